@@ -1,0 +1,105 @@
+#include "clicommands.h"
+
+#include "session.h"
+
+#include <QCommandLineParser>
+#include <QFile>
+#include <QTextStream>
+
+namespace rankscope::cli {
+
+namespace {
+
+QString humanBytes(double bytes)
+{
+    const char *units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+    int unit = 0;
+    while (bytes >= 1024.0 && unit < 4) {
+        bytes /= 1024.0;
+        ++unit;
+    }
+    return QString::number(bytes, 'f', unit ? 2 : 0) + QLatin1Char(' ') + QLatin1String(units[unit]);
+}
+
+// Resident set size of this process, from /proc (Linux).
+qint64 residentBytes()
+{
+    QFile status(QStringLiteral("/proc/self/status"));
+    if (!status.open(QIODevice::ReadOnly))
+        return -1;
+    for (const QByteArray &line : status.readAll().split('\n'))
+        if (line.startsWith("VmRSS:"))
+            return line.mid(6).trimmed().split(' ').value(0).toLongLong() * 1024;
+    return -1;
+}
+
+void printRank(QTextStream &out, const RankEntry &entry)
+{
+    const Report &r = *entry.report;
+    out << "Rank " << entry.rank << ": " << r.filePath;
+    if (entry.pid)
+        out << " (process " << *entry.pid << ")";
+    out << "\n";
+    out << "  Format:      " << r.meta.format << ", nsys " << (r.meta.productVersion.isEmpty() ? QStringLiteral("?") : r.meta.productVersion)
+        << ", schema " << (r.meta.schemaVersion.isEmpty() ? QStringLiteral("?") : r.meta.schemaVersion) << "\n";
+    if (!r.meta.hostName.isEmpty())
+        out << "  Host:        " << r.meta.hostName << "\n";
+    for (const GpuInfo &g : r.gpus) {
+        out << "  GPU " << g.id << ":       " << g.name;
+        if (g.smCount)
+            out << ", " << g.smCount << " SMs";
+        if (g.totalMemory)
+            out << ", " << humanBytes(double(g.totalMemory));
+        out << "\n";
+    }
+    const std::vector<std::uint32_t> cudaPids = r.cudaProcesses();
+    out << "  Processes:   " << r.processes.size() << " (" << cudaPids.size() << " with CUDA work";
+    for (std::uint32_t pid : cudaPids) {
+        const ProcessInfo *p = r.process(pid);
+        out << "; " << pid << " " << (p && !p->name.isEmpty() ? p->name : QStringLiteral("?"));
+    }
+    out << "), threads: " << r.threads.size() << "\n";
+    const TimeRange span = r.extent();
+    out << "  Time span:   " << span.start << " .. " << span.end << " ns (" << QString::number(double(span.duration()) / 1e9, 'f', 3)
+        << " s), session offset " << entry.sessionOffset << " ns, UTC start " << r.meta.utcStartNs << " ns\n";
+    out << "  Events:      kernels " << r.eventCount(TrackKind::Kernel) << ", memcpy " << r.eventCount(TrackKind::Memcpy)
+        << ", memset " << r.eventCount(TrackKind::Memset) << ", sync " << r.eventCount(TrackKind::Sync)
+        << ", CUDA API " << r.eventCount(TrackKind::CudaApi) << ", NVTX " << r.eventCount(TrackKind::Nvtx)
+        << ", OS runtime " << r.eventCount(TrackKind::OsRuntime) << " (total " << r.eventCount() << ")\n";
+    std::size_t samples = 0;
+    for (const CounterTrack &c : r.counters)
+        samples += c.time.size();
+    out << "  Counters:    " << r.counters.size() << " tracks, " << samples << " samples\n";
+    out << "  Tracks:      " << r.tracks.size() << "\n";
+    out << "  Diagnostics: " << r.diagnostics.size() << "\n";
+    out << "  Load time:   " << QString::number(r.loadSeconds * 1000.0, 'f', 1) << " ms\n";
+    out << "  Model size:  " << humanBytes(double(r.memoryBytes())) << " ("
+        << QString::number(r.eventCount() ? double(r.memoryBytes()) / double(r.eventCount()) : 0.0, 'f', 1) << " B/event)\n";
+}
+
+} // namespace
+
+int runInfo(const QStringList &arguments)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral("Print, per rank: file, nsys version and schema, GPUs, processes, "
+                                                    "event counts, time span, load time and memory."));
+    parser.addHelpOption();
+    parser.addPositionalArgument(QStringLiteral("files"), QStringLiteral("Trace files or directories."), QStringLiteral("FILE|DIR..."));
+    parser.process(arguments);
+    if (parser.positionalArguments().isEmpty()) {
+        QTextStream(stderr) << "rankscope-cli: no input files\n";
+        return 1;
+    }
+    const Session session = Session::load(parser.positionalArguments());
+    for (const LoadFailure &f : session.failures())
+        printFailure(f.path, f.error);
+    QTextStream out(stdout);
+    for (const RankEntry &entry : session.ranks())
+        printRank(out, entry);
+    if (!session.ranks().empty())
+        out << "Resident memory: " << humanBytes(double(residentBytes())) << "\n";
+    return session.failures().empty() ? 0 : 2;
+}
+
+} // namespace rankscope::cli

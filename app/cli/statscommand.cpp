@@ -1,0 +1,127 @@
+#include "clicommands.h"
+
+#include "reportcatalog.h"
+#include "session.h"
+
+#include <QCommandLineParser>
+#include <QFile>
+#include <QFileInfo>
+#include <QTextStream>
+
+namespace rankscope::cli {
+
+void printFailure(const QString &path, const QString &reason)
+{
+    QTextStream(stderr) << "rankscope-cli: " << path << ": " << reason << "\n";
+}
+
+namespace {
+
+QString formatTable(const ResultTable &table, const QString &format)
+{
+    if (format == QLatin1String("json"))
+        return table.toJson();
+    if (format == QLatin1String("table"))
+        return table.toText();
+    return table.toCsv();
+}
+
+QString extensionFor(const QString &format)
+{
+    return format == QLatin1String("json") ? QStringLiteral("json")
+           : format == QLatin1String("table") ? QStringLiteral("txt")
+                                              : QStringLiteral("csv");
+}
+
+} // namespace
+
+int runStats(const QStringList &arguments)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral(
+        "Print statistics reports for Nsight Systems SQLite exports, with the same values,\n"
+        "columns and rounding as `nsys stats --format csv` (and `nsys analyze` for the rules).\n"
+        "Reports: ") + stats::reportNames().join(QStringLiteral(", ")));
+    parser.addHelpOption();
+    const QCommandLineOption reportOption({QStringLiteral("r"), QStringLiteral("report")},
+                                          QStringLiteral("Reports to print, comma separated (default: all)."),
+                                          QStringLiteral("NAME[,NAME...]"));
+    const QCommandLineOption formatOption({QStringLiteral("f"), QStringLiteral("format")},
+                                          QStringLiteral("Output format: csv, table or json (default: csv)."),
+                                          QStringLiteral("FORMAT"), QStringLiteral("csv"));
+    const QCommandLineOption outputOption({QStringLiteral("o"), QStringLiteral("output")},
+                                          QStringLiteral("Write PREFIX_<report>.<ext> (several files: PREFIX_<file>_<report>.<ext>) instead of printing."),
+                                          QStringLiteral("PREFIX"));
+    const QCommandLineOption gapOption(QStringLiteral("gap-threshold"),
+                                       QStringLiteral("gpu_gaps: smallest gap to list, in ms (default 500)."),
+                                       QStringLiteral("MS"), QStringLiteral("500"));
+    const QCommandLineOption utilOption(QStringLiteral("util-threshold"),
+                                        QStringLiteral("gpu_time_util: list chunks under this in-use %% (default 50)."),
+                                        QStringLiteral("PERCENT"), QStringLiteral("50"));
+    parser.addOptions({reportOption, formatOption, outputOption, gapOption, utilOption});
+    parser.addPositionalArgument(QStringLiteral("files"), QStringLiteral("Trace files or directories."), QStringLiteral("FILE|DIR..."));
+    parser.process(arguments);
+
+    const QString format = parser.value(formatOption);
+    if (format != QLatin1String("csv") && format != QLatin1String("table") && format != QLatin1String("json")) {
+        QTextStream(stderr) << "rankscope-cli: unknown format '" << format << "' (csv, table or json)\n";
+        return 1;
+    }
+    QStringList reports = parser.isSet(reportOption)
+                              ? parser.value(reportOption).split(QLatin1Char(','), Qt::SkipEmptyParts)
+                              : stats::reportNames();
+    for (QString &name : reports) {
+        name = name.trimmed();
+        if (!stats::isKnownReport(name)) {
+            QTextStream(stderr) << "rankscope-cli: unknown report '" << name << "'; known: "
+                                << stats::reportNames().join(QStringLiteral(", ")) << "\n";
+            return 1;
+        }
+    }
+    stats::ReportOptions options;
+    bool ok = true;
+    options.gapThresholdMs = parser.value(gapOption).toDouble(&ok);
+    if (ok)
+        options.utilThresholdPercent = parser.value(utilOption).toDouble(&ok);
+    if (!ok || options.gapThresholdMs < 0) {
+        QTextStream(stderr) << "rankscope-cli: thresholds must be non-negative numbers\n";
+        return 1;
+    }
+    if (parser.positionalArguments().isEmpty()) {
+        QTextStream(stderr) << "rankscope-cli: no input files\n";
+        return 1;
+    }
+
+    const Session session = Session::load(parser.positionalArguments());
+    for (const LoadFailure &f : session.failures())
+        printFailure(f.path, f.error);
+
+    QTextStream out(stdout);
+    const auto &loaded = session.reports();
+    const bool several = loaded.size() * std::size_t(reports.size()) > 1;
+    for (const ReportPtr &report : loaded) {
+        for (const QString &name : reports) {
+            const ResultTable table = *stats::runReport(name, *report, options);
+            const QString text = formatTable(table, format);
+            if (parser.isSet(outputOption)) {
+                QString path = parser.value(outputOption);
+                if (loaded.size() > 1 || session.failures().size() > 0)
+                    path += QLatin1Char('_') + QFileInfo(report->filePath).completeBaseName();
+                path += QLatin1Char('_') + name + QLatin1Char('.') + extensionFor(format);
+                QFile file(path);
+                if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate)) {
+                    printFailure(path, QStringLiteral("cannot write: %1").arg(file.errorString()));
+                    return 2;
+                }
+                file.write(text.toUtf8());
+                continue;
+            }
+            if (several)
+                out << "\n** " << table.title << " (" << name << ") - " << report->filePath << ":\n\n";
+            out << text;
+        }
+    }
+    return session.failures().empty() ? 0 : 2;
+}
+
+} // namespace rankscope::cli

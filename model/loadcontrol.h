@@ -1,0 +1,33 @@
+#pragma once
+// What a loader is given (a cancel flag, a progress sink) and what it returns.
+#include "report.h"
+
+#include <QString>
+#include <atomic>
+#include <functional>
+#include <memory>
+
+namespace rankscope {
+
+struct LoadControl {
+    const std::atomic<bool> *cancel = nullptr;
+    std::function<void(double fraction)> progress; // 0..1, from the loading thread
+
+    bool isCancelled() const { return cancel && cancel->load(std::memory_order_relaxed); }
+    void report(double fraction) const
+    {
+        if (progress)
+            progress(fraction);
+    }
+};
+
+struct LoadResult {
+    std::shared_ptr<Report> report; // set on success
+    QString error;                  // one line, without the file name
+    bool cancelled = false;
+
+    bool ok() const { return report != nullptr; }
+    static LoadResult failure(QString why) { return {nullptr, std::move(why), false}; }
+};
+
+} // namespace rankscope

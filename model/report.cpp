@@ -1,0 +1,119 @@
+#include "report.h"
+
+#include <algorithm>
+#include <set>
+
+namespace rankscope {
+
+QString trackKindName(TrackKind kind)
+{
+    switch (kind) {
+    case TrackKind::OsRuntime: return QStringLiteral("OS runtime");
+    case TrackKind::CudaApi: return QStringLiteral("CUDA API");
+    case TrackKind::Nvtx: return QStringLiteral("NVTX");
+    case TrackKind::Kernel: return QStringLiteral("Kernels");
+    case TrackKind::Memcpy: return QStringLiteral("Memcpy");
+    case TrackKind::Memset: return QStringLiteral("Memset");
+    case TrackKind::Sync: return QStringLiteral("Sync");
+    }
+    return {};
+}
+
+bool isGpuTrack(TrackKind kind)
+{
+    return kind == TrackKind::Kernel || kind == TrackKind::Memcpy || kind == TrackKind::Memset
+           || kind == TrackKind::Sync;
+}
+
+QString Report::memcpyKindLabel(int id) const
+{
+    if (id >= 0 && std::size_t(id) < memcpyKindLabels.size() && !memcpyKindLabels[id].isEmpty())
+        return memcpyKindLabels[id];
+    return builtinMemcpyKindLabel(id);
+}
+
+QString Report::memoryKindLabel(int id) const
+{
+    if (id >= 0 && std::size_t(id) < memoryKindLabels.size() && !memoryKindLabels[id].isEmpty())
+        return memoryKindLabels[id];
+    return builtinMemoryKindLabel(id);
+}
+
+const ProcessInfo *Report::process(std::uint32_t pid) const
+{
+    for (const ProcessInfo &p : processes)
+        if (p.pid == pid)
+            return &p;
+    return nullptr;
+}
+
+const GpuInfo *Report::gpu(int deviceId) const
+{
+    for (const GpuInfo &g : gpus)
+        if (g.id == deviceId)
+            return &g;
+    return nullptr;
+}
+
+std::vector<std::uint32_t> Report::cudaProcesses() const
+{
+    std::set<std::uint32_t> pids;
+    for (const Track &t : tracks)
+        if ((isGpuTrack(t.kind) || t.kind == TrackKind::CudaApi) && !t.slices.isEmpty())
+            pids.insert(t.pid);
+    return {pids.begin(), pids.end()};
+}
+
+std::size_t Report::eventCount(TrackKind kind) const
+{
+    std::size_t n = 0;
+    for (const Track &t : tracks)
+        if (t.kind == kind)
+            n += t.slices.size();
+    return n;
+}
+
+std::size_t Report::eventCount() const
+{
+    std::size_t n = 0;
+    for (const Track &t : tracks)
+        n += t.slices.size();
+    return n;
+}
+
+TimeRange Report::extent() const
+{
+    TimeRange r{kTimeMax, kTimeMin};
+    for (const Track &t : tracks) {
+        if (t.slices.isEmpty())
+            continue;
+        r.start = std::min(r.start, t.slices.extent().start);
+        r.end = std::max(r.end, t.slices.extent().end);
+    }
+    for (const CounterTrack &c : counters) {
+        if (c.time.empty())
+            continue;
+        r.start = std::min(r.start, c.time.front());
+        r.end = std::max(r.end, c.time.back());
+    }
+    if (r.start > r.end)
+        return meta.analysisRange;
+    return r;
+}
+
+std::size_t Report::memoryBytes() const
+{
+    std::size_t bytes = sizeof(Report) + strings.memoryBytes();
+    for (const Track &t : tracks)
+        bytes += sizeof(Track) + t.slices.memoryBytes();
+    for (const CounterTrack &c : counters)
+        bytes += sizeof(CounterTrack) + c.time.capacity() * sizeof(TimeNs)
+                 + c.value.capacity() * sizeof(double);
+    bytes += kernels.capacity() * sizeof(KernelRecord) + memcpys.capacity() * sizeof(MemcpyRecord)
+             + memsets.capacity() * sizeof(MemsetRecord) + syncs.capacity() * sizeof(SyncRecord)
+             + apiCalls.capacity() * sizeof(ApiCallRecord) + nvtx.capacity() * sizeof(NvtxRecord);
+    bytes += (processes.capacity() + threads.capacity()) * 48 + diagnostics.capacity() * 64;
+    return bytes;
+}
+
+} // namespace rankscope

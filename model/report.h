@@ -1,0 +1,199 @@
+#pragma once
+// One loaded trace file: its processes, threads, GPUs, tracks and side
+// tables. A loader builds it; after that it is immutable and shared between
+// threads as std::shared_ptr<const Report>.
+#include "cudaenums.h"
+#include "slicetrack.h"
+#include "stringtable.h"
+#include "timetypes.h"
+
+#include <QString>
+#include <QStringList>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <vector>
+
+namespace rankscope {
+
+struct ProcessInfo {
+    std::uint32_t pid = 0;
+    QString name;
+};
+
+struct ThreadInfo {
+    std::uint32_t tid = 0;
+    std::uint32_t pid = 0;
+    QString name;
+};
+
+struct GpuInfo {
+    int id = 0; // the deviceId that GPU activity rows carry
+    QString name;
+    int smCount = 0;
+    std::int64_t totalMemory = 0;
+    int computeMajor = 0;
+    int computeMinor = 0;
+    QString busLocation;
+    QString uuid;
+};
+
+enum class TrackKind : std::uint8_t {
+    OsRuntime, // per thread
+    CudaApi,   // per thread: CUDA runtime and driver calls
+    Nvtx,      // per thread and NVTX domain
+    Kernel,    // per process, device and stream
+    Memcpy,
+    Memset,
+    Sync,      // CUDA synchronization seen on the GPU side
+};
+QString trackKindName(TrackKind kind);
+bool isGpuTrack(TrackKind kind);
+
+struct Track {
+    TrackKind kind = TrackKind::OsRuntime;
+    std::uint32_t pid = 0;
+    std::uint32_t tid = 0;       // host tracks
+    int deviceId = -1;           // GPU tracks
+    std::uint32_t streamId = 0;  // GPU tracks
+    std::uint32_t contextId = 0; // GPU tracks
+    std::uint32_t domainId = 0;  // NVTX tracks; 0 = default domain
+    StringId domainName = StringTable::kEmpty;
+    SliceTrack slices; // event names: see each record type below
+};
+
+// Side tables: a slice's payload is its row in the table of its track kind.
+// Kernel slice name: the demangled name (what `nsys stats` groups by).
+struct KernelRecord {
+    StringId shortName = 0;
+    StringId mangledName = 0;
+    std::uint32_t correlationId = 0;
+    std::uint32_t gridX = 0, gridY = 0, gridZ = 0;
+    std::uint32_t blockX = 0, blockY = 0, blockZ = 0;
+    std::uint32_t registersPerThread = 0;
+    std::uint32_t staticSharedMemory = 0;
+    std::uint32_t dynamicSharedMemory = 0;
+    std::int64_t graphNodeId = -1;
+    std::int32_t launchType = -1;
+};
+
+// Memcpy slice name: "[CUDA memcpy <copy kind label>]".
+struct MemcpyRecord {
+    std::uint64_t bytes = 0;
+    std::uint32_t correlationId = 0;
+    MemcpyKind copyKind = MemcpyKind::Unknown;
+    std::uint8_t copyKindId = 0; // as stored, for the export's own labels
+    MemoryKind srcKind = MemoryKind::Unknown;
+    MemoryKind dstKind = MemoryKind::Unknown;
+    std::int32_t srcDevice = -1;
+    std::int32_t dstDevice = -1;
+    std::uint32_t copyCount = 1;
+};
+
+// Memset slice name: "[CUDA memset]".
+struct MemsetRecord {
+    std::uint64_t bytes = 0;
+    std::uint32_t correlationId = 0;
+    std::uint32_t value = 0;
+    MemoryKind memKind = MemoryKind::Unknown;
+};
+
+// Sync slice name: the sync kind label.
+struct SyncRecord {
+    std::uint32_t correlationId = 0;
+    SyncKind kind = SyncKind::Unknown;
+    std::int64_t eventId = -1;
+};
+
+// API slice name: the function name as recorded (with its _vNNNN suffix).
+struct ApiCallRecord {
+    std::uint32_t correlationId = 0;
+    std::int32_t returnValue = 0;
+    std::int32_t eventClass = EventClass::CudaRuntime;
+};
+
+// NVTX slice name: the message (text, or the registered string).
+struct NvtxRecord {
+    enum class PayloadKind : std::uint8_t { None, Int, Unsigned, Double, Json };
+    std::uint8_t eventType = NvtxEventType::PushPopRange;
+    PayloadKind payloadKind = PayloadKind::None;
+    bool hasColor = false;
+    bool openAtEnd = false;      // no end recorded: ends at the last NVTX time
+    std::uint32_t color = 0;     // ARGB
+    std::uint32_t category = 0;
+    StringId categoryName = 0;
+    std::uint32_t endTid = 0;    // start/end ranges may end on another thread
+    std::int64_t intPayload = 0; // Int and Unsigned (bit pattern)
+    double doublePayload = 0.0;
+    StringId jsonPayload = 0;
+};
+
+struct CounterTrack {
+    QString name;
+    QString unit;
+    std::uint32_t pid = 0;
+    int deviceId = -1;
+    std::vector<TimeNs> time;
+    std::vector<double> value;
+};
+
+struct Diagnostic {
+    enum class Severity : std::uint8_t { Info, Warning, Error };
+    Severity severity = Severity::Info;
+    std::optional<TimeNs> timestamp;
+    QString text;
+};
+
+struct ReportMetadata {
+    QString format;          // "Nsight Systems SQLite export"
+    QString productVersion;  // "2025.3.2.0"
+    QString schemaVersion;   // "3.20.3"
+    QString hostName;
+    std::int64_t utcStartNs = 0; // absolute start of the session timeline
+    TimeRange analysisRange{0, -1};
+    std::optional<int> environmentRank; // RANK=, OMPI_COMM_WORLD_RANK=, ... if recorded
+    std::map<std::uint32_t, int> mpiRankByPid;
+};
+
+struct Report {
+    QString filePath;
+    ReportMetadata meta;
+    StringTable strings;
+
+    std::vector<ProcessInfo> processes;
+    std::vector<ThreadInfo> threads;
+    std::vector<GpuInfo> gpus;
+    std::vector<Track> tracks;
+    std::vector<CounterTrack> counters;
+    std::vector<Diagnostic> diagnostics;
+
+    std::vector<KernelRecord> kernels;
+    std::vector<MemcpyRecord> memcpys;
+    std::vector<MemsetRecord> memsets;
+    std::vector<SyncRecord> syncs;
+    std::vector<ApiCallRecord> apiCalls;
+    std::vector<NvtxRecord> nvtx;
+
+    // Labels the export gives its enums (index = id); empty = built in.
+    std::vector<QString> memcpyKindLabels;
+    std::vector<QString> memoryKindLabels;
+
+    double loadSeconds = 0.0;
+
+    QString memcpyKindLabel(int id) const;
+    QString memoryKindLabel(int id) const;
+    const ProcessInfo *process(std::uint32_t pid) const;
+    const GpuInfo *gpu(int deviceId) const;
+    // Processes with CUDA work (API calls or GPU activity), by pid.
+    std::vector<std::uint32_t> cudaProcesses() const;
+    std::size_t eventCount(TrackKind kind) const;
+    std::size_t eventCount() const;
+    // Union of all track extents, in report time.
+    TimeRange extent() const;
+    std::size_t memoryBytes() const;
+};
+
+using ReportPtr = std::shared_ptr<const Report>;
+
+} // namespace rankscope

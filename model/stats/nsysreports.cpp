@@ -1,0 +1,198 @@
+#include "nsysreports.h"
+
+#include "sqlround.h"
+#include "summary.h"
+
+#include <algorithm>
+#include <map>
+
+namespace rankscope::stats {
+
+namespace {
+
+// Durations grouped by a label, in first-seen order.
+class DurationGroups {
+public:
+    std::vector<std::int64_t> &operator[](const QString &label)
+    {
+        auto [it, added] = m_index.try_emplace(label, m_groups.size());
+        if (added)
+            m_groups.push_back({label, {}});
+        return m_groups[it->second].second;
+    }
+    std::vector<std::pair<QString, std::vector<std::int64_t>>> &groups() { return m_groups; }
+
+private:
+    std::map<QString, std::size_t> m_index;
+    std::vector<std::pair<QString, std::vector<std::int64_t>>> m_groups;
+};
+
+struct Row {
+    Summary summary;
+    QStringList labels; // trailing text columns
+};
+
+// Largest total first, then fewer instances, then by label, as nsys orders.
+void sortRows(std::vector<Row> &rows)
+{
+    std::stable_sort(rows.begin(), rows.end(), [](const Row &a, const Row &b) {
+        if (a.summary.total != b.summary.total)
+            return a.summary.total > b.summary.total;
+        if (a.summary.count != b.summary.count)
+            return a.summary.count < b.summary.count;
+        return a.labels < b.labels;
+    });
+}
+
+std::vector<Row> summarizeGroups(DurationGroups &groups)
+{
+    std::vector<Row> rows;
+    for (auto &[label, values] : groups.groups())
+        rows.push_back({summarize(values), label.split(QChar(0x1f))});
+    sortRows(rows);
+    return rows;
+}
+
+// "Time (%),Total Time (ns),<count>,Avg (ns),Med (ns),Min (ns),Max (ns),StdDev (ns),<labels>"
+ResultTable timeTable(QString name, QString title, const QString &countHeader,
+                      const QStringList &labelHeaders, std::vector<Row> rows)
+{
+    ResultTable t;
+    t.name = std::move(name);
+    t.title = std::move(title);
+    t.headers = QStringList{QStringLiteral("Time (%)"), QStringLiteral("Total Time (ns)"), countHeader,
+                            QStringLiteral("Avg (ns)"), QStringLiteral("Med (ns)"), QStringLiteral("Min (ns)"),
+                            QStringLiteral("Max (ns)"), QStringLiteral("StdDev (ns)")}
+                + labelHeaders;
+    std::int64_t grandTotal = 0;
+    for (const Row &r : rows)
+        grandTotal += r.summary.total;
+    for (const Row &r : rows) {
+        const Summary &s = r.summary;
+        std::vector<Cell> cells{
+            Cell::ofDecimal(grandTotal ? 100.0 * double(s.total) / double(grandTotal) : 0.0, 1),
+            Cell::ofInteger(s.total), Cell::ofInteger(s.count), Cell::ofDecimal(s.average, 1),
+            Cell::ofDecimal(s.median, 1), Cell::ofInteger(s.minimum), Cell::ofInteger(s.maximum),
+            Cell::ofDecimal(s.stdDev, 1)};
+        for (const QString &label : r.labels)
+            cells.push_back(Cell::ofText(label));
+        t.rows.push_back(std::move(cells));
+    }
+    return t;
+}
+
+template<class Visit>
+void forEachSlice(const Report &report, TrackKind kind, Visit &&visit)
+{
+    for (const Track &track : report.tracks)
+        if (track.kind == kind)
+            for (std::size_t i = 0; i < track.slices.size(); ++i)
+                visit(track, i);
+}
+
+// Memcpy rows grouped as "[CUDA memcpy <kind>]", memsets as "[CUDA memset]";
+// `value` picks durations or bytes.
+template<class Value>
+DurationGroups memoryOperationGroups(const Report &report, Value &&value)
+{
+    DurationGroups groups;
+    for (TrackKind kind : {TrackKind::Memcpy, TrackKind::Memset})
+        forEachSlice(report, kind, [&](const Track &track, std::size_t i) {
+            groups[report.strings.string(track.slices.name(i))].push_back(value(track, i));
+        });
+    return groups;
+}
+
+} // namespace
+
+QString apiNameWithoutVersion(const QString &name)
+{
+    const qsizetype n = name.size();
+    if (n > 6 && name[n - 6] == QLatin1Char('_') && name[n - 5] == QLatin1Char('v'))
+        return name.left(n - 6);
+    return name;
+}
+
+ResultTable cudaGpuKernSum(const Report &report)
+{
+    DurationGroups groups;
+    forEachSlice(report, TrackKind::Kernel, [&](const Track &track, std::size_t i) {
+        groups[report.strings.string(track.slices.name(i))].push_back(track.slices.duration(i));
+    });
+    return timeTable(QStringLiteral("cuda_gpu_kern_sum"), QStringLiteral("CUDA GPU Kernel Summary"),
+                     QStringLiteral("Instances"), {QStringLiteral("Name")}, summarizeGroups(groups));
+}
+
+ResultTable cudaGpuMemTimeSum(const Report &report)
+{
+    DurationGroups groups = memoryOperationGroups(report, [](const Track &t, std::size_t i) { return t.slices.duration(i); });
+    return timeTable(QStringLiteral("cuda_gpu_mem_time_sum"),
+                     QStringLiteral("CUDA GPU MemOps Summary (by Time)"), QStringLiteral("Count"),
+                     {QStringLiteral("Operation")}, summarizeGroups(groups));
+}
+
+ResultTable cudaGpuMemSizeSum(const Report &report)
+{
+    DurationGroups groups = memoryOperationGroups(report, [&](const Track &t, std::size_t i) {
+        const std::uint32_t row = t.slices.payload(i);
+        return std::int64_t(t.kind == TrackKind::Memcpy ? report.memcpys[row].bytes : report.memsets[row].bytes);
+    });
+    ResultTable t;
+    t.name = QStringLiteral("cuda_gpu_mem_size_sum");
+    t.title = QStringLiteral("CUDA GPU MemOps Summary (by Size)");
+    t.headers = QStringList{QStringLiteral("Total (MB)"), QStringLiteral("Count"), QStringLiteral("Avg (MB)"),
+                            QStringLiteral("Med (MB)"), QStringLiteral("Min (MB)"), QStringLiteral("Max (MB)"),
+                            QStringLiteral("StdDev (MB)"), QStringLiteral("Operation")};
+    // nsys prints decimal megabytes (10^6 B) with three decimals.
+    constexpr double MB = 1e6;
+    for (const Row &r : summarizeGroups(groups)) {
+        const Summary &s = r.summary;
+        t.rows.push_back({Cell::ofDecimal(double(s.total) / MB, 3), Cell::ofInteger(s.count),
+                          Cell::ofDecimal(s.average / MB, 3), Cell::ofDecimal(s.median / MB, 3),
+                          Cell::ofDecimal(double(s.minimum) / MB, 3), Cell::ofDecimal(double(s.maximum) / MB, 3),
+                          Cell::ofDecimal(s.stdDev / MB, 3), Cell::ofText(r.labels.value(0))});
+    }
+    return t;
+}
+
+ResultTable cudaApiSum(const Report &report)
+{
+    DurationGroups groups;
+    forEachSlice(report, TrackKind::CudaApi, [&](const Track &track, std::size_t i) {
+        groups[apiNameWithoutVersion(report.strings.string(track.slices.name(i)))].push_back(track.slices.duration(i));
+    });
+    return timeTable(QStringLiteral("cuda_api_sum"), QStringLiteral("CUDA API Summary"),
+                     QStringLiteral("Num Calls"), {QStringLiteral("Name")}, summarizeGroups(groups));
+}
+
+ResultTable nvtxSum(const Report &report)
+{
+    DurationGroups groups;
+    forEachSlice(report, TrackKind::Nvtx, [&](const Track &track, std::size_t i) {
+        const int type = report.nvtx[track.slices.payload(i)].eventType;
+        const bool pushPop = type == NvtxEventType::PushPopRange || type == NvtxEventType::NvtxtPushPop;
+        const bool startEnd = type == NvtxEventType::StartEndRange || type == NvtxEventType::NvtxtStartEnd;
+        if (!pushPop && !startEnd)
+            return; // marks have no duration
+        // Range is "<domain>:<message>"; the default domain has no name.
+        const QString range = report.strings.string(track.domainName) + QLatin1Char(':')
+                              + report.strings.string(track.slices.name(i));
+        const QString style = pushPop ? QStringLiteral("PushPop") : QStringLiteral("StartEnd");
+        groups[style + QChar(0x1f) + range].push_back(track.slices.duration(i));
+    });
+    return timeTable(QStringLiteral("nvtx_sum"), QStringLiteral("NVTX Range Summary"),
+                     QStringLiteral("Instances"), {QStringLiteral("Style"), QStringLiteral("Range")},
+                     summarizeGroups(groups));
+}
+
+ResultTable osrtSum(const Report &report)
+{
+    DurationGroups groups;
+    forEachSlice(report, TrackKind::OsRuntime, [&](const Track &track, std::size_t i) {
+        groups[report.strings.string(track.slices.name(i))].push_back(track.slices.duration(i));
+    });
+    return timeTable(QStringLiteral("osrt_sum"), QStringLiteral("OS Runtime Summary"),
+                     QStringLiteral("Num Calls"), {QStringLiteral("Name")}, summarizeGroups(groups));
+}
+
+} // namespace rankscope::stats

@@ -1,0 +1,51 @@
+#include "reportcatalog.h"
+
+#include "gpurules.h"
+#include "nsysreports.h"
+
+namespace rankscope::stats {
+
+namespace {
+
+using Runner = std::function<ResultTable(const Report &, const ReportOptions &)>;
+
+const std::vector<std::pair<QString, Runner>> &catalog()
+{
+    static const std::vector<std::pair<QString, Runner>> reports{
+        {QStringLiteral("cuda_gpu_kern_sum"), [](const Report &r, const ReportOptions &) { return cudaGpuKernSum(r); }},
+        {QStringLiteral("cuda_gpu_mem_time_sum"), [](const Report &r, const ReportOptions &) { return cudaGpuMemTimeSum(r); }},
+        {QStringLiteral("cuda_gpu_mem_size_sum"), [](const Report &r, const ReportOptions &) { return cudaGpuMemSizeSum(r); }},
+        {QStringLiteral("cuda_api_sum"), [](const Report &r, const ReportOptions &) { return cudaApiSum(r); }},
+        {QStringLiteral("nvtx_sum"), [](const Report &r, const ReportOptions &) { return nvtxSum(r); }},
+        {QStringLiteral("osrt_sum"), [](const Report &r, const ReportOptions &) { return osrtSum(r); }},
+        {QStringLiteral("gpu_gaps"), [](const Report &r, const ReportOptions &o) { return gpuGaps(r, o.gapThresholdMs); }},
+        {QStringLiteral("gpu_time_util"), [](const Report &r, const ReportOptions &o) {
+             return gpuTimeUtil(r, o.utilThresholdPercent, o.utilChunks); }},
+    };
+    return reports;
+}
+
+} // namespace
+
+QStringList reportNames()
+{
+    QStringList names;
+    for (const auto &[name, runner] : catalog())
+        names << name;
+    return names;
+}
+
+bool isKnownReport(const QString &name)
+{
+    return reportNames().contains(name);
+}
+
+std::optional<ResultTable> runReport(const QString &name, const Report &report, const ReportOptions &options)
+{
+    for (const auto &[known, runner] : catalog())
+        if (known == name)
+            return runner(report, options);
+    return std::nullopt;
+}
+
+} // namespace rankscope::stats

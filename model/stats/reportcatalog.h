@@ -1,0 +1,24 @@
+#pragma once
+// The reports `rankscope-cli stats --report NAME` knows, by name.
+#include "report.h"
+#include "resulttable.h"
+
+#include <QStringList>
+#include <functional>
+#include <optional>
+
+namespace rankscope::stats {
+
+struct ReportOptions {
+    double gapThresholdMs = 500.0;        // gpu_gaps
+    double utilThresholdPercent = 50.0;   // gpu_time_util
+    int utilChunks = 30;                  // gpu_time_util
+};
+
+QStringList reportNames();
+bool isKnownReport(const QString &name);
+// The named report of one loaded file; nullopt for an unknown name.
+std::optional<ResultTable> runReport(const QString &name, const Report &report,
+                                     const ReportOptions &options = {});
+
+} // namespace rankscope::stats

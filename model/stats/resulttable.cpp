@@ -1,0 +1,104 @@
+#include "resulttable.h"
+
+#include "sqlround.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+
+#include <algorithm>
+
+namespace rankscope {
+
+QString Cell::display() const
+{
+    switch (type) {
+    case Type::Empty: return {};
+    case Type::Integer: return QString::number(integer);
+    case Type::Decimal: return formatRounded(decimal, decimals);
+    case Type::Text: return text;
+    }
+    return {};
+}
+
+namespace {
+
+// Python csv's QUOTE_MINIMAL, which nsys uses: quote a field holding the
+// delimiter, a quote or a line break, and double the quotes inside.
+QString csvField(const QString &field)
+{
+    if (!field.contains(QLatin1Char(',')) && !field.contains(QLatin1Char('"'))
+        && !field.contains(QLatin1Char('\n')) && !field.contains(QLatin1Char('\r')))
+        return field;
+    QString quoted = field;
+    quoted.replace(QLatin1String("\""), QLatin1String("\"\""));
+    return QLatin1Char('"') + quoted + QLatin1Char('"');
+}
+
+} // namespace
+
+QString ResultTable::toCsv() const
+{
+    QStringList lines;
+    QStringList header;
+    for (const QString &h : headers)
+        header << csvField(h);
+    lines << header.join(QLatin1Char(','));
+    for (const auto &row : rows) {
+        QStringList fields;
+        for (const Cell &c : row)
+            fields << csvField(c.display());
+        lines << fields.join(QLatin1Char(','));
+    }
+    return lines.join(QLatin1Char('\n')) + QLatin1Char('\n');
+}
+
+QString ResultTable::toText() const
+{
+    std::vector<qsizetype> width(std::size_t(headers.size()), 0);
+    for (qsizetype c = 0; c < headers.size(); ++c)
+        width[std::size_t(c)] = headers[c].size();
+    for (const auto &row : rows)
+        for (std::size_t c = 0; c < row.size() && c < width.size(); ++c)
+            width[c] = std::max(width[c], row[c].display().size());
+    QString out;
+    auto line = [&](auto cellText, auto isNumber) {
+        QStringList parts;
+        for (std::size_t c = 0; c < width.size(); ++c) {
+            const QString t = cellText(c);
+            parts << (isNumber(c) ? t.rightJustified(width[c]) : t.leftJustified(width[c]));
+        }
+        out += parts.join(QLatin1String("  ")).trimmed() + QLatin1Char('\n');
+    };
+    line([&](std::size_t c) { return headers[qsizetype(c)]; }, [](std::size_t) { return false; });
+    QStringList rules;
+    for (qsizetype w : width)
+        rules << QString(w, QLatin1Char('-'));
+    out += rules.join(QLatin1String("  ")) + QLatin1Char('\n');
+    for (const auto &row : rows)
+        line([&](std::size_t c) { return c < row.size() ? row[c].display() : QString(); },
+             [&](std::size_t c) { return c < row.size() && row[c].isNumber(); });
+    return out;
+}
+
+QString ResultTable::toJson() const
+{
+    QJsonArray array;
+    for (const auto &row : rows) {
+        QJsonObject object;
+        for (std::size_t c = 0; c < row.size() && c < std::size_t(headers.size()); ++c) {
+            const Cell &cell = row[c];
+            const QString &key = headers[qsizetype(c)];
+            switch (cell.type) {
+            case Cell::Type::Empty: object.insert(key, QJsonValue::Null); break;
+            case Cell::Type::Integer: object.insert(key, QJsonValue(qint64(cell.integer))); break;
+            case Cell::Type::Decimal: object.insert(key, roundHalfAway(cell.decimal, cell.decimals)); break;
+            case Cell::Type::Text: object.insert(key, cell.text); break;
+            }
+        }
+        array.append(object);
+    }
+    return QString::fromUtf8(QJsonDocument(array).toJson(QJsonDocument::Indented));
+}
+
+} // namespace rankscope

@@ -1,0 +1,41 @@
+#pragma once
+// A statistics result: named, typed columns and rows of cells, printable as
+// CSV (as `nsys stats --format csv` prints it), an aligned text table or
+// JSON. Tables hold values, not text, so a GUI model can sort them.
+#include <QString>
+#include <QStringList>
+#include <cstdint>
+#include <vector>
+
+namespace rankscope {
+
+struct Cell {
+    enum class Type : std::uint8_t { Empty, Integer, Decimal, Text };
+    Type type = Type::Empty;
+    std::int64_t integer = 0;
+    double decimal = 0.0;
+    int decimals = 0;
+    QString text;
+
+    static Cell ofInteger(std::int64_t v) { Cell c; c.type = Type::Integer; c.integer = v; return c; }
+    static Cell ofDecimal(double v, int places) { Cell c; c.type = Type::Decimal; c.decimal = v; c.decimals = places; return c; }
+    static Cell ofText(QString v) { Cell c; c.type = Type::Text; c.text = std::move(v); return c; }
+
+    bool isNumber() const { return type == Type::Integer || type == Type::Decimal; }
+    double toDouble() const { return type == Type::Integer ? double(integer) : decimal; }
+    // The value as printed (decimals rounded as SQLite's round() does).
+    QString display() const;
+};
+
+struct ResultTable {
+    QString name;   // report name, e.g. "cuda_gpu_kern_sum"
+    QString title;  // e.g. "CUDA GPU Kernel Summary"
+    QStringList headers;
+    std::vector<std::vector<Cell>> rows;
+
+    QString toCsv() const;
+    QString toText() const;
+    QString toJson() const; // an array of objects keyed by header
+};
+
+} // namespace rankscope

@@ -1,0 +1,14 @@
+#pragma once
+// Decimal rounding as `nsys stats` prints it: SQLite's round(), which rounds
+// half away from zero on the exact binary value of the double. printf's %.1f
+// rounds ties to even instead (1038255.25 -> "1038255.2", nsys prints .3).
+#include <QString>
+
+namespace rankscope {
+
+// The value rounded to `decimals` places, as text with exactly that many
+// decimals ("0.0", "4.194"). Non-finite values print as "nan"/"inf".
+QString formatRounded(double value, int decimals);
+double roundHalfAway(double value, int decimals);
+
+} // namespace rankscope

@@ -1,0 +1,22 @@
+#pragma once
+// The aggregate columns of `nsys stats` reports over a set of integer values
+// (durations in ns, sizes in bytes).
+#include <cstdint>
+#include <vector>
+
+namespace rankscope {
+
+struct Summary {
+    std::int64_t total = 0;
+    std::int64_t count = 0;
+    double average = 0.0;
+    double median = 0.0;  // mean of the two middle values for an even count
+    std::int64_t minimum = 0;
+    std::int64_t maximum = 0;
+    double stdDev = 0.0;  // sample standard deviation (n - 1); 0 for one value
+};
+
+// Reorders `values` (it sorts them for the median).
+Summary summarize(std::vector<std::int64_t> &values);
+
+} // namespace rankscope

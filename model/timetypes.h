@@ -1,0 +1,23 @@
+#pragma once
+// Time in Rankscope is int64 nanoseconds on the report's own timeline.
+#include <cstdint>
+#include <limits>
+
+namespace rankscope {
+
+using TimeNs = std::int64_t;
+constexpr TimeNs kTimeMin = std::numeric_limits<TimeNs>::min();
+constexpr TimeNs kTimeMax = std::numeric_limits<TimeNs>::max();
+
+// A closed range [start, end]; events touching either edge overlap it.
+struct TimeRange {
+    TimeNs start = 0;
+    TimeNs end = 0;
+
+    TimeNs duration() const { return end - start; }
+    bool isEmpty() const { return end < start; }
+    bool overlaps(TimeNs s, TimeNs e) const { return s <= end && e >= start; }
+    static TimeRange everything() { return {kTimeMin, kTimeMax}; }
+};
+
+} // namespace rankscope

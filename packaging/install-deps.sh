@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Installs what Rankscope needs to build and test on Debian 12, from Debian's
+# own packages. Safe to run again; uses sudo only when not already root.
+set -euo pipefail
+packages=(
+  cmake g++ make pkg-config
+  qt6-base-dev qt6-charts-dev libgl-dev
+  libsqlite3-dev zlib1g-dev libsimdjson-dev
+)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+SUDO=""
+[ "$(id -u)" -eq 0 ] || SUDO=sudo
+$SUDO apt-get update
+DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y --no-install-recommends "${missing[@]}"
