@@ -117,8 +117,10 @@ void LodSummary::build(std::span<const TimeNs> starts, std::span<const TimeNs> e
     }
     m_levels.push_back(std::move(base));
 
-    // Each further level pairs up the buckets of the one below.
-    while (m_levels.back().size() > 1) {
+    // Each further level pairs up the buckets of the one below, until one
+    // bucket is as wide as the whole track. (Buckets either side of time 0
+    // never merge, so the last level may hold two.)
+    while (m_levels.back().size() > 1 && std::uint64_t(m_levels.back().width) < span) {
         const Level &below = m_levels.back();
         Level up;
         up.width = below.width * 2;

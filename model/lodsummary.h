@@ -8,7 +8,7 @@
 // event starting in it (the one worth labelling). Only non-empty buckets are
 // stored, sorted by bucket number. Level 0 is about one bucket per
 // kEventsPerBaseBucket events, each level halves the count, and the last
-// level has a single bucket: about 3 bytes per event in all.
+// level's buckets are as wide as the track: about 3 bytes per event in all.
 #include "timetypes.h"
 #include <cstdint>
 #include <span>

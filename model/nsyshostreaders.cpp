@@ -120,9 +120,12 @@ void readNvtx(NsysLoadContext &ctx)
             if (it != categoryNames.end())
                 record.categoryName = it->second;
         }
-        record.hasColor = !row.isNull(Color);
+        // Old exports store 0 for "no colour" and "same thread"; a colour
+        // with zero alpha would be invisible anyway.
         record.color = std::uint32_t(row.int64(Color));
-        record.endTid = row.isNull(EndGlobalTid) ? tidOfGlobalId(globalTid) : tidOfGlobalId(row.int64(EndGlobalTid));
+        record.hasColor = (record.color & 0xFF000000u) != 0;
+        const std::int64_t endGlobalTid = row.int64(EndGlobalTid);
+        record.endTid = tidOfGlobalId(endGlobalTid != 0 ? endGlobalTid : globalTid);
         using PK = NvtxRecord::PayloadKind;
         if (!row.isNull(I64) || !row.isNull(I32)) {
             record.payloadKind = PK::Int;

@@ -1,0 +1,157 @@
+// rankscope-cli as a user runs it: output, files written, exit status and
+// error lines.
+#include "testdata.h"
+
+#include <QtTest>
+
+using namespace rankscope::test;
+
+namespace {
+
+struct Run {
+    int exitCode = -1;
+    QString out;
+    QString err;
+};
+
+Run runCli(const QStringList &args, const QString &workingDir = {})
+{
+    QProcess p;
+    if (!workingDir.isEmpty())
+        p.setWorkingDirectory(workingDir);
+    p.start(QStringLiteral(RANKSCOPE_CLI), args);
+    if (!p.waitForFinished(120000))
+        return {};
+    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1,
+            QString::fromUtf8(p.readAllStandardOutput()), QString::fromUtf8(p.readAllStandardError())};
+}
+
+QString reference(const QString &fixture, const QString &report)
+{
+    QString text = readText(referenceCsv(fixture, report));
+    text.remove(QLatin1Char('\r'));
+    return text;
+}
+
+const QStringList kReports{"cuda_gpu_kern_sum", "cuda_gpu_mem_size_sum", "cuda_gpu_mem_time_sum", "cuda_api_sum",
+                           "nvtx_sum", "osrt_sum", "gpu_gaps", "gpu_time_util"};
+
+} // namespace
+
+class TestCli : public QObject {
+    Q_OBJECT
+    QTemporaryDir m_dir;
+
+private slots:
+    void statsCsvEqualsNsysOutput_data()
+    {
+        QTest::addColumn<QString>("fixture");
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<QString>("report");
+        for (const QString &report : kReports) {
+            QTest::addRow("slow_1gpu/%s", qPrintable(report)) << "slow_1gpu" << slowFixture() << report;
+            QTest::addRow("ddp4/%s", qPrintable(report)) << "ddp4" << ddpFixture(0) << report;
+        }
+    }
+
+    void statsCsvEqualsNsysOutput()
+    {
+        QFETCH(QString, fixture);
+        QFETCH(QString, file);
+        QFETCH(QString, report);
+        const Run r = runCli({"stats", "--report", report, "--format", "csv", file});
+        QCOMPARE(r.exitCode, 0);
+        QCOMPARE(r.err, QString());
+        QCOMPARE(r.out, reference(fixture, report));
+    }
+
+    void outputPrefixWritesOneFilePerReport()
+    {
+        const QString prefix = m_dir.filePath(QStringLiteral("slow"));
+        const Run r = runCli({"stats", "--report", "cuda_gpu_kern_sum,gpu_gaps", "--output", prefix, slowFixture()});
+        QCOMPARE(r.exitCode, 0);
+        QCOMPARE(r.out, QString());
+        QCOMPARE(readText(prefix + QStringLiteral("_cuda_gpu_kern_sum.csv")), reference(QStringLiteral("slow_1gpu"), QStringLiteral("cuda_gpu_kern_sum")));
+        QCOMPARE(readText(prefix + QStringLiteral("_gpu_gaps.csv")), reference(QStringLiteral("slow_1gpu"), QStringLiteral("gpu_gaps")));
+    }
+
+    void outputPrefixWithSeveralFilesAddsTheFileStem()
+    {
+        const QString prefix = m_dir.filePath(QStringLiteral("ddp"));
+        const Run r = runCli({"stats", "--report", "nvtx_sum", "--output", prefix, ddpFixture(0), ddpFixture(1)});
+        QCOMPARE(r.exitCode, 0);
+        QCOMPARE(readText(prefix + QStringLiteral("_ddp4_rank0_nvtx_sum.csv")), reference(QStringLiteral("ddp4"), QStringLiteral("nvtx_sum")));
+        QVERIFY(QFileInfo::exists(prefix + QStringLiteral("_ddp4_rank1_nvtx_sum.csv")));
+    }
+
+    void tableAndJsonFormats()
+    {
+        const Run table = runCli({"stats", "--report", "cuda_gpu_mem_size_sum", "--format", "table", slowFixture()});
+        QCOMPARE(table.exitCode, 0);
+        QVERIFY(table.out.contains(QLatin1String("[CUDA memcpy Host-to-Device]")));
+        QVERIFY(table.out.contains(QLatin1String("35.063")));
+        const Run json = runCli({"stats", "--report", "gpu_gaps", "--format", "json", slowFixture()});
+        QCOMPARE(json.exitCode, 0);
+        const QJsonArray rows = QJsonDocument::fromJson(json.out.toUtf8()).array();
+        QCOMPARE(rows.size(), 1);
+        QCOMPARE(rows[0].toObject().value(QStringLiteral("Duration (ns)")).toInteger(), 3651742307LL);
+    }
+
+    void badInputsGiveOneLineAndExitTwo_data()
+    {
+        QTest::addColumn<QString>("path");
+        QTest::addColumn<QString>("reason");
+        QFile text(m_dir.filePath(QStringLiteral("notes.sqlite")));
+        QVERIFY(text.open(QIODevice::WriteOnly));
+        text.write("just text\n");
+        text.close();
+        QFile original(slowFixture());
+        QVERIFY(original.open(QIODevice::ReadOnly));
+        QFile cut(m_dir.filePath(QStringLiteral("cut.sqlite")));
+        QVERIFY(cut.open(QIODevice::WriteOnly));
+        cut.write(original.read(300000));
+        cut.close();
+        QTest::newRow("missing") << m_dir.filePath(QStringLiteral("missing.sqlite")) << "no such file";
+        QTest::newRow("not sqlite") << text.fileName() << "not a trace";
+        QTest::newRow("truncated") << cut.fileName() << "corrupt";
+    }
+
+    void badInputsGiveOneLineAndExitTwo()
+    {
+        QFETCH(QString, path);
+        QFETCH(QString, reason);
+        // The good file is still processed.
+        const Run r = runCli({"stats", "--report", "gpu_gaps", path, slowFixture()});
+        QCOMPARE(r.exitCode, 2);
+        const QStringList lines = r.err.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        QCOMPARE(lines.size(), 1);
+        QVERIFY2(lines[0].startsWith(QStringLiteral("rankscope-cli: ") + path + QStringLiteral(": ")), qPrintable(lines[0]));
+        QVERIFY2(lines[0].contains(reason, Qt::CaseInsensitive), qPrintable(lines[0]));
+        QVERIFY(r.out.contains(QLatin1String("3651742307")));
+    }
+
+    void infoDescribesEachRank()
+    {
+        const Run r = runCli({"info", demoPath()});
+        QCOMPARE(r.exitCode, 0);
+        for (int rank = 0; rank < 4; ++rank)
+            QVERIFY(r.out.contains(QStringLiteral("Rank %1: ").arg(rank) + ddpFixture(rank)));
+        QVERIFY(r.out.contains(QLatin1String("nsys 2025.3.2.0, schema 3.20.3")));
+        QVERIFY(r.out.contains(QLatin1String("NVIDIA H100 80GB HBM3, 132 SMs")));
+        QVERIFY(r.out.contains(QLatin1String("kernels 704")));
+        QVERIFY(r.out.contains(QLatin1String("Load time:")));
+        QVERIFY(r.out.contains(QLatin1String("Resident memory:")));
+    }
+
+    void usageErrors()
+    {
+        QCOMPARE(runCli({"stats", "--report", "no_such_report", slowFixture()}).exitCode, 1);
+        QCOMPARE(runCli({"stats", "--format", "xml", slowFixture()}).exitCode, 1);
+        QCOMPARE(runCli({"frobnicate"}).exitCode, 1);
+        QCOMPARE(runCli({"--version"}).exitCode, 0);
+        QVERIFY(runCli({"stats", "--help"}).out.contains(QLatin1String("cuda_gpu_kern_sum")));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCli)
+#include "tst_cli.moc"

@@ -1,0 +1,141 @@
+// Multi-rank sessions: rank assignment, time alignment, parallel loading.
+#include "nsysfixture.h"
+#include "session.h"
+#include "testdata.h"
+
+#include <QtTest>
+
+using namespace rankscope;
+using namespace rankscope::test;
+
+class TestSession : public QObject {
+    Q_OBJECT
+    QTemporaryDir m_dir;
+
+    QString kernelOnlyExport(const QString &name, const std::vector<int> &pids, const QString &environment = {})
+    {
+        const QString path = m_dir.filePath(name);
+        NsysFixture f(path);
+        f.createSchema2025();
+        f.addString(1, QStringLiteral("k"));
+        f.exec(QStringLiteral("INSERT INTO TARGET_INFO_SESSION_START_TIME VALUES(1000000000,'','');"));
+        for (int pid : pids)
+            f.exec(QStringLiteral("INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL(start,end,deviceId,contextId,streamId,correlationId,globalPid,"
+                                  "demangledName,shortName,registersPerThread,gridX,gridY,gridZ,blockX,blockY,blockZ,staticSharedMemory,"
+                                  "dynamicSharedMemory,localMemoryPerThread,localMemoryTotal,gridId) "
+                                  "VALUES(10,20,0,1,7,1,%1,1,1,8,1,1,1,1,1,1,0,0,0,0,1);").arg(globalId(pid)));
+        if (!environment.isEmpty())
+            f.exec(QStringLiteral("CREATE TABLE TARGET_INFO_SYSTEM_ENV(globalVid INTEGER, devStateName TEXT, name TEXT, nameEnum INTEGER, value TEXT);"
+                                  "INSERT INTO TARGET_INFO_SYSTEM_ENV(name, value) VALUES('DeviceEnvironment','%1');").arg(environment));
+        return path;
+    }
+
+private slots:
+    void rankFromFileName_data()
+    {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<int>("rank");
+        QTest::newRow("rank3") << "report_rank3.sqlite" << 3;
+        QTest::newRow("rank_3") << "train_rank_3.sqlite" << 3;
+        QTest::newRow("RANK-12") << "RANK-12.sqlite" << 12;
+        QTest::newRow("%q{RANK}") << "profile_7.sqlite" << 7;
+        QTest::newRow("ddp4 is not a rank") << "ddp4_rank2.sqlite" << 2;
+        QTest::newRow("none") << "profile.sqlite" << -1;
+        QTest::newRow("digits inside") << "resnet50.sqlite" << -1;
+    }
+
+    void rankFromFileName()
+    {
+        QFETCH(QString, name);
+        QFETCH(int, rank);
+        QCOMPARE(rankscope::rankFromFileName(QStringLiteral("/tmp/") + name).value_or(-1), rank);
+    }
+
+    void demoDirectoryGivesFourAlignedRanks()
+    {
+        const Session s = Session::load({demoPath()});
+        QCOMPARE(s.failures().size(), std::size_t(0));
+        QCOMPARE(s.ranks().size(), std::size_t(4));
+        std::int64_t earliest = std::numeric_limits<std::int64_t>::max();
+        for (const RankEntry &e : s.ranks())
+            earliest = std::min(earliest, e.report->meta.utcStartNs);
+        for (int i = 0; i < 4; ++i) {
+            const RankEntry &e = s.ranks()[std::size_t(i)];
+            QCOMPARE(e.rank, i);
+            QVERIFY(e.report->filePath.endsWith(QStringLiteral("ddp4_rank%1.sqlite").arg(i)));
+            // Offsets come from the absolute UTC starts of the captures.
+            QCOMPARE(e.sessionOffset, e.report->meta.utcStartNs - earliest);
+        }
+        // rank 3 started first (utcEpochNs ...348233110), so its offset is 0.
+        QCOMPARE(s.ranks()[3].sessionOffset, 0);
+        QCOMPARE(s.ranks()[0].sessionOffset, 1795351401368916198LL - 1795351401348233110LL);
+    }
+
+    void oneBadFileDoesNotStopTheOthers()
+    {
+        const QString bad = m_dir.filePath(QStringLiteral("broken_rank9.sqlite"));
+        QFile f(bad);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("not a database");
+        f.close();
+        const Session s = Session::load({ddpFixture(0), ddpFixture(1), bad, ddpFixture(2), ddpFixture(3)});
+        QCOMPARE(s.ranks().size(), std::size_t(4));
+        QCOMPARE(s.failures().size(), std::size_t(1));
+        QCOMPARE(s.failures()[0].path, bad);
+        QVERIFY(!s.failures()[0].error.isEmpty());
+    }
+
+    void rankFromLaunchEnvironment()
+    {
+        const QString path = kernelOnlyExport(QStringLiteral("worker.sqlite"), {10}, QStringLiteral("HOME=/root;LOCAL_RANK=0;RANK=5;WORLD_SIZE=8"));
+        const Session s = Session::load({path});
+        QCOMPARE(s.ranks().size(), std::size_t(1));
+        QCOMPARE(s.ranks()[0].rank, 5);
+    }
+
+    void oneExportWithSeveralProcessesGivesOneRankEach()
+    {
+        const QString path = kernelOnlyExport(QStringLiteral("torchrun_all.sqlite"), {300, 100, 200});
+        const Session s = Session::load({path});
+        QCOMPARE(s.ranks().size(), std::size_t(3));
+        for (int i = 0; i < 3; ++i) {
+            QCOMPARE(s.ranks()[std::size_t(i)].rank, i);
+            QCOMPARE(s.ranks()[std::size_t(i)].pid.value_or(0), std::uint32_t(100 * (i + 1)));
+        }
+    }
+
+    void unnamedFilesGoByOrderAroundClaimedRanks()
+    {
+        const QString a = kernelOnlyExport(QStringLiteral("a.sqlite"), {1});
+        const QString b = kernelOnlyExport(QStringLiteral("b_rank0.sqlite"), {2});
+        const QString c = kernelOnlyExport(QStringLiteral("c.sqlite"), {3});
+        const Session s = Session::load({a, b, c});
+        QCOMPARE(s.ranks().size(), std::size_t(3));
+        QVERIFY(s.ranks()[0].report->filePath.endsWith(QLatin1String("b_rank0.sqlite")));
+        QVERIFY(s.ranks()[1].report->filePath.endsWith(QLatin1String("a.sqlite")));
+        QVERIFY(s.ranks()[2].report->filePath.endsWith(QLatin1String("c.sqlite")));
+    }
+
+    void cancelledBeforeStartLoadsNothing()
+    {
+        std::atomic<bool> cancel{true};
+        LoadControl control;
+        control.cancel = &cancel;
+        const Session s = Session::load({ddpFixture(0), ddpFixture(1)}, control);
+        QVERIFY(s.wasCancelled());
+        QCOMPARE(s.ranks().size(), std::size_t(0));
+        QCOMPARE(s.failures().size(), std::size_t(0));
+    }
+
+    void progressReachesOne()
+    {
+        std::atomic<double> last{0.0};
+        LoadControl control;
+        control.progress = [&](double f) { last = f; };
+        Session::load({ddpFixture(0), ddpFixture(1)}, control);
+        QCOMPARE(last.load(), 1.0);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestSession)
+#include "tst_session.moc"
