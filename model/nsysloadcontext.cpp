@@ -37,36 +37,28 @@ StringId NsysLoadContext::mapString(std::int64_t nsysId) const
 Track &NsysLoadContext::hostTrack(TrackKind kind, std::int64_t globalTid, std::uint32_t domainId)
 {
     const std::uint32_t pid = pidOfGlobalId(globalTid), tid = tidOfGlobalId(globalTid);
-    const auto key = std::make_tuple(int(kind), pid, tid, -1, 0u, domainId);
-    auto it = m_trackIndex.find(key);
-    if (it == m_trackIndex.end()) {
-        Track track;
-        track.kind = kind;
-        track.pid = pid;
-        track.tid = tid;
-        track.domainId = domainId;
-        report.tracks.push_back(std::move(track));
-        it = m_trackIndex.emplace(key, report.tracks.size() - 1).first;
-    }
-    return report.tracks[it->second];
+    return trackFor({int(kind), pid, tid, -1, 0u, domainId}, [&] {
+        Track t;
+        t.kind = kind;
+        t.pid = pid;
+        t.tid = tid;
+        t.domainId = domainId;
+        return t;
+    });
 }
 
 Track &NsysLoadContext::gpuTrack(TrackKind kind, std::uint32_t pid, int deviceId,
                                  std::uint32_t streamId, std::uint32_t contextId)
 {
-    const auto key = std::make_tuple(int(kind), pid, 0u, deviceId, streamId, 0u);
-    auto it = m_trackIndex.find(key);
-    if (it == m_trackIndex.end()) {
-        Track track;
-        track.kind = kind;
-        track.pid = pid;
-        track.deviceId = deviceId;
-        track.streamId = streamId;
-        track.contextId = contextId;
-        report.tracks.push_back(std::move(track));
-        it = m_trackIndex.emplace(key, report.tracks.size() - 1).first;
-    }
-    return report.tracks[it->second];
+    return trackFor({int(kind), pid, 0u, deviceId, streamId, 0u}, [&] {
+        Track t;
+        t.kind = kind;
+        t.pid = pid;
+        t.deviceId = deviceId;
+        t.streamId = streamId;
+        t.contextId = contextId;
+        return t;
+    });
 }
 
 TimeNs NsysLoadContext::checkedEnd(const char *table, TimeNs start, const SqliteStatement &row,

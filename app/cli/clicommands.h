@@ -2,7 +2,11 @@
 // The subcommands of rankscope-cli. Each takes the arguments after the
 // command name and returns the process exit status: 0 success, 1 usage
 // error, 2 when any input file could not be read.
+#include "session.h"
+
+#include <QCommandLineParser>
 #include <QStringList>
+#include <optional>
 
 namespace rankscope::cli {
 
@@ -11,5 +15,11 @@ int runInfo(const QStringList &arguments);
 
 // One line per failed file on stderr: "rankscope-cli: FILE: reason".
 void printFailure(const QString &path, const QString &reason);
+
+// Adds the FILE|DIR... positional argument to a parser.
+void addInputArgument(QCommandLineParser &parser);
+// Loads the files the parser's positional arguments name, printing a line
+// per file that fails; nullopt (after a usage message) when none are given.
+std::optional<Session> loadInputs(const QCommandLineParser &parser);
 
 } // namespace rankscope::cli

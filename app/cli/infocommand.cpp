@@ -1,6 +1,5 @@
 #include "clicommands.h"
 
-#include "session.h"
 
 #include <QCommandLineParser>
 #include <QFile>
@@ -85,15 +84,12 @@ int runInfo(const QStringList &arguments)
     parser.setApplicationDescription(QStringLiteral("Print, per rank: file, nsys version and schema, GPUs, processes, "
                                                     "event counts, time span, load time and memory."));
     parser.addHelpOption();
-    parser.addPositionalArgument(QStringLiteral("files"), QStringLiteral("Trace files or directories."), QStringLiteral("FILE|DIR..."));
+    addInputArgument(parser);
     parser.process(arguments);
-    if (parser.positionalArguments().isEmpty()) {
-        QTextStream(stderr) << "rankscope-cli: no input files\n";
+    const std::optional<Session> loaded = loadInputs(parser);
+    if (!loaded)
         return 1;
-    }
-    const Session session = Session::load(parser.positionalArguments());
-    for (const LoadFailure &f : session.failures())
-        printFailure(f.path, f.error);
+    const Session &session = *loaded;
     QTextStream out(stdout);
     for (const RankEntry &entry : session.ranks())
         printRank(out, entry);

@@ -1,7 +1,6 @@
 #include "clicommands.h"
 
 #include "reportcatalog.h"
-#include "session.h"
 
 #include <QCommandLineParser>
 #include <QFile>
@@ -13,6 +12,23 @@ namespace rankscope::cli {
 void printFailure(const QString &path, const QString &reason)
 {
     QTextStream(stderr) << "rankscope-cli: " << path << ": " << reason << "\n";
+}
+
+void addInputArgument(QCommandLineParser &parser)
+{
+    parser.addPositionalArgument(QStringLiteral("files"), QStringLiteral("Trace files or directories."), QStringLiteral("FILE|DIR..."));
+}
+
+std::optional<Session> loadInputs(const QCommandLineParser &parser)
+{
+    if (parser.positionalArguments().isEmpty()) {
+        QTextStream(stderr) << "rankscope-cli: no input files\n";
+        return std::nullopt;
+    }
+    Session session = Session::load(parser.positionalArguments());
+    for (const LoadFailure &f : session.failures())
+        printFailure(f.path, f.error);
+    return session;
 }
 
 namespace {
@@ -59,7 +75,7 @@ int runStats(const QStringList &arguments)
                                         QStringLiteral("gpu_time_util: list chunks under this in-use %% (default 50)."),
                                         QStringLiteral("PERCENT"), QStringLiteral("50"));
     parser.addOptions({reportOption, formatOption, outputOption, gapOption, utilOption});
-    parser.addPositionalArgument(QStringLiteral("files"), QStringLiteral("Trace files or directories."), QStringLiteral("FILE|DIR..."));
+    addInputArgument(parser);
     parser.process(arguments);
 
     const QString format = parser.value(formatOption);
@@ -87,14 +103,10 @@ int runStats(const QStringList &arguments)
         QTextStream(stderr) << "rankscope-cli: thresholds must be non-negative numbers\n";
         return 1;
     }
-    if (parser.positionalArguments().isEmpty()) {
-        QTextStream(stderr) << "rankscope-cli: no input files\n";
+    const std::optional<Session> loadedSession = loadInputs(parser);
+    if (!loadedSession)
         return 1;
-    }
-
-    const Session session = Session::load(parser.positionalArguments());
-    for (const LoadFailure &f : session.failures())
-        printFailure(f.path, f.error);
+    const Session &session = *loadedSession;
 
     QTextStream out(stdout);
     const auto &loaded = session.reports();
