@@ -1,5 +1,6 @@
 #include "nsysloader.h"
 
+#include "derivedtracks.h"
 #include "nsysreaders.h"
 #include "parallel.h"
 
@@ -223,6 +224,7 @@ LoadResult NsysSqliteLoader::load(const QString &path, const LoadControl &contro
     if (report->eventCount() == 0 && report->counters.empty())
         ctx.note(Diagnostic::Severity::Warning, QStringLiteral("the export holds no events"));
     finalizeTracks(*report);
+    buildDerivedTracks(*report);
     report->loadSeconds = double(timer.nsecsElapsed()) / 1e9;
     control.report(1.0);
     return {report, {}, false};

@@ -15,6 +15,8 @@ QString trackKindName(TrackKind kind)
     case TrackKind::Memcpy: return QStringLiteral("Memcpy");
     case TrackKind::Memset: return QStringLiteral("Memset");
     case TrackKind::Sync: return QStringLiteral("Sync");
+    case TrackKind::NvtxGpuProjection: return QStringLiteral("NVTX (GPU)");
+    case TrackKind::NcclKernels: return QStringLiteral("NCCL");
     }
     return {};
 }
@@ -23,6 +25,25 @@ bool isGpuTrack(TrackKind kind)
 {
     return kind == TrackKind::Kernel || kind == TrackKind::Memcpy || kind == TrackKind::Memset
            || kind == TrackKind::Sync;
+}
+
+bool isDerivedTrack(TrackKind kind)
+{
+    return kind == TrackKind::NvtxGpuProjection || kind == TrackKind::NcclKernels;
+}
+
+std::uint32_t Report::correlationIdOf(const Track &track, std::size_t event) const
+{
+    const std::uint32_t row = track.slices.payload(event);
+    switch (track.kind) {
+    case TrackKind::CudaApi: return apiCalls[row].correlationId;
+    case TrackKind::Kernel:
+    case TrackKind::NcclKernels: return kernels[row].correlationId;
+    case TrackKind::Memcpy: return memcpys[row].correlationId;
+    case TrackKind::Memset: return memsets[row].correlationId;
+    case TrackKind::Sync: return syncs[row].correlationId;
+    default: return 0;
+    }
 }
 
 QString Report::memcpyKindLabel(int id) const
@@ -77,7 +98,8 @@ std::size_t Report::eventCount() const
 {
     std::size_t n = 0;
     for (const Track &t : tracks)
-        n += t.slices.size();
+        if (!isDerivedTrack(t.kind))
+            n += t.slices.size();
     return n;
 }
 

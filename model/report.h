@@ -13,6 +13,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <unordered_map>
 #include <vector>
 
 namespace rankscope {
@@ -47,9 +48,21 @@ enum class TrackKind : std::uint8_t {
     Memcpy,
     Memset,
     Sync,      // CUDA synchronization seen on the GPU side
+    // Derived after loading, from the tracks above (not counted twice by
+    // statistics or event counts):
+    NvtxGpuProjection, // per process and device: NVTX ranges projected onto the GPU
+    NcclKernels,       // per process and device: the NCCL kernels of all streams
 };
 QString trackKindName(TrackKind kind);
-bool isGpuTrack(TrackKind kind);
+bool isGpuTrack(TrackKind kind);     // recorded GPU activity
+bool isDerivedTrack(TrackKind kind); // built from other tracks after loading
+
+// A track and an event in it, within one report.
+struct TrackEvent {
+    std::uint32_t track = 0;
+    std::uint32_t event = 0;
+    bool operator==(const TrackEvent &) const = default;
+};
 
 struct Track {
     TrackKind kind = TrackKind::OsRuntime;
@@ -129,6 +142,15 @@ struct NvtxRecord {
     StringId jsonPayload = 0;
 };
 
+// Payload of a NvtxGpuProjection slice: the NVTX range it projects and what
+// GPU work the range launched.
+struct NvtxProjectionRecord {
+    std::uint32_t nvtxRow = 0;     // row in Report::nvtx
+    TimeNs cpuStart = 0, cpuEnd = 0; // the range on its thread
+    std::uint32_t gpuOps = 0;      // kernels, memcpys and memsets launched inside it
+    TimeNs gpuBusyNs = 0;          // union of those ops' time on the GPU
+};
+
 struct CounterTrack {
     QString name;
     QString unit;
@@ -174,6 +196,18 @@ struct Report {
     std::vector<SyncRecord> syncs;
     std::vector<ApiCallRecord> apiCalls;
     std::vector<NvtxRecord> nvtx;
+    std::vector<NvtxProjectionRecord> nvtxProjections;
+
+    // API call <-> GPU work, by (pid, correlation id): ids repeat across
+    // processes. Filled once tracks are final (their order is fixed).
+    std::unordered_map<std::uint64_t, TrackEvent> apiByCorrelation;
+    std::unordered_multimap<std::uint64_t, TrackEvent> gpuByCorrelation;
+    static std::uint64_t correlationKey(std::uint32_t pid, std::uint32_t correlationId)
+    {
+        return (std::uint64_t(pid) << 32) | correlationId;
+    }
+    // The correlation id of an API call or GPU op; 0 when it has none.
+    std::uint32_t correlationIdOf(const Track &track, std::size_t event) const;
 
     // Labels the export gives its enums (index = id); empty = built in.
     std::vector<QString> memcpyKindLabels;

@@ -77,6 +77,36 @@ Session Session::fromReports(std::vector<ReportPtr> reports)
     return session;
 }
 
+bool Session::ownsTrack(const RankEntry &entry, const Track &track)
+{
+    return !entry.pid || *entry.pid == track.pid;
+}
+
+const Track &Session::track(const EventLocation &at) const
+{
+    return m_ranks[std::size_t(at.rank)].report->tracks[at.track];
+}
+
+TimeRange Session::sessionTime(const EventLocation &at) const
+{
+    const Track &t = track(at);
+    const TimeNs offset = m_ranks[std::size_t(at.rank)].sessionOffset;
+    return {t.slices.start(at.event) + offset, t.slices.end(at.event) + offset};
+}
+
+TimeRange Session::extent() const
+{
+    TimeRange all{kTimeMax, kTimeMin};
+    for (const RankEntry &entry : m_ranks)
+        for (const Track &t : entry.report->tracks) {
+            if (t.slices.isEmpty() || !ownsTrack(entry, t))
+                continue;
+            all.start = std::min(all.start, t.slices.extent().start + entry.sessionOffset);
+            all.end = std::max(all.end, t.slices.extent().end + entry.sessionOffset);
+        }
+    return all.start <= all.end ? all : TimeRange{0, 0};
+}
+
 void Session::assignRanks()
 {
     m_ranks.clear();

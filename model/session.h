@@ -20,6 +20,16 @@ struct RankEntry {
     TimeNs sessionOffset = 0;
 };
 
+// One event of a session: rank entry, track of that rank's report, event.
+struct EventLocation {
+    int rank = -1; // index into Session::ranks()
+    std::uint32_t track = 0;
+    std::uint32_t event = 0;
+
+    bool isValid() const { return rank >= 0; }
+    bool operator==(const EventLocation &) const = default;
+};
+
 struct LoadFailure {
     QString path;
     QString error;
@@ -37,6 +47,15 @@ public:
     const std::vector<RankEntry> &ranks() const { return m_ranks; }
     const std::vector<LoadFailure> &failures() const { return m_failures; }
     bool wasCancelled() const { return m_cancelled; }
+
+    // Whether a track of the entry's report belongs to that rank (all of
+    // them, unless the report is split by process).
+    static bool ownsTrack(const RankEntry &entry, const Track &track);
+    const Track &track(const EventLocation &at) const;
+    // Start and end of the event in session time.
+    TimeRange sessionTime(const EventLocation &at) const;
+    // The union of every rank's events, in session time.
+    TimeRange extent() const;
 
 private:
     void assignRanks();

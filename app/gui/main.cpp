@@ -1,0 +1,75 @@
+// rankscope: the timeline viewer.
+#include "demotraces.h"
+#include "mainwindow.h"
+#include "screenshot.h"
+#include "session.h"
+#include "timelineview.h"
+
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QTextStream>
+
+int main(int argc, char **argv)
+{
+    // Screenshots need no display: pick the offscreen platform unless the
+    // caller chose one.
+    for (int i = 1; i < argc; ++i)
+        if (QByteArray(argv[i]) == "--screenshot" && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+            qputenv("QT_QPA_PLATFORM", "offscreen");
+    QApplication app(argc, argv);
+    QApplication::setApplicationName(QStringLiteral("Rankscope"));
+    QApplication::setOrganizationName(QStringLiteral("Rankscope"));
+    QApplication::setApplicationVersion(QStringLiteral(RANKSCOPE_VERSION));
+
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral("Timeline viewer for multi-rank GPU training traces. "
+                                                    "With no file, opens the bundled demo traces."));
+    parser.addHelpOption();
+    parser.addVersionOption();
+    const QCommandLineOption screenshotOption(QStringLiteral("screenshot"),
+                                              QStringLiteral("Load, render the window offscreen to OUT.png and exit."), QStringLiteral("OUT.png"));
+    const QCommandLineOption sizeOption(QStringLiteral("size"), QStringLiteral("Window size for --screenshot (default 1600x900)."),
+                                        QStringLiteral("WxH"), QStringLiteral("1600x900"));
+    const QCommandLineOption rangeOption(QStringLiteral("range"),
+                                         QStringLiteral("Visible range for --screenshot, relative to the session start "
+                                                        "(units ns, us, ms, s; a bare number is seconds), e.g. 2s:2.5s."),
+                                         QStringLiteral("START:END"));
+    parser.addOptions({screenshotOption, sizeOption, rangeOption});
+    parser.addPositionalArgument(QStringLiteral("files"), QStringLiteral("Trace files or directories to open as one session."),
+                                 QStringLiteral("[FILE|DIR...]"));
+    parser.process(app);
+
+    QStringList inputs = parser.positionalArguments();
+    if (inputs.isEmpty())
+        inputs << rankscope::demoTraceDirectory();
+
+    rankscope::MainWindow window;
+    if (parser.isSet(screenshotOption)) {
+        QTextStream err(stderr);
+        const auto size = rankscope::parseSizeSpec(parser.value(sizeOption));
+        if (!size) {
+            err << "rankscope: --size takes WxH, e.g. 1600x900\n";
+            return 1;
+        }
+        std::optional<rankscope::TimeRange> range;
+        if (parser.isSet(rangeOption) && !(range = rankscope::parseRangeSpec(parser.value(rangeOption)))) {
+            err << "rankscope: --range takes START:END, e.g. 2s:2.5s\n";
+            return 1;
+        }
+        window.open(inputs, true);
+        const rankscope::Session *session = window.timeline()->session().get();
+        if (!session || session->ranks().empty()) {
+            err << "rankscope: nothing could be opened\n";
+            return 2;
+        }
+        const QString error = rankscope::saveScreenshot(window, parser.value(screenshotOption), *size, range);
+        if (!error.isEmpty()) {
+            err << "rankscope: " << error << "\n";
+            return 2;
+        }
+        return 0;
+    }
+    window.show();
+    window.open(inputs);
+    return app.exec();
+}

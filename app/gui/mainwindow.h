@@ -1,0 +1,61 @@
+#pragma once
+// The main window: the timeline in the centre, details and diagnostics
+// docks, the search bar, menus, and opening files (arguments, File > Open,
+// Open Recent, drag and drop) through a background load with progress.
+#include "session.h"
+
+#include <QMainWindow>
+#include <memory>
+
+class QMenu;
+class QProgressDialog;
+
+namespace rankscope {
+
+class DetailsPanel;
+class DiagnosticsPanel;
+class SearchBar;
+class SessionLoadJob;
+class TimelineView;
+
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+public:
+    explicit MainWindow(QWidget *parent = nullptr);
+    ~MainWindow() override;
+
+    // Loads in the background; the current session stays until the new
+    // one is ready. With `wait`, returns when loading has ended.
+    void open(const QStringList &paths, bool wait = false);
+    void setSession(std::shared_ptr<const Session> session);
+
+    TimelineView *timeline() const { return m_timeline; }
+    DetailsPanel *details() const { return m_details; }
+    SearchBar *searchBar() const { return m_search; }
+    DiagnosticsPanel *diagnostics() const { return m_diagnostics; }
+    SessionLoadJob *loadJob() const { return m_job; }
+
+protected:
+    void dragEnterEvent(QDragEnterEvent *event) override;
+    void dropEvent(QDropEvent *event) override;
+
+private:
+    void createMenus();
+    void rebuildRecentMenu();
+    void showShortcuts();
+    void showAbout();
+
+    TimelineView *m_timeline;
+    DetailsPanel *m_details;
+    DiagnosticsPanel *m_diagnostics;
+    SearchBar *m_search;
+    SessionLoadJob *m_job;
+    QProgressDialog *m_progress = nullptr;
+    QMenu *m_recentMenu = nullptr;
+    QStringList m_loading;
+};
+
+// The keyboard and mouse table shown by Help > Keyboard shortcuts.
+QString shortcutTableHtml();
+
+} // namespace rankscope

@@ -1,0 +1,31 @@
+#pragma once
+// The time axis above the rows: adaptive ticks in ns / µs / ms / s relative
+// to the session start, and the selected range with its duration.
+// Double-clicking it zooms to the selection.
+#include "timetypes.h"
+
+#include <QWidget>
+
+namespace rankscope {
+
+class ZoomState;
+
+class TimeRuler : public QWidget {
+    Q_OBJECT
+public:
+    explicit TimeRuler(ZoomState *zoom, QWidget *parent = nullptr);
+    void setLabelWidth(int width);
+    void setZero(TimeNs zero);
+    QSize sizeHint() const override { return {400, 26}; }
+
+protected:
+    void paintEvent(QPaintEvent *event) override;
+    void mouseDoubleClickEvent(QMouseEvent *event) override;
+
+private:
+    ZoomState *m_zoom;
+    int m_labelWidth = 280;
+    TimeNs m_zero = 0;
+};
+
+} // namespace rankscope
