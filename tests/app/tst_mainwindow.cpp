@@ -1,0 +1,129 @@
+// The application window: opening, details of a clicked copy, search in
+// every rank, cancelling a load, screenshots.
+#include "detailspanel.h"
+#include "mainwindow.h"
+#include "searchbar.h"
+#include "sessionloadjob.h"
+#include "testdata.h"
+#include "timelinecanvas.h"
+#include "timelineview.h"
+#include "zoomstate.h"
+
+#include <QtTest>
+
+#include <set>
+
+using namespace rankscope;
+using namespace rankscope::test;
+
+class TestMainWindow : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase()
+    {
+        QCoreApplication::setOrganizationName(QStringLiteral("RankscopeTests"));
+        QCursor::setPos(QPoint(-5000, -5000));
+    }
+
+    void clickedHtoDCopyShowsItsExactSize()
+    {
+        MainWindow w;
+        w.resize(1400, 850);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        w.open({slowFixture()}, true);
+        QVERIFY(w.timeline()->session());
+        TimelineCanvas *canvas = w.timeline()->canvas();
+        const TimeNs start = 7724753678, duration = 357832; // from cuda_gpu_trace.csv
+        w.timeline()->zoom()->show({start - 100000, start + duration + 100000});
+        int row = -1;
+        for (int r : canvas->rows().shownRows())
+            if (canvas->rows().rows()[std::size_t(r)].label == QLatin1String("Stream 7"))
+                row = r;
+        QVERIFY(row >= 0);
+        const QPoint pixel(canvas->labelWidth() + int(canvas->scale().x(start + duration / 2)),
+                           canvas->rowRect(row).top() + 2 + TimelineRows::kLaneHeight / 2);
+        QTest::mouseClick(canvas->viewport(), Qt::LeftButton, Qt::NoModifier, pixel);
+        const QString details = w.details()->plainText();
+        QVERIFY2(details.contains(QLatin1String("4,194,304 B (4.00 MiB)")), qPrintable(details));
+        QVERIFY(details.contains(QLatin1String("HtoD")));
+        QVERIFY(details.contains(QLatin1String("Pageable")));
+        QVERIFY(details.contains(QLatin1String("cudaMemcpyAsync_v3020"))); // launched by
+        QVERIFY(details.contains(QLatin1String("GB/s")));
+    }
+
+    void searchFindsAKernelInEveryRank()
+    {
+        MainWindow w;
+        w.show();
+        w.open({demoPath()}, true);
+        QCOMPARE(w.timeline()->session()->ranks().size(), std::size_t(4));
+        SearchBar *search = w.searchBar();
+        search->setQuery(QStringLiteral("max_pool_backward_nchw"));
+        search->next();
+        QCOMPARE(search->matches().size(), std::size_t(4 * 8)); // 8 per rank
+        std::set<int> ranks;
+        for (const EventLocation &e : search->matches())
+            ranks.insert(w.timeline()->session()->ranks()[std::size_t(e.rank)].rank);
+        QCOMPARE(ranks, (std::set<int>{0, 1, 2, 3}));
+        // Enter selects the first match and brings it into view.
+        const auto selected = w.timeline()->canvas()->selectedEvent();
+        QVERIFY(selected);
+        QCOMPARE(*selected, search->matches().front());
+        const TimeRange when = w.timeline()->session()->sessionTime(*selected);
+        QVERIFY(w.timeline()->zoom()->visible().start <= when.start && when.end <= w.timeline()->zoom()->visible().end);
+        search->next();
+        QCOMPARE(search->current(), 1);
+        search->previous();
+        search->previous();
+        QCOMPARE(search->current(), int(search->matches().size()) - 1);
+    }
+
+    void cancellingALoadKeepsTheSessionOnScreen()
+    {
+        MainWindow w;
+        w.open({slowFixture()}, true);
+        const auto before = w.timeline()->session();
+        QVERIFY(before);
+        QSignalSpy cancelled(w.loadJob(), &SessionLoadJob::cancelled);
+        QSignalSpy loaded(w.loadJob(), &SessionLoadJob::loaded);
+        w.open({demoPath()});
+        w.loadJob()->cancel();
+        QTRY_VERIFY(cancelled.count() + loaded.count() == 1);
+        if (cancelled.count() == 1)
+            QCOMPARE(w.timeline()->session(), before); // untouched
+    }
+
+    void badFileIsReportedAndTheOthersOpen()
+    {
+        QTemporaryDir dir;
+        const QString bad = dir.filePath(QStringLiteral("bad.sqlite"));
+        QFile f(bad);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("garbage");
+        f.close();
+        MainWindow w;
+        w.open({bad, slowFixture()}, true);
+        QCOMPARE(w.timeline()->session()->ranks().size(), std::size_t(1));
+        QCOMPARE(w.timeline()->session()->failures().size(), std::size_t(1));
+    }
+
+    void screenshotWritesAPng()
+    {
+        QTemporaryDir dir;
+        const QString out = dir.filePath(QStringLiteral("shot.png"));
+        QProcess p;
+        p.start(QStringLiteral(RANKSCOPE_GUI), {QStringLiteral("--screenshot"), out, QStringLiteral("--size"), QStringLiteral("1000x700"),
+                                                 QStringLiteral("--range"), QStringLiteral("7.6s:7.8s"), slowFixture()});
+        QVERIFY(p.waitForFinished(60000));
+        QCOMPARE(p.exitCode(), 0);
+        const QImage image(out);
+        QCOMPARE(image.size(), QSize(1000, 700));
+        p.start(QStringLiteral(RANKSCOPE_GUI), {QStringLiteral("--screenshot"), out, QStringLiteral("--range"), QStringLiteral("nonsense"), slowFixture()});
+        QVERIFY(p.waitForFinished(60000));
+        QCOMPARE(p.exitCode(), 1);
+    }
+};
+
+QTEST_MAIN(TestMainWindow)
+#include "tst_mainwindow.moc"
