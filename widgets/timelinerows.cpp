@@ -139,13 +139,25 @@ void TimelineRows::addRank(const Session &session, int rank)
                             nccl.push_back(t);
                 slicesRow(QStringLiteral("NCCL"), nccl, false);
             }
-            for (auto &[stream, streamTracks] : byStream) {
-                std::stable_sort(streamTracks.begin(), streamTracks.end(), [&](auto a, auto b) { return r.tracks[a].kind < r.tracks[b].kind; });
-                slicesRow(QStringLiteral("Stream %1").arg(stream), streamTracks, true);
-            }
             // GPU-side waits of every stream in one row: they overlap the
             // work they wait for, and most streams only ever wait once.
             slicesRow(QStringLiteral("Synchronization"), syncs, true);
+            // Per-stream rows in their own group, folded when there are many
+            // (data-loader workers each make streams that copy once or twice).
+            TimelineRow streams;
+            streams.kind = TimelineRow::Kind::Group;
+            streams.rank = rank;
+            streams.level = 2;
+            streams.parent = hwRow;
+            streams.label = QStringLiteral("Streams (%1)").arg(byStream.size());
+            streams.collapsed = byStream.size() > kStreamsShownUnfolded;
+            const int streamsRow = byStream.empty() ? -1 : add(streams);
+            for (auto &[stream, streamTracks] : byStream) {
+                std::stable_sort(streamTracks.begin(), streamTracks.end(), [&](auto a, auto b) { return r.tracks[a].kind < r.tracks[b].kind; });
+                slicesRow(QStringLiteral("Stream %1").arg(stream), streamTracks, true);
+                m_rows.back().parent = streamsRow;
+                m_rows.back().level = 3;
+            }
         }
     }
     for (std::uint32_t pid : pids) {

@@ -17,7 +17,7 @@ struct TimelineRow {
     enum class Kind : std::uint8_t { Group, Slices, Counter };
     Kind kind = Kind::Slices;
     int rank = -1;  // index into Session::ranks()
-    int level = 0;  // indentation: 0 rank group, 1 process or GPU group, 2 row
+    int level = 0;  // indentation: 0 rank, 1 process or GPU group, 2 row or streams group, 3 stream
     int parent = -1;
     QString label;
     QString tooltip;
@@ -35,6 +35,7 @@ public:
     static constexpr int kGroupHeight = 22;
     static constexpr int kLaneHeight = 17;
     static constexpr int kCounterHeight = 36;
+    static constexpr std::size_t kStreamsShownUnfolded = 6;
 
     void build(const Session &session);
     const std::vector<TimelineRow> &rows() const { return m_rows; }
