@@ -51,6 +51,14 @@ void addKernelFields(EventDetails &d, const Report &r, const Track &t, std::size
     if (k.graphNodeId >= 0)
         d.fields.push_back({QStringLiteral("Graph node"), QString::number(k.graphNodeId), {}});
     d.fields.push_back({QStringLiteral("Correlation id"), QString::number(k.correlationId), {}});
+    if (k.collective != KernelRecord::kNoCollective) {
+        const CollectiveRecord &c = r.collectives[k.collective];
+        d.fields.push_back({QStringLiteral("Collective"), r.strings.string(c.name), {}});
+        if (c.inBytes >= 0)
+            d.fields.push_back({QStringLiteral("Message size"), formatBytes(std::uint64_t(c.inBytes)) + QStringLiteral(" (%1 × %2)").arg(c.inNelems).arg(r.strings.string(c.dtype)), {}});
+        d.fields.push_back({QStringLiteral("Group size"), QString::number(c.groupSize), {}});
+        d.fields.push_back({QStringLiteral("Process group"), QStringLiteral("%1 %2").arg(r.strings.string(c.processGroupName), r.strings.string(c.processGroupRanks)), {}});
+    }
 }
 
 void addMemcpyFields(EventDetails &d, const Report &r, const Track &t, std::size_t i)
@@ -145,9 +153,11 @@ EventDetails describeEvent(const Session &session, const EventLocation &at)
     case TrackKind::Nvtx: addNvtxFields(d, r, t, i); break;
     case TrackKind::NvtxGpuProjection: {
         const NvtxProjectionRecord &p = r.nvtxProjections[t.slices.payload(i)];
-        d.fields.push_back({QStringLiteral("CPU range"), formatDuration(p.cpuEnd - p.cpuStart), {}});
-        d.fields.push_back({QStringLiteral("GPU ops launched"), QString::number(p.gpuOps), {}});
-        d.fields.push_back({QStringLiteral("GPU time covered"), formatDuration(p.gpuBusyNs), {}});
+        if (p.gpuOps > 0) { // projected by Rankscope (a Kineto trace records its own)
+            d.fields.push_back({QStringLiteral("CPU range"), formatDuration(p.cpuEnd - p.cpuStart), {}});
+            d.fields.push_back({QStringLiteral("GPU ops launched"), QString::number(p.gpuOps), {}});
+            d.fields.push_back({QStringLiteral("GPU time covered"), formatDuration(p.gpuBusyNs), {}});
+        }
         break;
     }
     case TrackKind::OsRuntime: break;

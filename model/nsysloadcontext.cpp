@@ -36,29 +36,13 @@ StringId NsysLoadContext::mapString(std::int64_t nsysId) const
 
 Track &NsysLoadContext::hostTrack(TrackKind kind, std::int64_t globalTid, std::uint32_t domainId)
 {
-    const std::uint32_t pid = pidOfGlobalId(globalTid), tid = tidOfGlobalId(globalTid);
-    return trackFor({int(kind), pid, tid, -1, 0u, domainId}, [&] {
-        Track t;
-        t.kind = kind;
-        t.pid = pid;
-        t.tid = tid;
-        t.domainId = domainId;
-        return t;
-    });
+    return m_tracks.host(kind, pidOfGlobalId(globalTid), tidOfGlobalId(globalTid), domainId);
 }
 
 Track &NsysLoadContext::gpuTrack(TrackKind kind, std::uint32_t pid, int deviceId,
                                  std::uint32_t streamId, std::uint32_t contextId)
 {
-    return trackFor({int(kind), pid, 0u, deviceId, streamId, 0u}, [&] {
-        Track t;
-        t.kind = kind;
-        t.pid = pid;
-        t.deviceId = deviceId;
-        t.streamId = streamId;
-        t.contextId = contextId;
-        return t;
-    });
+    return m_tracks.gpu(kind, pid, deviceId, streamId, contextId);
 }
 
 TimeNs NsysLoadContext::checkedEnd(const char *table, TimeNs start, const SqliteStatement &row,

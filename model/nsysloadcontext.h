@@ -5,6 +5,7 @@
 #include "loadcontrol.h"
 #include "report.h"
 #include "sqlitedatabase.h"
+#include "trackregistry.h"
 
 #include <map>
 #include <tuple>
@@ -46,23 +47,9 @@ public:
     void flushOddities();
 
 private:
-    using TrackKey = std::tuple<int, std::uint32_t, std::uint32_t, int, std::uint32_t, std::uint32_t>;
-    // The track with `key`; `make()` builds it on first use only (this runs
-    // once per row).
-    template<class Make>
-    Track &trackFor(const TrackKey &key, Make &&make)
-    {
-        auto it = m_trackIndex.find(key);
-        if (it == m_trackIndex.end()) {
-            report.tracks.push_back(make());
-            it = m_trackIndex.emplace(key, report.tracks.size() - 1).first;
-        }
-        return report.tracks[it->second];
-    }
-
+    TrackRegistry m_tracks{report};
     std::vector<StringId> m_denseStrings;
     std::unordered_map<std::int64_t, StringId> m_sparseStrings;
-    std::map<TrackKey, std::size_t> m_trackIndex;
     std::map<std::string, std::pair<std::size_t, std::size_t>> m_badEnds; // table -> (missing, reversed)
 };
 

@@ -133,7 +133,8 @@ std::size_t Report::memoryBytes() const
                  + c.value.capacity() * sizeof(double);
     bytes += kernels.capacity() * sizeof(KernelRecord) + memcpys.capacity() * sizeof(MemcpyRecord)
              + memsets.capacity() * sizeof(MemsetRecord) + syncs.capacity() * sizeof(SyncRecord)
-             + apiCalls.capacity() * sizeof(ApiCallRecord) + nvtx.capacity() * sizeof(NvtxRecord);
+             + apiCalls.capacity() * sizeof(ApiCallRecord) + nvtx.capacity() * sizeof(NvtxRecord)
+             + nvtxProjections.capacity() * sizeof(NvtxProjectionRecord) + collectives.capacity() * sizeof(CollectiveRecord);
     bytes += (processes.capacity() + threads.capacity()) * 48 + diagnostics.capacity() * 64;
     return bytes;
 }

@@ -89,6 +89,21 @@ struct KernelRecord {
     std::uint32_t dynamicSharedMemory = 0;
     std::int64_t graphNodeId = -1;
     std::int32_t launchType = -1;
+    std::uint32_t externalId = 0;   // Kineto: links to the enclosing CPU op
+    std::uint32_t collective = kNoCollective; // row in Report::collectives
+    static constexpr std::uint32_t kNoCollective = 0xffffffffu;
+};
+
+// The arguments of a collective that Kineto copies onto its NCCL kernel
+// (from the record_param_comms op).
+struct CollectiveRecord {
+    StringId name = 0;            // "allreduce"
+    StringId dtype = 0;           // "Float"
+    std::int64_t inNelems = -1, outNelems = -1;
+    std::int64_t inBytes = -1, outBytes = -1; // nelems x size of dtype; -1 unknown
+    int groupSize = 0;
+    StringId processGroupName = 0;
+    StringId processGroupRanks = 0;
 };
 
 // Memcpy slice name: "[CUDA memcpy <copy kind label>]".
@@ -102,6 +117,7 @@ struct MemcpyRecord {
     std::int32_t srcDevice = -1;
     std::int32_t dstDevice = -1;
     std::uint32_t copyCount = 1;
+    std::uint32_t externalId = 0;
 };
 
 // Memset slice name: "[CUDA memset]".
@@ -110,6 +126,7 @@ struct MemsetRecord {
     std::uint32_t correlationId = 0;
     std::uint32_t value = 0;
     MemoryKind memKind = MemoryKind::Unknown;
+    std::uint32_t externalId = 0;
 };
 
 // Sync slice name: the sync kind label.
@@ -124,6 +141,7 @@ struct ApiCallRecord {
     std::uint32_t correlationId = 0;
     std::int32_t returnValue = 0;
     std::int32_t eventClass = EventClass::CudaRuntime;
+    std::uint32_t externalId = 0;
 };
 
 // NVTX slice name: the message (text, or the registered string).
@@ -140,6 +158,7 @@ struct NvtxRecord {
     std::int64_t intPayload = 0; // Int and Unsigned (bit pattern)
     double doublePayload = 0.0;
     StringId jsonPayload = 0;
+    std::uint32_t externalId = 0; // Kineto CPU ops and annotations
 };
 
 // Payload of a NvtxGpuProjection slice: the NVTX range it projects and what
@@ -167,6 +186,13 @@ struct Diagnostic {
     QString text;
 };
 
+struct ProcessGroupInfo {
+    QString name;
+    QString description;
+    int size = 0;
+    QString ranks;
+};
+
 struct ReportMetadata {
     QString format;          // "Nsight Systems SQLite export"
     QString productVersion;  // "2025.3.2.0"
@@ -176,6 +202,14 @@ struct ReportMetadata {
     TimeRange analysisRange{0, -1};
     std::optional<int> environmentRank; // RANK=, OMPI_COMM_WORLD_RANK=, ... if recorded
     std::map<std::uint32_t, int> mpiRankByPid;
+    // Kineto: distributedInfo, and the time base HTA's rounding needs.
+    std::optional<int> declaredRank;
+    std::optional<int> worldSize;
+    QString distributedBackend;
+    std::vector<ProcessGroupInfo> processGroups;
+    bool microsecondTimestamps = false; // times came as (fractional) µs
+    TimeNs rawTimeOrigin = 0;           // report time + this = time as written in the file (ns)
+    std::map<QString, std::size_t> sourceEventCounts; // events per category as read
 };
 
 struct Report {
@@ -197,6 +231,7 @@ struct Report {
     std::vector<ApiCallRecord> apiCalls;
     std::vector<NvtxRecord> nvtx;
     std::vector<NvtxProjectionRecord> nvtxProjections;
+    std::vector<CollectiveRecord> collectives;
 
     // API call <-> GPU work, by (pid, correlation id): ids repeat across
     // processes. Filled once tracks are final (their order is fixed).

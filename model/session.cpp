@@ -139,7 +139,11 @@ void Session::assignRanks()
             }
             continue;
         }
-        std::optional<int> rank = rankFromFileName(r->filePath);
+        // The trace's own word (Kineto's distributedInfo) first, then the
+        // file name, then the launch environment or MPI information.
+        std::optional<int> rank = r->meta.declaredRank;
+        if (!rank)
+            rank = rankFromFileName(r->filePath);
         if (!rank)
             rank = r->meta.environmentRank;
         if (!rank && r->meta.mpiRankByPid.size() == 1)

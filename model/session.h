@@ -67,7 +67,9 @@ private:
 };
 
 // "rank3", "rank_3", "rank-3" anywhere in the file name, or a trailing
-// "_3" before the extension (what %q{RANK} writes).
+// "_3" before the extension (what %q{RANK} writes). A report's rank comes
+// from the trace itself (Kineto distributedInfo), else from this, else from
+// the recorded launch environment or MPI ranks, else by order.
 std::optional<int> rankFromFileName(const QString &path);
 
 QStringList expandTracePaths(const QStringList &pathsOrDirectories);

@@ -21,6 +21,14 @@ void SliceTrack::append(TimeNs start, TimeNs end, StringId name, std::uint32_t p
     m_payload.push_back(payload);
 }
 
+void SliceTrack::shift(TimeNs delta)
+{
+    for (TimeNs &t : m_start)
+        t += delta;
+    for (TimeNs &t : m_end)
+        t += delta;
+}
+
 namespace {
 
 template<class T>

@@ -23,6 +23,8 @@ class SliceTrack {
 public:
     void reserve(std::size_t n);
     void append(TimeNs start, TimeNs end, StringId name, std::uint32_t payload);
+    // Moves every event by `delta` ns; only before finalize().
+    void shift(TimeNs delta);
     void finalize();
 
     std::size_t size() const { return m_start.size(); }

@@ -1,5 +1,6 @@
 #include "traceloader.h"
 
+#include "kinetoloader.h"
 #include "nsysloader.h"
 
 #include <QDir>
@@ -17,6 +18,8 @@ LoadResult loadTraceFile(const QString &path, const LoadControl &control)
         return LoadResult::failure(QStringLiteral("is a directory"));
     if (NsysSqliteLoader::canLoad(path))
         return NsysSqliteLoader::load(path, control);
+    if (KinetoLoader::canLoad(path))
+        return KinetoLoader::load(path, control);
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly))
         return LoadResult::failure(QStringLiteral("cannot read: %1").arg(file.errorString()));
@@ -26,14 +29,14 @@ LoadResult loadTraceFile(const QString &path, const LoadControl &control)
     if (head.startsWith("NSYS") || info.suffix() == QLatin1String("nsys-rep") || info.suffix() == QLatin1String("qdrep"))
         return LoadResult::failure(QStringLiteral("an Nsight Systems report; export it first with: nsys export --type sqlite %1")
                                        .arg(info.fileName()));
-    return LoadResult::failure(QStringLiteral("not a trace Rankscope reads (expected an Nsight Systems SQLite export)"));
+    return LoadResult::failure(QStringLiteral("not a trace Rankscope reads (expected an Nsight Systems SQLite export or a PyTorch profiler JSON trace)"));
 }
 
 QStringList traceFilesIn(const QString &directory)
 {
     QDir dir(directory);
     QStringList files;
-    for (const QFileInfo &entry : dir.entryInfoList({QStringLiteral("*.sqlite")}, QDir::Files, QDir::Name))
+    for (const QFileInfo &entry : dir.entryInfoList({QStringLiteral("*.sqlite"), QStringLiteral("*.json"), QStringLiteral("*.json.gz")}, QDir::Files, QDir::Name))
         files << entry.filePath();
     return files;
 }

@@ -1,5 +1,6 @@
 #pragma once
-// Picks the loader for a file by its content, not its name.
+// Picks the loader for a file by its content, not its name: SQLite header
+// -> Nsight Systems export; gzip or JSON -> PyTorch profiler (Kineto) trace.
 #include "loadcontrol.h"
 
 #include <QStringList>

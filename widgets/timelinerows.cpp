@@ -190,7 +190,11 @@ void TimelineRows::addRank(const Session &session, int rank)
                     row.laneOffset = {0};
                     row.lanes = track.slices.maxDepth() + 1;
                     QString what = trackKindName(track.kind);
-                    if (track.kind == TrackKind::Nvtx && track.domainName != StringTable::kEmpty)
+                    // Kineto's CPU scopes (cpu_op, user_annotation, ...) are
+                    // named by their category; NVTX rows by their domain.
+                    if (track.kind == TrackKind::Nvtx && r.meta.microsecondTimestamps)
+                        what = r.strings.string(track.domainName);
+                    else if (track.kind == TrackKind::Nvtx && track.domainName != StringTable::kEmpty)
                         what += QStringLiteral(": ") + r.strings.string(track.domainName);
                     row.label = name + QStringLiteral(" · ") + what;
                     row.tooltip = row.label;

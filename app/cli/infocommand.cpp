@@ -39,8 +39,15 @@ void printRank(QTextStream &out, const RankEntry &entry)
     if (entry.pid)
         out << " (process " << *entry.pid << ")";
     out << "\n";
-    out << "  Format:      " << r.meta.format << ", nsys " << (r.meta.productVersion.isEmpty() ? QStringLiteral("?") : r.meta.productVersion)
-        << ", schema " << (r.meta.schemaVersion.isEmpty() ? QStringLiteral("?") : r.meta.schemaVersion) << "\n";
+    out << "  Format:      " << r.meta.format;
+    if (!r.meta.productVersion.isEmpty())
+        out << ", nsys " << r.meta.productVersion;
+    if (!r.meta.schemaVersion.isEmpty())
+        out << ", schema " << r.meta.schemaVersion;
+    out << "\n";
+    if (r.meta.worldSize)
+        out << "  Distributed: rank " << r.meta.declaredRank.value_or(-1) << " of " << *r.meta.worldSize << ", backend "
+            << r.meta.distributedBackend << ", " << r.meta.processGroups.size() << " process group(s)\n";
     if (!r.meta.hostName.isEmpty())
         out << "  Host:        " << r.meta.hostName << "\n";
     for (const GpuInfo &g : r.gpus) {

@@ -110,29 +110,40 @@ int runStats(const QStringList &arguments)
 
     QTextStream out(stdout);
     const auto &loaded = session.reports();
-    const bool several = loaded.size() * std::size_t(reports.size()) > 1;
-    for (const ReportPtr &report : loaded) {
-        for (const QString &name : reports) {
-            const ResultTable table = *stats::runReport(name, *report, options);
-            const QString text = formatTable(table, format);
-            if (parser.isSet(outputOption)) {
-                QString path = parser.value(outputOption);
-                if (loaded.size() > 1 || session.failures().size() > 0)
-                    path += QLatin1Char('_') + QFileInfo(report->filePath).completeBaseName();
-                path += QLatin1Char('_') + name + QLatin1Char('.') + extensionFor(format);
-                QFile file(path);
-                if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate)) {
-                    printFailure(path, QStringLiteral("cannot write: %1").arg(file.errorString()));
-                    return 2;
-                }
-                file.write(text.toUtf8());
-                continue;
+    QStringList perFile, wholeSession;
+    for (const QString &name : reports)
+        (stats::isSessionReport(name) ? wholeSession : perFile) << name;
+    const bool several = loaded.size() * std::size_t(perFile.size()) + std::size_t(wholeSession.size()) > 1;
+    // Writes one table to PREFIX[_<file>]_<report>.<ext>, or to stdout.
+    auto emitTable = [&](const ResultTable &table, const QString &fileStem, const QString &source) {
+        const QString text = formatTable(table, format);
+        if (parser.isSet(outputOption)) {
+            QString path = parser.value(outputOption);
+            if (!fileStem.isEmpty())
+                path += QLatin1Char('_') + fileStem;
+            path += QLatin1Char('_') + table.name + QLatin1Char('.') + extensionFor(format);
+            QFile file(path);
+            if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate)) {
+                printFailure(path, QStringLiteral("cannot write: %1").arg(file.errorString()));
+                return false;
             }
-            if (several)
-                out << "\n** " << table.title << " (" << name << ") - " << report->filePath << ":\n\n";
-            out << text;
+            file.write(text.toUtf8());
+            return true;
         }
-    }
+        if (several)
+            out << "\n** " << table.title << " (" << table.name << ") - " << source << ":\n\n";
+        out << text;
+        return true;
+    };
+    const bool nameFiles = loaded.size() > 1 || !session.failures().empty();
+    for (const ReportPtr &report : loaded)
+        for (const QString &name : perFile)
+            if (!emitTable(*stats::runReport(name, *report, options), nameFiles ? QFileInfo(report->filePath).completeBaseName() : QString(), report->filePath))
+                return 2;
+    if (!session.ranks().empty())
+        for (const QString &name : wholeSession)
+            if (!emitTable(*stats::runSessionReport(name, session), QString(), QStringLiteral("all ranks")))
+                return 2;
     return session.failures().empty() ? 0 : 2;
 }
 

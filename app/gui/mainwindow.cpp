@@ -107,7 +107,7 @@ void MainWindow::createMenus()
     QMenu *file = menuBar()->addMenu(tr("&File"));
     file->addAction(tr("&Open..."), QKeySequence::Open, this, [this] {
         const QStringList paths = QFileDialog::getOpenFileNames(this, tr("Open traces"), QString(),
-                                                                tr("Nsight Systems SQLite exports (*.sqlite);;All files (*)"));
+                                                                tr("Traces (*.sqlite *.json *.json.gz);;Nsight Systems SQLite exports (*.sqlite);;PyTorch profiler traces (*.json *.json.gz);;All files (*)"));
         if (!paths.isEmpty())
             open(paths);
     });
@@ -220,7 +220,7 @@ void MainWindow::showAbout()
 {
     QMessageBox::about(this, tr("About Rankscope"),
                        tr("<h3>Rankscope %1</h3><p>Timeline viewer for multi-rank GPU training traces.</p>"
-                          "<p>Qt %2, SQLite %3.<br>Reads Nsight Systems SQLite exports, schema 2.9 to 3.28.</p>")
+                          "<p>Qt %2, SQLite %3.<br>Reads Nsight Systems SQLite exports (schema 2.9 to 3.28) and PyTorch profiler (Kineto) JSON traces.</p>")
                            .arg(QStringLiteral(RANKSCOPE_VERSION), QString::fromLatin1(qVersion()), QString::fromLatin1(sqlite3_libversion())));
 }
 

@@ -2,6 +2,7 @@
 
 #include "gpurules.h"
 #include "nsysreports.h"
+#include "rankbreakdown.h"
 
 namespace rankscope::stats {
 
@@ -25,9 +26,15 @@ const std::vector<std::pair<QString, Runner>> &catalog()
     return reports;
 }
 
+const QStringList &sessionReportNames()
+{
+    static const QStringList names{QStringLiteral("rank_summary")};
+    return names;
+}
+
 } // namespace
 
-QStringList reportNames()
+QStringList fileReportNames()
 {
     QStringList names;
     for (const auto &[name, runner] : catalog())
@@ -35,9 +42,19 @@ QStringList reportNames()
     return names;
 }
 
+QStringList reportNames()
+{
+    return fileReportNames() + sessionReportNames();
+}
+
 bool isKnownReport(const QString &name)
 {
     return reportNames().contains(name);
+}
+
+bool isSessionReport(const QString &name)
+{
+    return sessionReportNames().contains(name);
 }
 
 std::optional<ResultTable> runReport(const QString &name, const Report &report, const ReportOptions &options)
@@ -45,6 +62,13 @@ std::optional<ResultTable> runReport(const QString &name, const Report &report, 
     for (const auto &[known, runner] : catalog())
         if (known == name)
             return runner(report, options);
+    return std::nullopt;
+}
+
+std::optional<ResultTable> runSessionReport(const QString &name, const Session &session)
+{
+    if (name == QLatin1String("rank_summary"))
+        return rankSummary(session);
     return std::nullopt;
 }
 

@@ -2,6 +2,7 @@
 // The reports `rankscope-cli stats --report NAME` knows, by name.
 #include "report.h"
 #include "resulttable.h"
+#include "session.h"
 
 #include <QStringList>
 #include <functional>
@@ -15,8 +16,13 @@ struct ReportOptions {
     int utilChunks = 30;                  // gpu_time_util
 };
 
+// Per-file reports first, then the session-wide ones.
 QStringList reportNames();
+QStringList fileReportNames(); // one table per loaded file
 bool isKnownReport(const QString &name);
+// Whether a report covers the whole session (one table for all ranks).
+bool isSessionReport(const QString &name);
+std::optional<ResultTable> runSessionReport(const QString &name, const Session &session);
 // The named report of one loaded file; nullopt for an unknown name.
 std::optional<ResultTable> runReport(const QString &name, const Report &report,
                                      const ReportOptions &options = {});

@@ -15,7 +15,7 @@ QString Cell::display() const
     switch (type) {
     case Type::Empty: return {};
     case Type::Integer: return QString::number(integer);
-    case Type::Decimal: return formatRounded(decimal, decimals);
+    case Type::Decimal: return tiesToEven ? formatRoundedHalfEven(decimal, decimals) : formatRounded(decimal, decimals);
     case Type::Text: return text;
     }
     return {};
@@ -68,7 +68,10 @@ QString ResultTable::toText() const
             const QString t = cellText(c);
             parts << (isNumber(c) ? t.rightJustified(width[c]) : t.leftJustified(width[c]));
         }
-        out += parts.join(QLatin1String("  ")).trimmed() + QLatin1Char('\n');
+        QString text = parts.join(QLatin1String("  "));
+        while (text.endsWith(QLatin1Char(' ')))
+            text.chop(1);
+        out += text + QLatin1Char('\n');
     };
     line([&](std::size_t c) { return headers[qsizetype(c)]; }, [](std::size_t) { return false; });
     QStringList rules;
@@ -92,7 +95,7 @@ QString ResultTable::toJson() const
             switch (cell.type) {
             case Cell::Type::Empty: object.insert(key, QJsonValue::Null); break;
             case Cell::Type::Integer: object.insert(key, QJsonValue(qint64(cell.integer))); break;
-            case Cell::Type::Decimal: object.insert(key, roundHalfAway(cell.decimal, cell.decimals)); break;
+            case Cell::Type::Decimal: object.insert(key, cell.display().toDouble()); break;
             case Cell::Type::Text: object.insert(key, cell.text); break;
             }
         }

@@ -15,15 +15,18 @@ struct Cell {
     std::int64_t integer = 0;
     double decimal = 0.0;
     int decimals = 0;
+    bool tiesToEven = false; // Python's round() instead of SQLite's
     QString text;
 
     static Cell ofInteger(std::int64_t v) { Cell c; c.type = Type::Integer; c.integer = v; return c; }
     static Cell ofDecimal(double v, int places) { Cell c; c.type = Type::Decimal; c.decimal = v; c.decimals = places; return c; }
+    static Cell ofPythonDecimal(double v, int places) { Cell c = ofDecimal(v, places); c.tiesToEven = true; return c; }
     static Cell ofText(QString v) { Cell c; c.type = Type::Text; c.text = std::move(v); return c; }
 
     bool isNumber() const { return type == Type::Integer || type == Type::Decimal; }
     double toDouble() const { return type == Type::Integer ? double(integer) : decimal; }
-    // The value as printed (decimals rounded as SQLite's round() does).
+    // The value as printed (decimals rounded as SQLite's round() does, or
+    // as Python's round() does for tiesToEven).
     QString display() const;
 };
 

@@ -6,7 +6,11 @@
 
 namespace rankscope {
 
-QString formatRounded(double value, int decimals)
+namespace {
+
+enum class Ties { AwayFromZero, ToEven };
+
+QString formatRoundedWith(double value, int decimals, Ties ties)
 {
     if (!std::isfinite(value))
         return std::isnan(value) ? QStringLiteral("nan") : (value > 0 ? QStringLiteral("inf") : QStringLiteral("-inf"));
@@ -21,7 +25,12 @@ QString formatRounded(double value, int decimals)
     const std::size_t point = digits.find('.');
     std::string integer = digits.substr(0, point);
     std::string fraction = digits.substr(point + 1);
-    const bool roundUp = fraction[std::size_t(decimals)] >= '5';
+    const std::size_t cut = std::size_t(decimals);
+    bool roundUp = fraction[cut] > '5' || (fraction[cut] == '5' && fraction.find_first_not_of('0', cut + 1) != std::string::npos);
+    if (fraction[cut] == '5' && !roundUp) { // exactly halfway
+        const char last = decimals > 0 ? fraction[cut - 1] : integer.back();
+        roundUp = ties == Ties::AwayFromZero || (last - '0') % 2 == 1;
+    }
     fraction.resize(std::size_t(decimals));
     std::string kept = integer + fraction;
     if (roundUp) {
@@ -45,6 +54,18 @@ QString formatRounded(double value, int decimals)
     if (negative && !isZero)
         out.insert(out.begin(), '-');
     return QString::fromStdString(out);
+}
+
+} // namespace
+
+QString formatRounded(double value, int decimals)
+{
+    return formatRoundedWith(value, decimals, Ties::AwayFromZero);
+}
+
+QString formatRoundedHalfEven(double value, int decimals)
+{
+    return formatRoundedWith(value, decimals, Ties::ToEven);
 }
 
 double roundHalfAway(double value, int decimals)

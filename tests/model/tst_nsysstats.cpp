@@ -30,7 +30,7 @@ private slots:
         QTest::addColumn<QString>("fixture");
         QTest::addColumn<QString>("report");
         for (const char *fixture : {"slow_1gpu", "ddp4"})
-            for (const QString &report : stats::reportNames())
+            for (const QString &report : stats::fileReportNames())
                 QTest::addRow("%s/%s", fixture, qPrintable(report)) << QString::fromLatin1(fixture) << report;
     }
 

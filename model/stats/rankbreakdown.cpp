@@ -1,0 +1,215 @@
+#include "rankbreakdown.h"
+
+#include <QRegularExpression>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <set>
+#include <unordered_set>
+
+namespace rankscope::stats {
+
+namespace {
+
+using Interval = std::pair<TimeNs, TimeNs>;
+
+bool anchoredMatch(const QRegularExpression &re, std::string_view name)
+{
+    return re.match(QString::fromUtf8(name.data(), qsizetype(name.size()))).hasMatch();
+}
+
+// Union of intervals as sorted, disjoint runs (HTA's merge_kernel_intervals).
+std::vector<Interval> unionOf(std::vector<Interval> intervals)
+{
+    std::sort(intervals.begin(), intervals.end());
+    std::vector<Interval> runs;
+    for (const Interval &i : intervals) {
+        if (!runs.empty() && i.first <= runs.back().second)
+            runs.back().second = std::max(runs.back().second, i.second);
+        else
+            runs.push_back(i);
+    }
+    return runs;
+}
+
+TimeNs lengthOf(const std::vector<Interval> &runs)
+{
+    TimeNs total = 0;
+    for (const Interval &r : runs)
+        total += r.second - r.first;
+    return total;
+}
+
+// Time covered by both sets of disjoint runs.
+TimeNs overlapOf(const std::vector<Interval> &a, const std::vector<Interval> &b)
+{
+    TimeNs total = 0;
+    std::size_t i = 0, j = 0;
+    while (i < a.size() && j < b.size()) {
+        const TimeNs lo = std::max(a[i].first, b[j].first), hi = std::min(a[i].second, b[j].second);
+        if (hi > lo)
+            total += hi - lo;
+        (a[i].second < b[j].second) ? ++i : ++j;
+    }
+    return total;
+}
+
+bool isProfilerStep(std::string_view name)
+{
+    static const QRegularExpression step(QStringLiteral("\\AProfilerStep#(\\d+)"));
+    return anchoredMatch(step, name);
+}
+
+// HTA works on the file's µs: ts rounds up, ts + dur rounds down (both in
+// double, as Python does), and durations follow. Reports read from ns
+// sources keep their nanoseconds.
+struct TimeRounding {
+    bool micro = false;
+    TimeNs origin = 0;
+    TimeNs start(TimeNs s) const { return micro ? TimeNs(std::ceil(double(s + origin) / 1000.0)) * 1000 - origin : s; }
+    TimeNs end(TimeNs s, TimeNs e) const
+    {
+        if (!micro)
+            return e;
+        const double endUs = double(s + origin) / 1000.0 + double(e - s) / 1000.0;
+        return TimeNs(std::floor(endUs)) * 1000 - origin;
+    }
+};
+
+} // namespace
+
+KernelClass htaKernelClass(std::string_view name)
+{
+    static const QRegularExpression communication(QStringLiteral("\\A(?:(^nccl.*)|(^hip)|(^hccl)|(.*ncclKernel.*))"));
+    static const QRegularExpression memory(QStringLiteral("\\A(?:(^(hip)?Memcpy)|(^(hip)?Memset)|(^dma))"));
+    static const QRegularExpression notComputation(QStringLiteral(
+        "\\A(?:(^nccl)|(.*Memcpy)|(.*Memset)|(.*dma)|(^.*Sync)|(^Stream Wait Event)|(cuda.*LaunchKernel)|(^runFunction)|(^hip)"
+        "|(^job_exe)|(^packet)|(^pe_exe)|(^cpum_exe_subgraph)|(^hccl)|(^collective_subgraph_execution))"));
+    if (anchoredMatch(communication, name))
+        return KernelClass::Communication;
+    if (anchoredMatch(memory, name))
+        return KernelClass::Memory;
+    if (!anchoredMatch(notComputation, name))
+        return KernelClass::Computation;
+    return KernelClass::Other;
+}
+
+std::vector<RankBreakdown> temporalBreakdown(const Session &session)
+{
+    // HTA limits every rank to the profiled steps when the traces name at
+    // least two distinct ProfilerStep#N ranges.
+    std::set<std::string_view> stepNames;
+    for (const RankEntry &entry : session.ranks())
+        for (const Track &t : entry.report->tracks)
+            if (t.kind == TrackKind::Nvtx && Session::ownsTrack(entry, t))
+                for (StringId id : t.slices.names())
+                    if (isProfilerStep(entry.report->strings.view(id)))
+                        stepNames.insert(entry.report->strings.view(id));
+    const bool stepWindow = stepNames.size() >= 2;
+
+    std::vector<RankBreakdown> result;
+    for (const RankEntry &entry : session.ranks()) {
+        const Report &r = *entry.report;
+        const TimeRounding round{r.meta.microsecondTimestamps, r.meta.rawTimeOrigin};
+        // The CPU side of the window: launches before the last step starts.
+        std::unordered_set<std::uint32_t> keptCorrelations;
+        if (stepWindow) {
+            TimeNs lastStepStart = kTimeMin, firstCpu = kTimeMax;
+            for (const Track &t : r.tracks)
+                if (Session::ownsTrack(entry, t) && (t.kind == TrackKind::Nvtx || t.kind == TrackKind::CudaApi))
+                    for (std::size_t i = 0; i < t.slices.size(); ++i) {
+                        firstCpu = std::min(firstCpu, round.start(t.slices.start(i)));
+                        if (t.kind == TrackKind::Nvtx && isProfilerStep(r.strings.view(t.slices.name(i))))
+                            lastStepStart = std::max(lastStepStart, round.start(t.slices.start(i)));
+                    }
+            if (lastStepStart == kTimeMin)
+                lastStepStart = firstCpu; // as HTA: no step on this rank keeps nothing
+            for (const Track &t : r.tracks) {
+                if (t.kind != TrackKind::CudaApi || !Session::ownsTrack(entry, t))
+                    continue;
+                for (std::size_t i = 0; i < t.slices.size(); ++i) {
+                    const ApiCallRecord &a = r.apiCalls[t.slices.payload(i)];
+                    // HTA's CPU events are cuda_runtime calls, not driver calls.
+                    if (r.meta.microsecondTimestamps && a.eventClass != EventClass::CudaRuntime)
+                        continue;
+                    if (round.start(t.slices.start(i)) < lastStepStart)
+                        keptCorrelations.insert(a.correlationId);
+                }
+            }
+        }
+        std::vector<Interval> all, compute, communication;
+        std::map<StringId, KernelClass> classOf;
+        for (const Track &t : r.tracks) {
+            if (!Session::ownsTrack(entry, t))
+                continue;
+            const bool op = t.kind == TrackKind::Kernel || t.kind == TrackKind::Memcpy || t.kind == TrackKind::Memset;
+            // cuda_sync counts as busy in HTA, but only without the step
+            // window (its category is not a kernel category there); Nsight
+            // Systems' sync rows are waits, not work, and never count.
+            const bool sync = t.kind == TrackKind::Sync && r.meta.microsecondTimestamps && !stepWindow;
+            if (!op && !sync)
+                continue;
+            for (std::size_t i = 0; i < t.slices.size(); ++i) {
+                if (stepWindow && !keptCorrelations.count(r.correlationIdOf(t, i)))
+                    continue;
+                const TimeNs s = round.start(t.slices.start(i));
+                const TimeNs e = round.end(t.slices.start(i), t.slices.end(i));
+                all.emplace_back(s, e);
+                KernelClass cls = t.kind == TrackKind::Kernel ? KernelClass::Computation : KernelClass::Memory;
+                if (t.kind == TrackKind::Kernel) {
+                    auto [it, added] = classOf.try_emplace(t.slices.name(i));
+                    if (added)
+                        it->second = htaKernelClass(r.strings.view(t.slices.name(i)));
+                    cls = it->second;
+                } else if (t.kind == TrackKind::Sync) {
+                    cls = htaKernelClass(r.strings.view(t.slices.name(i)));
+                }
+                if (cls == KernelClass::Computation)
+                    compute.emplace_back(s, e);
+                else if (cls == KernelClass::Communication)
+                    communication.emplace_back(s, e);
+            }
+        }
+        RankBreakdown b;
+        b.rank = entry.rank;
+        b.stepWindow = stepWindow;
+        const std::vector<Interval> busy = unionOf(all);
+        if (!busy.empty()) {
+            b.kernelTime = busy.back().second - busy.front().first;
+            b.idle = b.kernelTime - lengthOf(busy);
+            const std::vector<Interval> computeRuns = unionOf(compute);
+            b.compute = lengthOf(computeRuns);
+            b.nonCompute = b.kernelTime - b.compute - b.idle;
+            if (b.kernelTime > 0) {
+                b.idlePercent = 100.0 * (double(b.idle) / double(b.kernelTime));
+                b.computePercent = 100.0 * (double(b.compute) / double(b.kernelTime));
+                b.nonComputePercent = 100.0 * (double(b.nonCompute) / double(b.kernelTime));
+            }
+            const std::vector<Interval> commRuns = unionOf(communication);
+            if (const TimeNs comm = lengthOf(commRuns); comm > 0)
+                b.commCompOverlapPercent = 100.0 * (double(overlapOf(commRuns, computeRuns)) / double(comm));
+        }
+        result.push_back(b);
+    }
+    std::stable_sort(result.begin(), result.end(), [](const RankBreakdown &a, const RankBreakdown &b) { return a.rank < b.rank; });
+    return result;
+}
+
+ResultTable rankSummary(const Session &session)
+{
+    ResultTable t;
+    t.name = QStringLiteral("rank_summary");
+    t.title = QStringLiteral("Rank Summary (temporal breakdown and communication overlap, as HTA)");
+    t.headers = QStringList{QStringLiteral("Rank"), QStringLiteral("Idle Time (ns)"), QStringLiteral("Compute Time (ns)"),
+                            QStringLiteral("Non-compute Time (ns)"), QStringLiteral("Kernel Time (ns)"), QStringLiteral("Idle (%)"),
+                            QStringLiteral("Compute (%)"), QStringLiteral("Non-compute (%)"), QStringLiteral("Comm-Comp Overlap (%)")};
+    for (const RankBreakdown &b : temporalBreakdown(session))
+        t.rows.push_back({Cell::ofInteger(b.rank), Cell::ofInteger(b.idle), Cell::ofInteger(b.compute), Cell::ofInteger(b.nonCompute),
+                          Cell::ofInteger(b.kernelTime), Cell::ofPythonDecimal(b.idlePercent, 2), Cell::ofPythonDecimal(b.computePercent, 2),
+                          Cell::ofPythonDecimal(b.nonComputePercent, 2),
+                          b.commCompOverlapPercent ? Cell::ofPythonDecimal(*b.commCompOverlapPercent, 2) : Cell()});
+    return t;
+}
+
+} // namespace rankscope::stats
