@@ -1,7 +1,11 @@
 #include "gzipreader.h"
 
 #include <QFile>
+#include <sys/mman.h>
 #include <zlib.h>
+
+#include <algorithm>
+#include <cstring>
 
 namespace rankscope {
 
@@ -14,20 +18,56 @@ bool isGzipFile(const QString &path)
     return magic.size() == 2 && quint8(magic[0]) == 0x1f && quint8(magic[1]) == 0x8b;
 }
 
-bool readMaybeGzip(const QString &path, std::string &out, std::size_t extraCapacity, QString *error)
+void ByteBuffer::reserve(std::size_t capacity)
+{
+    if (capacity <= m_capacity)
+        return;
+    auto bigger = std::make_unique_for_overwrite<char[]>(capacity);
+#ifdef MADV_HUGEPAGE
+    // Huge pages turn ~250k page faults per GiB into ~500 (this machine's
+    // kernel only gives them on request).
+    if (capacity >= (std::size_t(32) << 20)) {
+        const auto page = std::uintptr_t(4096);
+        const auto first = (reinterpret_cast<std::uintptr_t>(bigger.get()) + page - 1) & ~(page - 1);
+        const auto last = (reinterpret_cast<std::uintptr_t>(bigger.get()) + capacity) & ~(page - 1);
+        if (last > first)
+            madvise(reinterpret_cast<void *>(first), last - first, MADV_HUGEPAGE);
+    }
+#endif
+    if (m_size)
+        std::memcpy(bigger.get(), m_data.get(), m_size);
+    m_data = std::move(bigger);
+    m_capacity = capacity;
+}
+
+char *ByteBuffer::grow(std::size_t n)
+{
+    if (m_capacity - m_size < n)
+        reserve(std::max(m_capacity * 2, m_size + n));
+    return m_data.get() + m_size;
+}
+
+bool readMaybeGzip(const QString &path, ByteBuffer &out, std::size_t extraCapacity, QString *error)
 {
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly)) {
         *error = QStringLiteral("cannot read: %1").arg(file.errorString());
         return false;
     }
-    const QByteArray raw = file.readAll();
-    const bool gzip = raw.size() >= 2 && quint8(raw[0]) == 0x1f && quint8(raw[1]) == 0x8b;
+    const QByteArray magic = file.peek(2);
+    const bool gzip = magic.size() == 2 && quint8(magic[0]) == 0x1f && quint8(magic[1]) == 0x8b;
     if (!gzip) {
-        out.reserve(std::size_t(raw.size()) + extraCapacity);
-        out.append(raw.constData(), std::size_t(raw.size()));
+        // Straight into the buffer: a multi-gigabyte trace is read once.
+        const auto size = std::size_t(file.size());
+        out.reserve(out.size() + size + extraCapacity);
+        if (file.read(out.grow(size), qint64(size)) != qint64(size)) {
+            *error = QStringLiteral("cannot read: %1").arg(file.errorString());
+            return false;
+        }
+        out.commit(size);
         return true;
     }
+    const QByteArray raw = file.readAll();
     z_stream zs{};
     if (inflateInit2(&zs, 16 + MAX_WBITS) != Z_OK) {
         *error = QStringLiteral("cannot start gzip decompression");
@@ -35,24 +75,17 @@ bool readMaybeGzip(const QString &path, std::string &out, std::size_t extraCapac
     }
     zs.next_in = reinterpret_cast<Bytef *>(const_cast<char *>(raw.constData()));
     zs.avail_in = uInt(raw.size());
-    out.reserve(std::size_t(raw.size()) * 8 + extraCapacity);
-    int rc = Z_OK;
+    out.reserve(out.size() + std::size_t(raw.size()) * 8 + extraCapacity);
     while (true) {
-        if (out.capacity() - out.size() < (1u << 20))
-            out.reserve(out.capacity() * 2);
-        const std::size_t before = out.size();
-        const std::size_t room = out.capacity() - before;
-        out.resize(out.capacity()); // write directly into the string
-        zs.next_out = reinterpret_cast<Bytef *>(out.data() + before);
-        zs.avail_out = uInt(std::min<std::size_t>(room, 1u << 30));
-        rc = inflate(&zs, Z_NO_FLUSH);
-        out.resize(before + (std::min<std::size_t>(room, 1u << 30) - zs.avail_out));
+        const std::size_t room = std::max<std::size_t>(out.capacity() - out.size(), 1u << 20);
+        const uInt chunk = uInt(std::min<std::size_t>(room, 1u << 30));
+        zs.next_out = reinterpret_cast<Bytef *>(out.grow(chunk));
+        zs.avail_out = chunk;
+        const int rc = inflate(&zs, Z_NO_FLUSH);
+        out.commit(chunk - zs.avail_out);
         if (rc == Z_STREAM_END) {
-            if (zs.avail_in == 0)
-                break;
-            // Another gzip member follows.
-            if (inflateReset(&zs) != Z_OK)
-                break;
+            if (zs.avail_in == 0 || inflateReset(&zs) != Z_OK)
+                break; // done, or another gzip member follows
             continue;
         }
         if (rc == Z_BUF_ERROR && zs.avail_in == 0) {
@@ -69,8 +102,7 @@ bool readMaybeGzip(const QString &path, std::string &out, std::size_t extraCapac
         }
     }
     inflateEnd(&zs);
-    if (out.capacity() - out.size() < extraCapacity)
-        out.reserve(out.size() + extraCapacity);
+    out.reserve(out.size() + extraCapacity);
     return true;
 }
 

@@ -2,14 +2,37 @@
 // Reads a whole file, inflating it when it is gzip (by its magic bytes, not
 // its name). Concatenated gzip members are read one after another.
 #include <QString>
-#include <string>
+#include <cstddef>
+#include <memory>
+#include <string_view>
 
 namespace rankscope {
+
+// A byte buffer that grows without zero-filling (a trace is gigabytes; the
+// bytes are overwritten at once) and keeps spare capacity after its end.
+class ByteBuffer {
+public:
+    char *data() { return m_data.get(); }
+    const char *data() const { return m_data.get(); }
+    std::size_t size() const { return m_size; }
+    std::size_t capacity() const { return m_capacity; }
+    std::string_view view() const { return {m_data.get(), m_size}; }
+    void reserve(std::size_t capacity);
+    // Makes room for `n` more bytes and returns where they go; commit() them.
+    char *grow(std::size_t n);
+    void commit(std::size_t n) { m_size += n; }
+    void release() { m_data.reset(); m_size = m_capacity = 0; }
+
+private:
+    std::unique_ptr<char[]> m_data;
+    std::size_t m_size = 0;
+    std::size_t m_capacity = 0;
+};
 
 // Appends the (decompressed) content to `out`, keeping `extraCapacity`
 // spare bytes after it (parsers that read past the end need padding).
 // On failure returns false and sets `error`, naming the byte offset.
-bool readMaybeGzip(const QString &path, std::string &out, std::size_t extraCapacity, QString *error);
+bool readMaybeGzip(const QString &path, ByteBuffer &out, std::size_t extraCapacity, QString *error);
 bool isGzipFile(const QString &path);
 
 } // namespace rankscope

@@ -50,10 +50,23 @@ namespace {
 // Kineto category -> what it becomes. Old traces capitalise categories.
 enum class Category { CpuRange, CudaRuntime, CudaDriver, Kernel, Memcpy, Memset, GpuAnnotation, Sync, Ignored };
 
+bool equalsNoCase(std::string_view a, std::string_view lowerB)
+{
+    if (a.size() != lowerB.size())
+        return false;
+    for (std::size_t i = 0; i < a.size(); ++i)
+        if (std::tolower(static_cast<unsigned char>(a[i])) != lowerB[i])
+            return false;
+    return true;
+}
+
 Category categoryOf(std::string_view cat, std::string_view &domain)
 {
-    std::string lower(cat);
-    std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+    // Runs once per event: compare in place, allocate nothing.
+    struct Lower {
+        std::string_view text;
+        bool operator==(std::string_view lowerName) const { return equalsNoCase(text, lowerName); }
+    } lower{cat};
     if (lower == "cpu_op" || lower == "operator") { domain = "cpu_op"; return Category::CpuRange; }
     if (lower == "user_annotation") { domain = "user_annotation"; return Category::CpuRange; }
     if (lower == "python_function") { domain = "python_function"; return Category::CpuRange; }
@@ -120,7 +133,10 @@ public:
 
     void add(const KinetoEvent &e)
     {
-        ++m_report.meta.sourceEventCounts[QString::fromUtf8(e.cat.data(), qsizetype(e.cat.size()))];
+        auto count = m_categoryCounts.find(e.cat);
+        if (count == m_categoryCounts.end())
+            count = m_categoryCounts.emplace(std::string(e.cat), 0).first;
+        ++count->second;
         switch (e.ph) {
         case 'X': addComplete(e); break;
         case 'M': addMetadata(e); break;
@@ -155,6 +171,8 @@ private:
     std::map<std::pair<std::uint32_t, std::uint32_t>, QString> m_threadNames;
     std::map<std::tuple<QString, std::uint32_t, int>, std::size_t> m_counterIndex;
     std::map<std::string_view, StringId> m_domainIds;
+    std::map<std::string, std::size_t, std::less<>> m_categoryCounts;
+    StringId m_memcpyNames[14] = {};
 };
 
 void KinetoBuilder::addComplete(const KinetoEvent &e)
@@ -239,7 +257,9 @@ void KinetoBuilder::addComplete(const KinetoEvent &e)
         m.bytes = e.bytes == kNone ? 0 : std::uint64_t(std::max<std::int64_t>(e.bytes, 0));
         m.correlationId = correlation;
         m.externalId = externalId;
-        const StringId nsysName = r.strings.intern(QStringLiteral("[CUDA memcpy %1]").arg(builtinMemcpyKindLabel(int(m.copyKind))).toStdString());
+        StringId &nsysName = m_memcpyNames[int(m.copyKind)]; // nsys' names, so statistics read alike
+        if (nsysName == StringTable::kEmpty)
+            nsysName = r.strings.intern(QStringLiteral("[CUDA memcpy %1]").arg(builtinMemcpyKindLabel(int(m.copyKind))).toStdString());
         m_tracks.gpu(TrackKind::Memcpy, pid, device, stream, 0).slices.append(start, end, nsysName, std::uint32_t(r.memcpys.size()));
         r.memcpys.push_back(m);
         break;
@@ -339,6 +359,8 @@ void KinetoBuilder::finish(const kineto::TraceHeader &header)
     Report &r = m_report;
     ReportMetadata &meta = r.meta;
     meta.format = QStringLiteral("PyTorch profiler (Kineto) JSON");
+    for (const auto &[category, count] : m_categoryCounts)
+        meta.sourceEventCounts[QString::fromStdString(category)] = count;
     meta.microsecondTimestamps = true;
     if (header.rank)
         meta.declaredRank = header.rank;
@@ -413,7 +435,7 @@ LoadResult KinetoLoader::load(const QString &path, const LoadControl &control)
 {
     QElapsedTimer timer;
     timer.start();
-    std::string json;
+    ByteBuffer json;
     QString error;
     if (!readMaybeGzip(path, json, 64, &error))
         return LoadResult::failure(error);
@@ -428,8 +450,7 @@ LoadResult KinetoLoader::load(const QString &path, const LoadControl &control)
         return {nullptr, QStringLiteral("cancelled"), true};
     if (parseError)
         return LoadResult::failure(QStringLiteral("%1 (at byte %2 of the JSON text)").arg(parseError->message).arg(parseError->byteOffset));
-    json.clear();
-    json.shrink_to_fit();
+    json.release();
     control.report(0.8);
     builder.finish(header);
     std::erase_if(report->tracks, [](const Track &t) { return t.slices.isEmpty(); });

@@ -3,6 +3,7 @@
 #include <simdjson.h>
 
 #include <charconv>
+#include <cstring>
 #include <cmath>
 #include <cstdlib>
 
@@ -10,29 +11,35 @@ namespace rankscope::kineto {
 
 using namespace simdjson;
 
+namespace {
+
+std::optional<std::int64_t> microsToNanosViaDouble(std::string_view token)
+{
+    const std::string copy(token);
+    char *end = nullptr;
+    const double us = std::strtod(copy.c_str(), &end);
+    if (end != copy.c_str() + copy.size() || !std::isfinite(us) || std::fabs(us) > 9.2e15)
+        return std::nullopt;
+    return std::int64_t(std::llround(us * 1000.0));
+}
+
+} // namespace
+
 std::optional<std::int64_t> microsToNanos(std::string_view token)
 {
+    // One pass over the characters: this runs twice per event. Integer µs
+    // and up to three decimals are exact; a fourth decimal rounds half up;
+    // an exponent falls back to double.
     while (!token.empty() && (token.back() == ' ' || token.back() == '\n' || token.back() == '\r' || token.back() == '\t'))
         token.remove_suffix(1);
-    if (token.empty())
-        return std::nullopt;
-    if (token.find_first_of("eE") != std::string_view::npos) {
-        const std::string copy(token);
-        char *end = nullptr;
-        const double us = std::strtod(copy.c_str(), &end);
-        if (end != copy.c_str() + copy.size() || !std::isfinite(us) || std::fabs(us) > 9.2e15)
-            return std::nullopt;
-        return std::int64_t(std::llround(us * 1000.0));
-    }
-    bool negative = false;
+    const std::size_t n = token.size();
     std::size_t i = 0;
-    if (token[0] == '-' || token[0] == '+') {
-        negative = token[0] == '-';
-        ++i;
-    }
+    bool negative = false;
+    if (i < n && (token[i] == '-' || token[i] == '+'))
+        negative = token[i++] == '-';
     std::int64_t whole = 0;
     std::size_t digits = 0;
-    for (; i < token.size() && token[i] >= '0' && token[i] <= '9'; ++i, ++digits) {
+    for (; i < n && unsigned(token[i] - '0') < 10; ++i, ++digits) {
         if (whole > (INT64_MAX / 1000 - 9) / 10)
             return std::nullopt; // would overflow as nanoseconds
         whole = whole * 10 + (token[i] - '0');
@@ -40,23 +47,22 @@ std::optional<std::int64_t> microsToNanos(std::string_view token)
     std::int64_t fraction = 0;
     int fractionDigits = 0;
     bool roundUp = false;
-    if (i < token.size() && token[i] == '.') {
-        ++i;
-        for (; i < token.size() && token[i] >= '0' && token[i] <= '9'; ++i, ++digits) {
-            if (fractionDigits < 3) {
+    if (i < n && token[i] == '.') {
+        for (++i; i < n && unsigned(token[i] - '0') < 10; ++i, ++digits) {
+            if (fractionDigits < 3)
                 fraction = fraction * 10 + (token[i] - '0');
-                ++fractionDigits;
-            } else if (fractionDigits == 3) {
+            else if (fractionDigits == 3)
                 roundUp = token[i] >= '5'; // the fourth decimal decides
-                fractionDigits = 4;
-            }
+            ++fractionDigits;
         }
     }
-    if (i != token.size() || digits == 0)
+    if (i < n && (token[i] == 'e' || token[i] == 'E'))
+        return microsToNanosViaDouble(token);
+    if (i != n || digits == 0)
         return std::nullopt;
     for (int d = std::min(fractionDigits, 3); d < 3; ++d)
         fraction *= 10;
-    std::int64_t ns = whole * 1000 + fraction + (roundUp ? 1 : 0);
+    const std::int64_t ns = whole * 1000 + fraction + (roundUp ? 1 : 0);
     return negative ? -ns : ns;
 }
 
@@ -262,7 +268,7 @@ void readDevices(ondemand::array devices, TraceHeader &header)
 }
 
 // Where the first byte that is not UTF-8 sits (simdjson only says "no").
-std::size_t firstInvalidUtf8(const std::string &text)
+std::size_t firstInvalidUtf8(std::string_view text)
 {
     const auto *p = reinterpret_cast<const unsigned char *>(text.data());
     const std::size_t n = text.size();
@@ -281,12 +287,12 @@ std::size_t firstInvalidUtf8(const std::string &text)
 
 } // namespace
 
-std::optional<ParseError> parseTrace(std::string &json, TraceHeader &header,
+std::optional<ParseError> parseTrace(ByteBuffer &json, TraceHeader &header,
                                      const std::function<void(const KinetoEvent &)> &onEvent,
                                      const std::function<bool()> &isCancelled)
 {
-    if (json.capacity() < json.size() + SIMDJSON_PADDING)
-        json.reserve(json.size() + SIMDJSON_PADDING);
+    json.reserve(json.size() + SIMDJSON_PADDING);
+    std::memset(json.data() + json.size(), 0, SIMDJSON_PADDING); // defined bytes past the end
     ondemand::parser parser;
     ondemand::document doc;
     std::string ranksStorage;
@@ -306,7 +312,7 @@ std::optional<ParseError> parseTrace(std::string &json, TraceHeader &header,
     // Stage one (finding the structure) fails before there is a document
     // to ask where: bad UTF-8, an unclosed string, an empty text.
     if (const error_code stageOne = parser.iterate(padded_string_view(json.data(), json.size(), json.capacity())).get(doc)) {
-        const std::size_t offset = stageOne == UTF8_ERROR ? firstInvalidUtf8(json) : json.size();
+        const std::size_t offset = stageOne == UTF8_ERROR ? firstInvalidUtf8(json.view()) : json.size();
         return ParseError{QStringLiteral("invalid JSON: %1").arg(QString::fromUtf8(error_message(stageOne))), offset};
     }
     try {

@@ -4,6 +4,8 @@
 // read once into a KinetoEvent and handed to a callback. Timestamps are
 // parsed from their text exactly (integer microseconds plus up to three
 // decimals become integer nanoseconds), never through a float.
+#include "gzipreader.h"
+
 #include <QString>
 #include <cstdint>
 #include <functional>
@@ -70,11 +72,10 @@ struct ParseError {
     std::size_t byteOffset = 0;
 };
 
-// `json` must be followed by at least 64 readable padding bytes
-// (capacity >= size + 64). Calls onHeader once the header fields seen so
+// `json` needs at least 64 bytes of spare capacity after its end. Calls onHeader once the header fields seen so
 // far are known (before the first event) and again at the end; returns an
 // error, or nullopt on success.
-std::optional<ParseError> parseTrace(std::string &json, TraceHeader &header,
+std::optional<ParseError> parseTrace(ByteBuffer &json, TraceHeader &header,
                                      const std::function<void(const KinetoEvent &)> &onEvent,
                                      const std::function<bool()> &isCancelled);
 

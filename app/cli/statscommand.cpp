@@ -55,7 +55,7 @@ int runStats(const QStringList &arguments)
 {
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral(
-        "Print statistics reports for Nsight Systems SQLite exports, with the same values,\n"
+        "Print statistics reports for Nsight Systems SQLite exports and PyTorch profiler traces, with the same values,\n"
         "columns and rounding as `nsys stats --format csv` (and `nsys analyze` for the rules).\n"
         "Reports: ") + stats::reportNames().join(QStringLiteral(", ")));
     parser.addHelpOption();

@@ -22,7 +22,7 @@ int main(int argc, char **argv)
     QApplication::setApplicationVersion(QStringLiteral(RANKSCOPE_VERSION));
 
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral("Timeline viewer for multi-rank GPU training traces. "
+    parser.setApplicationDescription(QStringLiteral("Timeline viewer for multi-rank GPU training traces (Nsight Systems SQLite exports, PyTorch profiler JSON). "
                                                     "With no file, opens the bundled demo traces."));
     parser.addHelpOption();
     parser.addVersionOption();
