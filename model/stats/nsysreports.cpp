@@ -81,24 +81,30 @@ ResultTable timeTable(QString name, QString title, const QString &countHeader,
     return t;
 }
 
+// Calls visit(report, track, event) for every event of `kind` the slices
+// take in.
 template<class Visit>
-void forEachSlice(const Report &report, TrackKind kind, Visit &&visit)
+void forEachSlice(const Slices &slices, TrackKind kind, Visit &&visit)
 {
-    for (const Track &track : report.tracks)
-        if (track.kind == kind)
-            for (std::size_t i = 0; i < track.slices.size(); ++i)
-                visit(track, i);
+    for (const ReportSlice &slice : slices)
+        for (const Track &track : slice.report->tracks) {
+            if (track.kind != kind || !slice.acceptsTrack(track))
+                continue;
+            const auto [first, last] = slice.eventsIn(track);
+            for (std::size_t i = first; i < last; ++i)
+                visit(*slice.report, track, i);
+        }
 }
 
 // Memcpy rows grouped as "[CUDA memcpy <kind>]", memsets as "[CUDA memset]";
 // `value` picks durations or bytes.
 template<class Value>
-DurationGroups memoryOperationGroups(const Report &report, Value &&value)
+DurationGroups memoryOperationGroups(const Slices &slices, Value &&value)
 {
     DurationGroups groups;
     for (TrackKind kind : {TrackKind::Memcpy, TrackKind::Memset})
-        forEachSlice(report, kind, [&](const Track &track, std::size_t i) {
-            groups[report.strings.string(track.slices.name(i))].push_back(value(track, i));
+        forEachSlice(slices, kind, [&](const Report &report, const Track &track, std::size_t i) {
+            groups[report.strings.string(track.slices.name(i))].push_back(value(report, track, i));
         });
     return groups;
 }
@@ -113,27 +119,27 @@ QString apiNameWithoutVersion(const QString &name)
     return name;
 }
 
-ResultTable cudaGpuKernSum(const Report &report)
+ResultTable cudaGpuKernSum(const Slices &slices)
 {
     DurationGroups groups;
-    forEachSlice(report, TrackKind::Kernel, [&](const Track &track, std::size_t i) {
+    forEachSlice(slices, TrackKind::Kernel, [&](const Report &report, const Track &track, std::size_t i) {
         groups[report.strings.string(track.slices.name(i))].push_back(track.slices.duration(i));
     });
     return timeTable(QStringLiteral("cuda_gpu_kern_sum"), QStringLiteral("CUDA GPU Kernel Summary"),
                      QStringLiteral("Instances"), {QStringLiteral("Name")}, summarizeGroups(groups));
 }
 
-ResultTable cudaGpuMemTimeSum(const Report &report)
+ResultTable cudaGpuMemTimeSum(const Slices &slices)
 {
-    DurationGroups groups = memoryOperationGroups(report, [](const Track &t, std::size_t i) { return t.slices.duration(i); });
+    DurationGroups groups = memoryOperationGroups(slices, [](const Report &, const Track &t, std::size_t i) { return t.slices.duration(i); });
     return timeTable(QStringLiteral("cuda_gpu_mem_time_sum"),
                      QStringLiteral("CUDA GPU MemOps Summary (by Time)"), QStringLiteral("Count"),
                      {QStringLiteral("Operation")}, summarizeGroups(groups));
 }
 
-ResultTable cudaGpuMemSizeSum(const Report &report)
+ResultTable cudaGpuMemSizeSum(const Slices &slices)
 {
-    DurationGroups groups = memoryOperationGroups(report, [&](const Track &t, std::size_t i) {
+    DurationGroups groups = memoryOperationGroups(slices, [](const Report &report, const Track &t, std::size_t i) {
         const std::uint32_t row = t.slices.payload(i);
         return std::int64_t(t.kind == TrackKind::Memcpy ? report.memcpys[row].bytes : report.memsets[row].bytes);
     });
@@ -155,20 +161,20 @@ ResultTable cudaGpuMemSizeSum(const Report &report)
     return t;
 }
 
-ResultTable cudaApiSum(const Report &report)
+ResultTable cudaApiSum(const Slices &slices)
 {
     DurationGroups groups;
-    forEachSlice(report, TrackKind::CudaApi, [&](const Track &track, std::size_t i) {
+    forEachSlice(slices, TrackKind::CudaApi, [&](const Report &report, const Track &track, std::size_t i) {
         groups[apiNameWithoutVersion(report.strings.string(track.slices.name(i)))].push_back(track.slices.duration(i));
     });
     return timeTable(QStringLiteral("cuda_api_sum"), QStringLiteral("CUDA API Summary"),
                      QStringLiteral("Num Calls"), {QStringLiteral("Name")}, summarizeGroups(groups));
 }
 
-ResultTable nvtxSum(const Report &report)
+ResultTable nvtxSum(const Slices &slices)
 {
     DurationGroups groups;
-    forEachSlice(report, TrackKind::Nvtx, [&](const Track &track, std::size_t i) {
+    forEachSlice(slices, TrackKind::Nvtx, [&](const Report &report, const Track &track, std::size_t i) {
         const int type = report.nvtx[track.slices.payload(i)].eventType;
         const bool pushPop = type == NvtxEventType::PushPopRange || type == NvtxEventType::NvtxtPushPop;
         const bool startEnd = type == NvtxEventType::StartEndRange || type == NvtxEventType::NvtxtStartEnd;
@@ -185,10 +191,10 @@ ResultTable nvtxSum(const Report &report)
                      summarizeGroups(groups));
 }
 
-ResultTable osrtSum(const Report &report)
+ResultTable osrtSum(const Slices &slices)
 {
     DurationGroups groups;
-    forEachSlice(report, TrackKind::OsRuntime, [&](const Track &track, std::size_t i) {
+    forEachSlice(slices, TrackKind::OsRuntime, [&](const Report &report, const Track &track, std::size_t i) {
         groups[report.strings.string(track.slices.name(i))].push_back(track.slices.duration(i));
     });
     return timeTable(QStringLiteral("osrt_sum"), QStringLiteral("OS Runtime Summary"),

@@ -4,15 +4,26 @@
 // --format csv (see docs/statistics.md).
 #include "report.h"
 #include "resulttable.h"
+#include "statsscope.h"
 
 namespace rankscope::stats {
 
-ResultTable cudaGpuKernSum(const Report &report);
-ResultTable cudaGpuMemTimeSum(const Report &report);
-ResultTable cudaGpuMemSizeSum(const Report &report);
-ResultTable cudaApiSum(const Report &report);
-ResultTable nvtxSum(const Report &report);
-ResultTable osrtSum(const Report &report);
+// Over the events of every slice together (the viewer's panels pass a time
+// range and one or all ranks); a whole report gives nsys' numbers.
+using Slices = std::vector<ReportSlice>;
+ResultTable cudaGpuKernSum(const Slices &slices);
+ResultTable cudaGpuMemTimeSum(const Slices &slices);
+ResultTable cudaGpuMemSizeSum(const Slices &slices);
+ResultTable cudaApiSum(const Slices &slices);
+ResultTable nvtxSum(const Slices &slices);
+ResultTable osrtSum(const Slices &slices);
+
+inline ResultTable cudaGpuKernSum(const Report &r) { return cudaGpuKernSum(Slices{wholeReport(r)}); }
+inline ResultTable cudaGpuMemTimeSum(const Report &r) { return cudaGpuMemTimeSum(Slices{wholeReport(r)}); }
+inline ResultTable cudaGpuMemSizeSum(const Report &r) { return cudaGpuMemSizeSum(Slices{wholeReport(r)}); }
+inline ResultTable cudaApiSum(const Report &r) { return cudaApiSum(Slices{wholeReport(r)}); }
+inline ResultTable nvtxSum(const Report &r) { return nvtxSum(Slices{wholeReport(r)}); }
+inline ResultTable osrtSum(const Report &r) { return osrtSum(Slices{wholeReport(r)}); }
 
 // nsys drops a 4-digit API version suffix: "cudaLaunchKernel_v7000" ->
 // "cudaLaunchKernel", while "cudaLaunchKernelExC_v11060" stays.

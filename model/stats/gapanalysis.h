@@ -1,0 +1,53 @@
+#pragma once
+// What the GPU-gaps panel shows: idle ranges of each rank's GPUs and what
+// the process's CPU threads were doing meanwhile, utilisation over time,
+// and the spread of gap lengths.
+#include "statsscope.h"
+
+#include <QString>
+
+namespace rankscope::stats {
+
+struct CpuActivity {
+    QString name;
+    QString source;      // "NVTX" or "OS runtime"
+    TimeNs covered = 0;  // ns of the gap inside at least one such call/range
+    double share = 0;    // covered / gap length
+    int depth = 0;       // deepest nesting level seen (NVTX)
+};
+
+struct GpuGapInfo {
+    int rankIndex = 0; // into Session::ranks()
+    int rank = 0;
+    std::uint32_t pid = 0;
+    int deviceId = 0;
+    TimeRange time;    // session time
+    std::vector<CpuActivity> activity; // most covering first
+    // The innermost NVTX range covering at least half the gap, else the
+    // OS runtime call covering most of it: "data_loading covers 94%".
+    const CpuActivity *mainActivity() const;
+};
+
+// Gaps of at least `minimum` ns (starts and ends paired in sorted order,
+// as gpu_gaps), longest first, among the GPU ops that start in the scope.
+std::vector<GpuGapInfo> findGaps(const Session &session, const StatsScope &scope, TimeNs minimum,
+                                 bool withActivity = true, std::size_t activityLimit = 8);
+
+struct UtilizationSeries {
+    int rankIndex = 0;
+    int deviceId = 0;
+    TimeNs chunk = 0;                 // width of each point
+    std::vector<TimeNs> start;        // session time
+    std::vector<double> percent;      // op time / chunk x 100 (concurrent ops add up)
+};
+// Fixed chunks across the scope's range (the whole session when none).
+std::vector<UtilizationSeries> utilizationOverTime(const Session &session, const StatsScope &scope, int chunks = 100);
+
+struct GapHistogramBin {
+    TimeNs from = 0, to = 0; // [from, to): decades from 1 µs
+    std::size_t count = 0;
+    TimeNs total = 0;
+};
+std::vector<GapHistogramBin> gapHistogram(const Session &session, const StatsScope &scope);
+
+} // namespace rankscope::stats

@@ -1,0 +1,155 @@
+#include "rankcomparison.h"
+
+#include "rankbreakdown.h"
+
+#include <QRegularExpression>
+
+#include <algorithm>
+
+namespace rankscope::stats {
+
+bool isStepName(std::string_view name)
+{
+    static const QRegularExpression step(QStringLiteral("\\A(?:(?:step|iteration)\\s*#?\\s*\\d+|ProfilerStep#\\d+)\\z"),
+                                         QRegularExpression::CaseInsensitiveOption);
+    return step.match(QString::fromUtf8(name.data(), qsizetype(name.size()))).hasMatch();
+}
+
+namespace {
+
+using Interval = std::pair<TimeNs, TimeNs>;
+
+std::vector<Interval> unionOf(std::vector<Interval> v)
+{
+    std::sort(v.begin(), v.end());
+    std::vector<Interval> runs;
+    for (const Interval &i : v) {
+        if (!runs.empty() && i.first <= runs.back().second)
+            runs.back().second = std::max(runs.back().second, i.second);
+        else
+            runs.push_back(i);
+    }
+    return runs;
+}
+
+TimeNs lengthOf(const std::vector<Interval> &runs)
+{
+    TimeNs total = 0;
+    for (const Interval &r : runs)
+        total += r.second - r.first;
+    return total;
+}
+
+TimeNs overlapOf(const std::vector<Interval> &a, const std::vector<Interval> &b)
+{
+    TimeNs total = 0;
+    for (std::size_t i = 0, j = 0; i < a.size() && j < b.size();) {
+        const TimeNs lo = std::max(a[i].first, b[j].first), hi = std::min(a[i].second, b[j].second);
+        if (hi > lo)
+            total += hi - lo;
+        (a[i].second < b[j].second) ? ++i : ++j;
+    }
+    return total;
+}
+
+} // namespace
+
+std::vector<RankComparisonRow> compareRanks(const Session &session, const StatsScope &scope)
+{
+    std::vector<RankComparisonRow> rows;
+    for (const ReportSlice &slice : slicesOf(session, scope)) {
+        const Report &r = *slice.report;
+        RankComparisonRow row;
+        row.rankIndex = slice.rankIndex;
+        row.rank = session.ranks()[std::size_t(slice.rankIndex)].rank;
+        std::vector<Interval> all, compute, communication;
+        std::vector<TimeNs> steps;
+        for (const Track &t : r.tracks) {
+            if (!slice.acceptsTrack(t))
+                continue;
+            const auto [first, last] = slice.eventsIn(t);
+            for (std::size_t i = first; i < last; ++i) {
+                const Interval span{t.slices.start(i), t.slices.end(i)};
+                switch (t.kind) {
+                case TrackKind::Kernel: {
+                    all.push_back(span);
+                    const KernelClass cls = htaKernelClass(r.strings.view(t.slices.name(i)));
+                    if (cls == KernelClass::Communication) {
+                        communication.push_back(span);
+                        row.communicationNs += span.second - span.first;
+                    } else if (cls == KernelClass::Memory) {
+                        row.memoryNs += span.second - span.first;
+                    } else {
+                        compute.push_back(span);
+                        row.computeNs += span.second - span.first;
+                    }
+                    break;
+                }
+                case TrackKind::Memcpy:
+                    row.bytes[int(directionOf(r.memcpys[t.slices.payload(i)].copyKind))] += r.memcpys[t.slices.payload(i)].bytes;
+                    [[fallthrough]];
+                case TrackKind::Memset:
+                    all.push_back(span);
+                    row.memoryNs += span.second - span.first;
+                    break;
+                case TrackKind::Nvtx:
+                    if (isStepName(r.strings.view(t.slices.name(i))))
+                        steps.push_back(span.second - span.first);
+                    break;
+                default: break;
+                }
+            }
+        }
+        const std::vector<Interval> busy = unionOf(all);
+        if (!busy.empty()) {
+            row.span = busy.back().second - busy.front().first;
+            row.busyPercent = row.span ? 100.0 * double(lengthOf(busy)) / double(row.span) : 0.0;
+            row.idlePercent = 100.0 - row.busyPercent;
+        }
+        const std::vector<Interval> commRuns = unionOf(communication);
+        if (const TimeNs comm = lengthOf(commRuns); comm > 0)
+            row.overlapPercent = 100.0 * double(overlapOf(commRuns, unionOf(compute))) / double(comm);
+        row.steps = steps.size();
+        if (!steps.empty()) {
+            TimeNs total = 0;
+            for (TimeNs s : steps)
+                total += s;
+            row.meanStep = total / TimeNs(steps.size());
+            row.maxStep = *std::max_element(steps.begin(), steps.end());
+        }
+        rows.push_back(row);
+    }
+    std::stable_sort(rows.begin(), rows.end(), [](const auto &a, const auto &b) { return a.rank < b.rank; });
+    return rows;
+}
+
+std::vector<std::optional<bool>> rankComparisonWorseIsHigher()
+{
+    // Rank, Span, Busy, Idle, Compute, Communication, Memory, Overlap,
+    // Steps, Mean step, Max step, HtoD, DtoH, DtoD, PtoP.
+    return {std::nullopt, true, false, true, std::nullopt, true, true, false, std::nullopt, true, true,
+            std::nullopt, std::nullopt, std::nullopt, std::nullopt};
+}
+
+ResultTable rankComparisonTable(const Session &session, const StatsScope &scope)
+{
+    ResultTable t;
+    t.name = QStringLiteral("rank_comparison");
+    t.title = QStringLiteral("Rank Comparison");
+    t.headers = QStringList{QStringLiteral("Rank"), QStringLiteral("GPU Span (ns)"), QStringLiteral("GPU Busy (%)"),
+                            QStringLiteral("GPU Idle (%)"), QStringLiteral("Compute (ns)"), QStringLiteral("Communication (ns)"),
+                            QStringLiteral("Memory (ns)"), QStringLiteral("Comm Hidden (%)"), QStringLiteral("Steps"),
+                            QStringLiteral("Mean Step (ns)"), QStringLiteral("Max Step (ns)"), QStringLiteral("HtoD (B)"),
+                            QStringLiteral("DtoH (B)"), QStringLiteral("DtoD (B)"), QStringLiteral("PtoP (B)")};
+    for (const RankComparisonRow &r : compareRanks(session, scope))
+        t.rows.push_back({Cell::ofInteger(r.rank), Cell::ofInteger(r.span), Cell::ofDecimal(r.busyPercent, 1),
+                          Cell::ofDecimal(r.idlePercent, 1), Cell::ofInteger(r.computeNs), Cell::ofInteger(r.communicationNs),
+                          Cell::ofInteger(r.memoryNs), r.overlapPercent ? Cell::ofDecimal(*r.overlapPercent, 1) : Cell(),
+                          Cell::ofInteger(std::int64_t(r.steps)), r.meanStep ? Cell::ofInteger(*r.meanStep) : Cell(),
+                          r.maxStep ? Cell::ofInteger(*r.maxStep) : Cell(), Cell::ofInteger(std::int64_t(r.bytes[0])),
+                          Cell::ofInteger(std::int64_t(r.bytes[1])), Cell::ofInteger(std::int64_t(r.bytes[2])),
+                          Cell::ofInteger(std::int64_t(r.bytes[3]))});
+    return t;
+}
+
+} // namespace rankscope::stats

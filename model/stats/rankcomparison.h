@@ -1,0 +1,36 @@
+#pragma once
+// One row per rank, to spot a straggler or a starving rank: span, GPU busy
+// and idle shares, kernel time by class, communication hidden under
+// compute, step times when steps are annotated, bytes copied per direction.
+#include "memcpyanalysis.h"
+#include "resulttable.h"
+#include "statsscope.h"
+
+#include <optional>
+
+namespace rankscope::stats {
+
+struct RankComparisonRow {
+    int rankIndex = 0;
+    int rank = 0;
+    TimeNs span = 0;                 // first GPU op start to last end
+    double busyPercent = 0, idlePercent = 0;
+    TimeNs computeNs = 0, communicationNs = 0, memoryNs = 0; // summed op time by class
+    std::optional<double> overlapPercent; // communication hidden under compute
+    std::size_t steps = 0;
+    std::optional<TimeNs> meanStep, maxStep;
+    std::uint64_t bytes[kDirectionCount] = {};
+};
+
+// "step 3", "iteration 12", "ProfilerStep#7" (NVTX or record_function).
+bool isStepName(std::string_view name);
+
+std::vector<RankComparisonRow> compareRanks(const Session &session, const StatsScope &scope);
+
+// For each column of the table: true when a larger value is worse (so the
+// panel can mark the slowest rank), false when smaller is worse, nullopt
+// when neither (the rank column).
+std::vector<std::optional<bool>> rankComparisonWorseIsHigher();
+ResultTable rankComparisonTable(const Session &session, const StatsScope &scope);
+
+} // namespace rankscope::stats
