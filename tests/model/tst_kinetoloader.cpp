@@ -31,7 +31,8 @@ QStringList ddpFiles()
 std::int64_t kernelSumTotal(const Report &r)
 {
     std::int64_t total = 0;
-    for (const auto &row : stats::runReport(QStringLiteral("cuda_gpu_kern_sum"), r)->rows)
+    const ResultTable table = *stats::runReport(QStringLiteral("cuda_gpu_kern_sum"), r); // keep it alive for the loop
+    for (const auto &row : table.rows)
         total += row[1].integer;
     return total;
 }
