@@ -45,6 +45,7 @@ void TimelineCanvas::setSession(std::shared_ptr<const Session> session)
     m_session = std::move(session);
     m_selected.reset();
     m_correlated.reset();
+    m_highlighted.clear();
     if (m_session)
         m_rows.build(*m_session);
     else
@@ -230,6 +231,14 @@ void TimelineCanvas::selectEvent(std::optional<EventLocation> event, bool reveal
     emit eventSelected(m_selected);
 }
 
+void TimelineCanvas::setHighlighted(std::vector<EventLocation> events)
+{
+    m_highlighted = std::move(events);
+    if (!m_highlighted.empty())
+        selectEvent(m_highlighted.front(), true);
+    viewport()->update();
+}
+
 void TimelineCanvas::paintEvent(QPaintEvent *)
 {
     QElapsedTimer timer;
@@ -341,6 +350,16 @@ void TimelineCanvas::paintOverlays(QPainter &p) const
         shade.setAlpha(50);
         p.fillRect(QRectF(m_labelWidth + x0, 0, std::max(1.0, x1 - x0), viewport()->height()), shade);
     }
+    // Highlighted events: outlined where they are on screen (at most a few
+    // thousand are looked at per frame).
+    p.setPen(QPen(QColor(0xe0, 0x30, 0x90), 2));
+    p.setBrush(Qt::NoBrush);
+    for (std::size_t i = 0; i < m_highlighted.size() && i < 4096; ++i)
+        if (const auto at = pointOf(m_highlighted[i])) {
+            const TimeRange when = m_session->sessionTime(m_highlighted[i]);
+            const double w = std::max(3.0, double(when.duration()) / s.nsPerPixel);
+            p.drawRect(QRectF(at->x() - w / 2, at->y() - TimelineRows::kLaneHeight / 2, w, TimelineRows::kLaneHeight - 1));
+        }
     if (m_selected) {
         const auto at = pointOf(*m_selected);
         const TimeRange when = m_session->sessionTime(*m_selected);

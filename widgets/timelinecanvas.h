@@ -40,6 +40,10 @@ public:
     // scrolls it into view and centres it if it is off screen.
     void selectEvent(std::optional<EventLocation> event, bool reveal = false);
     std::optional<EventLocation> eventAt(QPoint viewportPos) const;
+    // Events to outline (e.g. the copies of a histogram bar); the first is
+    // also selected and brought into view.
+    void setHighlighted(std::vector<EventLocation> events);
+    const std::vector<EventLocation> &highlighted() const { return m_highlighted; }
     // Where a shown row is, in viewport coordinates (null when not shown).
     QRect rowRect(int row) const;
     // The viewport point at the middle of an event, if it is on screen.
@@ -90,6 +94,7 @@ private:
     int m_labelWidth = 280;
     std::optional<EventLocation> m_selected;
     std::optional<EventLocation> m_correlated;
+    std::vector<EventLocation> m_highlighted;
 
     mutable std::vector<RowGeometry> m_geometry;
     mutable bool m_geometryValid = false;

@@ -3,6 +3,7 @@
 #include "mainwindow.h"
 #include "screenshot.h"
 #include "session.h"
+#include "statsdock.h"
 #include "timelineview.h"
 
 #include <QApplication>
@@ -34,7 +35,9 @@ int main(int argc, char **argv)
                                          QStringLiteral("Visible range for --screenshot, relative to the session start "
                                                         "(units ns, us, ms, s; a bare number is seconds), e.g. 2s:2.5s."),
                                          QStringLiteral("START:END"));
-    parser.addOptions({screenshotOption, sizeOption, rangeOption});
+    const QCommandLineOption panelOption(QStringLiteral("panel"),
+                                         QStringLiteral("Show a statistics panel: memcpy, gaps, summaries or ranks."), QStringLiteral("NAME"));
+    parser.addOptions({screenshotOption, sizeOption, rangeOption, panelOption});
     parser.addPositionalArgument(QStringLiteral("files"), QStringLiteral("Trace files or directories to open as one session."),
                                  QStringLiteral("[FILE|DIR...]"));
     parser.process(app);
@@ -44,6 +47,11 @@ int main(int argc, char **argv)
         inputs << rankscope::demoTraceDirectory();
 
     rankscope::MainWindow window;
+    const QString panel = parser.value(panelOption);
+    if (parser.isSet(panelOption) && !rankscope::StatsDock::panelNames().contains(panel)) {
+        QTextStream(stderr) << "rankscope: --panel takes one of " << rankscope::StatsDock::panelNames().join(QStringLiteral(", ")) << "\n";
+        return 1;
+    }
     if (parser.isSet(screenshotOption)) {
         QTextStream err(stderr);
         const auto size = rankscope::parseSizeSpec(parser.value(sizeOption));
@@ -62,6 +70,10 @@ int main(int argc, char **argv)
             err << "rankscope: nothing could be opened\n";
             return 2;
         }
+        if (!panel.isEmpty()) {
+            window.resize(*size);
+            window.showStatsPanel(panel);
+        }
         const QString error = rankscope::saveScreenshot(window, parser.value(screenshotOption), *size, range);
         if (!error.isEmpty()) {
             err << "rankscope: " << error << "\n";
@@ -70,6 +82,8 @@ int main(int argc, char **argv)
         return 0;
     }
     window.show();
+    if (!panel.isEmpty())
+        window.showStatsPanel(panel);
     window.open(inputs);
     return app.exec();
 }

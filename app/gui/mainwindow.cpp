@@ -5,6 +5,7 @@
 #include "recentfiles.h"
 #include "searchbar.h"
 #include "sessionloadjob.h"
+#include "statsdock.h"
 #include "timelinecanvas.h"
 #include "timelineview.h"
 #include "units.h"
@@ -20,6 +21,7 @@
 #include <QMimeData>
 #include <QProgressDialog>
 #include <QStatusBar>
+#include <QTimer>
 #include <QToolBar>
 #include <sqlite3.h>
 
@@ -49,7 +51,8 @@ QString shortcutTableHtml()
 
 MainWindow::MainWindow(QWidget *parent)
     : QMainWindow(parent), m_timeline(new TimelineView(this)), m_details(new DetailsPanel(this)),
-      m_diagnostics(new DiagnosticsPanel(this)), m_search(new SearchBar(this)), m_job(new SessionLoadJob(this))
+      m_diagnostics(new DiagnosticsPanel(this)), m_search(new SearchBar(this)), m_job(new SessionLoadJob(this)),
+      m_stats(new StatsDock(this))
 {
     setWindowTitle(QStringLiteral("Rankscope"));
     setAcceptDrops(true);
@@ -64,6 +67,12 @@ MainWindow::MainWindow(QWidget *parent)
     diagnosticsDock->setWidget(m_diagnostics);
     addDockWidget(Qt::BottomDockWidgetArea, diagnosticsDock);
     diagnosticsDock->hide();
+    m_statsDock = new QDockWidget(tr("Statistics"), this);
+    m_statsDock->setObjectName(QStringLiteral("statisticsDock"));
+    m_statsDock->setWidget(m_stats);
+    addDockWidget(Qt::BottomDockWidgetArea, m_statsDock);
+    tabifyDockWidget(diagnosticsDock, m_statsDock);
+    m_statsDock->hide();
     auto *searchBar = new QToolBar(tr("Search"), this);
     searchBar->setObjectName(QStringLiteral("searchBar"));
     searchBar->addWidget(m_search);
@@ -72,6 +81,23 @@ MainWindow::MainWindow(QWidget *parent)
     connect(m_timeline, &TimelineView::eventSelected, m_details, &DetailsPanel::showEvent);
     connect(m_details, &DetailsPanel::linkActivated, this, [this](EventLocation e) { m_timeline->canvas()->selectEvent(e, true); });
     connect(m_search, &SearchBar::matchActivated, this, [this](EventLocation e) { m_timeline->canvas()->selectEvent(e, true); });
+    // The panels follow the range selection; while the mouse drags it, wait
+    // until it rests before recomputing.
+    auto *rangeSettle = new QTimer(this);
+    rangeSettle->setSingleShot(true);
+    rangeSettle->setInterval(150);
+    connect(m_timeline->zoom(), &ZoomState::selectionChanged, rangeSettle, qOverload<>(&QTimer::start));
+    connect(rangeSettle, &QTimer::timeout, this, [this] { m_stats->setRange(m_timeline->zoom()->selection()); });
+    connect(m_stats, &StatsDock::clearRangeRequested, this, [this] { m_timeline->zoom()->setSelection(std::nullopt); });
+    connect(m_stats, &StatsDock::eventsSelected, this, [this](const std::vector<EventLocation> &events) {
+        m_timeline->canvas()->setHighlighted(events);
+        statusBar()->showMessage(tr("%n event(s) highlighted", nullptr, int(events.size())), 5000);
+    });
+    connect(m_stats, &StatsDock::zoomRequested, this, [this](TimeRange range) { m_timeline->zoom()->show(range); });
+    connect(m_stats, &StatsDock::searchRequested, this, [this](const QString &text) {
+        m_search->setQuery(text);
+        m_search->next();
+    });
     connect(m_job, &SessionLoadJob::progress, this, [this](int percent) {
         if (m_progress)
             m_progress->setValue(percent);
@@ -180,6 +206,7 @@ void MainWindow::setSession(std::shared_ptr<const Session> session)
     m_details->setSession(session);
     m_search->setSession(session);
     m_diagnostics->setSession(*session);
+    m_stats->setSession(session);
     std::size_t events = 0;
     for (const ReportPtr &r : session->reports())
         events += r->eventCount();
@@ -189,6 +216,16 @@ void MainWindow::setSession(std::shared_ptr<const Session> session)
     for (const ReportPtr &r : session->reports())
         names << QFileInfo(r->filePath).fileName();
     setWindowTitle(QStringLiteral("Rankscope - %1").arg(names.size() > 3 ? tr("%n files", nullptr, int(names.size())) : names.join(QStringLiteral(", "))));
+}
+
+bool MainWindow::showStatsPanel(const QString &name)
+{
+    if (!m_stats->showPanel(name))
+        return false;
+    m_statsDock->show();
+    m_statsDock->raise();
+    resizeDocks({m_statsDock}, {height() / 2}, Qt::Vertical);
+    return true;
 }
 
 void MainWindow::dragEnterEvent(QDragEnterEvent *event)

@@ -7,6 +7,7 @@
 #include <QMainWindow>
 #include <memory>
 
+class QDockWidget;
 class QMenu;
 class QProgressDialog;
 
@@ -16,6 +17,7 @@ class DetailsPanel;
 class DiagnosticsPanel;
 class SearchBar;
 class SessionLoadJob;
+class StatsDock;
 class TimelineView;
 
 class MainWindow : public QMainWindow {
@@ -34,6 +36,9 @@ public:
     SearchBar *searchBar() const { return m_search; }
     DiagnosticsPanel *diagnostics() const { return m_diagnostics; }
     SessionLoadJob *loadJob() const { return m_job; }
+    StatsDock *stats() const { return m_stats; }
+    // Shows the statistics dock on one panel ("memcpy", "gaps", ...).
+    bool showStatsPanel(const QString &name);
 
 protected:
     void dragEnterEvent(QDragEnterEvent *event) override;
@@ -50,6 +55,8 @@ private:
     DiagnosticsPanel *m_diagnostics;
     SearchBar *m_search;
     SessionLoadJob *m_job;
+    StatsDock *m_stats;
+    QDockWidget *m_statsDock = nullptr;
     QProgressDialog *m_progress = nullptr;
     QMenu *m_recentMenu = nullptr;
     QStringList m_loading;

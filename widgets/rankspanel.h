@@ -1,0 +1,24 @@
+#pragma once
+// One row per rank; in each column the worst rank is marked, which is
+// where a straggler or a starving rank shows.
+#include "statspanel.h"
+
+namespace rankscope {
+
+class TableBox;
+
+class RanksPanel : public StatsPanel {
+    Q_OBJECT
+public:
+    explicit RanksPanel(QWidget *parent = nullptr);
+    QStringList exportAll(const QString &directory) override;
+    TableBox *table() const { return m_table; }
+
+protected:
+    void refresh() override;
+
+private:
+    TableBox *m_table;
+};
+
+} // namespace rankscope
