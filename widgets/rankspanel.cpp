@@ -35,15 +35,18 @@ void RanksPanel::refresh()
             if (!worseIsHigher[c])
                 continue;
             int best = -1;
+            bool differ = false; // all ranks equal: nobody is worst
             for (std::size_t r = 0; r < t.rows.size(); ++r) {
                 const Cell &cell = t.rows[r][c];
                 if (!cell.isNumber())
                     continue;
+                if (best >= 0 && cell.toDouble() != t.rows[std::size_t(best)][c].toDouble())
+                    differ = true;
                 if (best < 0 || (*worseIsHigher[c] ? cell.toDouble() > t.rows[std::size_t(best)][c].toDouble()
                                                    : cell.toDouble() < t.rows[std::size_t(best)][c].toDouble()))
                     best = int(r);
             }
-            if (best >= 0)
+            if (best >= 0 && differ)
                 worst.insert({best, int(c)});
         }
     m_table->setTable(std::move(t));

@@ -4,6 +4,7 @@
 #include "mainwindow.h"
 #include "searchbar.h"
 #include "sessionloadjob.h"
+#include "statsdock.h"
 #include "testdata.h"
 #include "timelinecanvas.h"
 #include "timelineview.h"
@@ -94,6 +95,19 @@ private slots:
             QCOMPARE(w.timeline()->session(), before); // untouched
     }
 
+    void rangeSelectionReachesThePanels()
+    {
+        MainWindow w;
+        w.open({slowFixture()}, true);
+        QVERIFY(w.showStatsPanel(QStringLiteral("summaries")));
+        const TimeRange range{7600000000, 7800000000};
+        w.timeline()->zoom()->setSelection(range);
+        QTRY_VERIFY(w.stats()->scope().range.has_value()); // after the selection settles
+        QCOMPARE(w.stats()->scope().range->start, range.start);
+        w.timeline()->zoom()->setSelection(std::nullopt);
+        QTRY_VERIFY(!w.stats()->scope().range.has_value());
+    }
+
     void badFileIsReportedAndTheOthersOpen()
     {
         QTemporaryDir dir;
@@ -120,6 +134,15 @@ private slots:
         const QImage image(out);
         QCOMPARE(image.size(), QSize(1000, 700));
         p.start(QStringLiteral(RANKSCOPE_GUI), {QStringLiteral("--screenshot"), out, QStringLiteral("--range"), QStringLiteral("nonsense"), slowFixture()});
+        QVERIFY(p.waitForFinished(60000));
+        QCOMPARE(p.exitCode(), 1);
+        // With a statistics panel shown.
+        const QString panel = dir.filePath(QStringLiteral("gaps.png"));
+        p.start(QStringLiteral(RANKSCOPE_GUI), {QStringLiteral("--screenshot"), panel, QStringLiteral("--panel"), QStringLiteral("gaps"), slowFixture()});
+        QVERIFY(p.waitForFinished(60000));
+        QCOMPARE(p.exitCode(), 0);
+        QVERIFY(!QImage(panel).isNull());
+        p.start(QStringLiteral(RANKSCOPE_GUI), {QStringLiteral("--screenshot"), panel, QStringLiteral("--panel"), QStringLiteral("nope"), slowFixture()});
         QVERIFY(p.waitForFinished(60000));
         QCOMPARE(p.exitCode(), 1);
     }
