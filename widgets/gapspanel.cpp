@@ -72,12 +72,30 @@ void GapsPanel::setThresholdMs(double ms)
     m_threshold->setValue(ms);
 }
 
+namespace {
+struct GapsResult {
+    std::vector<GpuGapInfo> gaps;
+    std::vector<UtilizationSeries> utilization;
+    std::vector<GapHistogramBin> histogram;
+};
+} // namespace
+
 void GapsPanel::refresh()
 {
     if (!session())
         return;
+    const Session *s = session();
+    const StatsScope sc = scope();
+    const TimeNs minimum = TimeNs(m_threshold->value() * 1e6);
+    run<GapsResult>([s, sc, minimum] { return GapsResult{findGaps(*s, sc, minimum), utilizationOverTime(*s, sc, 100), gapHistogram(*s, sc)}; },
+                    [this](GapsResult r) { present(std::move(r.gaps), r.utilization, r.histogram); });
+}
+
+void GapsPanel::present(std::vector<GpuGapInfo> found, const std::vector<UtilizationSeries> &utilization,
+                     const std::vector<GapHistogramBin> &histogram)
+{
     const TimeNs zero = session()->extent().start;
-    m_found = findGaps(*session(), scope(), TimeNs(m_threshold->value() * 1e6));
+    m_found = std::move(found);
     ResultTable gaps;
     gaps.name = QStringLiteral("gpu_gaps_with_cpu_activity");
     gaps.headers = QStringList{tr("Rank"), tr("GPU"), tr("Start (s)"), tr("Duration (ns)"), tr("Duration"), tr("Main CPU activity")};
@@ -90,7 +108,7 @@ void GapsPanel::refresh()
 
     std::vector<charts::Series> series;
     static const QColor colours[] = {QColor(0x3b, 0x7d, 0xd8), QColor(0xe0, 0x7b, 0x1a), QColor(0x2e, 0xa0, 0x43), QColor(0x8e, 0x5c, 0xc8)};
-    for (const UtilizationSeries &u : utilizationOverTime(*session(), scope(), 100)) {
+    for (const UtilizationSeries &u : utilization) {
         charts::Series s{tr("Rank %1 GPU %2").arg(session()->ranks()[std::size_t(u.rankIndex)].rank).arg(u.deviceId),
                          colours[series.size() % 4], {}, {}};
         for (std::size_t i = 0; i < u.start.size(); ++i) {
@@ -103,7 +121,7 @@ void GapsPanel::refresh()
     replaceWidget(m_utilization, charts::areaChart(tr("GPU utilisation over time"), series, tr("session time (s)"), tr("in use (%)"), this));
     QStringList categories;
     charts::Series counts{tr("gaps"), QColor(0x9c, 0x8c, 0x7c), {}, {}};
-    for (const GapHistogramBin &b : gapHistogram(*session(), scope())) {
+    for (const GapHistogramBin &b : histogram) {
         categories << formatDuration(b.from).replace(QStringLiteral(".000"), QString());
         counts.values.push_back(double(b.count));
     }

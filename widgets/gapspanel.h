@@ -25,6 +25,8 @@ protected:
     void refresh() override;
 
 private:
+    void present(std::vector<stats::GpuGapInfo> found, const std::vector<stats::UtilizationSeries> &utilization,
+              const std::vector<stats::GapHistogramBin> &histogram);
     void showActivity(int gapRow);
 
     QDoubleSpinBox *m_threshold;

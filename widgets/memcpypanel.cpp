@@ -78,14 +78,29 @@ MemcpyPanel::MemcpyPanel(QWidget *parent)
     layout->addWidget(split, 1);
 }
 
+namespace {
+struct MemcpyResult {
+    ResultTable sizes, times;
+    MemcpyAnalysis analysis;
+};
+} // namespace
+
 void MemcpyPanel::refresh()
 {
     if (!session())
         return;
-    const auto slices = slicesOf(*session(), scope());
-    m_sizes->setTable(cudaGpuMemSizeSum(slices));
-    m_times->setTable(cudaGpuMemTimeSum(slices));
-    const MemcpyAnalysis a = analyzeMemcpy(*session(), scope());
+    const Session *s = session();
+    const StatsScope sc = scope();
+    run<MemcpyResult>([s, sc] {
+        const auto slices = slicesOf(*s, sc);
+        return MemcpyResult{cudaGpuMemSizeSum(slices), cudaGpuMemTimeSum(slices), analyzeMemcpy(*s, sc)};
+    }, [this](MemcpyResult r) { present(std::move(r.sizes), std::move(r.times), r.analysis); });
+}
+
+void MemcpyPanel::present(ResultTable sizes, ResultTable times, const MemcpyAnalysis &a)
+{
+    m_sizes->setTable(std::move(sizes));
+    m_times->setTable(std::move(times));
     m_advice->setText(a.advice);
     m_advice->setVisible(!a.advice.isEmpty());
     m_share->setText(shareText("Host to device", a.hostToDevice) + QStringLiteral(" · ") + shareText("Device to host", a.deviceToHost));

@@ -3,6 +3,7 @@
 // transfer sizes by direction (click a bar to select those copies), size
 // against throughput, and the pageable share of host traffic.
 #include "memcpyanalysis.h"
+#include "resulttable.h"
 #include "statspanel.h"
 
 class QLabel;
@@ -26,6 +27,8 @@ protected:
     void refresh() override;
 
 private:
+    void present(ResultTable sizes, ResultTable times, const stats::MemcpyAnalysis &analysis);
+
     QLabel *m_advice;
     QLabel *m_share;
     QWidget *m_histogram = nullptr;

@@ -27,7 +27,12 @@ void RanksPanel::refresh()
     // comparison of one is none.
     stats::StatsScope scope = this->scope();
     scope.rankIndex.reset();
-    ResultTable t = stats::rankComparisonTable(*session(), scope);
+    const Session *s = session();
+    run<ResultTable>([s, scope] { return stats::rankComparisonTable(*s, scope); }, [this](ResultTable t) { present(std::move(t)); });
+}
+
+void RanksPanel::present(ResultTable t)
+{
     const auto worseIsHigher = stats::rankComparisonWorseIsHigher();
     std::set<std::pair<int, int>> worst;
     if (t.rows.size() > 1)

@@ -1,6 +1,7 @@
 #pragma once
 // One row per rank; in each column the worst rank is marked, which is
 // where a straggler or a starving rank shows.
+#include "resulttable.h"
 #include "statspanel.h"
 
 namespace rankscope {
@@ -18,6 +19,8 @@ protected:
     void refresh() override;
 
 private:
+    void present(ResultTable table);
+
     TableBox *m_table;
 };
 

@@ -110,6 +110,20 @@ void StatsDock::applyScope()
         p->setScope(m_scope);
 }
 
+void StatsDock::setComputeInBackground(bool background)
+{
+    for (StatsPanel *p : std::initializer_list<StatsPanel *>{m_memcpy, m_gaps, m_summaries, m_ranks})
+        p->setComputeInBackground(background);
+}
+
+bool StatsDock::isComputing() const
+{
+    for (const StatsPanel *p : std::initializer_list<const StatsPanel *>{m_memcpy, m_gaps, m_summaries, m_ranks})
+        if (p->isComputing())
+            return true;
+    return false;
+}
+
 bool StatsDock::showPanel(const QString &name)
 {
     const auto index = panelNames().indexOf(name);

@@ -36,6 +36,8 @@ public:
     SummaryPanel *summaries() const { return m_summaries; }
     RanksPanel *ranks() const { return m_ranks; }
     const stats::StatsScope &scope() const { return m_scope; }
+    void setComputeInBackground(bool background);
+    bool isComputing() const;
 
 signals:
     void eventsSelected(const std::vector<rankscope::EventLocation> &events);

@@ -4,7 +4,11 @@
 // always computed by the model's statistics engine.
 #include "statsscope.h"
 
+#include <QFutureWatcher>
+#include <QPointer>
 #include <QWidget>
+#include <QtConcurrent/QtConcurrentRun>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -26,6 +30,9 @@ public:
         refresh();
     }
     const stats::StatsScope &scope() const { return m_scope; }
+    // Off the GUI thread (the application's choice); tests compute inline.
+    void setComputeInBackground(bool background) { m_background = background; }
+    bool isComputing() const { return m_running > 0; }
     // Writes every table as CSV and every chart as PNG into `directory`.
     virtual QStringList exportAll(const QString &directory) = 0;
 
@@ -38,9 +45,34 @@ protected:
     virtual void refresh() = 0;
     const Session *session() const { return m_session.get(); }
 
+    // Runs compute() (a pure function of the immutable session) on a worker
+    // thread, then show(result) here; a result that a newer request has
+    // overtaken is dropped. The session is kept alive until compute() ends.
+    template<class Result>
+    void run(std::function<Result()> compute, std::function<void(Result)> show)
+    {
+        const quint64 generation = ++m_generation;
+        if (!m_background) {
+            show(compute());
+            return;
+        }
+        auto *watcher = new QFutureWatcher<Result>(this);
+        ++m_running;
+        connect(watcher, &QFutureWatcher<Result>::finished, this, [this, watcher, show, generation] {
+            --m_running;
+            if (generation == m_generation)
+                show(watcher->result());
+            watcher->deleteLater();
+        });
+        watcher->setFuture(QtConcurrent::run([compute, keep = m_session] { return compute(); }));
+    }
+
 private:
     std::shared_ptr<const Session> m_session;
     stats::StatsScope m_scope;
+    bool m_background = false;
+    quint64 m_generation = 0;
+    int m_running = 0;
 };
 
 // Replaces the widget at `slot` in `layout` (charts are rebuilt per scope).

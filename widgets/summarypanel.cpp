@@ -5,6 +5,7 @@
 #include "tablebox.h"
 
 #include <QDir>
+#include <array>
 #include <QTabWidget>
 #include <QVBoxLayout>
 
@@ -37,11 +38,18 @@ void SummaryPanel::refresh()
 {
     if (!session())
         return;
-    const auto slices = stats::slicesOf(*session(), scope());
-    m_kernels->setTable(stats::cudaGpuKernSum(slices));
-    m_api->setTable(stats::cudaApiSum(slices));
-    m_nvtx->setTable(stats::nvtxSum(slices));
-    m_osrt->setTable(stats::osrtSum(slices));
+    const Session *s = session();
+    const stats::StatsScope sc = scope();
+    using Tables = std::array<ResultTable, 4>;
+    run<Tables>([s, sc] {
+        const auto slices = stats::slicesOf(*s, sc);
+        return Tables{stats::cudaGpuKernSum(slices), stats::cudaApiSum(slices), stats::nvtxSum(slices), stats::osrtSum(slices)};
+    }, [this](Tables t) {
+        m_kernels->setTable(std::move(t[0]));
+        m_api->setTable(std::move(t[1]));
+        m_nvtx->setTable(std::move(t[2]));
+        m_osrt->setTable(std::move(t[3]));
+    });
 }
 
 QStringList SummaryPanel::exportAll(const QString &directory)

@@ -73,6 +73,7 @@ MainWindow::MainWindow(QWidget *parent)
     addDockWidget(Qt::BottomDockWidgetArea, m_statsDock);
     tabifyDockWidget(diagnosticsDock, m_statsDock);
     m_statsDock->hide();
+    m_stats->setComputeInBackground(true); // a huge trace must not freeze the window
     auto *searchBar = new QToolBar(tr("Search"), this);
     searchBar->setObjectName(QStringLiteral("searchBar"));
     searchBar->addWidget(m_search);

@@ -1,10 +1,12 @@
 #include "screenshot.h"
 
 #include "mainwindow.h"
+#include "statsdock.h"
 #include "timelineview.h"
 #include "zoomstate.h"
 
 #include <QApplication>
+#include <QElapsedTimer>
 #include <QRegularExpression>
 
 namespace rankscope {
@@ -55,6 +57,12 @@ QString saveScreenshot(MainWindow &window, const QString &path, QSize size, std:
         const TimeNs zero = window.timeline()->zoom()->bounds().start;
         window.timeline()->zoom()->show({zero + range->start, zero + range->end});
     }
+    QApplication::processEvents();
+    // Statistics are computed in the background: wait for them (bounded).
+    QElapsedTimer waited;
+    waited.start();
+    while (window.stats()->isComputing() && waited.elapsed() < 120000)
+        QApplication::processEvents(QEventLoop::AllEvents, 50);
     QApplication::processEvents();
     const QPixmap shot = window.grab();
     if (shot.isNull() || !shot.save(path, "PNG"))
