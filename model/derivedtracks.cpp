@@ -69,12 +69,18 @@ void buildCorrelations(Report &report)
             if (id == 0)
                 continue;
             const std::uint64_t key = Report::correlationKey(track.pid, id);
-            if (api)
-                report.apiByCorrelation.emplace(key, TrackEvent{t, i});
-            else
-                report.gpuByCorrelation.emplace(key, TrackEvent{t, i});
+            (api ? report.apiByCorrelation : report.gpuByCorrelation).push_back({key, TrackEvent{t, i}});
         }
     }
+    std::stable_sort(report.apiByCorrelation.begin(), report.apiByCorrelation.end());
+    // One API call per key: a repeated id (not seen in real traces) keeps
+    // its first call.
+    report.apiByCorrelation.erase(std::unique(report.apiByCorrelation.begin(), report.apiByCorrelation.end(),
+                                              [](const auto &a, const auto &b) { return a.key == b.key; }),
+                                  report.apiByCorrelation.end());
+    std::stable_sort(report.gpuByCorrelation.begin(), report.gpuByCorrelation.end());
+    report.apiByCorrelation.shrink_to_fit();
+    report.gpuByCorrelation.shrink_to_fit();
 }
 
 void buildNvtxProjections(Report &report)
@@ -104,12 +110,11 @@ void buildNvtxProjections(Report &report)
                 if (calls.start(c) < lo || calls.end(c) > hi)
                     return; // only calls wholly inside the range
                 const std::uint32_t id = report.apiCalls[calls.payload(c)].correlationId;
-                const auto [first, last] = report.gpuByCorrelation.equal_range(Report::correlationKey(nvtx.pid, id));
-                for (auto it = first; it != last; ++it) {
-                    const Track &gpu = report.tracks[it->second.track];
+                for (const Report::Correlation &op : report.gpuOpsFor(Report::correlationKey(nvtx.pid, id))) {
+                    const Track &gpu = report.tracks[op.at.track];
                     if (gpu.kind == TrackKind::Sync)
                         continue;
-                    opsByDevice[gpu.deviceId].emplace_back(gpu.slices.start(it->second.event), gpu.slices.end(it->second.event));
+                    opsByDevice[gpu.deviceId].emplace_back(gpu.slices.start(op.at.event), gpu.slices.end(op.at.event));
                 }
             });
             for (auto &[device, ops] : opsByDevice) {

@@ -12,10 +12,10 @@ std::optional<EventLocation> launchingApiCall(const Session &session, const Even
     if (!isGpuTrack(track.kind) && track.kind != TrackKind::NcclKernels)
         return std::nullopt;
     const std::uint32_t id = report.correlationIdOf(track, gpuOp.event);
-    const auto it = report.apiByCorrelation.find(Report::correlationKey(track.pid, id));
-    if (id == 0 || it == report.apiByCorrelation.end())
+    const auto api = id == 0 ? std::nullopt : report.apiCallFor(Report::correlationKey(track.pid, id));
+    if (!api)
         return std::nullopt;
-    return EventLocation{gpuOp.rank, it->second.track, it->second.event};
+    return EventLocation{gpuOp.rank, api->track, api->event};
 }
 
 std::vector<EventLocation> launchedGpuWork(const Session &session, const EventLocation &apiCall)
@@ -28,9 +28,8 @@ std::vector<EventLocation> launchedGpuWork(const Session &session, const EventLo
     const std::uint32_t id = report.correlationIdOf(track, apiCall.event);
     if (id == 0)
         return work;
-    const auto [first, last] = report.gpuByCorrelation.equal_range(Report::correlationKey(track.pid, id));
-    for (auto it = first; it != last; ++it)
-        work.push_back({apiCall.rank, it->second.track, it->second.event});
+    for (const Report::Correlation &op : report.gpuOpsFor(Report::correlationKey(track.pid, id)))
+        work.push_back({apiCall.rank, op.at.track, op.at.event});
     std::sort(work.begin(), work.end(), [&](const EventLocation &a, const EventLocation &b) {
         return session.sessionTime(a).start < session.sessionTime(b).start;
     });

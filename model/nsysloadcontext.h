@@ -59,6 +59,7 @@ bool NsysLoadContext::forEachRow(const char *table, const std::string &sql, OnRo
     if (!fatalError.isEmpty())
         return false;
     QString error;
+    report.meta.sqlRead.push_back(sql);
     SqliteStatement stmt = db.prepare(sql, &error);
     if (!stmt.isValid()) {
         fatalError = QStringLiteral("cannot read table %1: %2").arg(QString::fromLatin1(table), error);

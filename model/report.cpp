@@ -46,6 +46,20 @@ std::uint32_t Report::correlationIdOf(const Track &track, std::size_t event) con
     }
 }
 
+std::optional<TrackEvent> Report::apiCallFor(std::uint64_t key) const
+{
+    const auto it = std::lower_bound(apiByCorrelation.begin(), apiByCorrelation.end(), Correlation{key, {}});
+    if (it == apiByCorrelation.end() || it->key != key)
+        return std::nullopt;
+    return it->at;
+}
+
+std::span<const Report::Correlation> Report::gpuOpsFor(std::uint64_t key) const
+{
+    const auto [first, last] = std::equal_range(gpuByCorrelation.begin(), gpuByCorrelation.end(), Correlation{key, {}});
+    return {first, last};
+}
+
 QString Report::memcpyKindLabel(int id) const
 {
     if (id >= 0 && std::size_t(id) < memcpyKindLabels.size() && !memcpyKindLabels[id].isEmpty())
@@ -134,7 +148,8 @@ std::size_t Report::memoryBytes() const
     bytes += kernels.capacity() * sizeof(KernelRecord) + memcpys.capacity() * sizeof(MemcpyRecord)
              + memsets.capacity() * sizeof(MemsetRecord) + syncs.capacity() * sizeof(SyncRecord)
              + apiCalls.capacity() * sizeof(ApiCallRecord) + nvtx.capacity() * sizeof(NvtxRecord)
-             + nvtxProjections.capacity() * sizeof(NvtxProjectionRecord) + collectives.capacity() * sizeof(CollectiveRecord);
+             + nvtxProjections.capacity() * sizeof(NvtxProjectionRecord) + collectives.capacity() * sizeof(CollectiveRecord)
+             + (apiByCorrelation.capacity() + gpuByCorrelation.capacity()) * sizeof(Correlation);
     bytes += (processes.capacity() + threads.capacity()) * 48 + diagnostics.capacity() * 64;
     return bytes;
 }

@@ -13,7 +13,8 @@
 #include <map>
 #include <memory>
 #include <optional>
-#include <unordered_map>
+#include <span>
+#include <string>
 #include <vector>
 
 namespace rankscope {
@@ -210,6 +211,7 @@ struct ReportMetadata {
     bool microsecondTimestamps = false; // times came as (fractional) µs
     TimeNs rawTimeOrigin = 0;           // report time + this = time as written in the file (ns)
     std::map<QString, std::size_t> sourceEventCounts; // events per category as read
+    std::vector<std::string> sqlRead; // the statements the loader ran (the benchmark's floor replays them)
 };
 
 struct Report {
@@ -234,13 +236,21 @@ struct Report {
     std::vector<CollectiveRecord> collectives;
 
     // API call <-> GPU work, by (pid, correlation id): ids repeat across
-    // processes. Filled once tracks are final (their order is fixed).
-    std::unordered_map<std::uint64_t, TrackEvent> apiByCorrelation;
-    std::unordered_multimap<std::uint64_t, TrackEvent> gpuByCorrelation;
+    // processes. Sorted arrays of 16-byte entries (a hash map costs three
+    // times that per event); filled once tracks are final.
+    struct Correlation {
+        std::uint64_t key = 0;
+        TrackEvent at;
+        bool operator<(const Correlation &o) const { return key < o.key; }
+    };
+    std::vector<Correlation> apiByCorrelation; // one per key
+    std::vector<Correlation> gpuByCorrelation; // several per key
     static std::uint64_t correlationKey(std::uint32_t pid, std::uint32_t correlationId)
     {
         return (std::uint64_t(pid) << 32) | correlationId;
     }
+    std::optional<TrackEvent> apiCallFor(std::uint64_t key) const;
+    std::span<const Correlation> gpuOpsFor(std::uint64_t key) const;
     // The correlation id of an API call or GPU op; 0 when it has none.
     std::uint32_t correlationIdOf(const Track &track, std::size_t event) const;
 

@@ -2,7 +2,9 @@
 // viewer, printed like `nsys stats` prints them, without nsys installed.
 #include "clicommands.h"
 
+#include <QApplication>
 #include <QCoreApplication>
+#include <memory>
 #include <QTextStream>
 
 namespace {
@@ -12,7 +14,8 @@ void printUsage(QTextStream &out)
     out << "Usage: rankscope-cli <command> [options] FILE|DIR...\n\n"
            "Commands:\n"
            "  stats   Print nsys-compatible statistics reports (rankscope-cli stats --help)\n"
-           "  info    Print what each report holds (rankscope-cli info --help)\n\n"
+           "  info    Print what each report holds (rankscope-cli info --help)\n"
+           "  bench   Measure loading, drawing, hit tests and statistics (rankscope-cli bench --help)\n\n"
            "Options:\n"
            "  -h, --help     Show this help\n"
            "  -v, --version  Show the version\n";
@@ -22,7 +25,12 @@ void printUsage(QTextStream &out)
 
 int main(int argc, char **argv)
 {
-    QCoreApplication app(argc, argv);
+    // bench paints real frames: it needs a GUI application (offscreen);
+    // everything else stays a plain console program.
+    const bool bench = argc > 1 && QByteArray(argv[1]) == "bench";
+    if (bench && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+    std::unique_ptr<QCoreApplication> app = bench ? std::make_unique<QApplication>(argc, argv) : std::make_unique<QCoreApplication>(argc, argv);
     QCoreApplication::setApplicationName(QStringLiteral("rankscope-cli"));
     QCoreApplication::setApplicationVersion(QStringLiteral(RANKSCOPE_VERSION));
     QStringList args = QCoreApplication::arguments();
@@ -41,6 +49,8 @@ int main(int argc, char **argv)
         return rankscope::cli::runStats(args);
     if (command == QLatin1String("info"))
         return rankscope::cli::runInfo(args);
+    if (command == QLatin1String("bench"))
+        return rankscope::cli::runBench(args);
     QTextStream(stderr) << "rankscope-cli: unknown command '" << command << "'\n";
     printUsage(out);
     return 1;

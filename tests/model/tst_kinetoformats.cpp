@@ -63,8 +63,8 @@ private slots:
         QCOMPARE(rep.meta.utcStartNs, 1661203462598738000LL);
         QCOMPARE(rep.extent().start, 0);
         // The kernel's launch is found through the correlation id.
-        QCOMPARE(rep.apiByCorrelation.count(Report::correlationKey(1234, 7)), std::size_t(1));
-        QCOMPARE(rep.gpuByCorrelation.count(Report::correlationKey(1234, 7)), std::size_t(1));
+        QVERIFY(rep.apiCallFor(Report::correlationKey(1234, 7)).has_value());
+        QCOMPARE(rep.gpuOpsFor(Report::correlationKey(1234, 7)).size(), std::size_t(1));
     }
 
     void ncclCollectivesAndOverlap()

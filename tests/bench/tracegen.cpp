@@ -1,0 +1,339 @@
+// rankscope-tracegen: writes synthetic traces for benchmarks, deterministic
+// for a seed. Each rank gets N events in a training-loop mix: per step an
+// NVTX "step k" range with nested phases, CUDA runtime calls that launch
+// kernels on several streams, memcpys of varied sizes and kinds (some
+// pageable), memsets, NCCL all-reduce kernels, and OS runtime calls.
+//
+//   rankscope-tracegen --format nsys|kineto --ranks R --events N [--seed S] OUTDIR
+#include <QCommandLineParser>
+#include <QCoreApplication>
+#include <QDir>
+#include <QFile>
+#include <QTextStream>
+#include <sqlite3.h>
+
+#include <cstdio>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace {
+
+// One event of the generated mix, in ns on the rank's timeline.
+struct Event {
+    enum Kind { Api, Kernel, Nccl, Memcpy, Memset, Nvtx, Osrt } kind;
+    std::int64_t start, end;
+    int name;          // index into the name lists below
+    int stream = 7;
+    int correlation = 0;
+    std::int64_t bytes = 0;
+    int copyKind = 1, srcKind = 0, dstKind = 2;
+    int depth = 0;
+    int tid = 0;
+};
+
+const std::vector<std::string> kKernels{
+    "void at::native::vectorized_elementwise_kernel<4, at::native::CUDAFunctor_add<float>>(int, T1, T2)",
+    "sm90_xmma_gemm_f32f32_tf32f32_f32_nt_n_tilesize128x128x32_warpgroupsize1x1x1_execute_segment_k_off_kernel",
+    "void cudnn::bn_fw_tr_1C11_kernel_NCHW<float, float, int, 512, true, 1, true>(cudnnTensorStruct)",
+    "void at::native::reduce_kernel<512, 1, at::native::ReduceOp<float, at::native::MeanOps<float, float>>>(T3)",
+    "ampere_sgemm_128x64_nn", "void at::native::softmax_warp_forward<float, float, float, 10, true>(T2 *, const T1 *)",
+};
+const std::vector<std::string> kNccl{"ncclDevKernel_AllReduce_Sum_f32_RING_LL", "ncclDevKernel_AllGather_RING_LL"};
+const std::vector<std::string> kApis{"cudaLaunchKernel_v7000", "cudaMemcpyAsync_v3020", "cudaMemsetAsync_v3020", "cudaStreamSynchronize_v3020"};
+const std::vector<std::string> kPhases{"data_loading", "forward", "backward", "optimizer"};
+const std::vector<std::string> kOsrt{"read", "poll", "ioctl", "pthread_cond_wait", "mmap64", "futex"};
+
+std::vector<Event> makeRank(std::size_t n, std::uint64_t seed)
+{
+    std::mt19937_64 rng(seed);
+    std::uniform_int_distribution<int> kernelName(0, int(kKernels.size()) - 1), osrtName(0, int(kOsrt.size()) - 1);
+    std::uniform_int_distribution<int> sizeLog(2, 26), stream(0, 3);
+    std::vector<Event> events;
+    events.reserve(n + 64);
+    std::int64_t t = 1'000'000;
+    int correlation = 1, step = 0;
+    while (events.size() < n) {
+        const std::int64_t stepStart = t;
+        const std::size_t stepIndex = events.size();
+        events.push_back({Event::Nvtx, stepStart, 0, step++, 7, 0, 0, 1, 0, 2, 0, 0});
+        for (int phase = 0; phase < 4 && events.size() < n; ++phase) {
+            const std::int64_t phaseStart = t;
+            const std::size_t phaseIndex = events.size();
+            events.push_back({Event::Nvtx, phaseStart, 0, phase, 7, 0, 0, 1, 0, 2, 1, 0}); // depth 1: a phase
+            const int ops = 40 + int(rng() % 40);
+            for (int k = 0; k < ops && events.size() + 4 < n; ++k) {
+                // A CPU call launches GPU work a little later; OS runtime
+                // calls run on a helper thread meanwhile.
+                const int corr = correlation++;
+                const std::int64_t apiDur = 3'000 + std::int64_t(rng() % 6'000);
+                const bool copy = phase == 0 && k % 4 == 0;
+                const bool nccl = phase == 2 && k % 10 == 9;
+                const bool memset = !copy && k % 25 == 24;
+                events.push_back({Event::Api, t, t + apiDur, copy ? 1 : memset ? 2 : 0, 7, corr, 0, 1, 0, 2, 0, 0});
+                const std::int64_t gpuStart = t + apiDur + 2'000 + std::int64_t(rng() % 20'000);
+                Event gpu{Event::Kernel, gpuStart, gpuStart + 5'000 + std::int64_t(rng() % 200'000), kernelName(rng), 7 + 4 * stream(rng), corr, 0, 1, 0, 2, 0, 0};
+                if (copy) {
+                    gpu.kind = Event::Memcpy;
+                    gpu.bytes = std::int64_t(1) << sizeLog(rng);
+                    gpu.copyKind = k % 8 == 0 ? 2 : 1;
+                    gpu.srcKind = gpu.copyKind == 1 ? int(rng() % 2) : 2; // pageable or pinned host memory
+                    gpu.dstKind = gpu.copyKind == 1 ? 2 : 1;
+                    gpu.end = gpu.start + 1'000 + gpu.bytes / 20;
+                    gpu.stream = 7;
+                } else if (memset) {
+                    gpu.kind = Event::Memset;
+                    gpu.bytes = std::int64_t(1) << sizeLog(rng);
+                    gpu.end = gpu.start + 1'000 + gpu.bytes / 200;
+                } else if (nccl) {
+                    gpu.kind = Event::Nccl;
+                    gpu.name = int(rng() % kNccl.size());
+                    gpu.stream = 30;
+                }
+                events.push_back(gpu);
+                events.push_back({Event::Osrt, t, t + 1'000 + std::int64_t(rng() % 50'000), osrtName(rng), 7, 0, 0, 1, 0, 2, 0, 1});
+                t += apiDur + 500 + std::int64_t(rng() % 3'000);
+            }
+            events[phaseIndex].end = t;
+        }
+        events[stepIndex].end = t;
+        t += 200'000 + std::int64_t(rng() % 2'000'000); // the loader's gap between steps
+    }
+    return events;
+}
+
+bool exec(sqlite3 *db, const char *sql)
+{
+    char *error = nullptr;
+    if (sqlite3_exec(db, sql, nullptr, nullptr, &error) != SQLITE_OK) {
+        std::fprintf(stderr, "sqlite: %s\n", error);
+        sqlite3_free(error);
+        return false;
+    }
+    return true;
+}
+
+bool writeNsys(const QString &path, const std::vector<Event> &events, int rank)
+{
+    QFile::remove(path);
+    sqlite3 *db = nullptr;
+    if (sqlite3_open(path.toUtf8().constData(), &db) != SQLITE_OK)
+        return false;
+    exec(db, "PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; BEGIN;");
+    exec(db, "CREATE TABLE META_DATA_EXPORT(name TEXT, value TEXT);"
+             "INSERT INTO META_DATA_EXPORT VALUES('EXPORT_PRODUCT_VERSION','2025.3.2.0'),('EXPORT_SCHEMA_VERSION','3.20.3');"
+             "CREATE TABLE StringIds(id INTEGER PRIMARY KEY, value TEXT NOT NULL);"
+             "CREATE TABLE TARGET_INFO_SESSION_START_TIME(utcEpochNs INTEGER, utcTime TEXT, localTime TEXT);"
+             "CREATE TABLE TARGET_INFO_GPU(vmId INTEGER, id INTEGER, name TEXT, totalMemory INTEGER, smCount INTEGER);"
+             "INSERT INTO TARGET_INFO_GPU VALUES(0,0,'NVIDIA H100 80GB HBM3',85017493504,132);"
+             "CREATE TABLE PROCESSES(globalPid INTEGER, pid INTEGER, name TEXT);"
+             "CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL(start INTEGER NOT NULL, end INTEGER NOT NULL, deviceId INTEGER NOT NULL, contextId INTEGER NOT NULL,"
+             " streamId INTEGER NOT NULL, correlationId INTEGER, globalPid INTEGER, demangledName INTEGER NOT NULL, shortName INTEGER NOT NULL,"
+             " registersPerThread INTEGER, gridX INTEGER, gridY INTEGER, gridZ INTEGER, blockX INTEGER, blockY INTEGER, blockZ INTEGER,"
+             " staticSharedMemory INTEGER, dynamicSharedMemory INTEGER, graphNodeId INTEGER);"
+             "CREATE TABLE CUPTI_ACTIVITY_KIND_MEMCPY(start INTEGER NOT NULL, end INTEGER NOT NULL, deviceId INTEGER NOT NULL, contextId INTEGER NOT NULL,"
+             " streamId INTEGER NOT NULL, correlationId INTEGER, globalPid INTEGER, bytes INTEGER NOT NULL, copyKind INTEGER NOT NULL, srcKind INTEGER, dstKind INTEGER);"
+             "CREATE TABLE CUPTI_ACTIVITY_KIND_MEMSET(start INTEGER NOT NULL, end INTEGER NOT NULL, deviceId INTEGER NOT NULL, contextId INTEGER NOT NULL,"
+             " streamId INTEGER NOT NULL, correlationId INTEGER, globalPid INTEGER, value INTEGER NOT NULL, bytes INTEGER NOT NULL, memKind INTEGER);"
+             "CREATE TABLE CUPTI_ACTIVITY_KIND_RUNTIME(start INTEGER NOT NULL, end INTEGER NOT NULL, eventClass INTEGER NOT NULL, globalTid INTEGER,"
+             " correlationId INTEGER, nameId INTEGER NOT NULL, returnValue INTEGER NOT NULL);"
+             "CREATE TABLE NVTX_EVENTS(start INTEGER NOT NULL, end INTEGER, eventType INTEGER NOT NULL, text TEXT, globalTid INTEGER, domainId INTEGER);"
+             "CREATE TABLE OSRT_API(start INTEGER NOT NULL, end INTEGER NOT NULL, eventClass INTEGER NOT NULL, globalTid INTEGER, nameId INTEGER NOT NULL,"
+             " returnValue INTEGER NOT NULL, nestingLevel INTEGER, callchainId INTEGER NOT NULL);");
+    // Strings: kernels, NCCL kernels, APIs, OS calls.
+    int id = 1;
+    std::vector<int> kernelIds, ncclIds, apiIds, osrtIds;
+    sqlite3_stmt *str = nullptr;
+    sqlite3_prepare_v2(db, "INSERT INTO StringIds VALUES(?,?)", -1, &str, nullptr);
+    auto addString = [&](const std::string &s, std::vector<int> &ids) {
+        sqlite3_bind_int(str, 1, id);
+        sqlite3_bind_text(str, 2, s.c_str(), int(s.size()), SQLITE_TRANSIENT);
+        sqlite3_step(str);
+        sqlite3_reset(str);
+        ids.push_back(id++);
+    };
+    for (const auto &s : kKernels) addString(s, kernelIds);
+    for (const auto &s : kNccl) addString(s, ncclIds);
+    for (const auto &s : kApis) addString(s, apiIds);
+    for (const auto &s : kOsrt) addString(s, osrtIds);
+    sqlite3_finalize(str);
+    const std::int64_t pid = 1000 + rank;
+    const std::int64_t globalPid = (std::int64_t(1) << 56) | (pid << 24);
+    const std::int64_t mainTid = globalPid | pid, helperTid = globalPid | (pid + 1);
+    const std::string meta = "INSERT INTO TARGET_INFO_SESSION_START_TIME VALUES(" + std::to_string(1795351401000000000LL + rank * 1000000LL) +
+                             ",'',''); INSERT INTO PROCESSES VALUES(" + std::to_string(globalPid) + "," + std::to_string(pid) + ",'python3');";
+    exec(db, meta.c_str());
+    sqlite3_stmt *kernel = nullptr, *memcpy = nullptr, *memset = nullptr, *api = nullptr, *nvtx = nullptr, *osrt = nullptr;
+    sqlite3_prepare_v2(db, "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES(?,?,0,1,?,?,?,?,?,64,128,1,1,256,1,1,0,0,NULL)", -1, &kernel, nullptr);
+    sqlite3_prepare_v2(db, "INSERT INTO CUPTI_ACTIVITY_KIND_MEMCPY VALUES(?,?,0,1,?,?,?,?,?,?,?)", -1, &memcpy, nullptr);
+    sqlite3_prepare_v2(db, "INSERT INTO CUPTI_ACTIVITY_KIND_MEMSET VALUES(?,?,0,1,?,?,?,0,?,2)", -1, &memset, nullptr);
+    sqlite3_prepare_v2(db, "INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME VALUES(?,?,0,?,?,?,0)", -1, &api, nullptr);
+    sqlite3_prepare_v2(db, "INSERT INTO NVTX_EVENTS VALUES(?,?,59,?,?,0)", -1, &nvtx, nullptr);
+    sqlite3_prepare_v2(db, "INSERT INTO OSRT_API VALUES(?,?,27,?,?,0,0,0)", -1, &osrt, nullptr);
+    for (const Event &e : events) {
+        sqlite3_stmt *s = nullptr;
+        switch (e.kind) {
+        case Event::Kernel:
+        case Event::Nccl:
+            s = kernel;
+            sqlite3_bind_int64(s, 3, e.stream);
+            sqlite3_bind_int64(s, 4, e.correlation);
+            sqlite3_bind_int64(s, 5, globalPid);
+            sqlite3_bind_int64(s, 6, e.kind == Event::Nccl ? ncclIds[std::size_t(e.name)] : kernelIds[std::size_t(e.name)]);
+            sqlite3_bind_int64(s, 7, e.kind == Event::Nccl ? ncclIds[std::size_t(e.name)] : kernelIds[std::size_t(e.name)]);
+            break;
+        case Event::Memcpy:
+            s = memcpy;
+            sqlite3_bind_int64(s, 3, e.stream);
+            sqlite3_bind_int64(s, 4, e.correlation);
+            sqlite3_bind_int64(s, 5, globalPid);
+            sqlite3_bind_int64(s, 6, e.bytes);
+            sqlite3_bind_int64(s, 7, e.copyKind);
+            sqlite3_bind_int64(s, 8, e.srcKind);
+            sqlite3_bind_int64(s, 9, e.dstKind);
+            break;
+        case Event::Memset:
+            s = memset;
+            sqlite3_bind_int64(s, 3, e.stream);
+            sqlite3_bind_int64(s, 4, e.correlation);
+            sqlite3_bind_int64(s, 5, globalPid);
+            sqlite3_bind_int64(s, 6, e.bytes);
+            break;
+        case Event::Api:
+            s = api;
+            sqlite3_bind_int64(s, 3, mainTid);
+            sqlite3_bind_int64(s, 4, e.correlation);
+            sqlite3_bind_int64(s, 5, apiIds[std::size_t(e.name)]);
+            break;
+        case Event::Nvtx: {
+            s = nvtx;
+            const std::string text = e.depth == 1 ? kPhases[std::size_t(e.name)] : "step " + std::to_string(e.name);
+            sqlite3_bind_text(s, 3, text.c_str(), int(text.size()), SQLITE_TRANSIENT);
+            sqlite3_bind_int64(s, 4, mainTid);
+            break;
+        }
+        case Event::Osrt:
+            s = osrt;
+            sqlite3_bind_int64(s, 3, helperTid);
+            sqlite3_bind_int64(s, 4, osrtIds[std::size_t(e.name)]);
+            break;
+        }
+        sqlite3_bind_int64(s, 1, e.start);
+        sqlite3_bind_int64(s, 2, e.end);
+        sqlite3_step(s);
+        sqlite3_reset(s);
+    }
+    for (sqlite3_stmt *s : {kernel, memcpy, memset, api, nvtx, osrt})
+        sqlite3_finalize(s);
+    const bool ok = exec(db, "COMMIT;");
+    sqlite3_close(db);
+    return ok;
+}
+
+std::string jsonString(const std::string &s)
+{
+    std::string out = "\"";
+    for (char c : s)
+        out += c == '"' ? std::string("\\\"") : std::string(1, c);
+    return out + "\"";
+}
+
+// Kineto's µs with three decimals.
+std::string micros(std::int64_t ns)
+{
+    char buf[48];
+    std::snprintf(buf, sizeof buf, "%lld.%03lld", (long long)(ns / 1000), (long long)(ns % 1000));
+    return buf;
+}
+
+bool writeKineto(const QString &path, const std::vector<Event> &events, int rank, int ranks)
+{
+    std::FILE *f = std::fopen(path.toUtf8().constData(), "wb");
+    if (!f)
+        return false;
+    const int pid = 1000 + rank;
+    std::fprintf(f, "{\"schemaVersion\": 1, \"deviceProperties\": [{\"id\": 0, \"name\": \"NVIDIA H100 80GB HBM3\", \"totalGlobalMem\": 85017493504, \"numSms\": 132}],\n"
+                    " \"distributedInfo\": {\"backend\": \"nccl\", \"rank\": %d, \"world_size\": %d},\n \"baseTimeNanoseconds\": 1790857026000000000,\n"
+                    " \"traceEvents\": [\n  {\"ph\": \"M\", \"name\": \"process_name\", \"pid\": %d, \"tid\": 0, \"args\": {\"name\": \"python3\"}}",
+                 rank, ranks, pid);
+    static const char *copyNames[] = {"", "Memcpy HtoD (%s -> Device)", "Memcpy DtoH (Device -> %s)"};
+    for (const Event &e : events) {
+        const std::string ts = micros(e.start), dur = micros(e.end - e.start);
+        switch (e.kind) {
+        case Event::Nvtx: {
+            const std::string name = e.depth == 1 ? kPhases[std::size_t(e.name)] : "ProfilerStep#" + std::to_string(e.name);
+            std::fprintf(f, ",\n  {\"ph\": \"X\", \"cat\": \"user_annotation\", \"name\": %s, \"pid\": %d, \"tid\": %d, \"ts\": %s, \"dur\": %s}",
+                         jsonString(name).c_str(), pid, pid, ts.c_str(), dur.c_str());
+            break;
+        }
+        case Event::Api:
+            std::fprintf(f, ",\n  {\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": %s, \"pid\": %d, \"tid\": %d, \"ts\": %s, \"dur\": %s, \"args\": {\"correlation\": %d}}",
+                         jsonString(kApis[std::size_t(e.name)].substr(0, kApis[std::size_t(e.name)].find("_v"))).c_str(), pid, pid, ts.c_str(), dur.c_str(), e.correlation);
+            break;
+        case Event::Kernel:
+        case Event::Nccl: {
+            const std::string &name = e.kind == Event::Nccl ? kNccl[std::size_t(e.name)] : kKernels[std::size_t(e.name)];
+            std::fprintf(f, ",\n  {\"ph\": \"X\", \"cat\": \"kernel\", \"name\": %s, \"pid\": 0, \"tid\": %d, \"ts\": %s, \"dur\": %s, \"args\": "
+                            "{\"device\": 0, \"stream\": %d, \"correlation\": %d, \"registers per thread\": 64, \"grid\": [128, 1, 1], \"block\": [256, 1, 1]%s}}",
+                         jsonString(name).c_str(), e.stream, ts.c_str(), dur.c_str(), e.stream, e.correlation,
+                         e.kind == Event::Nccl ? ", \"Collective name\": \"allreduce\", \"dtype\": \"Float\", \"In msg nelems\": 1048576, \"Group size\": 8" : "");
+            break;
+        }
+        case Event::Memcpy: {
+            char name[96];
+            std::snprintf(name, sizeof name, copyNames[e.copyKind], e.srcKind == 0 || e.dstKind == 0 ? "Pageable" : "Pinned");
+            std::fprintf(f, ",\n  {\"ph\": \"X\", \"cat\": \"gpu_memcpy\", \"name\": \"%s\", \"pid\": 0, \"tid\": %d, \"ts\": %s, \"dur\": %s, \"args\": "
+                            "{\"device\": 0, \"stream\": %d, \"correlation\": %d, \"bytes\": %lld}}",
+                         name, e.stream, ts.c_str(), dur.c_str(), e.stream, e.correlation, (long long)e.bytes);
+            break;
+        }
+        case Event::Memset:
+            std::fprintf(f, ",\n  {\"ph\": \"X\", \"cat\": \"gpu_memset\", \"name\": \"Memset (Device)\", \"pid\": 0, \"tid\": %d, \"ts\": %s, \"dur\": %s, \"args\": "
+                            "{\"device\": 0, \"stream\": %d, \"correlation\": %d, \"bytes\": %lld}}",
+                         e.stream, ts.c_str(), dur.c_str(), e.stream, e.correlation, (long long)e.bytes);
+            break;
+        case Event::Osrt:
+            std::fprintf(f, ",\n  {\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": %s, \"pid\": %d, \"tid\": %d, \"ts\": %s, \"dur\": %s}",
+                         jsonString("aten::" + kOsrt[std::size_t(e.name)]).c_str(), pid, pid + 1, ts.c_str(), dur.c_str());
+            break;
+        }
+    }
+    std::fprintf(f, "\n]}\n");
+    return std::fclose(f) == 0;
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    QCoreApplication app(argc, argv);
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral("Writes synthetic traces for Rankscope benchmarks."));
+    parser.addHelpOption();
+    const QCommandLineOption format(QStringLiteral("format"), QStringLiteral("nsys or kineto"), QStringLiteral("FORMAT"), QStringLiteral("nsys"));
+    const QCommandLineOption ranks(QStringLiteral("ranks"), QStringLiteral("Ranks (files)"), QStringLiteral("R"), QStringLiteral("1"));
+    const QCommandLineOption events(QStringLiteral("events"), QStringLiteral("Events per rank"), QStringLiteral("N"), QStringLiteral("1000000"));
+    const QCommandLineOption seed(QStringLiteral("seed"), QStringLiteral("Random seed"), QStringLiteral("S"), QStringLiteral("1"));
+    parser.addOptions({format, ranks, events, seed});
+    parser.addPositionalArgument(QStringLiteral("outdir"), QStringLiteral("Where to write the files"));
+    parser.process(app);
+    if (parser.positionalArguments().size() != 1) {
+        QTextStream(stderr) << "rankscope-tracegen: give one output directory\n";
+        return 1;
+    }
+    const QDir out(parser.positionalArguments().front());
+    QDir().mkpath(out.path());
+    const int rankCount = parser.value(ranks).toInt();
+    const auto perRank = std::size_t(parser.value(events).toLongLong());
+    const bool kineto = parser.value(format) == QLatin1String("kineto");
+    for (int r = 0; r < rankCount; ++r) {
+        const std::vector<Event> evs = makeRank(perRank, parser.value(seed).toULongLong() * 1000003 + std::uint64_t(r));
+        const QString path = out.filePath(kineto ? QStringLiteral("synthetic_rank%1.pt.trace.json").arg(r) : QStringLiteral("synthetic_rank%1.sqlite").arg(r));
+        if (!(kineto ? writeKineto(path, evs, r, rankCount) : writeNsys(path, evs, r))) {
+            QTextStream(stderr) << "rankscope-tracegen: cannot write " << path << "\n";
+            return 2;
+        }
+        QTextStream(stdout) << path << ": " << evs.size() << " events\n";
+    }
+    return 0;
+}
