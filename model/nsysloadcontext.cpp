@@ -26,6 +26,12 @@ void NsysLoadContext::readStringIds()
     }
 }
 
+void NsysLoadContext::shareStringsFrom(const NsysLoadContext &other)
+{
+    m_denseStrings = other.m_denseStrings;
+    m_sparseStrings = other.m_sparseStrings;
+}
+
 StringId NsysLoadContext::mapString(std::int64_t nsysId) const
 {
     if (nsysId >= 0 && std::size_t(nsysId) < m_denseStrings.size())
@@ -48,12 +54,11 @@ Track &NsysLoadContext::gpuTrack(TrackKind kind, std::uint32_t pid, int deviceId
 TimeNs NsysLoadContext::checkedEnd(const char *table, TimeNs start, const SqliteStatement &row,
                                    int endColumn)
 {
-    const bool missing = row.isNull(endColumn) || (row.int64(endColumn) == 0 && start != 0);
-    if (missing) {
+    const TimeNs end = row.int64(endColumn); // NULL reads as 0
+    if (end == 0 && (start != 0 || row.isNull(endColumn))) {
         ++m_badEnds[table].first;
         return start;
     }
-    const TimeNs end = row.int64(endColumn);
     if (end < start) {
         ++m_badEnds[table].second;
         return start;

@@ -28,6 +28,9 @@ public:
     QString fatalError; // set once; loading stops
 
     void readStringIds();
+    // Reuses another context's StringIds mapping (read-only from here on),
+    // so a second connection can read tables in parallel.
+    void shareStringsFrom(const NsysLoadContext &other);
     StringId mapString(std::int64_t nsysId) const;
     StringId intern(std::string_view text) { return report.strings.intern(text); }
 

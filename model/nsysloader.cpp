@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <thread>
 
 namespace rankscope {
 
@@ -199,27 +200,68 @@ LoadResult NsysSqliteLoader::load(const QString &path, const LoadControl &contro
     report->filePath = path;
     NsysLoadContext ctx(db, *report, control);
     using Step = void (*)(NsysLoadContext &);
-    const Step steps[] = {
-        readMetadata,
-        [](NsysLoadContext &c) {
-            readEnumLabels(c, "ENUM_CUDA_MEMCPY_OPER", c.report.memcpyKindLabels);
-            readEnumLabels(c, "ENUM_CUDA_MEM_KIND", c.report.memoryKindLabels);
-        },
-        [](NsysLoadContext &c) { c.readStringIds(); },
-        nsys::readCudaApi, nsys::readOsRuntime, nsys::readNvtx,
-        nsys::readKernels, nsys::readMemcpys, nsys::readMemsets, nsys::readSyncs,
-        nsys::readMemoryUsage, nsys::readGpuMetrics, nsys::readDiagnosticEvents,
-        readProcessesAndThreads, readGpus,
+    auto run = [&](NsysLoadContext &c, std::initializer_list<Step> steps) {
+        for (Step step : steps) {
+            step(c);
+            if (control.isCancelled() || !c.fatalError.isEmpty())
+                return false;
+        }
+        return true;
     };
-    const std::size_t stepCount = std::size(steps);
-    for (std::size_t i = 0; i < stepCount; ++i) {
-        steps[i](ctx);
+    auto stopped = [&](const NsysLoadContext &c) -> std::optional<LoadResult> {
         if (control.isCancelled())
-            return {nullptr, QStringLiteral("cancelled"), true};
-        if (!ctx.fatalError.isEmpty())
-            return LoadResult::failure(ctx.fatalError);
-        control.report(0.9 * double(i + 1) / double(stepCount));
+            return LoadResult{nullptr, QStringLiteral("cancelled"), true};
+        if (!c.fatalError.isEmpty())
+            return LoadResult::failure(c.fatalError);
+        return std::nullopt;
+    };
+
+    // 1. What every table needs: metadata, enum labels, StringIds.
+    run(ctx, {readMetadata,
+              [](NsysLoadContext &c) {
+                  readEnumLabels(c, "ENUM_CUDA_MEMCPY_OPER", c.report.memcpyKindLabels);
+                  readEnumLabels(c, "ENUM_CUDA_MEM_KIND", c.report.memoryKindLabels);
+              },
+              [](NsysLoadContext &c) { c.readStringIds(); }});
+    if (auto s = stopped(ctx))
+        return *s;
+    control.report(0.2);
+
+    // 2. The tables, on two connections at once. The CUDA API and OS runtime
+    // readers only look names up (they add no strings), so they can fill a
+    // report of their own beside the main one and be merged after.
+    Report hostCalls;
+    SqliteDatabase secondDb;
+    QString secondError;
+    const bool parallel = std::thread::hardware_concurrency() > 1 && secondDb.open(path, &secondError);
+    NsysLoadContext hostCtx(parallel ? secondDb : db, hostCalls, control);
+    hostCtx.shareStringsFrom(ctx);
+    const std::initializer_list<Step> hostSteps{nsys::readCudaApi, nsys::readOsRuntime};
+    const std::initializer_list<Step> mainSteps{nsys::readNvtx, nsys::readKernels, nsys::readMemcpys, nsys::readMemsets, nsys::readSyncs,
+                                                nsys::readMemoryUsage, nsys::readGpuMetrics, nsys::readDiagnosticEvents};
+    if (parallel) {
+        std::thread host([&] { run(hostCtx, hostSteps); });
+        run(ctx, mainSteps);
+        host.join();
+    } else {
+        run(hostCtx, hostSteps) && run(ctx, mainSteps);
     }
+    if (auto s = stopped(hostCtx))
+        return *s;
+    if (auto s = stopped(ctx))
+        return *s;
+    hostCtx.flushOddities();
+    // hostCalls' API rows are the only ones: its payload indices stay valid.
+    report->apiCalls = std::move(hostCalls.apiCalls);
+    std::move(hostCalls.tracks.begin(), hostCalls.tracks.end(), std::back_inserter(report->tracks));
+    std::move(hostCalls.diagnostics.begin(), hostCalls.diagnostics.end(), std::back_inserter(report->diagnostics));
+    report->meta.sqlRead.insert(report->meta.sqlRead.end(), hostCalls.meta.sqlRead.begin(), hostCalls.meta.sqlRead.end());
+    control.report(0.8);
+
+    // 3. What needs every track: processes, threads, GPUs.
+    run(ctx, {readProcessesAndThreads, readGpus});
+    if (auto s = stopped(ctx))
+        return *s;
     ctx.flushOddities();
     if (report->eventCount() == 0 && report->counters.empty())
         ctx.note(Diagnostic::Severity::Warning, QStringLiteral("the export holds no events"));

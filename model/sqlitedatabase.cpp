@@ -48,7 +48,11 @@ bool SqliteStatement::isNull(int column) const
 
 std::int64_t SqliteStatement::int64(int column, std::int64_t ifNull) const
 {
-    return isNull(column) ? ifNull : sqlite3_column_int64(m_stmt, column);
+    // SQLite reads NULL as 0: the type is only worth asking for another default.
+    // (Runs once per column per row.)
+    if (ifNull != 0 && isNull(column))
+        return ifNull;
+    return sqlite3_column_int64(m_stmt, column);
 }
 
 double SqliteStatement::real(int column, double ifNull) const
