@@ -68,17 +68,25 @@ void buildCorrelations(Report &report)
             const std::uint32_t id = report.correlationIdOf(track, i);
             if (id == 0)
                 continue;
-            const std::uint64_t key = Report::correlationKey(track.pid, id);
-            (api ? report.apiByCorrelation : report.gpuByCorrelation).push_back({key, TrackEvent{t, i}});
+            (api ? report.apiByCorrelation : report.gpuByCorrelation).push_back(TrackEvent{t, i});
         }
     }
-    std::stable_sort(report.apiByCorrelation.begin(), report.apiByCorrelation.end());
-    // One API call per key: a repeated id (not seen in real traces) keeps
-    // its first call.
-    report.apiByCorrelation.erase(std::unique(report.apiByCorrelation.begin(), report.apiByCorrelation.end(),
-                                              [](const auto &a, const auto &b) { return a.key == b.key; }),
-                                  report.apiByCorrelation.end());
-    std::stable_sort(report.gpuByCorrelation.begin(), report.gpuByCorrelation.end());
+    // Sorted by key; keys computed once for the sort, then dropped.
+    auto sortByKey = [&](std::vector<TrackEvent> &events) {
+        std::vector<std::pair<std::uint64_t, TrackEvent>> keyed;
+        keyed.reserve(events.size());
+        for (const TrackEvent &e : events)
+            keyed.emplace_back(report.correlationKeyOf(e), e);
+        std::stable_sort(keyed.begin(), keyed.end(), [](const auto &a, const auto &b) { return a.first < b.first; });
+        // One API call per key: a repeated id (not seen in real traces) keeps its first call.
+        if (&events == &report.apiByCorrelation)
+            keyed.erase(std::unique(keyed.begin(), keyed.end(), [](const auto &a, const auto &b) { return a.first == b.first; }), keyed.end());
+        events.clear();
+        for (const auto &[key, e] : keyed)
+            events.push_back(e);
+    };
+    sortByKey(report.apiByCorrelation);
+    sortByKey(report.gpuByCorrelation);
     report.apiByCorrelation.shrink_to_fit();
     report.gpuByCorrelation.shrink_to_fit();
 }
@@ -110,11 +118,11 @@ void buildNvtxProjections(Report &report)
                 if (calls.start(c) < lo || calls.end(c) > hi)
                     return; // only calls wholly inside the range
                 const std::uint32_t id = report.apiCalls[calls.payload(c)].correlationId;
-                for (const Report::Correlation &op : report.gpuOpsFor(Report::correlationKey(nvtx.pid, id))) {
-                    const Track &gpu = report.tracks[op.at.track];
+                for (const TrackEvent &op : report.gpuOpsFor(Report::correlationKey(nvtx.pid, id))) {
+                    const Track &gpu = report.tracks[op.track];
                     if (gpu.kind == TrackKind::Sync)
                         continue;
-                    opsByDevice[gpu.deviceId].emplace_back(gpu.slices.start(op.at.event), gpu.slices.end(op.at.event));
+                    opsByDevice[gpu.deviceId].emplace_back(gpu.slices.start(op.event), gpu.slices.end(op.event));
                 }
             });
             for (auto &[device, ops] : opsByDevice) {

@@ -42,12 +42,13 @@ QString eventName(const Session &session, const EventLocation &at)
 void addKernelFields(EventDetails &d, const Report &r, const Track &t, std::size_t i)
 {
     const KernelRecord &k = r.kernels[t.slices.payload(i)];
+    const KernelConfig &launch = r.launch(k);
     d.fields.push_back({QStringLiteral("Full name"), r.strings.string(t.slices.name(i)), {}});
-    d.fields.push_back({QStringLiteral("Grid"), QStringLiteral("%1 × %2 × %3").arg(k.gridX).arg(k.gridY).arg(k.gridZ), {}});
-    d.fields.push_back({QStringLiteral("Block"), QStringLiteral("%1 × %2 × %3").arg(k.blockX).arg(k.blockY).arg(k.blockZ), {}});
-    d.fields.push_back({QStringLiteral("Registers per thread"), QString::number(k.registersPerThread), {}});
+    d.fields.push_back({QStringLiteral("Grid"), QStringLiteral("%1 × %2 × %3").arg(launch.gridX).arg(launch.gridY).arg(launch.gridZ), {}});
+    d.fields.push_back({QStringLiteral("Block"), QStringLiteral("%1 × %2 × %3").arg(launch.blockX).arg(launch.blockY).arg(launch.blockZ), {}});
+    d.fields.push_back({QStringLiteral("Registers per thread"), QString::number(launch.registersPerThread), {}});
     d.fields.push_back({QStringLiteral("Shared memory"), QStringLiteral("%1 static + %2 dynamic")
-                            .arg(formatBytes(k.staticSharedMemory), formatBytes(k.dynamicSharedMemory)), {}});
+                            .arg(formatBytes(launch.staticSharedMemory), formatBytes(launch.dynamicSharedMemory)), {}});
     if (k.graphNodeId >= 0)
         d.fields.push_back({QStringLiteral("Graph node"), QString::number(k.graphNodeId), {}});
     d.fields.push_back({QStringLiteral("Correlation id"), QString::number(k.correlationId), {}});

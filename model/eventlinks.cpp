@@ -28,8 +28,8 @@ std::vector<EventLocation> launchedGpuWork(const Session &session, const EventLo
     const std::uint32_t id = report.correlationIdOf(track, apiCall.event);
     if (id == 0)
         return work;
-    for (const Report::Correlation &op : report.gpuOpsFor(Report::correlationKey(track.pid, id)))
-        work.push_back({apiCall.rank, op.at.track, op.at.event});
+    for (const TrackEvent &op : report.gpuOpsFor(Report::correlationKey(track.pid, id)))
+        work.push_back({apiCall.rank, op.track, op.event});
     std::sort(work.begin(), work.end(), [&](const EventLocation &a, const EventLocation &b) {
         return session.sessionTime(a).start < session.sessionTime(b).start;
     });

@@ -2,6 +2,7 @@
 
 #include "derivedtracks.h"
 #include "gzipreader.h"
+#include "kernelconfigs.h"
 #include "kinetoparser.h"
 #include "parallel.h"
 #include "trackregistry.h"
@@ -129,7 +130,7 @@ std::uint32_t clamp32(std::int64_t v)
 // Fills a Report from the parsed events.
 class KinetoBuilder {
 public:
-    explicit KinetoBuilder(Report &r) : m_report(r), m_tracks(r) {}
+    explicit KinetoBuilder(Report &r) : m_report(r), m_tracks(r), m_configs(r.kernelConfigs) {}
 
     void add(const KinetoEvent &e)
     {
@@ -164,6 +165,7 @@ private:
 
     Report &m_report;
     TrackRegistry m_tracks;
+    KernelConfigInterner m_configs;
     TimeNs m_minTime = kTimeMax;
     std::size_t m_skipped = 0, m_badDuration = 0;
     std::map<std::int64_t, std::size_t> m_apiCallsByPid;
@@ -228,10 +230,12 @@ void KinetoBuilder::addComplete(const KinetoEvent &e)
         k.shortName = name;
         k.correlationId = correlation;
         k.externalId = externalId;
-        k.gridX = clamp32(e.grid[0]), k.gridY = clamp32(e.grid[1]), k.gridZ = clamp32(e.grid[2]);
-        k.blockX = clamp32(e.block[0]), k.blockY = clamp32(e.block[1]), k.blockZ = clamp32(e.block[2]);
-        k.registersPerThread = clamp32(e.registers);
-        k.staticSharedMemory = clamp32(e.sharedMemory); // Kineto reports static + dynamic together
+        KernelConfig c;
+        c.gridX = clamp32(e.grid[0]), c.gridY = clamp32(e.grid[1]), c.gridZ = clamp32(e.grid[2]);
+        c.blockX = clamp32(e.block[0]), c.blockY = clamp32(e.block[1]), c.blockZ = clamp32(e.block[2]);
+        c.registersPerThread = clamp32(e.registers);
+        c.staticSharedMemory = clamp32(e.sharedMemory); // Kineto reports static + dynamic together
+        k.config = m_configs.intern(c);
         if (!e.collectiveName.empty() || e.inNelems != kNone) {
             CollectiveRecord c;
             c.name = r.strings.intern(e.collectiveName);

@@ -1,3 +1,4 @@
+#include "kernelconfigs.h"
 #include "nsysreaders.h"
 
 #include <algorithm>
@@ -48,24 +49,27 @@ void readKernels(NsysLoadContext &ctx)
         table, withCommon({"demangledName", "shortName", "mangledName", "gridX", "gridY", "gridZ",
                            "blockX", "blockY", "blockZ", "registersPerThread", "staticSharedMemory",
                            "dynamicSharedMemory", "graphNodeId", "launchType"}));
+    KernelConfigInterner configs(ctx.report.kernelConfigs);
     ctx.forEachRow(table, sql, [&](const SqliteStatement &row) {
         const TimeNs start = row.int64(Start);
         const TimeNs end = ctx.checkedEnd(table, start, row, End);
         KernelRecord k;
+        KernelConfig c;
         k.shortName = ctx.mapString(row.int64(Short));
         k.mangledName = row.isNull(Mangled) ? StringTable::kEmpty : ctx.mapString(row.int64(Mangled));
         k.correlationId = clampU32(row.int64(CorrelationId));
-        k.gridX = clampU32(row.int64(GridX));
-        k.gridY = clampU32(row.int64(GridY));
-        k.gridZ = clampU32(row.int64(GridZ));
-        k.blockX = clampU32(row.int64(BlockX));
-        k.blockY = clampU32(row.int64(BlockY));
-        k.blockZ = clampU32(row.int64(BlockZ));
-        k.registersPerThread = clampU32(row.int64(Registers));
-        k.staticSharedMemory = clampU32(row.int64(StaticSmem));
-        k.dynamicSharedMemory = clampU32(row.int64(DynamicSmem));
+        c.gridX = clampU32(row.int64(GridX));
+        c.gridY = clampU32(row.int64(GridY));
+        c.gridZ = clampU32(row.int64(GridZ));
+        c.blockX = clampU32(row.int64(BlockX));
+        c.blockY = clampU32(row.int64(BlockY));
+        c.blockZ = clampU32(row.int64(BlockZ));
+        c.registersPerThread = clampU32(row.int64(Registers));
+        c.staticSharedMemory = clampU32(row.int64(StaticSmem));
+        c.dynamicSharedMemory = clampU32(row.int64(DynamicSmem));
+        c.launchType = std::int32_t(row.int64(LaunchType, -1));
+        k.config = configs.intern(c);
         k.graphNodeId = row.int64(GraphNode, -1);
-        k.launchType = std::int32_t(row.int64(LaunchType, -1));
         // Some old exports leave demangledName empty; the short name is
         // still a name.
         StringId name = row.isNull(Demangled) ? StringTable::kEmpty : ctx.mapString(row.int64(Demangled));

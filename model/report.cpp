@@ -48,15 +48,19 @@ std::uint32_t Report::correlationIdOf(const Track &track, std::size_t event) con
 
 std::optional<TrackEvent> Report::apiCallFor(std::uint64_t key) const
 {
-    const auto it = std::lower_bound(apiByCorrelation.begin(), apiByCorrelation.end(), Correlation{key, {}});
-    if (it == apiByCorrelation.end() || it->key != key)
+    const auto it = std::lower_bound(apiByCorrelation.begin(), apiByCorrelation.end(), key,
+                                     [&](const TrackEvent &e, std::uint64_t k) { return correlationKeyOf(e) < k; });
+    if (it == apiByCorrelation.end() || correlationKeyOf(*it) != key)
         return std::nullopt;
-    return it->at;
+    return *it;
 }
 
-std::span<const Report::Correlation> Report::gpuOpsFor(std::uint64_t key) const
+std::span<const TrackEvent> Report::gpuOpsFor(std::uint64_t key) const
 {
-    const auto [first, last] = std::equal_range(gpuByCorrelation.begin(), gpuByCorrelation.end(), Correlation{key, {}});
+    const auto first = std::lower_bound(gpuByCorrelation.begin(), gpuByCorrelation.end(), key,
+                                        [&](const TrackEvent &e, std::uint64_t k) { return correlationKeyOf(e) < k; });
+    const auto last = std::upper_bound(first, gpuByCorrelation.end(), key,
+                                       [&](std::uint64_t k, const TrackEvent &e) { return k < correlationKeyOf(e); });
     return {first, last};
 }
 
@@ -145,11 +149,11 @@ std::size_t Report::memoryBytes() const
     for (const CounterTrack &c : counters)
         bytes += sizeof(CounterTrack) + c.time.capacity() * sizeof(TimeNs)
                  + c.value.capacity() * sizeof(double);
-    bytes += kernels.capacity() * sizeof(KernelRecord) + memcpys.capacity() * sizeof(MemcpyRecord)
+    bytes += kernels.capacity() * sizeof(KernelRecord) + kernelConfigs.capacity() * sizeof(KernelConfig) + memcpys.capacity() * sizeof(MemcpyRecord)
              + memsets.capacity() * sizeof(MemsetRecord) + syncs.capacity() * sizeof(SyncRecord)
              + apiCalls.capacity() * sizeof(ApiCallRecord) + nvtx.capacity() * sizeof(NvtxRecord)
              + nvtxProjections.capacity() * sizeof(NvtxProjectionRecord) + collectives.capacity() * sizeof(CollectiveRecord)
-             + (apiByCorrelation.capacity() + gpuByCorrelation.capacity()) * sizeof(Correlation);
+             + (apiByCorrelation.capacity() + gpuByCorrelation.capacity()) * sizeof(TrackEvent);
     bytes += (processes.capacity() + threads.capacity()) * 48 + diagnostics.capacity() * 64;
     return bytes;
 }

@@ -78,20 +78,28 @@ struct Track {
 };
 
 // Side tables: a slice's payload is its row in the table of its track kind.
-// Kernel slice name: the demangled name (what `nsys stats` groups by).
-struct KernelRecord {
-    StringId shortName = 0;
-    StringId mangledName = 0;
-    std::uint32_t correlationId = 0;
+
+// How a kernel was launched. A training step launches the same few
+// configurations over and over: each is stored once (Report::kernelConfigs).
+struct KernelConfig {
     std::uint32_t gridX = 0, gridY = 0, gridZ = 0;
     std::uint32_t blockX = 0, blockY = 0, blockZ = 0;
     std::uint32_t registersPerThread = 0;
     std::uint32_t staticSharedMemory = 0;
     std::uint32_t dynamicSharedMemory = 0;
-    std::int64_t graphNodeId = -1;
     std::int32_t launchType = -1;
+    bool operator==(const KernelConfig &) const = default;
+};
+
+// Kernel slice name: the demangled name (what `nsys stats` groups by).
+struct KernelRecord {
+    StringId shortName = 0;
+    StringId mangledName = 0;
+    std::uint32_t correlationId = 0;
+    std::uint32_t config = 0;       // row in Report::kernelConfigs
     std::uint32_t externalId = 0;   // Kineto: links to the enclosing CPU op
     std::uint32_t collective = kNoCollective; // row in Report::collectives
+    std::int64_t graphNodeId = -1;
     static constexpr std::uint32_t kNoCollective = 0xffffffffu;
 };
 
@@ -227,6 +235,7 @@ struct Report {
     std::vector<Diagnostic> diagnostics;
 
     std::vector<KernelRecord> kernels;
+    std::vector<KernelConfig> kernelConfigs;
     std::vector<MemcpyRecord> memcpys;
     std::vector<MemsetRecord> memsets;
     std::vector<SyncRecord> syncs;
@@ -236,21 +245,21 @@ struct Report {
     std::vector<CollectiveRecord> collectives;
 
     // API call <-> GPU work, by (pid, correlation id): ids repeat across
-    // processes. Sorted arrays of 16-byte entries (a hash map costs three
-    // times that per event); filled once tracks are final.
-    struct Correlation {
-        std::uint64_t key = 0;
-        TrackEvent at;
-        bool operator<(const Correlation &o) const { return key < o.key; }
-    };
-    std::vector<Correlation> apiByCorrelation; // one per key
-    std::vector<Correlation> gpuByCorrelation; // several per key
+    // processes. Events sorted by that key, 8 bytes each: the key itself is
+    // read back from the event (a hash map would cost ~50 bytes per event).
+    // Filled once tracks are final.
+    std::vector<TrackEvent> apiByCorrelation; // one per key
+    std::vector<TrackEvent> gpuByCorrelation; // several per key
     static std::uint64_t correlationKey(std::uint32_t pid, std::uint32_t correlationId)
     {
         return (std::uint64_t(pid) << 32) | correlationId;
     }
+    std::uint64_t correlationKeyOf(const TrackEvent &at) const
+    {
+        return correlationKey(tracks[at.track].pid, correlationIdOf(tracks[at.track], at.event));
+    }
     std::optional<TrackEvent> apiCallFor(std::uint64_t key) const;
-    std::span<const Correlation> gpuOpsFor(std::uint64_t key) const;
+    std::span<const TrackEvent> gpuOpsFor(std::uint64_t key) const;
     // The correlation id of an API call or GPU op; 0 when it has none.
     std::uint32_t correlationIdOf(const Track &track, std::size_t event) const;
 
@@ -260,6 +269,7 @@ struct Report {
 
     double loadSeconds = 0.0;
 
+    const KernelConfig &launch(const KernelRecord &k) const { return kernelConfigs[k.config]; }
     QString memcpyKindLabel(int id) const;
     QString memoryKindLabel(int id) const;
     const ProcessInfo *process(std::uint32_t pid) const;

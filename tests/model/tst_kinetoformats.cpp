@@ -57,7 +57,7 @@ private slots:
         QCOMPARE(rep.eventCount(TrackKind::Kernel), std::size_t(1));
         QCOMPARE(rep.eventCount(TrackKind::Memcpy), std::size_t(1));
         QCOMPARE(rep.kernels[0].correlationId, 7u);
-        QCOMPARE(rep.kernels[0].gridX, 4u);
+        QCOMPARE(rep.launch(rep.kernels[0]).gridX, 4u);
         QCOMPARE(rep.memcpys[0].srcKind, MemoryKind::Pinned);
         // Absolute µs: the report starts at its first event.
         QCOMPARE(rep.meta.utcStartNs, 1661203462598738000LL);

@@ -139,16 +139,17 @@ private slots:
             const std::uint32_t payload = track->slices.payload(*at);
             if (kind == TrackKind::Kernel) {
                 const KernelRecord &k = m_slow->kernels[payload];
+                const KernelConfig &c = m_slow->launch(k);
                 QCOMPARE(k.correlationId, row[col("CorrId")].toUInt());
-                QCOMPARE(k.gridX, row[col("GrdX")].toUInt());
-                QCOMPARE(k.gridY, row[col("GrdY")].toUInt());
-                QCOMPARE(k.gridZ, row[col("GrdZ")].toUInt());
-                QCOMPARE(k.blockX, row[col("BlkX")].toUInt());
-                QCOMPARE(k.blockY, row[col("BlkY")].toUInt());
-                QCOMPARE(k.blockZ, row[col("BlkZ")].toUInt());
-                QCOMPARE(k.registersPerThread, row[col("Reg/Trd")].toUInt());
-                QCOMPARE(formatRounded(k.staticSharedMemory / 1e6, 3), row[col("StcSMem (MB)")]);
-                QCOMPARE(formatRounded(k.dynamicSharedMemory / 1e6, 3), row[col("DymSMem (MB)")]);
+                QCOMPARE(c.gridX, row[col("GrdX")].toUInt());
+                QCOMPARE(c.gridY, row[col("GrdY")].toUInt());
+                QCOMPARE(c.gridZ, row[col("GrdZ")].toUInt());
+                QCOMPARE(c.blockX, row[col("BlkX")].toUInt());
+                QCOMPARE(c.blockY, row[col("BlkY")].toUInt());
+                QCOMPARE(c.blockZ, row[col("BlkZ")].toUInt());
+                QCOMPARE(c.registersPerThread, row[col("Reg/Trd")].toUInt());
+                QCOMPARE(formatRounded(c.staticSharedMemory / 1e6, 3), row[col("StcSMem (MB)")]);
+                QCOMPARE(formatRounded(c.dynamicSharedMemory / 1e6, 3), row[col("DymSMem (MB)")]);
             } else if (kind == TrackKind::Memcpy) {
                 const MemcpyRecord &m = m_slow->memcpys[payload];
                 QCOMPARE(formatRounded(double(m.bytes) / 1e6, 3), row[col("Bytes (MB)")]);

@@ -87,8 +87,8 @@ private slots:
         QCOMPARE(m.srcKind, MemoryKind::Pageable);
         QCOMPARE(m.dstKind, MemoryKind::Device);
         QCOMPARE(m.copyCount, 1u); // column absent before 3.17.2
-        QCOMPARE(r->kernels.at(0).gridX, 128u);
-        QCOMPARE(r->kernels.at(0).blockX, 256u);
+        QCOMPARE(r->launch(r->kernels.at(0)).gridX, 128u);
+        QCOMPARE(r->launch(r->kernels.at(0)).blockX, 256u);
         QCOMPARE(r->kernels.at(0).graphNodeId, -1); // column absent
     }
 
@@ -255,7 +255,7 @@ private slots:
         const KernelRecord &k = r->kernels.at(0);
         QCOMPARE(r->strings.string(k.shortName), QStringLiteral("flash_fwd"));
         QCOMPARE(r->strings.string(k.mangledName), QStringLiteral("_Z9flash_fwdILi128EEv6Params"));
-        QCOMPARE(k.dynamicSharedMemory, 49152u);
+        QCOMPARE(r->launch(k).dynamicSharedMemory, 49152u);
         QCOMPARE(k.graphNodeId, 11);
         QCOMPARE(r->syncs.at(0).kind, SyncKind::StreamSync);
         QCOMPARE(r->eventCount(TrackKind::Nvtx), std::size_t(1));
