@@ -1,5 +1,7 @@
 #include "rankbreakdown.h"
 
+#include "intervals.h"
+
 #include <QRegularExpression>
 
 #include <algorithm>
@@ -12,47 +14,9 @@ namespace rankscope::stats {
 
 namespace {
 
-using Interval = std::pair<TimeNs, TimeNs>;
-
 bool anchoredMatch(const QRegularExpression &re, std::string_view name)
 {
     return re.match(QString::fromUtf8(name.data(), qsizetype(name.size()))).hasMatch();
-}
-
-// Union of intervals as sorted, disjoint runs (HTA's merge_kernel_intervals).
-std::vector<Interval> unionOf(std::vector<Interval> intervals)
-{
-    std::sort(intervals.begin(), intervals.end());
-    std::vector<Interval> runs;
-    for (const Interval &i : intervals) {
-        if (!runs.empty() && i.first <= runs.back().second)
-            runs.back().second = std::max(runs.back().second, i.second);
-        else
-            runs.push_back(i);
-    }
-    return runs;
-}
-
-TimeNs lengthOf(const std::vector<Interval> &runs)
-{
-    TimeNs total = 0;
-    for (const Interval &r : runs)
-        total += r.second - r.first;
-    return total;
-}
-
-// Time covered by both sets of disjoint runs.
-TimeNs overlapOf(const std::vector<Interval> &a, const std::vector<Interval> &b)
-{
-    TimeNs total = 0;
-    std::size_t i = 0, j = 0;
-    while (i < a.size() && j < b.size()) {
-        const TimeNs lo = std::max(a[i].first, b[j].first), hi = std::min(a[i].second, b[j].second);
-        if (hi > lo)
-            total += hi - lo;
-        (a[i].second < b[j].second) ? ++i : ++j;
-    }
-    return total;
 }
 
 bool isProfilerStep(std::string_view name)

@@ -1,5 +1,6 @@
 #include "rankcomparison.h"
 
+#include "intervals.h"
 #include "rankbreakdown.h"
 
 #include <QRegularExpression>
@@ -15,44 +16,6 @@ bool isStepName(std::string_view name)
     return step.match(QString::fromUtf8(name.data(), qsizetype(name.size()))).hasMatch();
 }
 
-namespace {
-
-using Interval = std::pair<TimeNs, TimeNs>;
-
-std::vector<Interval> unionOf(std::vector<Interval> v)
-{
-    std::sort(v.begin(), v.end());
-    std::vector<Interval> runs;
-    for (const Interval &i : v) {
-        if (!runs.empty() && i.first <= runs.back().second)
-            runs.back().second = std::max(runs.back().second, i.second);
-        else
-            runs.push_back(i);
-    }
-    return runs;
-}
-
-TimeNs lengthOf(const std::vector<Interval> &runs)
-{
-    TimeNs total = 0;
-    for (const Interval &r : runs)
-        total += r.second - r.first;
-    return total;
-}
-
-TimeNs overlapOf(const std::vector<Interval> &a, const std::vector<Interval> &b)
-{
-    TimeNs total = 0;
-    for (std::size_t i = 0, j = 0; i < a.size() && j < b.size();) {
-        const TimeNs lo = std::max(a[i].first, b[j].first), hi = std::min(a[i].second, b[j].second);
-        if (hi > lo)
-            total += hi - lo;
-        (a[i].second < b[j].second) ? ++i : ++j;
-    }
-    return total;
-}
-
-} // namespace
 
 std::vector<RankComparisonRow> compareRanks(const Session &session, const StatsScope &scope)
 {
