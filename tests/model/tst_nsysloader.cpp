@@ -44,7 +44,7 @@ private slots:
 
     void countsMatchTheDataReadme()
     {
-        // ../shared/data/README.md: 574 kernels, 61 memcpy incl. 39
+        // The README that came with these traces: 574 kernels, 61 memcpy incl. 39
         // pageable HtoD, 3,833 CUDA API calls, 19,856 OS runtime rows of
         // which 3 are start/finish markers, 50 NVTX ranges + 1 domain row.
         QCOMPARE(m_slow->eventCount(TrackKind::Kernel), std::size_t(574));
