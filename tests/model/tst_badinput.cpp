@@ -16,15 +16,7 @@ class TestBadInput : public QObject {
     Q_OBJECT
     QTemporaryDir m_dir;
 
-    QString writeFile(const QString &name, const QByteArray &bytes)
-    {
-        const QString path = m_dir.filePath(name);
-        QFile f(path);
-        if (!f.open(QIODevice::WriteOnly))
-            return {};
-        f.write(bytes);
-        return path;
-    }
+    QString writeFile(const QString &name, const QByteArray &bytes) { return test::writeFile(m_dir, name, bytes); }
 
 private slots:
     void rejectsWithAReason_data()

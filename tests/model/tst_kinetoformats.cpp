@@ -27,15 +27,7 @@ class TestKinetoFormats : public QObject {
     Q_OBJECT
     QTemporaryDir m_dir;
 
-    QString write(const QString &name, const QByteArray &bytes)
-    {
-        const QString path = m_dir.filePath(name);
-        QFile f(path);
-        if (!f.open(QIODevice::WriteOnly))
-            return {};
-        f.write(bytes);
-        return path;
-    }
+    QString write(const QString &name, const QByteArray &bytes) { return writeFile(m_dir, name, bytes); }
 
     QString writeGzip(const QString &name, const QByteArray &bytes)
     {

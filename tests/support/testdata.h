@@ -4,6 +4,7 @@
 #include <QFile>
 #include <QString>
 #include <QStringList>
+#include <QTemporaryDir>
 
 namespace rankscope::test {
 
@@ -74,6 +75,17 @@ inline QList<QStringList> parseCsv(const QString &text)
     if (!field.isEmpty() || !row.isEmpty())
         rows << (row << field);
     return rows;
+}
+
+// Writes `bytes` to `name` in `dir`; returns the path (empty on failure).
+inline QString writeFile(const QTemporaryDir &dir, const QString &name, const QByteArray &bytes)
+{
+    const QString path = dir.filePath(name);
+    QFile f(path);
+    if (!f.open(QIODevice::WriteOnly))
+        return {};
+    f.write(bytes);
+    return path;
 }
 
 inline QString readText(const QString &path)
