@@ -1,5 +1,7 @@
 #include "derivedtracks.h"
 
+#include "intervals.h"
+
 
 #include <algorithm>
 #include <cctype>
@@ -28,24 +30,6 @@ bool startsWithNoCase(std::string_view s, std::string_view prefix)
     return true;
 }
 
-TimeNs unionLength(std::vector<std::pair<TimeNs, TimeNs>> &intervals)
-{
-    std::sort(intervals.begin(), intervals.end());
-    TimeNs total = 0, runStart = 0, runEnd = kTimeMin;
-    for (const auto &[s, e] : intervals) {
-        if (s > runEnd) {
-            if (runEnd != kTimeMin)
-                total += runEnd - runStart;
-            runStart = s;
-            runEnd = e;
-        } else {
-            runEnd = std::max(runEnd, e);
-        }
-    }
-    if (runEnd != kTimeMin)
-        total += runEnd - runStart;
-    return total;
-}
 
 } // namespace
 
@@ -136,7 +120,7 @@ void buildNvtxProjections(Report &report)
                     first = std::min(first, s);
                     last = std::max(last, e);
                 }
-                record.gpuBusyNs = unionLength(ops);
+                record.gpuBusyNs = stats::lengthOf(stats::unionOf(std::move(ops)));
                 Track &target = projected[{nvtx.pid, device}];
                 target.kind = TrackKind::NvtxGpuProjection;
                 target.pid = nvtx.pid;

@@ -9,10 +9,8 @@ namespace {
 
 QString threadLabel(const Report &r, std::uint32_t pid, std::uint32_t tid)
 {
-    for (const ThreadInfo &t : r.threads)
-        if (t.pid == pid && t.tid == tid && !t.name.isEmpty())
-            return QStringLiteral("%1 [%2]").arg(t.name).arg(tid);
-    return QString::number(tid);
+    const ThreadInfo *t = r.thread(pid, tid);
+    return t && !t->name.isEmpty() ? QStringLiteral("%1 [%2]").arg(t->name).arg(tid) : QString::number(tid);
 }
 
 QString processLabel(const Report &r, std::uint32_t pid)

@@ -399,18 +399,7 @@ void KinetoBuilder::finish(const kineto::TraceHeader &header)
     for (CounterTrack &c : r.counters) {
         for (TimeNs &t : c.time)
             t -= origin;
-        std::vector<std::size_t> order(c.time.size());
-        for (std::size_t i = 0; i < order.size(); ++i)
-            order[i] = i;
-        std::stable_sort(order.begin(), order.end(), [&](auto a, auto b) { return c.time[a] < c.time[b]; });
-        std::vector<TimeNs> times;
-        std::vector<double> values;
-        for (std::size_t i : order) {
-            times.push_back(c.time[i]);
-            values.push_back(c.value[i]);
-        }
-        c.time.swap(times);
-        c.value.swap(values);
+        c.sortByTime();
     }
 
     std::set<std::uint32_t> pids;

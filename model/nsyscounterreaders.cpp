@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <map>
-#include <numeric>
 
 namespace rankscope::nsys {
 
@@ -71,22 +70,8 @@ void readGpuMetrics(NsysLoadContext &ctx)
         c.value.push_back(row.real(3));
     });
     // Samples are written per GPU in batches; keep each counter in time order.
-    for (const auto &[key, index] : counterOf) {
-        CounterTrack &c = ctx.report.counters[index];
-        if (std::is_sorted(c.time.begin(), c.time.end()))
-            continue;
-        std::vector<std::size_t> order(c.time.size());
-        std::iota(order.begin(), order.end(), std::size_t(0));
-        std::stable_sort(order.begin(), order.end(), [&](auto a, auto b) { return c.time[a] < c.time[b]; });
-        std::vector<TimeNs> t(order.size());
-        std::vector<double> v(order.size());
-        for (std::size_t i = 0; i < order.size(); ++i) {
-            t[i] = c.time[order[i]];
-            v[i] = c.value[order[i]];
-        }
-        c.time.swap(t);
-        c.value.swap(v);
-    }
+    for (const auto &[key, index] : counterOf)
+        ctx.report.counters[index].sortByTime();
 }
 
 void readDiagnosticEvents(NsysLoadContext &ctx)

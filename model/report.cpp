@@ -5,6 +5,24 @@
 
 namespace rankscope {
 
+void CounterTrack::sortByTime()
+{
+    if (std::is_sorted(time.begin(), time.end()))
+        return;
+    std::vector<std::size_t> order(time.size());
+    for (std::size_t i = 0; i < order.size(); ++i)
+        order[i] = i;
+    std::stable_sort(order.begin(), order.end(), [&](auto a, auto b) { return time[a] < time[b]; });
+    std::vector<TimeNs> sortedTime(order.size());
+    std::vector<double> sortedValue(order.size());
+    for (std::size_t i = 0; i < order.size(); ++i) {
+        sortedTime[i] = time[order[i]];
+        sortedValue[i] = value[order[i]];
+    }
+    time.swap(sortedTime);
+    value.swap(sortedValue);
+}
+
 QString trackKindName(TrackKind kind)
 {
     switch (kind) {
@@ -83,6 +101,14 @@ const ProcessInfo *Report::process(std::uint32_t pid) const
     for (const ProcessInfo &p : processes)
         if (p.pid == pid)
             return &p;
+    return nullptr;
+}
+
+const ThreadInfo *Report::thread(std::uint32_t pid, std::uint32_t tid) const
+{
+    for (const ThreadInfo &t : threads)
+        if (t.pid == pid && t.tid == tid)
+            return &t;
     return nullptr;
 }
 

@@ -186,6 +186,9 @@ struct CounterTrack {
     int deviceId = -1;
     std::vector<TimeNs> time;
     std::vector<double> value;
+
+    // Puts the samples in time order (loaders may read them out of order).
+    void sortByTime();
 };
 
 struct Diagnostic {
@@ -273,6 +276,7 @@ struct Report {
     QString memcpyKindLabel(int id) const;
     QString memoryKindLabel(int id) const;
     const ProcessInfo *process(std::uint32_t pid) const;
+    const ThreadInfo *thread(std::uint32_t pid, std::uint32_t tid) const;
     const GpuInfo *gpu(int deviceId) const;
     // Processes with CUDA work (API calls or GPU activity), by pid.
     std::vector<std::uint32_t> cudaProcesses() const;

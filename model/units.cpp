@@ -26,19 +26,22 @@ QString formatDuration(TimeNs ns)
     return sign + QString::number(v / 1e9, 'f', 3) + QStringLiteral(" s");
 }
 
-QString formatBytes(std::uint64_t bytes)
+QString formatBinarySize(std::uint64_t bytes)
 {
-    const QString exact = formatInteger(std::int64_t(bytes)) + QStringLiteral(" B");
-    if (bytes < 1024)
-        return exact;
-    const char *units[] = {"KiB", "MiB", "GiB", "TiB"};
-    double v = double(bytes) / 1024.0;
+    static const char *units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+    double v = double(bytes);
     int unit = 0;
-    while (v >= 1024.0 && unit < 3) {
+    while (v >= 1024.0 && unit < 4) {
         v /= 1024.0;
         ++unit;
     }
-    return exact + QStringLiteral(" (") + QString::number(v, 'f', 2) + QLatin1Char(' ') + QLatin1String(units[unit]) + QLatin1Char(')');
+    return QString::number(v, 'f', unit ? 2 : 0) + QLatin1Char(' ') + QLatin1String(units[unit]);
+}
+
+QString formatBytes(std::uint64_t bytes)
+{
+    const QString exact = formatInteger(std::int64_t(bytes)) + QStringLiteral(" B");
+    return bytes < 1024 ? exact : exact + QStringLiteral(" (") + formatBinarySize(bytes) + QLatin1Char(')');
 }
 
 QString formatThroughput(std::uint64_t bytes, TimeNs ns)

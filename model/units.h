@@ -10,6 +10,8 @@ namespace rankscope {
 // "357.832 µs", "1.254 s", "800 ns": three decimals in the largest unit
 // that keeps the value >= 1.
 QString formatDuration(TimeNs ns);
+// "79.18 GiB", "512 B": two decimals in the largest binary unit.
+QString formatBinarySize(std::uint64_t bytes);
 // "16,777,216 B (16.00 MiB)"; below 1 KiB just "512 B".
 QString formatBytes(std::uint64_t bytes);
 // "1,234,567" with thousands separators.

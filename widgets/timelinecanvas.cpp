@@ -387,7 +387,6 @@ void TimelineCanvas::paintLabels(QPainter &p) const
 {
     const QRect column(0, 0, m_labelWidth, viewport()->height());
     p.fillRect(column, palette().window());
-    const QFontMetrics fm = p.fontMetrics();
     int y = -verticalScrollBar()->value();
     for (int row : m_rows.shownRows()) {
         const int h = m_rows.height(row);
@@ -411,7 +410,6 @@ void TimelineCanvas::paintLabels(QPainter &p) const
     p.setFont(font());
     p.setPen(palette().dark().color());
     p.drawLine(m_labelWidth - 1, 0, m_labelWidth - 1, viewport()->height());
-    Q_UNUSED(fm);
 }
 
 QString TimelineCanvas::tooltipAt(QPoint pos) const

@@ -30,10 +30,8 @@ namespace {
 
 QString threadName(const Report &r, std::uint32_t pid, std::uint32_t tid)
 {
-    for (const ThreadInfo &t : r.threads)
-        if (t.pid == pid && t.tid == tid)
-            return t.name.isEmpty() ? QStringLiteral("Thread %1").arg(tid) : QStringLiteral("%1 [%2]").arg(t.name).arg(tid);
-    return QStringLiteral("Thread %1").arg(tid);
+    const ThreadInfo *t = r.thread(pid, tid);
+    return t && !t->name.isEmpty() ? QStringLiteral("%1 [%2]").arg(t->name).arg(tid) : QStringLiteral("Thread %1").arg(tid);
 }
 
 } // namespace

@@ -1,5 +1,7 @@
 #include "clicommands.h"
 
+#include "units.h"
+
 
 #include <QCommandLineParser>
 #include <QFile>
@@ -9,16 +11,6 @@ namespace rankscope::cli {
 
 namespace {
 
-QString humanBytes(double bytes)
-{
-    const char *units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
-    int unit = 0;
-    while (bytes >= 1024.0 && unit < 4) {
-        bytes /= 1024.0;
-        ++unit;
-    }
-    return QString::number(bytes, 'f', unit ? 2 : 0) + QLatin1Char(' ') + QLatin1String(units[unit]);
-}
 
 // Resident set size of this process, from /proc (Linux).
 qint64 residentBytes()
@@ -55,7 +47,7 @@ void printRank(QTextStream &out, const RankEntry &entry)
         if (g.smCount)
             out << ", " << g.smCount << " SMs";
         if (g.totalMemory)
-            out << ", " << humanBytes(double(g.totalMemory));
+            out << ", " << formatBinarySize(std::uint64_t(g.totalMemory));
         out << "\n";
     }
     const std::vector<std::uint32_t> cudaPids = r.cudaProcesses();
@@ -79,7 +71,7 @@ void printRank(QTextStream &out, const RankEntry &entry)
     out << "  Tracks:      " << r.tracks.size() << "\n";
     out << "  Diagnostics: " << r.diagnostics.size() << "\n";
     out << "  Load time:   " << QString::number(r.loadSeconds * 1000.0, 'f', 1) << " ms\n";
-    out << "  Model size:  " << humanBytes(double(r.memoryBytes())) << " ("
+    out << "  Model size:  " << formatBinarySize(r.memoryBytes()) << " ("
         << QString::number(r.eventCount() ? double(r.memoryBytes()) / double(r.eventCount()) : 0.0, 'f', 1) << " B/event)\n";
 }
 
@@ -101,7 +93,7 @@ int runInfo(const QStringList &arguments)
     for (const RankEntry &entry : session.ranks())
         printRank(out, entry);
     if (!session.ranks().empty())
-        out << "Resident memory: " << humanBytes(double(residentBytes())) << "\n";
+        out << "Resident memory: " << formatBinarySize(std::uint64_t(std::max<qint64>(residentBytes(), 0))) << "\n";
     return session.failures().empty() ? 0 : 2;
 }
 

@@ -1,5 +1,7 @@
 #include "gapanalysis.h"
 
+#include "intervals.h"
+
 #include <algorithm>
 #include <map>
 
@@ -66,18 +68,7 @@ std::vector<CpuActivity> activityDuring(const Report &r, std::uint32_t pid, Time
     std::vector<CpuActivity> out;
     const double length = double(std::max<TimeNs>(hi - lo, 1));
     for (auto &[key, c] : byName) {
-        std::sort(c.pieces.begin(), c.pieces.end());
-        TimeNs covered = 0, runStart = kTimeMin, runEnd = kTimeMin;
-        for (const auto &[s, e] : c.pieces) {
-            if (s > runEnd) {
-                covered += runEnd - runStart;
-                runStart = s;
-                runEnd = e;
-            } else {
-                runEnd = std::max(runEnd, e);
-            }
-        }
-        covered += runEnd - runStart;
+        const TimeNs covered = lengthOf(unionOf(std::move(c.pieces)));
         out.push_back({r.strings.string(key.second), c.nvtx ? QStringLiteral("NVTX") : QStringLiteral("OS runtime"), covered,
                        double(covered) / length, c.depth});
     }
