@@ -48,6 +48,14 @@ bool KinetoLoader::canLoad(const QString &path)
 
 namespace {
 
+// Kineto times are µs since the epoch or since the process started: never
+// negative. Within [0, kTraceTimeLimit] they stay in range after the shift
+// to the report's origin.
+bool isKinetoTime(TimeNs t)
+{
+    return t >= 0 && t <= kTraceTimeLimit;
+}
+
 // Kineto category -> what it becomes. Old traces capitalise categories.
 enum class Category { CpuRange, CudaRuntime, CudaDriver, Kernel, Memcpy, Memset, GpuAnnotation, Sync, Ignored };
 
@@ -167,6 +175,7 @@ private:
     TrackRegistry m_tracks;
     KernelConfigInterner m_configs;
     TimeNs m_minTime = kTimeMax;
+    std::size_t m_outOfRange = 0;
     std::size_t m_skipped = 0, m_badDuration = 0;
     std::map<std::int64_t, std::size_t> m_apiCallsByPid;
     std::map<std::uint32_t, QString> m_processNames;
@@ -185,6 +194,10 @@ void KinetoBuilder::addComplete(const KinetoEvent &e)
         return;
     if (e.tsNs == kNone || e.durNs == kNone || e.pid == kNone) {
         ++m_skipped;
+        return;
+    }
+    if (!isKinetoTime(e.tsNs) || !isTraceTime(e.durNs)) {
+        ++m_outOfRange;
         return;
     }
     TimeNs duration = e.durNs;
@@ -336,6 +349,10 @@ void KinetoBuilder::addInstant(const KinetoEvent &e)
     // [memory] instants carry the allocator's running totals.
     if (e.name != "[memory]" || e.tsNs == kNone || e.totalAllocated == kNone || e.pid == kNone)
         return;
+    if (!isKinetoTime(e.tsNs)) {
+        ++m_outOfRange;
+        return;
+    }
     noteTime(e.tsNs);
     const bool gpu = e.deviceType == 1;
     const int device = gpu ? int(e.deviceId == kNone ? 0 : e.deviceId) : -1;
@@ -349,6 +366,10 @@ void KinetoBuilder::addCounter(const KinetoEvent &e)
 {
     if (e.tsNs == kNone || e.pid == kNone)
         return;
+    if (!isKinetoTime(e.tsNs)) {
+        ++m_outOfRange;
+        return;
+    }
     noteTime(e.tsNs);
     for (const auto &[key, value] : e.counterValues) {
         CounterTrack &c = counter(QString::fromUtf8(e.name.data(), qsizetype(e.name.size())) + QStringLiteral(": ") + QString::fromUtf8(key.data(), qsizetype(key.size())),
@@ -416,6 +437,8 @@ void KinetoBuilder::finish(const kineto::TraceHeader &header)
 
     if (m_skipped)
         r.diagnostics.push_back({Diagnostic::Severity::Warning, std::nullopt, QStringLiteral("%1 events without ts, dur or pid were skipped").arg(m_skipped)});
+    if (m_outOfRange)
+        r.diagnostics.push_back({Diagnostic::Severity::Warning, std::nullopt, QStringLiteral("%1 events with a negative or out-of-range ts or dur were skipped").arg(m_outOfRange)});
     if (m_badDuration)
         r.diagnostics.push_back({Diagnostic::Severity::Warning, std::nullopt, QStringLiteral("%1 events had a negative duration; shown as instants").arg(m_badDuration)});
     if (header.bareArray)

@@ -55,7 +55,7 @@ void LodSummary::build(std::span<const TimeNs> starts, std::span<const TimeNs> e
     TimeNs lastEnd = kTimeMin;
     for (TimeNs e : ends)
         lastEnd = std::max(lastEnd, e);
-    const auto span = static_cast<std::uint64_t>(std::max<TimeNs>(lastEnd - starts.front(), 1));
+    const std::uint64_t span = std::max<std::uint64_t>(std::uint64_t(lastEnd) - std::uint64_t(starts.front()), 1);
     const std::uint64_t buckets = std::max<std::uint64_t>(n / kEventsPerBaseBucket, 1);
     const TimeNs baseWidth = static_cast<TimeNs>(std::bit_ceil(std::max<std::uint64_t>(span / buckets, 1)));
 
@@ -87,7 +87,10 @@ void LodSummary::build(std::span<const TimeNs> starts, std::span<const TimeNs> e
     std::vector<Pending> coverage;
     auto spread = [&](TimeNs s, TimeNs e) {
         for (std::int64_t b = bucketOf(s, baseWidth); s < e; ++b) {
-            const TimeNs bucketEnd = (b + 1) * baseWidth;
+            // The last bucket of a track near the time limit may end past
+            // what int64 holds (its start, at most s, always fits).
+            const TimeNs bucketStart = b * baseWidth;
+            const TimeNs bucketEnd = bucketStart > kTimeMax - baseWidth ? kTimeMax : bucketStart + baseWidth;
             const TimeNs piece = std::min(e, bucketEnd) - s;
             if (!coverage.empty() && coverage.back().bucket == b)
                 coverage.back().busy += piece;

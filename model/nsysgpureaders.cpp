@@ -41,7 +41,7 @@ E enumFrom(std::int64_t v, E fallback, int count)
 void readKernels(NsysLoadContext &ctx)
 {
     static const char *table = "CUPTI_ACTIVITY_KIND_KERNEL";
-    if (!ctx.db.hasTable(table))
+    if (!ctx.isReadableEventTable(table))
         return;
     enum { Demangled = kCommonCount, Short, Mangled, GridX, GridY, GridZ, BlockX, BlockY, BlockZ,
            Registers, StaticSmem, DynamicSmem, GraphNode, LaunchType };
@@ -52,7 +52,10 @@ void readKernels(NsysLoadContext &ctx)
     KernelConfigInterner configs(ctx.report.kernelConfigs);
     ctx.forEachRow(table, sql, [&](const SqliteStatement &row) {
         const TimeNs start = row.int64(Start);
-        const TimeNs end = ctx.checkedEnd(table, start, row, End);
+        const std::optional<TimeNs> checkedEnd = ctx.checkedEnd(table, start, row, End);
+        if (!checkedEnd)
+            return;
+        const TimeNs end = *checkedEnd;
         KernelRecord k;
         KernelConfig c;
         k.shortName = ctx.mapString(row.int64(Short));
@@ -83,7 +86,7 @@ void readKernels(NsysLoadContext &ctx)
 void readMemcpys(NsysLoadContext &ctx)
 {
     static const char *table = "CUPTI_ACTIVITY_KIND_MEMCPY";
-    if (!ctx.db.hasTable(table))
+    if (!ctx.isReadableEventTable(table))
         return;
     enum { Bytes = kCommonCount, CopyKind, SrcKind, DstKind, SrcDevice, DstDevice, CopyCount };
     const std::string sql = ctx.db.selectColumns(
@@ -91,7 +94,10 @@ void readMemcpys(NsysLoadContext &ctx)
     std::vector<StringId> nameOfKind; // "[CUDA memcpy Host-to-Device]" per copy kind id
     ctx.forEachRow(table, sql, [&](const SqliteStatement &row) {
         const TimeNs start = row.int64(Start);
-        const TimeNs end = ctx.checkedEnd(table, start, row, End);
+        const std::optional<TimeNs> checkedEnd = ctx.checkedEnd(table, start, row, End);
+        if (!checkedEnd)
+            return;
+        const TimeNs end = *checkedEnd;
         MemcpyRecord m;
         m.bytes = std::uint64_t(std::max<std::int64_t>(row.int64(Bytes), 0));
         m.correlationId = clampU32(row.int64(CorrelationId));
@@ -117,14 +123,17 @@ void readMemcpys(NsysLoadContext &ctx)
 void readMemsets(NsysLoadContext &ctx)
 {
     static const char *table = "CUPTI_ACTIVITY_KIND_MEMSET";
-    if (!ctx.db.hasTable(table))
+    if (!ctx.isReadableEventTable(table))
         return;
     enum { Value = kCommonCount, Bytes, MemKind };
     const std::string sql = ctx.db.selectColumns(table, withCommon({"value", "bytes", "memKind"}));
     const StringId name = ctx.intern("[CUDA memset]");
     ctx.forEachRow(table, sql, [&](const SqliteStatement &row) {
         const TimeNs start = row.int64(Start);
-        const TimeNs end = ctx.checkedEnd(table, start, row, End);
+        const std::optional<TimeNs> checkedEnd = ctx.checkedEnd(table, start, row, End);
+        if (!checkedEnd)
+            return;
+        const TimeNs end = *checkedEnd;
         MemsetRecord m;
         m.bytes = std::uint64_t(std::max<std::int64_t>(row.int64(Bytes), 0));
         m.correlationId = clampU32(row.int64(CorrelationId));
@@ -138,7 +147,7 @@ void readMemsets(NsysLoadContext &ctx)
 void readSyncs(NsysLoadContext &ctx)
 {
     static const char *table = "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION";
-    if (!ctx.db.hasTable(table))
+    if (!ctx.isReadableEventTable(table))
         return;
     enum { Type = kCommonCount, EventId };
     // Schema 3.17 renamed the old column to deprecatedSyncType and added a
@@ -147,7 +156,10 @@ void readSyncs(NsysLoadContext &ctx)
     StringId names[5] = {};
     ctx.forEachRow(table, sql, [&](const SqliteStatement &row) {
         const TimeNs start = row.int64(Start);
-        const TimeNs end = ctx.checkedEnd(table, start, row, End);
+        const std::optional<TimeNs> checkedEnd = ctx.checkedEnd(table, start, row, End);
+        if (!checkedEnd)
+            return;
+        const TimeNs end = *checkedEnd;
         SyncRecord s;
         s.correlationId = clampU32(row.int64(CorrelationId));
         s.kind = enumFrom(row.int64(Type), SyncKind::Unknown, 5);

@@ -7,13 +7,16 @@ namespace rankscope::nsys {
 void readCudaApi(NsysLoadContext &ctx)
 {
     static const char *table = "CUPTI_ACTIVITY_KIND_RUNTIME";
-    if (!ctx.db.hasTable(table))
+    if (!ctx.isReadableEventTable(table))
         return;
     const std::string sql = ctx.db.selectColumns(
         table, {"start", "end", "globalTid", "correlationId", "nameId", "returnValue", "eventClass"});
     ctx.forEachRow(table, sql, [&](const SqliteStatement &row) {
         const TimeNs start = row.int64(0);
-        const TimeNs end = ctx.checkedEnd(table, start, row, 1);
+        const std::optional<TimeNs> checkedEnd = ctx.checkedEnd(table, start, row, 1);
+        if (!checkedEnd)
+            return;
+        const TimeNs end = *checkedEnd;
         Track &track = ctx.hostTrack(TrackKind::CudaApi, row.int64(2));
         ApiCallRecord record;
         record.correlationId = std::uint32_t(row.int64(3));
@@ -27,7 +30,7 @@ void readCudaApi(NsysLoadContext &ctx)
 void readOsRuntime(NsysLoadContext &ctx)
 {
     static const char *table = "OSRT_API";
-    if (!ctx.db.hasTable(table))
+    if (!ctx.isReadableEventTable(table))
         return;
     const std::string sql = ctx.db.selectColumns(table, {"start", "end", "globalTid", "nameId", "eventClass"});
     ctx.forEachRow(table, sql, [&](const SqliteStatement &row) {
@@ -37,7 +40,10 @@ void readOsRuntime(NsysLoadContext &ctx)
         if (eventClass == EventClass::OsRuntimeStart || eventClass == EventClass::OsRuntimeFinish)
             return;
         const TimeNs start = row.int64(0);
-        const TimeNs end = ctx.checkedEnd(table, start, row, 1);
+        const std::optional<TimeNs> checkedEnd = ctx.checkedEnd(table, start, row, 1);
+        if (!checkedEnd)
+            return;
+        const TimeNs end = *checkedEnd;
         // OS runtime slices carry no side table: payload is unused.
         ctx.hostTrack(TrackKind::OsRuntime, row.int64(2)).slices.append(start, end, ctx.mapString(row.int64(3)), 0);
     });
@@ -65,7 +71,7 @@ StringId nvtxText(NsysLoadContext &ctx, const SqliteStatement &row, int textColu
 void readNvtx(NsysLoadContext &ctx)
 {
     static const char *table = "NVTX_EVENTS";
-    if (!ctx.db.hasTable(table))
+    if (!ctx.isReadableEventTable(table))
         return;
     enum Col { Start, End, Type, Category, Color, Text, GlobalTid, EndGlobalTid, TextId, DomainId,
                U64, I64, Dbl, U32, I32, Flt, JsonTextId, JsonText };
@@ -83,7 +89,9 @@ void readNvtx(NsysLoadContext &ctx)
     TimeNs lastTimestamp = kTimeMin;
     const bool ok = ctx.forEachRow(table, sql, [&](const SqliteStatement &row) {
         const int type = int(row.int64(Type));
-        lastTimestamp = std::max({lastTimestamp, row.int64(Start), row.int64(End, kTimeMin)});
+        for (const TimeNs t : {row.int64(Start), row.int64(End, kTimeMin)})
+            if (isTraceTime(t))
+                lastTimestamp = std::max(lastTimestamp, t);
         const std::uint32_t pid = pidOfGlobalId(row.int64(GlobalTid));
         if (type == NvtxEventType::DomainCreate)
             domainNames[{pid, row.int64(DomainId)}] = nvtxText(ctx, row, Text, TextId);
@@ -102,14 +110,18 @@ void readNvtx(NsysLoadContext &ctx)
         NvtxRecord record;
         record.eventType = std::uint8_t(type);
         TimeNs end = start;
-        if (isNvtxRange(type)) {
-            if (row.isNull(End) || (row.int64(End) == 0 && start != 0)) {
-                record.openAtEnd = true;
-                end = std::max(start, lastTimestamp);
-                ++openRanges;
-            } else {
-                end = ctx.checkedEnd(table, start, row, End);
-            }
+        const bool open = isNvtxRange(type) && (row.isNull(End) || (row.int64(End) == 0 && start != 0));
+        if (isNvtxRange(type) && !open) {
+            const std::optional<TimeNs> checkedEnd = ctx.checkedEnd(table, start, row, End);
+            if (!checkedEnd)
+                return;
+            end = *checkedEnd;
+        } else if (!ctx.checkedStart(table, start)) {
+            return;
+        } else if (open) {
+            record.openAtEnd = true;
+            end = std::max(start, lastTimestamp);
+            ++openRanges;
         }
         const std::int64_t globalTid = row.int64(GlobalTid);
         const std::uint32_t pid = pidOfGlobalId(globalTid);

@@ -4,8 +4,10 @@ namespace rankscope {
 
 void NsysLoadContext::readStringIds()
 {
-    if (!db.hasTable("StringIds"))
+    if (!db.hasTable("StringIds")) {
+        note(Diagnostic::Severity::Warning, QStringLiteral("the export has no StringIds table: kernel, call and thread names are missing"));
         return;
+    }
     std::vector<std::pair<std::int64_t, StringId>> pairs;
     std::int64_t maxId = -1;
     forEachRow("StringIds", "SELECT id, value FROM StringIds", [&](const SqliteStatement &row) {
@@ -32,12 +34,26 @@ void NsysLoadContext::shareStringsFrom(const NsysLoadContext &other)
     m_sparseStrings = other.m_sparseStrings;
 }
 
-StringId NsysLoadContext::mapString(std::int64_t nsysId) const
+StringId NsysLoadContext::mapString(std::int64_t nsysId)
 {
-    if (nsysId >= 0 && std::size_t(nsysId) < m_denseStrings.size())
+    if (nsysId >= 0 && std::size_t(nsysId) < m_denseStrings.size()) [[likely]]
         return m_denseStrings[std::size_t(nsysId)];
     const auto it = m_sparseStrings.find(nsysId);
-    return it != m_sparseStrings.end() ? it->second : StringTable::kEmpty;
+    if (it != m_sparseStrings.end())
+        return it->second;
+    if (!m_denseStrings.empty() || !m_sparseStrings.empty()) // else said once: no StringIds
+        ++m_unknownStrings;
+    return StringTable::kEmpty;
+}
+
+bool NsysLoadContext::isReadableEventTable(const char *table)
+{
+    if (!db.hasTable(table))
+        return false;
+    if (db.hasColumn(table, "start"))
+        return true; // a missing end is counted row by row
+    note(Diagnostic::Severity::Warning, QStringLiteral("%1 has no start column; its rows are left out").arg(QString::fromLatin1(table)));
+    return false;
 }
 
 Track &NsysLoadContext::hostTrack(TrackKind kind, std::int64_t globalTid, std::uint32_t domainId)
@@ -51,19 +67,37 @@ Track &NsysLoadContext::gpuTrack(TrackKind kind, std::uint32_t pid, int deviceId
     return m_tracks.gpu(kind, pid, deviceId, streamId, contextId);
 }
 
-TimeNs NsysLoadContext::checkedEnd(const char *table, TimeNs start, const SqliteStatement &row,
-                                   int endColumn)
+std::optional<TimeNs> NsysLoadContext::checkedEnd(const char *table, TimeNs start, const SqliteStatement &row,
+                                                  int endColumn)
 {
     const TimeNs end = row.int64(endColumn); // NULL reads as 0
+    if (end > kTraceTimeLimit) [[unlikely]] {
+        ++m_badTimes[table].outOfRange;
+        return std::nullopt;
+    }
+    if (!checkedStart(table, start)) [[unlikely]]
+        return std::nullopt;
     if (end == 0 && (start != 0 || row.isNull(endColumn))) {
-        ++m_badEnds[table].first;
+        ++m_badTimes[table].missingEnd;
         return start;
     }
     if (end < start) {
-        ++m_badEnds[table].second;
+        ++m_badTimes[table].reversed;
         return start;
     }
     return end;
+}
+
+bool NsysLoadContext::checkedStart(const char *table, TimeNs start)
+{
+    if (start >= 0 && start <= kTraceTimeLimit) [[likely]]
+        return true;
+    if (!isTraceTime(start)) {
+        ++m_badTimes[table].outOfRange;
+        return false;
+    }
+    ++m_badTimes[table].negative;
+    return true;
 }
 
 void NsysLoadContext::note(Diagnostic::Severity severity, QString text)
@@ -73,17 +107,24 @@ void NsysLoadContext::note(Diagnostic::Severity severity, QString text)
 
 void NsysLoadContext::flushOddities()
 {
-    for (const auto &[table, counts] : m_badEnds) {
-        if (counts.first)
+    for (const auto &[table, odd] : m_badTimes) {
+        const QString name = QString::fromStdString(table);
+        if (odd.missingEnd)
+            note(Diagnostic::Severity::Warning, QStringLiteral("%1: %2 rows without an end; shown as instants").arg(name).arg(odd.missingEnd));
+        if (odd.reversed)
+            note(Diagnostic::Severity::Warning, QStringLiteral("%1: %2 rows end before they start; shown as instants").arg(name).arg(odd.reversed));
+        if (odd.outOfRange)
             note(Diagnostic::Severity::Warning,
-                 QStringLiteral("%1: %2 rows without an end; shown as instants")
-                     .arg(QString::fromStdString(table)).arg(counts.first));
-        if (counts.second)
+                 QStringLiteral("%1: %2 rows have times out of range (beyond ±73 years); left out").arg(name).arg(odd.outOfRange));
+        if (odd.negative)
             note(Diagnostic::Severity::Warning,
-                 QStringLiteral("%1: %2 rows end before they start; shown as instants")
-                     .arg(QString::fromStdString(table)).arg(counts.second));
+                 QStringLiteral("%1: %2 rows have negative times (before the profiling session started)").arg(name).arg(odd.negative));
     }
-    m_badEnds.clear();
+    m_badTimes.clear();
+    if (m_unknownStrings)
+        note(Diagnostic::Severity::Warning,
+             QStringLiteral("%1 references to unknown string ids (not in StringIds); those names are empty").arg(m_unknownStrings));
+    m_unknownStrings = 0;
 }
 
 } // namespace rankscope

@@ -31,12 +31,18 @@ public:
     // Reuses another context's StringIds mapping (read-only from here on),
     // so a second connection can read tables in parallel.
     void shareStringsFrom(const NsysLoadContext &other);
-    StringId mapString(std::int64_t nsysId) const;
+    // The report's string for a StringIds id; an id the table does not hold
+    // gives the empty string and is counted for the diagnostics.
+    StringId mapString(std::int64_t nsysId);
     StringId intern(std::string_view text) { return report.strings.intern(text); }
 
     Track &hostTrack(TrackKind kind, std::int64_t globalTid, std::uint32_t domainId = 0);
     Track &gpuTrack(TrackKind kind, std::uint32_t pid, int deviceId, std::uint32_t streamId,
                     std::uint32_t contextId);
+
+    // Whether an event table exists and has the columns every event needs
+    // (start, end); a table without them is noted and left out.
+    bool isReadableEventTable(const char *table);
 
     // Runs `sql` and calls onRow(stmt) per row. Returns false when loading
     // must stop (cancel or a read error, which becomes fatalError).
@@ -44,8 +50,11 @@ public:
     bool forEachRow(const char *table, const std::string &sql, OnRow &&onRow);
 
     // A missing end (NULL, or 0 after a non-zero start) or an end before the
-    // start: returns a usable end and counts the oddity.
-    TimeNs checkedEnd(const char *table, TimeNs start, const SqliteStatement &row, int endColumn);
+    // start: returns a usable end and counts the oddity. Times outside
+    // kTraceTimeLimit: nullopt (the row is dropped) and counted.
+    std::optional<TimeNs> checkedEnd(const char *table, TimeNs start, const SqliteStatement &row, int endColumn);
+    // For rows without an end: whether `start` is usable (counted if not).
+    bool checkedStart(const char *table, TimeNs start);
     void note(Diagnostic::Severity severity, QString text);
     void flushOddities();
 
@@ -53,7 +62,11 @@ private:
     TrackRegistry m_tracks{report};
     std::vector<StringId> m_denseStrings;
     std::unordered_map<std::int64_t, StringId> m_sparseStrings;
-    std::map<std::string, std::pair<std::size_t, std::size_t>> m_badEnds; // table -> (missing, reversed)
+    struct TimeOddities {
+        std::size_t missingEnd = 0, reversed = 0, outOfRange = 0, negative = 0;
+    };
+    std::map<std::string, TimeOddities> m_badTimes; // by table
+    std::size_t m_unknownStrings = 0;
 };
 
 template<class OnRow>

@@ -150,12 +150,16 @@ void readGpus(NsysLoadContext &ctx)
         });
     }
     // Devices that did work but are not described still get a row.
+    const bool describesGpus = ctx.db.hasTable("TARGET_INFO_GPU") || ctx.db.hasTable("TARGET_INFO_CUDA_GPU");
     std::set<int> seen;
     for (const Track &t : r.tracks)
         if (isGpuTrack(t.kind))
             seen.insert(t.deviceId);
     for (int device : seen)
         if (!r.gpu(device)) {
+            if (describesGpus)
+                ctx.note(Diagnostic::Severity::Warning,
+                         QStringLiteral("GPU %1 ran work but is not described in the export (no TARGET_INFO_GPU row)").arg(device));
             GpuInfo g;
             g.id = device;
             g.name = QStringLiteral("GPU %1").arg(device);
@@ -198,6 +202,9 @@ LoadResult NsysSqliteLoader::load(const QString &path, const LoadControl &contro
 
     auto report = std::make_shared<Report>();
     report->filePath = path;
+    for (const std::string &view : db.views())
+        report->diagnostics.push_back({Diagnostic::Severity::Warning, std::nullopt,
+                                       QStringLiteral("%1 is a view, not a table: not read (an nsys export has no views)").arg(QString::fromStdString(view))});
     NsysLoadContext ctx(db, *report, control);
     using Step = void (*)(NsysLoadContext &);
     auto run = [&](NsysLoadContext &c, std::initializer_list<Step> steps) {

@@ -126,14 +126,16 @@ bool SqliteDatabase::open(const QString &path, QString *error)
     sqlite3_exec(m_db, "PRAGMA query_only=1; PRAGMA cache_size=-4096;", nullptr, nullptr, nullptr);
 
     QString prepareError;
-    SqliteStatement tables = prepare("SELECT name FROM sqlite_master WHERE type IN ('table','view')",
+    // Only tables are read: an nsys export has no views, and a view in a
+    // hand-edited file could compute anything, forever.
+    SqliteStatement tables = prepare("SELECT name, type FROM sqlite_master WHERE type IN ('table','view')",
                                      &prepareError);
     if (!tables.isValid()) {
         *error = QStringLiteral("corrupt or truncated SQLite file: %1").arg(prepareError);
         return false;
     }
     while (tables.step())
-        m_tables.emplace(tables.text(0));
+        (tables.text(1) == "table" ? m_tables : m_views).emplace(tables.text(0));
     if (!tables.error().isEmpty()) {
         *error = QStringLiteral("corrupt or truncated SQLite file: %1").arg(tables.error());
         return false;

@@ -58,6 +58,8 @@ public:
     bool open(const QString &path, QString *error);
 
     bool hasTable(std::string_view name) const;
+    // Views the file defines; they are never read (see open()).
+    const std::set<std::string, std::less<>> &views() const { return m_views; }
     // Column names of a table as its schema declares them (cached).
     const std::vector<std::string> &columns(const std::string &table);
     bool hasColumn(const std::string &table, std::string_view column);
@@ -72,6 +74,7 @@ public:
 private:
     sqlite3 *m_db = nullptr;
     std::set<std::string, std::less<>> m_tables;
+    std::set<std::string, std::less<>> m_views;
     std::vector<std::pair<std::string, std::vector<std::string>>> m_columns;
 };
 

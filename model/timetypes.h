@@ -9,6 +9,13 @@ using TimeNs = std::int64_t;
 constexpr TimeNs kTimeMin = std::numeric_limits<TimeNs>::min();
 constexpr TimeNs kTimeMax = std::numeric_limits<TimeNs>::max();
 
+// The times a trace may hold: within ±2^61 ns (±73 years) of its origin,
+// which takes epoch nanoseconds (Kineto) and leaves headroom so that
+// differences, sums and bucket edges of two such times never overflow.
+// Loaders drop rows outside it (with a diagnostic).
+constexpr TimeNs kTraceTimeLimit = TimeNs(1) << 61;
+constexpr bool isTraceTime(TimeNs t) { return t >= -kTraceTimeLimit && t <= kTraceTimeLimit; }
+
 // A closed range [start, end]; events touching either edge overlap it.
 struct TimeRange {
     TimeNs start = 0;

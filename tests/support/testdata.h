@@ -19,6 +19,9 @@ inline QString demoPath(const QString &relative = {})
                               : QStringLiteral(RANKSCOPE_DEMO_DATA "/") + relative;
 }
 
+// The committed part of the bad-input corpus (see badcorpus.h).
+inline QString badInputsDir() { return dataPath(QStringLiteral("bad")); }
+
 inline QString slowFixture() { return dataPath(QStringLiteral("nsys/slow_1gpu/slow_1gpu.sqlite")); }
 inline QString ddpFixture(int rank) { return demoPath(QStringLiteral("ddp4_rank%1.sqlite").arg(rank)); }
 
