@@ -194,7 +194,7 @@ LoadResult NsysSqliteLoader::load(const QString &path, const LoadControl &contro
     timer.start();
     SqliteDatabase db;
     QString error;
-    if (!db.open(path, &error))
+    if (!db.open(path, &error, control.cancel))
         return LoadResult::failure(error);
     if (std::none_of(std::begin(kNsysMarkerTables), std::end(kNsysMarkerTables),
                      [&](const char *t) { return db.hasTable(t); }))
@@ -240,7 +240,7 @@ LoadResult NsysSqliteLoader::load(const QString &path, const LoadControl &contro
     Report hostCalls;
     SqliteDatabase secondDb;
     QString secondError;
-    const bool parallel = std::thread::hardware_concurrency() > 1 && secondDb.open(path, &secondError);
+    const bool parallel = std::thread::hardware_concurrency() > 1 && secondDb.open(path, &secondError, control.cancel);
     NsysLoadContext hostCtx(parallel ? secondDb : db, hostCalls, control);
     hostCtx.shareStringsFrom(ctx);
     const std::initializer_list<Step> hostSteps{nsys::readCudaApi, nsys::readOsRuntime};

@@ -6,6 +6,7 @@
 #include <sqlite3.h>
 
 #include <algorithm>
+#include <mutex>
 
 namespace rankscope {
 
@@ -89,8 +90,24 @@ bool looksLikeSqliteFile(const QString &path)
     return head.size() == 16 && std::equal(kMagic, kMagic + 16, head.constData());
 }
 
-bool SqliteDatabase::open(const QString &path, QString *error)
+namespace {
+
+// SQLite's own heap, for every connection of the process: page caches,
+// sorts and a hostile file's records all come out of it. Loading 64 ranks
+// at once uses a few tens of MiB.
+constexpr sqlite3_int64 kSqliteHeapLimit = sqlite3_int64(1) << 30;
+
+int interruptWhenCancelled(void *flag)
 {
+    return static_cast<const std::atomic<bool> *>(flag)->load(std::memory_order_relaxed) ? 1 : 0;
+}
+
+} // namespace
+
+bool SqliteDatabase::open(const QString &path, QString *error, const std::atomic<bool> *cancel)
+{
+    static std::once_flag heapLimit;
+    std::call_once(heapLimit, [] { sqlite3_hard_heap_limit64(kSqliteHeapLimit); });
     const QFileInfo info(path);
     if (!info.exists()) {
         *error = QStringLiteral("no such file");
@@ -123,7 +140,10 @@ bool SqliteDatabase::open(const QString &path, QString *error)
     sqlite3_limit(m_db, SQLITE_LIMIT_LENGTH, 64 * 1024 * 1024);
     // A loader scans each table once: a small page cache is as fast and
     // leaves no tens of megabytes behind in the heap.
-    sqlite3_exec(m_db, "PRAGMA query_only=1; PRAGMA cache_size=-4096;", nullptr, nullptr, nullptr);
+    sqlite3_exec(m_db, "PRAGMA query_only=1; PRAGMA cache_size=-4096; PRAGMA cell_size_check=1; PRAGMA mmap_size=0;",
+                 nullptr, nullptr, nullptr);
+    if (cancel)
+        sqlite3_progress_handler(m_db, 10000, interruptWhenCancelled, const_cast<std::atomic<bool> *>(cancel));
 
     QString prepareError;
     // Only tables are read: an nsys export has no views, and a view in a

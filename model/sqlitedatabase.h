@@ -9,6 +9,7 @@
 #include <QString>
 #include <QStringList>
 #include <cstdint>
+#include <atomic>
 #include <set>
 #include <string>
 #include <string_view>
@@ -54,8 +55,10 @@ public:
     SqliteDatabase &operator=(const SqliteDatabase &) = delete;
 
     // Opens `path` read-only and reads the list of tables. On failure
-    // returns false and sets `error` to a one-line reason.
-    bool open(const QString &path, QString *error);
+    // returns false and sets `error` to a one-line reason. A set `cancel`
+    // flag interrupts any statement of this connection within milliseconds,
+    // even one inside a single long sort.
+    bool open(const QString &path, QString *error, const std::atomic<bool> *cancel = nullptr);
 
     bool hasTable(std::string_view name) const;
     // Views the file defines; they are never read (see open()).

@@ -1,5 +1,6 @@
 // rankscope-cli as a user runs it: output, files written, exit status and
 // error lines.
+#include "badcorpus.h"
 #include "testdata.h"
 
 #include <QtTest>
@@ -128,6 +129,38 @@ private slots:
         QVERIFY2(lines[0].startsWith(QStringLiteral("rankscope-cli: ") + path + QStringLiteral(": ")), qPrintable(lines[0]));
         QVERIFY2(lines[0].contains(reason, Qt::CaseInsensitive), qPrintable(lines[0]));
         QVERIFY(r.out.contains(QLatin1String("3651742307")));
+    }
+
+    // Every bad input, alone and with the statistics command: exit 0 with a
+    // report or 2 with one line naming the file; never a crash (-1).
+    void badCorpusGivesOneLineOrAReport_data()
+    {
+        QTest::addColumn<QString>("path");
+        QTest::addColumn<int>("outcome");
+        QTest::addColumn<QString>("mention");
+        for (const BadInput &input : buildBadCorpus(m_dir.filePath(QStringLiteral("bad")), badInputsDir(), slowFixture(),
+                                                    dataPath(QStringLiteral("kineto/ddp_gloo_rank0.pt.trace.json.gz"))))
+            QTest::newRow(qPrintable(input.name())) << input.path << int(input.outcome) << input.mention;
+    }
+
+    void badCorpusGivesOneLineOrAReport()
+    {
+        QFETCH(QString, path);
+        QFETCH(int, outcome);
+        QFETCH(QString, mention);
+        for (const QStringList &args : {QStringList{"info", path}, QStringList{"stats", path}}) {
+            const Run r = runCli(args);
+            QVERIFY2(r.exitCode == 0 || r.exitCode == 2, qPrintable(QStringLiteral("exit %1: %2").arg(r.exitCode).arg(r.err)));
+            if (r.exitCode == 0) {
+                QVERIFY(outcome != int(BadInput::Outcome::Error));
+                continue;
+            }
+            QVERIFY2(outcome != int(BadInput::Outcome::Report), qPrintable(r.err));
+            const QStringList lines = r.err.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+            QCOMPARE(lines.size(), 1);
+            QVERIFY2(lines[0].startsWith(QStringLiteral("rankscope-cli: ") + path + QStringLiteral(": ")), qPrintable(lines[0]));
+            QVERIFY2(lines[0].contains(mention, Qt::CaseInsensitive), qPrintable(lines[0]));
+        }
     }
 
     void infoDescribesEachRank()

@@ -1,6 +1,9 @@
 // The application window: opening, details of a clicked copy, search in
 // every rank, cancelling a load, screenshots.
+#include "badcorpus.h"
 #include "detailspanel.h"
+#include "diagnosticspanel.h"
+#include "nsysfixture.h"
 #include "mainwindow.h"
 #include "searchbar.h"
 #include "sessionloadjob.h"
@@ -10,6 +13,8 @@
 #include "timelineview.h"
 #include "zoomstate.h"
 
+#include <QProgressDialog>
+#include <QPushButton>
 #include <QtTest>
 
 #include <set>
@@ -82,17 +87,53 @@ private slots:
 
     void cancellingALoadKeepsTheSessionOnScreen()
     {
+        QTemporaryDir dir;
+        const QString big = dir.filePath(QStringLiteral("big.sqlite"));
+        {
+            NsysFixture f(big);
+            f.fillWithCalls(300000);
+        }
         MainWindow w;
         w.open({slowFixture()}, true);
         const auto before = w.timeline()->session();
         QVERIFY(before);
         QSignalSpy cancelled(w.loadJob(), &SessionLoadJob::cancelled);
         QSignalSpy loaded(w.loadJob(), &SessionLoadJob::loaded);
-        w.open({demoPath()});
-        w.loadJob()->cancel();
-        QTRY_VERIFY(cancelled.count() + loaded.count() == 1);
-        if (cancelled.count() == 1)
-            QCOMPARE(w.timeline()->session(), before); // untouched
+        w.open({big});
+        // The user presses Cancel in the progress dialog.
+        auto *progress = w.findChild<QProgressDialog *>();
+        QVERIFY(progress);
+        auto *cancelButton = progress->findChild<QPushButton *>();
+        QVERIFY(cancelButton);
+        cancelButton->click();
+        QTRY_COMPARE(cancelled.count(), 1);
+        QCOMPARE(loaded.count(), 0);
+        QCOMPARE(w.timeline()->session(), before); // untouched
+        QCOMPARE(w.timeline()->session()->ranks().size(), std::size_t(1));
+    }
+
+    // Each bad input opened beside a good file: the good one opens, the bad
+    // one is listed in the Diagnostics dock with its reason.
+    void badCorpusOpensBesideAGoodFile()
+    {
+        QTemporaryDir dir;
+        const auto corpus = buildBadCorpus(dir.path(), badInputsDir(), slowFixture(),
+                                           dataPath(QStringLiteral("kineto/ddp_gloo_rank0.pt.trace.json.gz")));
+        QVERIFY(!corpus.empty());
+        MainWindow w;
+        for (const BadInput &input : corpus) {
+            w.open({ddpFixture(0), input.path}, true);
+            const auto session = w.timeline()->session();
+            QVERIFY2(session, qPrintable(input.name()));
+            QCOMPARE(session->ranks().size() + session->failures().size(), std::size_t(2));
+            QVERIFY2(session->ranks().size() >= 1, qPrintable(input.name()));
+            if (input.outcome == BadInput::Outcome::Error) {
+                QCOMPARE(session->failures().size(), std::size_t(1));
+                const auto rows = w.diagnostics()->findItems(input.name(), Qt::MatchExactly, 0);
+                QVERIFY2(rows.size() == 1, qPrintable(input.name()));
+                QVERIFY(rows[0]->text(2).contains(session->failures()[0].error));
+            }
+        }
     }
 
     void rangeSelectionReachesThePanels()

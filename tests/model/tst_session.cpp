@@ -5,6 +5,33 @@
 
 #include <QtTest>
 
+#if defined(__SANITIZE_ADDRESS__)
+#define RANKSCOPE_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define RANKSCOPE_ASAN 1
+#endif
+#endif
+#ifdef RANKSCOPE_ASAN
+#include <sanitizer/allocator_interface.h>
+#else
+#include <malloc.h>
+#endif
+
+namespace {
+
+// Bytes the program holds on the heap right now (every thread's arena).
+std::size_t heapInUse()
+{
+#ifdef RANKSCOPE_ASAN
+    return __sanitizer_get_current_allocated_bytes();
+#else
+    return mallinfo2().uordblks;
+#endif
+}
+
+} // namespace
+
 using namespace rankscope;
 using namespace rankscope::test;
 
@@ -125,6 +152,59 @@ private slots:
         QVERIFY(s.wasCancelled());
         QCOMPARE(s.ranks().size(), std::size_t(0));
         QCOMPARE(s.failures().size(), std::size_t(0));
+    }
+
+    void cancellingMidwayFreesEverything_data()
+    {
+        QTest::addColumn<QString>("path");
+        const QString nsys = m_dir.filePath(QStringLiteral("big.sqlite"));
+        {
+            NsysFixture f(nsys);
+            f.fillWithCalls(300000);
+        }
+        QByteArray json = "{\"traceEvents\": [";
+        for (int i = 0; i < 300000; ++i)
+            json += QByteArray("{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"aten::mm\", \"pid\": 1, \"tid\": 1, \"ts\": ")
+                    + QByteArray::number(i * 10) + ", \"dur\": 5},";
+        json.chop(1);
+        json += "]}";
+        QTest::newRow("nsys") << nsys;
+        QTest::newRow("kineto") << writeFile(m_dir, QStringLiteral("big.json"), json);
+    }
+
+    void cancellingMidwayFreesEverything()
+    {
+        QFETCH(QString, path);
+        // One whole load first, so one-time allocations (SQLite's and Qt's
+        // statics) are not counted against the cancelled one.
+        const Session whole = Session::load({path});
+        QCOMPARE(whole.ranks().size(), std::size_t(1));
+        QVERIFY(whole.reports()[0]->eventCount() >= 300000);
+        const std::size_t modelBytes = whole.reports()[0]->memoryBytes();
+
+        const std::size_t before = heapInUse();
+        std::atomic<bool> cancel{false};
+        LoadControl control;
+        control.cancel = &cancel;
+        // Cancels once the file is open and reading has begun.
+        control.progress = [&](double fraction) {
+            if (fraction > 0.0)
+                cancel = true;
+        };
+        QElapsedTimer timer;
+        timer.start();
+        {
+            const Session s = Session::load({path}, control);
+            QVERIFY(s.wasCancelled());
+            QCOMPARE(s.ranks().size(), std::size_t(0));
+            QCOMPARE(s.failures().size(), std::size_t(0));
+        }
+        const std::size_t after = heapInUse();
+        // Nothing of the half-built report survives: far less than its size.
+        QVERIFY2(after < before + modelBytes / 20,
+                 qPrintable(QStringLiteral("heap %1 -> %2 bytes (model %3)").arg(before).arg(after).arg(modelBytes)));
+        QCOMPARE(whole.ranks().size(), std::size_t(1)); // the earlier session is untouched
+        QVERIFY(whole.reports()[0]->eventCount() >= 300000);
     }
 
     void progressReachesOne()

@@ -153,4 +153,25 @@ void NsysFixture::createSchema2026()
         "  jsonText TEXT, binaryData TEXT, eventId INTEGER PRIMARY KEY);"));
 }
 
+void NsysFixture::fillWithCalls(int calls)
+{
+    createSchema2025();
+    addString(1, QStringLiteral("cudaLaunchKernel"));
+    addString(2, QStringLiteral("read"));
+    addString(3, QStringLiteral("sgemm_kernel"));
+    const std::int64_t tid = globalId(1000, 1000);
+    exec(QStringLiteral("WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < %1)"
+                        " INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME(start, end, eventClass, globalTid, correlationId, nameId, returnValue)"
+                        " SELECT i * 100, i * 100 + 40, 1, %2, i, 1, 0 FROM n;")
+             .arg(calls).arg(tid));
+    exec(QStringLiteral("INSERT INTO OSRT_API(start, end, eventClass, globalTid, nameId, returnValue, callchainId)"
+                        " SELECT start + 50, start + 90, 27, globalTid, 2, 0, 0 FROM CUPTI_ACTIVITY_KIND_RUNTIME;"));
+    exec(QStringLiteral("INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL(start, end, deviceId, contextId, streamId, correlationId, globalPid,"
+                        " demangledName, shortName, registersPerThread, gridX, gridY, gridZ, blockX, blockY, blockZ,"
+                        " staticSharedMemory, dynamicSharedMemory, localMemoryPerThread, localMemoryTotal, gridId)"
+                        " SELECT start + 60, start + 95, 0, 1, 7, correlationId, %1, 3, 3, 32, 1, 1, 1, 128, 1, 1, 0, 0, 0, 0, correlationId"
+                        " FROM CUPTI_ACTIVITY_KIND_RUNTIME;")
+             .arg(globalId(1000)));
+}
+
 } // namespace rankscope::test

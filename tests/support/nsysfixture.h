@@ -32,6 +32,10 @@ public:
     void createSchema2022(); // schema 2.9: EXPORT_META_DATA, no ENUM tables, TARGET_INFO_CUDA_GPU, misspelt launch type enum
     void createSchema2025(); // schema 3.20: the fixtures' own shape, ENUM tables, TARGET_INFO_GPU, PROCESSES
     void createSchema2026(); // schema 3.28: new columns (NVTX eventId, kernel graphId/cluster, sync eventSyncId, memcpy copyCount)
+    // A 2025-schema export with `calls` CUDA runtime calls and as many OS
+    // runtime calls on one thread, and one kernel per runtime call: large
+    // enough that loading takes a while (for cancelling midway).
+    void fillWithCalls(int calls);
     void addMetadata(const QString &table, const QString &product, const QString &schema);
     void addString(int id, const QString &value);
 
