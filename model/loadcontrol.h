@@ -27,7 +27,10 @@ struct LoadResult {
     bool cancelled = false;
 
     bool ok() const { return report != nullptr; }
-    static LoadResult failure(QString why) { return {nullptr, std::move(why), false}; }
+    // `why` becomes one line of at most kMaxErrorLength characters: an
+    // SQLite message can quote a broken schema, newlines and all.
+    static LoadResult failure(const QString &why);
+    static constexpr qsizetype kMaxErrorLength = 300;
 };
 
 } // namespace rankscope

@@ -1,12 +1,17 @@
 #!/usr/bin/env bash
 # Installs what Rankscope needs to build and test on Debian 12, from Debian's
 # own packages. Safe to run again; uses sudo only when not already root.
+# --checked adds clang and its sanitizer and libFuzzer runtimes, for
+# tests/sanitize.sh.
 set -euo pipefail
 packages=(
-  cmake g++ make pkg-config
+  cmake g++ make pkg-config dpkg-dev file
   qt6-base-dev qt6-charts-dev libqt6opengl6-dev libgl-dev fonts-dejavu-core
   libsqlite3-dev zlib1g-dev libsimdjson-dev
 )
+if [ "${1:-}" = "--checked" ]; then
+  packages+=(clang-14 libclang-rt-14-dev)
+fi
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")

@@ -128,6 +128,7 @@ QWidget *areaChart(const QString &title, const std::vector<Series> &series, cons
             maxY = std::max(maxY, p.y());
         }
         auto *area = new QAreaSeries(upper);
+        upper->setParent(area); // an area series does not own its line series
         area->setName(s.name);
         QColor fill = s.color;
         fill.setAlpha(110);

@@ -72,7 +72,7 @@ int runStats(const QStringList &arguments)
                                        QStringLiteral("gpu_gaps: smallest gap to list, in ms (default 500)."),
                                        QStringLiteral("MS"), QStringLiteral("500"));
     const QCommandLineOption utilOption(QStringLiteral("util-threshold"),
-                                        QStringLiteral("gpu_time_util: list chunks under this in-use %% (default 50)."),
+                                        QStringLiteral("gpu_time_util: list chunks under this in-use % (default 50)."),
                                         QStringLiteral("PERCENT"), QStringLiteral("50"));
     parser.addOptions({reportOption, formatOption, outputOption, gapOption, utilOption});
     addInputArgument(parser);

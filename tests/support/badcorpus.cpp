@@ -88,6 +88,11 @@ std::vector<ExportMutation> exportMutations()
         {"huge_kernel_name.sqlite", Outcome::Report, "",
          "UPDATE StringIds SET value = '" + hugeName + "' WHERE id IN (SELECT shortName FROM CUPTI_ACTIVITY_KIND_KERNEL LIMIT 1)"
          " OR id IN (SELECT demangledName FROM CUPTI_ACTIVITY_KIND_KERNEL LIMIT 1);"},
+        // A schema SQLite cannot parse; its message quotes the multi-line
+        // CREATE TABLE (found by fuzz_nsys).
+        {"broken_schema.sqlite", Outcome::Error, "malformed database schema",
+         "PRAGMA writable_schema = ON;"
+         "UPDATE sqlite_master SET sql = replace(sql, 'greenContextId', '`greenContextId') WHERE name = 'CUPTI_ACTIVITY_KIND_MEMCPY';"},
         // A hand-edited file whose kernel "table" is a view that never ends.
         {"view_that_never_ends.sqlite", Outcome::Report, "view",
          "DROP TABLE CUPTI_ACTIVITY_KIND_KERNEL;"

@@ -1,0 +1,15 @@
+#pragma once
+// What both fuzz targets do with an input: write it to a file (the loaders
+// read files, as users' traces are files), load it through the same
+// dispatcher the app uses, and when it loads, touch everything a user can:
+// every statistics report, every track's index and summaries. A finding is
+// a crash, a sanitizer report, a hang (libFuzzer's -timeout) or one of the
+// invariants below failing.
+#include <cstddef>
+#include <cstdint>
+
+namespace rankscope::fuzz {
+
+void loadAndInspect(const std::uint8_t *data, std::size_t size, const char *suffix);
+
+} // namespace rankscope::fuzz
