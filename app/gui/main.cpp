@@ -8,6 +8,7 @@
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QIcon>
 #include <QTextStream>
 
 int main(int argc, char **argv)
@@ -21,6 +22,11 @@ int main(int argc, char **argv)
     QApplication::setApplicationName(QStringLiteral("Rankscope"));
     QApplication::setOrganizationName(QStringLiteral("Rankscope"));
     QApplication::setApplicationVersion(QStringLiteral(RANKSCOPE_VERSION));
+    QApplication::setDesktopFileName(QStringLiteral("org.rankscope.Rankscope"));
+    QIcon icon;
+    for (int size : {16, 24, 32, 48, 64, 128, 256})
+        icon.addFile(QStringLiteral(":/icons/rankscope-%1.png").arg(size), QSize(size, size));
+    QApplication::setWindowIcon(icon);
 
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral("Timeline viewer for multi-rank GPU training traces (Nsight Systems SQLite exports, PyTorch profiler JSON). "
