@@ -134,7 +134,8 @@ void MainWindow::createMenus()
     QMenu *file = menuBar()->addMenu(tr("&File"));
     file->addAction(tr("&Open..."), QKeySequence::Open, this, [this] {
         const QStringList paths = QFileDialog::getOpenFileNames(this, tr("Open traces"), QString(),
-                                                                tr("Traces (*.sqlite *.json *.json.gz);;Nsight Systems SQLite exports (*.sqlite);;PyTorch profiler traces (*.json *.json.gz);;All files (*)"));
+                                                                tr("Traces (*.sqlite *.nsys-rep *.qdrep *.json *.json.gz);;Nsight Systems SQLite exports (*.sqlite);;"
+                                                                   "Nsight Systems reports, exported with nsys (*.nsys-rep *.qdrep);;PyTorch profiler traces (*.json *.json.gz);;All files (*)"));
         if (!paths.isEmpty())
             open(paths);
     });
