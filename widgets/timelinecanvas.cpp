@@ -244,18 +244,23 @@ void TimelineCanvas::paintEvent(QPaintEvent *)
     QElapsedTimer timer;
     timer.start();
     const bool rebuilt = !m_geometryValid;
-    ensureGeometry();
     QPainter p(viewport());
-    p.fillRect(viewport()->rect(), palette().base());
+    paintTo(p);
     std::size_t rects = 0;
-    for (const RowGeometry &g : m_geometry) {
-        paintRow(p, g);
+    for (const RowGeometry &g : m_geometry)
         rects += g.rects.size();
-    }
-    paintOverlays(p);
-    paintLabels(p);
     qCDebug(lcTimelinePaint, "frame: %.3f ms, %zu rows, %zu rects%s", double(timer.nsecsElapsed()) / 1e6,
             m_geometry.size(), rects, rebuilt ? ", geometry rebuilt" : "");
+}
+
+void TimelineCanvas::paintTo(QPainter &p)
+{
+    ensureGeometry();
+    p.fillRect(viewport()->rect(), palette().base());
+    for (const RowGeometry &g : m_geometry)
+        paintRow(p, g);
+    paintOverlays(p);
+    paintLabels(p);
 }
 
 void TimelineCanvas::paintRow(QPainter &p, const RowGeometry &g) const
@@ -590,11 +595,11 @@ void TimelineCanvas::contextMenuEvent(QContextMenuEvent *event)
         return;
     const int row = g->row;
     QMenu menu(this);
-    menu.addAction(tr("Hide row"), this, [this, row] { m_rows.hide(row); rowsChanged(); });
+    menu.addAction(tr("Hide row"), this, [this, row] { m_rows.hide(row); rowsChanged(); emit rowVisibilityChanged(); });
     menu.addAction(tr("Move up"), this, [this, row] { if (m_rows.move(row, -1)) rowsChanged(); });
     menu.addAction(tr("Move down"), this, [this, row] { if (m_rows.move(row, +1)) rowsChanged(); });
     menu.addSeparator();
-    menu.addAction(tr("Show all hidden rows"), this, [this] { m_rows.showAll(); rowsChanged(); });
+    menu.addAction(tr("Show all hidden rows"), this, [this] { m_rows.showAll(); rowsChanged(); emit rowVisibilityChanged(); });
     menu.exec(event->globalPos());
 }
 

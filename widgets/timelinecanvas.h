@@ -29,6 +29,8 @@ public:
     const Session *session() const { return m_session.get(); }
     TimelineRows &rows() { return m_rows; }
     void rowsChanged();
+    // What a frame shows, onto any painter the viewport's size (exports).
+    void paintTo(QPainter &p);
 
     int labelWidth() const { return m_labelWidth; }
     void setLabelWidth(int width);
@@ -52,6 +54,8 @@ public:
 signals:
     void eventSelected(std::optional<rankscope::EventLocation> event);
     void labelWidthChanged(int width);
+    // The user hid a row or showed the hidden ones.
+    void rowVisibilityChanged();
 
 protected:
     void paintEvent(QPaintEvent *event) override;

@@ -273,6 +273,33 @@ void TimelineRows::showAll()
     refresh();
 }
 
+QString TimelineRows::key(int row) const
+{
+    QStringList labels;
+    for (int r = row; r >= 0; r = m_rows[std::size_t(r)].parent)
+        labels.prepend(m_rows[std::size_t(r)].label);
+    return labels.join(QStringLiteral(" / "));
+}
+
+QStringList TimelineRows::hiddenKeys() const
+{
+    QStringList keys;
+    for (std::size_t i = 0; i < m_rows.size(); ++i)
+        if (m_rows[i].hidden)
+            keys << key(int(i));
+    return keys;
+}
+
+void TimelineRows::hideKeys(const QStringList &keys)
+{
+    if (keys.isEmpty())
+        return;
+    for (std::size_t i = 0; i < m_rows.size(); ++i)
+        if (keys.contains(key(int(i))))
+            m_rows[i].hidden = true;
+    refresh();
+}
+
 bool TimelineRows::move(int row, int direction)
 {
     // A row's block is the row and all rows below it with a deeper level;

@@ -8,6 +8,7 @@
 #include "session.h"
 
 #include <QString>
+#include <QStringList>
 #include <map>
 #include <vector>
 
@@ -50,6 +51,12 @@ public:
     void toggle(int row) { setCollapsed(row, !m_rows[std::size_t(row)].collapsed); }
     void hide(int row);
     void showAll();
+    // A row's name that survives reloading: its labels from the rank group
+    // down, " / " joined ("Rank 0 / GPU 0 / Stream 7").
+    QString key(int row) const;
+    QStringList hiddenKeys() const;
+    // Hides the rows whose key is listed (remembered from an earlier session).
+    void hideKeys(const QStringList &keys);
     // Moves a row one place among the rows of its parent (with its children).
     bool move(int row, int direction);
 

@@ -5,6 +5,11 @@
 #include "timeruler.h"
 #include "zoomstate.h"
 
+#include "svgpaintdevice.h"
+
+#include <QFile>
+#include <QImage>
+#include <QPainter>
 #include <QVBoxLayout>
 
 namespace rankscope {
@@ -35,6 +40,46 @@ void TimelineView::setSession(std::shared_ptr<const Session> session)
     m_ruler->setZero(bounds.start);
     m_canvas->setSession(m_session);
     m_overview->setSession(m_session);
+}
+
+namespace {
+
+// The ruler, then the rows below it, each painted by its own widget.
+void paintTimeline(QPainter &p, const TimeRuler *ruler, TimelineCanvas *canvas)
+{
+    p.setFont(ruler->font());
+    ruler->paintTo(p);
+    p.save();
+    p.translate(0, ruler->height());
+    p.setClipRect(canvas->viewport()->rect());
+    p.setFont(canvas->font());
+    canvas->paintTo(p);
+    p.restore();
+}
+
+} // namespace
+
+bool TimelineView::exportPng(const QString &path)
+{
+    const QSize size(m_canvas->viewport()->width(), m_ruler->height() + m_canvas->viewport()->height());
+    QImage image(size, QImage::Format_ARGB32_Premultiplied);
+    image.fill(palette().base().color());
+    {
+        QPainter p(&image);
+        paintTimeline(p, m_ruler, m_canvas);
+    }
+    return image.save(path, "PNG");
+}
+
+bool TimelineView::exportSvg(const QString &path)
+{
+    SvgPaintDevice device(QSize(m_canvas->viewport()->width(), m_ruler->height() + m_canvas->viewport()->height()));
+    {
+        QPainter p(&device);
+        paintTimeline(p, m_ruler, m_canvas);
+    }
+    QFile file(path);
+    return file.open(QIODevice::WriteOnly | QIODevice::Truncate) && file.write(device.svg()) > 0;
 }
 
 } // namespace rankscope

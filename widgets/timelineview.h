@@ -24,6 +24,11 @@ public:
     TimelineCanvas *canvas() const { return m_canvas; }
     TimeRuler *ruler() const { return m_ruler; }
 
+    // The visible timeline (ruler and rows, as on screen) as a picture:
+    // PNG by QImage, SVG by SvgPaintDevice. False when the file cannot be written.
+    bool exportPng(const QString &path);
+    bool exportSvg(const QString &path);
+
 signals:
     void eventSelected(std::optional<rankscope::EventLocation> event);
 

@@ -30,6 +30,11 @@ void TimeRuler::setZero(TimeNs zero)
 void TimeRuler::paintEvent(QPaintEvent *)
 {
     QPainter p(this);
+    paintTo(p);
+}
+
+void TimeRuler::paintTo(QPainter &p) const
+{
     p.fillRect(rect(), palette().window());
     const int width = std::max(1, this->width() - m_labelWidth);
     const TimeRange visible = m_zoom->visible();

@@ -20,6 +20,10 @@ public:
 
 protected:
     void paintEvent(QPaintEvent *event) override;
+public:
+    // What paintEvent draws, onto any painter (exports).
+    void paintTo(QPainter &p) const;
+protected:
     void mouseDoubleClickEvent(QMouseEvent *event) override;
 
 private:

@@ -5,6 +5,7 @@
 #include "recentfiles.h"
 #include "searchbar.h"
 #include "sessionloadjob.h"
+#include "statisticsexport.h"
 #include "statsdock.h"
 #include "timelinecanvas.h"
 #include "timelineview.h"
@@ -20,6 +21,8 @@
 #include <QMessageBox>
 #include <QMimeData>
 #include <QProgressDialog>
+#include <QRegularExpression>
+#include <QSettings>
 #include <QStatusBar>
 #include <QTimer>
 #include <QToolBar>
@@ -27,25 +30,41 @@
 
 namespace rankscope {
 
+QList<QPair<QString, QString>> shortcutRows()
+{
+    // Written as the README's table is (`keys` in backticks); a test keeps the two equal.
+    return {
+        {QStringLiteral("`+` / `Ctrl+=`, `-` / `Ctrl+-`, `Ctrl`+wheel"), QStringLiteral("zoom in / out by 1.5× around the mouse (the view centre when the mouse is elsewhere)")},
+        {QStringLiteral("drag, `←` `→`, `Shift`+wheel"), QStringLiteral("pan")},
+        {QStringLiteral("`Shift`+drag"), QStringLiteral("select a time range; the ruler shows its duration")},
+        {QStringLiteral("`Z`, double-click the ruler"), QStringLiteral("zoom to the selected range")},
+        {QStringLiteral("`F`, `Home`"), QStringLiteral("fit the whole session")},
+        {QStringLiteral("`Backspace`"), QStringLiteral("back to the previous zoom")},
+        {QStringLiteral("click an event"), QStringLiteral("select it; its details show in the Details dock")},
+        {QStringLiteral("double-click an event"), QStringLiteral("zoom to it")},
+        {QStringLiteral("`Ctrl+F`, `Enter`, `Shift+Enter`"), QStringLiteral("find events by name (substring or regex) in every rank; next; previous")},
+        {QStringLiteral("`Esc`"), QStringLiteral("clear the selection")},
+        {QStringLiteral("right-click a row name"), QStringLiteral("hide the row, move it up or down, show the hidden rows (remembered)")},
+    };
+}
+
+QString shortcutTableMarkdown()
+{
+    QStringList lines{QStringLiteral("| keys | action |"), QStringLiteral("|---|---|")};
+    for (const auto &[keys, what] : shortcutRows())
+        lines << QStringLiteral("| %1 | %2 |").arg(keys, what);
+    return lines.join(QLatin1Char('\n'));
+}
+
 QString shortcutTableHtml()
 {
-    const QList<QPair<QString, QString>> rows{
-        {QStringLiteral("+ / Ctrl+="), QStringLiteral("Zoom in around the mouse (or the view centre)")},
-        {QStringLiteral("- / Ctrl+-"), QStringLiteral("Zoom out")},
-        {QStringLiteral("Ctrl+wheel"), QStringLiteral("Zoom around the mouse")},
-        {QStringLiteral("Drag, ← →, Shift+wheel"), QStringLiteral("Pan")},
-        {QStringLiteral("Shift+drag"), QStringLiteral("Select a time range (its duration shows on the ruler)")},
-        {QStringLiteral("Z, double-click the ruler"), QStringLiteral("Zoom to the selected range")},
-        {QStringLiteral("F / Home"), QStringLiteral("Fit the whole session")},
-        {QStringLiteral("Backspace"), QStringLiteral("Back to the previous zoom")},
-        {QStringLiteral("Click"), QStringLiteral("Select an event; its details show in the Details dock")},
-        {QStringLiteral("Double-click"), QStringLiteral("Zoom to an event")},
-        {QStringLiteral("Ctrl+F, Enter, Shift+Enter"), QStringLiteral("Find events by name; next; previous")},
-        {QStringLiteral("Esc"), QStringLiteral("Clear the selection")},
-    };
+    static const QRegularExpression code(QStringLiteral("`([^`]+)`"));
     QString html = QStringLiteral("<table cellspacing='4'>");
-    for (const auto &[keys, what] : rows)
-        html += QStringLiteral("<tr><td><b>%1</b></td><td>%2</td></tr>").arg(keys.toHtmlEscaped(), what.toHtmlEscaped());
+    for (const auto &[keys, what] : shortcutRows()) {
+        QString k = keys.toHtmlEscaped();
+        k.replace(code, QStringLiteral("<b>\\1</b>"));
+        html += QStringLiteral("<tr><td>%1</td><td>%2</td></tr>").arg(k, what.toHtmlEscaped());
+    }
     return html + QStringLiteral("</table>");
 }
 
@@ -123,8 +142,10 @@ MainWindow::MainWindow(QWidget *parent)
             m_progress->reset();
         statusBar()->showMessage(tr("Loading cancelled"), 5000);
     });
+    connect(m_timeline->canvas(), &TimelineCanvas::rowVisibilityChanged, this, &MainWindow::rememberHiddenRows);
     createMenus();
     resize(1400, 850);
+    restoreLayout();
 }
 
 MainWindow::~MainWindow() = default;
@@ -141,6 +162,17 @@ void MainWindow::createMenus()
     });
     m_recentMenu = file->addMenu(tr("Open &Recent"));
     rebuildRecentMenu();
+    file->addSeparator();
+    QMenu *exportMenu = file->addMenu(tr("&Export"));
+    exportMenu->addAction(tr("Timeline as &PNG..."), this, [this] { exportTimeline(QStringLiteral("png")); });
+    exportMenu->addAction(tr("Timeline as &SVG..."), this, [this] { exportTimeline(QStringLiteral("svg")); });
+    exportMenu->addAction(tr("Statistics as &CSV..."), this, [this] {
+        const QString dir = QFileDialog::getExistingDirectory(this, tr("Export statistics into folder"));
+        if (!dir.isEmpty())
+            exportStatistics(dir);
+    });
+    m_exportMenu = exportMenu;
+    exportMenu->setEnabled(false); // until a session is open
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, qApp, &QApplication::closeAllWindows);
 
@@ -205,6 +237,8 @@ void MainWindow::open(const QStringList &paths, bool wait)
 void MainWindow::setSession(std::shared_ptr<const Session> session)
 {
     m_timeline->setSession(session);
+    applyHiddenRows();
+    m_exportMenu->setEnabled(true);
     m_details->setSession(session);
     m_search->setSession(session);
     m_diagnostics->setSession(*session);
@@ -261,6 +295,83 @@ void MainWindow::showAbout()
                        tr("<h3>Rankscope %1</h3><p>Timeline viewer for multi-rank GPU training traces.</p>"
                           "<p>Qt %2, SQLite %3.<br>Reads Nsight Systems SQLite exports (schema 2.9 to 3.28) and PyTorch profiler (Kineto) JSON traces.</p>")
                            .arg(QStringLiteral(RANKSCOPE_VERSION), QString::fromLatin1(qVersion()), QString::fromLatin1(sqlite3_libversion())));
+}
+
+namespace {
+
+const QString kGeometryKey = QStringLiteral("window/geometry");
+const QString kStateKey = QStringLiteral("window/state");
+const QString kHiddenRowsKey = QStringLiteral("timeline/hiddenRows");
+constexpr int kLayoutVersion = 1; // bump when the docks change
+
+} // namespace
+
+void MainWindow::restoreLayout()
+{
+    const QSettings settings;
+    restoreGeometry(settings.value(kGeometryKey).toByteArray());
+    restoreState(settings.value(kStateKey).toByteArray(), kLayoutVersion);
+}
+
+void MainWindow::saveLayout() const
+{
+    QSettings settings;
+    settings.setValue(kGeometryKey, saveGeometry());
+    settings.setValue(kStateKey, saveState(kLayoutVersion));
+}
+
+void MainWindow::closeEvent(QCloseEvent *event)
+{
+    saveLayout();
+    QMainWindow::closeEvent(event);
+}
+
+void MainWindow::applyHiddenRows()
+{
+    TimelineCanvas *canvas = m_timeline->canvas();
+    canvas->rows().hideKeys(QSettings().value(kHiddenRowsKey).toStringList());
+    canvas->rowsChanged();
+}
+
+void MainWindow::rememberHiddenRows()
+{
+    // Rows of other sessions stay remembered; this session's rows say for themselves.
+    const TimelineRows &rows = m_timeline->canvas()->rows();
+    QStringList keys = QSettings().value(kHiddenRowsKey).toStringList();
+    for (int row = 0; row < int(rows.rows().size()); ++row)
+        keys.removeAll(rows.key(row));
+    keys += rows.hiddenKeys();
+    QSettings().setValue(kHiddenRowsKey, keys);
+}
+
+bool MainWindow::exportTimelineTo(const QString &path)
+{
+    const bool svg = path.endsWith(QLatin1String(".svg"), Qt::CaseInsensitive);
+    const bool ok = svg ? m_timeline->exportSvg(path) : m_timeline->exportPng(path);
+    statusBar()->showMessage(ok ? tr("Timeline written to %1").arg(path) : tr("Could not write %1").arg(path), 5000);
+    return ok;
+}
+
+void MainWindow::exportTimeline(const QString &format)
+{
+    const QString filter = format == QLatin1String("svg") ? tr("SVG images (*.svg)") : tr("PNG images (*.png)");
+    QString path = QFileDialog::getSaveFileName(this, tr("Export timeline"), QStringLiteral("timeline.%1").arg(format), filter);
+    if (path.isEmpty())
+        return;
+    if (!path.endsWith(QLatin1Char('.') + format, Qt::CaseInsensitive))
+        path += QLatin1Char('.') + format;
+    exportTimelineTo(path);
+}
+
+QStringList MainWindow::exportStatistics(const QString &directory)
+{
+    const auto session = m_timeline->session();
+    if (!session)
+        return {};
+    QString error;
+    const QStringList written = exportStatisticsCsv(*session, directory, &error);
+    statusBar()->showMessage(error.isEmpty() ? tr("%n statistics table(s) written to %1", nullptr, int(written.size())).arg(directory) : error, 5000);
+    return written;
 }
 
 } // namespace rankscope

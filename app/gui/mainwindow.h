@@ -39,8 +39,13 @@ public:
     StatsDock *stats() const { return m_stats; }
     // Shows the statistics dock on one panel ("memcpy", "gaps", ...).
     bool showStatsPanel(const QString &name);
+    // File > Export, without the dialogs. Each returns false and says why
+    // in the status bar when the file cannot be written.
+    bool exportTimelineTo(const QString &path);      // .png or .svg
+    QStringList exportStatistics(const QString &directory);
 
 protected:
+    void closeEvent(QCloseEvent *event) override;
     void dragEnterEvent(QDragEnterEvent *event) override;
     void dropEvent(QDropEvent *event) override;
 
@@ -49,6 +54,12 @@ private:
     void rebuildRecentMenu();
     void showShortcuts();
     void showAbout();
+    void exportTimeline(const QString &format);
+    // Window geometry, dock layout and hidden rows, in QSettings.
+    void restoreLayout();
+    void saveLayout() const;
+    void applyHiddenRows();
+    void rememberHiddenRows();
 
     TimelineView *m_timeline;
     DetailsPanel *m_details;
@@ -59,10 +70,13 @@ private:
     QDockWidget *m_statsDock = nullptr;
     QProgressDialog *m_progress = nullptr;
     QMenu *m_recentMenu = nullptr;
+    QMenu *m_exportMenu = nullptr;
     QStringList m_loading;
 };
 
-// The keyboard and mouse table shown by Help > Keyboard shortcuts.
+// The keyboard and mouse table shown by Help > Keyboard shortcuts, and the
+// same table as the README writes it.
 QString shortcutTableHtml();
+QString shortcutTableMarkdown();
 
 } // namespace rankscope

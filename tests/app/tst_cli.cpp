@@ -184,6 +184,22 @@ private slots:
         QCOMPARE(runCli({"--version"}).exitCode, 0);
         QVERIFY(runCli({"stats", "--help"}).out.contains(QLatin1String("cuda_gpu_kern_sum")));
     }
+
+    void helpAndVersion()
+    {
+        const Run version = runCli({"--version"});
+        QCOMPARE(version.exitCode, 0);
+        QVERIFY2(QRegularExpression(QStringLiteral("^rankscope-cli \\d+\\.\\d+\\.\\d+\n$")).match(version.out).hasMatch(), qPrintable(version.out));
+        const Run help = runCli({"--help"});
+        QCOMPARE(help.exitCode, 0);
+        for (const char *command : {"stats", "info", "bench"})
+            QVERIFY(help.out.contains(QLatin1String(command)));
+        for (const char *command : {"stats", "info", "bench"}) {
+            const Run sub = runCli({command, "--help"});
+            QCOMPARE(sub.exitCode, 0);
+            QVERIFY(sub.out.startsWith(QLatin1String("Usage:")));
+        }
+    }
 };
 
 QTEST_GUILESS_MAIN(TestCli)

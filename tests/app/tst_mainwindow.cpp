@@ -13,7 +13,10 @@
 #include "timelineview.h"
 #include "zoomstate.h"
 
+#include <QDockWidget>
 #include <QProgressDialog>
+#include <QSettings>
+#include <QXmlStreamReader>
 #include <QPushButton>
 #include <QtTest>
 
@@ -161,6 +164,143 @@ private slots:
         w.open({bad, slowFixture()}, true);
         QCOMPARE(w.timeline()->session()->ranks().size(), std::size_t(1));
         QCOMPARE(w.timeline()->session()->failures().size(), std::size_t(1));
+    }
+
+    void exportWritesTimelinePngAndSvg()
+    {
+        QTemporaryDir dir;
+        MainWindow w;
+        w.resize(1200, 700);
+        w.show(); // laid out as the user sees it
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        w.open({slowFixture()}, true);
+        const QString png = dir.filePath(QStringLiteral("t.png")), svg = dir.filePath(QStringLiteral("t.svg"));
+        QVERIFY(w.exportTimelineTo(png));
+        const QImage image(png);
+        QVERIFY(!image.isNull());
+        QCOMPARE(image.width(), w.timeline()->canvas()->viewport()->width());
+        QVERIFY(w.exportTimelineTo(svg));
+        const QByteArray text = readText(svg).toUtf8();
+        QXmlStreamReader xml(text);
+        int rects = 0, texts = 0;
+        QStringList words;
+        while (!xml.atEnd()) {
+            if (xml.readNext() == QXmlStreamReader::StartElement) {
+                rects += xml.name() == QLatin1String("rect");
+                if (xml.name() == QLatin1String("text")) {
+                    ++texts;
+                    words << xml.readElementText();
+                }
+            }
+        }
+        QVERIFY2(!xml.hasError(), qPrintable(xml.errorString()));
+        QVERIFY2(rects > 50 && texts > 10, qPrintable(QStringLiteral("%1 rects, %2 texts").arg(rects).arg(texts)));
+        // The row names and the ruler are there as text, not pixels.
+        QVERIFY2(words.join(QLatin1Char('|')).contains(QLatin1String("CUDA HW")), qPrintable(words.join(QLatin1Char('|'))));
+        QVERIFY(words.join(QLatin1Char('|')).contains(QLatin1String("Span ")));
+    }
+
+    void exportWritesEveryStatisticsTable()
+    {
+        QTemporaryDir dir;
+        MainWindow w;
+        w.open({slowFixture()}, true);
+        const QStringList written = w.exportStatistics(dir.path());
+        QCOMPARE(written.size(), 9); // 8 nsys reports for the file, rank_summary for the session
+        for (const QString &report : {QStringLiteral("cuda_gpu_kern_sum"), QStringLiteral("cuda_gpu_mem_size_sum"), QStringLiteral("gpu_gaps")}) {
+            QString expected = readText(referenceCsv(QStringLiteral("slow_1gpu"), report));
+            expected.remove(QLatin1Char('\r'));
+            QCOMPARE(readText(dir.filePath(QStringLiteral("slow_1gpu_%1.csv").arg(report))), expected);
+        }
+        QVERIFY(QFileInfo::exists(dir.filePath(QStringLiteral("rank_summary.csv"))));
+    }
+
+    void windowLayoutAndHiddenRowsAreRemembered()
+    {
+        QSettings().clear();
+        QString hiddenKey;
+        {
+            MainWindow w;
+            w.resize(1234, 777);
+            w.open({slowFixture()}, true);
+            w.showStatsPanel(QStringLiteral("gaps"));
+            TimelineCanvas *canvas = w.timeline()->canvas();
+            const int row = canvas->rows().shownRows().back();
+            hiddenKey = canvas->rows().key(row);
+            canvas->rows().hide(row);
+            emit canvas->rowVisibilityChanged(); // as the row's context menu does
+            w.close();
+        }
+        MainWindow again;
+        QCOMPARE(again.size(), QSize(1234, 777));
+        QVERIFY(again.findChild<QDockWidget *>(QStringLiteral("statisticsDock"))->isVisibleTo(&again));
+        again.open({slowFixture()}, true);
+        const QStringList hidden = again.timeline()->canvas()->rows().hiddenKeys();
+        QCOMPARE(hidden, QStringList{hiddenKey});
+        QSettings().clear();
+    }
+
+    void darkAndLightPalettesAreBothReadable_data()
+    {
+        QTest::addColumn<bool>("dark");
+        QTest::newRow("light") << false;
+        QTest::newRow("dark") << true;
+    }
+
+    void darkAndLightPalettesAreBothReadable()
+    {
+        QFETCH(bool, dark);
+        QPalette palette;
+        const QColor back = dark ? QColor(0x20, 0x22, 0x26) : QColor(0xfa, 0xfa, 0xfa);
+        const QColor text = dark ? QColor(0xee, 0xee, 0xee) : QColor(0x10, 0x10, 0x10);
+        for (QPalette::ColorRole role : {QPalette::Window, QPalette::Base})
+            palette.setColor(role, back);
+        palette.setColor(QPalette::AlternateBase, back.lighter(dark ? 130 : 97));
+        for (QPalette::ColorRole role : {QPalette::WindowText, QPalette::Text})
+            palette.setColor(role, text);
+        MainWindow w;
+        w.setPalette(palette); // as a system theme change reaches every widget
+        w.resize(1200, 700);
+        w.show(); // laid out as the user sees it
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        w.open({slowFixture()}, true);
+        QTemporaryDir dir;
+        const QString png = dir.filePath(QStringLiteral("t.png"));
+        QVERIFY(w.exportTimelineTo(png));
+        const QImage image(png);
+        // The empty space under the rows has the theme's background...
+        const QColor empty = image.pixelColor(image.width() - 5, image.height() - 5);
+        QVERIFY2(std::abs(empty.lightnessF() - back.lightnessF()) < 0.05, qPrintable(empty.name()));
+        // ...and the row names are drawn in the theme's text colour: strong
+        // contrast against it somewhere in the label column.
+        double bestContrast = 0;
+        for (int y = 0; y < image.height(); ++y)
+            for (int x = 0; x < w.timeline()->canvas()->labelWidth(); ++x)
+                bestContrast = std::max(bestContrast, double(std::abs(image.pixelColor(x, y).lightnessF() - back.lightnessF())));
+        QVERIFY2(bestContrast > 0.7, qPrintable(QString::number(bestContrast)));
+    }
+
+    void helpAndVersion()
+    {
+        QProcess p;
+        p.start(QStringLiteral(RANKSCOPE_GUI), {QStringLiteral("--version")});
+        QVERIFY(p.waitForFinished(30000));
+        QCOMPARE(p.exitCode(), 0);
+        QVERIFY(QString::fromUtf8(p.readAllStandardOutput()).startsWith(QLatin1String("Rankscope 0.")));
+        p.start(QStringLiteral(RANKSCOPE_GUI), {QStringLiteral("--help")});
+        QVERIFY(p.waitForFinished(30000));
+        QCOMPARE(p.exitCode(), 0);
+        const QString help = QString::fromUtf8(p.readAllStandardOutput());
+        for (const char *option : {"--screenshot", "--range", "--panel", "--version", "FILE|DIR"})
+            QVERIFY2(help.contains(QLatin1String(option)), qPrintable(help));
+    }
+
+    void shortcutsTableIsTheReadmes()
+    {
+        const QString readme = readText(demoPath(QStringLiteral("../../README.md")));
+        QVERIFY(!readme.isEmpty());
+        QVERIFY2(readme.contains(shortcutTableMarkdown()), qPrintable(shortcutTableMarkdown()));
+        QVERIFY(shortcutTableHtml().contains(QLatin1String("<b>Backspace</b>")));
     }
 
     void screenshotWritesAPng()

@@ -1,0 +1,15 @@
+#pragma once
+// File > Export > Statistics as CSV: every statistics report of a session
+// into a folder, as `rankscope-cli stats -o` writes them.
+#include "session.h"
+
+#include <QStringList>
+
+namespace rankscope {
+
+// Writes <file stem>_<report>.csv per loaded file and <report>.csv for the
+// reports that cover the whole session. Returns the files written; sets
+// `error` (one line) when one could not be.
+QStringList exportStatisticsCsv(const Session &session, const QString &directory, QString *error);
+
+} // namespace rankscope
