@@ -3,23 +3,18 @@
 #include "clicommands.h"
 
 #include <QApplication>
+#include <QCommandLineParser>
 #include <QCoreApplication>
 #include <memory>
 #include <QTextStream>
 
 namespace {
 
-void printUsage(QTextStream &out)
-{
-    out << "Usage: rankscope-cli <command> [options] FILE|DIR...\n\n"
-           "Commands:\n"
-           "  stats   Print nsys-compatible statistics reports (rankscope-cli stats --help)\n"
-           "  info    Print what each report holds (rankscope-cli info --help)\n"
-           "  bench   Measure loading, drawing, hit tests and statistics (rankscope-cli bench --help)\n\n"
-           "Options:\n"
-           "  -h, --help     Show this help\n"
-           "  -v, --version  Show the version\n";
-}
+constexpr const char *kCommands =
+    "Commands:\n"
+    "  stats   Print nsys-compatible statistics reports (rankscope-cli stats --help)\n"
+    "  info    Print what each report holds (rankscope-cli info --help)\n"
+    "  bench   Measure loading, drawing, hit tests and statistics (rankscope-cli bench --help)";
 
 } // namespace
 
@@ -33,25 +28,37 @@ int main(int argc, char **argv)
     std::unique_ptr<QCoreApplication> app = bench ? std::make_unique<QApplication>(argc, argv) : std::make_unique<QCoreApplication>(argc, argv);
     QCoreApplication::setApplicationName(QStringLiteral("rankscope-cli"));
     QCoreApplication::setApplicationVersion(QStringLiteral(RANKSCOPE_VERSION));
+
+    // The command's own options are its parser's: stop at the command.
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral("The headless side of Rankscope: the statistics of Nsight Systems exports and "
+                                                    "PyTorch profiler traces, printed as `nsys stats` prints them.\n\n")
+                                     + QLatin1String(kCommands));
+    parser.setOptionsAfterPositionalArgumentsMode(QCommandLineParser::ParseAsPositionalArguments);
+    parser.addHelpOption();
+    parser.addVersionOption();
+    parser.addPositionalArgument(QStringLiteral("command"), QStringLiteral("stats, info or bench"), QStringLiteral("<command> [options] FILE|DIR..."));
     QStringList args = QCoreApplication::arguments();
-    QTextStream out(stdout);
-    if (args.size() < 2 || args[1] == QLatin1String("-h") || args[1] == QLatin1String("--help")) {
-        printUsage(out);
-        return args.size() < 2 ? 1 : 0;
+    if (!parser.parse(args.mid(0, 2))) {
+        QTextStream(stderr) << "rankscope-cli: " << parser.errorText() << "\n";
+        return 1;
     }
-    if (args[1] == QLatin1String("-v") || args[1] == QLatin1String("--version")) {
-        out << "rankscope-cli " << RANKSCOPE_VERSION << "\n";
-        return 0;
+    if (parser.isSet(QStringLiteral("version")))
+        parser.showVersion();
+    if (parser.isSet(QStringLiteral("help")))
+        parser.showHelp(0);
+    if (args.size() < 2) {
+        QTextStream(stderr) << parser.helpText();
+        return 1;
     }
     const QString command = args[1];
-    args.removeAt(1); // leave the program name for QCommandLineParser
+    args.removeAt(1); // leave the program name for the command's parser
     if (command == QLatin1String("stats"))
         return rankscope::cli::runStats(args);
     if (command == QLatin1String("info"))
         return rankscope::cli::runInfo(args);
     if (command == QLatin1String("bench"))
         return rankscope::cli::runBench(args);
-    QTextStream(stderr) << "rankscope-cli: unknown command '" << command << "'\n";
-    printUsage(out);
+    QTextStream(stderr) << "rankscope-cli: unknown command '" << command << "'\n" << parser.helpText();
     return 1;
 }
