@@ -2,6 +2,7 @@
 
 #include <QFile>
 #include <sys/mman.h>
+#include <unistd.h>
 #include <zlib.h>
 
 #include <algorithm>
@@ -47,7 +48,18 @@ char *ByteBuffer::grow(std::size_t n)
     return m_data.get() + m_size;
 }
 
-bool readMaybeGzip(const QString &path, ByteBuffer &out, std::size_t extraCapacity, QString *error)
+namespace {
+
+std::size_t halfOfPhysicalMemory()
+{
+    const long pages = sysconf(_SC_PHYS_PAGES), pageSize = sysconf(_SC_PAGESIZE);
+    return pages > 0 && pageSize > 0 ? std::size_t(pages) * std::size_t(pageSize) / 2 : std::size_t(8) << 30;
+}
+
+} // namespace
+
+bool readMaybeGzip(const QString &path, ByteBuffer &out, std::size_t extraCapacity, QString *error,
+                   const std::function<bool(std::string_view start)> &plausibleStart)
 {
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly)) {
@@ -76,13 +88,34 @@ bool readMaybeGzip(const QString &path, ByteBuffer &out, std::size_t extraCapaci
     zs.next_in = reinterpret_cast<Bytef *>(const_cast<char *>(raw.constData()));
     zs.avail_in = uInt(raw.size());
     out.reserve(out.size() + std::size_t(raw.size()) * 8 + extraCapacity);
+    const std::size_t begin = out.size();
+    const std::size_t limit = halfOfPhysicalMemory();
+    bool startChecked = !plausibleStart;
     while (true) {
         const std::size_t room = std::max<std::size_t>(out.capacity() - out.size(), 1u << 20);
         const uInt chunk = uInt(std::min<std::size_t>(room, 1u << 30));
         zs.next_out = reinterpret_cast<Bytef *>(out.grow(chunk));
         zs.avail_out = chunk;
+        // The first round inflates at most 4 KiB, for plausibleStart.
+        if (!startChecked)
+            zs.avail_out = std::min<uInt>(chunk, 4096);
+        const uInt offered = zs.avail_out;
         const int rc = inflate(&zs, Z_NO_FLUSH);
-        out.commit(chunk - zs.avail_out);
+        out.commit(offered - zs.avail_out);
+        if (!startChecked && (out.size() - begin >= 4096 || rc == Z_STREAM_END)) {
+            startChecked = true;
+            if (!plausibleStart(std::string_view(out.data() + begin, out.size() - begin))) {
+                inflateEnd(&zs);
+                *error = QStringLiteral("the gzip data does not hold what was expected (not JSON text)");
+                return false;
+            }
+        }
+        if (out.size() - begin > limit) {
+            inflateEnd(&zs);
+            *error = QStringLiteral("the gzip data inflates to more than half of this machine's memory (%1 GiB); not read")
+                         .arg(double(limit) / double(1 << 30), 0, 'f', 1);
+            return false;
+        }
         if (rc == Z_STREAM_END) {
             if (zs.avail_in == 0 || inflateReset(&zs) != Z_OK)
                 break; // done, or another gzip member follows

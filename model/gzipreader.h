@@ -3,6 +3,7 @@
 // its name). Concatenated gzip members are read one after another.
 #include <QString>
 #include <cstddef>
+#include <functional>
 #include <memory>
 #include <string_view>
 
@@ -32,7 +33,12 @@ private:
 // Appends the (decompressed) content to `out`, keeping `extraCapacity`
 // spare bytes after it (parsers that read past the end need padding).
 // On failure returns false and sets `error`, naming the byte offset.
-bool readMaybeGzip(const QString &path, ByteBuffer &out, std::size_t extraCapacity, QString *error);
+//
+// Against gzip bombs: `plausibleStart`, when given, sees the first
+// decompressed bytes (up to 4 KiB) and can refuse them before the rest is
+// inflated; and no file inflates beyond half of the machine's memory.
+bool readMaybeGzip(const QString &path, ByteBuffer &out, std::size_t extraCapacity, QString *error,
+                   const std::function<bool(std::string_view start)> &plausibleStart = {});
 bool isGzipFile(const QString &path);
 
 } // namespace rankscope

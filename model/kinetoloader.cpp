@@ -453,7 +453,14 @@ LoadResult KinetoLoader::load(const QString &path, const LoadControl &control)
     timer.start();
     ByteBuffer json;
     QString error;
-    if (!readMaybeGzip(path, json, 64, &error))
+    // JSON text starts with '{' or '[' (after blanks or a BOM).
+    auto looksLikeJson = [](std::string_view start) {
+        if (start.starts_with("\xEF\xBB\xBF"))
+            start.remove_prefix(3);
+        const auto first = start.find_first_not_of(" \t\r\n");
+        return first == std::string_view::npos || start[first] == '{' || start[first] == '[';
+    };
+    if (!readMaybeGzip(path, json, 64, &error, looksLikeJson))
         return LoadResult::failure(error);
     control.report(0.2);
     auto report = std::make_shared<Report>();

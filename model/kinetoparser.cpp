@@ -131,7 +131,7 @@ std::string_view ranksText(ondemand::value v, std::string &storage)
 {
     if (v.type() == ondemand::json_type::string)
         return v.get_string();
-    storage = "[";
+    storage.assign(1, '['); // not = "[": GCC 12 warns falsely (-Wrestrict, PR 105651)
     if (v.type() == ondemand::json_type::array) {
         bool first = true;
         for (ondemand::value item : v.get_array()) {

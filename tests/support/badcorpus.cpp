@@ -4,8 +4,10 @@
 #include <QFile>
 #include <QFileInfo>
 #include <sqlite3.h>
+#include <zlib.h>
 
 #include <cstdio>
+#include <vector>
 
 namespace rankscope::test {
 
@@ -37,6 +39,32 @@ bool mutateExport(const QString &path, const char *sql)
     }
     sqlite3_free(error);
     sqlite3_close(db);
+    return ok;
+}
+
+// A gzip bomb: `megabytes` MiB of zeros in a few hundred KiB.
+bool writeGzipOfZeros(const QString &path, int megabytes)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate))
+        return false;
+    z_stream zs{};
+    if (deflateInit2(&zs, Z_BEST_SPEED, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY) != Z_OK)
+        return false;
+    std::vector<unsigned char> zeros(1 << 20, 0), out(1 << 16);
+    bool ok = true;
+    for (int i = 0; i <= megabytes && ok; ++i) {
+        const bool last = i == megabytes;
+        zs.next_in = zeros.data();
+        zs.avail_in = last ? 0 : uInt(zeros.size());
+        do {
+            zs.next_out = out.data();
+            zs.avail_out = uInt(out.size());
+            deflate(&zs, last ? Z_FINISH : Z_NO_FLUSH);
+            ok = file.write(reinterpret_cast<const char *>(out.data()), qint64(out.size() - zs.avail_out)) >= 0;
+        } while (zs.avail_out == 0 && ok);
+    }
+    deflateEnd(&zs);
     return ok;
 }
 
@@ -183,6 +211,9 @@ std::vector<BadInput> buildBadCorpus(const QString &outDir, const QString &commi
                                 + "\", \"pid\": 0, \"tid\": 7, \"ts\": 1, \"dur\": 2, \"args\": {\"stream\": 7}}]}";
     if (writeBytes(out.filePath(QStringLiteral("huge_name.json")), hugeName))
         add(QStringLiteral("huge_name.json"), Outcome::Report, "");
+
+    if (writeGzipOfZeros(out.filePath(QStringLiteral("gzip_bomb.json.gz")), 256))
+        add(QStringLiteral("gzip_bomb.json.gz"), Outcome::Error, "not JSON");
 
     // A real Kineto trace, its gzip cut short.
     QFile kineto(kinetoTrace);
