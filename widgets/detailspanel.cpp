@@ -28,7 +28,7 @@ void DetailsPanel::setSession(std::shared_ptr<const Session> session)
     m_text->clear();
 }
 
-void DetailsPanel::showEvent(std::optional<EventLocation> event)
+void DetailsPanel::showDetails(std::optional<EventLocation> event)
 {
     if (!event || !m_session) {
         m_text->clear();

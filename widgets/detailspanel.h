@@ -16,7 +16,7 @@ class DetailsPanel : public QWidget {
 public:
     explicit DetailsPanel(QWidget *parent = nullptr);
     void setSession(std::shared_ptr<const Session> session);
-    void showEvent(std::optional<EventLocation> event);
+    void showDetails(std::optional<EventLocation> event);
     QString plainText() const;
 
 signals:

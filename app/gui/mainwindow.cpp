@@ -98,7 +98,7 @@ MainWindow::MainWindow(QWidget *parent)
     searchBar->addWidget(m_search);
     addToolBar(Qt::TopToolBarArea, searchBar);
 
-    connect(m_timeline, &TimelineView::eventSelected, m_details, &DetailsPanel::showEvent);
+    connect(m_timeline, &TimelineView::eventSelected, m_details, &DetailsPanel::showDetails);
     connect(m_details, &DetailsPanel::linkActivated, this, [this](EventLocation e) { m_timeline->canvas()->selectEvent(e, true); });
     connect(m_search, &SearchBar::matchActivated, this, [this](EventLocation e) { m_timeline->canvas()->selectEvent(e, true); });
     // The panels follow the range selection; while the mouse drags it, wait
