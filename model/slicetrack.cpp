@@ -77,6 +77,10 @@ void SliceTrack::finalize()
             openEnds.push_back(m_end[i]);
     }
 
+    if (m_maxDepth == 0)
+        std::vector<std::uint16_t>().swap(m_depth);
+    compactPayloads();
+
     m_extent = {0, -1};
     if (n > 0)
         m_extent = {m_start.front(), *std::max_element(m_end.begin(), m_end.end())};
@@ -86,6 +90,23 @@ void SliceTrack::finalize()
     m_end.shrink_to_fit();
     m_name.shrink_to_fit();
     m_payload.shrink_to_fit();
+}
+
+void SliceTrack::compactPayloads()
+{
+    const std::size_t n = m_payload.size();
+    if (n == 0)
+        return;
+    const std::uint32_t base = m_payload[0];
+    const std::uint32_t step = n > 1 ? m_payload[1] - base : 0;
+    if (step > 1)
+        return;
+    for (std::size_t i = 0; i < n; ++i)
+        if (m_payload[i] != base + step * std::uint32_t(i))
+            return;
+    std::vector<std::uint32_t>().swap(m_payload);
+    m_payloadBase = base;
+    m_payloadStep = step;
 }
 
 std::size_t SliceTrack::memoryBytes() const

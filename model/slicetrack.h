@@ -6,8 +6,12 @@
 // depths, and builds the interval index and the level-of-detail summary.
 // After finalize() the track is immutable. Per event it costs 8 (start) +
 // 8 (end) + 4 (name) + 4 (payload row) + 2 (depth) + 4 (index) + ~3 (LOD)
-// bytes: about 33 bytes. `payload` is a row in a per-kind side table of the
-// report (kernel launch parameters, memcpy sizes, ...).
+// bytes: about 33 bytes, less where a column is implied: no depth column
+// when nothing nests (GPU rows, most OS runtime and API rows), no payload
+// column when the payloads run `base, base + 1, ...` (a side table in track
+// order) or are all the same (no side table). `payload` is a row in a
+// per-kind side table of the report (kernel launch parameters, memcpy
+// sizes, ...).
 #include "intervalindex.h"
 #include "lodsummary.h"
 #include "stringtable.h"
@@ -34,14 +38,16 @@ public:
     TimeNs end(std::size_t i) const { return m_end[i]; }
     TimeNs duration(std::size_t i) const { return m_end[i] - m_start[i]; }
     StringId name(std::size_t i) const { return m_name[i]; }
-    std::uint32_t payload(std::size_t i) const { return m_payload[i]; }
-    std::uint16_t depth(std::size_t i) const { return m_depth[i]; }
+    std::uint32_t payload(std::size_t i) const
+    {
+        return m_payload.empty() ? m_payloadBase + m_payloadStep * std::uint32_t(i) : m_payload[i];
+    }
+    std::uint16_t depth(std::size_t i) const { return m_depth.empty() ? 0 : m_depth[i]; }
     std::uint16_t maxDepth() const { return m_maxDepth; }
 
     std::span<const TimeNs> starts() const { return m_start; }
     std::span<const TimeNs> ends() const { return m_end; }
     std::span<const StringId> names() const { return m_name; }
-    std::span<const std::uint32_t> payloads() const { return m_payload; }
 
     // First start and last end; empty range when the track is empty.
     TimeRange extent() const { return m_extent; }
@@ -59,11 +65,15 @@ public:
     std::size_t memoryBytes() const;
 
 private:
+    void compactPayloads();
+
     std::vector<TimeNs> m_start;
     std::vector<TimeNs> m_end;
     std::vector<StringId> m_name;
     std::vector<std::uint32_t> m_payload;
-    std::vector<std::uint16_t> m_depth;
+    std::vector<std::uint16_t> m_depth;   // empty after finalize() when every depth is 0
+    std::uint32_t m_payloadBase = 0;      // when m_payload is empty after finalize():
+    std::uint32_t m_payloadStep = 0;      //   payload(i) = base + step * i
     std::uint16_t m_maxDepth = 0;
     TimeRange m_extent{0, -1};
     IntervalIndex m_index;

@@ -43,6 +43,43 @@ private slots:
         QCOMPARE(t.depth(1), std::uint16_t(1));
     }
 
+    // Implied columns give back exactly what was appended, and cost nothing.
+    void impliedColumnsReadBackTheSame_data()
+    {
+        QTest::addColumn<std::vector<std::uint32_t>>("payloads");
+        QTest::addColumn<bool>("stored");
+        QTest::newRow("side table in track order") << std::vector<std::uint32_t>{7, 8, 9, 10, 11} << false;
+        QTest::newRow("no side table") << std::vector<std::uint32_t>{0, 0, 0, 0, 0} << false;
+        QTest::newRow("one event") << std::vector<std::uint32_t>{42} << false;
+        QTest::newRow("rows shared with another track") << std::vector<std::uint32_t>{3, 5, 7, 9, 11} << true;
+        QTest::newRow("out of order") << std::vector<std::uint32_t>{1, 2, 4, 3, 5} << true;
+        QTest::newRow("counting on past 2^32") << std::vector<std::uint32_t>{0xffffffffu, 0, 1} << false;
+    }
+
+    void impliedColumnsReadBackTheSame()
+    {
+        QFETCH(std::vector<std::uint32_t>, payloads);
+        QFETCH(bool, stored);
+        SliceTrack t;
+        for (std::size_t i = 0; i < payloads.size(); ++i)
+            t.append(TimeNs(i) * 10, TimeNs(i) * 10 + 5, 1, payloads[i]); // flat: nothing nests
+        t.finalize();
+        for (std::size_t i = 0; i < payloads.size(); ++i) {
+            QCOMPARE(t.payload(i), payloads[i]);
+            QCOMPARE(t.depth(i), std::uint16_t(0));
+        }
+        // The same times with payloads that must be stored: the difference
+        // is the payload column, or nothing.
+        if (payloads.size() > 1) {
+            SliceTrack twin;
+            for (std::size_t i = 0; i < payloads.size(); ++i)
+                twin.append(TimeNs(i) * 10, TimeNs(i) * 10 + 5, 1, std::uint32_t(i % 2) * 7);
+            twin.finalize();
+            const std::size_t column = payloads.size() * sizeof(std::uint32_t);
+            QCOMPARE(t.memoryBytes() + (stored ? 0 : column), twin.memoryBytes());
+        }
+    }
+
     void emptyTrack()
     {
         SliceTrack t;
