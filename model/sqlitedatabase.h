@@ -8,8 +8,8 @@
 // is bounded.
 #include <QString>
 #include <QStringList>
-#include <cstdint>
 #include <atomic>
+#include <cstdint>
 #include <set>
 #include <string>
 #include <string_view>

@@ -8,7 +8,7 @@
 #include <QPixmap>
 #include <QTextItem>
 
-#include <map>
+#include <set>
 
 namespace rankscope {
 
@@ -51,8 +51,6 @@ public:
             m_pen = state.pen();
         if (flags & DirtyBrush)
             m_brush = state.brush();
-        if (flags & DirtyFont)
-            m_font = state.font();
         if (flags & DirtyTransform)
             m_transform = state.transform();
         if (flags & (DirtyClipRegion | DirtyClipPath | DirtyClipEnabled | DirtyTransform)) {
@@ -191,8 +189,7 @@ private:
             return " fill=\"" + colorOf(c) + "\"" + opacityOf("fill-opacity", c);
         // Hatched brushes (pageable copies): a pattern per colour.
         const QByteArray id = "hatch" + colorOf(c).mid(1);
-        if (!m_patterns.count(id)) {
-            m_patterns[id] = true;
+        if (m_patterns.insert(id).second) {
             m_defs += "<defs><pattern id=\"" + id + "\" width=\"6\" height=\"6\" patternUnits=\"userSpaceOnUse\">"
                       "<path d=\"M-1,1 l2,-2 M0,6 l6,-6 M5,7 l2,-2\" stroke=\"" + colorOf(c) + "\" stroke-width=\"1\"/></pattern></defs>\n";
         }
@@ -211,12 +208,11 @@ private:
 
     QPen m_pen;
     QBrush m_brush;
-    QFont m_font;
     QTransform m_transform;
     std::optional<QRectF> m_clip;
     QByteArray m_body;
     QByteArray m_defs;
-    std::map<QByteArray, bool> m_patterns;
+    std::set<QByteArray> m_patterns; // hatch patterns already defined
 };
 
 SvgPaintDevice::SvgPaintDevice(QSize size) : m_size(size), m_engine(std::make_unique<SvgPaintEngine>()) {}
