@@ -1,10 +1,10 @@
 #include "clicommands.h"
 
-#include "reportcatalog.h"
-#include "rankbreakdown.h"
-#include "timelinecanvas.h"
-#include "timelineview.h"
-#include "zoomstate.h"
+#include "stats/reportcatalog.h"
+#include "stats/rankbreakdown.h"
+#include "timeline/timelinecanvas.h"
+#include "timeline/timelineview.h"
+#include "timeline/zoomstate.h"
 
 #include <QApplication>
 #include <QCommandLineParser>

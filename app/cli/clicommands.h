@@ -2,7 +2,7 @@
 // The subcommands of rankscope-cli. Each takes the arguments after the
 // command name and returns the process exit status: 0 success, 1 usage
 // error, 2 when any input file could not be read.
-#include "session.h"
+#include "session/session.h"
 
 #include <QCommandLineParser>
 #include <QStringList>

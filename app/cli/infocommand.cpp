@@ -1,6 +1,6 @@
 #include "clicommands.h"
 
-#include "units.h"
+#include "core/units.h"
 
 
 #include <QCommandLineParser>

@@ -1,6 +1,6 @@
 #include "clicommands.h"
 
-#include "reportcatalog.h"
+#include "stats/reportcatalog.h"
 
 #include <QCommandLineParser>
 #include <QFile>

@@ -2,9 +2,9 @@
 #include "demotraces.h"
 #include "mainwindow.h"
 #include "screenshot.h"
-#include "session.h"
-#include "statsdock.h"
-#include "timelineview.h"
+#include "session/session.h"
+#include "panels/statsdock.h"
+#include "timeline/timelineview.h"
 
 #include <QApplication>
 #include <QCommandLineParser>

@@ -1,16 +1,16 @@
 #include "mainwindow.h"
 
-#include "detailspanel.h"
-#include "diagnosticspanel.h"
+#include "details/detailspanel.h"
+#include "details/diagnosticspanel.h"
 #include "recentfiles.h"
-#include "searchbar.h"
+#include "timeline/searchbar.h"
 #include "sessionloadjob.h"
 #include "statisticsexport.h"
-#include "statsdock.h"
-#include "timelinecanvas.h"
-#include "timelineview.h"
-#include "units.h"
-#include "zoomstate.h"
+#include "panels/statsdock.h"
+#include "timeline/timelinecanvas.h"
+#include "timeline/timelineview.h"
+#include "core/units.h"
+#include "timeline/zoomstate.h"
 
 #include <QApplication>
 #include <QDockWidget>

@@ -2,7 +2,7 @@
 // The main window: the timeline in the centre, details and diagnostics
 // docks, the search bar, menus, and opening files (arguments, File > Open,
 // Open Recent, drag and drop) through a background load with progress.
-#include "session.h"
+#include "session/session.h"
 
 #include <QMainWindow>
 #include <memory>

@@ -1,9 +1,9 @@
 #include "screenshot.h"
 
 #include "mainwindow.h"
-#include "statsdock.h"
-#include "timelineview.h"
-#include "zoomstate.h"
+#include "panels/statsdock.h"
+#include "timeline/timelineview.h"
+#include "timeline/zoomstate.h"
 
 #include <QApplication>
 #include <QElapsedTimer>

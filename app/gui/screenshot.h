@@ -1,7 +1,7 @@
 #pragma once
 // `rankscope --screenshot OUT.png [--size WxH] [--range START:END] FILE...`:
 // load, render the main window offscreen, save a PNG.
-#include "timetypes.h"
+#include "core/timetypes.h"
 
 #include <QSize>
 #include <QString>

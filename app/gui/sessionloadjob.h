@@ -3,7 +3,7 @@
 // the GUI thread through queued signals; cancel() stops the loaders at
 // their next check and the result is dropped, so the session on screen
 // stays as it was.
-#include "session.h"
+#include "session/session.h"
 
 #include <QFutureWatcher>
 #include <QObject>

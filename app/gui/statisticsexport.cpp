@@ -1,6 +1,6 @@
 #include "statisticsexport.h"
 
-#include "reportcatalog.h"
+#include "stats/reportcatalog.h"
 
 #include <QDir>
 #include <QFile>

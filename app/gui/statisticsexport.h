@@ -1,7 +1,7 @@
 #pragma once
 // File > Export > Statistics as CSV: every statistics report of a session
 // into a folder, as `rankscope-cli stats -o` writes them.
-#include "session.h"
+#include "session/session.h"
 
 #include <QStringList>
 

@@ -1,6 +1,6 @@
-#include "gapanalysis.h"
+#include "stats/gapanalysis.h"
 
-#include "intervals.h"
+#include "core/intervals.h"
 
 #include <algorithm>
 #include <map>

@@ -2,7 +2,7 @@
 // What the GPU-gaps panel shows: idle ranges of each rank's GPUs and what
 // the process's CPU threads were doing meanwhile, utilisation over time,
 // and the spread of gap lengths.
-#include "statsscope.h"
+#include "stats/statsscope.h"
 
 #include <QString>
 

@@ -1,4 +1,4 @@
-#include "gpurules.h"
+#include "stats/gpurules.h"
 
 #include <algorithm>
 #include <map>

@@ -3,8 +3,8 @@
 // gpu_time_util. Both look at every kernel, memcpy and memset of one
 // (process, device), over the span from its first op's start to its last
 // op's end.
-#include "report.h"
-#include "resulttable.h"
+#include "core/report.h"
+#include "stats/resulttable.h"
 
 namespace rankscope::stats {
 

@@ -1,4 +1,4 @@
-#include "memcpyanalysis.h"
+#include "stats/memcpyanalysis.h"
 
 #include <algorithm>
 #include <bit>

@@ -2,7 +2,7 @@
 // What the memory-transfer panel shows: transfer sizes by direction in
 // power-of-two bins, size against throughput, and how much host traffic
 // goes through pageable memory (the pin_memory=False symptom).
-#include "statsscope.h"
+#include "stats/statsscope.h"
 
 #include <QString>
 

@@ -1,7 +1,7 @@
-#include "nsysreports.h"
+#include "stats/nsysreports.h"
 
-#include "sqlround.h"
-#include "summary.h"
+#include "stats/sqlround.h"
+#include "stats/summary.h"
 
 #include <algorithm>
 #include <map>

@@ -2,9 +2,9 @@
 // The `nsys stats` summary reports, computed from a loaded Report. Same
 // rows, columns, order, units and rounding as nsys 2025.3 prints them with
 // --format csv (see docs/statistics.md).
-#include "report.h"
-#include "resulttable.h"
-#include "statsscope.h"
+#include "core/report.h"
+#include "stats/resulttable.h"
+#include "stats/statsscope.h"
 
 namespace rankscope::stats {
 

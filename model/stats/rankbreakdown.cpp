@@ -1,6 +1,6 @@
-#include "rankbreakdown.h"
+#include "stats/rankbreakdown.h"
 
-#include "intervals.h"
+#include "core/intervals.h"
 
 #include <QRegularExpression>
 

@@ -1,7 +1,7 @@
-#include "rankcomparison.h"
+#include "stats/rankcomparison.h"
 
-#include "intervals.h"
-#include "rankbreakdown.h"
+#include "core/intervals.h"
+#include "stats/rankbreakdown.h"
 
 #include <QRegularExpression>
 

@@ -2,9 +2,9 @@
 // One row per rank, to spot a straggler or a starving rank: span, GPU busy
 // and idle shares, kernel time by class, communication hidden under
 // compute, step times when steps are annotated, bytes copied per direction.
-#include "memcpyanalysis.h"
-#include "resulttable.h"
-#include "statsscope.h"
+#include "stats/memcpyanalysis.h"
+#include "stats/resulttable.h"
+#include "stats/statsscope.h"
 
 #include <optional>
 

@@ -1,8 +1,8 @@
-#include "reportcatalog.h"
+#include "stats/reportcatalog.h"
 
-#include "gpurules.h"
-#include "nsysreports.h"
-#include "rankbreakdown.h"
+#include "stats/gpurules.h"
+#include "stats/nsysreports.h"
+#include "stats/rankbreakdown.h"
 
 namespace rankscope::stats {
 

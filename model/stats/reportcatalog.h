@@ -1,8 +1,8 @@
 #pragma once
 // The reports `rankscope-cli stats --report NAME` knows, by name.
-#include "report.h"
-#include "resulttable.h"
-#include "session.h"
+#include "core/report.h"
+#include "stats/resulttable.h"
+#include "session/session.h"
 
 #include <QStringList>
 #include <functional>

@@ -1,6 +1,6 @@
-#include "resulttable.h"
+#include "stats/resulttable.h"
 
-#include "sqlround.h"
+#include "stats/sqlround.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

@@ -1,4 +1,4 @@
-#include "sqlround.h"
+#include "stats/sqlround.h"
 
 #include <cmath>
 #include <cstdio>

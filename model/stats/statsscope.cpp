@@ -1,4 +1,4 @@
-#include "statsscope.h"
+#include "stats/statsscope.h"
 
 #include <algorithm>
 

@@ -2,7 +2,7 @@
 // What part of a session a statistic covers: a time range (session time)
 // and one rank or all of them. Statistics count an event when it starts
 // inside the range, so every event is counted once however the range cuts.
-#include "session.h"
+#include "session/session.h"
 
 #include <optional>
 #include <vector>

@@ -1,17 +1,17 @@
 // The application window: opening, details of a clicked copy, search in
 // every rank, cancelling a load, screenshots.
 #include "badcorpus.h"
-#include "detailspanel.h"
-#include "diagnosticspanel.h"
+#include "details/detailspanel.h"
+#include "details/diagnosticspanel.h"
 #include "nsysfixture.h"
 #include "mainwindow.h"
-#include "searchbar.h"
+#include "timeline/searchbar.h"
 #include "sessionloadjob.h"
-#include "statsdock.h"
+#include "panels/statsdock.h"
 #include "testdata.h"
-#include "timelinecanvas.h"
-#include "timelineview.h"
-#include "zoomstate.h"
+#include "timeline/timelinecanvas.h"
+#include "timeline/timelineview.h"
+#include "timeline/zoomstate.h"
 
 #include <QDockWidget>
 #include <QProgressDialog>

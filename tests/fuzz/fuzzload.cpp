@@ -1,8 +1,8 @@
 #include "fuzzload.h"
 
-#include "reportcatalog.h"
-#include "session.h"
-#include "traceloader.h"
+#include "stats/reportcatalog.h"
+#include "session/session.h"
+#include "load/traceloader.h"
 
 #include <QDir>
 #include <QFile>

@@ -1,0 +1,52 @@
+#pragma once
+// Level-of-detail summaries for one slice track, for drawing zoomed out.
+//
+// Level L splits time into buckets of width (baseWidth << L) ns, bucket b
+// covering [b*width, (b+1)*width). For every non-empty bucket a level keeps:
+// how many events start in it, how much of it is covered by at least one
+// event (busy time, so a busy row looks busy at any zoom), and the longest
+// event starting in it (the one worth labelling). Only non-empty buckets are
+// stored, sorted by bucket number. Level 0 is about one bucket per
+// kEventsPerBaseBucket events, each level halves the count, and the last
+// level's buckets are as wide as the track: about 3 bytes per event in all.
+#include "core/timetypes.h"
+#include <cstdint>
+#include <span>
+#include <vector>
+
+namespace rankscope {
+
+class LodSummary {
+public:
+    static constexpr std::size_t kEventsPerBaseBucket = 16;
+    static constexpr std::uint32_t kNoEvent = 0xffffffffu;
+
+    struct Level {
+        TimeNs width = 1;
+        std::vector<std::int64_t> bucket;    // bucket number, ascending
+        std::vector<std::uint32_t> count;    // events starting in the bucket
+        std::vector<TimeNs> busy;            // covered ns inside the bucket
+        std::vector<std::uint32_t> longest;  // event index, or kNoEvent
+
+        std::size_t size() const { return bucket.size(); }
+        // Index range [first, last) of stored buckets overlapping [lo, hi].
+        std::pair<std::size_t, std::size_t> bucketsIn(TimeNs lo, TimeNs hi) const;
+    };
+
+    // `starts` sorted ascending. Events may nest or overlap.
+    void build(std::span<const TimeNs> starts, std::span<const TimeNs> ends);
+
+    const std::vector<Level> &levels() const { return m_levels; }
+    // The coarsest level whose buckets are no wider than `nsPerPixel`, or
+    // nullptr when even level 0 is coarser (then draw the events
+    // themselves: there are fewer of them than pixels).
+    const Level *levelFor(double nsPerPixel) const;
+    std::size_t memoryBytes() const;
+
+    static std::int64_t bucketOf(TimeNs t, TimeNs width);
+
+private:
+    std::vector<Level> m_levels;
+};
+
+} // namespace rankscope

@@ -1,0 +1,187 @@
+#include "core/report.h"
+
+#include <algorithm>
+#include <set>
+
+namespace rankscope {
+
+void CounterTrack::sortByTime()
+{
+    if (std::is_sorted(time.begin(), time.end()))
+        return;
+    std::vector<std::size_t> order(time.size());
+    for (std::size_t i = 0; i < order.size(); ++i)
+        order[i] = i;
+    std::stable_sort(order.begin(), order.end(), [&](auto a, auto b) { return time[a] < time[b]; });
+    std::vector<TimeNs> sortedTime(order.size());
+    std::vector<double> sortedValue(order.size());
+    for (std::size_t i = 0; i < order.size(); ++i) {
+        sortedTime[i] = time[order[i]];
+        sortedValue[i] = value[order[i]];
+    }
+    time.swap(sortedTime);
+    value.swap(sortedValue);
+}
+
+QString trackKindName(TrackKind kind)
+{
+    switch (kind) {
+    case TrackKind::OsRuntime: return QStringLiteral("OS runtime");
+    case TrackKind::CudaApi: return QStringLiteral("CUDA API");
+    case TrackKind::Nvtx: return QStringLiteral("NVTX");
+    case TrackKind::Kernel: return QStringLiteral("Kernels");
+    case TrackKind::Memcpy: return QStringLiteral("Memcpy");
+    case TrackKind::Memset: return QStringLiteral("Memset");
+    case TrackKind::Sync: return QStringLiteral("Sync");
+    case TrackKind::NvtxGpuProjection: return QStringLiteral("NVTX (GPU)");
+    case TrackKind::NcclKernels: return QStringLiteral("NCCL");
+    }
+    return {};
+}
+
+bool isGpuTrack(TrackKind kind)
+{
+    return kind == TrackKind::Kernel || kind == TrackKind::Memcpy || kind == TrackKind::Memset
+           || kind == TrackKind::Sync;
+}
+
+bool isDerivedTrack(TrackKind kind)
+{
+    return kind == TrackKind::NvtxGpuProjection || kind == TrackKind::NcclKernels;
+}
+
+std::uint32_t Report::correlationIdOf(const Track &track, std::size_t event) const
+{
+    const std::uint32_t row = track.slices.payload(event);
+    switch (track.kind) {
+    case TrackKind::CudaApi: return apiCalls[row].correlationId;
+    case TrackKind::Kernel:
+    case TrackKind::NcclKernels: return kernels[row].correlationId;
+    case TrackKind::Memcpy: return memcpys[row].correlationId;
+    case TrackKind::Memset: return memsets[row].correlationId;
+    case TrackKind::Sync: return syncs[row].correlationId;
+    default: return 0;
+    }
+}
+
+std::optional<TrackEvent> Report::apiCallFor(std::uint64_t key) const
+{
+    const auto it = std::lower_bound(apiByCorrelation.begin(), apiByCorrelation.end(), key,
+                                     [&](const TrackEvent &e, std::uint64_t k) { return correlationKeyOf(e) < k; });
+    if (it == apiByCorrelation.end() || correlationKeyOf(*it) != key)
+        return std::nullopt;
+    return *it;
+}
+
+std::span<const TrackEvent> Report::gpuOpsFor(std::uint64_t key) const
+{
+    const auto first = std::lower_bound(gpuByCorrelation.begin(), gpuByCorrelation.end(), key,
+                                        [&](const TrackEvent &e, std::uint64_t k) { return correlationKeyOf(e) < k; });
+    const auto last = std::upper_bound(first, gpuByCorrelation.end(), key,
+                                       [&](std::uint64_t k, const TrackEvent &e) { return k < correlationKeyOf(e); });
+    return {first, last};
+}
+
+QString Report::memcpyKindLabel(int id) const
+{
+    if (id >= 0 && std::size_t(id) < memcpyKindLabels.size() && !memcpyKindLabels[id].isEmpty())
+        return memcpyKindLabels[id];
+    return builtinMemcpyKindLabel(id);
+}
+
+QString Report::memoryKindLabel(int id) const
+{
+    if (id >= 0 && std::size_t(id) < memoryKindLabels.size() && !memoryKindLabels[id].isEmpty())
+        return memoryKindLabels[id];
+    return builtinMemoryKindLabel(id);
+}
+
+const ProcessInfo *Report::process(std::uint32_t pid) const
+{
+    for (const ProcessInfo &p : processes)
+        if (p.pid == pid)
+            return &p;
+    return nullptr;
+}
+
+const ThreadInfo *Report::thread(std::uint32_t pid, std::uint32_t tid) const
+{
+    for (const ThreadInfo &t : threads)
+        if (t.pid == pid && t.tid == tid)
+            return &t;
+    return nullptr;
+}
+
+const GpuInfo *Report::gpu(int deviceId) const
+{
+    for (const GpuInfo &g : gpus)
+        if (g.id == deviceId)
+            return &g;
+    return nullptr;
+}
+
+std::vector<std::uint32_t> Report::cudaProcesses() const
+{
+    std::set<std::uint32_t> pids;
+    for (const Track &t : tracks)
+        if ((isGpuTrack(t.kind) || t.kind == TrackKind::CudaApi) && !t.slices.isEmpty())
+            pids.insert(t.pid);
+    return {pids.begin(), pids.end()};
+}
+
+std::size_t Report::eventCount(TrackKind kind) const
+{
+    std::size_t n = 0;
+    for (const Track &t : tracks)
+        if (t.kind == kind)
+            n += t.slices.size();
+    return n;
+}
+
+std::size_t Report::eventCount() const
+{
+    std::size_t n = 0;
+    for (const Track &t : tracks)
+        if (!isDerivedTrack(t.kind))
+            n += t.slices.size();
+    return n;
+}
+
+TimeRange Report::extent() const
+{
+    TimeRange r{kTimeMax, kTimeMin};
+    for (const Track &t : tracks) {
+        if (t.slices.isEmpty())
+            continue;
+        r.start = std::min(r.start, t.slices.extent().start);
+        r.end = std::max(r.end, t.slices.extent().end);
+    }
+    for (const CounterTrack &c : counters) {
+        if (c.time.empty())
+            continue;
+        r.start = std::min(r.start, c.time.front());
+        r.end = std::max(r.end, c.time.back());
+    }
+    if (r.start > r.end)
+        return meta.analysisRange;
+    return r;
+}
+
+std::size_t Report::memoryBytes() const
+{
+    std::size_t bytes = sizeof(Report) + strings.memoryBytes();
+    for (const Track &t : tracks)
+        bytes += sizeof(Track) + t.slices.memoryBytes();
+    for (const CounterTrack &c : counters)
+        bytes += sizeof(CounterTrack) + c.time.capacity() * sizeof(TimeNs)
+                 + c.value.capacity() * sizeof(double);
+    bytes += kernels.capacity() * sizeof(KernelRecord) + kernelConfigs.capacity() * sizeof(KernelConfig) + memcpys.capacity() * sizeof(MemcpyRecord)
+             + memsets.capacity() * sizeof(MemsetRecord) + syncs.capacity() * sizeof(SyncRecord)
+             + apiCalls.capacity() * sizeof(ApiCallRecord) + nvtx.capacity() * sizeof(NvtxRecord)
+             + nvtxProjections.capacity() * sizeof(NvtxProjectionRecord) + collectives.capacity() * sizeof(CollectiveRecord)
+             + (apiByCorrelation.capacity() + gpuByCorrelation.capacity()) * sizeof(TrackEvent);
+    bytes += (processes.capacity() + threads.capacity()) * 48 + diagnostics.capacity() * 64;
+    return bytes;
+}
+
+} // namespace rankscope

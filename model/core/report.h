@@ -1,0 +1,292 @@
+#pragma once
+// One loaded trace file: its processes, threads, GPUs, tracks and side
+// tables. A loader builds it; after that it is immutable and shared between
+// threads as std::shared_ptr<const Report>.
+#include "core/cudaenums.h"
+#include "core/slicetrack.h"
+#include "core/stringtable.h"
+#include "core/timetypes.h"
+
+#include <QString>
+#include <QStringList>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace rankscope {
+
+struct ProcessInfo {
+    std::uint32_t pid = 0;
+    QString name;
+};
+
+struct ThreadInfo {
+    std::uint32_t tid = 0;
+    std::uint32_t pid = 0;
+    QString name;
+};
+
+struct GpuInfo {
+    int id = 0; // the deviceId that GPU activity rows carry
+    QString name;
+    int smCount = 0;
+    std::int64_t totalMemory = 0;
+    int computeMajor = 0;
+    int computeMinor = 0;
+    QString busLocation;
+    QString uuid;
+};
+
+enum class TrackKind : std::uint8_t {
+    OsRuntime, // per thread
+    CudaApi,   // per thread: CUDA runtime and driver calls
+    Nvtx,      // per thread and NVTX domain
+    Kernel,    // per process, device and stream
+    Memcpy,
+    Memset,
+    Sync,      // CUDA synchronization seen on the GPU side
+    // Derived after loading, from the tracks above (not counted twice by
+    // statistics or event counts):
+    NvtxGpuProjection, // per process and device: NVTX ranges projected onto the GPU
+    NcclKernels,       // per process and device: the NCCL kernels of all streams
+};
+QString trackKindName(TrackKind kind);
+bool isGpuTrack(TrackKind kind);     // recorded GPU activity
+bool isDerivedTrack(TrackKind kind); // built from other tracks after loading
+
+// A track and an event in it, within one report.
+struct TrackEvent {
+    std::uint32_t track = 0;
+    std::uint32_t event = 0;
+    bool operator==(const TrackEvent &) const = default;
+};
+
+struct Track {
+    TrackKind kind = TrackKind::OsRuntime;
+    std::uint32_t pid = 0;
+    std::uint32_t tid = 0;       // host tracks
+    int deviceId = -1;           // GPU tracks
+    std::uint32_t streamId = 0;  // GPU tracks
+    std::uint32_t contextId = 0; // GPU tracks
+    std::uint32_t domainId = 0;  // NVTX tracks; 0 = default domain
+    StringId domainName = StringTable::kEmpty;
+    SliceTrack slices; // event names: see each record type below
+};
+
+// Side tables: a slice's payload is its row in the table of its track kind.
+
+// How a kernel was launched. A training step launches the same few
+// configurations over and over: each is stored once (Report::kernelConfigs).
+struct KernelConfig {
+    std::uint32_t gridX = 0, gridY = 0, gridZ = 0;
+    std::uint32_t blockX = 0, blockY = 0, blockZ = 0;
+    std::uint32_t registersPerThread = 0;
+    std::uint32_t staticSharedMemory = 0;
+    std::uint32_t dynamicSharedMemory = 0;
+    std::int32_t launchType = -1;
+    bool operator==(const KernelConfig &) const = default;
+};
+
+// Kernel slice name: the demangled name (what `nsys stats` groups by).
+struct KernelRecord {
+    StringId shortName = 0;
+    StringId mangledName = 0;
+    std::uint32_t correlationId = 0;
+    std::uint32_t config = 0;       // row in Report::kernelConfigs
+    std::uint32_t externalId = 0;   // Kineto: links to the enclosing CPU op
+    std::uint32_t collective = kNoCollective; // row in Report::collectives
+    std::int64_t graphNodeId = -1;
+    static constexpr std::uint32_t kNoCollective = 0xffffffffu;
+};
+
+// The arguments of a collective that Kineto copies onto its NCCL kernel
+// (from the record_param_comms op).
+struct CollectiveRecord {
+    StringId name = 0;            // "allreduce"
+    StringId dtype = 0;           // "Float"
+    std::int64_t inNelems = -1, outNelems = -1;
+    std::int64_t inBytes = -1, outBytes = -1; // nelems x size of dtype; -1 unknown
+    int groupSize = 0;
+    StringId processGroupName = 0;
+    StringId processGroupRanks = 0;
+};
+
+// Memcpy slice name: "[CUDA memcpy <copy kind label>]".
+struct MemcpyRecord {
+    std::uint64_t bytes = 0;
+    std::uint32_t correlationId = 0;
+    MemcpyKind copyKind = MemcpyKind::Unknown;
+    std::uint8_t copyKindId = 0; // as stored, for the export's own labels
+    MemoryKind srcKind = MemoryKind::Unknown;
+    MemoryKind dstKind = MemoryKind::Unknown;
+    std::int32_t srcDevice = -1;
+    std::int32_t dstDevice = -1;
+    std::uint32_t copyCount = 1;
+    std::uint32_t externalId = 0;
+};
+
+// Memset slice name: "[CUDA memset]".
+struct MemsetRecord {
+    std::uint64_t bytes = 0;
+    std::uint32_t correlationId = 0;
+    std::uint32_t value = 0;
+    MemoryKind memKind = MemoryKind::Unknown;
+    std::uint32_t externalId = 0;
+};
+
+// Sync slice name: the sync kind label.
+struct SyncRecord {
+    std::uint32_t correlationId = 0;
+    SyncKind kind = SyncKind::Unknown;
+    std::int64_t eventId = -1;
+};
+
+// API slice name: the function name as recorded (with its _vNNNN suffix).
+struct ApiCallRecord {
+    std::uint32_t correlationId = 0;
+    std::int32_t returnValue = 0;
+    std::int32_t eventClass = EventClass::CudaRuntime;
+    std::uint32_t externalId = 0;
+};
+
+// NVTX slice name: the message (text, or the registered string).
+struct NvtxRecord {
+    enum class PayloadKind : std::uint8_t { None, Int, Unsigned, Double, Json };
+    std::uint8_t eventType = NvtxEventType::PushPopRange;
+    PayloadKind payloadKind = PayloadKind::None;
+    bool hasColor = false;
+    bool openAtEnd = false;      // no end recorded: ends at the last NVTX time
+    std::uint32_t color = 0;     // ARGB
+    std::uint32_t category = 0;
+    StringId categoryName = 0;
+    std::uint32_t endTid = 0;    // start/end ranges may end on another thread
+    std::int64_t intPayload = 0; // Int and Unsigned (bit pattern)
+    double doublePayload = 0.0;
+    StringId jsonPayload = 0;
+    std::uint32_t externalId = 0; // Kineto CPU ops and annotations
+};
+
+// Payload of a NvtxGpuProjection slice: the NVTX range it projects and what
+// GPU work the range launched.
+struct NvtxProjectionRecord {
+    std::uint32_t nvtxRow = 0;     // row in Report::nvtx
+    TimeNs cpuStart = 0, cpuEnd = 0; // the range on its thread
+    std::uint32_t gpuOps = 0;      // kernels, memcpys and memsets launched inside it
+    TimeNs gpuBusyNs = 0;          // union of those ops' time on the GPU
+};
+
+struct CounterTrack {
+    QString name;
+    QString unit;
+    std::uint32_t pid = 0;
+    int deviceId = -1;
+    std::vector<TimeNs> time;
+    std::vector<double> value;
+
+    // Puts the samples in time order (loaders may read them out of order).
+    void sortByTime();
+};
+
+struct Diagnostic {
+    enum class Severity : std::uint8_t { Info, Warning, Error };
+    Severity severity = Severity::Info;
+    std::optional<TimeNs> timestamp;
+    QString text;
+};
+
+struct ProcessGroupInfo {
+    QString name;
+    QString description;
+    int size = 0;
+    QString ranks;
+};
+
+struct ReportMetadata {
+    QString format;          // "Nsight Systems SQLite export"
+    QString productVersion;  // "2025.3.2.0"
+    QString schemaVersion;   // "3.20.3"
+    QString hostName;
+    std::int64_t utcStartNs = 0; // absolute start of the session timeline
+    TimeRange analysisRange{0, -1};
+    std::optional<int> environmentRank; // RANK=, OMPI_COMM_WORLD_RANK=, ... if recorded
+    std::map<std::uint32_t, int> mpiRankByPid;
+    // Kineto: distributedInfo, and the time base HTA's rounding needs.
+    std::optional<int> declaredRank;
+    std::optional<int> worldSize;
+    QString distributedBackend;
+    std::vector<ProcessGroupInfo> processGroups;
+    bool microsecondTimestamps = false; // times came as (fractional) µs
+    TimeNs rawTimeOrigin = 0;           // report time + this = time as written in the file (ns)
+    std::map<QString, std::size_t> sourceEventCounts; // events per category as read
+    std::vector<std::string> sqlRead; // the statements the loader ran (the benchmark's floor replays them)
+};
+
+struct Report {
+    QString filePath;
+    ReportMetadata meta;
+    StringTable strings;
+
+    std::vector<ProcessInfo> processes;
+    std::vector<ThreadInfo> threads;
+    std::vector<GpuInfo> gpus;
+    std::vector<Track> tracks;
+    std::vector<CounterTrack> counters;
+    std::vector<Diagnostic> diagnostics;
+
+    std::vector<KernelRecord> kernels;
+    std::vector<KernelConfig> kernelConfigs;
+    std::vector<MemcpyRecord> memcpys;
+    std::vector<MemsetRecord> memsets;
+    std::vector<SyncRecord> syncs;
+    std::vector<ApiCallRecord> apiCalls;
+    std::vector<NvtxRecord> nvtx;
+    std::vector<NvtxProjectionRecord> nvtxProjections;
+    std::vector<CollectiveRecord> collectives;
+
+    // API call <-> GPU work, by (pid, correlation id): ids repeat across
+    // processes. Events sorted by that key, 8 bytes each: the key itself is
+    // read back from the event (a hash map would cost ~50 bytes per event).
+    // Filled once tracks are final.
+    std::vector<TrackEvent> apiByCorrelation; // one per key
+    std::vector<TrackEvent> gpuByCorrelation; // several per key
+    static std::uint64_t correlationKey(std::uint32_t pid, std::uint32_t correlationId)
+    {
+        return (std::uint64_t(pid) << 32) | correlationId;
+    }
+    std::uint64_t correlationKeyOf(const TrackEvent &at) const
+    {
+        return correlationKey(tracks[at.track].pid, correlationIdOf(tracks[at.track], at.event));
+    }
+    std::optional<TrackEvent> apiCallFor(std::uint64_t key) const;
+    std::span<const TrackEvent> gpuOpsFor(std::uint64_t key) const;
+    // The correlation id of an API call or GPU op; 0 when it has none.
+    std::uint32_t correlationIdOf(const Track &track, std::size_t event) const;
+
+    // Labels the export gives its enums (index = id); empty = built in.
+    std::vector<QString> memcpyKindLabels;
+    std::vector<QString> memoryKindLabels;
+
+    double loadSeconds = 0.0;
+
+    const KernelConfig &launch(const KernelRecord &k) const { return kernelConfigs[k.config]; }
+    QString memcpyKindLabel(int id) const;
+    QString memoryKindLabel(int id) const;
+    const ProcessInfo *process(std::uint32_t pid) const;
+    const ThreadInfo *thread(std::uint32_t pid, std::uint32_t tid) const;
+    const GpuInfo *gpu(int deviceId) const;
+    // Processes with CUDA work (API calls or GPU activity), by pid.
+    std::vector<std::uint32_t> cudaProcesses() const;
+    std::size_t eventCount(TrackKind kind) const;
+    std::size_t eventCount() const;
+    // Union of all track extents, in report time.
+    TimeRange extent() const;
+    std::size_t memoryBytes() const;
+};
+
+using ReportPtr = std::shared_ptr<const Report>;
+
+} // namespace rankscope

@@ -1,0 +1,120 @@
+#include "core/slicetrack.h"
+
+#include <algorithm>
+#include <numeric>
+
+namespace rankscope {
+
+void SliceTrack::reserve(std::size_t n)
+{
+    m_start.reserve(n);
+    m_end.reserve(n);
+    m_name.reserve(n);
+    m_payload.reserve(n);
+}
+
+void SliceTrack::append(TimeNs start, TimeNs end, StringId name, std::uint32_t payload)
+{
+    m_start.push_back(start);
+    m_end.push_back(end);
+    m_name.push_back(name);
+    m_payload.push_back(payload);
+}
+
+void SliceTrack::shift(TimeNs delta)
+{
+    for (TimeNs &t : m_start)
+        t += delta;
+    for (TimeNs &t : m_end)
+        t += delta;
+}
+
+namespace {
+
+template<class T>
+void applyPermutation(std::vector<T> &column, const std::vector<std::uint32_t> &order)
+{
+    std::vector<T> sorted(column.size());
+    for (std::size_t i = 0; i < order.size(); ++i)
+        sorted[i] = column[order[i]];
+    column.swap(sorted);
+}
+
+} // namespace
+
+void SliceTrack::finalize()
+{
+    const std::size_t n = m_start.size();
+    bool sorted = true;
+    for (std::size_t i = 1; i < n && sorted; ++i)
+        sorted = m_start[i - 1] < m_start[i]
+                 || (m_start[i - 1] == m_start[i] && m_end[i - 1] >= m_end[i]);
+    if (!sorted) {
+        std::vector<std::uint32_t> order(n);
+        std::iota(order.begin(), order.end(), 0u);
+        std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
+            return m_start[a] != m_start[b] ? m_start[a] < m_start[b] : m_end[a] > m_end[b];
+        });
+        applyPermutation(m_start, order);
+        applyPermutation(m_end, order);
+        applyPermutation(m_name, order);
+        applyPermutation(m_payload, order);
+    }
+
+    // Depth: the number of still-open enclosing events. An event that only
+    // partly overlaps an open one still goes one row down, so no two events
+    // on one row ever overlap.
+    m_depth.assign(n, 0);
+    m_maxDepth = 0;
+    std::vector<TimeNs> openEnds;
+    for (std::size_t i = 0; i < n; ++i) {
+        while (!openEnds.empty() && openEnds.back() <= m_start[i])
+            openEnds.pop_back();
+        const auto depth = static_cast<std::uint16_t>(std::min<std::size_t>(openEnds.size(), 0xffff));
+        m_depth[i] = depth;
+        m_maxDepth = std::max(m_maxDepth, depth);
+        if (m_end[i] > m_start[i])
+            openEnds.push_back(m_end[i]);
+    }
+
+    if (m_maxDepth == 0)
+        std::vector<std::uint16_t>().swap(m_depth);
+    compactPayloads();
+
+    m_extent = {0, -1};
+    if (n > 0)
+        m_extent = {m_start.front(), *std::max_element(m_end.begin(), m_end.end())};
+    m_index.build(m_start, m_end);
+    m_lod.build(m_start, m_end);
+    m_start.shrink_to_fit();
+    m_end.shrink_to_fit();
+    m_name.shrink_to_fit();
+    m_payload.shrink_to_fit();
+}
+
+void SliceTrack::compactPayloads()
+{
+    const std::size_t n = m_payload.size();
+    if (n == 0)
+        return;
+    const std::uint32_t base = m_payload[0];
+    const std::uint32_t step = n > 1 ? m_payload[1] - base : 0;
+    if (step > 1)
+        return;
+    for (std::size_t i = 0; i < n; ++i)
+        if (m_payload[i] != base + step * std::uint32_t(i))
+            return;
+    std::vector<std::uint32_t>().swap(m_payload);
+    m_payloadBase = base;
+    m_payloadStep = step;
+}
+
+std::size_t SliceTrack::memoryBytes() const
+{
+    return m_start.capacity() * sizeof(TimeNs) + m_end.capacity() * sizeof(TimeNs)
+           + m_name.capacity() * sizeof(StringId) + m_payload.capacity() * sizeof(std::uint32_t)
+           + m_depth.capacity() * sizeof(std::uint16_t) + m_index.memoryBytes()
+           + m_lod.memoryBytes();
+}
+
+} // namespace rankscope

@@ -1,0 +1,54 @@
+#include "core/units.h"
+
+#include <cmath>
+#include <cstdlib>
+
+namespace rankscope {
+
+QString formatInteger(std::int64_t value)
+{
+    QString digits = QString::number(std::llabs(value));
+    for (qsizetype i = digits.size() - 3; i > 0; i -= 3)
+        digits.insert(i, QLatin1Char(','));
+    return value < 0 ? QLatin1Char('-') + digits : digits;
+}
+
+QString formatDuration(TimeNs ns)
+{
+    const double v = double(std::llabs(ns));
+    const QString sign = ns < 0 ? QStringLiteral("-") : QString();
+    if (v < 1e3)
+        return sign + QString::number(std::llabs(ns)) + QStringLiteral(" ns");
+    if (v < 1e6)
+        return sign + QString::number(v / 1e3, 'f', 3) + QStringLiteral(" µs");
+    if (v < 1e9)
+        return sign + QString::number(v / 1e6, 'f', 3) + QStringLiteral(" ms");
+    return sign + QString::number(v / 1e9, 'f', 3) + QStringLiteral(" s");
+}
+
+QString formatBinarySize(std::uint64_t bytes)
+{
+    static const char *units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+    double v = double(bytes);
+    int unit = 0;
+    while (v >= 1024.0 && unit < 4) {
+        v /= 1024.0;
+        ++unit;
+    }
+    return QString::number(v, 'f', unit ? 2 : 0) + QLatin1Char(' ') + QLatin1String(units[unit]);
+}
+
+QString formatBytes(std::uint64_t bytes)
+{
+    const QString exact = formatInteger(std::int64_t(bytes)) + QStringLiteral(" B");
+    return bytes < 1024 ? exact : exact + QStringLiteral(" (") + formatBinarySize(bytes) + QLatin1Char(')');
+}
+
+QString formatThroughput(std::uint64_t bytes, TimeNs ns)
+{
+    if (ns <= 0)
+        return QStringLiteral("n/a");
+    return QString::number(double(bytes) / double(ns), 'f', 2) + QStringLiteral(" GB/s");
+}
+
+} // namespace rankscope

@@ -1,0 +1,172 @@
+#include "load/derivedtracks.h"
+
+#include "core/intervals.h"
+
+
+#include <algorithm>
+#include <cctype>
+#include <map>
+
+namespace rankscope {
+
+namespace {
+
+bool isCompleteRange(const NvtxRecord &n, std::uint32_t tid)
+{
+    if (n.openAtEnd)
+        return false;
+    if (n.eventType == NvtxEventType::PushPopRange || n.eventType == NvtxEventType::NvtxtPushPop)
+        return true;
+    return (n.eventType == NvtxEventType::StartEndRange || n.eventType == NvtxEventType::NvtxtStartEnd) && n.endTid == tid;
+}
+
+bool startsWithNoCase(std::string_view s, std::string_view prefix)
+{
+    if (s.size() < prefix.size())
+        return false;
+    for (std::size_t i = 0; i < prefix.size(); ++i)
+        if (std::tolower(static_cast<unsigned char>(s[i])) != prefix[i])
+            return false;
+    return true;
+}
+
+
+} // namespace
+
+bool isNcclKernelName(std::string_view name)
+{
+    return startsWithNoCase(name, "nccl") || name.find("ncclKernel") != std::string_view::npos
+           || name.find("ncclDevKernel") != std::string_view::npos;
+}
+
+void buildCorrelations(Report &report)
+{
+    report.apiByCorrelation.clear();
+    report.gpuByCorrelation.clear();
+    for (std::uint32_t t = 0; t < report.tracks.size(); ++t) {
+        const Track &track = report.tracks[t];
+        const bool api = track.kind == TrackKind::CudaApi;
+        if (!api && !isGpuTrack(track.kind))
+            continue;
+        for (std::uint32_t i = 0; i < track.slices.size(); ++i) {
+            const std::uint32_t id = report.correlationIdOf(track, i);
+            if (id == 0)
+                continue;
+            (api ? report.apiByCorrelation : report.gpuByCorrelation).push_back(TrackEvent{t, i});
+        }
+    }
+    // Sorted by key; keys computed once for the sort, then dropped.
+    auto sortByKey = [&](std::vector<TrackEvent> &events) {
+        std::vector<std::pair<std::uint64_t, TrackEvent>> keyed;
+        keyed.reserve(events.size());
+        for (const TrackEvent &e : events)
+            keyed.emplace_back(report.correlationKeyOf(e), e);
+        std::stable_sort(keyed.begin(), keyed.end(), [](const auto &a, const auto &b) { return a.first < b.first; });
+        // One API call per key: a repeated id (not seen in real traces) keeps its first call.
+        if (&events == &report.apiByCorrelation)
+            keyed.erase(std::unique(keyed.begin(), keyed.end(), [](const auto &a, const auto &b) { return a.first == b.first; }), keyed.end());
+        events.clear();
+        for (const auto &[key, e] : keyed)
+            events.push_back(e);
+    };
+    sortByKey(report.apiByCorrelation);
+    sortByKey(report.gpuByCorrelation);
+    report.apiByCorrelation.shrink_to_fit();
+    report.gpuByCorrelation.shrink_to_fit();
+}
+
+void buildNvtxProjections(Report &report)
+{
+    std::map<std::pair<std::uint32_t, std::uint32_t>, std::uint32_t> apiTrackOf; // (pid, tid)
+    for (std::uint32_t t = 0; t < report.tracks.size(); ++t)
+        if (report.tracks[t].kind == TrackKind::CudaApi)
+            apiTrackOf[{report.tracks[t].pid, report.tracks[t].tid}] = t;
+
+    std::map<std::pair<std::uint32_t, int>, Track> projected; // (pid, device)
+    const std::size_t trackCount = report.tracks.size();
+    for (std::size_t t = 0; t < trackCount; ++t) {
+        const Track &nvtx = report.tracks[t];
+        if (nvtx.kind != TrackKind::Nvtx)
+            continue;
+        const auto api = apiTrackOf.find({nvtx.pid, nvtx.tid});
+        if (api == apiTrackOf.end())
+            continue;
+        const SliceTrack &calls = report.tracks[api->second].slices;
+        for (std::size_t r = 0; r < nvtx.slices.size(); ++r) {
+            const NvtxRecord &n = report.nvtx[nvtx.slices.payload(r)];
+            if (!isCompleteRange(n, nvtx.tid))
+                continue;
+            const TimeNs lo = nvtx.slices.start(r), hi = nvtx.slices.end(r);
+            std::map<int, std::vector<std::pair<TimeNs, TimeNs>>> opsByDevice;
+            calls.forEachOverlapping(lo, hi, [&](std::uint32_t c) {
+                if (calls.start(c) < lo || calls.end(c) > hi)
+                    return; // only calls wholly inside the range
+                const std::uint32_t id = report.apiCalls[calls.payload(c)].correlationId;
+                for (const TrackEvent &op : report.gpuOpsFor(Report::correlationKey(nvtx.pid, id))) {
+                    const Track &gpu = report.tracks[op.track];
+                    if (gpu.kind == TrackKind::Sync)
+                        continue;
+                    opsByDevice[gpu.deviceId].emplace_back(gpu.slices.start(op.event), gpu.slices.end(op.event));
+                }
+            });
+            for (auto &[device, ops] : opsByDevice) {
+                NvtxProjectionRecord record;
+                record.nvtxRow = nvtx.slices.payload(r);
+                record.cpuStart = lo;
+                record.cpuEnd = hi;
+                record.gpuOps = std::uint32_t(ops.size());
+                TimeNs first = kTimeMax, last = kTimeMin;
+                for (const auto &[s, e] : ops) {
+                    first = std::min(first, s);
+                    last = std::max(last, e);
+                }
+                record.gpuBusyNs = stats::lengthOf(stats::unionOf(std::move(ops)));
+                Track &target = projected[{nvtx.pid, device}];
+                target.kind = TrackKind::NvtxGpuProjection;
+                target.pid = nvtx.pid;
+                target.deviceId = device;
+                target.slices.append(first, last, nvtx.slices.name(r), std::uint32_t(report.nvtxProjections.size()));
+                report.nvtxProjections.push_back(record);
+            }
+        }
+    }
+    for (auto &[key, track] : projected) {
+        track.slices.finalize();
+        report.tracks.push_back(std::move(track));
+    }
+}
+
+void buildNcclTracks(Report &report)
+{
+    std::map<std::pair<std::uint32_t, int>, Track> nccl;
+    const std::size_t trackCount = report.tracks.size();
+    for (std::size_t t = 0; t < trackCount; ++t) {
+        const Track &kernels = report.tracks[t];
+        if (kernels.kind != TrackKind::Kernel)
+            continue;
+        for (std::size_t i = 0; i < kernels.slices.size(); ++i) {
+            const KernelRecord &k = report.kernels[kernels.slices.payload(i)];
+            if (!isNcclKernelName(report.strings.view(k.shortName)) && !isNcclKernelName(report.strings.view(kernels.slices.name(i))))
+                continue;
+            Track &target = nccl[{kernels.pid, kernels.deviceId}];
+            target.kind = TrackKind::NcclKernels;
+            target.pid = kernels.pid;
+            target.deviceId = kernels.deviceId;
+            target.contextId = kernels.contextId;
+            target.slices.append(kernels.slices.start(i), kernels.slices.end(i), kernels.slices.name(i), kernels.slices.payload(i));
+        }
+    }
+    for (auto &[key, track] : nccl) {
+        track.slices.finalize();
+        report.tracks.push_back(std::move(track));
+    }
+}
+
+void buildDerivedTracks(Report &report)
+{
+    buildCorrelations(report);
+    buildNvtxProjections(report);
+    buildNcclTracks(report);
+}
+
+} // namespace rankscope

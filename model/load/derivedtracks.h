@@ -1,0 +1,26 @@
+#pragma once
+// What a loader derives from the recorded tracks once they are final:
+// the API <-> GPU correlation maps, NVTX ranges projected onto the GPU, and
+// one NCCL kernel track per process and device. Shared by every loader.
+#include "core/report.h"
+
+namespace rankscope {
+
+// Fills Report::apiByCorrelation and Report::gpuByCorrelation.
+void buildCorrelations(Report &report);
+
+// As nsys' nvtx_gpu_proj recipe: a complete NVTX range (push/pop, or
+// start/end ending on its own thread) projects onto each device as
+// [first start, last end] of the GPU ops launched by the CUDA API calls that
+// lie wholly inside it on the same thread. Nested ranges nest.
+void buildNvtxProjections(Report &report);
+
+// NCCL kernels (names starting with "nccl", or holding ncclKernel /
+// ncclDevKernel) of all streams of a process and device, for the NCCL lane.
+void buildNcclTracks(Report &report);
+bool isNcclKernelName(std::string_view name);
+
+// All three, in order.
+void buildDerivedTracks(Report &report);
+
+} // namespace rankscope

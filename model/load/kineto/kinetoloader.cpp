@@ -1,0 +1,495 @@
+#include "load/kineto/kinetoloader.h"
+
+#include "load/derivedtracks.h"
+#include "load/gzipreader.h"
+#include "load/kernelconfigs.h"
+#include "load/kineto/kinetoparser.h"
+#include "load/parallel.h"
+#include "load/trackregistry.h"
+
+#include <QElapsedTimer>
+#include <QFile>
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+namespace rankscope {
+
+using kineto::KinetoEvent;
+using kineto::kNone;
+
+int dtypeSize(std::string_view dtype)
+{
+    static const std::map<std::string_view, int> sizes{
+        {"Float", 4}, {"float", 4}, {"Double", 8}, {"double", 8}, {"Half", 2}, {"BFloat16", 2},
+        {"Int", 4}, {"int", 4}, {"Long", 8}, {"long int", 8}, {"Short", 2}, {"Char", 1}, {"Byte", 1},
+        {"Bool", 1}, {"ComplexFloat", 8}, {"ComplexDouble", 16}, {"ComplexHalf", 4},
+        {"Float8_e4m3fn", 1}, {"Float8_e5m2", 1}, {"Float8_e4m3fnuz", 1}, {"Float8_e5m2fnuz", 1},
+        {"UInt16", 2}, {"UInt32", 4}, {"UInt64", 8}};
+    const auto it = sizes.find(dtype);
+    return it == sizes.end() ? 0 : it->second;
+}
+
+bool KinetoLoader::canLoad(const QString &path)
+{
+    if (isGzipFile(path))
+        return true;
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly))
+        return false;
+    for (char c : f.read(4096)) {
+        if (c == ' ' || c == '\n' || c == '\r' || c == '\t')
+            continue;
+        return c == '{' || c == '[';
+    }
+    return false;
+}
+
+namespace {
+
+// Kineto times are µs since the epoch or since the process started: never
+// negative. Within [0, kTraceTimeLimit] they stay in range after the shift
+// to the report's origin.
+bool isKinetoTime(TimeNs t)
+{
+    return t >= 0 && t <= kTraceTimeLimit;
+}
+
+// Kineto category -> what it becomes. Old traces capitalise categories.
+enum class Category { CpuRange, CudaRuntime, CudaDriver, Kernel, Memcpy, Memset, GpuAnnotation, Sync, Ignored };
+
+bool equalsNoCase(std::string_view a, std::string_view lowerB)
+{
+    if (a.size() != lowerB.size())
+        return false;
+    for (std::size_t i = 0; i < a.size(); ++i)
+        if (std::tolower(static_cast<unsigned char>(a[i])) != lowerB[i])
+            return false;
+    return true;
+}
+
+Category categoryOf(std::string_view cat, std::string_view &domain)
+{
+    // Runs once per event: compare in place, allocate nothing.
+    struct Lower {
+        std::string_view text;
+        bool operator==(std::string_view lowerName) const { return equalsNoCase(text, lowerName); }
+    } lower{cat};
+    if (lower == "cpu_op" || lower == "operator") { domain = "cpu_op"; return Category::CpuRange; }
+    if (lower == "user_annotation") { domain = "user_annotation"; return Category::CpuRange; }
+    if (lower == "python_function") { domain = "python_function"; return Category::CpuRange; }
+    if (lower == "cuda_runtime" || lower == "runtime") return Category::CudaRuntime;
+    if (lower == "cuda_driver") return Category::CudaDriver;
+    if (lower == "kernel") return Category::Kernel;
+    if (lower == "gpu_memcpy" || lower == "memcpy") return Category::Memcpy;
+    if (lower == "gpu_memset" || lower == "memset") return Category::Memset;
+    if (lower == "gpu_user_annotation") return Category::GpuAnnotation;
+    if (lower == "cuda_sync") return Category::Sync;
+    return Category::Ignored;
+}
+
+MemoryKind memoryKindNamed(std::string_view name)
+{
+    static const std::pair<std::string_view, MemoryKind> kinds[] = {
+        {"Pageable", MemoryKind::Pageable}, {"Pinned", MemoryKind::Pinned}, {"Device Static", MemoryKind::DeviceStatic},
+        {"Device", MemoryKind::Device}, {"Array", MemoryKind::Array}, {"Managed Static", MemoryKind::ManagedStatic},
+        {"Managed", MemoryKind::Managed}};
+    for (const auto &[label, kind] : kinds)
+        if (name == label)
+            return kind;
+    return MemoryKind::Unknown;
+}
+
+// "Memcpy HtoD (Pageable -> Device)" -> HtoD, Pageable, Device.
+void parseMemcpyName(std::string_view name, MemcpyRecord &m)
+{
+    static const std::pair<std::string_view, MemcpyKind> kinds[] = {
+        {"HtoD", MemcpyKind::HtoD}, {"DtoH", MemcpyKind::DtoH}, {"DtoD", MemcpyKind::DtoD}, {"HtoH", MemcpyKind::HtoH},
+        {"PtoP", MemcpyKind::PtoP}, {"HtoA", MemcpyKind::HtoA}, {"AtoH", MemcpyKind::AtoH}, {"AtoA", MemcpyKind::AtoA},
+        {"AtoD", MemcpyKind::AtoD}, {"DtoA", MemcpyKind::DtoA}};
+    std::string_view rest = name.substr(std::min(name.size(), std::string_view("Memcpy ").size()));
+    const std::string_view token = rest.substr(0, rest.find(' '));
+    for (const auto &[label, kind] : kinds)
+        if (token == label)
+            m.copyKind = kind;
+    m.copyKindId = std::uint8_t(m.copyKind);
+    const auto open = name.find('('), arrow = name.find(" -> "), close = name.rfind(')');
+    if (open != std::string_view::npos && arrow != std::string_view::npos && close != std::string_view::npos && open < arrow && arrow < close) {
+        m.srcKind = memoryKindNamed(name.substr(open + 1, arrow - open - 1));
+        m.dstKind = memoryKindNamed(name.substr(arrow + 4, close - arrow - 4));
+    }
+}
+
+SyncKind syncKindNamed(std::string_view name)
+{
+    if (name == "Stream Sync") return SyncKind::StreamSync;
+    if (name == "Event Sync") return SyncKind::EventSync;
+    if (name == "Context Sync") return SyncKind::ContextSync;
+    if (name == "Stream Wait Event") return SyncKind::StreamWaitEvent;
+    return SyncKind::Unknown;
+}
+
+std::uint32_t clamp32(std::int64_t v)
+{
+    return v == kNone ? 0u : std::uint32_t(std::clamp<std::int64_t>(v, 0, 0xffffffffLL));
+}
+
+// Fills a Report from the parsed events.
+class KinetoBuilder {
+public:
+    explicit KinetoBuilder(Report &r) : m_report(r), m_tracks(r), m_configs(r.kernelConfigs) {}
+
+    void add(const KinetoEvent &e)
+    {
+        auto count = m_categoryCounts.find(e.cat);
+        if (count == m_categoryCounts.end())
+            count = m_categoryCounts.emplace(std::string(e.cat), 0).first;
+        ++count->second;
+        switch (e.ph) {
+        case 'X': addComplete(e); break;
+        case 'M': addMetadata(e); break;
+        case 'i':
+        case 'I': addInstant(e); break;
+        case 'C': addCounter(e); break;
+        default: break; // flows ('s', 'f') repeat the correlation ids the events carry
+        }
+    }
+
+    void finish(const kineto::TraceHeader &header);
+
+private:
+    void noteTime(TimeNs t)
+    {
+        if (t != kNone)
+            m_minTime = std::min(m_minTime, t);
+    }
+
+    void addComplete(const KinetoEvent &e);
+    void addMetadata(const KinetoEvent &e);
+    void addInstant(const KinetoEvent &e);
+    void addCounter(const KinetoEvent &e);
+    CounterTrack &counter(const QString &name, std::uint32_t pid, int device, const QString &unit);
+
+    Report &m_report;
+    TrackRegistry m_tracks;
+    KernelConfigInterner m_configs;
+    TimeNs m_minTime = kTimeMax;
+    std::size_t m_outOfRange = 0;
+    std::size_t m_skipped = 0, m_badDuration = 0;
+    std::map<std::int64_t, std::size_t> m_apiCallsByPid;
+    std::map<std::uint32_t, QString> m_processNames;
+    std::map<std::pair<std::uint32_t, std::uint32_t>, QString> m_threadNames;
+    std::map<std::tuple<QString, std::uint32_t, int>, std::size_t> m_counterIndex;
+    std::map<std::string_view, StringId> m_domainIds;
+    std::map<std::string, std::size_t, std::less<>> m_categoryCounts;
+    StringId m_memcpyNames[14] = {};
+};
+
+void KinetoBuilder::addComplete(const KinetoEvent &e)
+{
+    std::string_view domain;
+    const Category category = categoryOf(e.cat, domain);
+    if (category == Category::Ignored)
+        return;
+    if (e.tsNs == kNone || e.durNs == kNone || e.pid == kNone) {
+        ++m_skipped;
+        return;
+    }
+    if (!isKinetoTime(e.tsNs) || !isTraceTime(e.durNs)) {
+        ++m_outOfRange;
+        return;
+    }
+    TimeNs duration = e.durNs;
+    if (duration < 0) {
+        ++m_badDuration;
+        duration = 0;
+    }
+    const TimeNs start = e.tsNs, end = e.tsNs + duration;
+    noteTime(start);
+    Report &r = m_report;
+    const StringId name = r.strings.intern(e.name);
+    const std::uint32_t pid = std::uint32_t(e.pid), tid = std::uint32_t(e.tid == kNone ? 0 : std::llabs(e.tid));
+    const std::uint32_t externalId = clamp32(e.externalId);
+    const std::uint32_t correlation = clamp32(e.correlation);
+    // GPU events: pid = device, tid = stream (args say so too, when present).
+    const int device = int(e.device != kNone ? e.device : e.pid);
+    const std::uint32_t stream = std::uint32_t(e.stream != kNone && e.stream >= 0 ? e.stream : tid);
+    switch (category) {
+    case Category::CpuRange: {
+        auto [it, added] = m_domainIds.try_emplace(domain, StringId(m_domainIds.size() + 1));
+        Track &t = m_tracks.host(TrackKind::Nvtx, pid, tid, it->second);
+        if (t.domainName == StringTable::kEmpty)
+            t.domainName = r.strings.intern(domain);
+        NvtxRecord n;
+        n.externalId = externalId;
+        t.slices.append(start, end, name, std::uint32_t(r.nvtx.size()));
+        r.nvtx.push_back(n);
+        break;
+    }
+    case Category::CudaRuntime:
+    case Category::CudaDriver: {
+        ApiCallRecord a;
+        a.correlationId = correlation;
+        a.externalId = externalId;
+        a.eventClass = category == Category::CudaDriver ? EventClass::CudaDriver : EventClass::CudaRuntime;
+        m_tracks.host(TrackKind::CudaApi, pid, tid).slices.append(start, end, name, std::uint32_t(r.apiCalls.size()));
+        r.apiCalls.push_back(a);
+        ++m_apiCallsByPid[e.pid];
+        break;
+    }
+    case Category::Kernel: {
+        KernelRecord k;
+        k.shortName = name;
+        k.correlationId = correlation;
+        k.externalId = externalId;
+        KernelConfig c;
+        c.gridX = clamp32(e.grid[0]), c.gridY = clamp32(e.grid[1]), c.gridZ = clamp32(e.grid[2]);
+        c.blockX = clamp32(e.block[0]), c.blockY = clamp32(e.block[1]), c.blockZ = clamp32(e.block[2]);
+        c.registersPerThread = clamp32(e.registers);
+        c.staticSharedMemory = clamp32(e.sharedMemory); // Kineto reports static + dynamic together
+        k.config = m_configs.intern(c);
+        if (!e.collectiveName.empty() || e.inNelems != kNone) {
+            CollectiveRecord c;
+            c.name = r.strings.intern(e.collectiveName);
+            c.dtype = r.strings.intern(e.dtype);
+            const int size = dtypeSize(e.dtype);
+            c.inNelems = e.inNelems == kNone ? -1 : e.inNelems;
+            c.outNelems = e.outNelems == kNone ? -1 : e.outNelems;
+            c.inBytes = size && c.inNelems >= 0 ? c.inNelems * size : -1;
+            c.outBytes = size && c.outNelems >= 0 ? c.outNelems * size : -1;
+            c.groupSize = e.groupSize == kNone ? 0 : int(e.groupSize);
+            c.processGroupName = r.strings.intern(e.processGroupName);
+            c.processGroupRanks = r.strings.intern(e.processGroupRanks);
+            k.collective = std::uint32_t(r.collectives.size());
+            r.collectives.push_back(c);
+        }
+        m_tracks.gpu(TrackKind::Kernel, pid, device, stream, 0).slices.append(start, end, name, std::uint32_t(r.kernels.size()));
+        r.kernels.push_back(k);
+        break;
+    }
+    case Category::Memcpy: {
+        MemcpyRecord m;
+        parseMemcpyName(e.name, m);
+        m.bytes = e.bytes == kNone ? 0 : std::uint64_t(std::max<std::int64_t>(e.bytes, 0));
+        m.correlationId = correlation;
+        m.externalId = externalId;
+        StringId &nsysName = m_memcpyNames[int(m.copyKind)]; // nsys' names, so statistics read alike
+        if (nsysName == StringTable::kEmpty)
+            nsysName = r.strings.intern(QStringLiteral("[CUDA memcpy %1]").arg(builtinMemcpyKindLabel(int(m.copyKind))).toStdString());
+        m_tracks.gpu(TrackKind::Memcpy, pid, device, stream, 0).slices.append(start, end, nsysName, std::uint32_t(r.memcpys.size()));
+        r.memcpys.push_back(m);
+        break;
+    }
+    case Category::Memset: {
+        MemsetRecord m;
+        m.bytes = e.bytes == kNone ? 0 : std::uint64_t(std::max<std::int64_t>(e.bytes, 0));
+        m.correlationId = correlation;
+        m.externalId = externalId;
+        const auto open = e.name.find('('), close = e.name.rfind(')');
+        if (open != std::string_view::npos && close != std::string_view::npos && open < close)
+            m.memKind = memoryKindNamed(e.name.substr(open + 1, close - open - 1));
+        m_tracks.gpu(TrackKind::Memset, pid, device, stream, 0).slices.append(start, end, r.strings.intern("[CUDA memset]"), std::uint32_t(r.memsets.size()));
+        r.memsets.push_back(m);
+        break;
+    }
+    case Category::GpuAnnotation: {
+        // The GPU-side span of a record_function scope: a projection the
+        // profiler made itself.
+        NvtxRecord n;
+        n.externalId = externalId;
+        NvtxProjectionRecord p;
+        p.nvtxRow = std::uint32_t(r.nvtx.size());
+        p.cpuStart = start;
+        p.cpuEnd = end;
+        r.nvtx.push_back(n);
+        m_tracks.gpu(TrackKind::NvtxGpuProjection, pid, device, 0, 0).slices.append(start, end, name, std::uint32_t(r.nvtxProjections.size()));
+        r.nvtxProjections.push_back(p);
+        break;
+    }
+    case Category::Sync: {
+        SyncRecord s;
+        s.correlationId = correlation;
+        s.kind = syncKindNamed(e.name);
+        m_tracks.gpu(TrackKind::Sync, pid, device, stream, 0).slices.append(start, end, name, std::uint32_t(r.syncs.size()));
+        r.syncs.push_back(s);
+        break;
+    }
+    case Category::Ignored: break;
+    }
+}
+
+void KinetoBuilder::addMetadata(const KinetoEvent &e)
+{
+    if (e.pid == kNone || e.argName.empty())
+        return;
+    const QString value = QString::fromUtf8(e.argName.data(), qsizetype(e.argName.size()));
+    if (e.name == "process_name")
+        m_processNames[std::uint32_t(e.pid)] = value;
+    else if (e.name == "thread_name" && e.tid != kNone)
+        m_threadNames[{std::uint32_t(e.pid), std::uint32_t(std::llabs(e.tid))}] = value;
+}
+
+CounterTrack &KinetoBuilder::counter(const QString &name, std::uint32_t pid, int device, const QString &unit)
+{
+    auto [it, added] = m_counterIndex.try_emplace({name, pid, device}, m_report.counters.size());
+    if (added) {
+        CounterTrack c;
+        c.name = name;
+        c.unit = unit;
+        c.pid = pid;
+        c.deviceId = device;
+        m_report.counters.push_back(std::move(c));
+    }
+    return m_report.counters[it->second];
+}
+
+void KinetoBuilder::addInstant(const KinetoEvent &e)
+{
+    // [memory] instants carry the allocator's running totals.
+    if (e.name != "[memory]" || e.tsNs == kNone || e.totalAllocated == kNone || e.pid == kNone)
+        return;
+    if (!isKinetoTime(e.tsNs)) {
+        ++m_outOfRange;
+        return;
+    }
+    noteTime(e.tsNs);
+    const bool gpu = e.deviceType == 1;
+    const int device = gpu ? int(e.deviceId == kNone ? 0 : e.deviceId) : -1;
+    CounterTrack &c = counter(gpu ? QStringLiteral("Memory allocated (GPU %1)").arg(device) : QStringLiteral("Memory allocated (CPU)"),
+                              std::uint32_t(e.pid), device, QStringLiteral("B"));
+    c.time.push_back(e.tsNs);
+    c.value.push_back(double(e.totalAllocated));
+}
+
+void KinetoBuilder::addCounter(const KinetoEvent &e)
+{
+    if (e.tsNs == kNone || e.pid == kNone)
+        return;
+    if (!isKinetoTime(e.tsNs)) {
+        ++m_outOfRange;
+        return;
+    }
+    noteTime(e.tsNs);
+    for (const auto &[key, value] : e.counterValues) {
+        CounterTrack &c = counter(QString::fromUtf8(e.name.data(), qsizetype(e.name.size())) + QStringLiteral(": ") + QString::fromUtf8(key.data(), qsizetype(key.size())),
+                                  std::uint32_t(e.pid), -1, QString());
+        c.time.push_back(e.tsNs);
+        c.value.push_back(value);
+    }
+}
+
+void KinetoBuilder::finish(const kineto::TraceHeader &header)
+{
+    Report &r = m_report;
+    ReportMetadata &meta = r.meta;
+    meta.format = QStringLiteral("PyTorch profiler (Kineto) JSON");
+    for (const auto &[category, count] : m_categoryCounts)
+        meta.sourceEventCounts[QString::fromStdString(category)] = count;
+    meta.microsecondTimestamps = true;
+    if (header.rank)
+        meta.declaredRank = header.rank;
+    meta.worldSize = header.worldSize;
+    meta.distributedBackend = QString::fromStdString(header.backend);
+    for (const kineto::ProcessGroup &pg : header.processGroups)
+        meta.processGroups.push_back({QString::fromStdString(pg.name), QString::fromStdString(pg.description), pg.size, QString::fromStdString(pg.ranks)});
+    for (const kineto::DeviceProperties &d : header.devices)
+        r.gpus.push_back({d.id, QString::fromStdString(d.name), d.numSms, d.totalGlobalMem, d.computeMajor, d.computeMinor, {}, {}});
+
+    // GPU rows belong to the process that launched their work: the one that
+    // made the CUDA calls (Kineto writes the device index as their pid).
+    std::int64_t launcher = 0;
+    std::size_t most = 0;
+    for (const auto &[pid, calls] : m_apiCallsByPid)
+        if (calls > most) {
+            most = calls;
+            launcher = pid;
+        }
+    for (Track &t : r.tracks)
+        if (isGpuTrack(t.kind) || t.kind == TrackKind::NvtxGpuProjection)
+            t.pid = std::uint32_t(launcher);
+
+    // Report time starts at the first event (rounded down to a whole µs so
+    // HTA's µs rounding stays exact); the absolute start keeps the rest.
+    TimeNs origin = m_minTime == kTimeMax ? 0 : m_minTime;
+    origin = (origin >= 0 ? origin : origin - 999) / 1000 * 1000;
+    meta.rawTimeOrigin = origin;
+    meta.utcStartNs = header.baseTimeNanoseconds.value_or(0) + origin;
+    for (Track &t : r.tracks)
+        t.slices.shift(-origin);
+    for (CounterTrack &c : r.counters) {
+        for (TimeNs &t : c.time)
+            t -= origin;
+        c.sortByTime();
+    }
+
+    std::set<std::uint32_t> pids;
+    for (const Track &t : r.tracks)
+        if (!isGpuTrack(t.kind) && t.kind != TrackKind::NvtxGpuProjection) {
+            pids.insert(t.pid);
+            const auto name = m_threadNames.find({t.pid, t.tid});
+            if (std::none_of(r.threads.begin(), r.threads.end(), [&](const ThreadInfo &th) { return th.pid == t.pid && th.tid == t.tid; }))
+                r.threads.push_back({t.tid, t.pid, name != m_threadNames.end() ? name->second : QString()});
+        }
+    pids.insert(std::uint32_t(launcher));
+    for (std::uint32_t pid : pids)
+        r.processes.push_back({pid, m_processNames.count(pid) ? m_processNames[pid] : QString()});
+
+    if (m_skipped)
+        r.diagnostics.push_back({Diagnostic::Severity::Warning, std::nullopt, QStringLiteral("%1 events without ts, dur or pid were skipped").arg(m_skipped)});
+    if (m_outOfRange)
+        r.diagnostics.push_back({Diagnostic::Severity::Warning, std::nullopt, QStringLiteral("%1 events with a negative or out-of-range ts or dur were skipped").arg(m_outOfRange)});
+    if (m_badDuration)
+        r.diagnostics.push_back({Diagnostic::Severity::Warning, std::nullopt, QStringLiteral("%1 events had a negative duration; shown as instants").arg(m_badDuration)});
+    if (header.bareArray)
+        r.diagnostics.push_back({Diagnostic::Severity::Info, std::nullopt, QStringLiteral("old trace format: a bare event array without metadata")});
+}
+
+} // namespace
+
+LoadResult KinetoLoader::load(const QString &path, const LoadControl &control)
+{
+    QElapsedTimer timer;
+    timer.start();
+    ByteBuffer json;
+    QString error;
+    // JSON text starts with '{' or '[' (after blanks or a BOM).
+    auto looksLikeJson = [](std::string_view start) {
+        if (start.starts_with("\xEF\xBB\xBF"))
+            start.remove_prefix(3);
+        const auto first = start.find_first_not_of(" \t\r\n");
+        return first == std::string_view::npos || start[first] == '{' || start[first] == '[';
+    };
+    if (!readMaybeGzip(path, json, 64, &error, looksLikeJson))
+        return LoadResult::failure(error);
+    control.report(0.2);
+    auto report = std::make_shared<Report>();
+    report->filePath = path;
+    KinetoBuilder builder(*report);
+    kineto::TraceHeader header;
+    const auto parseError = kineto::parseTrace(json, header, [&](const KinetoEvent &e) { builder.add(e); },
+                                               [&] { return control.isCancelled(); });
+    if (control.isCancelled())
+        return {nullptr, QStringLiteral("cancelled"), true};
+    if (parseError)
+        return LoadResult::failure(QStringLiteral("%1 (at byte %2 of the JSON text)").arg(parseError->message).arg(parseError->byteOffset));
+    json.release();
+    control.report(0.8);
+    builder.finish(header);
+    std::erase_if(report->tracks, [](const Track &t) { return t.slices.isEmpty(); });
+    parallelFor(report->tracks.size(), [&](std::size_t i) { report->tracks[i].slices.finalize(); });
+    std::stable_sort(report->tracks.begin(), report->tracks.end(), [](const Track &a, const Track &b) {
+        return std::tie(a.pid, a.deviceId, a.streamId, a.tid, a.kind, a.domainId) < std::tie(b.pid, b.deviceId, b.streamId, b.tid, b.kind, b.domainId);
+    });
+    // The GPU-side annotations are Kineto's own projection: only the
+    // correlation maps and NCCL lanes are derived here.
+    buildCorrelations(*report);
+    buildNcclTracks(*report);
+    if (report->eventCount() == 0)
+        report->diagnostics.push_back({Diagnostic::Severity::Warning, std::nullopt, QStringLiteral("the trace holds no events")});
+    report->loadSeconds = double(timer.nsecsElapsed()) / 1e9;
+    control.report(1.0);
+    return {report, {}, false};
+}
+
+} // namespace rankscope

@@ -1,0 +1,359 @@
+#include "load/kineto/kinetoparser.h"
+
+#include <simdjson.h>
+
+#include <charconv>
+#include <cstring>
+#include <cmath>
+#include <cstdlib>
+
+namespace rankscope::kineto {
+
+using namespace simdjson;
+
+namespace {
+
+std::optional<std::int64_t> microsToNanosViaDouble(std::string_view token)
+{
+    const std::string copy(token);
+    char *end = nullptr;
+    const double us = std::strtod(copy.c_str(), &end);
+    if (end != copy.c_str() + copy.size() || !std::isfinite(us) || std::fabs(us) > 9.2e15)
+        return std::nullopt;
+    return std::int64_t(std::llround(us * 1000.0));
+}
+
+} // namespace
+
+std::optional<std::int64_t> microsToNanos(std::string_view token)
+{
+    // One pass over the characters: this runs twice per event. Integer µs
+    // and up to three decimals are exact; a fourth decimal rounds half up;
+    // an exponent falls back to double.
+    while (!token.empty() && (token.back() == ' ' || token.back() == '\n' || token.back() == '\r' || token.back() == '\t'))
+        token.remove_suffix(1);
+    const std::size_t n = token.size();
+    std::size_t i = 0;
+    bool negative = false;
+    if (i < n && (token[i] == '-' || token[i] == '+'))
+        negative = token[i++] == '-';
+    std::int64_t whole = 0;
+    std::size_t digits = 0;
+    for (; i < n && unsigned(token[i] - '0') < 10; ++i, ++digits) {
+        if (whole > (INT64_MAX / 1000 - 9) / 10)
+            return std::nullopt; // would overflow as nanoseconds
+        whole = whole * 10 + (token[i] - '0');
+    }
+    std::int64_t fraction = 0;
+    int fractionDigits = 0;
+    bool roundUp = false;
+    if (i < n && token[i] == '.') {
+        for (++i; i < n && unsigned(token[i] - '0') < 10; ++i, ++digits) {
+            if (fractionDigits < 3)
+                fraction = fraction * 10 + (token[i] - '0');
+            else if (fractionDigits == 3)
+                roundUp = token[i] >= '5'; // the fourth decimal decides
+            ++fractionDigits;
+        }
+    }
+    if (i < n && (token[i] == 'e' || token[i] == 'E'))
+        return microsToNanosViaDouble(token);
+    if (i != n || digits == 0)
+        return std::nullopt;
+    for (int d = std::min(fractionDigits, 3); d < 3; ++d)
+        fraction *= 10;
+    const std::int64_t ns = whole * 1000 + fraction + (roundUp ? 1 : 0);
+    return negative ? -ns : ns;
+}
+
+namespace {
+
+std::int64_t integerOf(ondemand::value v)
+{
+    switch (v.type()) {
+    case ondemand::json_type::number: {
+        ondemand::number n = v.get_number();
+        if (n.is_int64())
+            return n.get_int64();
+        if (n.is_uint64())
+            return std::int64_t(std::min<std::uint64_t>(n.get_uint64(), INT64_MAX));
+        const double d = n.get_double();
+        return std::isfinite(d) && std::fabs(d) < 9e18 ? std::int64_t(std::llround(d)) : kNone;
+    }
+    case ondemand::json_type::boolean: return v.get_bool() ? 1 : 0;
+    case ondemand::json_type::string: {
+        const std::string_view s = v.get_string();
+        std::int64_t out = 0;
+        const auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
+        return ec == std::errc() && ptr == s.data() + s.size() ? out : kNone;
+    }
+    default: return kNone;
+    }
+}
+
+std::int64_t timeOf(ondemand::value v)
+{
+    if (v.type() == ondemand::json_type::string)
+        return microsToNanos(std::string_view(v.get_string())).value_or(kNone);
+    if (v.type() != ondemand::json_type::number)
+        return kNone;
+    return microsToNanos(std::string_view(v.raw_json_token())).value_or(kNone);
+}
+
+// pid / tid: a number, or a string that may or may not hold one.
+void idOf(ondemand::value v, std::int64_t &number, std::string_view &text)
+{
+    if (v.type() == ondemand::json_type::string) {
+        text = v.get_string();
+        std::int64_t out = 0;
+        const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), out);
+        if (ec == std::errc() && ptr == text.data() + text.size())
+            number = out;
+        return;
+    }
+    number = integerOf(v);
+}
+
+void readTriple(ondemand::value v, std::int64_t (&out)[3])
+{
+    if (v.type() != ondemand::json_type::array)
+        return;
+    int i = 0;
+    for (ondemand::value item : v.get_array()) {
+        if (i < 3)
+            out[i] = integerOf(item);
+        ++i;
+    }
+}
+
+// "[0, 1, 2, 3]" from an array of ranks, or the string as written.
+std::string_view ranksText(ondemand::value v, std::string &storage)
+{
+    if (v.type() == ondemand::json_type::string)
+        return v.get_string();
+    storage.assign(1, '['); // not = "[": GCC 12 warns falsely (-Wrestrict, PR 105651)
+    if (v.type() == ondemand::json_type::array) {
+        bool first = true;
+        for (ondemand::value item : v.get_array()) {
+            if (!first)
+                storage += ", ";
+            first = false;
+            storage += std::to_string(integerOf(item));
+        }
+    }
+    storage += "]";
+    return storage;
+}
+
+void readArgs(ondemand::object args, KinetoEvent &e, std::string &ranksStorage)
+{
+    for (ondemand::field f : args) {
+        const std::string_view key = f.unescaped_key();
+        ondemand::value v = f.value();
+        if (e.ph == 'C') {
+            if (v.type() == ondemand::json_type::number)
+                e.counterValues.emplace_back(key, double(v.get_double()));
+            continue;
+        }
+        if (key == "External id" || key == "external id") e.externalId = integerOf(v);
+        else if (key == "correlation") e.correlation = integerOf(v);
+        else if (key == "device") e.device = integerOf(v);
+        else if (key == "stream") e.stream = integerOf(v);
+        else if (key == "registers per thread") e.registers = integerOf(v);
+        else if (key == "shared memory") e.sharedMemory = integerOf(v);
+        else if (key == "bytes") e.bytes = integerOf(v);
+        else if (key == "grid") readTriple(v, e.grid);
+        else if (key == "block") readTriple(v, e.block);
+        else if (key == "name" && v.type() == ondemand::json_type::string) e.argName = v.get_string();
+        else if (key == "Total Allocated") e.totalAllocated = integerOf(v);
+        else if (key == "Total Reserved") e.totalReserved = integerOf(v);
+        else if (key == "Device Type") e.deviceType = integerOf(v);
+        else if (key == "Device Id") e.deviceId = integerOf(v);
+        else if (key == "Collective name" && v.type() == ondemand::json_type::string) e.collectiveName = v.get_string();
+        else if (key == "dtype" && v.type() == ondemand::json_type::string) e.dtype = v.get_string();
+        else if (key == "In msg nelems") e.inNelems = integerOf(v);
+        else if (key == "Out msg nelems") e.outNelems = integerOf(v);
+        else if (key == "Group size") e.groupSize = integerOf(v);
+        else if ((key == "Process Group Name" || key == "Process Group ID") && v.type() == ondemand::json_type::string) e.processGroupName = v.get_string();
+        else if (key == "Process Group Ranks") e.processGroupRanks = ranksText(v, ranksStorage);
+    }
+}
+
+void readEvent(ondemand::object obj, KinetoEvent &e, std::string &ranksStorage)
+{
+    for (ondemand::field f : obj) {
+        const std::string_view key = f.unescaped_key();
+        ondemand::value v = f.value();
+        if (key == "ph") {
+            if (v.type() == ondemand::json_type::string) {
+                const std::string_view ph = v.get_string();
+                e.ph = ph.empty() ? 0 : ph[0];
+            }
+        } else if (key == "cat") {
+            if (v.type() == ondemand::json_type::string)
+                e.cat = v.get_string();
+        } else if (key == "name") {
+            if (v.type() == ondemand::json_type::string)
+                e.name = v.get_string();
+        } else if (key == "pid") {
+            idOf(v, e.pid, e.pidText);
+        } else if (key == "tid") {
+            idOf(v, e.tid, e.tidText);
+        } else if (key == "ts") {
+            e.tsNs = timeOf(v);
+        } else if (key == "dur") {
+            e.durNs = timeOf(v);
+        } else if (key == "id") {
+            e.id = integerOf(v);
+        } else if (key == "args") {
+            if (v.type() == ondemand::json_type::object)
+                readArgs(v.get_object(), e, ranksStorage);
+        }
+    }
+}
+
+void readDistributedInfo(ondemand::object info, TraceHeader &header)
+{
+    for (ondemand::field f : info) {
+        const std::string_view key = f.unescaped_key();
+        ondemand::value v = f.value();
+        if (key == "rank") {
+            const std::int64_t rank = integerOf(v);
+            if (rank != kNone && rank >= 0 && rank < (1 << 24))
+                header.rank = int(rank);
+        } else if (key == "world_size") {
+            const std::int64_t size = integerOf(v);
+            if (size != kNone)
+                header.worldSize = int(size);
+        } else if (key == "backend" && v.type() == ondemand::json_type::string) {
+            header.backend = std::string(std::string_view(v.get_string()));
+        } else if (key == "pg_config" && v.type() == ondemand::json_type::array) {
+            for (ondemand::value pgValue : v.get_array()) {
+                if (pgValue.type() != ondemand::json_type::object)
+                    continue;
+                ProcessGroup pg;
+                std::string storage;
+                for (ondemand::field pf : pgValue.get_object()) {
+                    const std::string_view pk = pf.unescaped_key();
+                    ondemand::value pv = pf.value();
+                    if (pk == "pg_name" && pv.type() == ondemand::json_type::string) pg.name = std::string(std::string_view(pv.get_string()));
+                    else if (pk == "pg_desc" && pv.type() == ondemand::json_type::string) pg.description = std::string(std::string_view(pv.get_string()));
+                    else if (pk == "pg_size") pg.size = int(integerOf(pv));
+                    else if (pk == "ranks") pg.ranks = std::string(ranksText(pv, storage));
+                }
+                header.processGroups.push_back(std::move(pg));
+            }
+        }
+    }
+}
+
+void readDevices(ondemand::array devices, TraceHeader &header)
+{
+    for (ondemand::value d : devices) {
+        if (d.type() != ondemand::json_type::object)
+            continue;
+        DeviceProperties p;
+        for (ondemand::field f : d.get_object()) {
+            const std::string_view key = f.unescaped_key();
+            ondemand::value v = f.value();
+            if (key == "id") p.id = int(integerOf(v));
+            else if (key == "name" && v.type() == ondemand::json_type::string) p.name = std::string(std::string_view(v.get_string()));
+            else if (key == "totalGlobalMem") p.totalGlobalMem = integerOf(v);
+            else if (key == "numSms") p.numSms = int(integerOf(v));
+            else if (key == "computeMajor") p.computeMajor = int(integerOf(v));
+            else if (key == "computeMinor") p.computeMinor = int(integerOf(v));
+        }
+        header.devices.push_back(std::move(p));
+    }
+}
+
+// Where the first byte that is not UTF-8 sits (simdjson only says "no").
+std::size_t firstInvalidUtf8(std::string_view text)
+{
+    const auto *p = reinterpret_cast<const unsigned char *>(text.data());
+    const std::size_t n = text.size();
+    for (std::size_t i = 0; i < n;) {
+        const unsigned char c = p[i];
+        const std::size_t length = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xe ? 3 : (c >> 3) == 0x1e ? 4 : 0;
+        if (length == 0 || i + length > n)
+            return i;
+        for (std::size_t k = 1; k < length; ++k)
+            if ((p[i + k] & 0xc0) != 0x80)
+                return i;
+        i += length;
+    }
+    return n;
+}
+
+} // namespace
+
+std::optional<ParseError> parseTrace(ByteBuffer &json, TraceHeader &header,
+                                     const std::function<void(const KinetoEvent &)> &onEvent,
+                                     const std::function<bool()> &isCancelled)
+{
+    json.reserve(json.size() + SIMDJSON_PADDING);
+    std::memset(json.data() + json.size(), 0, SIMDJSON_PADDING); // defined bytes past the end
+    ondemand::parser parser;
+    ondemand::document doc;
+    std::string ranksStorage;
+    std::size_t events = 0;
+    const auto eachEvent = [&](ondemand::array array) {
+        for (ondemand::value item : array) {
+            if (item.type() != ondemand::json_type::object)
+                continue; // not an event: nothing to read
+            KinetoEvent e;
+            readEvent(item.get_object(), e, ranksStorage);
+            onEvent(e);
+            if ((++events & 0xfff) == 0 && isCancelled())
+                return false;
+        }
+        return true;
+    };
+    // Stage one (finding the structure) fails before there is a document
+    // to ask where: bad UTF-8, an unclosed string, an empty text.
+    if (const error_code stageOne = parser.iterate(padded_string_view(json.data(), json.size(), json.capacity())).get(doc)) {
+        const std::size_t offset = stageOne == UTF8_ERROR ? firstInvalidUtf8(json.view()) : json.size();
+        return ParseError{QStringLiteral("invalid JSON: %1").arg(QString::fromUtf8(error_message(stageOne))), offset};
+    }
+    try {
+        const ondemand::json_type type = doc.type();
+        if (type == ondemand::json_type::array) {
+            header.bareArray = true;
+            header.hasTraceEvents = true;
+            eachEvent(doc.get_array());
+            return std::nullopt;
+        }
+        if (type != ondemand::json_type::object)
+            return ParseError{QStringLiteral("not a trace: the JSON document is neither an object nor an array"), 0};
+        for (ondemand::field f : doc.get_object()) {
+            const std::string_view key = f.unescaped_key();
+            ondemand::value v = f.value();
+            if (key == "traceEvents") {
+                if (v.type() != ondemand::json_type::array)
+                    return ParseError{QStringLiteral("\"traceEvents\" is not an array"), std::size_t(v.current_location().value_unsafe() - json.data())};
+                header.hasTraceEvents = true;
+                if (!eachEvent(v.get_array()))
+                    return std::nullopt;
+            } else if (key == "baseTimeNanoseconds") {
+                const std::int64_t base = integerOf(v);
+                if (base != kNone)
+                    header.baseTimeNanoseconds = base;
+            } else if (key == "distributedInfo" && v.type() == ondemand::json_type::object) {
+                readDistributedInfo(v.get_object(), header);
+            } else if (key == "deviceProperties" && v.type() == ondemand::json_type::array) {
+                readDevices(v.get_array(), header);
+            }
+        }
+    } catch (const simdjson_error &e) {
+        std::size_t offset = json.size();
+        const char *at = nullptr;
+        if (doc.current_location().get(at) == SUCCESS && at >= json.data() && at <= json.data() + json.size())
+            offset = std::size_t(at - json.data());
+        return ParseError{QStringLiteral("invalid JSON: %1").arg(QString::fromUtf8(error_message(e.error()))), offset};
+    }
+    if (!header.hasTraceEvents)
+        return ParseError{QStringLiteral("not a Kineto/Chrome trace: no \"traceEvents\" array"), 0};
+    return std::nullopt;
+}
+
+} // namespace rankscope::kineto

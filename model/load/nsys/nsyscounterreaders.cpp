@@ -1,0 +1,100 @@
+#include "load/nsys/nsysreaders.h"
+
+#include <algorithm>
+#include <map>
+
+namespace rankscope::nsys {
+
+void readMemoryUsage(NsysLoadContext &ctx)
+{
+    static const char *table = "CUDA_GPU_MEMORY_USAGE_EVENTS";
+    if (!ctx.db.hasTable(table))
+        return;
+    // Rows are allocations and frees; the viewer shows the running total of
+    // bytes in use per process and device.
+    const std::string sql = ctx.db.selectColumns(
+        table, {"start", "globalPid", "deviceId", "bytes", "memoryOperationType"}, "ORDER BY start");
+    std::map<std::pair<std::uint32_t, int>, std::size_t> counterOf;
+    std::vector<double> totals;
+    ctx.forEachRow(table, sql, [&](const SqliteStatement &row) {
+        const std::uint32_t pid = pidOfGlobalId(row.int64(1));
+        const int device = int(row.int64(2));
+        auto [it, added] = counterOf.try_emplace({pid, device}, ctx.report.counters.size());
+        if (added) {
+            CounterTrack c;
+            c.name = QStringLiteral("CUDA memory in use (GPU %1)").arg(device);
+            c.unit = QStringLiteral("B");
+            c.pid = pid;
+            c.deviceId = device;
+            ctx.report.counters.push_back(std::move(c));
+            totals.push_back(0.0);
+        }
+        const std::size_t i = it->second;
+        const double bytes = double(std::max<std::int64_t>(row.int64(3), 0));
+        const bool isFree = row.int64(4) == 1; // ENUM_CUDA_DEV_MEM_EVENT_OPER: 0 alloc, 1 free
+        totals[i] = std::max(0.0, totals[i] + (isFree ? -bytes : bytes));
+        CounterTrack &c = ctx.report.counters[i];
+        c.time.push_back(row.int64(0));
+        c.value.push_back(totals[i]);
+    });
+}
+
+void readGpuMetrics(NsysLoadContext &ctx)
+{
+    if (!ctx.db.hasTable("GPU_METRICS"))
+        return;
+    // Metric ids are only unique together with typeId; gpu = typeId & 0xFF.
+    std::map<std::pair<std::int64_t, std::int64_t>, QString> metricNames;
+    if (ctx.db.hasTable("TARGET_INFO_GPU_METRICS")) {
+        const std::string sql = ctx.db.selectColumns("TARGET_INFO_GPU_METRICS", {"typeId", "metricId", "metricName"});
+        ctx.forEachRow("TARGET_INFO_GPU_METRICS", sql, [&](const SqliteStatement &row) {
+            metricNames[{row.int64(0), row.int64(1)}] = row.qtext(2);
+        });
+    }
+    std::map<std::pair<std::int64_t, std::int64_t>, std::size_t> counterOf;
+    const std::string sql = ctx.db.selectColumns("GPU_METRICS", {"timestamp", "typeId", "metricId", "value"});
+    ctx.forEachRow("GPU_METRICS", sql, [&](const SqliteStatement &row) {
+        const std::pair key{row.int64(1), row.int64(2)};
+        auto [it, added] = counterOf.try_emplace(key, ctx.report.counters.size());
+        if (added) {
+            CounterTrack c;
+            const auto name = metricNames.find(key);
+            c.deviceId = int(key.first & 0xFF);
+            c.name = name != metricNames.end() ? name->second
+                                               : QStringLiteral("metric %1").arg(key.second);
+            c.unit = c.name.contains(QLatin1String("[Throughput %]")) ? QStringLiteral("%") : QString();
+            ctx.report.counters.push_back(std::move(c));
+        }
+        CounterTrack &c = ctx.report.counters[it->second];
+        c.time.push_back(row.int64(0));
+        c.value.push_back(row.real(3));
+    });
+    // Samples are written per GPU in batches; keep each counter in time order.
+    for (const auto &[key, index] : counterOf)
+        ctx.report.counters[index].sortByTime();
+}
+
+void readDiagnosticEvents(NsysLoadContext &ctx)
+{
+    static const char *table = "DIAGNOSTIC_EVENT";
+    if (!ctx.db.hasTable(table))
+        return;
+    std::map<std::int64_t, QString> severityNames;
+    if (ctx.db.hasTable("ENUM_DIAGNOSTIC_SEVERITY_LEVEL"))
+        ctx.forEachRow("ENUM_DIAGNOSTIC_SEVERITY_LEVEL", "SELECT id, name FROM ENUM_DIAGNOSTIC_SEVERITY_LEVEL",
+                       [&](const SqliteStatement &row) { severityNames[row.int64(0)] = row.qtext(1); });
+    const std::string sql = ctx.db.selectColumns(table, {"timestamp", "severity", "text"}, "ORDER BY rowid");
+    ctx.forEachRow(table, sql, [&](const SqliteStatement &row) {
+        const QString severity = severityNames.count(row.int64(1)) ? severityNames[row.int64(1)].toUpper() : QString();
+        Diagnostic d;
+        d.severity = severity.contains(QLatin1String("ERROR")) ? Diagnostic::Severity::Error
+                     : severity.contains(QLatin1String("WARN")) ? Diagnostic::Severity::Warning
+                                                                : Diagnostic::Severity::Info;
+        if (!row.isNull(0))
+            d.timestamp = row.int64(0);
+        d.text = row.qtext(2);
+        ctx.report.diagnostics.push_back(std::move(d));
+    });
+}
+
+} // namespace rankscope::nsys

@@ -1,0 +1,175 @@
+#include "load/kernelconfigs.h"
+#include "load/nsys/nsysreaders.h"
+
+#include <algorithm>
+
+namespace rankscope::nsys {
+
+namespace {
+
+// Columns every GPU activity table shares, first in each query.
+enum Common { Start, End, DeviceId, ContextId, StreamId, CorrelationId, GlobalPid, kCommonCount };
+const std::vector<std::string> kCommonColumns{"start", "end", "deviceId", "contextId",
+                                              "streamId", "correlationId", "globalPid"};
+
+std::vector<std::string> withCommon(std::initializer_list<std::string> extra)
+{
+    std::vector<std::string> cols = kCommonColumns;
+    cols.insert(cols.end(), extra);
+    return cols;
+}
+
+Track &trackFor(NsysLoadContext &ctx, TrackKind kind, const SqliteStatement &row)
+{
+    return ctx.gpuTrack(kind, pidOfGlobalId(row.int64(GlobalPid)), int(row.int64(DeviceId)),
+                        std::uint32_t(row.int64(StreamId)), std::uint32_t(row.int64(ContextId)));
+}
+
+std::uint32_t clampU32(std::int64_t v)
+{
+    return std::uint32_t(std::clamp<std::int64_t>(v, 0, 0xffffffffLL));
+}
+
+template<class E>
+E enumFrom(std::int64_t v, E fallback, int count)
+{
+    return v >= 0 && v < count ? E(v) : fallback;
+}
+
+} // namespace
+
+void readKernels(NsysLoadContext &ctx)
+{
+    static const char *table = "CUPTI_ACTIVITY_KIND_KERNEL";
+    if (!ctx.isReadableEventTable(table))
+        return;
+    enum { Demangled = kCommonCount, Short, Mangled, GridX, GridY, GridZ, BlockX, BlockY, BlockZ,
+           Registers, StaticSmem, DynamicSmem, GraphNode, LaunchType };
+    const std::string sql = ctx.db.selectColumns(
+        table, withCommon({"demangledName", "shortName", "mangledName", "gridX", "gridY", "gridZ",
+                           "blockX", "blockY", "blockZ", "registersPerThread", "staticSharedMemory",
+                           "dynamicSharedMemory", "graphNodeId", "launchType"}));
+    KernelConfigInterner configs(ctx.report.kernelConfigs);
+    ctx.forEachRow(table, sql, [&](const SqliteStatement &row) {
+        const TimeNs start = row.int64(Start);
+        const std::optional<TimeNs> checkedEnd = ctx.checkedEnd(table, start, row, End);
+        if (!checkedEnd)
+            return;
+        const TimeNs end = *checkedEnd;
+        KernelRecord k;
+        KernelConfig c;
+        k.shortName = ctx.mapString(row.int64(Short));
+        k.mangledName = row.isNull(Mangled) ? StringTable::kEmpty : ctx.mapString(row.int64(Mangled));
+        k.correlationId = clampU32(row.int64(CorrelationId));
+        c.gridX = clampU32(row.int64(GridX));
+        c.gridY = clampU32(row.int64(GridY));
+        c.gridZ = clampU32(row.int64(GridZ));
+        c.blockX = clampU32(row.int64(BlockX));
+        c.blockY = clampU32(row.int64(BlockY));
+        c.blockZ = clampU32(row.int64(BlockZ));
+        c.registersPerThread = clampU32(row.int64(Registers));
+        c.staticSharedMemory = clampU32(row.int64(StaticSmem));
+        c.dynamicSharedMemory = clampU32(row.int64(DynamicSmem));
+        c.launchType = std::int32_t(row.int64(LaunchType, -1));
+        k.config = configs.intern(c);
+        k.graphNodeId = row.int64(GraphNode, -1);
+        // Some old exports leave demangledName empty; the short name is
+        // still a name.
+        StringId name = row.isNull(Demangled) ? StringTable::kEmpty : ctx.mapString(row.int64(Demangled));
+        if (name == StringTable::kEmpty)
+            name = k.shortName;
+        trackFor(ctx, TrackKind::Kernel, row).slices.append(start, end, name, std::uint32_t(ctx.report.kernels.size()));
+        ctx.report.kernels.push_back(k);
+    });
+}
+
+void readMemcpys(NsysLoadContext &ctx)
+{
+    static const char *table = "CUPTI_ACTIVITY_KIND_MEMCPY";
+    if (!ctx.isReadableEventTable(table))
+        return;
+    enum { Bytes = kCommonCount, CopyKind, SrcKind, DstKind, SrcDevice, DstDevice, CopyCount };
+    const std::string sql = ctx.db.selectColumns(
+        table, withCommon({"bytes", "copyKind", "srcKind", "dstKind", "srcDeviceId", "dstDeviceId", "copyCount"}));
+    std::vector<StringId> nameOfKind; // "[CUDA memcpy Host-to-Device]" per copy kind id
+    ctx.forEachRow(table, sql, [&](const SqliteStatement &row) {
+        const TimeNs start = row.int64(Start);
+        const std::optional<TimeNs> checkedEnd = ctx.checkedEnd(table, start, row, End);
+        if (!checkedEnd)
+            return;
+        const TimeNs end = *checkedEnd;
+        MemcpyRecord m;
+        m.bytes = std::uint64_t(std::max<std::int64_t>(row.int64(Bytes), 0));
+        m.correlationId = clampU32(row.int64(CorrelationId));
+        const std::int64_t kind = row.int64(CopyKind);
+        m.copyKindId = std::uint8_t(std::clamp<std::int64_t>(kind, 0, 255));
+        m.copyKind = enumFrom(kind, MemcpyKind::Unknown, 14);
+        m.srcKind = enumFrom(row.int64(SrcKind, 7), MemoryKind::Unknown, 8);
+        m.dstKind = enumFrom(row.int64(DstKind, 7), MemoryKind::Unknown, 8);
+        m.srcDevice = std::int32_t(row.int64(SrcDevice, -1));
+        m.dstDevice = std::int32_t(row.int64(DstDevice, -1));
+        m.copyCount = clampU32(row.int64(CopyCount, 1));
+        if (nameOfKind.size() <= m.copyKindId)
+            nameOfKind.resize(m.copyKindId + 1, StringTable::kEmpty);
+        if (nameOfKind[m.copyKindId] == StringTable::kEmpty)
+            nameOfKind[m.copyKindId] = ctx.intern(
+                QStringLiteral("[CUDA memcpy %1]").arg(ctx.report.memcpyKindLabel(m.copyKindId)).toStdString());
+        trackFor(ctx, TrackKind::Memcpy, row).slices.append(start, end, nameOfKind[m.copyKindId],
+                                                          std::uint32_t(ctx.report.memcpys.size()));
+        ctx.report.memcpys.push_back(m);
+    });
+}
+
+void readMemsets(NsysLoadContext &ctx)
+{
+    static const char *table = "CUPTI_ACTIVITY_KIND_MEMSET";
+    if (!ctx.isReadableEventTable(table))
+        return;
+    enum { Value = kCommonCount, Bytes, MemKind };
+    const std::string sql = ctx.db.selectColumns(table, withCommon({"value", "bytes", "memKind"}));
+    const StringId name = ctx.intern("[CUDA memset]");
+    ctx.forEachRow(table, sql, [&](const SqliteStatement &row) {
+        const TimeNs start = row.int64(Start);
+        const std::optional<TimeNs> checkedEnd = ctx.checkedEnd(table, start, row, End);
+        if (!checkedEnd)
+            return;
+        const TimeNs end = *checkedEnd;
+        MemsetRecord m;
+        m.bytes = std::uint64_t(std::max<std::int64_t>(row.int64(Bytes), 0));
+        m.correlationId = clampU32(row.int64(CorrelationId));
+        m.value = std::uint32_t(row.int64(Value));
+        m.memKind = enumFrom(row.int64(MemKind, 7), MemoryKind::Unknown, 8);
+        trackFor(ctx, TrackKind::Memset, row).slices.append(start, end, name, std::uint32_t(ctx.report.memsets.size()));
+        ctx.report.memsets.push_back(m);
+    });
+}
+
+void readSyncs(NsysLoadContext &ctx)
+{
+    static const char *table = "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION";
+    if (!ctx.isReadableEventTable(table))
+        return;
+    enum { Type = kCommonCount, EventId };
+    // Schema 3.17 renamed the old column to deprecatedSyncType and added a
+    // new syncType; both versions call the current one syncType.
+    const std::string sql = ctx.db.selectColumns(table, withCommon({"syncType", "eventId"}));
+    StringId names[5] = {};
+    ctx.forEachRow(table, sql, [&](const SqliteStatement &row) {
+        const TimeNs start = row.int64(Start);
+        const std::optional<TimeNs> checkedEnd = ctx.checkedEnd(table, start, row, End);
+        if (!checkedEnd)
+            return;
+        const TimeNs end = *checkedEnd;
+        SyncRecord s;
+        s.correlationId = clampU32(row.int64(CorrelationId));
+        s.kind = enumFrom(row.int64(Type), SyncKind::Unknown, 5);
+        s.eventId = row.int64(EventId, -1);
+        StringId &name = names[int(s.kind)];
+        if (name == StringTable::kEmpty)
+            name = ctx.intern(builtinSyncKindLabel(int(s.kind)).toStdString());
+        trackFor(ctx, TrackKind::Sync, row).slices.append(start, end, name, std::uint32_t(ctx.report.syncs.size()));
+        ctx.report.syncs.push_back(s);
+    });
+}
+
+} // namespace rankscope::nsys

@@ -1,0 +1,98 @@
+#pragma once
+// State shared by the parts of the Nsight Systems SQLite loader while one
+// file loads: the database, the report being built, the StringIds mapping,
+// the track lookup and the tally of oddities for the diagnostics list.
+#include "load/loadcontrol.h"
+#include "core/report.h"
+#include "load/nsys/sqlitedatabase.h"
+#include "load/trackregistry.h"
+
+#include <map>
+#include <tuple>
+#include <unordered_map>
+
+namespace rankscope {
+
+// globalTid / globalPid layout: hw:8 | vm:8 | pid:24 | tid:24 (uint64).
+inline std::uint32_t pidOfGlobalId(std::int64_t g) { return std::uint32_t((std::uint64_t(g) >> 24) & 0xFFFFFF); }
+inline std::uint32_t tidOfGlobalId(std::int64_t g) { return std::uint32_t(std::uint64_t(g) & 0xFFFFFF); }
+
+class NsysLoadContext {
+public:
+    NsysLoadContext(SqliteDatabase &db, Report &report, const LoadControl &control)
+        : db(db), report(report), control(control) {}
+
+    SqliteDatabase &db;
+    Report &report;
+    const LoadControl &control;
+    QString fatalError; // set once; loading stops
+
+    void readStringIds();
+    // Reuses another context's StringIds mapping (read-only from here on),
+    // so a second connection can read tables in parallel.
+    void shareStringsFrom(const NsysLoadContext &other);
+    // The report's string for a StringIds id; an id the table does not hold
+    // gives the empty string and is counted for the diagnostics.
+    StringId mapString(std::int64_t nsysId);
+    StringId intern(std::string_view text) { return report.strings.intern(text); }
+
+    Track &hostTrack(TrackKind kind, std::int64_t globalTid, std::uint32_t domainId = 0);
+    Track &gpuTrack(TrackKind kind, std::uint32_t pid, int deviceId, std::uint32_t streamId,
+                    std::uint32_t contextId);
+
+    // Whether an event table exists and has the columns every event needs
+    // (start, end); a table without them is noted and left out.
+    bool isReadableEventTable(const char *table);
+
+    // Runs `sql` and calls onRow(stmt) per row. Returns false when loading
+    // must stop (cancel or a read error, which becomes fatalError).
+    template<class OnRow>
+    bool forEachRow(const char *table, const std::string &sql, OnRow &&onRow);
+
+    // A missing end (NULL, or 0 after a non-zero start) or an end before the
+    // start: returns a usable end and counts the oddity. Times outside
+    // kTraceTimeLimit: nullopt (the row is dropped) and counted.
+    std::optional<TimeNs> checkedEnd(const char *table, TimeNs start, const SqliteStatement &row, int endColumn);
+    // For rows without an end: whether `start` is usable (counted if not).
+    bool checkedStart(const char *table, TimeNs start);
+    void note(Diagnostic::Severity severity, QString text);
+    void flushOddities();
+
+private:
+    TrackRegistry m_tracks{report};
+    std::vector<StringId> m_denseStrings;
+    std::unordered_map<std::int64_t, StringId> m_sparseStrings;
+    struct TimeOddities {
+        std::size_t missingEnd = 0, reversed = 0, outOfRange = 0, negative = 0;
+    };
+    std::map<std::string, TimeOddities> m_badTimes; // by table
+    std::size_t m_unknownStrings = 0;
+};
+
+template<class OnRow>
+bool NsysLoadContext::forEachRow(const char *table, const std::string &sql, OnRow &&onRow)
+{
+    if (!fatalError.isEmpty())
+        return false;
+    QString error;
+    report.meta.sqlRead.push_back(sql);
+    SqliteStatement stmt = db.prepare(sql, &error);
+    if (!stmt.isValid()) {
+        fatalError = QStringLiteral("cannot read table %1: %2").arg(QString::fromLatin1(table), error);
+        return false;
+    }
+    std::size_t rows = 0;
+    while (stmt.step()) {
+        onRow(stmt);
+        if ((++rows & 0xfff) == 0 && control.isCancelled())
+            return false;
+    }
+    if (!stmt.error().isEmpty()) {
+        fatalError = QStringLiteral("corrupt or truncated file: reading %1: %2")
+                         .arg(QString::fromLatin1(table), stmt.error());
+        return false;
+    }
+    return !control.isCancelled();
+}
+
+} // namespace rankscope

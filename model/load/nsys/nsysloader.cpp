@@ -1,0 +1,282 @@
+#include "load/nsys/nsysloader.h"
+
+#include "load/derivedtracks.h"
+#include "load/nsys/nsysreaders.h"
+#include "load/parallel.h"
+
+#include <QElapsedTimer>
+#include <QFileInfo>
+#include <QRegularExpression>
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <thread>
+
+namespace rankscope {
+
+namespace {
+
+// Tables of which at least one marks a file as an nsys export.
+constexpr const char *kNsysMarkerTables[] = {
+    "META_DATA_EXPORT", "EXPORT_META_DATA", "StringIds", "CUPTI_ACTIVITY_KIND_KERNEL",
+    "CUPTI_ACTIVITY_KIND_RUNTIME", "NVTX_EVENTS", "OSRT_API", "TARGET_INFO_SESSION_START_TIME"};
+
+void readMetadata(NsysLoadContext &ctx)
+{
+    ReportMetadata &meta = ctx.report.meta;
+    meta.format = QStringLiteral("Nsight Systems SQLite export");
+    // Older exports call the table EXPORT_META_DATA.
+    for (const char *table : {"META_DATA_EXPORT", "EXPORT_META_DATA"}) {
+        if (!ctx.db.hasTable(table))
+            continue;
+        QString major, minor, micro;
+        ctx.forEachRow(table, ctx.db.selectColumns(table, {"name", "value"}), [&](const SqliteStatement &row) {
+            const std::string_view name = row.text(0);
+            const QString value = row.qtext(1);
+            if (name == "EXPORT_PRODUCT_VERSION") meta.productVersion = value;
+            else if (name == "EXPORT_SCHEMA_VERSION") meta.schemaVersion = value;
+            else if (name == "EXPORT_SCHEMA_VERSION_MAJOR") major = value;
+            else if (name == "EXPORT_SCHEMA_VERSION_MINOR") minor = value;
+            else if (name == "EXPORT_SCHEMA_VERSION_MICRO") micro = value;
+        });
+        if (meta.schemaVersion.isEmpty() && !major.isEmpty())
+            meta.schemaVersion = QStringList{major, minor, micro}.join(QLatin1Char('.'));
+        break;
+    }
+    if (ctx.db.hasTable("TARGET_INFO_SESSION_START_TIME"))
+        ctx.forEachRow("TARGET_INFO_SESSION_START_TIME",
+                       ctx.db.selectColumns("TARGET_INFO_SESSION_START_TIME", {"utcEpochNs"}),
+                       [&](const SqliteStatement &row) { meta.utcStartNs = row.int64(0); });
+    if (ctx.db.hasTable("ANALYSIS_DETAILS"))
+        ctx.forEachRow("ANALYSIS_DETAILS", ctx.db.selectColumns("ANALYSIS_DETAILS", {"startTime", "stopTime"}),
+                       [&](const SqliteStatement &row) { meta.analysisRange = {row.int64(0), row.int64(1)}; });
+    if (ctx.db.hasTable("TARGET_INFO_SYSTEM_ENV")) {
+        // The launch environment tells the rank of a process started by
+        // torchrun, mpirun or srun.
+        static const QRegularExpression rankVar(
+            QStringLiteral("(?:^|;)(?:RANK|OMPI_COMM_WORLD_RANK|PMI_RANK|PMIX_RANK|SLURM_PROCID)=(\\d+)(?:;|$)"));
+        ctx.forEachRow("TARGET_INFO_SYSTEM_ENV", ctx.db.selectColumns("TARGET_INFO_SYSTEM_ENV", {"name", "value"}),
+                       [&](const SqliteStatement &row) {
+                           if (row.text(0) == "Hostname")
+                               meta.hostName = row.qtext(1);
+                           else if (row.text(0) == "DeviceEnvironment") {
+                               const auto match = rankVar.match(row.qtext(1));
+                               if (match.hasMatch())
+                                   meta.environmentRank = match.captured(1).toInt();
+                           }
+                       });
+    }
+    if (ctx.db.hasTable("MPI_RANKS"))
+        ctx.forEachRow("MPI_RANKS", ctx.db.selectColumns("MPI_RANKS", {"globalTid", "rank"}),
+                       [&](const SqliteStatement &row) {
+                           meta.mpiRankByPid[pidOfGlobalId(row.int64(0))] = int(row.int64(1));
+                       });
+}
+
+void readEnumLabels(NsysLoadContext &ctx, const char *table, std::vector<QString> &labels)
+{
+    if (!ctx.db.hasTable(table))
+        return; // built-in names serve
+    ctx.forEachRow(table, ctx.db.selectColumns(table, {"id", "label"}), [&](const SqliteStatement &row) {
+        const std::int64_t id = row.int64(0, -1);
+        if (id < 0 || id > 255 || row.isNull(1))
+            return;
+        if (labels.size() <= std::size_t(id))
+            labels.resize(std::size_t(id) + 1);
+        labels[std::size_t(id)] = row.qtext(1);
+    });
+}
+
+void readProcessesAndThreads(NsysLoadContext &ctx)
+{
+    Report &r = ctx.report;
+    std::map<std::uint32_t, QString> processNames;
+    if (ctx.db.hasTable("PROCESSES"))
+        ctx.forEachRow("PROCESSES", ctx.db.selectColumns("PROCESSES", {"globalPid", "pid", "name"}),
+                       [&](const SqliteStatement &row) {
+                           const std::uint32_t pid = row.isNull(1) ? pidOfGlobalId(row.int64(0)) : std::uint32_t(row.int64(1));
+                           processNames[pid] = row.qtext(2);
+                       });
+    std::map<std::pair<std::uint32_t, std::uint32_t>, QString> threadNames;
+    if (ctx.db.hasTable("ThreadNames"))
+        ctx.forEachRow("ThreadNames", ctx.db.selectColumns("ThreadNames", {"globalTid", "nameId"}),
+                       [&](const SqliteStatement &row) {
+                           const std::int64_t g = row.int64(0);
+                           threadNames[{pidOfGlobalId(g), tidOfGlobalId(g)}] = ctx.report.strings.string(ctx.mapString(row.int64(1)));
+                       });
+    // Every thread and process that owns a track is listed, named or not.
+    std::set<std::pair<std::uint32_t, std::uint32_t>> threadIds;
+    std::set<std::uint32_t> pids;
+    for (const auto &[pid, name] : processNames)
+        pids.insert(pid);
+    for (const auto &[key, name] : threadNames)
+        threadIds.insert(key), pids.insert(key.first);
+    for (const Track &t : r.tracks) {
+        pids.insert(t.pid);
+        if (!isGpuTrack(t.kind))
+            threadIds.insert({t.pid, t.tid});
+    }
+    for (const auto &[pid, tid] : threadIds) {
+        const auto it = threadNames.find({pid, tid});
+        r.threads.push_back({tid, pid, it != threadNames.end() ? it->second : QString()});
+    }
+    for (std::uint32_t pid : pids) {
+        QString name = processNames.count(pid) ? processNames[pid] : QString();
+        if (name.isEmpty() && threadNames.count({pid, pid}))
+            name = threadNames[{pid, pid}]; // the main thread names the process
+        r.processes.push_back({pid, name});
+    }
+}
+
+void readGpus(NsysLoadContext &ctx)
+{
+    Report &r = ctx.report;
+    // TARGET_INFO_GPU (key `id`) since 2021.4; TARGET_INFO_CUDA_GPU (key
+    // `deviceId`) before.
+    if (ctx.db.hasTable("TARGET_INFO_GPU")) {
+        const std::string sql = ctx.db.selectColumns(
+            "TARGET_INFO_GPU", {"id", "name", "smCount", "totalMemory", "computeMajor", "computeMinor", "busLocation", "uuid"});
+        ctx.forEachRow("TARGET_INFO_GPU", sql, [&](const SqliteStatement &row) {
+            r.gpus.push_back({int(row.int64(0)), row.qtext(1), int(row.int64(2)), row.int64(3),
+                              int(row.int64(4)), int(row.int64(5)), row.qtext(6), row.qtext(7)});
+        });
+    } else if (ctx.db.hasTable("TARGET_INFO_CUDA_GPU")) {
+        const std::string sql = ctx.db.selectColumns(
+            "TARGET_INFO_CUDA_GPU", {"deviceId", "name", "smCount", "totalMemory", "computeMajor", "computeMinor", "busLocation", "uuid"});
+        ctx.forEachRow("TARGET_INFO_CUDA_GPU", sql, [&](const SqliteStatement &row) {
+            r.gpus.push_back({int(row.int64(0)), row.qtext(1), int(row.int64(2)), row.int64(3),
+                              int(row.int64(4)), int(row.int64(5)), row.qtext(6), row.qtext(7)});
+        });
+    }
+    // Devices that did work but are not described still get a row.
+    const bool describesGpus = ctx.db.hasTable("TARGET_INFO_GPU") || ctx.db.hasTable("TARGET_INFO_CUDA_GPU");
+    std::set<int> seen;
+    for (const Track &t : r.tracks)
+        if (isGpuTrack(t.kind))
+            seen.insert(t.deviceId);
+    for (int device : seen)
+        if (!r.gpu(device)) {
+            if (describesGpus)
+                ctx.note(Diagnostic::Severity::Warning,
+                         QStringLiteral("GPU %1 ran work but is not described in the export (no TARGET_INFO_GPU row)").arg(device));
+            GpuInfo g;
+            g.id = device;
+            g.name = QStringLiteral("GPU %1").arg(device);
+            r.gpus.push_back(g);
+        }
+    std::sort(r.gpus.begin(), r.gpus.end(), [](const GpuInfo &a, const GpuInfo &b) { return a.id < b.id; });
+}
+
+void finalizeTracks(Report &r)
+{
+    std::erase_if(r.tracks, [](const Track &t) { return t.slices.isEmpty(); });
+    parallelFor(r.tracks.size(), [&](std::size_t i) { r.tracks[i].slices.finalize(); });
+    // Host tracks by process, thread, kind and domain; GPU tracks by
+    // process, device, stream and kind: the order a timeline shows them in.
+    std::stable_sort(r.tracks.begin(), r.tracks.end(), [](const Track &a, const Track &b) {
+        const bool gpuA = isGpuTrack(a.kind), gpuB = isGpuTrack(b.kind);
+        return std::tie(a.pid, gpuA, a.deviceId, a.streamId, a.tid, a.kind, a.domainId)
+               < std::tie(b.pid, gpuB, b.deviceId, b.streamId, b.tid, b.kind, b.domainId);
+    });
+}
+
+} // namespace
+
+bool NsysSqliteLoader::canLoad(const QString &path)
+{
+    return looksLikeSqliteFile(path);
+}
+
+LoadResult NsysSqliteLoader::load(const QString &path, const LoadControl &control)
+{
+    QElapsedTimer timer;
+    timer.start();
+    SqliteDatabase db;
+    QString error;
+    if (!db.open(path, &error, control.cancel))
+        return LoadResult::failure(error);
+    if (std::none_of(std::begin(kNsysMarkerTables), std::end(kNsysMarkerTables),
+                     [&](const char *t) { return db.hasTable(t); }))
+        return LoadResult::failure(QStringLiteral("SQLite database, but not an Nsight Systems export (none of its tables)"));
+
+    auto report = std::make_shared<Report>();
+    report->filePath = path;
+    for (const std::string &view : db.views())
+        report->diagnostics.push_back({Diagnostic::Severity::Warning, std::nullopt,
+                                       QStringLiteral("%1 is a view, not a table: not read (an nsys export has no views)").arg(QString::fromStdString(view))});
+    NsysLoadContext ctx(db, *report, control);
+    using Step = void (*)(NsysLoadContext &);
+    auto run = [&](NsysLoadContext &c, std::initializer_list<Step> steps) {
+        for (Step step : steps) {
+            step(c);
+            if (control.isCancelled() || !c.fatalError.isEmpty())
+                return false;
+        }
+        return true;
+    };
+    auto stopped = [&](const NsysLoadContext &c) -> std::optional<LoadResult> {
+        if (control.isCancelled())
+            return LoadResult{nullptr, QStringLiteral("cancelled"), true};
+        if (!c.fatalError.isEmpty())
+            return LoadResult::failure(c.fatalError);
+        return std::nullopt;
+    };
+
+    // 1. What every table needs: metadata, enum labels, StringIds.
+    run(ctx, {readMetadata,
+              [](NsysLoadContext &c) {
+                  readEnumLabels(c, "ENUM_CUDA_MEMCPY_OPER", c.report.memcpyKindLabels);
+                  readEnumLabels(c, "ENUM_CUDA_MEM_KIND", c.report.memoryKindLabels);
+              },
+              [](NsysLoadContext &c) { c.readStringIds(); }});
+    if (auto s = stopped(ctx))
+        return *s;
+    control.report(0.2);
+
+    // 2. The tables, on two connections at once. The CUDA API and OS runtime
+    // readers only look names up (they add no strings), so they can fill a
+    // report of their own beside the main one and be merged after.
+    Report hostCalls;
+    SqliteDatabase secondDb;
+    QString secondError;
+    const bool parallel = std::thread::hardware_concurrency() > 1 && secondDb.open(path, &secondError, control.cancel);
+    NsysLoadContext hostCtx(parallel ? secondDb : db, hostCalls, control);
+    hostCtx.shareStringsFrom(ctx);
+    const std::initializer_list<Step> hostSteps{nsys::readCudaApi, nsys::readOsRuntime};
+    const std::initializer_list<Step> mainSteps{nsys::readNvtx, nsys::readKernels, nsys::readMemcpys, nsys::readMemsets, nsys::readSyncs,
+                                                nsys::readMemoryUsage, nsys::readGpuMetrics, nsys::readDiagnosticEvents};
+    if (parallel) {
+        std::thread host([&] { run(hostCtx, hostSteps); });
+        run(ctx, mainSteps);
+        host.join();
+    } else {
+        run(hostCtx, hostSteps) && run(ctx, mainSteps);
+    }
+    if (auto s = stopped(hostCtx))
+        return *s;
+    if (auto s = stopped(ctx))
+        return *s;
+    hostCtx.flushOddities();
+    // hostCalls' API rows are the only ones: its payload indices stay valid.
+    report->apiCalls = std::move(hostCalls.apiCalls);
+    std::move(hostCalls.tracks.begin(), hostCalls.tracks.end(), std::back_inserter(report->tracks));
+    std::move(hostCalls.diagnostics.begin(), hostCalls.diagnostics.end(), std::back_inserter(report->diagnostics));
+    report->meta.sqlRead.insert(report->meta.sqlRead.end(), hostCalls.meta.sqlRead.begin(), hostCalls.meta.sqlRead.end());
+    control.report(0.8);
+
+    // 3. What needs every track: processes, threads, GPUs.
+    run(ctx, {readProcessesAndThreads, readGpus});
+    if (auto s = stopped(ctx))
+        return *s;
+    ctx.flushOddities();
+    if (report->eventCount() == 0 && report->counters.empty())
+        ctx.note(Diagnostic::Severity::Warning, QStringLiteral("the export holds no events"));
+    finalizeTracks(*report);
+    buildDerivedTracks(*report);
+    report->loadSeconds = double(timer.nsecsElapsed()) / 1e9;
+    control.report(1.0);
+    return {report, {}, false};
+}
+
+} // namespace rankscope

@@ -1,0 +1,25 @@
+#pragma once
+// The table readers of the Nsight Systems SQLite loader, one per kind of
+// data. Each reads its tables if present (a table with no rows is not
+// created by nsys) and tolerates columns that older schemas lack.
+#include "load/nsys/nsysloadcontext.h"
+
+namespace rankscope::nsys {
+
+// Host side (nsyshostreaders.cpp)
+void readCudaApi(NsysLoadContext &ctx);
+void readOsRuntime(NsysLoadContext &ctx);
+void readNvtx(NsysLoadContext &ctx);
+
+// GPU side (nsysgpureaders.cpp)
+void readKernels(NsysLoadContext &ctx);
+void readMemcpys(NsysLoadContext &ctx);
+void readMemsets(NsysLoadContext &ctx);
+void readSyncs(NsysLoadContext &ctx);
+
+// Counters and messages (nsyscounterreaders.cpp)
+void readMemoryUsage(NsysLoadContext &ctx);
+void readGpuMetrics(NsysLoadContext &ctx);
+void readDiagnosticEvents(NsysLoadContext &ctx);
+
+} // namespace rankscope::nsys

@@ -1,0 +1,226 @@
+#include "load/nsys/sqlitedatabase.h"
+
+#include <QFile>
+#include <QFileInfo>
+#include <QUrl>
+#include <sqlite3.h>
+
+#include <algorithm>
+#include <mutex>
+
+namespace rankscope {
+
+SqliteStatement::SqliteStatement(SqliteStatement &&other) noexcept
+    : m_stmt(std::exchange(other.m_stmt, nullptr)), m_error(std::move(other.m_error))
+{
+}
+
+SqliteStatement &SqliteStatement::operator=(SqliteStatement &&other) noexcept
+{
+    if (this != &other) {
+        sqlite3_finalize(m_stmt);
+        m_stmt = std::exchange(other.m_stmt, nullptr);
+        m_error = std::move(other.m_error);
+    }
+    return *this;
+}
+
+SqliteStatement::~SqliteStatement()
+{
+    sqlite3_finalize(m_stmt);
+}
+
+bool SqliteStatement::step()
+{
+    if (!m_stmt)
+        return false;
+    const int rc = sqlite3_step(m_stmt);
+    if (rc == SQLITE_ROW)
+        return true;
+    if (rc != SQLITE_DONE)
+        m_error = QString::fromUtf8(sqlite3_errmsg(sqlite3_db_handle(m_stmt)));
+    return false;
+}
+
+bool SqliteStatement::isNull(int column) const
+{
+    return sqlite3_column_type(m_stmt, column) == SQLITE_NULL;
+}
+
+std::int64_t SqliteStatement::int64(int column, std::int64_t ifNull) const
+{
+    // SQLite reads NULL as 0: the type is only worth asking for another default.
+    // (Runs once per column per row.)
+    if (ifNull != 0 && isNull(column))
+        return ifNull;
+    return sqlite3_column_int64(m_stmt, column);
+}
+
+double SqliteStatement::real(int column, double ifNull) const
+{
+    return isNull(column) ? ifNull : sqlite3_column_double(m_stmt, column);
+}
+
+std::string_view SqliteStatement::text(int column) const
+{
+    const auto *data = reinterpret_cast<const char *>(sqlite3_column_text(m_stmt, column));
+    if (!data)
+        return {};
+    return {data, static_cast<std::size_t>(sqlite3_column_bytes(m_stmt, column))};
+}
+
+QString SqliteStatement::qtext(int column) const
+{
+    const std::string_view t = text(column);
+    return QString::fromUtf8(t.data(), qsizetype(t.size()));
+}
+
+SqliteDatabase::~SqliteDatabase()
+{
+    sqlite3_close_v2(m_db);
+}
+
+bool looksLikeSqliteFile(const QString &path)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return false;
+    static const char kMagic[] = "SQLite format 3";
+    const QByteArray head = file.read(16);
+    return head.size() == 16 && std::equal(kMagic, kMagic + 16, head.constData());
+}
+
+namespace {
+
+// SQLite's own heap, for every connection of the process: page caches,
+// sorts and a hostile file's records all come out of it. Loading 64 ranks
+// at once uses a few tens of MiB.
+constexpr sqlite3_int64 kSqliteHeapLimit = sqlite3_int64(1) << 30;
+
+int interruptWhenCancelled(void *flag)
+{
+    return static_cast<const std::atomic<bool> *>(flag)->load(std::memory_order_relaxed) ? 1 : 0;
+}
+
+} // namespace
+
+bool SqliteDatabase::open(const QString &path, QString *error, const std::atomic<bool> *cancel)
+{
+    static std::once_flag heapLimit;
+    std::call_once(heapLimit, [] { sqlite3_hard_heap_limit64(kSqliteHeapLimit); });
+    const QFileInfo info(path);
+    if (!info.exists()) {
+        *error = QStringLiteral("no such file");
+        return false;
+    }
+    if (!info.isFile() || !info.isReadable()) {
+        *error = QStringLiteral("not a readable file");
+        return false;
+    }
+    if (info.size() == 0) {
+        *error = QStringLiteral("the file is empty");
+        return false;
+    }
+    if (!looksLikeSqliteFile(path)) {
+        *error = QStringLiteral("not an SQLite database (no SQLite header)");
+        return false;
+    }
+    const QByteArray uri = QUrl::fromLocalFile(info.absoluteFilePath()).toEncoded()
+                           + "?mode=ro&immutable=1";
+    const int rc = sqlite3_open_v2(uri.constData(), &m_db,
+                                   SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX,
+                                   nullptr);
+    if (rc != SQLITE_OK) {
+        *error = QStringLiteral("cannot open: %1").arg(lastError());
+        return false;
+    }
+    sqlite3_db_config(m_db, SQLITE_DBCONFIG_DEFENSIVE, 1, nullptr);
+    sqlite3_db_config(m_db, SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION, 0, nullptr);
+    sqlite3_db_config(m_db, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, nullptr);
+    sqlite3_limit(m_db, SQLITE_LIMIT_LENGTH, 64 * 1024 * 1024);
+    // A loader scans each table once: a small page cache is as fast and
+    // leaves no tens of megabytes behind in the heap.
+    sqlite3_exec(m_db, "PRAGMA query_only=1; PRAGMA cache_size=-4096; PRAGMA cell_size_check=1; PRAGMA mmap_size=0;",
+                 nullptr, nullptr, nullptr);
+    if (cancel)
+        sqlite3_progress_handler(m_db, 10000, interruptWhenCancelled, const_cast<std::atomic<bool> *>(cancel));
+
+    QString prepareError;
+    // Only tables are read: an nsys export has no views, and a view in a
+    // hand-edited file could compute anything, forever.
+    SqliteStatement tables = prepare("SELECT name, type FROM sqlite_master WHERE type IN ('table','view')",
+                                     &prepareError);
+    if (!tables.isValid()) {
+        *error = QStringLiteral("corrupt or truncated SQLite file: %1").arg(prepareError);
+        return false;
+    }
+    while (tables.step())
+        (tables.text(1) == "table" ? m_tables : m_views).emplace(tables.text(0));
+    if (!tables.error().isEmpty()) {
+        *error = QStringLiteral("corrupt or truncated SQLite file: %1").arg(tables.error());
+        return false;
+    }
+    return true;
+}
+
+bool SqliteDatabase::hasTable(std::string_view name) const
+{
+    return m_tables.find(name) != m_tables.end();
+}
+
+const std::vector<std::string> &SqliteDatabase::columns(const std::string &table)
+{
+    for (const auto &[name, cols] : m_columns)
+        if (name == table)
+            return cols;
+    std::vector<std::string> cols;
+    if (hasTable(table)) {
+        QString error;
+        // Table names come from sqlite_master, never from user input.
+        SqliteStatement info = prepare("SELECT name FROM pragma_table_info('" + table + "')", &error);
+        while (info.step())
+            cols.emplace_back(info.text(0));
+    }
+    m_columns.emplace_back(table, std::move(cols));
+    return m_columns.back().second;
+}
+
+bool SqliteDatabase::hasColumn(const std::string &table, std::string_view column)
+{
+    const auto &cols = columns(table);
+    return std::find(cols.begin(), cols.end(), column) != cols.end();
+}
+
+SqliteStatement SqliteDatabase::prepare(const std::string &sql, QString *error)
+{
+    sqlite3_stmt *stmt = nullptr;
+    if (sqlite3_prepare_v2(m_db, sql.c_str(), int(sql.size()), &stmt, nullptr) != SQLITE_OK) {
+        *error = lastError();
+        sqlite3_finalize(stmt);
+        return SqliteStatement();
+    }
+    return SqliteStatement(stmt);
+}
+
+std::string SqliteDatabase::selectColumns(const std::string &table,
+                                          const std::vector<std::string> &wanted,
+                                          const std::string &tail)
+{
+    std::string sql = "SELECT ";
+    for (std::size_t i = 0; i < wanted.size(); ++i) {
+        if (i)
+            sql += ", ";
+        sql += hasColumn(table, wanted[i]) ? "\"" + wanted[i] + "\"" : std::string("NULL");
+    }
+    sql += " FROM \"" + table + "\"";
+    if (!tail.empty())
+        sql += " " + tail;
+    return sql;
+}
+
+QString SqliteDatabase::lastError() const
+{
+    return m_db ? QString::fromUtf8(sqlite3_errmsg(m_db)) : QStringLiteral("out of memory");
+}
+
+} // namespace rankscope

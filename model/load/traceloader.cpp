@@ -1,0 +1,79 @@
+#include "load/traceloader.h"
+
+#include "load/kineto/kinetoloader.h"
+#include "load/nsys/nsysloader.h"
+#include "load/nsys/nsysreportexport.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+
+namespace rankscope {
+
+namespace {
+
+// Through nsys' SQLite export (cached): the export is the first half of the
+// progress, loading the second. The report keeps the .nsys-rep's path.
+LoadResult loadNsysReport(const QString &path, const LoadControl &control)
+{
+    LoadControl exportControl = control;
+    exportControl.progress = [&](double f) { control.report(f * 0.5); };
+    const NsysExport exported = exportNsysReport(path, exportControl);
+    if (exported.cancelled)
+        return {nullptr, QStringLiteral("cancelled"), true};
+    if (!exported.error.isEmpty())
+        return LoadResult::failure(exported.error);
+    LoadControl loadControl = control;
+    const double base = exported.reused ? 0.0 : 0.5;
+    loadControl.progress = [&](double f) { control.report(base + f * (1.0 - base)); };
+    LoadResult result = NsysSqliteLoader::load(exported.sqlitePath, loadControl);
+    if (!result.ok())
+        return result;
+    result.report->filePath = path;
+    result.report->diagnostics.insert(result.report->diagnostics.begin(),
+        {Diagnostic::Severity::Info, std::nullopt,
+         QStringLiteral("%1 the SQLite export %2").arg(exported.reused ? QStringLiteral("read from") : QStringLiteral("exported with nsys to"), exported.sqlitePath)});
+    return result;
+}
+
+} // namespace
+
+LoadResult loadTraceFile(const QString &path, const LoadControl &control)
+{
+    const QFileInfo info(path);
+    if (!info.exists())
+        return LoadResult::failure(QStringLiteral("no such file"));
+    if (info.isDir())
+        return LoadResult::failure(QStringLiteral("is a directory"));
+    if (isNsysReport(path))
+        return loadNsysReport(path, control);
+    if (NsysSqliteLoader::canLoad(path))
+        return NsysSqliteLoader::load(path, control);
+    if (KinetoLoader::canLoad(path))
+        return KinetoLoader::load(path, control);
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return LoadResult::failure(QStringLiteral("cannot read: %1").arg(file.errorString()));
+    const QByteArray head = file.read(64);
+    if (head.isEmpty())
+        return LoadResult::failure(QStringLiteral("the file is empty"));
+    return LoadResult::failure(QStringLiteral("not a trace Rankscope reads (expected an Nsight Systems SQLite export or a PyTorch profiler JSON trace)"));
+}
+
+QStringList traceFilesIn(const QString &directory)
+{
+    QDir dir(directory);
+    QStringList files;
+    const QFileInfoList entries = dir.entryInfoList({QStringLiteral("*.sqlite"), QStringLiteral("*.json"), QStringLiteral("*.json.gz"),
+                                                     QStringLiteral("*.nsys-rep"), QStringLiteral("*.qdrep")},
+                                                    QDir::Files, QDir::Name);
+    for (const QFileInfo &entry : entries) {
+        // A report next to its own export is one rank, not two: the export wins.
+        if (isNsysReport(entry.filePath()) && QFileInfo::exists(dir.filePath(entry.completeBaseName() + QStringLiteral(".sqlite"))))
+            continue;
+        files << entry.filePath();
+    }
+    return files;
+}
+
+} // namespace rankscope

@@ -1,0 +1,169 @@
+#include "session/eventdetails.h"
+
+#include "session/eventlinks.h"
+#include "core/units.h"
+
+namespace rankscope {
+
+namespace {
+
+QString threadLabel(const Report &r, std::uint32_t pid, std::uint32_t tid)
+{
+    const ThreadInfo *t = r.thread(pid, tid);
+    return t && !t->name.isEmpty() ? QStringLiteral("%1 [%2]").arg(t->name).arg(tid) : QString::number(tid);
+}
+
+QString processLabel(const Report &r, std::uint32_t pid)
+{
+    const ProcessInfo *p = r.process(pid);
+    return p && !p->name.isEmpty() ? QStringLiteral("%1 (%2)").arg(p->name).arg(pid) : QString::number(pid);
+}
+
+QString deviceLabel(const Report &r, int device)
+{
+    const GpuInfo *g = r.gpu(device);
+    return g ? QStringLiteral("%1: %2").arg(device).arg(g->name) : QString::number(device);
+}
+
+QString eventName(const Session &session, const EventLocation &at)
+{
+    const Report &r = *session.ranks()[std::size_t(at.rank)].report;
+    const Track &t = session.track(at);
+    if (t.kind == TrackKind::Kernel || t.kind == TrackKind::NcclKernels) {
+        const QString shortName = r.strings.string(r.kernels[t.slices.payload(at.event)].shortName);
+        if (!shortName.isEmpty())
+            return shortName;
+    }
+    return r.strings.string(t.slices.name(at.event));
+}
+
+void addKernelFields(EventDetails &d, const Report &r, const Track &t, std::size_t i)
+{
+    const KernelRecord &k = r.kernels[t.slices.payload(i)];
+    const KernelConfig &launch = r.launch(k);
+    d.fields.push_back({QStringLiteral("Full name"), r.strings.string(t.slices.name(i)), {}});
+    d.fields.push_back({QStringLiteral("Grid"), QStringLiteral("%1 × %2 × %3").arg(launch.gridX).arg(launch.gridY).arg(launch.gridZ), {}});
+    d.fields.push_back({QStringLiteral("Block"), QStringLiteral("%1 × %2 × %3").arg(launch.blockX).arg(launch.blockY).arg(launch.blockZ), {}});
+    d.fields.push_back({QStringLiteral("Registers per thread"), QString::number(launch.registersPerThread), {}});
+    d.fields.push_back({QStringLiteral("Shared memory"), QStringLiteral("%1 static + %2 dynamic")
+                            .arg(formatBytes(launch.staticSharedMemory), formatBytes(launch.dynamicSharedMemory)), {}});
+    if (k.graphNodeId >= 0)
+        d.fields.push_back({QStringLiteral("Graph node"), QString::number(k.graphNodeId), {}});
+    d.fields.push_back({QStringLiteral("Correlation id"), QString::number(k.correlationId), {}});
+    if (k.collective != KernelRecord::kNoCollective) {
+        const CollectiveRecord &c = r.collectives[k.collective];
+        d.fields.push_back({QStringLiteral("Collective"), r.strings.string(c.name), {}});
+        if (c.inBytes >= 0)
+            d.fields.push_back({QStringLiteral("Message size"), formatBytes(std::uint64_t(c.inBytes)) + QStringLiteral(" (%1 × %2)").arg(c.inNelems).arg(r.strings.string(c.dtype)), {}});
+        d.fields.push_back({QStringLiteral("Group size"), QString::number(c.groupSize), {}});
+        d.fields.push_back({QStringLiteral("Process group"), QStringLiteral("%1 %2").arg(r.strings.string(c.processGroupName), r.strings.string(c.processGroupRanks)), {}});
+    }
+}
+
+void addMemcpyFields(EventDetails &d, const Report &r, const Track &t, std::size_t i)
+{
+    const MemcpyRecord &m = r.memcpys[t.slices.payload(i)];
+    d.fields.push_back({QStringLiteral("Size"), formatBytes(m.bytes), {}});
+    d.fields.push_back({QStringLiteral("Direction"), QStringLiteral("%1 (%2)").arg(memcpyKindShortName(m.copyKind), r.memcpyKindLabel(m.copyKindId)), {}});
+    d.fields.push_back({QStringLiteral("Source memory"), r.memoryKindLabel(int(m.srcKind)), {}});
+    d.fields.push_back({QStringLiteral("Destination memory"), r.memoryKindLabel(int(m.dstKind)), {}});
+    d.fields.push_back({QStringLiteral("Throughput"), formatThroughput(m.bytes, t.slices.duration(i)), {}});
+    if (m.srcDevice >= 0 || m.dstDevice >= 0)
+        d.fields.push_back({QStringLiteral("Devices"), QStringLiteral("%1 → %2").arg(m.srcDevice).arg(m.dstDevice), {}});
+    if (m.srcKind == MemoryKind::Pageable || m.dstKind == MemoryKind::Pageable)
+        d.fields.push_back({QStringLiteral("Note"), QStringLiteral("Pageable host memory: the copy is staged and synchronous; pinned memory (pin_memory=True) avoids this."), {}});
+    d.fields.push_back({QStringLiteral("Correlation id"), QString::number(m.correlationId), {}});
+}
+
+void addNvtxFields(EventDetails &d, const Report &r, const Track &t, std::size_t i)
+{
+    const NvtxRecord &n = r.nvtx[t.slices.payload(i)];
+    const QString domain = r.strings.string(t.domainName);
+    d.fields.push_back({QStringLiteral("Domain"), domain.isEmpty() ? QStringLiteral("(default)") : domain, {}});
+    if (n.category)
+        d.fields.push_back({QStringLiteral("Category"), n.categoryName ? r.strings.string(n.categoryName) : QString::number(n.category), {}});
+    d.fields.push_back({QStringLiteral("Depth"), QString::number(t.slices.depth(i)), {}});
+    using PK = NvtxRecord::PayloadKind;
+    switch (n.payloadKind) {
+    case PK::Int: d.fields.push_back({QStringLiteral("Payload"), QString::number(n.intPayload), {}}); break;
+    case PK::Unsigned: d.fields.push_back({QStringLiteral("Payload"), QString::number(std::uint64_t(n.intPayload)), {}}); break;
+    case PK::Double: d.fields.push_back({QStringLiteral("Payload"), QString::number(n.doublePayload), {}}); break;
+    case PK::Json: d.fields.push_back({QStringLiteral("Payload"), r.strings.string(n.jsonPayload), {}}); break;
+    case PK::None: break;
+    }
+    if (n.openAtEnd)
+        d.fields.push_back({QStringLiteral("Note"), QStringLiteral("Still open when capture stopped"), {}});
+    if (n.endTid != t.tid)
+        d.fields.push_back({QStringLiteral("Ended on thread"), QString::number(n.endTid), {}});
+}
+
+} // namespace
+
+EventDetails describeEvent(const Session &session, const EventLocation &at)
+{
+    EventDetails d;
+    if (!at.isValid() || std::size_t(at.rank) >= session.ranks().size())
+        return d;
+    const RankEntry &entry = session.ranks()[std::size_t(at.rank)];
+    const Report &r = *entry.report;
+    const Track &t = session.track(at);
+    const std::size_t i = at.event;
+    const TimeRange when = session.sessionTime(at);
+    const TimeNs zero = session.extent().start;
+    d.title = eventName(session, at);
+    d.kind = trackKindName(t.kind);
+    d.fields.push_back({QStringLiteral("Start"), formatDuration(when.start - zero), {}});
+    d.fields.push_back({QStringLiteral("End"), formatDuration(when.end - zero), {}});
+    d.fields.push_back({QStringLiteral("Duration"), formatDuration(when.duration()) + QStringLiteral(" (") + formatInteger(when.duration()) + QStringLiteral(" ns)"), {}});
+    d.fields.push_back({QStringLiteral("Rank"), QString::number(entry.rank), {}});
+    d.fields.push_back({QStringLiteral("Process"), processLabel(r, t.pid), {}});
+    if (isGpuTrack(t.kind) || isDerivedTrack(t.kind)) {
+        d.fields.push_back({QStringLiteral("Device"), deviceLabel(r, t.deviceId), {}});
+        if (isGpuTrack(t.kind))
+            d.fields.push_back({QStringLiteral("Stream"), QString::number(t.streamId), {}});
+    } else {
+        d.fields.push_back({QStringLiteral("Thread"), threadLabel(r, t.pid, t.tid), {}});
+    }
+    d.fields.push_back({QStringLiteral("Track"), trackKindName(t.kind), {}});
+
+    switch (t.kind) {
+    case TrackKind::Kernel:
+    case TrackKind::NcclKernels: addKernelFields(d, r, t, i); break;
+    case TrackKind::Memcpy: addMemcpyFields(d, r, t, i); break;
+    case TrackKind::Memset: {
+        const MemsetRecord &m = r.memsets[t.slices.payload(i)];
+        d.fields.push_back({QStringLiteral("Size"), formatBytes(m.bytes), {}});
+        d.fields.push_back({QStringLiteral("Value"), QString::number(m.value), {}});
+        d.fields.push_back({QStringLiteral("Memory"), r.memoryKindLabel(int(m.memKind)), {}});
+        break;
+    }
+    case TrackKind::Sync:
+        d.fields.push_back({QStringLiteral("Kind"), builtinSyncKindLabel(int(r.syncs[t.slices.payload(i)].kind)), {}});
+        break;
+    case TrackKind::CudaApi: {
+        const ApiCallRecord &a = r.apiCalls[t.slices.payload(i)];
+        d.fields.push_back({QStringLiteral("API"), a.eventClass == EventClass::CudaDriver ? QStringLiteral("CUDA driver") : QStringLiteral("CUDA runtime"), {}});
+        d.fields.push_back({QStringLiteral("Return value"), QString::number(a.returnValue), {}});
+        d.fields.push_back({QStringLiteral("Correlation id"), QString::number(a.correlationId), {}});
+        for (const EventLocation &work : launchedGpuWork(session, at))
+            d.fields.push_back({QStringLiteral("GPU work"), eventName(session, work) + QStringLiteral(" (") + formatDuration(session.sessionTime(work).duration()) + QLatin1Char(')'), work});
+        break;
+    }
+    case TrackKind::Nvtx: addNvtxFields(d, r, t, i); break;
+    case TrackKind::NvtxGpuProjection: {
+        const NvtxProjectionRecord &p = r.nvtxProjections[t.slices.payload(i)];
+        if (p.gpuOps > 0) { // projected by Rankscope (a Kineto trace records its own)
+            d.fields.push_back({QStringLiteral("CPU range"), formatDuration(p.cpuEnd - p.cpuStart), {}});
+            d.fields.push_back({QStringLiteral("GPU ops launched"), QString::number(p.gpuOps), {}});
+            d.fields.push_back({QStringLiteral("GPU time covered"), formatDuration(p.gpuBusyNs), {}});
+        }
+        break;
+    }
+    case TrackKind::OsRuntime: break;
+    }
+    if (const auto api = launchingApiCall(session, at))
+        d.fields.push_back({QStringLiteral("Launched by"), eventName(session, *api), api});
+    return d;
+}
+
+} // namespace rankscope

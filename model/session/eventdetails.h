@@ -1,0 +1,27 @@
+#pragma once
+// What the details panel shows for one event, as labelled fields. Text
+// only: the widget decides how it looks. Links point at related events
+// (the launching API call, the GPU work a call launched).
+#include "session/session.h"
+
+#include <QString>
+#include <optional>
+#include <vector>
+
+namespace rankscope {
+
+struct DetailField {
+    QString label;
+    QString value;
+    std::optional<EventLocation> link;
+};
+
+struct EventDetails {
+    QString title; // the event's name
+    QString kind;  // "Kernel", "Memcpy", ...
+    std::vector<DetailField> fields;
+};
+
+EventDetails describeEvent(const Session &session, const EventLocation &at);
+
+} // namespace rankscope

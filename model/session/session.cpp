@@ -1,0 +1,180 @@
+#include "session/session.h"
+
+#include "load/parallel.h"
+#include "load/traceloader.h"
+
+#include <QFileInfo>
+#include <QRegularExpression>
+
+#include <algorithm>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
+#include <mutex>
+#include <set>
+
+namespace rankscope {
+
+std::optional<int> rankFromFileName(const QString &path)
+{
+    const QString name = QFileInfo(path).fileName();
+    static const QRegularExpression named(QStringLiteral("rank[_-]?(\\d+)"), QRegularExpression::CaseInsensitiveOption);
+    if (const auto m = named.match(name); m.hasMatch())
+        return m.captured(1).toInt();
+    static const QRegularExpression trailing(QStringLiteral("_(\\d+)(?:\\.[A-Za-z0-9-]+)+$"));
+    if (const auto m = trailing.match(name); m.hasMatch())
+        return m.captured(1).toInt();
+    return std::nullopt;
+}
+
+QStringList expandTracePaths(const QStringList &pathsOrDirectories)
+{
+    QStringList files;
+    for (const QString &path : pathsOrDirectories) {
+        if (QFileInfo(path).isDir())
+            files << traceFilesIn(path);
+        else
+            files << path;
+    }
+    return files;
+}
+
+Session Session::load(const QStringList &pathsOrDirectories, const LoadControl &control)
+{
+    const QStringList files = expandTracePaths(pathsOrDirectories);
+    std::vector<LoadResult> results(std::size_t(files.size()));
+    std::mutex progressMutex;
+    std::vector<double> fractions(results.size(), 0.0);
+    parallelFor(results.size(), [&](std::size_t i) {
+        LoadControl perFile;
+        perFile.cancel = control.cancel;
+        if (control.progress)
+            perFile.progress = [&, i](double f) {
+                std::lock_guard lock(progressMutex);
+                fractions[i] = f;
+                double sum = 0;
+                for (double x : fractions)
+                    sum += x;
+                control.progress(sum / double(fractions.size()));
+            };
+        results[i] = loadTraceFile(files[qsizetype(i)], perFile);
+    });
+
+    Session session;
+    session.m_cancelled = control.isCancelled();
+    for (std::size_t i = 0; i < results.size(); ++i) {
+        if (results[i].ok())
+            session.m_reports.push_back(std::move(results[i].report));
+        else if (!results[i].cancelled)
+            session.m_failures.push_back({files[qsizetype(i)], results[i].error});
+    }
+    session.assignRanks();
+#ifdef __GLIBC__
+    // Loading frees gigabytes of temporaries (SQLite pages, JSON text,
+    // growing vectors); hand the freed heap back to the system.
+    malloc_trim(0);
+#endif
+    return session;
+}
+
+Session Session::fromReports(std::vector<ReportPtr> reports)
+{
+    Session session;
+    session.m_reports = std::move(reports);
+    session.assignRanks();
+    return session;
+}
+
+bool Session::ownsTrack(const RankEntry &entry, const Track &track)
+{
+    return !entry.pid || *entry.pid == track.pid;
+}
+
+const Track &Session::track(const EventLocation &at) const
+{
+    return m_ranks[std::size_t(at.rank)].report->tracks[at.track];
+}
+
+TimeRange Session::sessionTime(const EventLocation &at) const
+{
+    const Track &t = track(at);
+    const TimeNs offset = m_ranks[std::size_t(at.rank)].sessionOffset;
+    return {t.slices.start(at.event) + offset, t.slices.end(at.event) + offset};
+}
+
+TimeRange Session::extent() const
+{
+    TimeRange all{kTimeMax, kTimeMin};
+    for (const RankEntry &entry : m_ranks)
+        for (const Track &t : entry.report->tracks) {
+            if (t.slices.isEmpty() || !ownsTrack(entry, t))
+                continue;
+            all.start = std::min(all.start, t.slices.extent().start + entry.sessionOffset);
+            all.end = std::max(all.end, t.slices.extent().end + entry.sessionOffset);
+        }
+    return all.start <= all.end ? all : TimeRange{0, 0};
+}
+
+void Session::assignRanks()
+{
+    m_ranks.clear();
+    std::int64_t earliest = 0;
+    bool first = true;
+    for (const ReportPtr &r : m_reports)
+        if (r->meta.utcStartNs != 0 && (first || r->meta.utcStartNs < earliest)) {
+            earliest = r->meta.utcStartNs;
+            first = false;
+        }
+
+    // Claimed ranks first: file name, then the launch environment or MPI
+    // information; an export of several CUDA processes becomes one rank per
+    // process. Everything else takes the lowest free numbers in order.
+    std::set<int> taken;
+    std::vector<std::optional<int>> claimed;
+    for (const ReportPtr &r : m_reports) {
+        const std::vector<std::uint32_t> pids = r->cudaProcesses();
+        const TimeNs offset = r->meta.utcStartNs ? r->meta.utcStartNs - earliest : 0;
+        if (pids.size() > 1) {
+            for (std::uint32_t pid : pids) {
+                const auto mpi = r->meta.mpiRankByPid.find(pid);
+                std::optional<int> rank;
+                if (mpi != r->meta.mpiRankByPid.end() && !taken.count(mpi->second))
+                    rank = mpi->second;
+                if (rank)
+                    taken.insert(*rank);
+                claimed.push_back(rank);
+                m_ranks.push_back({0, r, pid, offset});
+            }
+            continue;
+        }
+        // The trace's own word (Kineto's distributedInfo) first, then the
+        // file name, then the launch environment or MPI information.
+        std::optional<int> rank = r->meta.declaredRank;
+        if (!rank)
+            rank = rankFromFileName(r->filePath);
+        if (!rank)
+            rank = r->meta.environmentRank;
+        if (!rank && r->meta.mpiRankByPid.size() == 1)
+            rank = r->meta.mpiRankByPid.begin()->second;
+        if (rank && taken.count(*rank))
+            rank.reset(); // two files claim one rank: the later one goes by order
+        if (rank)
+            taken.insert(*rank);
+        claimed.push_back(rank);
+        m_ranks.push_back({0, r, std::nullopt, offset});
+    }
+    int next = 0;
+    for (std::size_t i = 0; i < m_ranks.size(); ++i) {
+        if (claimed[i]) {
+            m_ranks[i].rank = *claimed[i];
+            continue;
+        }
+        while (taken.count(next))
+            ++next;
+        m_ranks[i].rank = next;
+        taken.insert(next);
+    }
+    std::stable_sort(m_ranks.begin(), m_ranks.end(), [](const RankEntry &a, const RankEntry &b) { return a.rank < b.rank; });
+}
+
+} // namespace rankscope

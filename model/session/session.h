@@ -1,0 +1,77 @@
+#pragma once
+// Several reports opened together as one multi-rank view on a common time
+// axis. Each rank is a report, or one process of a report when a single
+// export holds several CUDA processes (torchrun under one nsys).
+#include "load/loadcontrol.h"
+#include "core/report.h"
+
+#include <QStringList>
+#include <optional>
+#include <vector>
+
+namespace rankscope {
+
+struct RankEntry {
+    int rank = 0;
+    ReportPtr report;
+    std::optional<std::uint32_t> pid; // set when the report is split by process
+    // Add to a report time to get session time (ns since the earliest
+    // report's start): reports align on their absolute UTC start.
+    TimeNs sessionOffset = 0;
+};
+
+// One event of a session: rank entry, track of that rank's report, event.
+struct EventLocation {
+    int rank = -1; // index into Session::ranks()
+    std::uint32_t track = 0;
+    std::uint32_t event = 0;
+
+    bool isValid() const { return rank >= 0; }
+    bool operator==(const EventLocation &) const = default;
+};
+
+struct LoadFailure {
+    QString path;
+    QString error;
+};
+
+class Session {
+public:
+    // Loads every file (a directory: the trace files in it), in parallel.
+    // Files that fail are listed in failures(); the rest still open.
+    static Session load(const QStringList &pathsOrDirectories, const LoadControl &control = {});
+    // Builds a session from loaded reports, in this order.
+    static Session fromReports(std::vector<ReportPtr> reports);
+
+    const std::vector<ReportPtr> &reports() const { return m_reports; }
+    const std::vector<RankEntry> &ranks() const { return m_ranks; }
+    const std::vector<LoadFailure> &failures() const { return m_failures; }
+    bool wasCancelled() const { return m_cancelled; }
+
+    // Whether a track of the entry's report belongs to that rank (all of
+    // them, unless the report is split by process).
+    static bool ownsTrack(const RankEntry &entry, const Track &track);
+    const Track &track(const EventLocation &at) const;
+    // Start and end of the event in session time.
+    TimeRange sessionTime(const EventLocation &at) const;
+    // The union of every rank's events, in session time.
+    TimeRange extent() const;
+
+private:
+    void assignRanks();
+
+    std::vector<ReportPtr> m_reports;
+    std::vector<RankEntry> m_ranks;
+    std::vector<LoadFailure> m_failures;
+    bool m_cancelled = false;
+};
+
+// "rank3", "rank_3", "rank-3" anywhere in the file name, or a trailing
+// "_3" before the extension (what %q{RANK} writes). A report's rank comes
+// from the trace itself (Kineto distributedInfo), else from this, else from
+// the recorded launch environment or MPI ranks, else by order.
+std::optional<int> rankFromFileName(const QString &path);
+
+QStringList expandTracePaths(const QStringList &pathsOrDirectories);
+
+} // namespace rankscope

@@ -1,0 +1,36 @@
+// Human-readable units.
+#include "core/units.h"
+
+#include <QtTest>
+
+using namespace rankscope;
+
+class TestUnits : public QObject {
+    Q_OBJECT
+private slots:
+    void bytes()
+    {
+        QCOMPARE(formatBytes(16777216), QStringLiteral("16,777,216 B (16.00 MiB)"));
+        QCOMPARE(formatBytes(4194304), QStringLiteral("4,194,304 B (4.00 MiB)"));
+        QCOMPARE(formatBytes(512), QStringLiteral("512 B"));
+        QCOMPARE(formatBytes(1536), QStringLiteral("1,536 B (1.50 KiB)"));
+    }
+
+    void durations()
+    {
+        QCOMPARE(formatDuration(800), QStringLiteral("800 ns"));
+        QCOMPARE(formatDuration(357832), QStringLiteral("357.832 µs"));
+        QCOMPARE(formatDuration(3651742307), QStringLiteral("3.652 s"));
+        QCOMPARE(formatDuration(-1500), QStringLiteral("-1.500 µs"));
+    }
+
+    void throughput()
+    {
+        // 4 MiB in 357,832 ns: 11.72 GB/s (decimal, as nsys prints rates).
+        QCOMPARE(formatThroughput(4194304, 357832), QStringLiteral("11.72 GB/s"));
+        QCOMPARE(formatThroughput(1, 0), QStringLiteral("n/a"));
+    }
+};
+
+QTEST_APPLESS_MAIN(TestUnits)
+#include "tst_units.moc"

@@ -1,0 +1,100 @@
+// Bad input gets a clear one-line reason or a report with diagnostics,
+// never a crash, and the file is never modified. (The whole bad-input
+// corpus runs in tst_badcorpus; these are the cases that need a closer look.)
+#include "nsysfixture.h"
+#include "load/nsys/nsysloader.h"
+#include "load/traceloader.h"
+#include "testdata.h"
+
+#include <QtTest>
+
+#include <random>
+
+using namespace rankscope;
+using namespace rankscope::test;
+
+class TestBadInput : public QObject {
+    Q_OBJECT
+    QTemporaryDir m_dir;
+
+    QString writeFile(const QString &name, const QByteArray &bytes) { return test::writeFile(m_dir, name, bytes); }
+
+private slots:
+    void rejectsWithAReason_data()
+    {
+        QTest::addColumn<QString>("path");
+        QTest::addColumn<QString>("reason");
+        std::mt19937 rng(7);
+        QByteArray noise(4096, '\0');
+        for (char &c : noise)
+            c = char(rng());
+        QTest::newRow("missing") << m_dir.filePath(QStringLiteral("nope.sqlite")) << "no such file";
+        QTest::newRow("empty") << writeFile(QStringLiteral("empty.sqlite"), {}) << "empty";
+        QTest::newRow("random bytes") << writeFile(QStringLiteral("noise.sqlite"), noise) << "not a trace";
+        QTest::newRow("text") << writeFile(QStringLiteral("notes.sqlite"), "hello, world\n") << "not a trace";
+        QTest::newRow("sqlite header then noise")
+            << writeFile(QStringLiteral("header.sqlite"), QByteArray("SQLite format 3\0", 16) + noise) << "SQLite";
+        QTest::newRow("nsys-rep") << writeFile(QStringLiteral("run.nsys-rep"), "NSYS binary") << "nsys export --type sqlite";
+        QTest::newRow("directory") << m_dir.path() << "directory";
+    }
+
+    void rejectsWithAReason()
+    {
+        QFETCH(QString, path);
+        QFETCH(QString, reason);
+        const LoadResult r = loadTraceFile(path);
+        QVERIFY(!r.ok());
+        QVERIFY2(r.error.contains(reason, Qt::CaseInsensitive), qPrintable(r.error));
+        QVERIFY(!r.error.contains(QLatin1Char('\n')));
+    }
+
+    void sqliteButNotNsys()
+    {
+        const QString path = m_dir.filePath(QStringLiteral("other.sqlite"));
+        {
+            NsysFixture f(path);
+            f.exec(QStringLiteral("CREATE TABLE customers(id INTEGER, name TEXT); INSERT INTO customers VALUES(1,'a');"));
+        }
+        const LoadResult r = loadTraceFile(path);
+        QVERIFY(!r.ok());
+        QVERIFY2(r.error.contains(QLatin1String("not an Nsight Systems export")), qPrintable(r.error));
+    }
+
+    void nullAndReversedEndsBecomeDiagnostics()
+    {
+        const QString path = m_dir.filePath(QStringLiteral("oddends.sqlite"));
+        {
+            NsysFixture f(path);
+            f.addMetadata(QStringLiteral("META_DATA_EXPORT"), QStringLiteral("2025.3.2.0"), QStringLiteral("3.20.3"));
+            f.exec(QStringLiteral("CREATE TABLE StringIds(id INTEGER PRIMARY KEY, value TEXT);"
+                                  "INSERT INTO StringIds VALUES(1,'k');"
+                                  "CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL(start INTEGER, end INTEGER, deviceId INTEGER, contextId INTEGER,"
+                                  " streamId INTEGER, correlationId INTEGER, globalPid INTEGER, demangledName INTEGER, shortName INTEGER);"
+                                  "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES(100,NULL,0,1,7,1,%1,1,1),(200,150,0,1,7,2,%1,1,1),"
+                                  " (300,400,0,1,7,3,%1,1,1),(500,600,0,1,7,4,%1,99,99);").arg(globalId(3)));
+        }
+        const LoadResult r = NsysSqliteLoader::load(path);
+        QVERIFY2(r.ok(), qPrintable(r.error));
+        QCOMPARE(r.report->eventCount(TrackKind::Kernel), std::size_t(4));
+        QStringList messages;
+        for (const Diagnostic &d : r.report->diagnostics)
+            messages << d.text;
+        const QString all = messages.join(QLatin1Char('|'));
+        QVERIFY2(all.contains(QLatin1String("1 rows without an end")), qPrintable(all));
+        QVERIFY2(all.contains(QLatin1String("1 rows end before they start")), qPrintable(all));
+    }
+
+    void realFixtureIsNeverWritten()
+    {
+        const QByteArray before = fileHash(slowFixture());
+        const QDateTime modified = QFileInfo(slowFixture()).lastModified();
+        QVERIFY(NsysSqliteLoader::load(slowFixture()).ok());
+        QCOMPARE(fileHash(slowFixture()), before);
+        QCOMPARE(QFileInfo(slowFixture()).lastModified(), modified);
+        QVERIFY(!QFileInfo::exists(slowFixture() + QStringLiteral("-journal")));
+        QVERIFY(!QFileInfo::exists(slowFixture() + QStringLiteral("-wal")));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestBadInput)
+#include "tst_badinput.moc"

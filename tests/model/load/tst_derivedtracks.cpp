@@ -1,0 +1,124 @@
+// Correlation, NVTX projection and NCCL tracks built after loading.
+#include "load/derivedtracks.h"
+#include "session/eventlinks.h"
+#include "load/nsys/nsysloader.h"
+#include "testdata.h"
+
+#include <QtTest>
+
+using namespace rankscope;
+using namespace rankscope::test;
+
+class TestDerivedTracks : public QObject {
+    Q_OBJECT
+    std::shared_ptr<Session> m_session;
+
+    const Report &report() const { return *m_session->ranks()[0].report; }
+
+private slots:
+    void initTestCase()
+    {
+        m_session = std::make_shared<Session>(Session::load({slowFixture()}));
+        QCOMPARE(m_session->ranks().size(), std::size_t(1));
+    }
+
+    void asyncCopiesLinkToTheCallNsysNames()
+    {
+        // nsys analyze cuda_memcpy_async lists each async copy's start and
+        // the API call that issued it.
+        const QList<QStringList> rows = parseCsv(readText(referenceCsv(QStringLiteral("slow_1gpu"), QStringLiteral("cuda_memcpy_async"))));
+        const QStringList h = rows.value(0);
+        QVERIFY(rows.size() > 1);
+        for (qsizetype r = 1; r < rows.size(); ++r) {
+            const TimeNs start = rows[r][h.indexOf(QStringLiteral("Start (ns)"))].toLongLong();
+            std::optional<EventLocation> copy;
+            for (std::uint32_t t = 0; t < report().tracks.size(); ++t) {
+                const Track &track = report().tracks[t];
+                if (track.kind != TrackKind::Memcpy)
+                    continue;
+                for (std::uint32_t i : track.slices.overlapping(start, start))
+                    if (track.slices.start(i) == start)
+                        copy = EventLocation{0, t, i};
+            }
+            QVERIFY2(copy, qPrintable(QString::number(start)));
+            const auto api = launchingApiCall(*m_session, *copy);
+            QVERIFY(api);
+            QCOMPARE(report().strings.string(m_session->track(*api).slices.name(api->event)), rows[r][h.indexOf(QStringLiteral("API Name"))]);
+            // And back: the call's GPU work holds the copy.
+            const auto work = launchedGpuWork(*m_session, *api);
+            QVERIFY(std::find(work.begin(), work.end(), *copy) != work.end());
+        }
+    }
+
+    void everyKernelHasItsLaunch()
+    {
+        std::size_t kernels = 0, linked = 0;
+        for (std::uint32_t t = 0; t < report().tracks.size(); ++t)
+            if (report().tracks[t].kind == TrackKind::Kernel)
+                for (std::uint32_t i = 0; i < report().tracks[t].slices.size(); ++i) {
+                    ++kernels;
+                    linked += launchingApiCall(*m_session, {0, t, i}).has_value();
+                }
+        QCOMPARE(kernels, std::size_t(574));
+        QCOMPARE(linked, kernels);
+    }
+
+    void projectionMatchesABruteForce()
+    {
+        // For each "step N" range: the GPU ops whose launching call lies
+        // wholly inside it on the same thread, found by scanning everything.
+        const Track *projected = nullptr;
+        for (const Track &t : report().tracks)
+            if (t.kind == TrackKind::NvtxGpuProjection)
+                projected = &t;
+        QVERIFY(projected);
+        int checked = 0;
+        for (const Track &nvtx : report().tracks) {
+            if (nvtx.kind != TrackKind::Nvtx)
+                continue;
+            for (std::size_t r = 0; r < nvtx.slices.size(); ++r) {
+                const QString name = report().strings.string(nvtx.slices.name(r));
+                if (!name.startsWith(QLatin1String("step ")))
+                    continue;
+                TimeNs first = kTimeMax, last = kTimeMin;
+                for (std::uint32_t t = 0; t < report().tracks.size(); ++t) {
+                    const Track &gpu = report().tracks[t];
+                    if (gpu.kind != TrackKind::Kernel && gpu.kind != TrackKind::Memcpy && gpu.kind != TrackKind::Memset)
+                        continue;
+                    for (std::uint32_t i = 0; i < gpu.slices.size(); ++i) {
+                        const auto api = launchingApiCall(*m_session, {0, t, i});
+                        if (!api)
+                            continue;
+                        const Track &calls = m_session->track(*api);
+                        if (calls.tid != nvtx.tid || calls.pid != nvtx.pid || calls.slices.start(api->event) < nvtx.slices.start(r)
+                            || calls.slices.end(api->event) > nvtx.slices.end(r))
+                            continue;
+                        first = std::min(first, gpu.slices.start(i));
+                        last = std::max(last, gpu.slices.end(i));
+                    }
+                }
+                bool found = false;
+                for (std::size_t p = 0; p < projected->slices.size(); ++p)
+                    if (projected->slices.name(p) == nvtx.slices.name(r))
+                        found |= projected->slices.start(p) == first && projected->slices.end(p) == last;
+                QVERIFY2(found, qPrintable(name));
+                ++checked;
+            }
+        }
+        QCOMPARE(checked, 8);
+    }
+
+    void ncclKernelNames()
+    {
+        QVERIFY(isNcclKernelName("ncclKernel_AllReduce_RING_LL_Sum_float(ncclDevComm*, unsigned long, ncclWork*)"));
+        QVERIFY(isNcclKernelName("ncclDevKernel_AllReduce_Sum_bf16_RING_LL"));
+        QVERIFY(isNcclKernelName("void ncclDevKernel_SendRecv(ncclDevKernelArgsStorage<4096ul>)"));
+        QVERIFY(!isNcclKernelName("void at::native::vectorized_elementwise_kernel<4>"));
+        // The demo run used gloo: no NCCL kernels, so no NCCL tracks.
+        for (const Track &t : report().tracks)
+            QVERIFY(t.kind != TrackKind::NcclKernels);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestDerivedTracks)
+#include "tst_derivedtracks.moc"

@@ -1,0 +1,152 @@
+// The analyses behind the stats panels: scoped sums, memcpy bins, GPU gaps
+// with their CPU activity, rank comparison.
+#include "stats/gapanalysis.h"
+#include "stats/memcpyanalysis.h"
+#include "stats/nsysreports.h"
+#include "stats/rankcomparison.h"
+#include "stats/sqlround.h"
+#include "testdata.h"
+
+#include <QtTest>
+
+using namespace rankscope;
+using namespace rankscope::stats;
+using namespace rankscope::test;
+
+class TestPanelStats : public QObject {
+    Q_OBJECT
+    std::shared_ptr<Session> m_slow, m_ddp;
+
+private slots:
+    void initTestCase()
+    {
+        m_slow = std::make_shared<Session>(Session::load({slowFixture()}));
+        m_ddp = std::make_shared<Session>(Session::load({demoPath()}));
+        QCOMPARE(m_ddp->ranks().size(), std::size_t(4));
+    }
+
+    void rangeSumsMatchTheGpuTrace_data()
+    {
+        QTest::addColumn<qint64>("from");
+        QTest::addColumn<qint64>("to");
+        QTest::newRow("first training step") << 7600000000LL << 7800000000LL;
+        QTest::newRow("a late stretch") << 8400000000LL << 8700000000LL;
+        QTest::newRow("everything") << 0LL << 20000000000LL;
+    }
+
+    void rangeSumsMatchTheGpuTrace()
+    {
+        QFETCH(qint64, from);
+        QFETCH(qint64, to);
+        // Independent: kernels of nsys' cuda_gpu_trace.csv starting in range.
+        const QList<QStringList> rows = parseCsv(readText(referenceCsv(QStringLiteral("slow_1gpu"), QStringLiteral("cuda_gpu_trace"))));
+        const QStringList h = rows[0];
+        qint64 expected = 0, expectedCount = 0;
+        for (qsizetype r = 1; r < rows.size(); ++r) {
+            const qint64 start = rows[r][h.indexOf(QStringLiteral("Start (ns)"))].toLongLong();
+            if (rows[r][h.indexOf(QStringLiteral("Name"))].startsWith(QLatin1String("[CUDA mem")) || start < from || start > to)
+                continue;
+            expected += rows[r][h.indexOf(QStringLiteral("Duration (ns)"))].toLongLong();
+            ++expectedCount;
+        }
+        const ResultTable t = cudaGpuKernSum(slicesOf(*m_slow, {TimeRange{from, to}, std::nullopt}));
+        qint64 total = 0, count = 0;
+        for (const auto &row : t.rows) {
+            total += row[1].integer;
+            count += row[2].integer;
+        }
+        QCOMPARE(total, expected);
+        QCOMPARE(count, expectedCount);
+    }
+
+    void pageableCopiesDominateTheSlowRun()
+    {
+        const MemcpyAnalysis a = analyzeMemcpy(*m_slow, {});
+        // 39 HtoD copies, all pageable (data README; cuda_gpu_trace.csv).
+        std::size_t htod = 0;
+        for (const TransferBin &b : a.bins)
+            if (b.direction == Direction::HtoD)
+                htod += b.count;
+        QCOMPARE(htod, std::size_t(39));
+        QCOMPARE(a.hostToDevice.pinnedBytes, std::uint64_t(0));
+        QVERIFY(a.hostToDevice.pageableByteShare() == 1.0);
+        QVERIFY(a.advice.contains(QLatin1String("pin_memory=True")));
+        // cuda_gpu_mem_size_sum: HtoD 35.063 MB in total.
+        QCOMPARE(formatRounded(double(a.hostToDevice.pageableBytes) / 1e6, 3), QStringLiteral("35.063"));
+        // The 4 MiB copies sit in bin 22 and clicking it finds them all.
+        const auto big = transfersInBin(*m_slow, {}, Direction::HtoD, 22);
+        QVERIFY(!big.empty());
+        for (const EventLocation &e : big)
+            QCOMPARE(m_slow->ranks()[0].report->memcpys[m_slow->track(e).slices.payload(e.event)].bytes, std::uint64_t(4194304));
+        // The fixed DDP run copies from pinned memory: no advice.
+        QVERIFY(analyzeMemcpy(*m_ddp, {}).advice.isEmpty());
+    }
+
+    void gapsMatchNsysAndNameTheDataLoader()
+    {
+        // At 500 ms the list is nsys' gpu_gaps: one 3.65 s gap.
+        const auto nsysGaps = findGaps(*m_slow, {}, 500000000);
+        QCOMPARE(nsysGaps.size(), std::size_t(1));
+        QCOMPARE(nsysGaps[0].time.duration(), 3651742307LL);
+        QCOMPARE(nsysGaps[0].time.start, 3471616886LL);
+        // Inside the training loop the largest gaps are the data loader's.
+        const auto gaps = findGaps(*m_slow, {TimeRange{7000000000, 9400000000}, std::nullopt}, 50000000);
+        QVERIFY(gaps.size() >= 5);
+        for (std::size_t i = 0; i < 5; ++i) {
+            const CpuActivity *main = gaps[i].mainActivity();
+            QVERIFY(main);
+            QCOMPARE(main->name, QStringLiteral("data_loading"));
+            QVERIFY2(main->share > 0.8, qPrintable(QString::number(main->share)));
+        }
+    }
+
+    void utilizationAndHistogram()
+    {
+        const auto series = utilizationOverTime(*m_slow, {}, 30);
+        QCOMPARE(series.size(), std::size_t(1));
+        QCOMPARE(series[0].percent.size(), std::size_t(30));
+        double weighted = 0;
+        for (double p : series[0].percent)
+            weighted += p;
+        QVERIFY(weighted / 30 < 10.0); // the starving GPU: nsys says 2.8 % in use over its span
+        const auto bins = gapHistogram(*m_slow, {});
+        std::size_t gaps = 0;
+        for (const GapHistogramBin &b : bins)
+            gaps += b.count;
+        QCOMPARE(gaps, findGaps(*m_slow, {}, 1000, false).size());
+        QCOMPARE(bins.front().from, TimeNs(1000));
+    }
+
+    void rankComparisonOfTheDemo()
+    {
+        const auto rows = compareRanks(*m_ddp, {});
+        QCOMPARE(rows.size(), std::size_t(4));
+        for (int r = 0; r < 4; ++r) {
+            QCOMPARE(rows[std::size_t(r)].rank, r);
+            QCOMPARE(rows[std::size_t(r)].steps, std::size_t(8)); // NVTX "step 0" .. "step 7"
+            QVERIFY(rows[std::size_t(r)].maxStep.value_or(0) >= rows[std::size_t(r)].meanStep.value_or(1));
+        }
+        // Rank 0's bytes as nsys' cuda_gpu_mem_size_sum prints them.
+        QCOMPARE(formatRounded(double(rows[0].bytes[int(Direction::HtoD)]) / 1e6, 3), QStringLiteral("48.492"));
+        QCOMPARE(formatRounded(double(rows[0].bytes[int(Direction::DtoH)]) / 1e6, 3), QStringLiteral("13.429"));
+        QCOMPARE(formatRounded(double(rows[0].bytes[int(Direction::DtoD)]) / 1e6, 3), QStringLiteral("14.917"));
+        const ResultTable t = rankComparisonTable(*m_ddp, {});
+        QCOMPARE(t.rows.size(), std::size_t(4));
+        QCOMPARE(rankComparisonWorseIsHigher().size(), std::size_t(t.headers.size()));
+        // One rank only.
+        QCOMPARE(compareRanks(*m_ddp, {std::nullopt, 2}).size(), std::size_t(1));
+        QCOMPARE(compareRanks(*m_ddp, {std::nullopt, 2})[0].rank, 2);
+    }
+
+    void stepNames()
+    {
+        QVERIFY(isStepName("step 3"));
+        QVERIFY(isStepName("ProfilerStep#12"));
+        QVERIFY(isStepName("Iteration 7"));
+        QVERIFY(!isStepName("data_loading"));
+        QVERIFY(!isStepName("step 3 extra"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestPanelStats)
+#include "tst_panelstats.moc"

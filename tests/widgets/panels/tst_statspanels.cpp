@@ -1,0 +1,188 @@
+// The statistics panels: every table model passes QAbstractItemModelTester,
+// tables show what nsys printed, panels follow the range and rank scope.
+#include "panels/gapspanel.h"
+#include "panels/memcpypanel.h"
+#include "stats/nsysreports.h"
+#include "panels/rankspanel.h"
+#include "panels/resulttablemodel.h"
+#include "panels/statsdock.h"
+#include "panels/summarypanel.h"
+#include "panels/tablebox.h"
+#include "testdata.h"
+
+#include <QAbstractItemModelTester>
+#include <QSignalSpy>
+#include <QSortFilterProxyModel>
+#include <QtTest>
+
+using namespace rankscope;
+using namespace rankscope::test;
+
+namespace {
+
+// The model's display text, row by row, as a CSV parser would read it.
+QList<QStringList> shown(const ResultTableModel *m)
+{
+    QList<QStringList> rows;
+    QStringList header;
+    for (int c = 0; c < m->columnCount(); ++c)
+        header << m->headerData(c, Qt::Horizontal).toString();
+    rows << header;
+    for (int r = 0; r < m->rowCount(); ++r) {
+        QStringList row;
+        for (int c = 0; c < m->columnCount(); ++c)
+            row << m->data(m->index(r, c)).toString();
+        rows << row;
+    }
+    return rows;
+}
+
+} // namespace
+
+class TestStatsPanels : public QObject {
+    Q_OBJECT
+    std::shared_ptr<Session> m_slow, m_ddp;
+
+private slots:
+    void initTestCase()
+    {
+        m_slow = std::make_shared<Session>(Session::load({slowFixture()}));
+        m_ddp = std::make_shared<Session>(Session::load({demoPath()}));
+    }
+
+    void everyTableModelPassesTheTester()
+    {
+        StatsDock dock;
+        dock.setSession(m_slow);
+        const QList<TableBox *> boxes = dock.findChildren<TableBox *>();
+        QVERIFY(boxes.size() >= 8);
+        for (TableBox *box : boxes) {
+            QAbstractItemModelTester modelTester(box->model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+            QAbstractItemModelTester proxyTester(box->proxy(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+            box->proxy()->sort(1, Qt::DescendingOrder); // sorting and filtering under the testers' eyes
+            box->proxy()->setFilterFixedString(QStringLiteral("a"));
+            box->proxy()->setFilterFixedString(QString());
+            dock.setRange(TimeRange{7600000000, 7800000000});
+            dock.setRange(std::nullopt);
+        }
+    }
+
+    void tablesShowWhatNsysPrinted_data()
+    {
+        QTest::addColumn<QString>("report");
+        QTest::newRow("kernels") << "cuda_gpu_kern_sum";
+        QTest::newRow("api") << "cuda_api_sum";
+        QTest::newRow("nvtx") << "nvtx_sum";
+        QTest::newRow("osrt") << "osrt_sum";
+        QTest::newRow("memcpy size") << "cuda_gpu_mem_size_sum";
+        QTest::newRow("memcpy time") << "cuda_gpu_mem_time_sum";
+    }
+
+    void tablesShowWhatNsysPrinted()
+    {
+        QFETCH(QString, report);
+        StatsDock dock;
+        dock.setSession(m_slow);
+        const std::map<QString, TableBox *> boxes{
+            {QStringLiteral("cuda_gpu_kern_sum"), dock.summaries()->kernels()}, {QStringLiteral("cuda_api_sum"), dock.summaries()->api()},
+            {QStringLiteral("nvtx_sum"), dock.summaries()->nvtx()}, {QStringLiteral("osrt_sum"), dock.summaries()->osrt()},
+            {QStringLiteral("cuda_gpu_mem_size_sum"), dock.memcpy()->sizeTable()}, {QStringLiteral("cuda_gpu_mem_time_sum"), dock.memcpy()->timeTable()}};
+        QCOMPARE(shown(boxes.at(report)->model()), parseCsv(readText(referenceCsv(QStringLiteral("slow_1gpu"), report))));
+    }
+
+    void panelsFollowTheRangeAndRank()
+    {
+        StatsDock dock;
+        dock.setSession(m_ddp);
+        const auto total = [](const ResultTableModel *m) {
+            qint64 sum = 0;
+            for (int r = 0; r < m->rowCount(); ++r)
+                sum += m->data(m->index(r, 1), ResultTableModel::SortRole).toLongLong();
+            return sum;
+        };
+        const qint64 all = total(dock.summaries()->kernels()->model());
+        dock.setRankIndex(1);
+        const qint64 rank1 = total(dock.summaries()->kernels()->model());
+        QVERIFY(rank1 > 0 && rank1 < all);
+        qint64 expected = 0; // the engine's kernel total for rank 1 alone
+        for (const auto &row : stats::cudaGpuKernSum(*m_ddp->ranks()[1].report).rows)
+            expected += row[1].integer;
+        QCOMPARE(rank1, expected);
+        const TimeRange half{m_ddp->extent().start, m_ddp->extent().start + m_ddp->extent().duration() / 2};
+        dock.setRange(half);
+        QVERIFY(total(dock.summaries()->kernels()->model()) < rank1);
+        // The rank comparison always compares every rank.
+        QCOMPARE(dock.ranks()->table()->model()->rowCount(), 4);
+    }
+
+    void largestGapsNameTheDataLoader()
+    {
+        GapsPanel panel;
+        panel.setSession(m_slow);
+        panel.setThresholdMs(50);
+        panel.setScope({TimeRange{7000000000, 9400000000}, std::nullopt});
+        const ResultTableModel *gaps = panel.gapTable()->model();
+        QVERIFY(gaps->rowCount() >= 5);
+        for (int r = 0; r < 5; ++r)
+            QVERIFY2(gaps->data(gaps->index(r, 5)).toString().startsWith(QLatin1String("data_loading covers ")),
+                     qPrintable(gaps->data(gaps->index(r, 5)).toString()));
+        // The largest first.
+        QVERIFY(gaps->data(gaps->index(0, 3), ResultTableModel::SortRole).toLongLong()
+                >= gaps->data(gaps->index(1, 3), ResultTableModel::SortRole).toLongLong());
+        // Double-clicking a gap asks the timeline to zoom to it.
+        QSignalSpy zoom(&panel, &StatsPanel::zoomRequested);
+        emit panel.gapTable()->rowActivated(0);
+        QCOMPARE(zoom.count(), 1);
+        const TimeRange to = zoom.first().first().value<TimeRange>();
+        QVERIFY(to.start < panel.gaps()[0].time.start && to.end > panel.gaps()[0].time.end);
+    }
+
+    void clickingABarSelectsItsCopies()
+    {
+        MemcpyPanel panel;
+        panel.setSession(m_slow);
+        QVERIFY(panel.adviceText().contains(QLatin1String("pin_memory=True")));
+        QSignalSpy selected(&panel, &StatsPanel::eventsSelected);
+        panel.selectBin(stats::Direction::HtoD, 22); // the 4 MiB bin
+        QCOMPARE(selected.count(), 1);
+        const auto events = selected.first().first().value<std::vector<EventLocation>>();
+        QVERIFY(!events.empty());
+        for (const EventLocation &e : events)
+            QCOMPARE(m_slow->ranks()[0].report->memcpys[m_slow->track(e).slices.payload(e.event)].bytes, std::uint64_t(4194304));
+    }
+
+    void slowestRankIsMarked()
+    {
+        RanksPanel panel;
+        panel.setSession(m_ddp);
+        const ResultTableModel *m = panel.table()->model();
+        QCOMPARE(m->rowCount(), 4);
+        int marked = 0;
+        for (int r = 0; r < m->rowCount(); ++r)
+            for (int c = 0; c < m->columnCount(); ++c)
+                marked += m->data(m->index(r, c), Qt::BackgroundRole).isValid();
+        QVERIFY(marked >= 4);
+        // No communication kernels in this gloo run: nobody is worst there.
+        for (int r = 0; r < m->rowCount(); ++r)
+            QVERIFY(!m->data(m->index(r, 5), Qt::BackgroundRole).isValid());
+    }
+
+    void exportWritesCsvAndPng()
+    {
+        QTemporaryDir dir;
+        StatsDock dock;
+        dock.resize(1200, 800);
+        dock.setSession(m_slow);
+        dock.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&dock));
+        const QStringList files = dock.memcpy()->exportAll(dir.path()) + dock.gaps()->exportAll(dir.path());
+        QVERIFY(files.contains(dir.filePath(QStringLiteral("cuda_gpu_mem_size_sum.csv"))));
+        QVERIFY(files.contains(dir.filePath(QStringLiteral("memcpy_sizes.png"))));
+        QVERIFY(files.contains(dir.filePath(QStringLiteral("gpu_utilization.png"))));
+        QCOMPARE(readText(dir.filePath(QStringLiteral("cuda_gpu_mem_size_sum.csv"))),
+                 readText(referenceCsv(QStringLiteral("slow_1gpu"), QStringLiteral("cuda_gpu_mem_size_sum"))).remove(QLatin1Char('\r')));
+    }
+};
+
+QTEST_MAIN(TestStatsPanels)
+#include "tst_statspanels.moc"

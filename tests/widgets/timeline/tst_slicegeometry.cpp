@@ -1,0 +1,80 @@
+// Geometry: events become rectangles; sub-pixel events merge and keep count.
+#include "timeline/slicegeometry.h"
+
+#include <QtTest>
+
+using namespace rankscope;
+
+class TestSliceGeometry : public QObject {
+    Q_OBJECT
+
+    static std::uint64_t totalCount(const std::vector<SliceRect> &rects)
+    {
+        std::uint64_t n = 0;
+        for (const SliceRect &r : rects)
+            n += r.count;
+        return n;
+    }
+
+private slots:
+    void wideEventsAreDrawnOneByOne()
+    {
+        SliceTrack t;
+        t.append(0, 100, 1, 0);
+        t.append(200, 300, 2, 0);
+        t.append(220, 250, 3, 0); // nested: lane 1
+        t.finalize();
+        std::vector<SliceRect> out;
+        buildSliceGeometry({&t, 0, 0, false, 0}, TimeScale::fit({0, 400}, 400), 400, out);
+        QCOMPARE(out.size(), std::size_t(3));
+        QCOMPARE(out[0].x0, 0.0f);
+        QCOMPARE(out[0].x1, 100.0f);
+        QCOMPARE(out[0].count, 1u);
+        QCOMPARE(out[2].lane, std::uint16_t(1));
+        out.clear();
+        buildSliceGeometry({&t, 0, 0, true, 0}, TimeScale::fit({0, 400}, 400), 400, out);
+        QCOMPARE(out[2].lane, std::uint16_t(0)); // flattened
+    }
+
+    void subPixelEventsMergeAndCount()
+    {
+        SliceTrack t;
+        for (int i = 0; i < 1000; ++i)
+            t.append(i * 10, i * 10 + 5, 1, 0);
+        t.finalize();
+        std::vector<SliceRect> out;
+        // 10,000 ns over 100 px: ten events per pixel.
+        buildSliceGeometry({&t, 0, 0, false, 0}, TimeScale::fit({0, 10000}, 100), 100, out);
+        QVERIFY(out.size() < 10);
+        QCOMPARE(totalCount(out), std::uint64_t(1000));
+        QVERIFY(out.front().x1 - out.front().x0 > 50.0f); // a busy row looks busy
+    }
+
+    void summariesStandInForManyEvents()
+    {
+        SliceTrack t;
+        for (int i = 0; i < 200000; ++i)
+            t.append(i * 100, i * 100 + 60, 1, 0);
+        t.finalize();
+        std::vector<SliceRect> out;
+        buildSliceGeometry({&t, 0, 0, false, 0}, TimeScale::fit({0, 20000000}, 800), 800, out);
+        QVERIFY(out.size() <= 800);
+        QCOMPARE(totalCount(out), std::uint64_t(200000));
+        for (const SliceRect &r : out)
+            QVERIFY(r.coverage > 0.5f && r.coverage < 0.7f); // 60% busy
+    }
+
+    void sessionOffsetShiftsEverything()
+    {
+        SliceTrack t;
+        t.append(0, 100, 1, 0);
+        t.finalize();
+        std::vector<SliceRect> out;
+        buildSliceGeometry({&t, 1000, 0, false, 0}, TimeScale::fit({1000, 1400}, 400), 400, out);
+        QCOMPARE(out.size(), std::size_t(1));
+        QCOMPARE(out[0].x0, 0.0f);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestSliceGeometry)
+#include "tst_slicegeometry.moc"

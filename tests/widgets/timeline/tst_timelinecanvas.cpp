@@ -1,0 +1,139 @@
+// The timeline as a user drives it: keys zoom around the centre, Shift+drag
+// and Z zoom to a range, F fits, a click selects the event under it.
+#include "session/session.h"
+#include "testdata.h"
+#include "timeline/timelinecanvas.h"
+#include "timeline/timelineview.h"
+#include "timeline/zoomstate.h"
+#include "session/eventlinks.h"
+
+#include <QtTest>
+
+using namespace rankscope;
+using namespace rankscope::test;
+
+namespace {
+
+// The 4 MiB pageable HtoD copy of slow_1gpu (cuda_gpu_trace.csv: start
+// 7724753678, 357832 ns, stream 7, correlation id of a cudaMemcpyAsync).
+constexpr TimeNs kCopyStart = 7724753678;
+constexpr TimeNs kCopyDuration = 357832;
+
+void sendMouse(QWidget *w, QEvent::Type type, QPoint pos, Qt::MouseButton button, Qt::MouseButtons buttons, Qt::KeyboardModifiers mods)
+{
+    QMouseEvent e(type, QPointF(pos), w->mapToGlobal(QPointF(pos)), button, buttons, mods);
+    QApplication::sendEvent(w, &e);
+}
+
+} // namespace
+
+class TestTimelineCanvas : public QObject {
+    Q_OBJECT
+    std::unique_ptr<TimelineView> m_view;
+
+    TimelineCanvas *canvas() { return m_view->canvas(); }
+    ZoomState *zoom() { return m_view->zoom(); }
+
+private slots:
+    void initTestCase()
+    {
+        auto session = std::make_shared<Session>(Session::load({slowFixture()}));
+        QCOMPARE(session->ranks().size(), std::size_t(1));
+        m_view = std::make_unique<TimelineView>();
+        m_view->resize(1200, 800);
+        m_view->setSession(session);
+        m_view->show();
+        QVERIFY(QTest::qWaitForWindowExposed(m_view.get()));
+        QCursor::setPos(QPoint(-5000, -5000)); // keys anchor on the centre
+    }
+
+    void init() { zoom()->fit(); }
+
+    void plusAndMinusZoomAroundTheCentre()
+    {
+        const TimeRange before = zoom()->visible();
+        const TimeNs centre = before.start + before.duration() / 2;
+        QTest::keyClick(canvas(), Qt::Key_Plus);
+        TimeRange after = zoom()->visible();
+        QVERIFY(qAbs(double(after.duration()) * ZoomState::kZoomStep - double(before.duration())) <= 2.0);
+        QVERIFY(qAbs(after.start + after.duration() / 2 - centre) <= 1);
+        QTest::keyClick(canvas(), Qt::Key_Minus);
+        after = zoom()->visible();
+        QVERIFY(qAbs(after.duration() - before.duration()) <= 2);
+        QVERIFY(qAbs(after.start + after.duration() / 2 - centre) <= 1);
+        // Ctrl+= and Ctrl+- are the same zoom steps.
+        QTest::keyClick(canvas(), Qt::Key_Equal, Qt::ControlModifier);
+        QVERIFY(qAbs(double(zoom()->visible().duration()) * ZoomState::kZoomStep - double(before.duration())) <= 2.0);
+    }
+
+    void shiftDragThenZZoomsToTheRangeAndFRestores()
+    {
+        const TimeRange full = zoom()->visible();
+        QWidget *vp = canvas()->viewport();
+        const int x0 = canvas()->labelWidth() + 200, x1 = canvas()->labelWidth() + 500, y = 200;
+        const TimeScale s = canvas()->scale();
+        sendMouse(vp, QEvent::MouseButtonPress, {x0, y}, Qt::LeftButton, Qt::LeftButton, Qt::ShiftModifier);
+        sendMouse(vp, QEvent::MouseMove, {x0 + 100, y}, Qt::NoButton, Qt::LeftButton, Qt::ShiftModifier);
+        sendMouse(vp, QEvent::MouseMove, {x1, y}, Qt::NoButton, Qt::LeftButton, Qt::ShiftModifier);
+        sendMouse(vp, QEvent::MouseButtonRelease, {x1, y}, Qt::LeftButton, Qt::NoButton, Qt::ShiftModifier);
+        QVERIFY(zoom()->selection());
+        QCOMPARE(zoom()->selection()->start, s.time(200));
+        QCOMPARE(zoom()->selection()->end, s.time(500));
+        QTest::keyClick(canvas(), Qt::Key_Z);
+        QCOMPARE(zoom()->visible().start, s.time(200));
+        QCOMPARE(zoom()->visible().end, s.time(500));
+        QTest::keyClick(canvas(), Qt::Key_F);
+        QCOMPARE(zoom()->visible().start, full.start);
+        QCOMPARE(zoom()->visible().end, full.end);
+        QTest::keyClick(canvas(), Qt::Key_Backspace); // back to the selection zoom
+        QCOMPARE(zoom()->visible().start, s.time(200));
+    }
+
+    void clickingTheCopySelectsIt()
+    {
+        zoom()->show({kCopyStart - 200000, kCopyStart + kCopyDuration + 200000});
+        const TimeScale s = canvas()->scale();
+        // The Stream 7 row, found by its label; copies sit on its only lane.
+        int streamRow = -1;
+        for (int r : canvas()->rows().shownRows())
+            if (canvas()->rows().rows()[std::size_t(r)].label == QLatin1String("Stream 7"))
+                streamRow = r;
+        QVERIFY(streamRow >= 0);
+        const QRect rect = canvas()->rowRect(streamRow);
+        const QPoint pixel(canvas()->labelWidth() + int(s.x(kCopyStart + kCopyDuration / 2)), rect.top() + 2 + TimelineRows::kLaneHeight / 2);
+        QTest::mouseClick(canvas()->viewport(), Qt::LeftButton, Qt::NoModifier, pixel);
+        const auto selected = canvas()->selectedEvent();
+        QVERIFY(selected);
+        const Session &session = *m_view->session();
+        QCOMPARE(session.track(*selected).kind, TrackKind::Memcpy);
+        QCOMPARE(session.sessionTime(*selected).start, kCopyStart);
+        const Report &report = *session.ranks()[0].report;
+        QCOMPARE(report.memcpys[session.track(*selected).slices.payload(selected->event)].bytes, std::uint64_t(4194304));
+        // Its launching API call is known (the correlation line's other end).
+        const auto api = launchingApiCall(session, *selected);
+        QVERIFY(api);
+        QCOMPARE(report.strings.string(session.track(*api).slices.name(api->event)), QStringLiteral("cudaMemcpyAsync_v3020"));
+        // A spot below every row clears the selection.
+        QVERIFY(canvas()->rows().totalHeight() < canvas()->viewport()->height() - 10);
+        QTest::mouseClick(canvas()->viewport(), Qt::LeftButton, Qt::NoModifier,
+                          QPoint(canvas()->labelWidth() + 10, canvas()->viewport()->height() - 5));
+        QVERIFY(!canvas()->selectedEvent());
+    }
+
+    void zoomedOutFramesUseSummaries()
+    {
+        // At full zoom a frame draws far fewer rectangles than events.
+        zoom()->fit();
+        std::size_t rects = 0;
+        const TimeScale s = canvas()->scale();
+        for (const Track &t : m_view->session()->ranks()[0].report->tracks) {
+            std::vector<SliceRect> out;
+            buildSliceGeometry({&t.slices, 0, 0, false, 0}, s, canvas()->trackAreaWidth(), out);
+            rects += out.size();
+        }
+        QVERIFY(rects < m_view->session()->ranks()[0].report->eventCount() / 4);
+    }
+};
+
+QTEST_MAIN(TestTimelineCanvas)
+#include "tst_timelinecanvas.moc"

@@ -1,0 +1,85 @@
+// Row layout for the demo session: order, groups, hiding, reordering.
+#include "testdata.h"
+#include "timeline/timelinerows.h"
+
+#include <QtTest>
+
+using namespace rankscope;
+using namespace rankscope::test;
+
+class TestTimelineRows : public QObject {
+    Q_OBJECT
+    std::shared_ptr<Session> m_session;
+
+    QStringList shownLabels(const TimelineRows &rows) const
+    {
+        QStringList labels;
+        for (int r : rows.shownRows())
+            labels << rows.rows()[std::size_t(r)].label;
+        return labels;
+    }
+
+private slots:
+    void initTestCase()
+    {
+        m_session = std::make_shared<Session>(Session::load({demoPath()}));
+        QCOMPARE(m_session->ranks().size(), std::size_t(4));
+    }
+
+    void ranksInOrderGpuFirst()
+    {
+        TimelineRows rows;
+        rows.build(*m_session);
+        QStringList labels = shownLabels(rows);
+        QVERIFY(labels[0].startsWith(QStringLiteral("Rank 0 · vm · NVIDIA H100 80GB HBM3")));
+        QVERIFY(labels[1].startsWith(QStringLiteral("CUDA HW · GPU 0: NVIDIA H100 80GB HBM3")));
+        QCOMPARE(labels[2], QStringLiteral("All streams"));
+        QCOMPARE(labels[3], QStringLiteral("NVTX (projected on GPU)"));
+        // The demo's data-loader workers made dozens of streams: folded.
+        const int streams = int(labels.indexOf(QRegularExpression(QStringLiteral("Streams \\(\\d+\\)"))));
+        QVERIFY(streams > 0);
+        QVERIFY(!labels.contains(QStringLiteral("Stream 7")));
+        rows.toggle(rows.shownRows()[std::size_t(streams)]);
+        QVERIFY(shownLabels(rows).contains(QStringLiteral("Stream 7")));
+        labels = shownLabels(rows);
+        QVERIFY(labels.contains(QStringLiteral("python3 [1359] · NVTX")));
+        int rankGroups = 0;
+        for (const QString &l : labels)
+            rankGroups += l.startsWith(QLatin1String("Rank "));
+        QCOMPARE(rankGroups, 4);
+        // Every recorded track of every rank has a row.
+        for (int r = 0; r < 4; ++r)
+            for (std::uint32_t t = 0; t < m_session->ranks()[std::size_t(r)].report->tracks.size(); ++t)
+                QVERIFY(rows.rowOf(r, t) >= 0);
+    }
+
+    void collapseHideAndShowAll()
+    {
+        TimelineRows rows;
+        rows.build(*m_session);
+        const std::size_t all = rows.shownRows().size();
+        rows.setCollapsed(rows.shownRows()[0], true); // rank 0
+        QVERIFY(rows.shownRows().size() < all);
+        QCOMPARE(rows.rows()[std::size_t(rows.shownRows()[1])].label.left(6), QStringLiteral("Rank 1"));
+        rows.setCollapsed(rows.shownRows()[0], false);
+        rows.hide(rows.shownRows()[2]);
+        QCOMPARE(rows.shownRows().size(), all - 1);
+        rows.showAll();
+        QCOMPARE(rows.shownRows().size(), all);
+    }
+
+    void moveSwapsSiblingBlocks()
+    {
+        TimelineRows rows;
+        rows.build(*m_session);
+        const int rank1 = rows.shownRows()[std::size_t(shownLabels(rows).indexOf(QRegularExpression(QStringLiteral("Rank 1 .*"))))];
+        QVERIFY(rows.move(rank1, -1));
+        QVERIFY(shownLabels(rows).first().startsWith(QLatin1String("Rank 1")));
+        QVERIFY(!rows.move(rank1, -1)); // already first
+        QVERIFY(rows.move(rank1, +1));
+        QVERIFY(shownLabels(rows).first().startsWith(QLatin1String("Rank 0")));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestTimelineRows)
+#include "tst_timelinerows.moc"

@@ -1,0 +1,73 @@
+// Time <-> pixel mapping and adaptive ruler ticks.
+#include "timeline/timescale.h"
+
+#include <QtTest>
+
+using namespace rankscope;
+
+class TestTimeScale : public QObject {
+    Q_OBJECT
+private slots:
+    void mapsBothWays()
+    {
+        const TimeScale s = TimeScale::fit({1000, 3000}, 200);
+        QCOMPARE(s.nsPerPixel, 10.0);
+        QCOMPARE(s.x(1500), 50.0);
+        QCOMPARE(s.time(50), TimeNs(1500));
+    }
+
+    void niceSteps_data()
+    {
+        QTest::addColumn<double>("minimum");
+        QTest::addColumn<qint64>("step");
+        QTest::newRow("1") << 0.5 << 1LL;
+        QTest::newRow("2") << 1.5 << 2LL;
+        QTest::newRow("5") << 3.0 << 5LL;
+        QTest::newRow("10") << 7.0 << 10LL;
+        QTest::newRow("200us") << 150000.0 << 200000LL;
+        QTest::newRow("5s") << 4.2e9 << 5000000000LL;
+    }
+
+    void niceSteps()
+    {
+        QFETCH(double, minimum);
+        QFETCH(qint64, step);
+        QCOMPARE(niceStep(minimum), step);
+    }
+
+    void tickLabelsUseTheStepsUnit_data()
+    {
+        QTest::addColumn<qint64>("relative");
+        QTest::addColumn<qint64>("step");
+        QTest::addColumn<QString>("label");
+        QTest::newRow("seconds") << 2000000000LL << 1000000000LL << "2 s";
+        QTest::newRow("half seconds") << 1500000000LL << 500000000LL << "1500 ms";
+        QTest::newRow("ms") << 7500000LL << 500000LL << "7500 µs";
+        QTest::newRow("tenths of ms") << 7200000LL << 100000LL << "7200 µs";
+        QTest::newRow("ns") << 40LL << 20LL << "40 ns";
+        QTest::newRow("20ms steps") << 9640000000LL << 20000000LL << "9640 ms";
+    }
+
+    void tickLabelsUseTheStepsUnit()
+    {
+        QFETCH(qint64, relative);
+        QFETCH(qint64, step);
+        QFETCH(QString, label);
+        QCOMPARE(formatTickLabel(relative, step), label);
+    }
+
+    void ticksCoverTheRangeAtLeastMinSpacingApart()
+    {
+        const TimeNs zero = 1000000;
+        const auto ticks = rulerTicks({zero + 3500, zero + 1003500}, zero, 1000, 100);
+        QVERIFY(ticks.size() >= 5);
+        for (std::size_t i = 1; i < ticks.size(); ++i)
+            QVERIFY(ticks[i].time - ticks[i - 1].time >= 100000); // 100 px at 1000 ns/px
+        QVERIFY(ticks.front().time >= zero + 3500);
+        QVERIFY(ticks.back().time <= zero + 1003500);
+        QCOMPARE((ticks.front().time - zero) % (ticks[1].time - ticks[0].time), TimeNs(0));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestTimeScale)
+#include "tst_timescale.moc"

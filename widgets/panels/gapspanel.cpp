@@ -1,0 +1,157 @@
+#include "panels/gapspanel.h"
+
+#include "panels/chartfactory.h"
+#include "panels/resulttablemodel.h"
+#include "panels/tablebox.h"
+#include "core/units.h"
+
+#include <QDir>
+#include <QDoubleSpinBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QSplitter>
+#include <QVBoxLayout>
+
+#include <cmath>
+
+namespace rankscope {
+
+using namespace stats;
+
+QString describeMainActivity(const GpuGapInfo &gap)
+{
+    const CpuActivity *main = gap.mainActivity();
+    if (!main)
+        return QObject::tr("no traced CPU activity");
+    return QObject::tr("%1 covers %2% of this gap").arg(main->name).arg(int(std::lround(main->share * 100)));
+}
+
+GapsPanel::GapsPanel(QWidget *parent)
+    : StatsPanel(parent), m_threshold(new QDoubleSpinBox(this)), m_gaps(new TableBox(tr("GPU gaps"), this)),
+      m_activity(new TableBox(tr("CPU activity during the selected gap"), this))
+{
+    auto *layout = new QVBoxLayout(this);
+    auto *controls = new QHBoxLayout;
+    controls->addWidget(new QLabel(tr("List gaps of at least"), this));
+    m_threshold->setRange(0.001, 1e6);
+    m_threshold->setDecimals(3);
+    m_threshold->setSuffix(tr(" ms"));
+    m_threshold->setValue(500.0); // nsys' default
+    controls->addWidget(m_threshold);
+    controls->addStretch(1);
+    layout->addLayout(controls);
+    auto *charts = new QWidget(this);
+    auto *chartRow = new QHBoxLayout(charts);
+    chartRow->setContentsMargins(0, 0, 0, 0);
+    m_utilization = new QWidget(charts);
+    m_histogram = new QWidget(charts);
+    chartRow->addWidget(m_utilization, 3);
+    chartRow->addWidget(m_histogram, 2);
+    auto *tables = new QWidget(this);
+    auto *tableRow = new QHBoxLayout(tables);
+    tableRow->setContentsMargins(0, 0, 0, 0);
+    tableRow->addWidget(m_gaps, 3);
+    tableRow->addWidget(m_activity, 2);
+    auto *split = new QSplitter(Qt::Vertical, this);
+    split->addWidget(charts);
+    split->addWidget(tables);
+    layout->addWidget(split, 1);
+    connect(m_threshold, &QDoubleSpinBox::valueChanged, this, [this] { refresh(); });
+    connect(m_gaps, &TableBox::rowSelected, this, &GapsPanel::showActivity);
+    connect(m_gaps, &TableBox::rowActivated, this, [this](int row) {
+        if (row < 0 || std::size_t(row) >= m_found.size())
+            return;
+        const TimeRange gap = m_found[std::size_t(row)].time;
+        const TimeNs pad = gap.duration() / 10;
+        emit zoomRequested({gap.start - pad, gap.end + pad});
+    });
+}
+
+void GapsPanel::setThresholdMs(double ms)
+{
+    m_threshold->setValue(ms);
+}
+
+namespace {
+struct GapsResult {
+    std::vector<GpuGapInfo> gaps;
+    std::vector<UtilizationSeries> utilization;
+    std::vector<GapHistogramBin> histogram;
+};
+} // namespace
+
+void GapsPanel::refresh()
+{
+    if (!session())
+        return;
+    const Session *s = session();
+    const StatsScope sc = scope();
+    const TimeNs minimum = TimeNs(m_threshold->value() * 1e6);
+    run<GapsResult>([s, sc, minimum] { return GapsResult{findGaps(*s, sc, minimum), utilizationOverTime(*s, sc, 100), gapHistogram(*s, sc)}; },
+                    [this](GapsResult r) { present(std::move(r.gaps), r.utilization, r.histogram); });
+}
+
+void GapsPanel::present(std::vector<GpuGapInfo> found, const std::vector<UtilizationSeries> &utilization,
+                     const std::vector<GapHistogramBin> &histogram)
+{
+    const TimeNs zero = session()->extent().start;
+    m_found = std::move(found);
+    ResultTable gaps;
+    gaps.name = QStringLiteral("gpu_gaps_with_cpu_activity");
+    gaps.headers = QStringList{tr("Rank"), tr("GPU"), tr("Start (s)"), tr("Duration (ns)"), tr("Duration"), tr("Main CPU activity")};
+    for (const GpuGapInfo &g : m_found)
+        gaps.rows.push_back({Cell::ofInteger(g.rank), Cell::ofInteger(g.deviceId), Cell::ofDecimal(double(g.time.start - zero) / 1e9, 6),
+                             Cell::ofInteger(g.time.duration()), Cell::ofText(formatDuration(g.time.duration())),
+                             Cell::ofText(describeMainActivity(g))});
+    m_gaps->setTable(gaps);
+    showActivity(m_found.empty() ? -1 : 0);
+
+    std::vector<charts::Series> series;
+    static const QColor colours[] = {QColor(0x3b, 0x7d, 0xd8), QColor(0xe0, 0x7b, 0x1a), QColor(0x2e, 0xa0, 0x43), QColor(0x8e, 0x5c, 0xc8)};
+    for (const UtilizationSeries &u : utilization) {
+        charts::Series s{tr("Rank %1 GPU %2").arg(session()->ranks()[std::size_t(u.rankIndex)].rank).arg(u.deviceId),
+                         colours[series.size() % 4], {}, {}};
+        for (std::size_t i = 0; i < u.start.size(); ++i) {
+            const double x0 = double(u.start[i] - zero) / 1e9, x1 = double(u.start[i] + u.chunk - zero) / 1e9;
+            s.points.emplace_back(x0, u.percent[i]); // steps: flat across each chunk
+            s.points.emplace_back(x1, u.percent[i]);
+        }
+        series.push_back(std::move(s));
+    }
+    replaceWidget(m_utilization, charts::areaChart(tr("GPU utilisation over time"), series, tr("session time (s)"), tr("in use (%)"), this));
+    QStringList categories;
+    charts::Series counts{tr("gaps"), QColor(0x9c, 0x8c, 0x7c), {}, {}};
+    for (const GapHistogramBin &b : histogram) {
+        categories << formatDuration(b.from).replace(QStringLiteral(".000"), QString());
+        counts.values.push_back(double(b.count));
+    }
+    replaceWidget(m_histogram, charts::barChart(tr("Idle gaps by length (≥ 1 µs, decades)"), categories, {counts}, tr("gaps"), nullptr, this));
+}
+
+void GapsPanel::showActivity(int gapRow)
+{
+    ResultTable t;
+    t.name = QStringLiteral("gap_cpu_activity");
+    t.headers = QStringList{tr("Name"), tr("Source"), tr("Covered (ns)"), tr("Share of gap (%)")};
+    if (gapRow >= 0 && std::size_t(gapRow) < m_found.size())
+        for (const CpuActivity &a : m_found[std::size_t(gapRow)].activity)
+            t.rows.push_back({Cell::ofText(a.name), Cell::ofText(a.source), Cell::ofInteger(a.covered), Cell::ofDecimal(a.share * 100, 1)});
+    m_activity->setTable(t);
+}
+
+QStringList GapsPanel::exportAll(const QString &directory)
+{
+    const QDir dir(directory);
+    QStringList written;
+    for (TableBox *t : {m_gaps, m_activity}) {
+        const QString path = dir.filePath(t->model()->table().name + QStringLiteral(".csv"));
+        if (t->exportCsv(path))
+            written << path;
+    }
+    for (auto [chart, name] : {std::pair{m_utilization, "gpu_utilization.png"}, std::pair{m_histogram, "gap_histogram.png"}})
+        if (charts::savePng(chart, dir.filePath(QLatin1String(name))))
+            written << dir.filePath(QLatin1String(name));
+    return written;
+}
+
+} // namespace rankscope

@@ -1,0 +1,43 @@
+#pragma once
+// GPU gaps: utilisation over time, the spread of idle-gap lengths, and a
+// sortable list of gaps above a threshold with what the CPU did meanwhile
+// ("data_loading covers 94% of this gap"). Double-click a gap to zoom.
+#include "stats/gapanalysis.h"
+#include "panels/statspanel.h"
+
+class QDoubleSpinBox;
+
+namespace rankscope {
+
+class TableBox;
+
+class GapsPanel : public StatsPanel {
+    Q_OBJECT
+public:
+    explicit GapsPanel(QWidget *parent = nullptr);
+    QStringList exportAll(const QString &directory) override;
+    void setThresholdMs(double ms);
+    TableBox *gapTable() const { return m_gaps; }
+    TableBox *activityTable() const { return m_activity; }
+    const std::vector<stats::GpuGapInfo> &gaps() const { return m_found; }
+
+protected:
+    void refresh() override;
+
+private:
+    void present(std::vector<stats::GpuGapInfo> found, const std::vector<stats::UtilizationSeries> &utilization,
+              const std::vector<stats::GapHistogramBin> &histogram);
+    void showActivity(int gapRow);
+
+    QDoubleSpinBox *m_threshold;
+    QWidget *m_utilization = nullptr;
+    QWidget *m_histogram = nullptr;
+    TableBox *m_gaps;
+    TableBox *m_activity;
+    std::vector<stats::GpuGapInfo> m_found;
+};
+
+// "data_loading covers 94% of this gap"
+QString describeMainActivity(const stats::GpuGapInfo &gap);
+
+} // namespace rankscope

@@ -1,0 +1,175 @@
+#include "panels/memcpypanel.h"
+
+#include "panels/chartfactory.h"
+#include "stats/nsysreports.h"
+#include "panels/resulttablemodel.h"
+#include "panels/tablebox.h"
+#include "timeline/trackpalette.h"
+
+#include <QDir>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QSplitter>
+#include <QVBoxLayout>
+
+#include <map>
+#include <set>
+
+namespace rankscope {
+
+using namespace stats;
+
+QString powerOfTwoLabel(int log2Bytes)
+{
+    if (log2Bytes < 0)
+        return QStringLiteral("0 B");
+    static const char *units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+    return QStringLiteral("%1 %2").arg(std::uint64_t(1) << (log2Bytes % 10)).arg(QLatin1String(units[std::min(log2Bytes / 10, 4)]));
+}
+
+namespace {
+
+QColor directionColor(Direction d)
+{
+    switch (d) {
+    case Direction::HtoD: return TrackPalette::memcpyColor(MemcpyKind::HtoD);
+    case Direction::DtoH: return TrackPalette::memcpyColor(MemcpyKind::DtoH);
+    case Direction::DtoD: return TrackPalette::memcpyColor(MemcpyKind::DtoD);
+    case Direction::PtoP: return TrackPalette::memcpyColor(MemcpyKind::PtoP);
+    case Direction::Other: return Qt::gray;
+    }
+    return Qt::gray;
+}
+
+QString shareText(const char *what, const HostMemoryShare &s)
+{
+    if (s.pageableBytes + s.pinnedBytes == 0)
+        return QStringLiteral("%1: no copies").arg(QLatin1String(what));
+    return QStringLiteral("%1: %2% of bytes and %3% of copy time from pageable memory")
+        .arg(QLatin1String(what)).arg(qRound(s.pageableByteShare() * 100)).arg(qRound(s.pageableTimeShare() * 100));
+}
+
+} // namespace
+
+MemcpyPanel::MemcpyPanel(QWidget *parent)
+    : StatsPanel(parent), m_advice(new QLabel(this)), m_share(new QLabel(this)),
+      m_sizes(new TableBox(tr("CUDA GPU MemOps Summary (by Size)"), this)), m_times(new TableBox(tr("CUDA GPU MemOps Summary (by Time)"), this))
+{
+    auto *layout = new QVBoxLayout(this);
+    m_advice->setWordWrap(true);
+    m_advice->setStyleSheet(QStringLiteral("QLabel { background: #fff3cd; color: #664d03; padding: 6px; border-radius: 4px; }"));
+    layout->addWidget(m_advice);
+    layout->addWidget(m_share);
+    auto *charts = new QWidget(this);
+    auto *chartRow = new QHBoxLayout(charts);
+    chartRow->setContentsMargins(0, 0, 0, 0);
+    m_histogram = new QWidget(charts);
+    m_scatter = new QWidget(charts);
+    chartRow->addWidget(m_histogram, 1);
+    chartRow->addWidget(m_scatter, 1);
+    auto *tables = new QWidget(this);
+    auto *tableRow = new QHBoxLayout(tables);
+    tableRow->setContentsMargins(0, 0, 0, 0);
+    tableRow->addWidget(m_sizes);
+    tableRow->addWidget(m_times);
+    auto *split = new QSplitter(Qt::Vertical, this);
+    split->addWidget(charts);
+    split->addWidget(tables);
+    layout->addWidget(split, 1);
+}
+
+namespace {
+struct MemcpyResult {
+    ResultTable sizes, times;
+    MemcpyAnalysis analysis;
+};
+} // namespace
+
+void MemcpyPanel::refresh()
+{
+    if (!session())
+        return;
+    const Session *s = session();
+    const StatsScope sc = scope();
+    run<MemcpyResult>([s, sc] {
+        const auto slices = slicesOf(*s, sc);
+        return MemcpyResult{cudaGpuMemSizeSum(slices), cudaGpuMemTimeSum(slices), analyzeMemcpy(*s, sc)};
+    }, [this](MemcpyResult r) { present(std::move(r.sizes), std::move(r.times), r.analysis); });
+}
+
+void MemcpyPanel::present(ResultTable sizes, ResultTable times, const MemcpyAnalysis &a)
+{
+    m_sizes->setTable(std::move(sizes));
+    m_times->setTable(std::move(times));
+    m_advice->setText(a.advice);
+    m_advice->setVisible(!a.advice.isEmpty());
+    m_share->setText(shareText("Host to device", a.hostToDevice) + QStringLiteral(" · ") + shareText("Device to host", a.deviceToHost));
+
+    // Histogram: one category per power-of-two bin seen, one series per
+    // direction that copied anything.
+    std::set<int> binKeys;
+    std::set<int> directions;
+    for (const TransferBin &b : a.bins) {
+        binKeys.insert(b.log2Bytes);
+        directions.insert(int(b.direction));
+    }
+    const std::vector<int> keys(binKeys.begin(), binKeys.end());
+    QStringList categories;
+    for (int k : keys)
+        categories << powerOfTwoLabel(k);
+    std::vector<charts::Series> series;
+    std::vector<Direction> seriesDirection;
+    for (int d : directions) {
+        charts::Series s{directionName(Direction(d)), directionColor(Direction(d)), std::vector<double>(keys.size(), 0.0), {}};
+        for (const TransferBin &b : a.bins)
+            if (int(b.direction) == d)
+                s.values[std::size_t(std::find(keys.begin(), keys.end(), b.log2Bytes) - keys.begin())] = double(b.count);
+        series.push_back(std::move(s));
+        seriesDirection.push_back(Direction(d));
+    }
+    replaceWidget(m_histogram, charts::barChart(tr("Transfer sizes (count per power-of-two bin; click a bar to select)"), categories, series,
+                                                tr("copies"), [this, keys, seriesDirection](int s, int c) {
+                                                    selectBin(seriesDirection[std::size_t(s)], keys[std::size_t(c)]);
+                                                }, this));
+    std::vector<charts::Series> points;
+    for (int d : directions) {
+        for (bool pageable : {false, true}) {
+            charts::Series s{directionName(Direction(d)) + (pageable ? tr(" (pageable)") : QString()),
+                             pageable ? directionColor(Direction(d)).darker(150) : directionColor(Direction(d)), {}, {}};
+            for (const TransferPoint &p : a.points)
+                if (int(p.direction) == d && p.pageable == pageable)
+                    s.points.emplace_back(double(p.bytes), p.gigabytesPerSecond);
+            if (!s.points.empty())
+                points.push_back(std::move(s));
+        }
+    }
+    replaceWidget(m_scatter, charts::scatterChart(tr("Size against throughput"), points, tr("bytes"), tr("GB/s"), true, this));
+}
+
+void MemcpyPanel::selectBin(Direction direction, int log2Bytes)
+{
+    if (session())
+        emit eventsSelected(transfersInBin(*session(), scope(), direction, log2Bytes));
+}
+
+QString MemcpyPanel::adviceText() const
+{
+    return m_advice->text();
+}
+
+QStringList MemcpyPanel::exportAll(const QString &directory)
+{
+    const QDir dir(directory);
+    QStringList written;
+    for (TableBox *t : {m_sizes, m_times}) {
+        const QString path = dir.filePath(t->model()->table().name + QStringLiteral(".csv"));
+        if (t->exportCsv(path))
+            written << path;
+    }
+    for (auto [chart, name] : {std::pair{m_histogram, "memcpy_sizes.png"}, std::pair{m_scatter, "memcpy_throughput.png"}})
+        if (charts::savePng(chart, dir.filePath(QLatin1String(name))))
+            written << dir.filePath(QLatin1String(name));
+    return written;
+}
+
+} // namespace rankscope

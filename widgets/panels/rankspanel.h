@@ -1,0 +1,27 @@
+#pragma once
+// One row per rank; in each column the worst rank is marked, which is
+// where a straggler or a starving rank shows.
+#include "stats/resulttable.h"
+#include "panels/statspanel.h"
+
+namespace rankscope {
+
+class TableBox;
+
+class RanksPanel : public StatsPanel {
+    Q_OBJECT
+public:
+    explicit RanksPanel(QWidget *parent = nullptr);
+    QStringList exportAll(const QString &directory) override;
+    TableBox *table() const { return m_table; }
+
+protected:
+    void refresh() override;
+
+private:
+    void present(ResultTable table);
+
+    TableBox *m_table;
+};
+
+} // namespace rankscope

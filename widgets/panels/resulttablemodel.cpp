@@ -1,0 +1,71 @@
+#include "panels/resulttablemodel.h"
+
+#include <QBrush>
+#include <QColor>
+
+namespace rankscope {
+
+ResultTableModel::ResultTableModel(QObject *parent) : QAbstractTableModel(parent) {}
+
+void ResultTableModel::setTable(ResultTable table)
+{
+    beginResetModel();
+    m_table = std::move(table);
+    m_highlighted.clear();
+    endResetModel();
+}
+
+void ResultTableModel::setHighlighted(std::set<std::pair<int, int>> cells)
+{
+    m_highlighted = std::move(cells);
+    if (rowCount() > 0 && columnCount() > 0)
+        emit dataChanged(index(0, 0), index(rowCount() - 1, columnCount() - 1), {Qt::BackgroundRole});
+}
+
+int ResultTableModel::rowCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : int(m_table.rows.size());
+}
+
+int ResultTableModel::columnCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : int(m_table.headers.size());
+}
+
+QVariant ResultTableModel::data(const QModelIndex &index, int role) const
+{
+    if (!index.isValid() || index.row() >= rowCount() || index.column() >= columnCount())
+        return {};
+    const auto &row = m_table.rows[std::size_t(index.row())];
+    if (std::size_t(index.column()) >= row.size())
+        return {};
+    const Cell &cell = row[std::size_t(index.column())];
+    switch (role) {
+    case Qt::DisplayRole:
+    case Qt::ToolTipRole: return cell.display();
+    case SortRole:
+        if (cell.type == Cell::Type::Integer)
+            return QVariant::fromValue<qlonglong>(cell.integer);
+        if (cell.type == Cell::Type::Decimal)
+            return cell.decimal;
+        return cell.text;
+    case Qt::TextAlignmentRole:
+        return int((cell.isNumber() ? Qt::AlignRight : Qt::AlignLeft) | Qt::AlignVCenter);
+    case Qt::BackgroundRole:
+        if (m_highlighted.count({index.row(), index.column()}))
+            return QBrush(QColor(0xf2, 0x9e, 0x8e));
+        return {};
+    default: return {};
+    }
+}
+
+QVariant ResultTableModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (role != Qt::DisplayRole || section < 0)
+        return {};
+    if (orientation == Qt::Horizontal)
+        return section < m_table.headers.size() ? QVariant(m_table.headers[section]) : QVariant();
+    return section + 1;
+}
+
+} // namespace rankscope

@@ -1,0 +1,136 @@
+#include "panels/statsdock.h"
+
+#include "panels/gapspanel.h"
+#include "panels/memcpypanel.h"
+#include "panels/rankspanel.h"
+#include "panels/summarypanel.h"
+#include "core/units.h"
+
+#include <QComboBox>
+#include <QFileDialog>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QTabWidget>
+#include <QVBoxLayout>
+
+namespace rankscope {
+
+QStringList StatsDock::panelNames()
+{
+    return {QStringLiteral("memcpy"), QStringLiteral("gaps"), QStringLiteral("summaries"), QStringLiteral("ranks")};
+}
+
+StatsDock::StatsDock(QWidget *parent)
+    : QWidget(parent), m_rank(new QComboBox(this)), m_range(new QLabel(this)), m_clearRange(new QPushButton(tr("Whole session"), this)),
+      m_export(new QPushButton(tr("Export all..."), this)), m_tabs(new QTabWidget(this)), m_memcpy(new MemcpyPanel(this)),
+      m_gaps(new GapsPanel(this)), m_summaries(new SummaryPanel(this)), m_ranks(new RanksPanel(this))
+{
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(2, 2, 2, 2);
+    auto *bar = new QHBoxLayout;
+    bar->addWidget(new QLabel(tr("Scope:"), this));
+    bar->addWidget(m_rank);
+    bar->addWidget(m_range, 1);
+    bar->addWidget(m_clearRange);
+    bar->addWidget(m_export);
+    layout->addLayout(bar);
+    layout->addWidget(m_tabs, 1);
+    m_tabs->addTab(m_memcpy, tr("Memory transfers"));
+    m_tabs->addTab(m_gaps, tr("GPU gaps"));
+    m_tabs->addTab(m_summaries, tr("Summaries"));
+    m_tabs->addTab(m_ranks, tr("Rank comparison"));
+    for (StatsPanel *p : std::initializer_list<StatsPanel *>{m_memcpy, m_gaps, m_summaries, m_ranks}) {
+        connect(p, &StatsPanel::eventsSelected, this, &StatsDock::eventsSelected);
+        connect(p, &StatsPanel::zoomRequested, this, &StatsDock::zoomRequested);
+        connect(p, &StatsPanel::searchRequested, this, &StatsDock::searchRequested);
+    }
+    connect(m_rank, &QComboBox::currentIndexChanged, this, [this](int index) {
+        setRankIndex(index <= 0 ? std::nullopt : std::optional<int>(index - 1));
+    });
+    connect(m_clearRange, &QPushButton::clicked, this, &StatsDock::clearRangeRequested);
+    connect(m_export, &QPushButton::clicked, this, [this] {
+        const QString dir = QFileDialog::getExistingDirectory(this, tr("Export tables and charts to"));
+        if (dir.isEmpty())
+            return;
+        QStringList written;
+        for (StatsPanel *p : std::initializer_list<StatsPanel *>{m_memcpy, m_gaps, m_summaries, m_ranks})
+            written += p->exportAll(dir);
+        QMessageBox::information(this, tr("Export"), tr("Wrote %n file(s) to %1", nullptr, int(written.size())).arg(dir));
+    });
+    applyScope();
+}
+
+void StatsDock::setSession(std::shared_ptr<const Session> session)
+{
+    m_session = std::move(session);
+    m_scope = {};
+    const QSignalBlocker block(m_rank);
+    m_rank->clear();
+    m_rank->addItem(tr("All ranks"));
+    if (m_session)
+        for (const RankEntry &e : m_session->ranks())
+            m_rank->addItem(tr("Rank %1").arg(e.rank));
+    for (StatsPanel *p : std::initializer_list<StatsPanel *>{m_memcpy, m_gaps, m_summaries, m_ranks})
+        p->setSession(m_session);
+    applyScope();
+}
+
+void StatsDock::setRange(std::optional<TimeRange> range)
+{
+    if (range && range->duration() <= 0)
+        range.reset();
+    m_scope.range = range;
+    applyScope();
+}
+
+void StatsDock::setRankIndex(std::optional<int> rankIndex)
+{
+    m_scope.rankIndex = rankIndex;
+    const QSignalBlocker block(m_rank);
+    m_rank->setCurrentIndex(rankIndex ? *rankIndex + 1 : 0);
+    applyScope();
+}
+
+void StatsDock::applyScope()
+{
+    if (m_scope.range && m_session) {
+        const TimeNs zero = m_session->extent().start;
+        m_range->setText(tr("Selection %1 to %2 (%3)")
+                             .arg(formatDuration(m_scope.range->start - zero), formatDuration(m_scope.range->end - zero),
+                                  formatDuration(m_scope.range->duration())));
+    } else {
+        m_range->setText(tr("Whole session (Shift+drag on the timeline to choose a range)"));
+    }
+    m_clearRange->setEnabled(m_scope.range.has_value());
+    if (!m_session)
+        return;
+    for (StatsPanel *p : std::initializer_list<StatsPanel *>{m_memcpy, m_gaps, m_summaries, m_ranks})
+        p->setScope(m_scope);
+}
+
+void StatsDock::setComputeInBackground(bool background)
+{
+    for (StatsPanel *p : std::initializer_list<StatsPanel *>{m_memcpy, m_gaps, m_summaries, m_ranks})
+        p->setComputeInBackground(background);
+}
+
+bool StatsDock::isComputing() const
+{
+    for (const StatsPanel *p : std::initializer_list<const StatsPanel *>{m_memcpy, m_gaps, m_summaries, m_ranks})
+        if (p->isComputing())
+            return true;
+    return false;
+}
+
+bool StatsDock::showPanel(const QString &name)
+{
+    const auto index = panelNames().indexOf(name);
+    if (index < 0)
+        return false;
+    m_tabs->setCurrentIndex(int(index));
+    return true;
+}
+
+} // namespace rankscope

@@ -1,0 +1,64 @@
+#pragma once
+// The statistics panels in tabs, under a scope bar: which rank (or all),
+// and the range they cover (the timeline's selection, else the session).
+#include "stats/statsscope.h"
+
+#include <QWidget>
+#include <memory>
+#include <optional>
+
+class QComboBox;
+class QLabel;
+class QPushButton;
+class QTabWidget;
+
+namespace rankscope {
+
+class GapsPanel;
+class MemcpyPanel;
+class RanksPanel;
+class StatsPanel;
+class SummaryPanel;
+
+class StatsDock : public QWidget {
+    Q_OBJECT
+public:
+    explicit StatsDock(QWidget *parent = nullptr);
+    void setSession(std::shared_ptr<const Session> session);
+    void setRange(std::optional<TimeRange> range);
+    void setRankIndex(std::optional<int> rankIndex);
+    // "memcpy", "gaps", "summaries", "ranks"; false for another name.
+    bool showPanel(const QString &name);
+    static QStringList panelNames();
+
+    MemcpyPanel *memcpy() const { return m_memcpy; }
+    GapsPanel *gaps() const { return m_gaps; }
+    SummaryPanel *summaries() const { return m_summaries; }
+    RanksPanel *ranks() const { return m_ranks; }
+    const stats::StatsScope &scope() const { return m_scope; }
+    void setComputeInBackground(bool background);
+    bool isComputing() const;
+
+signals:
+    void eventsSelected(const std::vector<rankscope::EventLocation> &events);
+    void zoomRequested(rankscope::TimeRange range);
+    void searchRequested(const QString &text);
+    void clearRangeRequested();
+
+private:
+    void applyScope();
+
+    std::shared_ptr<const Session> m_session;
+    stats::StatsScope m_scope;
+    QComboBox *m_rank;
+    QLabel *m_range;
+    QPushButton *m_clearRange;
+    QPushButton *m_export;
+    QTabWidget *m_tabs;
+    MemcpyPanel *m_memcpy;
+    GapsPanel *m_gaps;
+    SummaryPanel *m_summaries;
+    RanksPanel *m_ranks;
+};
+
+} // namespace rankscope

@@ -1,0 +1,81 @@
+#pragma once
+// Base of the statistics panels: each shows one question's answer for the
+// current scope (a range selection or the whole session; one rank or all),
+// always computed by the model's statistics engine.
+#include "stats/statsscope.h"
+
+#include <QFutureWatcher>
+#include <QPointer>
+#include <QWidget>
+#include <QtConcurrent/QtConcurrentRun>
+#include <functional>
+#include <memory>
+#include <vector>
+
+namespace rankscope {
+
+class StatsPanel : public QWidget {
+    Q_OBJECT
+public:
+    using QWidget::QWidget;
+    void setSession(std::shared_ptr<const Session> session)
+    {
+        m_session = std::move(session);
+        m_scope = {};
+        refresh();
+    }
+    void setScope(const stats::StatsScope &scope)
+    {
+        m_scope = scope;
+        refresh();
+    }
+    const stats::StatsScope &scope() const { return m_scope; }
+    // Off the GUI thread (the application's choice); tests compute inline.
+    void setComputeInBackground(bool background) { m_background = background; }
+    bool isComputing() const { return m_running > 0; }
+    // Writes every table as CSV and every chart as PNG into `directory`.
+    virtual QStringList exportAll(const QString &directory) = 0;
+
+signals:
+    void eventsSelected(const std::vector<rankscope::EventLocation> &events);
+    void zoomRequested(rankscope::TimeRange range);
+    void searchRequested(const QString &text);
+
+protected:
+    virtual void refresh() = 0;
+    const Session *session() const { return m_session.get(); }
+
+    // Runs compute() (a pure function of the immutable session) on a worker
+    // thread, then show(result) here; a result that a newer request has
+    // overtaken is dropped. The session is kept alive until compute() ends.
+    template<class Result>
+    void run(std::function<Result()> compute, std::function<void(Result)> show)
+    {
+        const quint64 generation = ++m_generation;
+        if (!m_background) {
+            show(compute());
+            return;
+        }
+        auto *watcher = new QFutureWatcher<Result>(this);
+        ++m_running;
+        connect(watcher, &QFutureWatcher<Result>::finished, this, [this, watcher, show, generation] {
+            --m_running;
+            if (generation == m_generation)
+                show(watcher->result());
+            watcher->deleteLater();
+        });
+        watcher->setFuture(QtConcurrent::run([compute, keep = m_session] { return compute(); }));
+    }
+
+private:
+    std::shared_ptr<const Session> m_session;
+    stats::StatsScope m_scope;
+    bool m_background = false;
+    quint64 m_generation = 0;
+    int m_running = 0;
+};
+
+// Replaces the widget at `slot` in `layout` (charts are rebuilt per scope).
+void replaceWidget(QWidget *&slot, QWidget *replacement);
+
+} // namespace rankscope

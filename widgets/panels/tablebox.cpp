@@ -1,0 +1,79 @@
+#include "panels/tablebox.h"
+
+#include "panels/resulttablemodel.h"
+
+#include <QFile>
+#include <QFileDialog>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSortFilterProxyModel>
+#include <QTableView>
+#include <QVBoxLayout>
+
+namespace rankscope {
+
+TableBox::TableBox(const QString &title, QWidget *parent)
+    : QWidget(parent), m_title(new QLabel(title, this)), m_filter(new QLineEdit(this)), m_view(new QTableView(this)),
+      m_model(new ResultTableModel(this)), m_proxy(new QSortFilterProxyModel(this))
+{
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    auto *bar = new QHBoxLayout;
+    QFont bold = m_title->font();
+    bold.setBold(true);
+    m_title->setFont(bold);
+    m_filter->setPlaceholderText(tr("Filter"));
+    m_filter->setClearButtonEnabled(true);
+    auto *exportButton = new QPushButton(tr("Export CSV..."), this);
+    bar->addWidget(m_title);
+    bar->addStretch(1);
+    bar->addWidget(m_filter);
+    bar->addWidget(exportButton);
+    layout->addLayout(bar);
+    layout->addWidget(m_view, 1);
+
+    m_proxy->setSourceModel(m_model);
+    m_proxy->setSortRole(ResultTableModel::SortRole);
+    m_proxy->setFilterKeyColumn(-1);
+    m_proxy->setFilterCaseSensitivity(Qt::CaseInsensitive);
+    m_view->setModel(m_proxy);
+    m_view->setSortingEnabled(true);
+    m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_view->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_view->setAlternatingRowColors(true);
+    m_view->verticalHeader()->setVisible(false);
+    m_view->horizontalHeader()->setStretchLastSection(true);
+    m_view->setWordWrap(false);
+    connect(m_filter, &QLineEdit::textChanged, m_proxy, &QSortFilterProxyModel::setFilterFixedString);
+    connect(m_view, &QTableView::doubleClicked, this, [this](const QModelIndex &i) { emit rowActivated(m_proxy->mapToSource(i).row()); });
+    connect(m_view->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex &i) {
+        if (i.isValid())
+            emit rowSelected(m_proxy->mapToSource(i).row());
+    });
+    connect(exportButton, &QPushButton::clicked, this, [this] {
+        const QString path = QFileDialog::getSaveFileName(this, tr("Export table"), m_model->table().name + QStringLiteral(".csv"),
+                                                          tr("CSV files (*.csv)"));
+        if (!path.isEmpty())
+            exportCsv(path);
+    });
+}
+
+void TableBox::setTable(ResultTable table)
+{
+    m_model->setTable(std::move(table));
+    m_view->sortByColumn(-1, Qt::AscendingOrder); // keep the table's own order until the user sorts
+    m_view->resizeColumnsToContents();
+}
+
+bool TableBox::exportCsv(const QString &path) const
+{
+    QFile f(path);
+    if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate))
+        return false;
+    return f.write(m_model->table().toCsv().toUtf8()) >= 0;
+}
+
+} // namespace rankscope

@@ -1,0 +1,107 @@
+#include "timeline/overviewstrip.h"
+
+#include "timeline/timescale.h"
+#include "timeline/trackpalette.h"
+#include "timeline/zoomstate.h"
+
+#include <QMouseEvent>
+#include <QPainter>
+
+namespace rankscope {
+
+OverviewStrip::OverviewStrip(ZoomState *zoom, QWidget *parent) : QWidget(parent), m_zoom(zoom)
+{
+    setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
+    connect(zoom, &ZoomState::visibleChanged, this, qOverload<>(&QWidget::update));
+}
+
+void OverviewStrip::setSession(std::shared_ptr<const Session> session)
+{
+    m_session = std::move(session);
+    rebuildActivity();
+}
+
+void OverviewStrip::setLabelWidth(int width)
+{
+    m_labelWidth = width;
+    rebuildActivity();
+}
+
+void OverviewStrip::resizeEvent(QResizeEvent *)
+{
+    rebuildActivity();
+}
+
+void OverviewStrip::rebuildActivity()
+{
+    const int width = std::max(1, this->width() - m_labelWidth);
+    m_activity.assign(std::size_t(width), 0.0f);
+    if (!m_session)
+        return update();
+    const TimeRange all = m_zoom->bounds();
+    const TimeScale s = TimeScale::fit(all, width);
+    // Kernel time per pixel from each kernel track's coarse summary level,
+    // averaged over ranks.
+    const double ranks = std::max<std::size_t>(1, m_session->ranks().size());
+    for (const RankEntry &entry : m_session->ranks())
+        for (const Track &t : entry.report->tracks) {
+            if (t.kind != TrackKind::Kernel || !Session::ownsTrack(entry, t))
+                continue;
+            const LodSummary::Level *level = t.slices.lod().levelFor(s.nsPerPixel);
+            if (!level)
+                level = t.slices.lod().levels().empty() ? nullptr : &t.slices.lod().levels().front();
+            if (!level)
+                continue;
+            for (std::size_t b = 0; b < level->size(); ++b) {
+                const int x = int(s.x(level->bucket[b] * level->width + entry.sessionOffset));
+                if (x >= 0 && x < width)
+                    m_activity[std::size_t(x)] += float(double(level->busy[b]) / s.nsPerPixel / ranks);
+            }
+        }
+    update();
+}
+
+void OverviewStrip::paintEvent(QPaintEvent *)
+{
+    QPainter p(this);
+    p.fillRect(rect(), palette().window());
+    const int width = std::max(1, this->width() - m_labelWidth);
+    p.setPen(palette().windowText().color());
+    p.drawText(QRect(4, 0, m_labelWidth - 8, height()), Qt::AlignVCenter | Qt::AlignLeft, tr("GPU activity"));
+    p.fillRect(QRect(m_labelWidth, 0, width, height()), palette().base());
+    const QColor bar = TrackPalette::kindColor(TrackKind::Kernel);
+    for (int x = 0; x < int(m_activity.size()); ++x) {
+        const int h = int(std::min(1.0f, m_activity[std::size_t(x)]) * float(height() - 2));
+        if (h > 0)
+            p.fillRect(m_labelWidth + x, height() - 1 - h, 1, h, bar);
+    }
+    const TimeScale s = TimeScale::fit(m_zoom->bounds(), width);
+    const TimeRange v = m_zoom->visible();
+    const double x0 = std::max(0.0, s.x(v.start)), x1 = std::min(double(width), s.x(v.end));
+    QColor window = palette().highlight().color();
+    window.setAlpha(60);
+    p.fillRect(QRectF(m_labelWidth + x0, 0, std::max(2.0, x1 - x0), height()), window);
+    p.setPen(palette().highlight().color());
+    p.drawRect(QRectF(m_labelWidth + x0, 0, std::max(2.0, x1 - x0), height() - 1));
+}
+
+void OverviewStrip::moveWindowTo(int x)
+{
+    const int width = std::max(1, this->width() - m_labelWidth);
+    const TimeScale s = TimeScale::fit(m_zoom->bounds(), width);
+    const TimeRange v = m_zoom->visible();
+    m_zoom->pan(s.time(x - m_labelWidth) - (v.start + v.duration() / 2));
+}
+
+void OverviewStrip::mousePressEvent(QMouseEvent *event)
+{
+    moveWindowTo(event->pos().x());
+}
+
+void OverviewStrip::mouseMoveEvent(QMouseEvent *event)
+{
+    if (event->buttons() & Qt::LeftButton)
+        moveWindowTo(event->pos().x());
+}
+
+} // namespace rankscope

@@ -1,0 +1,113 @@
+#pragma once
+// Paints the rows of a session (label column on the left, events on the
+// right) and turns keys, mouse and wheel into ZoomState calls and event
+// selection. Geometry comes from buildSliceGeometry() and is cached until
+// the visible range, the size or the rows change; hover and selection are
+// drawn over it without rebuilding.
+#include "session/session.h"
+#include "timeline/slicegeometry.h"
+#include "timeline/timelinerows.h"
+#include "timeline/timescale.h"
+
+#include <QAbstractScrollArea>
+#include <QLoggingCategory>
+#include <memory>
+#include <optional>
+
+Q_DECLARE_LOGGING_CATEGORY(lcTimelinePaint)
+
+namespace rankscope {
+
+class ZoomState;
+
+class TimelineCanvas : public QAbstractScrollArea {
+    Q_OBJECT
+public:
+    explicit TimelineCanvas(ZoomState *zoom, QWidget *parent = nullptr);
+
+    void setSession(std::shared_ptr<const Session> session);
+    const Session *session() const { return m_session.get(); }
+    TimelineRows &rows() { return m_rows; }
+    void rowsChanged();
+    // What a frame shows, onto any painter the viewport's size (exports).
+    void paintTo(QPainter &p);
+
+    int labelWidth() const { return m_labelWidth; }
+    void setLabelWidth(int width);
+    int trackAreaWidth() const;
+    TimeScale scale() const;
+
+    std::optional<EventLocation> selectedEvent() const { return m_selected; }
+    // Selects an event (or nothing); with `reveal`, expands its groups,
+    // scrolls it into view and centres it if it is off screen.
+    void selectEvent(std::optional<EventLocation> event, bool reveal = false);
+    std::optional<EventLocation> eventAt(QPoint viewportPos) const;
+    // Events to outline (e.g. the copies of a histogram bar); the first is
+    // also selected and brought into view.
+    void setHighlighted(std::vector<EventLocation> events);
+    const std::vector<EventLocation> &highlighted() const { return m_highlighted; }
+    // Where a shown row is, in viewport coordinates (null when not shown).
+    QRect rowRect(int row) const;
+    // The viewport point at the middle of an event, if it is on screen.
+    std::optional<QPoint> pointOf(const EventLocation &event) const;
+
+signals:
+    void eventSelected(std::optional<rankscope::EventLocation> event);
+    void labelWidthChanged(int width);
+    // The user hid a row or showed the hidden ones.
+    void rowVisibilityChanged();
+
+protected:
+    void paintEvent(QPaintEvent *event) override;
+    void resizeEvent(QResizeEvent *event) override;
+    void scrollContentsBy(int dx, int dy) override;
+    void mousePressEvent(QMouseEvent *event) override;
+    void mouseMoveEvent(QMouseEvent *event) override;
+    void mouseReleaseEvent(QMouseEvent *event) override;
+    void mouseDoubleClickEvent(QMouseEvent *event) override;
+    void wheelEvent(QWheelEvent *event) override;
+    void keyPressEvent(QKeyEvent *event) override;
+    void contextMenuEvent(QContextMenuEvent *event) override;
+    bool viewportEvent(QEvent *event) override;
+
+private:
+    struct RowGeometry {
+        int row = -1;
+        int top = 0; // viewport y
+        int height = 0;
+        std::vector<SliceRect> rects;
+    };
+    enum class Drag { None, Pan, Select, ResizeLabels };
+
+    void invalidateGeometry();
+    void ensureGeometry() const;
+    void updateScrollBar();
+    const RowGeometry *geometryAt(int y) const;
+    const SliceRect *rectAt(QPoint pos, const RowGeometry **rowOut = nullptr) const;
+    QString tooltipAt(QPoint pos) const;
+    TimeNs anchorTime() const; // under the mouse, or the view centre
+    void paintLabels(QPainter &p) const;
+    void paintRow(QPainter &p, const RowGeometry &g) const;
+    void paintCounter(QPainter &p, const RowGeometry &g) const;
+    void paintOverlays(QPainter &p) const;
+    int laneTop(const RowGeometry &g, int lane) const;
+
+    ZoomState *m_zoom;
+    std::shared_ptr<const Session> m_session;
+    TimelineRows m_rows;
+    int m_labelWidth = 280;
+    std::optional<EventLocation> m_selected;
+    std::optional<EventLocation> m_correlated;
+    std::vector<EventLocation> m_highlighted;
+
+    mutable std::vector<RowGeometry> m_geometry;
+    mutable bool m_geometryValid = false;
+
+    Drag m_drag = Drag::None;
+    QPoint m_pressPos;
+    TimeNs m_pressTime = 0;
+    TimeRange m_pressVisible{};
+    bool m_moved = false;
+};
+
+} // namespace rankscope

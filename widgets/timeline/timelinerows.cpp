@@ -1,0 +1,342 @@
+#include "timeline/timelinerows.h"
+
+#include <algorithm>
+#include <set>
+
+namespace rankscope {
+
+int TimelineRows::add(TimelineRow row)
+{
+    m_rows.push_back(std::move(row));
+    return int(m_rows.size()) - 1;
+}
+
+void TimelineRows::build(const Session &session)
+{
+    m_rows.clear();
+    m_rowOfTrack.clear();
+    for (int r = 0; r < int(session.ranks().size()); ++r)
+        addRank(session, r);
+    m_order.resize(m_rows.size());
+    for (std::size_t i = 0; i < m_rows.size(); ++i)
+        m_order[i] = int(i);
+    for (std::size_t i = 0; i < m_rows.size(); ++i)
+        for (std::size_t t = 0; t < m_rows[i].tracks.size(); ++t)
+            m_rowOfTrack.try_emplace({m_rows[i].rank, m_rows[i].tracks[t]}, int(i));
+    refresh();
+}
+
+namespace {
+
+QString threadName(const Report &r, std::uint32_t pid, std::uint32_t tid)
+{
+    const ThreadInfo *t = r.thread(pid, tid);
+    return t && !t->name.isEmpty() ? QStringLiteral("%1 [%2]").arg(t->name).arg(tid) : QStringLiteral("Thread %1").arg(tid);
+}
+
+} // namespace
+
+void TimelineRows::addRank(const Session &session, int rank)
+{
+    const RankEntry &entry = session.ranks()[std::size_t(rank)];
+    const Report &r = *entry.report;
+    QStringList gpuNames;
+    for (const GpuInfo &g : r.gpus)
+        gpuNames << g.name;
+    gpuNames.removeDuplicates();
+    TimelineRow group;
+    group.kind = TimelineRow::Kind::Group;
+    group.rank = rank;
+    group.level = 0;
+    group.label = QStringLiteral("Rank %1").arg(entry.rank);
+    if (!r.meta.hostName.isEmpty())
+        group.label += QStringLiteral(" · ") + r.meta.hostName;
+    if (!gpuNames.isEmpty())
+        group.label += QStringLiteral(" · ") + gpuNames.join(QStringLiteral(", "));
+    group.tooltip = r.filePath;
+    const int rankRow = add(group);
+
+    // Tracks of this rank, by owner.
+    std::map<std::uint32_t, std::map<std::uint32_t, std::vector<std::uint32_t>>> hostTracks; // pid -> tid -> tracks
+    std::map<std::pair<std::uint32_t, int>, std::vector<std::uint32_t>> gpuTracks;          // (pid, device)
+    for (std::uint32_t t = 0; t < r.tracks.size(); ++t) {
+        const Track &track = r.tracks[t];
+        if (!Session::ownsTrack(entry, track))
+            continue;
+        if (isGpuTrack(track.kind) || isDerivedTrack(track.kind))
+            gpuTracks[{track.pid, track.deviceId}].push_back(t);
+        else
+            hostTracks[track.pid][track.tid].push_back(t);
+    }
+    const std::vector<std::uint32_t> cuda = r.cudaProcesses();
+    const std::set<std::uint32_t> cudaPids(cuda.begin(), cuda.end());
+    std::vector<std::uint32_t> pids;
+    for (const auto &[pid, threads] : hostTracks)
+        pids.push_back(pid);
+    for (const auto &[key, tracks] : gpuTracks)
+        if (!hostTracks.count(key.first))
+            pids.push_back(key.first);
+    std::stable_sort(pids.begin(), pids.end(), [&](auto a, auto b) { return cudaPids.count(a) > cudaPids.count(b); });
+    pids.erase(std::unique(pids.begin(), pids.end()), pids.end());
+
+    // GPU work first: it is what a trace is opened for.
+    for (std::uint32_t pid : pids) {
+        for (const auto &[key, tracks] : gpuTracks) {
+            if (key.first != pid)
+                continue;
+            const GpuInfo *gpu = r.gpu(key.second);
+            TimelineRow hw;
+            hw.kind = TimelineRow::Kind::Group;
+            hw.rank = rank;
+            hw.level = 1;
+            hw.parent = rankRow;
+            hw.label = QStringLiteral("CUDA HW · GPU %1%2 · pid %3").arg(key.second).arg(gpu ? QStringLiteral(": ") + gpu->name : QString()).arg(pid);
+            const int hwRow = add(hw);
+            auto slicesRow = [&](QString label, std::vector<std::uint32_t> rowTracks, bool flatten) {
+                TimelineRow row;
+                row.rank = rank;
+                row.level = 2;
+                row.parent = hwRow;
+                row.label = label;
+                row.tooltip = label;
+                row.flatten = flatten;
+                int lane = 0;
+                for (std::uint32_t t : rowTracks) {
+                    row.tracks.push_back(t);
+                    row.laneOffset.push_back(flatten ? 0 : lane);
+                    if (!flatten)
+                        lane += r.tracks[t].slices.maxDepth() + 1;
+                }
+                row.lanes = std::max(1, flatten ? 1 : lane);
+                if (!row.tracks.empty())
+                    add(row);
+            };
+            std::vector<std::uint32_t> all, projections, nccl, syncs;
+            std::map<std::uint32_t, std::vector<std::uint32_t>> byStream;
+            for (std::uint32_t t : tracks) {
+                const TrackKind kind = r.tracks[t].kind;
+                if (kind == TrackKind::Kernel || kind == TrackKind::Memcpy || kind == TrackKind::Memset) {
+                    all.push_back(t);
+                    byStream[r.tracks[t].streamId].push_back(t);
+                } else if (kind == TrackKind::Sync) {
+                    syncs.push_back(t);
+                } else if (kind == TrackKind::NvtxGpuProjection) {
+                    projections.push_back(t);
+                } else if (kind == TrackKind::NcclKernels) {
+                    nccl.push_back(t);
+                }
+            }
+            // The all-streams row draws the tracks the stream rows own.
+            slicesRow(QStringLiteral("All streams"), all, true);
+            slicesRow(QStringLiteral("NVTX (projected on GPU)"), projections, false);
+            if (!nccl.empty()) {
+                // The NCCL lane: NCCL kernels, then the NCCL NVTX domain.
+                for (const auto &[tid, hostOfPid] : hostTracks[pid])
+                    for (std::uint32_t t : hostOfPid)
+                        if (r.tracks[t].kind == TrackKind::Nvtx && r.strings.view(r.tracks[t].domainName) == "NCCL")
+                            nccl.push_back(t);
+                slicesRow(QStringLiteral("NCCL"), nccl, false);
+            }
+            // GPU-side waits of every stream in one row: they overlap the
+            // work they wait for, and most streams only ever wait once.
+            slicesRow(QStringLiteral("Synchronization"), syncs, true);
+            // Per-stream rows in their own group, folded when there are many
+            // (data-loader workers each make streams that copy once or twice).
+            TimelineRow streams;
+            streams.kind = TimelineRow::Kind::Group;
+            streams.rank = rank;
+            streams.level = 2;
+            streams.parent = hwRow;
+            streams.label = QStringLiteral("Streams (%1)").arg(byStream.size());
+            streams.collapsed = byStream.size() > kStreamsShownUnfolded;
+            const int streamsRow = byStream.empty() ? -1 : add(streams);
+            for (auto &[stream, streamTracks] : byStream) {
+                std::stable_sort(streamTracks.begin(), streamTracks.end(), [&](auto a, auto b) { return r.tracks[a].kind < r.tracks[b].kind; });
+                slicesRow(QStringLiteral("Stream %1").arg(stream), streamTracks, true);
+                m_rows.back().parent = streamsRow;
+                m_rows.back().level = 3;
+            }
+        }
+    }
+    for (std::uint32_t pid : pids) {
+        TimelineRow process;
+        process.kind = TimelineRow::Kind::Group;
+        process.rank = rank;
+        process.level = 1;
+        process.parent = rankRow;
+        const ProcessInfo *info = r.process(pid);
+        process.label = QStringLiteral("%1 (%2)").arg(info && !info->name.isEmpty() ? info->name : QStringLiteral("Process")).arg(pid);
+        process.collapsed = !cudaPids.count(pid); // helper processes start folded
+        const int processRow = add(process);
+        if (hostTracks.count(pid)) {
+            // The main thread (tid == pid) first, then by tid.
+            std::vector<std::uint32_t> tids;
+            for (const auto &[tid, tracks] : hostTracks[pid])
+                tids.push_back(tid);
+            std::stable_sort(tids.begin(), tids.end(), [&](auto a, auto b) { return (a == pid) > (b == pid); });
+            for (std::uint32_t tid : tids) {
+                std::vector<std::uint32_t> tracks = hostTracks[pid][tid];
+                std::stable_sort(tracks.begin(), tracks.end(), [&](auto a, auto b) { return r.tracks[a].kind < r.tracks[b].kind; });
+                const QString name = threadName(r, pid, tid);
+                for (std::uint32_t t : tracks) {
+                    const Track &track = r.tracks[t];
+                    TimelineRow row;
+                    row.rank = rank;
+                    row.level = 2;
+                    row.parent = processRow;
+                    row.tracks = {t};
+                    row.laneOffset = {0};
+                    row.lanes = track.slices.maxDepth() + 1;
+                    QString what = trackKindName(track.kind);
+                    // Kineto's CPU scopes (cpu_op, user_annotation, ...) are
+                    // named by their category; NVTX rows by their domain.
+                    if (track.kind == TrackKind::Nvtx && r.meta.microsecondTimestamps)
+                        what = r.strings.string(track.domainName);
+                    else if (track.kind == TrackKind::Nvtx && track.domainName != StringTable::kEmpty)
+                        what += QStringLiteral(": ") + r.strings.string(track.domainName);
+                    row.label = name + QStringLiteral(" · ") + what;
+                    row.tooltip = row.label;
+                    add(row);
+                }
+            }
+        }
+    }
+    for (int c = 0; c < int(r.counters.size()); ++c) {
+        const CounterTrack &counter = r.counters[std::size_t(c)];
+        if (entry.pid && counter.pid && counter.pid != *entry.pid)
+            continue;
+        TimelineRow row;
+        row.kind = TimelineRow::Kind::Counter;
+        row.rank = rank;
+        row.level = 1;
+        row.parent = rankRow;
+        row.counter = c;
+        row.label = counter.name;
+        row.tooltip = counter.name;
+        add(row);
+    }
+}
+
+int TimelineRows::height(int row) const
+{
+    const TimelineRow &r = m_rows[std::size_t(row)];
+    switch (r.kind) {
+    case TimelineRow::Kind::Group: return kGroupHeight;
+    case TimelineRow::Kind::Counter: return kCounterHeight;
+    case TimelineRow::Kind::Slices: return r.lanes * kLaneHeight + 3;
+    }
+    return kLaneHeight;
+}
+
+int TimelineRows::totalHeight() const
+{
+    int h = 0;
+    for (int row : m_shown)
+        h += height(row);
+    return h;
+}
+
+int TimelineRows::rowOf(int rank, std::uint32_t track) const
+{
+    const auto it = m_rowOfTrack.find({rank, track});
+    return it == m_rowOfTrack.end() ? -1 : it->second;
+}
+
+void TimelineRows::refresh()
+{
+    m_shown.clear();
+    for (int row : m_order) {
+        bool shown = !m_rows[std::size_t(row)].hidden;
+        for (int p = m_rows[std::size_t(row)].parent; shown && p >= 0; p = m_rows[std::size_t(p)].parent)
+            shown = !m_rows[std::size_t(p)].collapsed && !m_rows[std::size_t(p)].hidden;
+        if (shown)
+            m_shown.push_back(row);
+    }
+}
+
+void TimelineRows::setCollapsed(int row, bool collapsed)
+{
+    m_rows[std::size_t(row)].collapsed = collapsed;
+    refresh();
+}
+
+void TimelineRows::hide(int row)
+{
+    m_rows[std::size_t(row)].hidden = true;
+    refresh();
+}
+
+void TimelineRows::showAll()
+{
+    for (TimelineRow &r : m_rows)
+        r.hidden = false;
+    refresh();
+}
+
+QString TimelineRows::key(int row) const
+{
+    QStringList labels;
+    for (int r = row; r >= 0; r = m_rows[std::size_t(r)].parent)
+        labels.prepend(m_rows[std::size_t(r)].label);
+    return labels.join(QStringLiteral(" / "));
+}
+
+QStringList TimelineRows::hiddenKeys() const
+{
+    QStringList keys;
+    for (std::size_t i = 0; i < m_rows.size(); ++i)
+        if (m_rows[i].hidden)
+            keys << key(int(i));
+    return keys;
+}
+
+void TimelineRows::hideKeys(const QStringList &keys)
+{
+    if (keys.isEmpty())
+        return;
+    for (std::size_t i = 0; i < m_rows.size(); ++i)
+        if (keys.contains(key(int(i))))
+            m_rows[i].hidden = true;
+    refresh();
+}
+
+bool TimelineRows::move(int row, int direction)
+{
+    // A row's block is the row and all rows below it with a deeper level;
+    // it swaps with the neighbouring block of the same parent.
+    auto blockEnd = [&](std::size_t start) {
+        std::size_t end = start + 1;
+        while (end < m_order.size() && m_rows[std::size_t(m_order[end])].level > m_rows[std::size_t(m_order[start])].level)
+            ++end;
+        return end;
+    };
+    const auto pos = std::size_t(std::find(m_order.begin(), m_order.end(), row) - m_order.begin());
+    if (pos >= m_order.size())
+        return false;
+    const int parent = m_rows[std::size_t(row)].parent;
+    std::size_t neighbour = m_order.size();
+    if (direction < 0) {
+        for (std::size_t i = pos; i-- > 0;) {
+            if (m_rows[std::size_t(m_order[i])].parent == parent) {
+                neighbour = i;
+                break;
+            }
+            if (m_rows[std::size_t(m_order[i])].level < m_rows[std::size_t(row)].level)
+                break;
+        }
+    } else {
+        const std::size_t after = blockEnd(pos);
+        if (after < m_order.size() && m_rows[std::size_t(m_order[after])].parent == parent)
+            neighbour = after;
+    }
+    if (neighbour == m_order.size())
+        return false;
+    const std::size_t first = std::min(pos, neighbour), second = std::max(pos, neighbour);
+    const std::size_t firstEnd = blockEnd(first), secondEnd = blockEnd(second);
+    std::rotate(m_order.begin() + std::ptrdiff_t(first), m_order.begin() + std::ptrdiff_t(firstEnd),
+                m_order.begin() + std::ptrdiff_t(secondEnd));
+    refresh();
+    return true;
+}
+
+} // namespace rankscope

@@ -1,0 +1,74 @@
+#pragma once
+// The rows of the timeline for a session, in the order Nsight Systems users
+// know: per rank a group; in it, per process its threads' OS runtime, CUDA
+// API and NVTX rows; per GPU an all-streams row, the NVTX ranges projected
+// onto the GPU, a row per stream, the NCCL lane; then counter rows. Pure
+// data: no painting. Groups collapse; rows can be hidden and reordered
+// among their siblings.
+#include "session/session.h"
+
+#include <QString>
+#include <QStringList>
+#include <map>
+#include <vector>
+
+namespace rankscope {
+
+struct TimelineRow {
+    enum class Kind : std::uint8_t { Group, Slices, Counter };
+    Kind kind = Kind::Slices;
+    int rank = -1;  // index into Session::ranks()
+    int level = 0;  // indentation: 0 rank, 1 process or GPU group, 2 row or streams group, 3 stream
+    int parent = -1;
+    QString label;
+    QString tooltip;
+    std::vector<std::uint32_t> tracks; // tracks of the rank's report drawn here
+    std::vector<int> laneOffset;       // first lane of each track in this row
+    bool flatten = false;              // draw every event on its track's first lane
+    int counter = -1;                  // Kind::Counter: index into Report::counters
+    int lanes = 1;
+    bool collapsed = false;
+    bool hidden = false;
+};
+
+class TimelineRows {
+public:
+    static constexpr int kGroupHeight = 22;
+    static constexpr int kLaneHeight = 17;
+    static constexpr int kCounterHeight = 36;
+    static constexpr std::size_t kStreamsShownUnfolded = 6;
+
+    void build(const Session &session);
+    const std::vector<TimelineRow> &rows() const { return m_rows; }
+    // Rows in display order that are neither hidden nor inside a collapsed group.
+    const std::vector<int> &shownRows() const { return m_shown; }
+    int height(int row) const;
+    int totalHeight() const;
+    // The row that draws a track (the first, for tracks drawn twice).
+    int rowOf(int rank, std::uint32_t track) const;
+
+    void setCollapsed(int row, bool collapsed);
+    void toggle(int row) { setCollapsed(row, !m_rows[std::size_t(row)].collapsed); }
+    void hide(int row);
+    void showAll();
+    // A row's name that survives reloading: its labels from the rank group
+    // down, " / " joined ("Rank 0 / GPU 0 / Stream 7").
+    QString key(int row) const;
+    QStringList hiddenKeys() const;
+    // Hides the rows whose key is listed (remembered from an earlier session).
+    void hideKeys(const QStringList &keys);
+    // Moves a row one place among the rows of its parent (with its children).
+    bool move(int row, int direction);
+
+private:
+    int add(TimelineRow row);
+    void addRank(const Session &session, int rank);
+    void refresh();
+
+    std::vector<TimelineRow> m_rows;
+    std::vector<int> m_order; // display order of row indices
+    std::vector<int> m_shown;
+    std::map<std::pair<int, std::uint32_t>, int> m_rowOfTrack;
+};
+
+} // namespace rankscope

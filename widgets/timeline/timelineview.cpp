@@ -1,0 +1,85 @@
+#include "timeline/timelineview.h"
+
+#include "timeline/overviewstrip.h"
+#include "timeline/timelinecanvas.h"
+#include "timeline/timeruler.h"
+#include "timeline/zoomstate.h"
+
+#include "timeline/svgpaintdevice.h"
+
+#include <QFile>
+#include <QImage>
+#include <QPainter>
+#include <QVBoxLayout>
+
+namespace rankscope {
+
+TimelineView::TimelineView(QWidget *parent)
+    : QWidget(parent), m_zoom(new ZoomState(this)), m_overview(new OverviewStrip(m_zoom, this)),
+      m_ruler(new TimeRuler(m_zoom, this)), m_canvas(new TimelineCanvas(m_zoom, this))
+{
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(0);
+    layout->addWidget(m_overview);
+    layout->addWidget(m_ruler);
+    layout->addWidget(m_canvas, 1);
+    connect(m_canvas, &TimelineCanvas::labelWidthChanged, m_ruler, &TimeRuler::setLabelWidth);
+    connect(m_canvas, &TimelineCanvas::labelWidthChanged, m_overview, &OverviewStrip::setLabelWidth);
+    connect(m_canvas, &TimelineCanvas::eventSelected, this, &TimelineView::eventSelected);
+    m_ruler->setLabelWidth(m_canvas->labelWidth());
+    m_overview->setLabelWidth(m_canvas->labelWidth());
+    setFocusProxy(m_canvas);
+}
+
+void TimelineView::setSession(std::shared_ptr<const Session> session)
+{
+    m_session = std::move(session);
+    const TimeRange bounds = m_session ? m_session->extent() : TimeRange{0, 1};
+    m_zoom->setBounds(bounds);
+    m_ruler->setZero(bounds.start);
+    m_canvas->setSession(m_session);
+    m_overview->setSession(m_session);
+}
+
+namespace {
+
+// The ruler, then the rows below it, each painted by its own widget.
+void paintTimeline(QPainter &p, const TimeRuler *ruler, TimelineCanvas *canvas)
+{
+    p.setFont(ruler->font());
+    ruler->paintTo(p);
+    p.save();
+    p.translate(0, ruler->height());
+    p.setClipRect(canvas->viewport()->rect());
+    p.setFont(canvas->font());
+    canvas->paintTo(p);
+    p.restore();
+}
+
+} // namespace
+
+bool TimelineView::exportPng(const QString &path)
+{
+    const QSize size(m_canvas->viewport()->width(), m_ruler->height() + m_canvas->viewport()->height());
+    QImage image(size, QImage::Format_ARGB32_Premultiplied);
+    image.fill(palette().base().color());
+    {
+        QPainter p(&image);
+        paintTimeline(p, m_ruler, m_canvas);
+    }
+    return image.save(path, "PNG");
+}
+
+bool TimelineView::exportSvg(const QString &path)
+{
+    SvgPaintDevice device(QSize(m_canvas->viewport()->width(), m_ruler->height() + m_canvas->viewport()->height()));
+    {
+        QPainter p(&device);
+        paintTimeline(p, m_ruler, m_canvas);
+    }
+    QFile file(path);
+    return file.open(QIODevice::WriteOnly | QIODevice::Truncate) && file.write(device.svg()) > 0;
+}
+
+} // namespace rankscope

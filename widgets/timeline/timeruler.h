@@ -1,0 +1,35 @@
+#pragma once
+// The time axis above the rows: adaptive ticks in ns / µs / ms / s relative
+// to the session start, and the selected range with its duration.
+// Double-clicking it zooms to the selection.
+#include "core/timetypes.h"
+
+#include <QWidget>
+
+namespace rankscope {
+
+class ZoomState;
+
+class TimeRuler : public QWidget {
+    Q_OBJECT
+public:
+    explicit TimeRuler(ZoomState *zoom, QWidget *parent = nullptr);
+    void setLabelWidth(int width);
+    void setZero(TimeNs zero);
+    QSize sizeHint() const override { return {400, 26}; }
+
+protected:
+    void paintEvent(QPaintEvent *event) override;
+public:
+    // What paintEvent draws, onto any painter (exports).
+    void paintTo(QPainter &p) const;
+protected:
+    void mouseDoubleClickEvent(QMouseEvent *event) override;
+
+private:
+    ZoomState *m_zoom;
+    int m_labelWidth = 280;
+    TimeNs m_zero = 0;
+};
+
+} // namespace rankscope
