@@ -127,6 +127,8 @@ struct MemcpyRecord {
     std::int32_t dstDevice = -1;
     std::uint32_t copyCount = 1;
     std::uint32_t externalId = 0;
+    // From or to pageable host memory: staged through a pinned buffer, never truly asynchronous.
+    bool isPageable() const { return srcKind == MemoryKind::Pageable || dstKind == MemoryKind::Pageable; }
 };
 
 // Memset slice name: "[CUDA memset]".

@@ -70,7 +70,7 @@ void addMemcpyFields(EventDetails &d, const Report &r, const Track &t, std::size
     d.fields.push_back({QStringLiteral("Throughput"), formatThroughput(m.bytes, t.slices.duration(i)), {}});
     if (m.srcDevice >= 0 || m.dstDevice >= 0)
         d.fields.push_back({QStringLiteral("Devices"), QStringLiteral("%1 → %2").arg(m.srcDevice).arg(m.dstDevice), {}});
-    if (m.srcKind == MemoryKind::Pageable || m.dstKind == MemoryKind::Pageable)
+    if (m.isPageable())
         d.fields.push_back({QStringLiteral("Note"), QStringLiteral("Pageable host memory: the copy is staged and synchronous; pinned memory (pin_memory=True) avoids this."), {}});
     d.fields.push_back({QStringLiteral("Correlation id"), QString::number(m.correlationId), {}});
 }

@@ -62,7 +62,7 @@ MemcpyAnalysis analyzeMemcpy(const Session &session, const StatsScope &scope)
     forEachCopy(session, scope, [&](const Report &r, const Track &track, const EventLocation &at) {
         const MemcpyRecord &m = r.memcpys[track.slices.payload(at.event)];
         const Direction d = directionOf(m.copyKind);
-        const bool pageable = m.srcKind == MemoryKind::Pageable || m.dstKind == MemoryKind::Pageable;
+        const bool pageable = m.isPageable();
         const TimeNs duration = track.slices.duration(at.event);
         TransferBin &bin = bins[{int(d), log2Bin(m.bytes)}];
         bin.direction = d;

@@ -1,4 +1,7 @@
 #include "panels/chartfactory.h"
+#include "theme/theme.h"
+
+#include <QGuiApplication>
 
 #include <QtCharts/QAreaSeries>
 #include <QtCharts/QBarCategoryAxis>
@@ -18,6 +21,18 @@ namespace rankscope::charts {
 
 namespace {
 
+// A chart in the theme of the palette it is shown in. The theme is set
+// before any series is added: setting it later would repaint the series in
+// the theme's own colours.
+QChart *newChart(const QString &title, const QWidget *parent)
+{
+    auto *chart = new QChart;
+    const Theme theme(parent ? parent->palette() : QGuiApplication::palette());
+    chart->setTheme(theme.isDark() ? QChart::ChartThemeDark : QChart::ChartThemeLight);
+    chart->setTitle(title);
+    return chart;
+}
+
 QChartView *viewOf(QChart *chart, QWidget *parent)
 {
     chart->legend()->setAlignment(Qt::AlignBottom);
@@ -33,8 +48,7 @@ QChartView *viewOf(QChart *chart, QWidget *parent)
 QWidget *barChart(const QString &title, const QStringList &categories, const std::vector<Series> &series,
                   const QString &valueTitle, std::function<void(int, int)> onClick, QWidget *parent)
 {
-    auto *chart = new QChart;
-    chart->setTitle(title);
+    QChart *chart = newChart(title, parent);
     auto *bars = new QBarSeries;
     for (std::size_t s = 0; s < series.size(); ++s) {
         auto *set = new QBarSet(series[s].name);
@@ -66,8 +80,7 @@ QWidget *barChart(const QString &title, const QStringList &categories, const std
 QWidget *scatterChart(const QString &title, const std::vector<Series> &series, const QString &xTitle,
                       const QString &yTitle, bool logX, QWidget *parent)
 {
-    auto *chart = new QChart;
-    chart->setTitle(title);
+    QChart *chart = newChart(title, parent);
     double minX = 1e300, maxX = 0, maxY = 0;
     std::vector<QScatterSeries *> made;
     for (const Series &s : series) {
@@ -110,8 +123,7 @@ QWidget *scatterChart(const QString &title, const std::vector<Series> &series, c
 QWidget *areaChart(const QString &title, const std::vector<Series> &series, const QString &xTitle,
                    const QString &yTitle, QWidget *parent)
 {
-    auto *chart = new QChart;
-    chart->setTitle(title);
+    QChart *chart = newChart(title, parent);
     auto *x = new QValueAxis;
     x->setTitleText(xTitle);
     auto *y = new QValueAxis;

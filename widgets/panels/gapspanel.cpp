@@ -3,6 +3,7 @@
 #include "panels/chartfactory.h"
 #include "panels/resulttablemodel.h"
 #include "panels/tablebox.h"
+#include "theme/theme.h"
 #include "core/units.h"
 
 #include <QDir>
@@ -107,10 +108,9 @@ void GapsPanel::present(std::vector<GpuGapInfo> found, const std::vector<Utiliza
     showActivity(m_found.empty() ? -1 : 0);
 
     std::vector<charts::Series> series;
-    static const QColor colours[] = {QColor(0x3b, 0x7d, 0xd8), QColor(0xe0, 0x7b, 0x1a), QColor(0x2e, 0xa0, 0x43), QColor(0x8e, 0x5c, 0xc8)};
     for (const UtilizationSeries &u : utilization) {
         charts::Series s{tr("Rank %1 GPU %2").arg(session()->ranks()[std::size_t(u.rankIndex)].rank).arg(u.deviceId),
-                         colours[series.size() % 4], {}, {}};
+                         Theme::seriesColor(int(series.size())), {}, {}};
         for (std::size_t i = 0; i < u.start.size(); ++i) {
             const double x0 = double(u.start[i] - zero) / 1e9, x1 = double(u.start[i] + u.chunk - zero) / 1e9;
             s.points.emplace_back(x0, u.percent[i]); // steps: flat across each chunk
@@ -120,7 +120,7 @@ void GapsPanel::present(std::vector<GpuGapInfo> found, const std::vector<Utiliza
     }
     replaceWidget(m_utilization, charts::areaChart(tr("GPU utilisation over time"), series, tr("session time (s)"), tr("in use (%)"), this));
     QStringList categories;
-    charts::Series counts{tr("gaps"), QColor(0x9c, 0x8c, 0x7c), {}, {}};
+    charts::Series counts{tr("gaps"), Theme::neutralSeriesColor(), {}, {}};
     for (const GapHistogramBin &b : histogram) {
         categories << formatDuration(b.from).replace(QStringLiteral(".000"), QString());
         counts.values.push_back(double(b.count));

@@ -4,7 +4,7 @@
 #include "stats/nsysreports.h"
 #include "panels/resulttablemodel.h"
 #include "panels/tablebox.h"
-#include "timeline/trackpalette.h"
+#include "theme/theme.h"
 
 #include <QDir>
 #include <QHBoxLayout>
@@ -28,18 +28,6 @@ QString powerOfTwoLabel(int log2Bytes)
 }
 
 namespace {
-
-QColor directionColor(Direction d)
-{
-    switch (d) {
-    case Direction::HtoD: return TrackPalette::memcpyColor(MemcpyKind::HtoD);
-    case Direction::DtoH: return TrackPalette::memcpyColor(MemcpyKind::DtoH);
-    case Direction::DtoD: return TrackPalette::memcpyColor(MemcpyKind::DtoD);
-    case Direction::PtoP: return TrackPalette::memcpyColor(MemcpyKind::PtoP);
-    case Direction::Other: return Qt::gray;
-    }
-    return Qt::gray;
-}
 
 QString shareText(const char *what, const HostMemoryShare &s)
 {
@@ -120,7 +108,7 @@ void MemcpyPanel::present(ResultTable sizes, ResultTable times, const MemcpyAnal
     std::vector<charts::Series> series;
     std::vector<Direction> seriesDirection;
     for (int d : directions) {
-        charts::Series s{directionName(Direction(d)), directionColor(Direction(d)), std::vector<double>(keys.size(), 0.0), {}};
+        charts::Series s{directionName(Direction(d)), Theme::transferColor(Direction(d)), std::vector<double>(keys.size(), 0.0), {}};
         for (const TransferBin &b : a.bins)
             if (int(b.direction) == d)
                 s.values[std::size_t(std::find(keys.begin(), keys.end(), b.log2Bytes) - keys.begin())] = double(b.count);
@@ -135,7 +123,7 @@ void MemcpyPanel::present(ResultTable sizes, ResultTable times, const MemcpyAnal
     for (int d : directions) {
         for (bool pageable : {false, true}) {
             charts::Series s{directionName(Direction(d)) + (pageable ? tr(" (pageable)") : QString()),
-                             pageable ? directionColor(Direction(d)).darker(150) : directionColor(Direction(d)), {}, {}};
+                             pageable ? Theme::transferColor(Direction(d)).darker(150) : Theme::transferColor(Direction(d)), {}, {}};
             for (const TransferPoint &p : a.points)
                 if (int(p.direction) == d && p.pageable == pageable)
                     s.points.emplace_back(double(p.bytes), p.gigabytesPerSecond);

@@ -1,6 +1,9 @@
 #include "panels/resulttablemodel.h"
 
+#include "theme/theme.h"
+
 #include <QBrush>
+#include <QGuiApplication>
 #include <QColor>
 
 namespace rankscope {
@@ -53,7 +56,7 @@ QVariant ResultTableModel::data(const QModelIndex &index, int role) const
         return int((cell.isNumber() ? Qt::AlignRight : Qt::AlignLeft) | Qt::AlignVCenter);
     case Qt::BackgroundRole:
         if (m_highlighted.count({index.row(), index.column()}))
-            return QBrush(QColor(0xf2, 0x9e, 0x8e));
+            return QBrush(Theme(QGuiApplication::palette()).standoutCellBackground());
         return {};
     default: return {};
     }

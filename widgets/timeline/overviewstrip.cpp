@@ -1,7 +1,7 @@
 #include "timeline/overviewstrip.h"
 
 #include "timeline/timescale.h"
-#include "timeline/trackpalette.h"
+#include "theme/theme.h"
 #include "timeline/zoomstate.h"
 
 #include <QMouseEvent>
@@ -64,12 +64,13 @@ void OverviewStrip::rebuildActivity()
 void OverviewStrip::paintEvent(QPaintEvent *)
 {
     QPainter p(this);
-    p.fillRect(rect(), palette().window());
+    const Theme theme(palette());
+    p.fillRect(rect(), theme.labelBackground());
     const int width = std::max(1, this->width() - m_labelWidth);
-    p.setPen(palette().windowText().color());
+    p.setPen(theme.labelText());
     p.drawText(QRect(4, 0, m_labelWidth - 8, height()), Qt::AlignVCenter | Qt::AlignLeft, tr("GPU activity"));
-    p.fillRect(QRect(m_labelWidth, 0, width, height()), palette().base());
-    const QColor bar = TrackPalette::kindColor(TrackKind::Kernel);
+    p.fillRect(QRect(m_labelWidth, 0, width, height()), theme.canvasBackground());
+    const QColor bar = Theme::kindColor(TrackKind::Kernel);
     for (int x = 0; x < int(m_activity.size()); ++x) {
         const int h = int(std::min(1.0f, m_activity[std::size_t(x)]) * float(height() - 2));
         if (h > 0)
@@ -78,10 +79,8 @@ void OverviewStrip::paintEvent(QPaintEvent *)
     const TimeScale s = TimeScale::fit(m_zoom->bounds(), width);
     const TimeRange v = m_zoom->visible();
     const double x0 = std::max(0.0, s.x(v.start)), x1 = std::min(double(width), s.x(v.end));
-    QColor window = palette().highlight().color();
-    window.setAlpha(60);
-    p.fillRect(QRectF(m_labelWidth + x0, 0, std::max(2.0, x1 - x0), height()), window);
-    p.setPen(palette().highlight().color());
+    p.fillRect(QRectF(m_labelWidth + x0, 0, std::max(2.0, x1 - x0), height()), theme.selectionShade(60));
+    p.setPen(theme.selectionOutline());
     p.drawRect(QRectF(m_labelWidth + x0, 0, std::max(2.0, x1 - x0), height() - 1));
 }
 

@@ -1,7 +1,7 @@
 #include "timeline/timelinecanvas.h"
 
 #include "session/eventlinks.h"
-#include "timeline/trackpalette.h"
+#include "theme/theme.h"
 #include "core/units.h"
 #include "timeline/zoomstate.h"
 
@@ -256,7 +256,7 @@ void TimelineCanvas::paintEvent(QPaintEvent *)
 void TimelineCanvas::paintTo(QPainter &p)
 {
     ensureGeometry();
-    p.fillRect(viewport()->rect(), palette().base());
+    p.fillRect(viewport()->rect(), Theme(palette()).canvasBackground());
     for (const RowGeometry &g : m_geometry)
         paintRow(p, g);
     paintOverlays(p);
@@ -267,11 +267,12 @@ void TimelineCanvas::paintRow(QPainter &p, const RowGeometry &g) const
 {
     const TimelineRow &row = m_rows.rows()[std::size_t(g.row)];
     const QRect area(m_labelWidth, g.top, trackAreaWidth(), g.height);
+    const Theme theme(palette());
     if (row.kind == TimelineRow::Kind::Group) {
-        p.fillRect(area, palette().alternateBase());
+        p.fillRect(area, theme.groupBackground());
         return;
     }
-    p.setPen(palette().mid().color());
+    p.setPen(theme.rowSeparator());
     p.drawLine(area.left(), area.bottom(), area.right(), area.bottom());
     if (row.kind == TimelineRow::Kind::Counter) {
         paintCounter(p, g);
@@ -289,15 +290,16 @@ void TimelineCanvas::paintRow(QPainter &p, const RowGeometry &g) const
         const int h = TimelineRows::kLaneHeight - 2;
         const int x0 = int(std::floor(r.x0));
         const int w = std::max(1, int(std::ceil(r.x1)) - x0);
-        QColor c = r.isMerged() || r.event == SliceRect::kNoEvent ? TrackPalette::kindColor(track.kind)
-                                                                   : TrackPalette::colorOf(report, track, r.event);
+        QColor c = r.isMerged() || r.event == SliceRect::kNoEvent ? Theme::kindColor(track.kind)
+                                                                   : Theme::eventColor(report, track, r.event);
         if (r.coverage < 1.0f)
             c.setAlphaF(0.35 + 0.65 * double(r.coverage));
         p.fillRect(x0, top, w, h, c);
-        if (r.count == 1 && TrackPalette::isPageableCopy(report, track, r.event))
-            p.fillRect(x0, top, w, h, QBrush(Qt::black, Qt::BDiagPattern)); // pageable: hatched
+        if (r.count == 1)
+            if (const QBrush pattern = Theme::eventPattern(report, track, r.event); pattern.style() != Qt::NoBrush)
+                p.fillRect(x0, top, w, h, pattern);
         if (w > 30 && r.count == 1) {
-            p.setPen(TrackPalette::textColorOn(c));
+            p.setPen(Theme::textColorOn(c));
             const QString name = report.strings.string(track.kind == TrackKind::Kernel || track.kind == TrackKind::NcclKernels
                                                            ? report.kernels[track.slices.payload(r.event)].shortName
                                                            : track.slices.name(r.event));
@@ -331,13 +333,13 @@ void TimelineCanvas::paintCounter(QPainter &p, const RowGeometry &g) const
         for (int x = int(x0); x < std::min(width, int(std::ceil(std::max(x1, x0 + 1)))); ++x)
             column[std::size_t(x)] = std::max(column[std::size_t(x)], c.value[i]);
     }
-    const QColor fill = TrackPalette::kindColor(TrackKind::Memset);
+    const QColor fill = Theme::kindColor(TrackKind::Memset);
     for (int x = 0; x < width; ++x)
         if (column[std::size_t(x)] >= 0) {
             const int h = int(std::round(column[std::size_t(x)] / maxValue * span));
             p.fillRect(m_labelWidth + x, base - h, 1, h, fill);
         }
-    p.setPen(palette().text().color());
+    p.setPen(Theme(palette()).valueText());
     const QString peak = c.unit == QLatin1String("B") ? formatBytes(std::uint64_t(maxValue)) : QString::number(maxValue, 'g', 4) + c.unit;
     p.drawText(QRect(m_labelWidth + 4, g.top, width - 8, 14), Qt::AlignLeft | Qt::AlignTop, QStringLiteral("max %1").arg(peak));
 }
@@ -346,18 +348,17 @@ void TimelineCanvas::paintOverlays(QPainter &p) const
 {
     const TimeScale s = scale();
     const int width = trackAreaWidth();
+    const Theme theme(palette());
     p.save();
     p.setClipRect(m_labelWidth, 0, width, viewport()->height());
     if (const auto sel = m_zoom->selection()) {
         const double x0 = std::clamp(s.x(sel->start), -1.0, double(width) + 1);
         const double x1 = std::clamp(s.x(sel->end), -1.0, double(width) + 1);
-        QColor shade = palette().highlight().color();
-        shade.setAlpha(50);
-        p.fillRect(QRectF(m_labelWidth + x0, 0, std::max(1.0, x1 - x0), viewport()->height()), shade);
+        p.fillRect(QRectF(m_labelWidth + x0, 0, std::max(1.0, x1 - x0), viewport()->height()), theme.selectionShade(50));
     }
     // Highlighted events: outlined where they are on screen (at most a few
     // thousand are looked at per frame).
-    p.setPen(QPen(QColor(0xe0, 0x30, 0x90), 2));
+    p.setPen(QPen(Theme::highlightOutline(), 2));
     p.setBrush(Qt::NoBrush);
     for (std::size_t i = 0; i < m_highlighted.size() && i < 4096; ++i)
         if (const auto at = pointOf(m_highlighted[i])) {
@@ -374,13 +375,13 @@ void TimelineCanvas::paintOverlays(QPainter &p) const
             const double x0 = std::clamp(s.x(when.start), -2.0, double(width) + 2);
             const double x1 = std::clamp(s.x(when.end), -2.0, double(width) + 2);
             const int y = at ? at->y() - TimelineRows::kLaneHeight / 2 : rect.top() + 2;
-            p.setPen(QPen(palette().highlight().color(), 2));
+            p.setPen(QPen(theme.selectionOutline(), 2));
             p.setBrush(Qt::NoBrush);
             p.drawRect(QRectF(m_labelWidth + x0 - 1, y - 1, std::max(2.0, x1 - x0 + 2), TimelineRows::kLaneHeight));
         }
         if (m_correlated && at) {
             if (const auto other = pointOf(*m_correlated)) {
-                p.setPen(QPen(QColor(0xe0, 0x30, 0x90), 2, Qt::DashLine));
+                p.setPen(QPen(Theme::highlightOutline(), 2, Qt::DashLine));
                 p.drawLine(*at, *other);
             }
         }
@@ -391,7 +392,8 @@ void TimelineCanvas::paintOverlays(QPainter &p) const
 void TimelineCanvas::paintLabels(QPainter &p) const
 {
     const QRect column(0, 0, m_labelWidth, viewport()->height());
-    p.fillRect(column, palette().window());
+    const Theme theme(palette());
+    p.fillRect(column, theme.labelBackground());
     int y = -verticalScrollBar()->value();
     for (int row : m_rows.shownRows()) {
         const int h = m_rows.height(row);
@@ -404,16 +406,16 @@ void TimelineCanvas::paintLabels(QPainter &p) const
             p.setFont(font);
             if (r.kind == TimelineRow::Kind::Group)
                 text = (r.collapsed ? QStringLiteral("▸ ") : QStringLiteral("▾ ")) + text;
-            p.setPen(palette().windowText().color());
+            p.setPen(theme.labelText());
             p.drawText(QRect(indent, y, m_labelWidth - indent - 6, std::min(h, TimelineRows::kGroupHeight)),
                        Qt::AlignVCenter | Qt::AlignLeft, QFontMetrics(font).elidedText(text, Qt::ElideRight, m_labelWidth - indent - 6));
-            p.setPen(palette().mid().color());
+            p.setPen(theme.rowSeparator());
             p.drawLine(0, y + h - 1, m_labelWidth, y + h - 1);
         }
         y += h;
     }
     p.setFont(font());
-    p.setPen(palette().dark().color());
+    p.setPen(theme.edge());
     p.drawLine(m_labelWidth - 1, 0, m_labelWidth - 1, viewport()->height());
 }
 

@@ -1,4 +1,5 @@
 #include "timeline/timelineview.h"
+#include "theme/theme.h"
 
 #include "timeline/overviewstrip.h"
 #include "timeline/timelinecanvas.h"
@@ -63,7 +64,7 @@ bool TimelineView::exportPng(const QString &path)
 {
     const QSize size(m_canvas->viewport()->width(), m_ruler->height() + m_canvas->viewport()->height());
     QImage image(size, QImage::Format_ARGB32_Premultiplied);
-    image.fill(palette().base().color());
+    image.fill(Theme(palette()).canvasBackground());
     {
         QPainter p(&image);
         paintTimeline(p, m_ruler, m_canvas);

@@ -3,6 +3,7 @@
 #include "timeline/timescale.h"
 #include "core/units.h"
 #include "timeline/zoomstate.h"
+#include "theme/theme.h"
 
 #include <QPainter>
 
@@ -35,20 +36,19 @@ void TimeRuler::paintEvent(QPaintEvent *)
 
 void TimeRuler::paintTo(QPainter &p) const
 {
-    p.fillRect(rect(), palette().window());
+    const Theme theme(palette());
+    p.fillRect(rect(), theme.labelBackground());
     const int width = std::max(1, this->width() - m_labelWidth);
     const TimeRange visible = m_zoom->visible();
     const TimeScale s = TimeScale::fit(visible, width);
-    p.setPen(palette().windowText().color());
+    p.setPen(theme.labelText());
     p.drawText(QRect(4, 0, m_labelWidth - 8, height()), Qt::AlignVCenter | Qt::AlignLeft,
                tr("Span %1").arg(formatDuration(visible.duration())));
     p.setClipRect(m_labelWidth, 0, width, height());
     if (const auto sel = m_zoom->selection()) {
         const double x0 = s.x(sel->start), x1 = s.x(sel->end);
-        QColor shade = palette().highlight().color();
-        shade.setAlpha(90);
         const QRectF band(m_labelWidth + x0, 0, std::max(1.0, x1 - x0), height());
-        p.fillRect(band, shade);
+        p.fillRect(band, theme.selectionShade(90));
         p.drawText(band.adjusted(2, 0, -2, 0), Qt::AlignCenter, formatDuration(sel->duration()));
     }
     for (const RulerTick &tick : rulerTicks(visible, m_zero, width)) {
@@ -56,7 +56,7 @@ void TimeRuler::paintTo(QPainter &p) const
         p.drawLine(x, height() - 8, x, height());
         p.drawText(x + 3, height() - 10, tick.label);
     }
-    p.setPen(palette().dark().color());
+    p.setPen(theme.edge());
     p.drawLine(m_labelWidth, height() - 1, this->width(), height() - 1);
 }
 

@@ -1,0 +1,123 @@
+#include "theme/theme.h"
+
+namespace rankscope {
+
+using stats::Direction;
+using stats::directionOf;
+
+namespace {
+
+// A stable colour per name within a band of hues, so that kernels look
+// alike (blues), API calls alike (oranges), and so on.
+QColor hashed(StringId id, int saturation, int value, int hueStart, int hueSpan)
+{
+    std::uint32_t h = id * 2654435761u;
+    h ^= h >> 16;
+    return QColor::fromHsv(hueStart + int(h % std::uint32_t(hueSpan)), saturation, value);
+}
+
+const QColor kUnknown(0x80, 0x80, 0x80);
+
+bool isPageableCopy(const Report &report, const Track &track, std::uint32_t event)
+{
+    if (track.kind != TrackKind::Memcpy)
+        return false;
+    return report.memcpys[track.slices.payload(event)].isPageable();
+}
+
+} // namespace
+
+QColor Theme::memcpyColor(MemcpyKind kind)
+{
+    return transferColor(directionOf(kind));
+}
+
+QColor Theme::transferColor(Direction direction)
+{
+    switch (direction) {
+    case Direction::HtoD: return QColor(0x2e, 0xa0, 0x43);
+    case Direction::DtoH: return QColor(0xd6, 0x3b, 0x2f);
+    case Direction::DtoD: return QColor(0xe0, 0x9b, 0x1a);
+    case Direction::PtoP: return QColor(0x8e, 0x5c, 0xc8);
+    case Direction::Other: return kUnknown;
+    }
+    return kUnknown;
+}
+
+QColor Theme::kindColor(TrackKind kind)
+{
+    switch (kind) {
+    case TrackKind::OsRuntime: return QColor(0x9c, 0x8c, 0x7c);
+    case TrackKind::CudaApi: return QColor(0xd9, 0xa4, 0x41);
+    case TrackKind::Nvtx: return QColor(0x6a, 0x8f, 0xc7);
+    case TrackKind::Kernel: return QColor(0x3b, 0x7d, 0xd8);
+    case TrackKind::Memcpy: return transferColor(Direction::HtoD);
+    case TrackKind::Memset: return QColor(0x6b, 0x9a, 0xa8);
+    case TrackKind::Sync: return QColor(0xb0, 0x4a, 0x4a);
+    case TrackKind::NvtxGpuProjection: return QColor(0x7b, 0x9b, 0xd0);
+    case TrackKind::NcclKernels: return QColor(0xa3, 0x4d, 0xb8);
+    }
+    return kUnknown;
+}
+
+QBrush Theme::eventPattern(const Report &report, const Track &track, std::uint32_t event)
+{
+    return isPageableCopy(report, track, event) ? QBrush(Qt::black, Qt::BDiagPattern) : QBrush(Qt::NoBrush);
+}
+
+QColor Theme::eventColor(const Report &report, const Track &track, std::uint32_t event)
+{
+    switch (track.kind) {
+    case TrackKind::Memcpy: return memcpyColor(report.memcpys[track.slices.payload(event)].copyKind);
+    case TrackKind::Nvtx: {
+        const NvtxRecord &n = report.nvtx[track.slices.payload(event)];
+        if (n.hasColor)
+            return QColor::fromRgb(n.color | 0xFF000000u);
+        return hashed(track.slices.name(event), 90, 215, 190, 80);
+    }
+    case TrackKind::NvtxGpuProjection: {
+        const NvtxRecord &n = report.nvtx[report.nvtxProjections[track.slices.payload(event)].nvtxRow];
+        if (n.hasColor)
+            return QColor::fromRgb(n.color | 0xFF000000u).lighter(115);
+        return hashed(track.slices.name(event), 70, 225, 190, 80);
+    }
+    case TrackKind::Kernel: return hashed(track.slices.name(event), 150, 210, 195, 50);
+    case TrackKind::NcclKernels: return hashed(track.slices.name(event), 140, 200, 270, 40);
+    case TrackKind::CudaApi: return hashed(track.slices.name(event), 150, 225, 30, 25);
+    case TrackKind::OsRuntime: return hashed(track.slices.name(event), 40, 190, 20, 30);
+    default: return kindColor(track.kind);
+    }
+}
+
+QColor Theme::textColorOn(const QColor &background)
+{
+    return background.lightnessF() > 0.55 ? Qt::black : Qt::white;
+}
+
+QColor Theme::selectionShade(int alpha) const
+{
+    QColor shade = m_palette.color(QPalette::Highlight);
+    shade.setAlpha(alpha);
+    return shade;
+}
+
+QColor Theme::standoutCellBackground() const
+{
+    // A salmon that keeps the palette's text readable: pale on a light
+    // base, deep on a dark one.
+    return isDark() ? QColor(0x8a, 0x3a, 0x2e) : QColor(0xf2, 0x9e, 0x8e);
+}
+
+QColor Theme::seriesColor(int index)
+{
+    static const QColor colours[] = {kindColor(TrackKind::Kernel), QColor(0xe0, 0x7b, 0x1a), transferColor(Direction::HtoD),
+                                     transferColor(Direction::PtoP)};
+    return colours[index % 4];
+}
+
+QColor Theme::neutralSeriesColor()
+{
+    return kindColor(TrackKind::OsRuntime);
+}
+
+} // namespace rankscope

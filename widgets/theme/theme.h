@@ -1,0 +1,55 @@
+#pragma once
+// Every colour Rankscope draws with, in one place (after Qt Creator's
+// TimelineTheme). Event colours carry meaning and are the same in light and
+// dark palettes: memcpys by direction (HtoD green, DtoH red, DtoD amber,
+// PtoP violet), kernels and calls a stable colour per name, NVTX the colour
+// the application gave. Everything around the events (backgrounds, lines,
+// selection, highlights, tables, charts) follows the palette it is made from.
+#include "core/report.h"
+#include "stats/memcpyanalysis.h"
+
+#include <QBrush>
+#include <QColor>
+#include <QPalette>
+
+namespace rankscope {
+
+class Theme {
+public:
+    explicit Theme(const QPalette &palette) : m_palette(palette) {}
+
+    // Events.
+    static QColor eventColor(const Report &report, const Track &track, std::uint32_t event);
+    static QColor kindColor(TrackKind kind); // merged summaries, counters, the overview
+    static QColor memcpyColor(MemcpyKind kind);
+    static QColor transferColor(stats::Direction direction);
+    // The pattern drawn over an event's fill: hatched for a pageable copy.
+    static QBrush eventPattern(const Report &report, const Track &track, std::uint32_t event);
+    static QColor textColorOn(const QColor &background);
+
+    // The timeline around the events.
+    QColor canvasBackground() const { return m_palette.color(QPalette::Base); }
+    QColor groupBackground() const { return m_palette.color(QPalette::AlternateBase); }
+    QColor rowSeparator() const { return m_palette.color(QPalette::Mid); }
+    QColor labelBackground() const { return m_palette.color(QPalette::Window); }
+    QColor labelText() const { return m_palette.color(QPalette::WindowText); }
+    QColor edge() const { return m_palette.color(QPalette::Dark); }
+    QColor valueText() const { return m_palette.color(QPalette::Text); }
+    // The time range selection: `alpha` 50 over events, 90 on the ruler.
+    QColor selectionShade(int alpha) const;
+    QColor selectionOutline() const { return m_palette.color(QPalette::Highlight); }
+    // Events outlined on request (a histogram bar's copies) and the line
+    // joining a GPU op and its API call: a magenta that reads on both palettes.
+    static QColor highlightOutline() { return QColor(0xe0, 0x30, 0x90); }
+
+    // Tables and charts.
+    QColor standoutCellBackground() const; // e.g. the worst rank of a column
+    static QColor seriesColor(int index);  // one per rank or GPU, repeating after 4
+    static QColor neutralSeriesColor();    // a series that stands for no kind
+    bool isDark() const { return m_palette.color(QPalette::Window).lightnessF() < 0.5; }
+
+private:
+    QPalette m_palette;
+};
+
+} // namespace rankscope
