@@ -41,7 +41,7 @@ done
 # Dependencies come from the binaries' own links (dpkg-shlibdeps).
 depends=$(dpkg-deb -f "$deb" Depends)
 echo "Depends: $depends"
-for lib in libqt6widgets6 libqt6charts6 libsqlite3-0; do
+for lib in libqt6widgets6 libqt6charts6 libqt6svg6 libsqlite3-0; do
   grep -q "$lib" <<<"$depends" || { echo "Depends lacks $lib"; status=1; }
 done
 

@@ -1,16 +1,14 @@
 #include "timeline/timelineview.h"
-#include "theme/theme.h"
 
+#include "theme/theme.h"
 #include "timeline/overviewstrip.h"
 #include "timeline/timelinecanvas.h"
 #include "timeline/timeruler.h"
 #include "timeline/zoomstate.h"
 
-#include "timeline/svgpaintdevice.h"
-
-#include <QFile>
 #include <QImage>
 #include <QPainter>
+#include <QSvgGenerator>
 #include <QVBoxLayout>
 
 namespace rankscope {
@@ -74,13 +72,17 @@ bool TimelineView::exportPng(const QString &path)
 
 bool TimelineView::exportSvg(const QString &path)
 {
-    SvgPaintDevice device(QSize(m_canvas->viewport()->width(), m_ruler->height() + m_canvas->viewport()->height()));
-    {
-        QPainter p(&device);
-        paintTimeline(p, m_ruler, m_canvas);
-    }
-    QFile file(path);
-    return file.open(QIODevice::WriteOnly | QIODevice::Truncate) && file.write(device.svg()) > 0;
+    const QSize size(m_canvas->viewport()->width(), m_ruler->height() + m_canvas->viewport()->height());
+    QSvgGenerator generator;
+    generator.setFileName(path);
+    generator.setSize(size);
+    generator.setViewBox(QRect(QPoint(0, 0), size));
+    generator.setTitle(tr("Rankscope timeline"));
+    QPainter p;
+    if (!p.begin(&generator)) // the file could not be opened for writing
+        return false;
+    paintTimeline(p, m_ruler, m_canvas);
+    return p.end();
 }
 
 } // namespace rankscope
