@@ -7,6 +7,7 @@
 #include "sessionloadjob.h"
 #include "statisticsexport.h"
 #include "panels/statsdock.h"
+#include "timeline/timelineactions.h"
 #include "timeline/timelinecanvas.h"
 #include "timeline/timelineview.h"
 #include "core/units.h"
@@ -21,7 +22,6 @@
 #include <QMessageBox>
 #include <QMimeData>
 #include <QProgressDialog>
-#include <QRegularExpression>
 #include <QSettings>
 #include <QStatusBar>
 #include <QTimer>
@@ -29,44 +29,6 @@
 #include <sqlite3.h>
 
 namespace rankscope {
-
-QList<QPair<QString, QString>> shortcutRows()
-{
-    // Written as the README's table is (`keys` in backticks); a test keeps the two equal.
-    return {
-        {QStringLiteral("`+` / `Ctrl+=`, `-` / `Ctrl+-`, `Ctrl`+wheel"), QStringLiteral("zoom in / out by 1.5× around the mouse (the view centre when the mouse is elsewhere)")},
-        {QStringLiteral("drag, `←` `→`, `Shift`+wheel"), QStringLiteral("pan")},
-        {QStringLiteral("`Shift`+drag"), QStringLiteral("select a time range; the ruler shows its duration")},
-        {QStringLiteral("`Z`, double-click the ruler"), QStringLiteral("zoom to the selected range")},
-        {QStringLiteral("`F`, `Home`"), QStringLiteral("fit the whole session")},
-        {QStringLiteral("`Backspace`"), QStringLiteral("back to the previous zoom")},
-        {QStringLiteral("click an event"), QStringLiteral("select it; its details show in the Details dock")},
-        {QStringLiteral("double-click an event"), QStringLiteral("zoom to it")},
-        {QStringLiteral("`Ctrl+F`, `Enter`, `Shift+Enter`"), QStringLiteral("find events by name (substring or regex) in every rank; next; previous")},
-        {QStringLiteral("`Esc`"), QStringLiteral("clear the selection")},
-        {QStringLiteral("right-click a row name"), QStringLiteral("hide the row, move it up or down, show the hidden rows (remembered)")},
-    };
-}
-
-QString shortcutTableMarkdown()
-{
-    QStringList lines{QStringLiteral("| keys | action |"), QStringLiteral("|---|---|")};
-    for (const auto &[keys, what] : shortcutRows())
-        lines << QStringLiteral("| %1 | %2 |").arg(keys, what);
-    return lines.join(QLatin1Char('\n'));
-}
-
-QString shortcutTableHtml()
-{
-    static const QRegularExpression code(QStringLiteral("`([^`]+)`"));
-    QString html = QStringLiteral("<table cellspacing='4'>");
-    for (const auto &[keys, what] : shortcutRows()) {
-        QString k = keys.toHtmlEscaped();
-        k.replace(code, QStringLiteral("<b>\\1</b>"));
-        html += QStringLiteral("<tr><td>%1</td><td>%2</td></tr>").arg(k, what.toHtmlEscaped());
-    }
-    return html + QStringLiteral("</table>");
-}
 
 MainWindow::MainWindow(QWidget *parent)
     : QMainWindow(parent), m_timeline(new TimelineView(this)), m_details(new DetailsPanel(this)),
@@ -177,15 +139,13 @@ void MainWindow::createMenus()
     file->addAction(tr("&Quit"), QKeySequence::Quit, qApp, &QApplication::closeAllWindows);
 
     QMenu *view = menuBar()->addMenu(tr("&View"));
-    ZoomState *zoom = m_timeline->zoom();
-    auto centre = [zoom] { return zoom->visible().start + zoom->visible().duration() / 2; };
-    view->addAction(tr("Zoom &In"), QKeySequence(Qt::CTRL | Qt::Key_Equal), this, [zoom, centre] { zoom->zoomIn(centre()); });
-    view->addAction(tr("Zoom &Out"), QKeySequence(Qt::CTRL | Qt::Key_Minus), this, [zoom, centre] { zoom->zoomOut(centre()); });
-    view->addAction(tr("Zoom to &Selection"), this, [zoom] { zoom->zoomToSelection(); });
-    view->addAction(tr("&Fit Session"), this, [zoom] { zoom->fit(); });
-    view->addAction(tr("&Back"), this, [zoom] { zoom->back(); });
+    const TimelineActions *actions = m_timeline->actions();
+    view->addActions({actions->zoomIn, actions->zoomOut, actions->zoomToSelection, actions->fit, actions->back});
     view->addSeparator();
-    view->addAction(tr("&Find..."), QKeySequence::Find, this, [this] { m_search->focusInput(); });
+    view->addActions({actions->panLeft, actions->panRight, actions->clearSelection});
+    view->addSeparator();
+    view->addAction(actions->find);
+    connect(actions->find, &QAction::triggered, m_search, &SearchBar::focusInput);
     view->addSeparator();
     for (QDockWidget *dock : findChildren<QDockWidget *>())
         view->addAction(dock->toggleViewAction());
@@ -285,7 +245,7 @@ void MainWindow::showShortcuts()
     QMessageBox box(this);
     box.setWindowTitle(tr("Keyboard Shortcuts"));
     box.setTextFormat(Qt::RichText);
-    box.setText(shortcutTableHtml());
+    box.setText(m_timeline->actions()->helpHtml());
     box.exec();
 }
 

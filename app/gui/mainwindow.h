@@ -74,9 +74,4 @@ private:
     QStringList m_loading;
 };
 
-// The keyboard and mouse table shown by Help > Keyboard shortcuts, and the
-// same table as the README writes it.
-QString shortcutTableHtml();
-QString shortcutTableMarkdown();
-
 } // namespace rankscope

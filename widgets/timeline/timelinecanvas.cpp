@@ -8,7 +8,6 @@
 #include <QContextMenuEvent>
 #include <QElapsedTimer>
 #include <QHelpEvent>
-#include <QKeyEvent>
 #include <QMenu>
 #include <QMouseEvent>
 #include <QPainter>
@@ -26,7 +25,6 @@ namespace rankscope {
 namespace {
 constexpr int kResizeGrip = 4;   // px either side of the label edge
 constexpr int kIndent = 12;
-constexpr double kPanStep = 0.1; // arrow keys pan a tenth of the view
 }
 
 TimelineCanvas::TimelineCanvas(ZoomState *zoom, QWidget *parent) : QAbstractScrollArea(parent), m_zoom(zoom)
@@ -559,33 +557,10 @@ void TimelineCanvas::wheelEvent(QWheelEvent *event)
         m_zoom->zoom(std::pow(ZoomState::kZoomStep, steps), anchor);
     } else if (event->modifiers() & Qt::ShiftModifier) {
         const double shift = event->angleDelta().y() != 0 ? steps : event->angleDelta().x() / 120.0;
-        m_zoom->pan(-TimeNs(shift * kPanStep * double(m_zoom->visible().duration())));
+        m_zoom->panSteps(-shift);
     } else {
         QAbstractScrollArea::wheelEvent(event);
         return;
-    }
-    event->accept();
-}
-
-void TimelineCanvas::keyPressEvent(QKeyEvent *event)
-{
-    const TimeNs step = TimeNs(kPanStep * double(m_zoom->visible().duration()));
-    switch (event->key()) {
-    case Qt::Key_Plus:
-    case Qt::Key_Equal: m_zoom->zoomIn(anchorTime()); break;
-    case Qt::Key_Minus:
-    case Qt::Key_Underscore: m_zoom->zoomOut(anchorTime()); break;
-    case Qt::Key_Left: m_zoom->pan(-step); break;
-    case Qt::Key_Right: m_zoom->pan(step); break;
-    case Qt::Key_F:
-    case Qt::Key_Home: m_zoom->fit(); break;
-    case Qt::Key_Z: m_zoom->zoomToSelection(); break;
-    case Qt::Key_Backspace: m_zoom->back(); break;
-    case Qt::Key_Escape:
-        m_zoom->setSelection(std::nullopt);
-        selectEvent(std::nullopt);
-        break;
-    default: QAbstractScrollArea::keyPressEvent(event); return;
     }
     event->accept();
 }

@@ -36,6 +36,8 @@ public:
     void setLabelWidth(int width);
     int trackAreaWidth() const;
     TimeScale scale() const;
+    // Where keyboard zoom anchors: the time under the mouse, or the view centre.
+    TimeNs anchorTime() const;
 
     std::optional<EventLocation> selectedEvent() const { return m_selected; }
     // Selects an event (or nothing); with `reveal`, expands its groups,
@@ -66,7 +68,6 @@ protected:
     void mouseReleaseEvent(QMouseEvent *event) override;
     void mouseDoubleClickEvent(QMouseEvent *event) override;
     void wheelEvent(QWheelEvent *event) override;
-    void keyPressEvent(QKeyEvent *event) override;
     void contextMenuEvent(QContextMenuEvent *event) override;
     bool viewportEvent(QEvent *event) override;
 
@@ -85,7 +86,6 @@ private:
     const RowGeometry *geometryAt(int y) const;
     const SliceRect *rectAt(QPoint pos, const RowGeometry **rowOut = nullptr) const;
     QString tooltipAt(QPoint pos) const;
-    TimeNs anchorTime() const; // under the mouse, or the view centre
     void paintLabels(QPainter &p) const;
     void paintRow(QPainter &p, const RowGeometry &g) const;
     void paintCounter(QPainter &p, const RowGeometry &g) const;

@@ -2,6 +2,7 @@
 
 #include "theme/theme.h"
 #include "timeline/overviewstrip.h"
+#include "timeline/timelineactions.h"
 #include "timeline/timelinecanvas.h"
 #include "timeline/timeruler.h"
 #include "timeline/zoomstate.h"
@@ -29,6 +30,7 @@ TimelineView::TimelineView(QWidget *parent)
     m_ruler->setLabelWidth(m_canvas->labelWidth());
     m_overview->setLabelWidth(m_canvas->labelWidth());
     setFocusProxy(m_canvas);
+    m_actions = new TimelineActions(this);
 }
 
 void TimelineView::setSession(std::shared_ptr<const Session> session)

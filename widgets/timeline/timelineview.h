@@ -10,6 +10,7 @@ namespace rankscope {
 
 class OverviewStrip;
 class TimeRuler;
+class TimelineActions;
 class TimelineCanvas;
 class ZoomState;
 
@@ -23,9 +24,11 @@ public:
     ZoomState *zoom() const { return m_zoom; }
     TimelineCanvas *canvas() const { return m_canvas; }
     TimeRuler *ruler() const { return m_ruler; }
+    // The timeline's commands, for menus and the shortcut help.
+    TimelineActions *actions() const { return m_actions; }
 
     // The visible timeline (ruler and rows, as on screen) as a picture:
-    // PNG by QImage, SVG by SvgPaintDevice. False when the file cannot be written.
+    // PNG by QImage, SVG by QSvgGenerator. False when the file cannot be written.
     bool exportPng(const QString &path);
     bool exportSvg(const QString &path);
 
@@ -38,6 +41,7 @@ private:
     OverviewStrip *m_overview;
     TimeRuler *m_ruler;
     TimelineCanvas *m_canvas;
+    TimelineActions *m_actions;
 };
 
 } // namespace rankscope

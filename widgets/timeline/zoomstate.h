@@ -15,6 +15,7 @@ class ZoomState : public QObject {
 public:
     static constexpr double kZoomStep = 1.5;  // + and - zoom by this factor
     static constexpr TimeNs kMinimumSpan = 20; // ns visible at the deepest zoom
+    static constexpr double kPanStep = 0.1;    // arrow keys and the wheel pan a tenth of the view
 
     explicit ZoomState(QObject *parent = nullptr);
 
@@ -31,6 +32,7 @@ public:
     void zoomIn(TimeNs anchor) { zoom(kZoomStep, anchor); }
     void zoomOut(TimeNs anchor) { zoom(1.0 / kZoomStep, anchor); }
     void pan(TimeNs delta);   // not recorded in history
+    void panSteps(double steps) { pan(TimeNs(steps * kPanStep * double(m_visible.duration()))); }
     void fit();
     bool zoomToSelection();   // false when nothing is selected
     bool back();              // false when the history is empty
