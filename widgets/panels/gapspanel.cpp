@@ -57,6 +57,10 @@ GapsPanel::GapsPanel(QWidget *parent)
     split->addWidget(charts);
     split->addWidget(tables);
     layout->addWidget(split, 1);
+    exportTable(m_gaps);
+    exportTable(m_activity);
+    exportChart(&m_utilization, QStringLiteral("gpu_utilization.png"));
+    exportChart(&m_histogram, QStringLiteral("gap_histogram.png"));
     connect(m_threshold, &QDoubleSpinBox::valueChanged, this, [this] { refresh(); });
     connect(m_gaps, &TableBox::rowSelected, this, &GapsPanel::showActivity);
     connect(m_gaps, &TableBox::rowActivated, this, [this](int row) {
@@ -137,21 +141,6 @@ void GapsPanel::showActivity(int gapRow)
         for (const CpuActivity &a : m_found[std::size_t(gapRow)].activity)
             t.rows.push_back({Cell::ofText(a.name), Cell::ofText(a.source), Cell::ofInteger(a.covered), Cell::ofDecimal(a.share * 100, 1)});
     m_activity->setTable(t);
-}
-
-QStringList GapsPanel::exportAll(const QString &directory)
-{
-    const QDir dir(directory);
-    QStringList written;
-    for (TableBox *t : {m_gaps, m_activity}) {
-        const QString path = dir.filePath(t->model()->table().name + QStringLiteral(".csv"));
-        if (t->exportCsv(path))
-            written << path;
-    }
-    for (auto [chart, name] : {std::pair{m_utilization, "gpu_utilization.png"}, std::pair{m_histogram, "gap_histogram.png"}})
-        if (charts::savePng(chart, dir.filePath(QLatin1String(name))))
-            written << dir.filePath(QLatin1String(name));
-    return written;
 }
 
 } // namespace rankscope

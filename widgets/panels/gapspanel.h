@@ -15,7 +15,6 @@ class GapsPanel : public StatsPanel {
     Q_OBJECT
 public:
     explicit GapsPanel(QWidget *parent = nullptr);
-    QStringList exportAll(const QString &directory) override;
     void setThresholdMs(double ms);
     TableBox *gapTable() const { return m_gaps; }
     TableBox *activityTable() const { return m_activity; }

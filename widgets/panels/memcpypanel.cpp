@@ -45,7 +45,9 @@ MemcpyPanel::MemcpyPanel(QWidget *parent)
 {
     auto *layout = new QVBoxLayout(this);
     m_advice->setWordWrap(true);
-    m_advice->setStyleSheet(QStringLiteral("QLabel { background: #fff3cd; color: #664d03; padding: 6px; border-radius: 4px; }"));
+    const Theme theme(palette());
+    m_advice->setStyleSheet(QStringLiteral("QLabel { background: %1; color: %2; padding: 6px; border-radius: 4px; }")
+                                .arg(theme.adviceBackground().name(), theme.adviceText().name()));
     layout->addWidget(m_advice);
     layout->addWidget(m_share);
     auto *charts = new QWidget(this);
@@ -64,6 +66,10 @@ MemcpyPanel::MemcpyPanel(QWidget *parent)
     split->addWidget(charts);
     split->addWidget(tables);
     layout->addWidget(split, 1);
+    exportTable(m_sizes);
+    exportTable(m_times);
+    exportChart(&m_histogram, QStringLiteral("memcpy_sizes.png"));
+    exportChart(&m_scatter, QStringLiteral("memcpy_throughput.png"));
 }
 
 namespace {
@@ -143,21 +149,6 @@ void MemcpyPanel::selectBin(Direction direction, int log2Bytes)
 QString MemcpyPanel::adviceText() const
 {
     return m_advice->text();
-}
-
-QStringList MemcpyPanel::exportAll(const QString &directory)
-{
-    const QDir dir(directory);
-    QStringList written;
-    for (TableBox *t : {m_sizes, m_times}) {
-        const QString path = dir.filePath(t->model()->table().name + QStringLiteral(".csv"));
-        if (t->exportCsv(path))
-            written << path;
-    }
-    for (auto [chart, name] : {std::pair{m_histogram, "memcpy_sizes.png"}, std::pair{m_scatter, "memcpy_throughput.png"}})
-        if (charts::savePng(chart, dir.filePath(QLatin1String(name))))
-            written << dir.filePath(QLatin1String(name));
-    return written;
 }
 
 } // namespace rankscope

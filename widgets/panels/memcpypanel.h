@@ -16,7 +16,6 @@ class MemcpyPanel : public StatsPanel {
     Q_OBJECT
 public:
     explicit MemcpyPanel(QWidget *parent = nullptr);
-    QStringList exportAll(const QString &directory) override;
     QString adviceText() const;
     TableBox *sizeTable() const { return m_sizes; }
     TableBox *timeTable() const { return m_times; }

@@ -17,6 +17,7 @@ RanksPanel::RanksPanel(QWidget *parent) : StatsPanel(parent), m_table(new TableB
     hint->setWordWrap(true);
     layout->addWidget(hint);
     layout->addWidget(m_table, 1);
+    exportTable(m_table);
 }
 
 void RanksPanel::refresh()
@@ -56,12 +57,6 @@ void RanksPanel::present(ResultTable t)
         }
     m_table->setTable(std::move(t));
     m_table->model()->setHighlighted(std::move(worst));
-}
-
-QStringList RanksPanel::exportAll(const QString &directory)
-{
-    const QString path = QDir(directory).filePath(QStringLiteral("rank_comparison.csv"));
-    return m_table->exportCsv(path) ? QStringList{path} : QStringList{};
 }
 
 } // namespace rankscope

@@ -12,7 +12,6 @@ class RanksPanel : public StatsPanel {
     Q_OBJECT
 public:
     explicit RanksPanel(QWidget *parent = nullptr);
-    QStringList exportAll(const QString &directory) override;
     TableBox *table() const { return m_table; }
 
 protected:

@@ -17,9 +17,28 @@
 
 namespace rankscope {
 
+namespace {
+
+// The panels in tab order: the name --panel and showPanel() take, and the tab's title.
+struct PanelName {
+    const char *name;
+    const char *title;
+};
+constexpr PanelName kPanels[] = {
+    {"memcpy", QT_TRANSLATE_NOOP("rankscope::StatsDock", "Memory transfers")},
+    {"gaps", QT_TRANSLATE_NOOP("rankscope::StatsDock", "GPU gaps")},
+    {"summaries", QT_TRANSLATE_NOOP("rankscope::StatsDock", "Summaries")},
+    {"ranks", QT_TRANSLATE_NOOP("rankscope::StatsDock", "Rank comparison")},
+};
+
+} // namespace
+
 QStringList StatsDock::panelNames()
 {
-    return {QStringLiteral("memcpy"), QStringLiteral("gaps"), QStringLiteral("summaries"), QStringLiteral("ranks")};
+    QStringList names;
+    for (const PanelName &p : kPanels)
+        names << QLatin1String(p.name);
+    return names;
 }
 
 StatsDock::StatsDock(QWidget *parent)
@@ -37,11 +56,11 @@ StatsDock::StatsDock(QWidget *parent)
     bar->addWidget(m_export);
     layout->addLayout(bar);
     layout->addWidget(m_tabs, 1);
-    m_tabs->addTab(m_memcpy, tr("Memory transfers"));
-    m_tabs->addTab(m_gaps, tr("GPU gaps"));
-    m_tabs->addTab(m_summaries, tr("Summaries"));
-    m_tabs->addTab(m_ranks, tr("Rank comparison"));
-    for (StatsPanel *p : std::initializer_list<StatsPanel *>{m_memcpy, m_gaps, m_summaries, m_ranks}) {
+    m_panels = {m_memcpy, m_gaps, m_summaries, m_ranks}; // in the order of kPanels
+    static_assert(std::size(kPanels) == 4);
+    for (std::size_t i = 0; i < m_panels.size(); ++i)
+        m_tabs->addTab(m_panels[i], tr(kPanels[i].title));
+    for (StatsPanel *p : m_panels) {
         connect(p, &StatsPanel::eventsSelected, this, &StatsDock::eventsSelected);
         connect(p, &StatsPanel::zoomRequested, this, &StatsDock::zoomRequested);
         connect(p, &StatsPanel::searchRequested, this, &StatsDock::searchRequested);
@@ -55,7 +74,7 @@ StatsDock::StatsDock(QWidget *parent)
         if (dir.isEmpty())
             return;
         QStringList written;
-        for (StatsPanel *p : std::initializer_list<StatsPanel *>{m_memcpy, m_gaps, m_summaries, m_ranks})
+        for (StatsPanel *p : m_panels)
             written += p->exportAll(dir);
         QMessageBox::information(this, tr("Export"), tr("Wrote %n file(s) to %1", nullptr, int(written.size())).arg(dir));
     });
@@ -72,7 +91,7 @@ void StatsDock::setSession(std::shared_ptr<const Session> session)
     if (m_session)
         for (const RankEntry &e : m_session->ranks())
             m_rank->addItem(tr("Rank %1").arg(e.rank));
-    for (StatsPanel *p : std::initializer_list<StatsPanel *>{m_memcpy, m_gaps, m_summaries, m_ranks})
+    for (StatsPanel *p : m_panels)
         p->setSession(m_session);
     applyScope();
 }
@@ -106,19 +125,19 @@ void StatsDock::applyScope()
     m_clearRange->setEnabled(m_scope.range.has_value());
     if (!m_session)
         return;
-    for (StatsPanel *p : std::initializer_list<StatsPanel *>{m_memcpy, m_gaps, m_summaries, m_ranks})
+    for (StatsPanel *p : m_panels)
         p->setScope(m_scope);
 }
 
 void StatsDock::setComputeInBackground(bool background)
 {
-    for (StatsPanel *p : std::initializer_list<StatsPanel *>{m_memcpy, m_gaps, m_summaries, m_ranks})
+    for (StatsPanel *p : m_panels)
         p->setComputeInBackground(background);
 }
 
 bool StatsDock::isComputing() const
 {
-    for (const StatsPanel *p : std::initializer_list<const StatsPanel *>{m_memcpy, m_gaps, m_summaries, m_ranks})
+    for (const StatsPanel *p : m_panels)
         if (p->isComputing())
             return true;
     return false;

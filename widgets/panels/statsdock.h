@@ -6,6 +6,7 @@
 #include <QWidget>
 #include <memory>
 #include <optional>
+#include <vector>
 
 class QComboBox;
 class QLabel;
@@ -59,6 +60,7 @@ private:
     GapsPanel *m_gaps;
     SummaryPanel *m_summaries;
     RanksPanel *m_ranks;
+    std::vector<StatsPanel *> m_panels; // every panel above, in tab order
 };
 
 } // namespace rankscope

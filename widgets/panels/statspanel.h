@@ -14,6 +14,8 @@
 
 namespace rankscope {
 
+class TableBox;
+
 class StatsPanel : public QWidget {
     Q_OBJECT
 public:
@@ -33,8 +35,9 @@ public:
     // Off the GUI thread (the application's choice); tests compute inline.
     void setComputeInBackground(bool background) { m_background = background; }
     bool isComputing() const { return m_running > 0; }
-    // Writes every table as CSV and every chart as PNG into `directory`.
-    virtual QStringList exportAll(const QString &directory) = 0;
+    // Writes every table as CSV (named after the table) and every chart as
+    // PNG into `directory`; returns the paths written.
+    QStringList exportAll(const QString &directory) const;
 
 signals:
     void eventsSelected(const std::vector<rankscope::EventLocation> &events);
@@ -44,6 +47,10 @@ signals:
 protected:
     virtual void refresh() = 0;
     const Session *session() const { return m_session.get(); }
+    // What exportAll() writes: tables, and chart slots (charts are rebuilt
+    // per scope, so the slot is read at export time).
+    void exportTable(TableBox *table) { m_exportTables.push_back(table); }
+    void exportChart(QWidget **slot, const QString &fileName) { m_exportCharts.push_back({slot, fileName}); }
 
     // Runs compute() (a pure function of the immutable session) on a worker
     // thread, then show(result) here; a result that a newer request has
@@ -73,6 +80,8 @@ private:
     bool m_background = false;
     quint64 m_generation = 0;
     int m_running = 0;
+    std::vector<TableBox *> m_exportTables;
+    std::vector<std::pair<QWidget **, QString>> m_exportCharts;
 };
 
 // Replaces the widget at `slot` in `layout` (charts are rebuilt per scope).

@@ -4,7 +4,6 @@
 #include "panels/resulttablemodel.h"
 #include "panels/tablebox.h"
 
-#include <QDir>
 #include <array>
 #include <QTabWidget>
 #include <QVBoxLayout>
@@ -22,6 +21,8 @@ SummaryPanel::SummaryPanel(QWidget *parent)
     m_tabs->addTab(m_api, tr("CUDA API"));
     m_tabs->addTab(m_nvtx, tr("NVTX"));
     m_tabs->addTab(m_osrt, tr("OS runtime"));
+    for (TableBox *box : {m_kernels, m_api, m_nvtx, m_osrt})
+        exportTable(box);
     // Double-click: search the timeline for the row's name (its last
     // column; NVTX ranges are "domain:name").
     for (TableBox *box : {m_kernels, m_api, m_nvtx, m_osrt})
@@ -50,17 +51,6 @@ void SummaryPanel::refresh()
         m_nvtx->setTable(std::move(t[2]));
         m_osrt->setTable(std::move(t[3]));
     });
-}
-
-QStringList SummaryPanel::exportAll(const QString &directory)
-{
-    QStringList written;
-    for (TableBox *t : {m_kernels, m_api, m_nvtx, m_osrt}) {
-        const QString path = QDir(directory).filePath(t->model()->table().name + QStringLiteral(".csv"));
-        if (t->exportCsv(path))
-            written << path;
-    }
-    return written;
 }
 
 } // namespace rankscope

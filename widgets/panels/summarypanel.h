@@ -13,7 +13,6 @@ class SummaryPanel : public StatsPanel {
     Q_OBJECT
 public:
     explicit SummaryPanel(QWidget *parent = nullptr);
-    QStringList exportAll(const QString &directory) override;
     TableBox *kernels() const { return m_kernels; }
     TableBox *api() const { return m_api; }
     TableBox *nvtx() const { return m_nvtx; }

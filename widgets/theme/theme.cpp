@@ -108,6 +108,16 @@ QColor Theme::standoutCellBackground() const
     return isDark() ? QColor(0x8a, 0x3a, 0x2e) : QColor(0xf2, 0x9e, 0x8e);
 }
 
+QColor Theme::adviceBackground() const
+{
+    return isDark() ? QColor(0x4d, 0x3d, 0x00) : QColor(0xff, 0xf3, 0xcd);
+}
+
+QColor Theme::adviceText() const
+{
+    return isDark() ? QColor(0xff, 0xe6, 0x9c) : QColor(0x66, 0x4d, 0x03);
+}
+
 QColor Theme::seriesColor(int index)
 {
     static const QColor colours[] = {kindColor(TrackKind::Kernel), QColor(0xe0, 0x7b, 0x1a), transferColor(Direction::HtoD),

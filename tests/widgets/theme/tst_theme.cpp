@@ -49,6 +49,8 @@ private slots:
         QVERIFY2(contrast(theme.standoutCellBackground(), palette.color(QPalette::Text)) > 0.3,
                  qPrintable(theme.standoutCellBackground().name()));
         QVERIFY(theme.standoutCellBackground() != theme.canvasBackground());
+        QVERIFY(contrast(theme.adviceBackground(), theme.adviceText()) > 0.4);
+        QCOMPARE(theme.adviceBackground().lightnessF() < 0.5, dark);
     }
     void transfersHaveOneColourPerDirection()
     {
