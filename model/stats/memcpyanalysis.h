@@ -9,7 +9,7 @@
 namespace rankscope::stats {
 
 enum class Direction { HtoD, DtoH, DtoD, PtoP, Other };
-constexpr int kDirectionCount = 5;
+constexpr int kDirectionCount = int(Direction::Other) + 1;
 Direction directionOf(MemcpyKind kind);
 QString directionName(Direction d);
 

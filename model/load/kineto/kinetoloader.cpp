@@ -1,5 +1,6 @@
 #include "load/kineto/kinetoloader.h"
 
+#include "core/narrowing.h"
 #include "load/derivedtracks.h"
 #include "load/gzipreader.h"
 #include "load/kernelconfigs.h"
@@ -130,10 +131,6 @@ SyncKind syncKindNamed(std::string_view name)
     return SyncKind::Unknown;
 }
 
-std::uint32_t clamp32(std::int64_t v)
-{
-    return v == kNone ? 0u : std::uint32_t(std::clamp<std::int64_t>(v, 0, 0xffffffffLL));
-}
 
 // Fills a Report from the parsed events.
 class KinetoBuilder {
@@ -183,7 +180,7 @@ private:
     std::map<std::tuple<QString, std::uint32_t, int>, std::size_t> m_counterIndex;
     std::map<std::string_view, StringId> m_domainIds;
     std::map<std::string, std::size_t, std::less<>> m_categoryCounts;
-    StringId m_memcpyNames[14] = {};
+    StringId m_memcpyNames[kMemcpyKindCount] = {};
 };
 
 void KinetoBuilder::addComplete(const KinetoEvent &e)
@@ -210,8 +207,8 @@ void KinetoBuilder::addComplete(const KinetoEvent &e)
     Report &r = m_report;
     const StringId name = r.strings.intern(e.name);
     const std::uint32_t pid = std::uint32_t(e.pid), tid = std::uint32_t(e.tid == kNone ? 0 : std::llabs(e.tid));
-    const std::uint32_t externalId = clamp32(e.externalId);
-    const std::uint32_t correlation = clamp32(e.correlation);
+    const std::uint32_t externalId = saturate<std::uint32_t>(e.externalId);
+    const std::uint32_t correlation = saturate<std::uint32_t>(e.correlation);
     // GPU events: pid = device, tid = stream (args say so too, when present).
     const int device = int(e.device != kNone ? e.device : e.pid);
     const std::uint32_t stream = std::uint32_t(e.stream != kNone && e.stream >= 0 ? e.stream : tid);
@@ -244,10 +241,10 @@ void KinetoBuilder::addComplete(const KinetoEvent &e)
         k.correlationId = correlation;
         k.externalId = externalId;
         KernelConfig c;
-        c.gridX = clamp32(e.grid[0]), c.gridY = clamp32(e.grid[1]), c.gridZ = clamp32(e.grid[2]);
-        c.blockX = clamp32(e.block[0]), c.blockY = clamp32(e.block[1]), c.blockZ = clamp32(e.block[2]);
-        c.registersPerThread = clamp32(e.registers);
-        c.staticSharedMemory = clamp32(e.sharedMemory); // Kineto reports static + dynamic together
+        c.gridX = saturate<std::uint32_t>(e.grid[0]), c.gridY = saturate<std::uint32_t>(e.grid[1]), c.gridZ = saturate<std::uint32_t>(e.grid[2]);
+        c.blockX = saturate<std::uint32_t>(e.block[0]), c.blockY = saturate<std::uint32_t>(e.block[1]), c.blockZ = saturate<std::uint32_t>(e.block[2]);
+        c.registersPerThread = saturate<std::uint32_t>(e.registers);
+        c.staticSharedMemory = saturate<std::uint32_t>(e.sharedMemory); // Kineto reports static + dynamic together
         k.config = m_configs.intern(c);
         if (!e.collectiveName.empty() || e.inNelems != kNone) {
             CollectiveRecord c;

@@ -1,3 +1,4 @@
+#include "core/narrowing.h"
 #include "load/kernelconfigs.h"
 #include "load/nsys/nsysreaders.h"
 
@@ -25,17 +26,6 @@ Track &trackFor(NsysLoadContext &ctx, TrackKind kind, const SqliteStatement &row
                         std::uint32_t(row.int64(StreamId)), std::uint32_t(row.int64(ContextId)));
 }
 
-std::uint32_t clampU32(std::int64_t v)
-{
-    return std::uint32_t(std::clamp<std::int64_t>(v, 0, 0xffffffffLL));
-}
-
-template<class E>
-E enumFrom(std::int64_t v, E fallback, int count)
-{
-    return v >= 0 && v < count ? E(v) : fallback;
-}
-
 } // namespace
 
 void readKernels(NsysLoadContext &ctx)
@@ -51,26 +41,25 @@ void readKernels(NsysLoadContext &ctx)
                            "dynamicSharedMemory", "graphNodeId", "launchType"}));
     KernelConfigInterner configs(ctx.report.kernelConfigs);
     ctx.forEachRow(table, sql, [&](const SqliteStatement &row) {
-        const TimeNs start = row.int64(Start);
-        const std::optional<TimeNs> checkedEnd = ctx.checkedEnd(table, start, row, End);
-        if (!checkedEnd)
+        const std::optional<TimeRange> span = ctx.checkedSpan(table, row, Start, End);
+        if (!span)
             return;
-        const TimeNs end = *checkedEnd;
+        const auto [start, end] = *span;
         KernelRecord k;
         KernelConfig c;
         k.shortName = ctx.mapString(row.int64(Short));
         k.mangledName = row.isNull(Mangled) ? StringTable::kEmpty : ctx.mapString(row.int64(Mangled));
-        k.correlationId = clampU32(row.int64(CorrelationId));
-        c.gridX = clampU32(row.int64(GridX));
-        c.gridY = clampU32(row.int64(GridY));
-        c.gridZ = clampU32(row.int64(GridZ));
-        c.blockX = clampU32(row.int64(BlockX));
-        c.blockY = clampU32(row.int64(BlockY));
-        c.blockZ = clampU32(row.int64(BlockZ));
-        c.registersPerThread = clampU32(row.int64(Registers));
-        c.staticSharedMemory = clampU32(row.int64(StaticSmem));
-        c.dynamicSharedMemory = clampU32(row.int64(DynamicSmem));
-        c.launchType = std::int32_t(row.int64(LaunchType, -1));
+        k.correlationId = saturate<std::uint32_t>(row.int64(CorrelationId));
+        c.gridX = saturate<std::uint32_t>(row.int64(GridX));
+        c.gridY = saturate<std::uint32_t>(row.int64(GridY));
+        c.gridZ = saturate<std::uint32_t>(row.int64(GridZ));
+        c.blockX = saturate<std::uint32_t>(row.int64(BlockX));
+        c.blockY = saturate<std::uint32_t>(row.int64(BlockY));
+        c.blockZ = saturate<std::uint32_t>(row.int64(BlockZ));
+        c.registersPerThread = saturate<std::uint32_t>(row.int64(Registers));
+        c.staticSharedMemory = saturate<std::uint32_t>(row.int64(StaticSmem));
+        c.dynamicSharedMemory = saturate<std::uint32_t>(row.int64(DynamicSmem));
+        c.launchType = saturate<std::int32_t>(row.int64(LaunchType, -1));
         k.config = configs.intern(c);
         k.graphNodeId = row.int64(GraphNode, -1);
         // Some old exports leave demangledName empty; the short name is
@@ -93,22 +82,21 @@ void readMemcpys(NsysLoadContext &ctx)
         table, withCommon({"bytes", "copyKind", "srcKind", "dstKind", "srcDeviceId", "dstDeviceId", "copyCount"}));
     std::vector<StringId> nameOfKind; // "[CUDA memcpy Host-to-Device]" per copy kind id
     ctx.forEachRow(table, sql, [&](const SqliteStatement &row) {
-        const TimeNs start = row.int64(Start);
-        const std::optional<TimeNs> checkedEnd = ctx.checkedEnd(table, start, row, End);
-        if (!checkedEnd)
+        const std::optional<TimeRange> span = ctx.checkedSpan(table, row, Start, End);
+        if (!span)
             return;
-        const TimeNs end = *checkedEnd;
+        const auto [start, end] = *span;
         MemcpyRecord m;
         m.bytes = std::uint64_t(std::max<std::int64_t>(row.int64(Bytes), 0));
-        m.correlationId = clampU32(row.int64(CorrelationId));
+        m.correlationId = saturate<std::uint32_t>(row.int64(CorrelationId));
         const std::int64_t kind = row.int64(CopyKind);
-        m.copyKindId = std::uint8_t(std::clamp<std::int64_t>(kind, 0, 255));
-        m.copyKind = enumFrom(kind, MemcpyKind::Unknown, 14);
-        m.srcKind = enumFrom(row.int64(SrcKind, 7), MemoryKind::Unknown, 8);
-        m.dstKind = enumFrom(row.int64(DstKind, 7), MemoryKind::Unknown, 8);
-        m.srcDevice = std::int32_t(row.int64(SrcDevice, -1));
-        m.dstDevice = std::int32_t(row.int64(DstDevice, -1));
-        m.copyCount = clampU32(row.int64(CopyCount, 1));
+        m.copyKindId = saturate<std::uint8_t>(kind);
+        m.copyKind = enumOr(kind, MemcpyKind::Unknown, kMemcpyKindCount);
+        m.srcKind = enumOr(row.int64(SrcKind, 7), MemoryKind::Unknown, kMemoryKindCount);
+        m.dstKind = enumOr(row.int64(DstKind, 7), MemoryKind::Unknown, kMemoryKindCount);
+        m.srcDevice = saturate<std::int32_t>(row.int64(SrcDevice, -1));
+        m.dstDevice = saturate<std::int32_t>(row.int64(DstDevice, -1));
+        m.copyCount = saturate<std::uint32_t>(row.int64(CopyCount, 1));
         if (nameOfKind.size() <= m.copyKindId)
             nameOfKind.resize(m.copyKindId + 1, StringTable::kEmpty);
         if (nameOfKind[m.copyKindId] == StringTable::kEmpty)
@@ -129,16 +117,15 @@ void readMemsets(NsysLoadContext &ctx)
     const std::string sql = ctx.db.selectColumns(table, withCommon({"value", "bytes", "memKind"}));
     const StringId name = ctx.intern("[CUDA memset]");
     ctx.forEachRow(table, sql, [&](const SqliteStatement &row) {
-        const TimeNs start = row.int64(Start);
-        const std::optional<TimeNs> checkedEnd = ctx.checkedEnd(table, start, row, End);
-        if (!checkedEnd)
+        const std::optional<TimeRange> span = ctx.checkedSpan(table, row, Start, End);
+        if (!span)
             return;
-        const TimeNs end = *checkedEnd;
+        const auto [start, end] = *span;
         MemsetRecord m;
         m.bytes = std::uint64_t(std::max<std::int64_t>(row.int64(Bytes), 0));
-        m.correlationId = clampU32(row.int64(CorrelationId));
-        m.value = std::uint32_t(row.int64(Value));
-        m.memKind = enumFrom(row.int64(MemKind, 7), MemoryKind::Unknown, 8);
+        m.correlationId = saturate<std::uint32_t>(row.int64(CorrelationId));
+        m.value = saturate<std::uint32_t>(row.int64(Value));
+        m.memKind = enumOr(row.int64(MemKind, 7), MemoryKind::Unknown, kMemoryKindCount);
         trackFor(ctx, TrackKind::Memset, row).slices.append(start, end, name, std::uint32_t(ctx.report.memsets.size()));
         ctx.report.memsets.push_back(m);
     });
@@ -153,16 +140,15 @@ void readSyncs(NsysLoadContext &ctx)
     // Schema 3.17 renamed the old column to deprecatedSyncType and added a
     // new syncType; both versions call the current one syncType.
     const std::string sql = ctx.db.selectColumns(table, withCommon({"syncType", "eventId"}));
-    StringId names[5] = {};
+    StringId names[kSyncKindCount] = {};
     ctx.forEachRow(table, sql, [&](const SqliteStatement &row) {
-        const TimeNs start = row.int64(Start);
-        const std::optional<TimeNs> checkedEnd = ctx.checkedEnd(table, start, row, End);
-        if (!checkedEnd)
+        const std::optional<TimeRange> span = ctx.checkedSpan(table, row, Start, End);
+        if (!span)
             return;
-        const TimeNs end = *checkedEnd;
+        const auto [start, end] = *span;
         SyncRecord s;
-        s.correlationId = clampU32(row.int64(CorrelationId));
-        s.kind = enumFrom(row.int64(Type), SyncKind::Unknown, 5);
+        s.correlationId = saturate<std::uint32_t>(row.int64(CorrelationId));
+        s.kind = enumOr(row.int64(Type), SyncKind::Unknown, kSyncKindCount);
         s.eventId = row.int64(EventId, -1);
         StringId &name = names[int(s.kind)];
         if (name == StringTable::kEmpty)

@@ -1,5 +1,7 @@
 #include "load/nsys/nsysreaders.h"
 
+#include "core/narrowing.h"
+
 #include <map>
 
 namespace rankscope::nsys {
@@ -12,16 +14,15 @@ void readCudaApi(NsysLoadContext &ctx)
     const std::string sql = ctx.db.selectColumns(
         table, {"start", "end", "globalTid", "correlationId", "nameId", "returnValue", "eventClass"});
     ctx.forEachRow(table, sql, [&](const SqliteStatement &row) {
-        const TimeNs start = row.int64(0);
-        const std::optional<TimeNs> checkedEnd = ctx.checkedEnd(table, start, row, 1);
-        if (!checkedEnd)
+        const std::optional<TimeRange> span = ctx.checkedSpan(table, row, 0, 1);
+        if (!span)
             return;
-        const TimeNs end = *checkedEnd;
+        const auto [start, end] = *span;
         Track &track = ctx.hostTrack(TrackKind::CudaApi, row.int64(2));
         ApiCallRecord record;
-        record.correlationId = std::uint32_t(row.int64(3));
-        record.returnValue = std::int32_t(row.int64(5));
-        record.eventClass = std::int32_t(row.int64(6, EventClass::CudaRuntime));
+        record.correlationId = saturate<std::uint32_t>(row.int64(3));
+        record.returnValue = saturate<std::int32_t>(row.int64(5));
+        record.eventClass = saturate<std::int32_t>(row.int64(6, EventClass::CudaRuntime));
         track.slices.append(start, end, ctx.mapString(row.int64(4)), std::uint32_t(ctx.report.apiCalls.size()));
         ctx.report.apiCalls.push_back(record);
     });
@@ -39,11 +40,10 @@ void readOsRuntime(NsysLoadContext &ctx)
         const std::int64_t eventClass = row.int64(4, EventClass::OsRuntime);
         if (eventClass == EventClass::OsRuntimeStart || eventClass == EventClass::OsRuntimeFinish)
             return;
-        const TimeNs start = row.int64(0);
-        const std::optional<TimeNs> checkedEnd = ctx.checkedEnd(table, start, row, 1);
-        if (!checkedEnd)
+        const std::optional<TimeRange> span = ctx.checkedSpan(table, row, 0, 1);
+        if (!span)
             return;
-        const TimeNs end = *checkedEnd;
+        const auto [start, end] = *span;
         // OS runtime slices carry no side table: payload is unused.
         ctx.hostTrack(TrackKind::OsRuntime, row.int64(2)).slices.append(start, end, ctx.mapString(row.int64(3)), 0);
     });

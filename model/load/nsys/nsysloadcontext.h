@@ -53,6 +53,13 @@ public:
     // start: returns a usable end and counts the oddity. Times outside
     // kTraceTimeLimit: nullopt (the row is dropped) and counted.
     std::optional<TimeNs> checkedEnd(const char *table, TimeNs start, const SqliteStatement &row, int endColumn);
+    // The row's [start, end] under the same rules: what every event table's reader asks first.
+    std::optional<TimeRange> checkedSpan(const char *table, const SqliteStatement &row, int startColumn, int endColumn)
+    {
+        const TimeNs start = row.int64(startColumn);
+        const std::optional<TimeNs> end = checkedEnd(table, start, row, endColumn);
+        return end ? std::optional<TimeRange>(TimeRange{start, *end}) : std::nullopt;
+    }
     // For rows without an end: whether `start` is usable (counted if not).
     bool checkedStart(const char *table, TimeNs start);
     void note(Diagnostic::Severity severity, QString text);
