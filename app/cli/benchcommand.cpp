@@ -16,6 +16,8 @@
 #include <sqlite3.h>
 
 #include <algorithm>
+#include <map>
+#include <mutex>
 #include <random>
 
 namespace rankscope::cli {
@@ -43,16 +45,16 @@ qint64 residentBytes()
 
 // The floor: one thread stepping through the same statements the loader
 // ran, reading every column of every row, doing nothing with them.
-double sqliteFloorSeconds(const Report &report)
+double sqliteFloorSeconds(const QString &file, const std::vector<std::string> &statements)
 {
     sqlite3 *db = nullptr;
-    const QByteArray uri = QByteArray("file:") + report.filePath.toUtf8() + "?mode=ro&immutable=1";
+    const QByteArray uri = QByteArray("file:") + file.toUtf8() + "?mode=ro&immutable=1";
     if (sqlite3_open_v2(uri.constData(), &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, nullptr) != SQLITE_OK)
         return 0;
     QElapsedTimer timer;
     timer.start();
     std::int64_t sink = 0;
-    for (const std::string &sql : report.meta.sqlRead) {
+    for (const std::string &sql : statements) {
         sqlite3_stmt *stmt = nullptr;
         if (sqlite3_prepare_v2(db, sql.c_str(), int(sql.size()), &stmt, nullptr) != SQLITE_OK)
             continue;
@@ -86,7 +88,15 @@ int runBench(const QStringList &arguments)
     const qint64 rssBefore = residentBytes();
     QElapsedTimer timer;
     timer.start();
-    const std::optional<Session> loaded = loadInputs(parser);
+    // The statements the loaders run, per file, for the floor to replay.
+    std::mutex statementsMutex;
+    std::map<QString, std::vector<std::string>> statements;
+    LoadControl control;
+    control.statementRun = [&](const QString &file, const std::string &sql) {
+        const std::lock_guard lock(statementsMutex);
+        statements[file].push_back(sql);
+    };
+    const std::optional<Session> loaded = loadInputs(parser, control);
     if (!loaded)
         return 1;
     const double loadSeconds = double(timer.nsecsElapsed()) / 1e9;
@@ -107,8 +117,8 @@ int runBench(const QStringList &arguments)
         << " B/event (RSS growth), model " << QString::number(double(modelBytes) / std::max<double>(double(events), 1), 'f', 1) << " B/event\n";
 
     double floorSeconds = 0;
-    for (const ReportPtr &r : session->reports())
-        floorSeconds += sqliteFloorSeconds(*r);
+    for (const auto &[file, sql] : statements)
+        floorSeconds += sqliteFloorSeconds(file, sql);
     if (floorSeconds > 0)
         out << "SQLite scan floor:     " << QString::number(floorSeconds * 1000, 'f', 1) << " ms (one thread), load / floor = "
             << QString::number(loadSeconds / floorSeconds, 'f', 2) << "\n";

@@ -21,6 +21,6 @@ void printFailure(const QString &path, const QString &reason);
 void addInputArgument(QCommandLineParser &parser);
 // Loads the files the parser's positional arguments name, printing a line
 // per file that fails; nullopt (after a usage message) when none are given.
-std::optional<Session> loadInputs(const QCommandLineParser &parser);
+std::optional<Session> loadInputs(const QCommandLineParser &parser, const LoadControl &control = {});
 
 } // namespace rankscope::cli

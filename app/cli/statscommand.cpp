@@ -19,13 +19,13 @@ void addInputArgument(QCommandLineParser &parser)
     parser.addPositionalArgument(QStringLiteral("files"), QStringLiteral("Trace files or directories."), QStringLiteral("FILE|DIR..."));
 }
 
-std::optional<Session> loadInputs(const QCommandLineParser &parser)
+std::optional<Session> loadInputs(const QCommandLineParser &parser, const LoadControl &control)
 {
     if (parser.positionalArguments().isEmpty()) {
         QTextStream(stderr) << "rankscope-cli: no input files\n";
         return std::nullopt;
     }
-    Session session = Session::load(parser.positionalArguments());
+    Session session = Session::load(parser.positionalArguments(), control);
     for (const LoadFailure &f : session.failures())
         printFailure(f.path, f.error);
     return session;

@@ -207,6 +207,8 @@ struct ProcessGroupInfo {
     QString ranks;
 };
 
+enum class TraceSource { NsysSqlite, Kineto };
+
 struct ReportMetadata {
     QString format;          // "Nsight Systems SQLite export"
     QString productVersion;  // "2025.3.2.0"
@@ -221,10 +223,12 @@ struct ReportMetadata {
     std::optional<int> worldSize;
     QString distributedBackend;
     std::vector<ProcessGroupInfo> processGroups;
-    bool microsecondTimestamps = false; // times came as (fractional) µs
+    // What wrote the file: Kineto rows follow PyTorch's and HTA's rules
+    // (CPU scopes named by category, HTA's step window), nsys rows nsys' rules.
+    TraceSource source = TraceSource::NsysSqlite;
+    bool microsecondTimestamps = false; // times came as (fractional) µs: statistics round as HTA does
     TimeNs rawTimeOrigin = 0;           // report time + this = time as written in the file (ns)
     std::map<QString, std::size_t> sourceEventCounts; // events per category as read
-    std::vector<std::string> sqlRead; // the statements the loader ran (the benchmark's floor replays them)
 };
 
 struct Report {

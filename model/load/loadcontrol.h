@@ -6,18 +6,27 @@
 #include <atomic>
 #include <functional>
 #include <memory>
+#include <string>
 
 namespace rankscope {
 
 struct LoadControl {
     const std::atomic<bool> *cancel = nullptr;
     std::function<void(double fraction)> progress; // 0..1, from the loading thread
+    // Told each SQL statement a loader runs on `file`, from the loading
+    // threads: for tools that replay what was read (the benchmark's floor).
+    std::function<void(const QString &file, const std::string &sql)> statementRun;
 
     bool isCancelled() const { return cancel && cancel->load(std::memory_order_relaxed); }
     void report(double fraction) const
     {
         if (progress)
             progress(fraction);
+    }
+    void noteStatement(const QString &file, const std::string &sql) const
+    {
+        if (statementRun)
+            statementRun(file, sql);
     }
 };
 

@@ -48,6 +48,7 @@ Session Session::load(const QStringList &pathsOrDirectories, const LoadControl &
     parallelFor(results.size(), [&](std::size_t i) {
         LoadControl perFile;
         perFile.cancel = control.cancel;
+        perFile.statementRun = control.statementRun;
         if (control.progress)
             perFile.progress = [&, i](double f) {
                 std::lock_guard lock(progressMutex);

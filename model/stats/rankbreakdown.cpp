@@ -95,7 +95,7 @@ std::vector<RankBreakdown> temporalBreakdown(const Session &session)
                 for (std::size_t i = 0; i < t.slices.size(); ++i) {
                     const ApiCallRecord &a = r.apiCalls[t.slices.payload(i)];
                     // HTA's CPU events are cuda_runtime calls, not driver calls.
-                    if (r.meta.microsecondTimestamps && a.eventClass != EventClass::CudaRuntime)
+                    if (r.meta.source == TraceSource::Kineto && a.eventClass != EventClass::CudaRuntime)
                         continue;
                     if (round.start(t.slices.start(i)) < lastStepStart)
                         keptCorrelations.insert(a.correlationId);
@@ -111,7 +111,7 @@ std::vector<RankBreakdown> temporalBreakdown(const Session &session)
             // cuda_sync counts as busy in HTA, but only without the step
             // window (its category is not a kernel category there); Nsight
             // Systems' sync rows are waits, not work, and never count.
-            const bool sync = t.kind == TrackKind::Sync && r.meta.microsecondTimestamps && !stepWindow;
+            const bool sync = t.kind == TrackKind::Sync && r.meta.source == TraceSource::Kineto && !stepWindow;
             if (!op && !sync)
                 continue;
             for (std::size_t i = 0; i < t.slices.size(); ++i) {

@@ -190,7 +190,7 @@ void TimelineRows::addRank(const Session &session, int rank)
                     QString what = trackKindName(track.kind);
                     // Kineto's CPU scopes (cpu_op, user_annotation, ...) are
                     // named by their category; NVTX rows by their domain.
-                    if (track.kind == TrackKind::Nvtx && r.meta.microsecondTimestamps)
+                    if (track.kind == TrackKind::Nvtx && r.meta.source == TraceSource::Kineto)
                         what = r.strings.string(track.domainName);
                     else if (track.kind == TrackKind::Nvtx && track.domainName != StringTable::kEmpty)
                         what += QStringLiteral(": ") + r.strings.string(track.domainName);

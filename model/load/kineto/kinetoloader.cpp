@@ -383,6 +383,7 @@ void KinetoBuilder::finish(const kineto::TraceHeader &header)
     meta.format = QStringLiteral("PyTorch profiler (Kineto) JSON");
     for (const auto &[category, count] : m_categoryCounts)
         meta.sourceEventCounts[QString::fromStdString(category)] = count;
+    meta.source = TraceSource::Kineto;
     meta.microsecondTimestamps = true;
     if (header.rank)
         meta.declaredRank = header.rank;

@@ -25,6 +25,7 @@ public:
     SqliteDatabase &db;
     Report &report;
     const LoadControl &control;
+    QString filePath;   // the export being read
     QString fatalError; // set once; loading stops
 
     void readStringIds();
@@ -82,7 +83,7 @@ bool NsysLoadContext::forEachRow(const char *table, const std::string &sql, OnRo
     if (!fatalError.isEmpty())
         return false;
     QString error;
-    report.meta.sqlRead.push_back(sql);
+    control.noteStatement(filePath, sql);
     SqliteStatement stmt = db.prepare(sql, &error);
     if (!stmt.isValid()) {
         fatalError = QStringLiteral("cannot read table %1: %2").arg(QString::fromLatin1(table), error);

@@ -206,6 +206,7 @@ LoadResult NsysSqliteLoader::load(const QString &path, const LoadControl &contro
         report->diagnostics.push_back({Diagnostic::Severity::Warning, std::nullopt,
                                        QStringLiteral("%1 is a view, not a table: not read (an nsys export has no views)").arg(QString::fromStdString(view))});
     NsysLoadContext ctx(db, *report, control);
+    ctx.filePath = path;
     using Step = void (*)(NsysLoadContext &);
     auto run = [&](NsysLoadContext &c, std::initializer_list<Step> steps) {
         for (Step step : steps) {
@@ -242,6 +243,7 @@ LoadResult NsysSqliteLoader::load(const QString &path, const LoadControl &contro
     QString secondError;
     const bool parallel = std::thread::hardware_concurrency() > 1 && secondDb.open(path, &secondError, control.cancel);
     NsysLoadContext hostCtx(parallel ? secondDb : db, hostCalls, control);
+    hostCtx.filePath = path;
     hostCtx.shareStringsFrom(ctx);
     const std::initializer_list<Step> hostSteps{nsys::readCudaApi, nsys::readOsRuntime};
     const std::initializer_list<Step> mainSteps{nsys::readNvtx, nsys::readKernels, nsys::readMemcpys, nsys::readMemsets, nsys::readSyncs,
@@ -262,7 +264,6 @@ LoadResult NsysSqliteLoader::load(const QString &path, const LoadControl &contro
     report->apiCalls = std::move(hostCalls.apiCalls);
     std::move(hostCalls.tracks.begin(), hostCalls.tracks.end(), std::back_inserter(report->tracks));
     std::move(hostCalls.diagnostics.begin(), hostCalls.diagnostics.end(), std::back_inserter(report->diagnostics));
-    report->meta.sqlRead.insert(report->meta.sqlRead.end(), hostCalls.meta.sqlRead.begin(), hostCalls.meta.sqlRead.end());
     control.report(0.8);
 
     // 3. What needs every track: processes, threads, GPUs.
