@@ -1,6 +1,6 @@
 #include "session/session.h"
 
-#include "load/parallel.h"
+#include "load/workerpool.h"
 #include "load/traceloader.h"
 
 #include <QFileInfo>

@@ -5,7 +5,7 @@
 #include "load/gzipreader.h"
 #include "load/kernelconfigs.h"
 #include "load/kineto/kinetoparser.h"
-#include "load/parallel.h"
+#include "load/workerpool.h"
 #include "load/trackregistry.h"
 
 #include <QElapsedTimer>

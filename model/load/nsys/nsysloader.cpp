@@ -2,7 +2,7 @@
 
 #include "load/derivedtracks.h"
 #include "load/nsys/nsysreaders.h"
-#include "load/parallel.h"
+#include "load/workerpool.h"
 
 #include <QElapsedTimer>
 #include <QFileInfo>
@@ -11,7 +11,6 @@
 #include <algorithm>
 #include <map>
 #include <set>
-#include <thread>
 
 namespace rankscope {
 
@@ -241,20 +240,17 @@ LoadResult NsysSqliteLoader::load(const QString &path, const LoadControl &contro
     Report hostCalls;
     SqliteDatabase secondDb;
     QString secondError;
-    const bool parallel = std::thread::hardware_concurrency() > 1 && secondDb.open(path, &secondError, control.cancel);
+    const bool parallel = loadThreadPool()->maxThreadCount() > 1 && secondDb.open(path, &secondError, control.cancel);
     NsysLoadContext hostCtx(parallel ? secondDb : db, hostCalls, control);
     hostCtx.filePath = path;
     hostCtx.shareStringsFrom(ctx);
     const std::initializer_list<Step> hostSteps{nsys::readCudaApi, nsys::readOsRuntime};
     const std::initializer_list<Step> mainSteps{nsys::readNvtx, nsys::readKernels, nsys::readMemcpys, nsys::readMemsets, nsys::readSyncs,
                                                 nsys::readMemoryUsage, nsys::readGpuMetrics, nsys::readDiagnosticEvents};
-    if (parallel) {
-        std::thread host([&] { run(hostCtx, hostSteps); });
-        run(ctx, mainSteps);
-        host.join();
-    } else {
+    if (parallel) // on the load pool, or one after the other here when it is busy
+        parallelFor(2, [&](std::size_t i) { i == 0 ? run(hostCtx, hostSteps) : run(ctx, mainSteps); });
+    else
         run(hostCtx, hostSteps) && run(ctx, mainSteps);
-    }
     if (auto s = stopped(hostCtx))
         return *s;
     if (auto s = stopped(ctx))

@@ -1,9 +1,13 @@
 // Multi-rank sessions: rank assignment, time alignment, parallel loading.
 #include "nsysfixture.h"
+#include "load/workerpool.h"
 #include "session/session.h"
 #include "testdata.h"
 
 #include <QtTest>
+#include <mutex>
+#include <set>
+#include <thread>
 
 #if defined(__SANITIZE_ADDRESS__)
 #define RANKSCOPE_ASAN 1
@@ -205,6 +209,24 @@ private slots:
                  qPrintable(QStringLiteral("heap %1 -> %2 bytes (model %3)").arg(before).arg(after).arg(modelBytes)));
         QCOMPARE(whole.ranks().size(), std::size_t(1)); // the earlier session is untouched
         QVERIFY(whole.reports()[0]->eventCount() >= 300000);
+    }
+
+    void loadingUsesOneBoundedPool()
+    {
+        // Five files, each read on two connections and finalised in
+        // parallel: all of it on the load pool's threads and the caller's.
+        std::mutex mutex;
+        std::set<std::thread::id> threads;
+        LoadControl control;
+        control.statementRun = [&](const QString &, const std::string &) {
+            const std::lock_guard lock(mutex);
+            threads.insert(std::this_thread::get_id());
+        };
+        const Session s = Session::load({demoPath(), slowFixture()}, control);
+        QCOMPARE(s.ranks().size(), std::size_t(5));
+        const int bound = loadThreadPool()->maxThreadCount() + 1;
+        QVERIFY2(int(threads.size()) <= bound, qPrintable(QStringLiteral("%1 threads > %2").arg(threads.size()).arg(bound)));
+        QCOMPARE(loadThreadPool()->maxThreadCount(), std::max(1, QThread::idealThreadCount()));
     }
 
     void progressReachesOne()
