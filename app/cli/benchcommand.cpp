@@ -1,7 +1,6 @@
 #include "clicommands.h"
-
-#include "stats/reportcatalog.h"
 #include "stats/rankbreakdown.h"
+#include "stats/reportcatalog.h"
 #include "timeline/timelinecanvas.h"
 #include "timeline/timelineview.h"
 #include "timeline/zoomstate.h"

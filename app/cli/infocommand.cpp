@@ -1,7 +1,5 @@
 #include "clicommands.h"
-
 #include "core/units.h"
-
 
 #include <QCommandLineParser>
 #include <QFile>

@@ -1,5 +1,4 @@
 #include "clicommands.h"
-
 #include "stats/reportcatalog.h"
 
 #include <QCommandLineParser>

@@ -1,9 +1,9 @@
 // rankscope: the timeline viewer.
 #include "demotraces.h"
 #include "mainwindow.h"
+#include "panels/statsdock.h"
 #include "screenshot.h"
 #include "session/session.h"
-#include "panels/statsdock.h"
 #include "timeline/timelineview.h"
 
 #include <QApplication>

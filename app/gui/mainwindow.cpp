@@ -1,16 +1,16 @@
 #include "mainwindow.h"
 
+#include "core/units.h"
 #include "details/detailspanel.h"
 #include "details/diagnosticspanel.h"
+#include "panels/statsdock.h"
 #include "recentfiles.h"
-#include "timeline/searchbar.h"
 #include "sessionloadjob.h"
 #include "statisticsexport.h"
-#include "panels/statsdock.h"
+#include "timeline/searchbar.h"
 #include "timeline/timelineactions.h"
 #include "timeline/timelinecanvas.h"
 #include "timeline/timelineview.h"
-#include "core/units.h"
 #include "timeline/zoomstate.h"
 
 #include <QApplication>

@@ -8,6 +8,7 @@
 // Intervals are closed: [start, end] overlaps [lo, hi] when
 // start <= hi && end >= lo, so zero-length events (marks) are found too.
 #include "core/timetypes.h"
+
 #include <cstdint>
 #include <span>
 #include <vector>

@@ -10,6 +10,7 @@
 // kEventsPerBaseBucket events, each level halves the count, and the last
 // level's buckets are as wide as the track: about 3 bytes per event in all.
 #include "core/timetypes.h"
+
 #include <cstdint>
 #include <span>
 #include <vector>

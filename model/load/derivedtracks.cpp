@@ -2,7 +2,6 @@
 
 #include "core/intervals.h"
 
-
 #include <algorithm>
 #include <cctype>
 #include <map>

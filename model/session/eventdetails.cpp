@@ -1,7 +1,7 @@
 #include "session/eventdetails.h"
 
-#include "session/eventlinks.h"
 #include "core/units.h"
+#include "session/eventlinks.h"
 
 namespace rankscope {
 

@@ -1,7 +1,7 @@
 #include "session/session.h"
 
-#include "load/workerpool.h"
 #include "load/traceloader.h"
+#include "load/workerpool.h"
 
 #include <QFileInfo>
 #include <QRegularExpression>

@@ -2,8 +2,8 @@
 // Several reports opened together as one multi-rank view on a common time
 // axis. Each rank is a report, or one process of a report when a single
 // export holds several CUDA processes (torchrun under one nsys).
-#include "load/loadcontrol.h"
 #include "core/report.h"
+#include "load/loadcontrol.h"
 
 #include <QStringList>
 #include <optional>

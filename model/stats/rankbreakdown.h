@@ -2,8 +2,8 @@
 // Holistic Trace Analysis' temporal breakdown and communication /
 // computation overlap, per rank of a session (the rank_summary report).
 // Definitions: docs/statistics.md, "rank_summary".
-#include "stats/resulttable.h"
 #include "session/session.h"
+#include "stats/resulttable.h"
 
 #include <optional>
 #include <string_view>

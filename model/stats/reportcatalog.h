@@ -1,8 +1,8 @@
 #pragma once
 // The reports `rankscope-cli stats --report NAME` knows, by name.
 #include "core/report.h"
-#include "stats/resulttable.h"
 #include "session/session.h"
+#include "stats/resulttable.h"
 
 #include <QStringList>
 #include <functional>

@@ -68,9 +68,4 @@ QString formatRoundedHalfEven(double value, int decimals)
     return formatRoundedWith(value, decimals, Ties::ToEven);
 }
 
-double roundHalfAway(double value, int decimals)
-{
-    return formatRounded(value, decimals).toDouble();
-}
-
 } // namespace rankscope

@@ -9,7 +9,6 @@ namespace rankscope {
 // The value rounded to `decimals` places, as text with exactly that many
 // decimals ("0.0", "4.194"). Non-finite values print as "nan"/"inf".
 QString formatRounded(double value, int decimals);
-double roundHalfAway(double value, int decimals);
 // Python's round(): ties (only possible when the binary value is exactly
 // halfway) go to the even digit. HTA's percentages are rounded this way.
 QString formatRoundedHalfEven(double value, int decimals);

@@ -17,13 +17,6 @@ struct ReportSlice {
     TimeRange range = TimeRange::everything(); // report time
     std::optional<std::uint32_t> pid;
 
-    bool accepts(const Track &track, std::size_t event) const
-    {
-        if (pid && track.pid != *pid)
-            return false;
-        const TimeNs start = track.slices.start(event);
-        return start >= range.start && start <= range.end;
-    }
     bool acceptsTrack(const Track &track) const { return !pid || track.pid == *pid; }
     // First and one-past-last event of a track that start in the range
     // (tracks are sorted by start).

@@ -1,8 +1,8 @@
 #include "fuzzload.h"
 
-#include "stats/reportcatalog.h"
-#include "session/session.h"
 #include "load/traceloader.h"
+#include "session/session.h"
+#include "stats/reportcatalog.h"
 
 #include <QDir>
 #include <QFile>

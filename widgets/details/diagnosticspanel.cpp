@@ -1,6 +1,7 @@
 #include "details/diagnosticspanel.h"
 
 #include "core/units.h"
+#include "theme/theme.h"
 
 #include <QFileInfo>
 #include <set>
@@ -18,12 +19,10 @@ DiagnosticsPanel::DiagnosticsPanel(QWidget *parent) : QTreeWidget(parent)
 void DiagnosticsPanel::setSession(const Session &session)
 {
     clear();
-    m_problems = 0;
     for (const LoadFailure &f : session.failures()) {
         auto *item = new QTreeWidgetItem(this, {QFileInfo(f.path).fileName(), tr("Error"), tr("Could not open: %1").arg(f.error)});
         item->setToolTip(0, f.path);
-        item->setForeground(1, QBrush(Qt::red));
-        ++m_problems;
+        item->setForeground(1, QBrush(Theme(palette()).errorText()));
     }
     std::set<const Report *> seen;
     for (const RankEntry &entry : session.ranks()) {
@@ -39,7 +38,6 @@ void DiagnosticsPanel::setSession(const Session &session)
             if (d.timestamp)
                 text = QStringLiteral("[%1] ").arg(formatDuration(*d.timestamp)) + text;
             new QTreeWidgetItem(file, {QString(), severity, text});
-            m_problems += d.severity != Diagnostic::Severity::Info;
         }
     }
     resizeColumnToContents(0);

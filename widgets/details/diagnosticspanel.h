@@ -12,10 +12,8 @@ class DiagnosticsPanel : public QTreeWidget {
 public:
     explicit DiagnosticsPanel(QWidget *parent = nullptr);
     void setSession(const Session &session);
-    int problemCount() const { return m_problems; }
 
 private:
-    int m_problems = 0;
 };
 
 } // namespace rankscope

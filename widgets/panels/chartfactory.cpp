@@ -1,4 +1,5 @@
 #include "panels/chartfactory.h"
+
 #include "theme/theme.h"
 
 #include <QGuiApplication>

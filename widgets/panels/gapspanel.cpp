@@ -1,10 +1,10 @@
 #include "panels/gapspanel.h"
 
+#include "core/units.h"
 #include "panels/chartfactory.h"
 #include "panels/resulttablemodel.h"
 #include "panels/tablebox.h"
 #include "theme/theme.h"
-#include "core/units.h"
 
 #include <QDir>
 #include <QDoubleSpinBox>

@@ -2,8 +2,8 @@
 // GPU gaps: utilisation over time, the spread of idle-gap lengths, and a
 // sortable list of gaps above a threshold with what the CPU did meanwhile
 // ("data_loading covers 94% of this gap"). Double-click a gap to zoom.
-#include "stats/gapanalysis.h"
 #include "panels/statspanel.h"
+#include "stats/gapanalysis.h"
 
 class QDoubleSpinBox;
 
@@ -17,7 +17,6 @@ public:
     explicit GapsPanel(QWidget *parent = nullptr);
     void setThresholdMs(double ms);
     TableBox *gapTable() const { return m_gaps; }
-    TableBox *activityTable() const { return m_activity; }
     const std::vector<stats::GpuGapInfo> &gaps() const { return m_found; }
 
 protected:

@@ -1,9 +1,9 @@
 #include "panels/memcpypanel.h"
 
 #include "panels/chartfactory.h"
-#include "stats/nsysreports.h"
 #include "panels/resulttablemodel.h"
 #include "panels/tablebox.h"
+#include "stats/nsysreports.h"
 #include "theme/theme.h"
 
 #include <QDir>

@@ -2,9 +2,9 @@
 // Memory transfers: nsys' memcpy size and time tables, a histogram of
 // transfer sizes by direction (click a bar to select those copies), size
 // against throughput, and the pageable share of host traffic.
+#include "panels/statspanel.h"
 #include "stats/memcpyanalysis.h"
 #include "stats/resulttable.h"
-#include "panels/statspanel.h"
 
 class QLabel;
 

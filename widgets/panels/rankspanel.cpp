@@ -1,8 +1,8 @@
 #include "panels/rankspanel.h"
 
-#include "stats/rankcomparison.h"
 #include "panels/resulttablemodel.h"
 #include "panels/tablebox.h"
+#include "stats/rankcomparison.h"
 
 #include <QDir>
 #include <QLabel>

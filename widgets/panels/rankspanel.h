@@ -1,8 +1,8 @@
 #pragma once
 // One row per rank; in each column the worst rank is marked, which is
 // where a straggler or a starving rank shows.
-#include "stats/resulttable.h"
 #include "panels/statspanel.h"
+#include "stats/resulttable.h"
 
 namespace rankscope {
 

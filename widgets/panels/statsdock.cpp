@@ -1,10 +1,10 @@
 #include "panels/statsdock.h"
 
+#include "core/units.h"
 #include "panels/gapspanel.h"
 #include "panels/memcpypanel.h"
 #include "panels/rankspanel.h"
 #include "panels/summarypanel.h"
-#include "core/units.h"
 
 #include <QComboBox>
 #include <QFileDialog>

@@ -1,8 +1,8 @@
 #include "panels/summarypanel.h"
 
-#include "stats/nsysreports.h"
 #include "panels/resulttablemodel.h"
 #include "panels/tablebox.h"
+#include "stats/nsysreports.h"
 
 #include <array>
 #include <QTabWidget>

@@ -118,6 +118,11 @@ QColor Theme::adviceText() const
     return isDark() ? QColor(0xff, 0xe6, 0x9c) : QColor(0x66, 0x4d, 0x03);
 }
 
+QColor Theme::errorText() const
+{
+    return isDark() ? QColor(0xff, 0x6b, 0x6b) : QColor(0xc0, 0x1c, 0x1c);
+}
+
 QColor Theme::seriesColor(int index)
 {
     static const QColor colours[] = {kindColor(TrackKind::Kernel), QColor(0xe0, 0x7b, 0x1a), transferColor(Direction::HtoD),

@@ -46,6 +46,7 @@ public:
     QColor standoutCellBackground() const; // e.g. the worst rank of a column
     QColor adviceBackground() const;       // a note that suggests a fix
     QColor adviceText() const;
+    QColor errorText() const;              // "Error" in the Diagnostics dock
     static QColor seriesColor(int index);  // one per rank or GPU, repeating after 4
     static QColor neutralSeriesColor();    // a series that stands for no kind
     bool isDark() const { return m_palette.color(QPalette::Window).lightnessF() < 0.5; }

@@ -1,7 +1,7 @@
 #include "timeline/overviewstrip.h"
 
-#include "timeline/timescale.h"
 #include "theme/theme.h"
+#include "timeline/timescale.h"
 #include "timeline/zoomstate.h"
 
 #include <QMouseEvent>

@@ -1,8 +1,8 @@
 #include "timeline/timelinecanvas.h"
 
+#include "core/units.h"
 #include "session/eventlinks.h"
 #include "theme/theme.h"
-#include "core/units.h"
 #include "timeline/zoomstate.h"
 
 #include <QContextMenuEvent>

@@ -1,9 +1,9 @@
 #include "timeline/timeruler.h"
 
-#include "timeline/timescale.h"
 #include "core/units.h"
-#include "timeline/zoomstate.h"
 #include "theme/theme.h"
+#include "timeline/timescale.h"
+#include "timeline/zoomstate.h"
 
 #include <QPainter>
 

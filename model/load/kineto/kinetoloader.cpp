@@ -5,8 +5,8 @@
 #include "load/gzipreader.h"
 #include "load/kernelconfigs.h"
 #include "load/kineto/kinetoparser.h"
-#include "load/workerpool.h"
 #include "load/trackregistry.h"
+#include "load/workerpool.h"
 
 #include <QElapsedTimer>
 #include <QFile>

@@ -72,9 +72,9 @@ struct ParseError {
     std::size_t byteOffset = 0;
 };
 
-// `json` needs at least 64 bytes of spare capacity after its end. Calls onHeader once the header fields seen so
-// far are known (before the first event) and again at the end; returns an
-// error, or nullopt on success.
+// `json` needs at least 64 bytes of spare capacity after its end. Calls
+// onEvent for each event in file order and fills `header` as its fields are
+// met (they may follow the events); returns an error, or nullopt on success.
 std::optional<ParseError> parseTrace(ByteBuffer &json, TraceHeader &header,
                                      const std::function<void(const KinetoEvent &)> &onEvent,
                                      const std::function<bool()> &isCancelled);

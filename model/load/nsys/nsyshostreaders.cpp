@@ -1,6 +1,5 @@
-#include "load/nsys/nsysreaders.h"
-
 #include "core/narrowing.h"
+#include "load/nsys/nsysreaders.h"
 
 #include <map>
 

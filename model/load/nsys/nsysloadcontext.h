@@ -2,8 +2,8 @@
 // State shared by the parts of the Nsight Systems SQLite loader while one
 // file loads: the database, the report being built, the StringIds mapping,
 // the track lookup and the tally of oddities for the diagnostics list.
-#include "load/loadcontrol.h"
 #include "core/report.h"
+#include "load/loadcontrol.h"
 #include "load/nsys/sqlitedatabase.h"
 #include "load/trackregistry.h"
 

@@ -3,9 +3,9 @@
 // within a bounded time, and leaves the file exactly as it was. Among good
 // files, a bad one does not stop the others.
 #include "badcorpus.h"
+#include "load/traceloader.h"
 #include "session/session.h"
 #include "testdata.h"
-#include "load/traceloader.h"
 
 #include <QtTest>
 

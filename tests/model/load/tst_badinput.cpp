@@ -1,9 +1,9 @@
 // Bad input gets a clear one-line reason or a report with diagnostics,
 // never a crash, and the file is never modified. (The whole bad-input
 // corpus runs in tst_badcorpus; these are the cases that need a closer look.)
-#include "nsysfixture.h"
 #include "load/nsys/nsysloader.h"
 #include "load/traceloader.h"
+#include "nsysfixture.h"
 #include "testdata.h"
 
 #include <QtTest>

@@ -1,7 +1,7 @@
 // Correlation, NVTX projection and NCCL tracks built after loading.
 #include "load/derivedtracks.h"
-#include "session/eventlinks.h"
 #include "load/nsys/nsysloader.h"
+#include "session/eventlinks.h"
 #include "testdata.h"
 
 #include <QtTest>

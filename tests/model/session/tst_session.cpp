@@ -1,6 +1,6 @@
 // Multi-rank sessions: rank assignment, time alignment, parallel loading.
-#include "nsysfixture.h"
 #include "load/workerpool.h"
+#include "nsysfixture.h"
 #include "session/session.h"
 #include "testdata.h"
 

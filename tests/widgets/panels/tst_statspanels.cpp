@@ -2,12 +2,12 @@
 // tables show what nsys printed, panels follow the range and rank scope.
 #include "panels/gapspanel.h"
 #include "panels/memcpypanel.h"
-#include "stats/nsysreports.h"
 #include "panels/rankspanel.h"
 #include "panels/resulttablemodel.h"
 #include "panels/statsdock.h"
 #include "panels/summarypanel.h"
 #include "panels/tablebox.h"
+#include "stats/nsysreports.h"
 #include "testdata.h"
 
 #include <QAbstractItemModelTester>

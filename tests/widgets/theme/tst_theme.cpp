@@ -51,6 +51,7 @@ private slots:
         QVERIFY(theme.standoutCellBackground() != theme.canvasBackground());
         QVERIFY(contrast(theme.adviceBackground(), theme.adviceText()) > 0.4);
         QCOMPARE(theme.adviceBackground().lightnessF() < 0.5, dark);
+        QVERIFY(contrast(theme.errorText(), theme.canvasBackground()) > 0.25);
     }
     void transfersHaveOneColourPerDirection()
     {

@@ -1,11 +1,11 @@
 // The timeline as a user drives it: keys zoom around the centre, Shift+drag
 // and Z zoom to a range, F fits, a click selects the event under it.
+#include "session/eventlinks.h"
 #include "session/session.h"
 #include "testdata.h"
 #include "timeline/timelinecanvas.h"
 #include "timeline/timelineview.h"
 #include "timeline/zoomstate.h"
-#include "session/eventlinks.h"
 
 #include <QtTest>
 

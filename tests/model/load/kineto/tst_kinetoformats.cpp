@@ -1,8 +1,8 @@
 // Kineto format variants and bad input, on small traces written here.
 #include "load/kineto/kinetoloader.h"
-#include "stats/rankbreakdown.h"
-#include "session/session.h"
 #include "load/traceloader.h"
+#include "session/session.h"
+#include "stats/rankbreakdown.h"
 #include "testdata.h"
 
 #include <QtTest>

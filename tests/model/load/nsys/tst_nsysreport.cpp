@@ -3,9 +3,9 @@
 // cache, reused while the report is unchanged, and a clear message when no
 // nsys is installed.
 #include "load/nsys/nsysreportexport.h"
+#include "load/traceloader.h"
 #include "session/session.h"
 #include "testdata.h"
-#include "load/traceloader.h"
 
 #include <QtTest>
 

@@ -1,8 +1,8 @@
 // Exports from other nsys versions and partial exports, built as small
 // synthetic files with each era's table shapes. Expected statistics are
 // worked out by hand in the comments.
-#include "nsysfixture.h"
 #include "load/nsys/nsysloader.h"
+#include "nsysfixture.h"
 #include "stats/reportcatalog.h"
 #include "testdata.h"
 
