@@ -67,103 +67,132 @@ StringId nvtxText(NsysLoadContext &ctx, const SqliteStatement &row, int textColu
 
 } // namespace
 
+namespace {
+
+enum NvtxColumn { Start, End, Type, Category, Color, Text, GlobalTid, EndGlobalTid, TextId, DomainId,
+                  U64, I64, Dbl, U32, I32, Flt, JsonTextId, JsonText };
+
+// The classic payload columns: at most one of them is set per row.
+void decodeNvtxPayload(NsysLoadContext &ctx, const SqliteStatement &row, NvtxRecord &record)
+{
+    using PK = NvtxRecord::PayloadKind;
+    if (!row.isNull(I64) || !row.isNull(I32)) {
+        record.payloadKind = PK::Int;
+        record.intPayload = row.isNull(I64) ? row.int64(I32) : row.int64(I64);
+    } else if (!row.isNull(U64) || !row.isNull(U32)) {
+        record.payloadKind = PK::Unsigned;
+        record.intPayload = row.isNull(U64) ? row.int64(U32) : row.int64(U64);
+    } else if (!row.isNull(Dbl) || !row.isNull(Flt)) {
+        record.payloadKind = PK::Double;
+        record.doublePayload = row.isNull(Dbl) ? row.real(Flt) : row.real(Dbl);
+    } else if (!row.isNull(JsonText) || !row.isNull(JsonTextId)) {
+        record.payloadKind = PK::Json;
+        record.jsonPayload = nvtxText(ctx, row, JsonText, JsonTextId);
+    }
+}
+
+// What one pass over NVTX_EVENTS learns only by its end: domain and
+// category names (their rows may follow the ranges that use them), the
+// last timestamp (where ranges still open at the end of capture end, as in
+// nsys stats), and the rows waiting for them.
+struct NvtxPass {
+    using DomainKey = std::pair<std::uint32_t, std::int64_t>;                      // pid, domainId
+    using CategoryKey = std::tuple<std::uint32_t, std::int64_t, std::int64_t>;     // pid, domainId, category
+    std::map<DomainKey, StringId> domainNames;
+    std::map<CategoryKey, StringId> categoryNames;
+    std::vector<std::pair<std::size_t, CategoryKey>> categorised; // NVTX record, its category
+    struct OpenRange {
+        std::int64_t globalTid;
+        std::uint32_t domainId;
+        TimeNs start;
+        StringId name;
+        std::uint32_t record;
+    };
+    std::vector<OpenRange> open;
+    TimeNs lastTimestamp = kTimeMin;
+};
+
+} // namespace
+
 void readNvtx(NsysLoadContext &ctx)
 {
     static const char *table = "NVTX_EVENTS";
     if (!ctx.isReadableEventTable(table))
         return;
-    enum Col { Start, End, Type, Category, Color, Text, GlobalTid, EndGlobalTid, TextId, DomainId,
-               U64, I64, Dbl, U32, I32, Flt, JsonTextId, JsonText };
     const std::string sql = ctx.db.selectColumns(
         table, {"start", "end", "eventType", "category", "color", "text", "globalTid", "endGlobalTid",
                 "textId", "domainId", "uint64Value", "int64Value", "doubleValue", "uint32Value",
                 "int32Value", "floatValue", "jsonTextId", "jsonText"});
-
-    // Domains and categories are named per process by their own rows; read
-    // them first. Ranges still open at the end of capture end at the last
-    // NVTX timestamp, as in nsys stats.
-    using DomainKey = std::pair<std::uint32_t, std::int64_t>;                // pid, domainId
-    std::map<DomainKey, StringId> domainNames;
-    std::map<std::tuple<std::uint32_t, std::int64_t, std::int64_t>, StringId> categoryNames;
-    TimeNs lastTimestamp = kTimeMin;
+    NvtxPass pass;
+    std::vector<NvtxRecord> &records = ctx.report.nvtx;
     const bool ok = ctx.forEachRow(table, sql, [&](const SqliteStatement &row) {
         const int type = int(row.int64(Type));
-        for (const TimeNs t : {row.int64(Start), row.int64(End, kTimeMin)})
-            if (isTraceTime(t))
-                lastTimestamp = std::max(lastTimestamp, t);
-        const std::uint32_t pid = pidOfGlobalId(row.int64(GlobalTid));
-        if (type == NvtxEventType::DomainCreate)
-            domainNames[{pid, row.int64(DomainId)}] = nvtxText(ctx, row, Text, TextId);
-        else if (type == NvtxEventType::Category)
-            categoryNames[{pid, row.int64(DomainId), row.int64(Category)}] = nvtxText(ctx, row, Text, TextId);
-    });
-    if (!ok)
-        return;
-
-    std::size_t openRanges = 0;
-    ctx.forEachRow(table, sql, [&](const SqliteStatement &row) {
-        const int type = int(row.int64(Type));
-        if (!isNvtxRange(type) && type != NvtxEventType::Mark)
-            return;
         const TimeNs start = row.int64(Start);
+        for (const TimeNs t : {start, row.int64(End, kTimeMin)})
+            if (isTraceTime(t))
+                pass.lastTimestamp = std::max(pass.lastTimestamp, t);
+        const std::int64_t globalTid = row.int64(GlobalTid);
+        const std::uint32_t pid = pidOfGlobalId(globalTid);
+        const std::int64_t domainId = row.int64(DomainId);
+        if (type == NvtxEventType::DomainCreate) {
+            pass.domainNames[{pid, domainId}] = nvtxText(ctx, row, Text, TextId);
+            return;
+        }
+        if (type == NvtxEventType::Category) {
+            pass.categoryNames[{pid, domainId, row.int64(Category)}] = nvtxText(ctx, row, Text, TextId);
+            return;
+        }
+        const bool range = isNvtxRange(type);
+        if (!range && type != NvtxEventType::Mark)
+            return;
         NvtxRecord record;
         record.eventType = std::uint8_t(type);
         TimeNs end = start;
-        const bool open = isNvtxRange(type) && (row.isNull(End) || (row.int64(End) == 0 && start != 0));
-        if (isNvtxRange(type) && !open) {
+        const bool open = range && (row.isNull(End) || (row.int64(End) == 0 && start != 0));
+        if (range && !open) {
             const std::optional<TimeNs> checkedEnd = ctx.checkedEnd(table, start, row, End);
             if (!checkedEnd)
                 return;
             end = *checkedEnd;
         } else if (!ctx.checkedStart(table, start)) {
             return;
-        } else if (open) {
-            record.openAtEnd = true;
-            end = std::max(start, lastTimestamp);
-            ++openRanges;
         }
-        const std::int64_t globalTid = row.int64(GlobalTid);
-        const std::uint32_t pid = pidOfGlobalId(globalTid);
-        const std::int64_t domainId = row.int64(DomainId);
-        record.category = std::uint32_t(row.int64(Category));
-        if (record.category != 0) {
-            const auto it = categoryNames.find({pid, domainId, row.int64(Category)});
-            if (it != categoryNames.end())
-                record.categoryName = it->second;
-        }
+        record.openAtEnd = open;
+        record.category = saturate<std::uint32_t>(row.int64(Category));
+        if (record.category != 0)
+            pass.categorised.push_back({records.size(), {pid, domainId, row.int64(Category)}});
         // Old exports store 0 for "no colour" and "same thread"; a colour
         // with zero alpha would be invisible anyway.
         record.color = std::uint32_t(row.int64(Color));
         record.hasColor = (record.color & 0xFF000000u) != 0;
         const std::int64_t endGlobalTid = row.int64(EndGlobalTid);
         record.endTid = tidOfGlobalId(endGlobalTid != 0 ? endGlobalTid : globalTid);
-        using PK = NvtxRecord::PayloadKind;
-        if (!row.isNull(I64) || !row.isNull(I32)) {
-            record.payloadKind = PK::Int;
-            record.intPayload = row.isNull(I64) ? row.int64(I32) : row.int64(I64);
-        } else if (!row.isNull(U64) || !row.isNull(U32)) {
-            record.payloadKind = PK::Unsigned;
-            record.intPayload = row.isNull(U64) ? row.int64(U32) : row.int64(U64);
-        } else if (!row.isNull(Dbl) || !row.isNull(Flt)) {
-            record.payloadKind = PK::Double;
-            record.doublePayload = row.isNull(Dbl) ? row.real(Flt) : row.real(Dbl);
-        } else if (!row.isNull(JsonText) || !row.isNull(JsonTextId)) {
-            record.payloadKind = PK::Json;
-            record.jsonPayload = nvtxText(ctx, row, JsonText, JsonTextId);
-        }
-        Track &track = ctx.hostTrack(TrackKind::Nvtx, globalTid, std::uint32_t(domainId));
-        if (domainId != 0 && track.domainName == StringTable::kEmpty) {
-            const auto it = domainNames.find({pid, domainId});
-            track.domainName = it != domainNames.end() ? it->second
-                                                       : ctx.intern("domain " + std::to_string(domainId));
-        }
-        track.slices.append(start, end, nvtxText(ctx, row, Text, TextId), std::uint32_t(ctx.report.nvtx.size()));
-        ctx.report.nvtx.push_back(record);
+        decodeNvtxPayload(ctx, row, record);
+        const StringId name = nvtxText(ctx, row, Text, TextId);
+        const auto recordIndex = std::uint32_t(records.size());
+        if (open) // its end is the last timestamp, known after the pass
+            pass.open.push_back({globalTid, std::uint32_t(domainId), start, name, recordIndex});
+        else
+            ctx.hostTrack(TrackKind::Nvtx, globalTid, std::uint32_t(domainId)).slices.append(start, end, name, recordIndex);
+        records.push_back(record);
     });
-    if (openRanges)
+    if (!ok)
+        return;
+
+    for (const NvtxPass::OpenRange &r : pass.open)
+        ctx.hostTrack(TrackKind::Nvtx, r.globalTid, r.domainId).slices.append(r.start, std::max(r.start, pass.lastTimestamp), r.name, r.record);
+    for (const auto &[record, key] : pass.categorised)
+        if (const auto it = pass.categoryNames.find(key); it != pass.categoryNames.end())
+            records[record].categoryName = it->second;
+    for (Track &track : ctx.report.tracks)
+        if (track.kind == TrackKind::Nvtx && track.domainId != 0 && track.domainName == StringTable::kEmpty) {
+            const auto it = pass.domainNames.find({track.pid, std::int64_t(track.domainId)});
+            track.domainName = it != pass.domainNames.end() ? it->second : ctx.intern("domain " + std::to_string(track.domainId));
+        }
+    if (!pass.open.empty())
         ctx.note(Diagnostic::Severity::Info,
                  QStringLiteral("NVTX: %1 ranges were still open when capture stopped; they end at the last NVTX timestamp")
-                     .arg(openRanges));
+                     .arg(pass.open.size()));
 }
 
 } // namespace rankscope::nsys
