@@ -36,184 +36,206 @@ QString threadName(const Report &r, std::uint32_t pid, std::uint32_t tid)
 
 } // namespace
 
+// A rank's tracks by owner: host tracks by process and thread, GPU tracks by
+// process and device; processes with CUDA work first.
+struct TimelineRows::RankTracks {
+    const RankEntry &entry;
+    const Report &report;
+    int rank;
+    std::map<std::uint32_t, std::map<std::uint32_t, std::vector<std::uint32_t>>> host; // pid -> tid -> tracks
+    std::map<std::pair<std::uint32_t, int>, std::vector<std::uint32_t>> gpu;          // (pid, device) -> tracks
+    std::set<std::uint32_t> cudaPids;
+    std::vector<std::uint32_t> pids;
+
+    RankTracks(const Session &session, int rank)
+        : entry(session.ranks()[std::size_t(rank)]), report(*entry.report), rank(rank)
+    {
+        for (std::uint32_t t = 0; t < report.tracks.size(); ++t) {
+            const Track &track = report.tracks[t];
+            if (!Session::ownsTrack(entry, track))
+                continue;
+            if (isGpuTrack(track.kind) || isDerivedTrack(track.kind))
+                gpu[{track.pid, track.deviceId}].push_back(t);
+            else
+                host[track.pid][track.tid].push_back(t);
+        }
+        const std::vector<std::uint32_t> cuda = report.cudaProcesses();
+        cudaPids.insert(cuda.begin(), cuda.end());
+        for (const auto &[pid, threads] : host)
+            pids.push_back(pid);
+        for (const auto &[key, tracks] : gpu)
+            if (!host.count(key.first))
+                pids.push_back(key.first);
+        std::stable_sort(pids.begin(), pids.end(), [&](auto a, auto b) { return cudaPids.count(a) > cudaPids.count(b); });
+        pids.erase(std::unique(pids.begin(), pids.end()), pids.end());
+    }
+};
+
 void TimelineRows::addRank(const Session &session, int rank)
 {
-    const RankEntry &entry = session.ranks()[std::size_t(rank)];
-    const Report &r = *entry.report;
+    const RankTracks tracks(session, rank);
+    const int rankRow = addRankGroup(tracks);
+    // GPU work first: it is what a trace is opened for.
+    for (std::uint32_t pid : tracks.pids)
+        for (const auto &[key, gpuTracks] : tracks.gpu)
+            if (key.first == pid)
+                addGpuGroup(tracks, rankRow, pid, key.second, gpuTracks);
+    for (std::uint32_t pid : tracks.pids)
+        addProcessGroup(tracks, rankRow, pid);
+    addCounterRows(tracks, rankRow);
+}
+
+int TimelineRows::addGroup(int rank, int parent, int level, QString label, bool collapsed)
+{
+    TimelineRow group;
+    group.kind = TimelineRow::Kind::Group;
+    group.rank = rank;
+    group.level = level;
+    group.parent = parent;
+    group.label = std::move(label);
+    group.collapsed = collapsed;
+    return add(std::move(group));
+}
+
+int TimelineRows::addRankGroup(const RankTracks &tracks)
+{
+    const Report &r = tracks.report;
     QStringList gpuNames;
     for (const GpuInfo &g : r.gpus)
         gpuNames << g.name;
     gpuNames.removeDuplicates();
-    TimelineRow group;
-    group.kind = TimelineRow::Kind::Group;
-    group.rank = rank;
-    group.level = 0;
-    group.label = QStringLiteral("Rank %1").arg(entry.rank);
+    QString label = QStringLiteral("Rank %1").arg(tracks.entry.rank);
     if (!r.meta.hostName.isEmpty())
-        group.label += QStringLiteral(" · ") + r.meta.hostName;
+        label += QStringLiteral(" · ") + r.meta.hostName;
     if (!gpuNames.isEmpty())
-        group.label += QStringLiteral(" · ") + gpuNames.join(QStringLiteral(", "));
-    group.tooltip = r.filePath;
-    const int rankRow = add(group);
+        label += QStringLiteral(" · ") + gpuNames.join(QStringLiteral(", "));
+    const int row = addGroup(tracks.rank, -1, 0, label, false);
+    m_rows[std::size_t(row)].tooltip = r.filePath;
+    return row;
+}
 
-    // Tracks of this rank, by owner.
-    std::map<std::uint32_t, std::map<std::uint32_t, std::vector<std::uint32_t>>> hostTracks; // pid -> tid -> tracks
-    std::map<std::pair<std::uint32_t, int>, std::vector<std::uint32_t>> gpuTracks;          // (pid, device)
-    for (std::uint32_t t = 0; t < r.tracks.size(); ++t) {
-        const Track &track = r.tracks[t];
-        if (!Session::ownsTrack(entry, track))
-            continue;
-        if (isGpuTrack(track.kind) || isDerivedTrack(track.kind))
-            gpuTracks[{track.pid, track.deviceId}].push_back(t);
-        else
-            hostTracks[track.pid][track.tid].push_back(t);
+void TimelineRows::addSlicesRow(const Report &r, int rank, int parent, int level, const QString &label,
+                                const std::vector<std::uint32_t> &tracks, bool flatten)
+{
+    if (tracks.empty())
+        return;
+    TimelineRow row;
+    row.rank = rank;
+    row.level = level;
+    row.parent = parent;
+    row.label = label;
+    row.tooltip = label;
+    row.flatten = flatten;
+    int lane = 0;
+    for (std::uint32_t t : tracks) {
+        row.tracks.push_back(t);
+        row.laneOffset.push_back(flatten ? 0 : lane);
+        if (!flatten)
+            lane += r.tracks[t].slices.maxDepth() + 1;
     }
-    const std::vector<std::uint32_t> cuda = r.cudaProcesses();
-    const std::set<std::uint32_t> cudaPids(cuda.begin(), cuda.end());
-    std::vector<std::uint32_t> pids;
-    for (const auto &[pid, threads] : hostTracks)
-        pids.push_back(pid);
-    for (const auto &[key, tracks] : gpuTracks)
-        if (!hostTracks.count(key.first))
-            pids.push_back(key.first);
-    std::stable_sort(pids.begin(), pids.end(), [&](auto a, auto b) { return cudaPids.count(a) > cudaPids.count(b); });
-    pids.erase(std::unique(pids.begin(), pids.end()), pids.end());
+    row.lanes = std::max(1, flatten ? 1 : lane);
+    add(std::move(row));
+}
 
-    // GPU work first: it is what a trace is opened for.
-    for (std::uint32_t pid : pids) {
-        for (const auto &[key, tracks] : gpuTracks) {
-            if (key.first != pid)
-                continue;
-            const GpuInfo *gpu = r.gpu(key.second);
-            TimelineRow hw;
-            hw.kind = TimelineRow::Kind::Group;
-            hw.rank = rank;
-            hw.level = 1;
-            hw.parent = rankRow;
-            hw.label = QStringLiteral("CUDA HW · GPU %1%2 · pid %3").arg(key.second).arg(gpu ? QStringLiteral(": ") + gpu->name : QString()).arg(pid);
-            const int hwRow = add(hw);
-            auto slicesRow = [&](QString label, std::vector<std::uint32_t> rowTracks, bool flatten) {
-                TimelineRow row;
-                row.rank = rank;
-                row.level = 2;
-                row.parent = hwRow;
-                row.label = label;
-                row.tooltip = label;
-                row.flatten = flatten;
-                int lane = 0;
-                for (std::uint32_t t : rowTracks) {
-                    row.tracks.push_back(t);
-                    row.laneOffset.push_back(flatten ? 0 : lane);
-                    if (!flatten)
-                        lane += r.tracks[t].slices.maxDepth() + 1;
-                }
-                row.lanes = std::max(1, flatten ? 1 : lane);
-                if (!row.tracks.empty())
-                    add(row);
-            };
-            std::vector<std::uint32_t> all, projections, nccl, syncs;
-            std::map<std::uint32_t, std::vector<std::uint32_t>> byStream;
-            for (std::uint32_t t : tracks) {
-                const TrackKind kind = r.tracks[t].kind;
-                if (kind == TrackKind::Kernel || kind == TrackKind::Memcpy || kind == TrackKind::Memset) {
-                    all.push_back(t);
-                    byStream[r.tracks[t].streamId].push_back(t);
-                } else if (kind == TrackKind::Sync) {
-                    syncs.push_back(t);
-                } else if (kind == TrackKind::NvtxGpuProjection) {
-                    projections.push_back(t);
-                } else if (kind == TrackKind::NcclKernels) {
-                    nccl.push_back(t);
-                }
-            }
-            // The all-streams row draws the tracks the stream rows own.
-            slicesRow(QStringLiteral("All streams"), all, true);
-            slicesRow(QStringLiteral("NVTX (projected on GPU)"), projections, false);
-            if (!nccl.empty()) {
-                // The NCCL lane: NCCL kernels, then the NCCL NVTX domain.
-                for (const auto &[tid, hostOfPid] : hostTracks[pid])
-                    for (std::uint32_t t : hostOfPid)
-                        if (r.tracks[t].kind == TrackKind::Nvtx && r.strings.view(r.tracks[t].domainName) == "NCCL")
-                            nccl.push_back(t);
-                slicesRow(QStringLiteral("NCCL"), nccl, false);
-            }
-            // GPU-side waits of every stream in one row: they overlap the
-            // work they wait for, and most streams only ever wait once.
-            slicesRow(QStringLiteral("Synchronization"), syncs, true);
-            // Per-stream rows in their own group, folded when there are many
-            // (data-loader workers each make streams that copy once or twice).
-            TimelineRow streams;
-            streams.kind = TimelineRow::Kind::Group;
-            streams.rank = rank;
-            streams.level = 2;
-            streams.parent = hwRow;
-            streams.label = QStringLiteral("Streams (%1)").arg(byStream.size());
-            streams.collapsed = byStream.size() > kStreamsShownUnfolded;
-            const int streamsRow = byStream.empty() ? -1 : add(streams);
-            for (auto &[stream, streamTracks] : byStream) {
-                std::stable_sort(streamTracks.begin(), streamTracks.end(), [&](auto a, auto b) { return r.tracks[a].kind < r.tracks[b].kind; });
-                slicesRow(QStringLiteral("Stream %1").arg(stream), streamTracks, true);
-                m_rows.back().parent = streamsRow;
-                m_rows.back().level = 3;
-            }
+void TimelineRows::addGpuGroup(const RankTracks &tracks, int rankRow, std::uint32_t pid, int device,
+                               const std::vector<std::uint32_t> &gpuTracks)
+{
+    const Report &r = tracks.report;
+    const GpuInfo *gpu = r.gpu(device);
+    const int hwRow = addGroup(tracks.rank, rankRow, 1,
+                               QStringLiteral("CUDA HW · GPU %1%2 · pid %3").arg(device).arg(gpu ? QStringLiteral(": ") + gpu->name : QString()).arg(pid),
+                               false);
+    std::vector<std::uint32_t> all, projections, nccl, syncs;
+    std::map<std::uint32_t, std::vector<std::uint32_t>> byStream;
+    for (std::uint32_t t : gpuTracks) {
+        const TrackKind kind = r.tracks[t].kind;
+        if (kind == TrackKind::Kernel || kind == TrackKind::Memcpy || kind == TrackKind::Memset) {
+            all.push_back(t);
+            byStream[r.tracks[t].streamId].push_back(t);
+        } else if (kind == TrackKind::Sync) {
+            syncs.push_back(t);
+        } else if (kind == TrackKind::NvtxGpuProjection) {
+            projections.push_back(t);
+        } else if (kind == TrackKind::NcclKernels) {
+            nccl.push_back(t);
         }
     }
-    for (std::uint32_t pid : pids) {
-        TimelineRow process;
-        process.kind = TimelineRow::Kind::Group;
-        process.rank = rank;
-        process.level = 1;
-        process.parent = rankRow;
-        const ProcessInfo *info = r.process(pid);
-        process.label = QStringLiteral("%1 (%2)").arg(info && !info->name.isEmpty() ? info->name : QStringLiteral("Process")).arg(pid);
-        process.collapsed = !cudaPids.count(pid); // helper processes start folded
-        const int processRow = add(process);
-        if (hostTracks.count(pid)) {
-            // The main thread (tid == pid) first, then by tid.
-            std::vector<std::uint32_t> tids;
-            for (const auto &[tid, tracks] : hostTracks[pid])
-                tids.push_back(tid);
-            std::stable_sort(tids.begin(), tids.end(), [&](auto a, auto b) { return (a == pid) > (b == pid); });
-            for (std::uint32_t tid : tids) {
-                std::vector<std::uint32_t> tracks = hostTracks[pid][tid];
-                std::stable_sort(tracks.begin(), tracks.end(), [&](auto a, auto b) { return r.tracks[a].kind < r.tracks[b].kind; });
-                const QString name = threadName(r, pid, tid);
-                for (std::uint32_t t : tracks) {
-                    const Track &track = r.tracks[t];
-                    TimelineRow row;
-                    row.rank = rank;
-                    row.level = 2;
-                    row.parent = processRow;
-                    row.tracks = {t};
-                    row.laneOffset = {0};
-                    row.lanes = track.slices.maxDepth() + 1;
-                    QString what = trackKindName(track.kind);
-                    // Kineto's CPU scopes (cpu_op, user_annotation, ...) are
-                    // named by their category; NVTX rows by their domain.
-                    if (track.kind == TrackKind::Nvtx && r.meta.source == TraceSource::Kineto)
-                        what = r.strings.string(track.domainName);
-                    else if (track.kind == TrackKind::Nvtx && track.domainName != StringTable::kEmpty)
-                        what += QStringLiteral(": ") + r.strings.string(track.domainName);
-                    row.label = name + QStringLiteral(" · ") + what;
-                    row.tooltip = row.label;
-                    add(row);
-                }
-            }
+    // The all-streams row draws the tracks the stream rows own.
+    addSlicesRow(r, tracks.rank, hwRow, 2, QStringLiteral("All streams"), all, true);
+    addSlicesRow(r, tracks.rank, hwRow, 2, QStringLiteral("NVTX (projected on GPU)"), projections, false);
+    if (!nccl.empty()) {
+        // The NCCL lane: NCCL kernels, then the NCCL NVTX domain.
+        if (const auto host = tracks.host.find(pid); host != tracks.host.end())
+            for (const auto &[tid, hostOfThread] : host->second)
+                for (std::uint32_t t : hostOfThread)
+                    if (r.tracks[t].kind == TrackKind::Nvtx && r.strings.view(r.tracks[t].domainName) == "NCCL")
+                        nccl.push_back(t);
+        addSlicesRow(r, tracks.rank, hwRow, 2, QStringLiteral("NCCL"), nccl, false);
+    }
+    // GPU-side waits of every stream in one row: they overlap the work they
+    // wait for, and most streams only ever wait once.
+    addSlicesRow(r, tracks.rank, hwRow, 2, QStringLiteral("Synchronization"), syncs, true);
+    // Per-stream rows in their own group, folded when there are many
+    // (data-loader workers each make streams that copy once or twice).
+    if (byStream.empty())
+        return;
+    const int streamsRow = addGroup(tracks.rank, hwRow, 2, QStringLiteral("Streams (%1)").arg(byStream.size()),
+                                    byStream.size() > kStreamsShownUnfolded);
+    for (auto &[stream, streamTracks] : byStream) {
+        std::stable_sort(streamTracks.begin(), streamTracks.end(), [&](auto a, auto b) { return r.tracks[a].kind < r.tracks[b].kind; });
+        addSlicesRow(r, tracks.rank, streamsRow, 3, QStringLiteral("Stream %1").arg(stream), streamTracks, true);
+    }
+}
+
+void TimelineRows::addProcessGroup(const RankTracks &tracks, int rankRow, std::uint32_t pid)
+{
+    const Report &r = tracks.report;
+    const ProcessInfo *info = r.process(pid);
+    const int processRow = addGroup(tracks.rank, rankRow, 1,
+                                    QStringLiteral("%1 (%2)").arg(info && !info->name.isEmpty() ? info->name : QStringLiteral("Process")).arg(pid),
+                                    !tracks.cudaPids.count(pid)); // helper processes start folded
+    const auto host = tracks.host.find(pid);
+    if (host == tracks.host.end())
+        return;
+    // The main thread (tid == pid) first, then by tid.
+    std::vector<std::uint32_t> tids;
+    for (const auto &[tid, threadTracks] : host->second)
+        tids.push_back(tid);
+    std::stable_sort(tids.begin(), tids.end(), [&](auto a, auto b) { return (a == pid) > (b == pid); });
+    for (std::uint32_t tid : tids) {
+        std::vector<std::uint32_t> threadTracks = host->second.at(tid);
+        std::stable_sort(threadTracks.begin(), threadTracks.end(), [&](auto a, auto b) { return r.tracks[a].kind < r.tracks[b].kind; });
+        const QString name = threadName(r, pid, tid);
+        for (std::uint32_t t : threadTracks) {
+            const Track &track = r.tracks[t];
+            QString what = trackKindName(track.kind);
+            // Kineto's CPU scopes (cpu_op, user_annotation, ...) are named by
+            // their category; NVTX rows by their domain.
+            if (track.kind == TrackKind::Nvtx && r.meta.source == TraceSource::Kineto)
+                what = r.strings.string(track.domainName);
+            else if (track.kind == TrackKind::Nvtx && track.domainName != StringTable::kEmpty)
+                what += QStringLiteral(": ") + r.strings.string(track.domainName);
+            addSlicesRow(r, tracks.rank, processRow, 2, name + QStringLiteral(" · ") + what, {t}, false);
         }
     }
-    for (int c = 0; c < int(r.counters.size()); ++c) {
-        const CounterTrack &counter = r.counters[std::size_t(c)];
-        if (entry.pid && counter.pid && counter.pid != *entry.pid)
+}
+
+void TimelineRows::addCounterRows(const RankTracks &tracks, int rankRow)
+{
+    const std::vector<CounterTrack> &counters = tracks.report.counters;
+    for (int c = 0; c < int(counters.size()); ++c) {
+        const CounterTrack &counter = counters[std::size_t(c)];
+        if (tracks.entry.pid && counter.pid && counter.pid != *tracks.entry.pid)
             continue;
         TimelineRow row;
         row.kind = TimelineRow::Kind::Counter;
-        row.rank = rank;
+        row.rank = tracks.rank;
         row.level = 1;
         row.parent = rankRow;
         row.counter = c;
         row.label = counter.name;
         row.tooltip = counter.name;
-        add(row);
+        add(std::move(row));
     }
 }
 

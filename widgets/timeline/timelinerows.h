@@ -61,8 +61,19 @@ public:
     bool move(int row, int direction);
 
 private:
+    struct RankTracks;
     int add(TimelineRow row);
+    // A rank's rows: its group, a CUDA HW group per GPU, a group per
+    // process with a row per thread and kind, then its counters.
     void addRank(const Session &session, int rank);
+    int addGroup(int rank, int parent, int level, QString label, bool collapsed);
+    int addRankGroup(const RankTracks &tracks);
+    void addGpuGroup(const RankTracks &tracks, int rankRow, std::uint32_t pid, int device, const std::vector<std::uint32_t> &gpuTracks);
+    void addProcessGroup(const RankTracks &tracks, int rankRow, std::uint32_t pid);
+    void addCounterRows(const RankTracks &tracks, int rankRow);
+    // One row drawing `tracks`: flattened into one lane, or stacked by depth. Nothing when empty.
+    void addSlicesRow(const Report &r, int rank, int parent, int level, const QString &label,
+                      const std::vector<std::uint32_t> &tracks, bool flatten);
     void refresh();
 
     std::vector<TimelineRow> m_rows;
