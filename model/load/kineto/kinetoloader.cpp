@@ -132,6 +132,15 @@ SyncKind syncKindNamed(std::string_view name)
 }
 
 
+// Kineto writes some thread ids negative; the magnitude names the thread
+// (computed unsigned: -INT64_MIN does not exist). Absent reads as 0.
+std::uint32_t threadIdOf(std::int64_t tid)
+{
+    if (tid == kNone)
+        return 0;
+    return std::uint32_t(tid < 0 ? 0 - std::uint64_t(tid) : std::uint64_t(tid));
+}
+
 // Fills a Report from the parsed events.
 class KinetoBuilder {
 public:
@@ -162,7 +171,24 @@ private:
             m_minTime = std::min(m_minTime, t);
     }
 
+    // What every complete ('X') event has, read once; then one method per category.
+    struct Complete {
+        TimeNs start = 0, end = 0;
+        StringId name = StringTable::kEmpty;
+        std::uint32_t pid = 0, tid = 0;
+        std::uint32_t externalId = 0, correlation = 0;
+        int device = 0;          // GPU events: the device
+        std::uint32_t stream = 0; // GPU events: the stream
+    };
     void addComplete(const KinetoEvent &e);
+    void addCpuRange(const Complete &c, std::string_view domain);
+    void addApiCall(const Complete &c, int eventClass);
+    void addKernel(const Complete &c, const KinetoEvent &e);
+    CollectiveRecord collectiveOf(const KinetoEvent &e);
+    void addMemcpy(const Complete &c, const KinetoEvent &e);
+    void addMemset(const Complete &c, const KinetoEvent &e);
+    void addGpuAnnotation(const Complete &c);
+    void addSync(const Complete &c, const KinetoEvent &e);
     void addMetadata(const KinetoEvent &e);
     void addInstant(const KinetoEvent &e);
     void addCounter(const KinetoEvent &e);
@@ -174,7 +200,7 @@ private:
     TimeNs m_minTime = kTimeMax;
     std::size_t m_outOfRange = 0;
     std::size_t m_skipped = 0, m_badDuration = 0;
-    std::map<std::int64_t, std::size_t> m_apiCallsByPid;
+    std::map<std::uint32_t, std::size_t> m_apiCallsByPid;
     std::map<std::uint32_t, QString> m_processNames;
     std::map<std::pair<std::uint32_t, std::uint32_t>, QString> m_threadNames;
     std::map<std::tuple<QString, std::uint32_t, int>, std::size_t> m_counterIndex;
@@ -202,118 +228,145 @@ void KinetoBuilder::addComplete(const KinetoEvent &e)
         ++m_badDuration;
         duration = 0;
     }
-    const TimeNs start = e.tsNs, end = e.tsNs + duration;
-    noteTime(start);
-    Report &r = m_report;
-    const StringId name = r.strings.intern(e.name);
-    const std::uint32_t pid = std::uint32_t(e.pid), tid = std::uint32_t(e.tid == kNone ? 0 : std::llabs(e.tid));
-    const std::uint32_t externalId = saturate<std::uint32_t>(e.externalId);
-    const std::uint32_t correlation = saturate<std::uint32_t>(e.correlation);
+    noteTime(e.tsNs);
+    Complete c;
+    c.start = e.tsNs;
+    c.end = e.tsNs + duration;
+    c.name = m_report.strings.intern(e.name);
+    c.pid = std::uint32_t(e.pid);
+    c.tid = threadIdOf(e.tid);
+    c.externalId = saturate<std::uint32_t>(e.externalId);
+    c.correlation = saturate<std::uint32_t>(e.correlation);
     // GPU events: pid = device, tid = stream (args say so too, when present).
-    const int device = int(e.device != kNone ? e.device : e.pid);
-    const std::uint32_t stream = std::uint32_t(e.stream != kNone && e.stream >= 0 ? e.stream : tid);
+    c.device = int(e.device != kNone ? e.device : e.pid);
+    c.stream = std::uint32_t(e.stream != kNone && e.stream >= 0 ? e.stream : c.tid);
     switch (category) {
-    case Category::CpuRange: {
-        auto [it, added] = m_domainIds.try_emplace(domain, StringId(m_domainIds.size() + 1));
-        Track &t = m_tracks.host(TrackKind::Nvtx, pid, tid, it->second);
-        if (t.domainName == StringTable::kEmpty)
-            t.domainName = r.strings.intern(domain);
-        NvtxRecord n;
-        n.externalId = externalId;
-        t.slices.append(start, end, name, std::uint32_t(r.nvtx.size()));
-        r.nvtx.push_back(n);
-        break;
-    }
+    case Category::CpuRange: addCpuRange(c, domain); break;
     case Category::CudaRuntime:
-    case Category::CudaDriver: {
-        ApiCallRecord a;
-        a.correlationId = correlation;
-        a.externalId = externalId;
-        a.eventClass = category == Category::CudaDriver ? EventClass::CudaDriver : EventClass::CudaRuntime;
-        m_tracks.host(TrackKind::CudaApi, pid, tid).slices.append(start, end, name, std::uint32_t(r.apiCalls.size()));
-        r.apiCalls.push_back(a);
-        ++m_apiCallsByPid[e.pid];
-        break;
-    }
-    case Category::Kernel: {
-        KernelRecord k;
-        k.shortName = name;
-        k.correlationId = correlation;
-        k.externalId = externalId;
-        KernelConfig c;
-        c.gridX = saturate<std::uint32_t>(e.grid[0]), c.gridY = saturate<std::uint32_t>(e.grid[1]), c.gridZ = saturate<std::uint32_t>(e.grid[2]);
-        c.blockX = saturate<std::uint32_t>(e.block[0]), c.blockY = saturate<std::uint32_t>(e.block[1]), c.blockZ = saturate<std::uint32_t>(e.block[2]);
-        c.registersPerThread = saturate<std::uint32_t>(e.registers);
-        c.staticSharedMemory = saturate<std::uint32_t>(e.sharedMemory); // Kineto reports static + dynamic together
-        k.config = m_configs.intern(c);
-        if (!e.collectiveName.empty() || e.inNelems != kNone) {
-            CollectiveRecord c;
-            c.name = r.strings.intern(e.collectiveName);
-            c.dtype = r.strings.intern(e.dtype);
-            const int size = dtypeSize(e.dtype);
-            c.inNelems = e.inNelems == kNone ? -1 : e.inNelems;
-            c.outNelems = e.outNelems == kNone ? -1 : e.outNelems;
-            c.inBytes = size && c.inNelems >= 0 ? c.inNelems * size : -1;
-            c.outBytes = size && c.outNelems >= 0 ? c.outNelems * size : -1;
-            c.groupSize = e.groupSize == kNone ? 0 : int(e.groupSize);
-            c.processGroupName = r.strings.intern(e.processGroupName);
-            c.processGroupRanks = r.strings.intern(e.processGroupRanks);
-            k.collective = std::uint32_t(r.collectives.size());
-            r.collectives.push_back(c);
-        }
-        m_tracks.gpu(TrackKind::Kernel, pid, device, stream, 0).slices.append(start, end, name, std::uint32_t(r.kernels.size()));
-        r.kernels.push_back(k);
-        break;
-    }
-    case Category::Memcpy: {
-        MemcpyRecord m;
-        parseMemcpyName(e.name, m);
-        m.bytes = e.bytes == kNone ? 0 : std::uint64_t(std::max<std::int64_t>(e.bytes, 0));
-        m.correlationId = correlation;
-        m.externalId = externalId;
-        StringId &nsysName = m_memcpyNames[int(m.copyKind)]; // nsys' names, so statistics read alike
-        if (nsysName == StringTable::kEmpty)
-            nsysName = r.strings.intern(QStringLiteral("[CUDA memcpy %1]").arg(builtinMemcpyKindLabel(int(m.copyKind))).toStdString());
-        m_tracks.gpu(TrackKind::Memcpy, pid, device, stream, 0).slices.append(start, end, nsysName, std::uint32_t(r.memcpys.size()));
-        r.memcpys.push_back(m);
-        break;
-    }
-    case Category::Memset: {
-        MemsetRecord m;
-        m.bytes = e.bytes == kNone ? 0 : std::uint64_t(std::max<std::int64_t>(e.bytes, 0));
-        m.correlationId = correlation;
-        m.externalId = externalId;
-        const auto open = e.name.find('('), close = e.name.rfind(')');
-        if (open != std::string_view::npos && close != std::string_view::npos && open < close)
-            m.memKind = memoryKindNamed(e.name.substr(open + 1, close - open - 1));
-        m_tracks.gpu(TrackKind::Memset, pid, device, stream, 0).slices.append(start, end, r.strings.intern("[CUDA memset]"), std::uint32_t(r.memsets.size()));
-        r.memsets.push_back(m);
-        break;
-    }
-    case Category::GpuAnnotation: {
-        // The GPU-side span of a record_function scope: a projection the
-        // profiler made itself.
-        NvtxRecord n;
-        n.externalId = externalId;
-        NvtxProjectionRecord p;
-        p.nvtxRow = std::uint32_t(r.nvtx.size());
-        p.cpuStart = start;
-        p.cpuEnd = end;
-        r.nvtx.push_back(n);
-        m_tracks.gpu(TrackKind::NvtxGpuProjection, pid, device, 0, 0).slices.append(start, end, name, std::uint32_t(r.nvtxProjections.size()));
-        r.nvtxProjections.push_back(p);
-        break;
-    }
-    case Category::Sync: {
-        SyncRecord s;
-        s.correlationId = correlation;
-        s.kind = syncKindNamed(e.name);
-        m_tracks.gpu(TrackKind::Sync, pid, device, stream, 0).slices.append(start, end, name, std::uint32_t(r.syncs.size()));
-        r.syncs.push_back(s);
-        break;
-    }
+    case Category::CudaDriver: addApiCall(c, category == Category::CudaDriver ? EventClass::CudaDriver : EventClass::CudaRuntime); break;
+    case Category::Kernel: addKernel(c, e); break;
+    case Category::Memcpy: addMemcpy(c, e); break;
+    case Category::Memset: addMemset(c, e); break;
+    case Category::GpuAnnotation: addGpuAnnotation(c); break;
+    case Category::Sync: addSync(c, e); break;
     case Category::Ignored: break;
     }
+}
+
+void KinetoBuilder::addCpuRange(const Complete &c, std::string_view domain)
+{
+    Report &r = m_report;
+    auto [it, added] = m_domainIds.try_emplace(domain, StringId(m_domainIds.size() + 1));
+    Track &t = m_tracks.host(TrackKind::Nvtx, c.pid, c.tid, it->second);
+    if (t.domainName == StringTable::kEmpty)
+        t.domainName = r.strings.intern(domain);
+    NvtxRecord n;
+    n.externalId = c.externalId;
+    t.slices.append(c.start, c.end, c.name, std::uint32_t(r.nvtx.size()));
+    r.nvtx.push_back(n);
+}
+
+void KinetoBuilder::addApiCall(const Complete &c, int eventClass)
+{
+    ApiCallRecord a;
+    a.correlationId = c.correlation;
+    a.externalId = c.externalId;
+    a.eventClass = eventClass;
+    m_tracks.host(TrackKind::CudaApi, c.pid, c.tid).slices.append(c.start, c.end, c.name, std::uint32_t(m_report.apiCalls.size()));
+    m_report.apiCalls.push_back(a);
+    ++m_apiCallsByPid[c.pid];
+}
+
+void KinetoBuilder::addKernel(const Complete &c, const KinetoEvent &e)
+{
+    Report &r = m_report;
+    KernelRecord k;
+    k.shortName = c.name;
+    k.correlationId = c.correlation;
+    k.externalId = c.externalId;
+    KernelConfig config;
+    config.gridX = saturate<std::uint32_t>(e.grid[0]), config.gridY = saturate<std::uint32_t>(e.grid[1]), config.gridZ = saturate<std::uint32_t>(e.grid[2]);
+    config.blockX = saturate<std::uint32_t>(e.block[0]), config.blockY = saturate<std::uint32_t>(e.block[1]), config.blockZ = saturate<std::uint32_t>(e.block[2]);
+    config.registersPerThread = saturate<std::uint32_t>(e.registers);
+    config.staticSharedMemory = saturate<std::uint32_t>(e.sharedMemory); // Kineto reports static + dynamic together
+    k.config = m_configs.intern(config);
+    if (!e.collectiveName.empty() || e.inNelems != kNone) {
+        k.collective = std::uint32_t(r.collectives.size());
+        r.collectives.push_back(collectiveOf(e));
+    }
+    m_tracks.gpu(TrackKind::Kernel, c.pid, c.device, c.stream, 0).slices.append(c.start, c.end, c.name, std::uint32_t(r.kernels.size()));
+    r.kernels.push_back(k);
+}
+
+CollectiveRecord KinetoBuilder::collectiveOf(const KinetoEvent &e)
+{
+    StringTable &strings = m_report.strings;
+    CollectiveRecord c;
+    c.name = strings.intern(e.collectiveName);
+    c.dtype = strings.intern(e.dtype);
+    const int size = dtypeSize(e.dtype);
+    c.inNelems = e.inNelems == kNone ? -1 : e.inNelems;
+    c.outNelems = e.outNelems == kNone ? -1 : e.outNelems;
+    c.inBytes = size && c.inNelems >= 0 ? c.inNelems * size : -1;
+    c.outBytes = size && c.outNelems >= 0 ? c.outNelems * size : -1;
+    c.groupSize = e.groupSize == kNone ? 0 : int(e.groupSize);
+    c.processGroupName = strings.intern(e.processGroupName);
+    c.processGroupRanks = strings.intern(e.processGroupRanks);
+    return c;
+}
+
+void KinetoBuilder::addMemcpy(const Complete &c, const KinetoEvent &e)
+{
+    Report &r = m_report;
+    MemcpyRecord m;
+    parseMemcpyName(e.name, m);
+    m.bytes = e.bytes == kNone ? 0 : std::uint64_t(std::max<std::int64_t>(e.bytes, 0));
+    m.correlationId = c.correlation;
+    m.externalId = c.externalId;
+    StringId &nsysName = m_memcpyNames[int(m.copyKind)]; // nsys' names, so statistics read alike
+    if (nsysName == StringTable::kEmpty)
+        nsysName = r.strings.intern(QStringLiteral("[CUDA memcpy %1]").arg(builtinMemcpyKindLabel(int(m.copyKind))).toStdString());
+    m_tracks.gpu(TrackKind::Memcpy, c.pid, c.device, c.stream, 0).slices.append(c.start, c.end, nsysName, std::uint32_t(r.memcpys.size()));
+    r.memcpys.push_back(m);
+}
+
+void KinetoBuilder::addMemset(const Complete &c, const KinetoEvent &e)
+{
+    Report &r = m_report;
+    MemsetRecord m;
+    m.bytes = e.bytes == kNone ? 0 : std::uint64_t(std::max<std::int64_t>(e.bytes, 0));
+    m.correlationId = c.correlation;
+    m.externalId = c.externalId;
+    const auto open = e.name.find('('), close = e.name.rfind(')');
+    if (open != std::string_view::npos && close != std::string_view::npos && open < close)
+        m.memKind = memoryKindNamed(e.name.substr(open + 1, close - open - 1));
+    m_tracks.gpu(TrackKind::Memset, c.pid, c.device, c.stream, 0).slices.append(c.start, c.end, r.strings.intern("[CUDA memset]"), std::uint32_t(r.memsets.size()));
+    r.memsets.push_back(m);
+}
+
+void KinetoBuilder::addGpuAnnotation(const Complete &c)
+{
+    // The GPU-side span of a record_function scope: a projection the
+    // profiler made itself.
+    Report &r = m_report;
+    NvtxRecord n;
+    n.externalId = c.externalId;
+    NvtxProjectionRecord p;
+    p.nvtxRow = std::uint32_t(r.nvtx.size());
+    p.cpuStart = c.start;
+    p.cpuEnd = c.end;
+    r.nvtx.push_back(n);
+    m_tracks.gpu(TrackKind::NvtxGpuProjection, c.pid, c.device, 0, 0).slices.append(c.start, c.end, c.name, std::uint32_t(r.nvtxProjections.size()));
+    r.nvtxProjections.push_back(p);
+}
+
+void KinetoBuilder::addSync(const Complete &c, const KinetoEvent &e)
+{
+    SyncRecord s;
+    s.correlationId = c.correlation;
+    s.kind = syncKindNamed(e.name);
+    m_tracks.gpu(TrackKind::Sync, c.pid, c.device, c.stream, 0).slices.append(c.start, c.end, c.name, std::uint32_t(m_report.syncs.size()));
+    m_report.syncs.push_back(s);
 }
 
 void KinetoBuilder::addMetadata(const KinetoEvent &e)
@@ -324,7 +377,7 @@ void KinetoBuilder::addMetadata(const KinetoEvent &e)
     if (e.name == "process_name")
         m_processNames[std::uint32_t(e.pid)] = value;
     else if (e.name == "thread_name" && e.tid != kNone)
-        m_threadNames[{std::uint32_t(e.pid), std::uint32_t(std::llabs(e.tid))}] = value;
+        m_threadNames[{std::uint32_t(e.pid), threadIdOf(e.tid)}] = value;
 }
 
 CounterTrack &KinetoBuilder::counter(const QString &name, std::uint32_t pid, int device, const QString &unit)
@@ -396,7 +449,7 @@ void KinetoBuilder::finish(const kineto::TraceHeader &header)
 
     // GPU rows belong to the process that launched their work: the one that
     // made the CUDA calls (Kineto writes the device index as their pid).
-    std::int64_t launcher = 0;
+    std::uint32_t launcher = 0;
     std::size_t most = 0;
     for (const auto &[pid, calls] : m_apiCallsByPid)
         if (calls > most) {
@@ -405,7 +458,7 @@ void KinetoBuilder::finish(const kineto::TraceHeader &header)
         }
     for (Track &t : r.tracks)
         if (isGpuTrack(t.kind) || t.kind == TrackKind::NvtxGpuProjection)
-            t.pid = std::uint32_t(launcher);
+            t.pid = launcher;
 
     // Report time starts at the first event (rounded down to a whole µs so
     // HTA's µs rounding stays exact); the absolute start keeps the rest.
