@@ -59,10 +59,12 @@ KernelClass htaKernelClass(std::string_view name)
     return KernelClass::Other;
 }
 
-std::vector<RankBreakdown> temporalBreakdown(const Session &session)
+namespace {
+
+// HTA limits every rank to the profiled steps when the traces name at
+// least two distinct ProfilerStep#N ranges.
+bool sessionHasStepWindow(const Session &session)
 {
-    // HTA limits every rank to the profiled steps when the traces name at
-    // least two distinct ProfilerStep#N ranges.
     std::set<std::string_view> stepNames;
     for (const RankEntry &entry : session.ranks())
         for (const Track &t : entry.report->tracks)
@@ -70,90 +72,122 @@ std::vector<RankBreakdown> temporalBreakdown(const Session &session)
                 for (StringId id : t.slices.names())
                     if (isProfilerStep(entry.report->strings.view(id)))
                         stepNames.insert(entry.report->strings.view(id));
-    const bool stepWindow = stepNames.size() >= 2;
+    return stepNames.size() >= 2;
+}
 
+// The step window of one rank, on its CPU side: the correlation ids of the
+// launches made before its last step starts. GPU work is kept when its
+// launch is.
+std::unordered_set<std::uint32_t> launchesInStepWindow(const RankEntry &entry, const TimeRounding &round)
+{
+    const Report &r = *entry.report;
+    TimeNs lastStepStart = kTimeMin, firstCpu = kTimeMax;
+    for (const Track &t : r.tracks)
+        if (Session::ownsTrack(entry, t) && (t.kind == TrackKind::Nvtx || t.kind == TrackKind::CudaApi))
+            for (std::size_t i = 0; i < t.slices.size(); ++i) {
+                firstCpu = std::min(firstCpu, round.start(t.slices.start(i)));
+                if (t.kind == TrackKind::Nvtx && isProfilerStep(r.strings.view(t.slices.name(i))))
+                    lastStepStart = std::max(lastStepStart, round.start(t.slices.start(i)));
+            }
+    if (lastStepStart == kTimeMin)
+        lastStepStart = firstCpu; // as HTA: no step on this rank keeps nothing
+    std::unordered_set<std::uint32_t> kept;
+    for (const Track &t : r.tracks) {
+        if (t.kind != TrackKind::CudaApi || !Session::ownsTrack(entry, t))
+            continue;
+        for (std::size_t i = 0; i < t.slices.size(); ++i) {
+            const ApiCallRecord &a = r.apiCalls[t.slices.payload(i)];
+            // HTA's CPU events are cuda_runtime calls, not driver calls.
+            if (r.meta.source == TraceSource::Kineto && a.eventClass != EventClass::CudaRuntime)
+                continue;
+            if (round.start(t.slices.start(i)) < lastStepStart)
+                kept.insert(a.correlationId);
+        }
+    }
+    return kept;
+}
+
+// A rank's GPU work as intervals, all of it and by kernel class.
+struct GpuIntervals {
+    std::vector<Interval> all, compute, communication;
+};
+
+GpuIntervals gpuIntervals(const RankEntry &entry, const TimeRounding &round, bool stepWindow,
+                          const std::unordered_set<std::uint32_t> &keptLaunches)
+{
+    const Report &r = *entry.report;
+    GpuIntervals out;
+    std::map<StringId, KernelClass> classOf;
+    for (const Track &t : r.tracks) {
+        if (!Session::ownsTrack(entry, t))
+            continue;
+        const bool op = t.kind == TrackKind::Kernel || t.kind == TrackKind::Memcpy || t.kind == TrackKind::Memset;
+        // cuda_sync counts as busy in HTA, but only without the step window
+        // (its category is not a kernel category there); Nsight Systems'
+        // sync rows are waits, not work, and never count.
+        const bool sync = t.kind == TrackKind::Sync && r.meta.source == TraceSource::Kineto && !stepWindow;
+        if (!op && !sync)
+            continue;
+        for (std::size_t i = 0; i < t.slices.size(); ++i) {
+            if (stepWindow && !keptLaunches.count(r.correlationIdOf(t, i)))
+                continue;
+            const TimeNs s = round.start(t.slices.start(i));
+            const TimeNs e = round.end(t.slices.start(i), t.slices.end(i));
+            out.all.emplace_back(s, e);
+            KernelClass cls = t.kind == TrackKind::Kernel ? KernelClass::Computation : KernelClass::Memory;
+            if (t.kind == TrackKind::Kernel) {
+                auto [it, added] = classOf.try_emplace(t.slices.name(i));
+                if (added)
+                    it->second = htaKernelClass(r.strings.view(t.slices.name(i)));
+                cls = it->second;
+            } else if (t.kind == TrackKind::Sync) {
+                cls = htaKernelClass(r.strings.view(t.slices.name(i)));
+            }
+            if (cls == KernelClass::Computation)
+                out.compute.emplace_back(s, e);
+            else if (cls == KernelClass::Communication)
+                out.communication.emplace_back(s, e);
+        }
+    }
+    return out;
+}
+
+// HTA's arithmetic: the span from first to last GPU work, idle = span - busy,
+// compute = union of compute kernels, the rest non-compute; overlap is the
+// share of communication time under compute.
+void fillBreakdown(RankBreakdown &b, const GpuIntervals &gpu)
+{
+    const std::vector<Interval> busy = unionOf(gpu.all);
+    if (busy.empty())
+        return;
+    b.kernelTime = busy.back().second - busy.front().first;
+    b.idle = b.kernelTime - lengthOf(busy);
+    const std::vector<Interval> computeRuns = unionOf(gpu.compute);
+    b.compute = lengthOf(computeRuns);
+    b.nonCompute = b.kernelTime - b.compute - b.idle;
+    if (b.kernelTime > 0) {
+        b.idlePercent = 100.0 * (double(b.idle) / double(b.kernelTime));
+        b.computePercent = 100.0 * (double(b.compute) / double(b.kernelTime));
+        b.nonComputePercent = 100.0 * (double(b.nonCompute) / double(b.kernelTime));
+    }
+    const std::vector<Interval> commRuns = unionOf(gpu.communication);
+    if (const TimeNs comm = lengthOf(commRuns); comm > 0)
+        b.commCompOverlapPercent = 100.0 * (double(overlapOf(commRuns, computeRuns)) / double(comm));
+}
+
+} // namespace
+
+std::vector<RankBreakdown> temporalBreakdown(const Session &session)
+{
+    const bool stepWindow = sessionHasStepWindow(session);
     std::vector<RankBreakdown> result;
     for (const RankEntry &entry : session.ranks()) {
-        const Report &r = *entry.report;
-        const TimeRounding round{r.meta.microsecondTimestamps, r.meta.rawTimeOrigin};
-        // The CPU side of the window: launches before the last step starts.
-        std::unordered_set<std::uint32_t> keptCorrelations;
-        if (stepWindow) {
-            TimeNs lastStepStart = kTimeMin, firstCpu = kTimeMax;
-            for (const Track &t : r.tracks)
-                if (Session::ownsTrack(entry, t) && (t.kind == TrackKind::Nvtx || t.kind == TrackKind::CudaApi))
-                    for (std::size_t i = 0; i < t.slices.size(); ++i) {
-                        firstCpu = std::min(firstCpu, round.start(t.slices.start(i)));
-                        if (t.kind == TrackKind::Nvtx && isProfilerStep(r.strings.view(t.slices.name(i))))
-                            lastStepStart = std::max(lastStepStart, round.start(t.slices.start(i)));
-                    }
-            if (lastStepStart == kTimeMin)
-                lastStepStart = firstCpu; // as HTA: no step on this rank keeps nothing
-            for (const Track &t : r.tracks) {
-                if (t.kind != TrackKind::CudaApi || !Session::ownsTrack(entry, t))
-                    continue;
-                for (std::size_t i = 0; i < t.slices.size(); ++i) {
-                    const ApiCallRecord &a = r.apiCalls[t.slices.payload(i)];
-                    // HTA's CPU events are cuda_runtime calls, not driver calls.
-                    if (r.meta.source == TraceSource::Kineto && a.eventClass != EventClass::CudaRuntime)
-                        continue;
-                    if (round.start(t.slices.start(i)) < lastStepStart)
-                        keptCorrelations.insert(a.correlationId);
-                }
-            }
-        }
-        std::vector<Interval> all, compute, communication;
-        std::map<StringId, KernelClass> classOf;
-        for (const Track &t : r.tracks) {
-            if (!Session::ownsTrack(entry, t))
-                continue;
-            const bool op = t.kind == TrackKind::Kernel || t.kind == TrackKind::Memcpy || t.kind == TrackKind::Memset;
-            // cuda_sync counts as busy in HTA, but only without the step
-            // window (its category is not a kernel category there); Nsight
-            // Systems' sync rows are waits, not work, and never count.
-            const bool sync = t.kind == TrackKind::Sync && r.meta.source == TraceSource::Kineto && !stepWindow;
-            if (!op && !sync)
-                continue;
-            for (std::size_t i = 0; i < t.slices.size(); ++i) {
-                if (stepWindow && !keptCorrelations.count(r.correlationIdOf(t, i)))
-                    continue;
-                const TimeNs s = round.start(t.slices.start(i));
-                const TimeNs e = round.end(t.slices.start(i), t.slices.end(i));
-                all.emplace_back(s, e);
-                KernelClass cls = t.kind == TrackKind::Kernel ? KernelClass::Computation : KernelClass::Memory;
-                if (t.kind == TrackKind::Kernel) {
-                    auto [it, added] = classOf.try_emplace(t.slices.name(i));
-                    if (added)
-                        it->second = htaKernelClass(r.strings.view(t.slices.name(i)));
-                    cls = it->second;
-                } else if (t.kind == TrackKind::Sync) {
-                    cls = htaKernelClass(r.strings.view(t.slices.name(i)));
-                }
-                if (cls == KernelClass::Computation)
-                    compute.emplace_back(s, e);
-                else if (cls == KernelClass::Communication)
-                    communication.emplace_back(s, e);
-            }
-        }
+        const TimeRounding round{entry.report->meta.microsecondTimestamps, entry.report->meta.rawTimeOrigin};
+        const std::unordered_set<std::uint32_t> kept = stepWindow ? launchesInStepWindow(entry, round) : std::unordered_set<std::uint32_t>{};
         RankBreakdown b;
         b.rank = entry.rank;
         b.stepWindow = stepWindow;
-        const std::vector<Interval> busy = unionOf(all);
-        if (!busy.empty()) {
-            b.kernelTime = busy.back().second - busy.front().first;
-            b.idle = b.kernelTime - lengthOf(busy);
-            const std::vector<Interval> computeRuns = unionOf(compute);
-            b.compute = lengthOf(computeRuns);
-            b.nonCompute = b.kernelTime - b.compute - b.idle;
-            if (b.kernelTime > 0) {
-                b.idlePercent = 100.0 * (double(b.idle) / double(b.kernelTime));
-                b.computePercent = 100.0 * (double(b.compute) / double(b.kernelTime));
-                b.nonComputePercent = 100.0 * (double(b.nonCompute) / double(b.kernelTime));
-            }
-            const std::vector<Interval> commRuns = unionOf(communication);
-            if (const TimeNs comm = lengthOf(commRuns); comm > 0)
-                b.commCompOverlapPercent = 100.0 * (double(overlapOf(commRuns, computeRuns)) / double(comm));
-        }
+        fillBreakdown(b, gpuIntervals(entry, round, stepWindow, kept));
         result.push_back(b);
     }
     std::stable_sort(result.begin(), result.end(), [](const RankBreakdown &a, const RankBreakdown &b) { return a.rank < b.rank; });
