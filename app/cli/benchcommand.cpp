@@ -68,6 +68,116 @@ double sqliteFloorSeconds(const QString &file, const std::vector<std::string> &s
     return sink == 42 ? seconds + 1e-12 : seconds; // keep the loop from being optimised away
 }
 
+// Load: time to a ready session, events per second, resident and model
+// bytes per event; collects the statements the loaders ran, for the floor.
+struct LoadFigures {
+    std::optional<Session> session;
+    double seconds = 0;
+    std::map<QString, std::vector<std::string>> statements; // per file
+};
+
+LoadFigures measureLoad(const QCommandLineParser &parser, QTextStream &out)
+{
+    LoadFigures figures;
+    std::mutex statementsMutex;
+    LoadControl control;
+    control.statementRun = [&](const QString &file, const std::string &sql) {
+        const std::lock_guard lock(statementsMutex);
+        figures.statements[file].push_back(sql);
+    };
+    const qint64 rssBefore = residentBytes();
+    QElapsedTimer timer;
+    timer.start();
+    figures.session = loadInputs(parser, control);
+    figures.seconds = double(timer.nsecsElapsed()) / 1e9;
+    if (!figures.session)
+        return figures;
+    const Session &session = *figures.session;
+    std::size_t events = 0, modelBytes = 0;
+    for (const ReportPtr &r : session.reports()) {
+        events += r->eventCount();
+        modelBytes += r->memoryBytes();
+    }
+    const double perEvent = std::max<double>(double(events), 1);
+    out << "Files:                 " << session.reports().size() << " (" << session.failures().size() << " failed), ranks "
+        << session.ranks().size() << "\n";
+    out << "Events:                " << events << "\n";
+    out << "Load to ready session: " << QString::number(figures.seconds * 1000, 'f', 1) << " ms, "
+        << QString::number(double(events) / std::max(figures.seconds, 1e-9) / 1e6, 'f', 2) << " M events/s\n";
+    out << "Resident:              " << QString::number(double(residentBytes() - rssBefore) / perEvent, 'f', 1)
+        << " B/event (RSS growth), model " << QString::number(double(modelBytes) / perEvent, 'f', 1) << " B/event\n";
+    return figures;
+}
+
+void reportFloor(const LoadFigures &load, QTextStream &out)
+{
+    double floorSeconds = 0;
+    for (const auto &[file, sql] : load.statements)
+        floorSeconds += sqliteFloorSeconds(file, sql);
+    if (floorSeconds > 0)
+        out << "SQLite scan floor:     " << QString::number(floorSeconds * 1000, 'f', 1) << " ms (one thread), load / floor = "
+            << QString::number(load.seconds / floorSeconds, 'f', 2) << "\n";
+}
+
+// Frames of the real timeline widget, painted offscreen: the whole session,
+// then `count` random zooms and pans.
+void measureFrames(TimelineView &view, int count, std::mt19937_64 &rng, QTextStream &out)
+{
+    QImage image(view.canvas()->viewport()->size(), QImage::Format_ARGB32_Premultiplied);
+    auto frame = [&] {
+        QElapsedTimer t;
+        t.start();
+        view.canvas()->viewport()->render(&image);
+        return double(t.nsecsElapsed()) / 1e6;
+    };
+    view.zoom()->fit();
+    frame(); // warm up
+    view.zoom()->fit();
+    view.canvas()->rowsChanged();
+    const double fullFrame = frame();
+    const TimeRange bounds = view.zoom()->bounds();
+    std::vector<double> frames;
+    for (int i = 0; i < count; ++i) {
+        const double span = std::pow(10.0, std::uniform_real_distribution<double>(3.0, std::log10(std::max<double>(double(bounds.duration()), 1e4)))(rng));
+        const TimeNs start = bounds.start + TimeNs(std::uniform_real_distribution<double>(0, std::max(0.0, double(bounds.duration()) - span))(rng));
+        view.zoom()->show({start, start + TimeNs(span)});
+        frames.push_back(frame());
+    }
+    out << "Frame, full range:     " << QString::number(fullFrame, 'f', 2) << " ms\n";
+    out << "Frames, " << count << " zoom/pan:  p50 " << QString::number(percentile(frames, 0.5), 'f', 2) << " ms, p99 "
+        << QString::number(percentile(frames, 0.99), 'f', 2) << " ms\n";
+}
+
+// Hit tests at random points of the view as it was left.
+void measureHitTests(const TimelineView &view, std::mt19937_64 &rng, QTextStream &out)
+{
+    std::vector<double> hits;
+    const TimelineCanvas *canvas = view.canvas();
+    const QSize size = canvas->viewport()->size();
+    for (int i = 0; i < 10000; ++i) {
+        const QPoint p(canvas->labelWidth() + int(rng() % std::uint64_t(std::max(1, size.width() - canvas->labelWidth()))),
+                       int(rng() % std::uint64_t(std::max(1, size.height()))));
+        QElapsedTimer t;
+        t.start();
+        volatile bool found = canvas->eventAt(p).has_value();
+        (void)found;
+        hits.push_back(double(t.nsecsElapsed()) / 1e3);
+    }
+    out << "Hit test:              p50 " << QString::number(percentile(hits, 0.5), 'f', 2) << " µs, p99 "
+        << QString::number(percentile(hits, 0.99), 'f', 2) << " µs\n";
+}
+
+void measureStatistics(const Session &session, QTextStream &out)
+{
+    QElapsedTimer timer;
+    timer.start();
+    for (const ReportPtr &r : session.reports())
+        for (const QString &name : stats::fileReportNames())
+            stats::runReport(name, *r);
+    stats::rankSummary(session);
+    out << "Statistics (all):      " << QString::number(double(timer.nsecsElapsed()) / 1e6, 'f', 1) << " ms\n";
+}
+
 } // namespace
 
 int runBench(const QStringList &arguments)
@@ -84,98 +194,21 @@ int runBench(const QStringList &arguments)
     parser.process(arguments);
     QTextStream out(stdout);
 
-    const qint64 rssBefore = residentBytes();
-    QElapsedTimer timer;
-    timer.start();
-    // The statements the loaders run, per file, for the floor to replay.
-    std::mutex statementsMutex;
-    std::map<QString, std::vector<std::string>> statements;
-    LoadControl control;
-    control.statementRun = [&](const QString &file, const std::string &sql) {
-        const std::lock_guard lock(statementsMutex);
-        statements[file].push_back(sql);
-    };
-    const std::optional<Session> loaded = loadInputs(parser, control);
-    if (!loaded)
+    LoadFigures load = measureLoad(parser, out);
+    if (!load.session)
         return 1;
-    const double loadSeconds = double(timer.nsecsElapsed()) / 1e9;
-    auto session = std::make_shared<const Session>(*loaded);
-    std::size_t events = 0;
-    std::size_t modelBytes = 0;
-    for (const ReportPtr &r : session->reports()) {
-        events += r->eventCount();
-        modelBytes += r->memoryBytes();
-    }
-    const qint64 rssAfter = residentBytes();
-    out << "Files:                 " << session->reports().size() << " (" << session->failures().size() << " failed), ranks "
-        << session->ranks().size() << "\n";
-    out << "Events:                " << events << "\n";
-    out << "Load to ready session: " << QString::number(loadSeconds * 1000, 'f', 1) << " ms, "
-        << QString::number(double(events) / std::max(loadSeconds, 1e-9) / 1e6, 'f', 2) << " M events/s\n";
-    out << "Resident:              " << QString::number(double(rssAfter - rssBefore) / std::max<double>(double(events), 1), 'f', 1)
-        << " B/event (RSS growth), model " << QString::number(double(modelBytes) / std::max<double>(double(events), 1), 'f', 1) << " B/event\n";
-
-    double floorSeconds = 0;
-    for (const auto &[file, sql] : statements)
-        floorSeconds += sqliteFloorSeconds(file, sql);
-    if (floorSeconds > 0)
-        out << "SQLite scan floor:     " << QString::number(floorSeconds * 1000, 'f', 1) << " ms (one thread), load / floor = "
-            << QString::number(loadSeconds / floorSeconds, 'f', 2) << "\n";
-
-    // Frames: the real timeline widget, painted offscreen.
+    reportFloor(load, out);
+    auto session = std::make_shared<const Session>(std::move(*load.session));
     TimelineView view;
     view.resize(1920, 1080);
     view.setSession(session);
     view.setAttribute(Qt::WA_DontShowOnScreen);
     view.show();
     QApplication::processEvents();
-    QImage image(view.canvas()->viewport()->size(), QImage::Format_ARGB32_Premultiplied);
-    auto frame = [&] {
-        QElapsedTimer t;
-        t.start();
-        view.canvas()->viewport()->render(&image);
-        return double(t.nsecsElapsed()) / 1e6;
-    };
-    view.zoom()->fit();
-    frame(); // warm up
-    view.zoom()->fit();
-    view.canvas()->rowsChanged();
-    const double fullFrame = frame();
     std::mt19937_64 rng(7);
-    const TimeRange bounds = view.zoom()->bounds();
-    std::vector<double> frames;
-    const int frameCount = parser.value(framesOption).toInt();
-    for (int i = 0; i < frameCount; ++i) {
-        const double span = std::pow(10.0, std::uniform_real_distribution<double>(3.0, std::log10(std::max<double>(double(bounds.duration()), 1e4)))(rng));
-        const TimeNs start = bounds.start + TimeNs(std::uniform_real_distribution<double>(0, std::max(0.0, double(bounds.duration()) - span))(rng));
-        view.zoom()->show({start, start + TimeNs(span)});
-        frames.push_back(frame());
-    }
-    out << "Frame, full range:     " << QString::number(fullFrame, 'f', 2) << " ms\n";
-    out << "Frames, " << frameCount << " zoom/pan:  p50 " << QString::number(percentile(frames, 0.5), 'f', 2) << " ms, p99 "
-        << QString::number(percentile(frames, 0.99), 'f', 2) << " ms\n";
-
-    // Hit tests at random points of the last view.
-    std::vector<double> hits;
-    const QSize size = view.canvas()->viewport()->size();
-    for (int i = 0; i < 10000; ++i) {
-        const QPoint p(view.canvas()->labelWidth() + int(rng() % std::uint64_t(std::max(1, size.width() - view.canvas()->labelWidth()))),
-                       int(rng() % std::uint64_t(std::max(1, size.height()))));
-        QElapsedTimer t;
-        t.start();
-        volatile bool found = view.canvas()->eventAt(p).has_value();
-        (void)found;
-        hits.push_back(double(t.nsecsElapsed()) / 1e3);
-    }
-    out << "Hit test:              p50 " << QString::number(percentile(hits, 0.5), 'f', 2) << " µs, p99 "
-        << QString::number(percentile(hits, 0.99), 'f', 2) << " µs\n";
-
-    timer.restart();
-    for (const ReportPtr &r : session->reports())
-        for (const QString &name : stats::fileReportNames())
-            stats::runReport(name, *r);
-    stats::rankSummary(*session);
-    out << "Statistics (all):      " << QString::number(double(timer.nsecsElapsed()) / 1e6, 'f', 1) << " ms\n";
+    measureFrames(view, parser.value(framesOption).toInt(), rng, out);
+    measureHitTests(view, rng, out);
+    measureStatistics(*session, out);
     return session->failures().empty() ? 0 : 2;
 }
 
