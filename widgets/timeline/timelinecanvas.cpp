@@ -3,17 +3,12 @@
 #include "core/units.h"
 #include "session/eventlinks.h"
 #include "theme/theme.h"
+#include "timeline/timelineinput.h"
 #include "timeline/zoomstate.h"
 
-#include <QContextMenuEvent>
 #include <QElapsedTimer>
-#include <QHelpEvent>
-#include <QMenu>
-#include <QMouseEvent>
 #include <QPainter>
 #include <QScrollBar>
-#include <QToolTip>
-#include <QWheelEvent>
 
 #include <algorithm>
 #include <cmath>
@@ -23,11 +18,11 @@ Q_LOGGING_CATEGORY(lcTimelinePaint, "rankscope.paint", QtWarningMsg)
 namespace rankscope {
 
 namespace {
-constexpr int kResizeGrip = 4;   // px either side of the label edge
-constexpr int kIndent = 12;
+constexpr int kIndent = 12; // px per level of the label column
 }
 
-TimelineCanvas::TimelineCanvas(ZoomState *zoom, QWidget *parent) : QAbstractScrollArea(parent), m_zoom(zoom)
+TimelineCanvas::TimelineCanvas(ZoomState *zoom, QWidget *parent)
+    : QAbstractScrollArea(parent), m_zoom(zoom), m_input(new TimelineInput(this))
 {
     setFocusPolicy(Qt::StrongFocus);
     viewport()->setMouseTracking(true);
@@ -121,7 +116,7 @@ void TimelineCanvas::ensureGeometry() const
                     buildSliceGeometry(in, s, width, g.rects);
                 }
             }
-            m_geometry.push_back(std::move(g));
+            m_geometry.rows().push_back(std::move(g));
         }
         y += h;
     }
@@ -141,46 +136,27 @@ QRect TimelineCanvas::rowRect(int row) const
 
 int TimelineCanvas::laneTop(const RowGeometry &g, int lane) const
 {
-    return g.top + 2 + lane * TimelineRows::kLaneHeight;
+    return g.top + FrameGeometry::kLaneTopMargin + lane * TimelineRows::kLaneHeight;
 }
 
-const TimelineCanvas::RowGeometry *TimelineCanvas::geometryAt(int y) const
+const FrameGeometry &TimelineCanvas::geometry() const
 {
     ensureGeometry();
-    for (const RowGeometry &g : m_geometry)
-        if (y >= g.top && y < g.top + g.height)
-            return &g;
-    return nullptr;
+    return m_geometry;
 }
 
-const SliceRect *TimelineCanvas::rectAt(QPoint pos, const RowGeometry **rowOut) const
+FrameGeometry::Hit TimelineCanvas::hit(QPoint viewportPos) const
 {
-    const RowGeometry *g = geometryAt(pos.y());
-    if (!g || pos.x() < m_labelWidth)
-        return nullptr;
-    const int lane = (pos.y() - g->top - 2) / TimelineRows::kLaneHeight;
-    const float x = float(pos.x() - m_labelWidth);
-    const SliceRect *best = nullptr;
-    for (const SliceRect &r : g->rects) {
-        if (r.lane != lane || x < r.x0 - 1.0f || x > std::max(r.x1, r.x0 + 1.0f) + 1.0f)
-            continue;
-        // Prefer a rectangle that contains x over a neighbour within a pixel.
-        if (!best || (x >= r.x0 && x <= r.x1))
-            best = &r;
-    }
-    if (rowOut)
-        *rowOut = g;
-    return best;
+    return geometry().hit(viewportPos, m_labelWidth, TimelineRows::kLaneHeight);
 }
 
 std::optional<EventLocation> TimelineCanvas::eventAt(QPoint pos) const
 {
-    const RowGeometry *g = nullptr;
-    const SliceRect *r = rectAt(pos, &g);
-    if (!r || r->event == SliceRect::kNoEvent)
+    const FrameGeometry::Hit h = hit(pos);
+    if (!h.rect || h.rect->event == SliceRect::kNoEvent)
         return std::nullopt;
-    const TimelineRow &row = m_rows.rows()[std::size_t(g->row)];
-    return EventLocation{row.rank, row.tracks[r->trackSlot], r->event};
+    const TimelineRow &row = m_rows.rows()[std::size_t(h.row->row)];
+    return EventLocation{row.rank, row.tracks[h.rect->trackSlot], h.rect->event};
 }
 
 std::optional<QPoint> TimelineCanvas::pointOf(const EventLocation &event) const
@@ -202,7 +178,7 @@ std::optional<QPoint> TimelineCanvas::pointOf(const EventLocation &event) const
     const double x = s.x(when.start + when.duration() / 2);
     if (x < 0 || x >= trackAreaWidth())
         return std::nullopt;
-    return QPoint(m_labelWidth + int(x), rect.top() + 2 + lane * TimelineRows::kLaneHeight + TimelineRows::kLaneHeight / 2);
+    return QPoint(m_labelWidth + int(x), rect.top() + FrameGeometry::kLaneTopMargin + lane * TimelineRows::kLaneHeight + TimelineRows::kLaneHeight / 2);
 }
 
 void TimelineCanvas::selectEvent(std::optional<EventLocation> event, bool reveal)
@@ -244,18 +220,15 @@ void TimelineCanvas::paintEvent(QPaintEvent *)
     const bool rebuilt = !m_geometryValid;
     QPainter p(viewport());
     paintTo(p);
-    std::size_t rects = 0;
-    for (const RowGeometry &g : m_geometry)
-        rects += g.rects.size();
     qCDebug(lcTimelinePaint, "frame: %.3f ms, %zu rows, %zu rects%s", double(timer.nsecsElapsed()) / 1e6,
-            m_geometry.size(), rects, rebuilt ? ", geometry rebuilt" : "");
+            m_geometry.rows().size(), m_geometry.rectCount(), rebuilt ? ", geometry rebuilt" : "");
 }
 
 void TimelineCanvas::paintTo(QPainter &p)
 {
     ensureGeometry();
     p.fillRect(viewport()->rect(), Theme(palette()).canvasBackground());
-    for (const RowGeometry &g : m_geometry)
+    for (const RowGeometry &g : m_geometry.rows())
         paintRow(p, g);
     paintOverlays(p);
     paintLabels(p);
@@ -372,7 +345,7 @@ void TimelineCanvas::paintOverlays(QPainter &p) const
         if (!rect.isNull()) {
             const double x0 = std::clamp(s.x(when.start), -2.0, double(width) + 2);
             const double x1 = std::clamp(s.x(when.end), -2.0, double(width) + 2);
-            const int y = at ? at->y() - TimelineRows::kLaneHeight / 2 : rect.top() + 2;
+            const int y = at ? at->y() - TimelineRows::kLaneHeight / 2 : rect.top() + FrameGeometry::kLaneTopMargin;
             p.setPen(QPen(theme.selectionOutline(), 2));
             p.setBrush(Qt::NoBrush);
             p.drawRect(QRectF(m_labelWidth + x0 - 1, y - 1, std::max(2.0, x1 - x0 + 2), TimelineRows::kLaneHeight));
@@ -417,48 +390,6 @@ void TimelineCanvas::paintLabels(QPainter &p) const
     p.drawLine(m_labelWidth - 1, 0, m_labelWidth - 1, viewport()->height());
 }
 
-QString TimelineCanvas::tooltipAt(QPoint pos) const
-{
-    const RowGeometry *g = nullptr;
-    const SliceRect *r = rectAt(pos, &g);
-    if (pos.x() < m_labelWidth) {
-        if (const RowGeometry *rg = geometryAt(pos.y()))
-            return m_rows.rows()[std::size_t(rg->row)].tooltip;
-        return {};
-    }
-    if (!r)
-        return {};
-    const TimelineRow &row = m_rows.rows()[std::size_t(g->row)];
-    const Report &report = *m_session->ranks()[std::size_t(row.rank)].report;
-    const Track &track = report.tracks[row.tracks[r->trackSlot]];
-    if (r->isMerged()) {
-        QString text = QStringLiteral("%1 events merged (%2% busy)").arg(r->count).arg(int(std::round(r->coverage * 100)));
-        if (r->event != SliceRect::kNoEvent)
-            text += QStringLiteral("\nlongest: %1, %2").arg(report.strings.string(track.slices.name(r->event)), formatDuration(track.slices.duration(r->event)));
-        return text;
-    }
-    QString text = report.strings.string(track.slices.name(r->event)).left(300) + QLatin1Char('\n') + formatDuration(track.slices.duration(r->event));
-    if (track.kind == TrackKind::Memcpy) {
-        const MemcpyRecord &m = report.memcpys[track.slices.payload(r->event)];
-        text += QStringLiteral("\n%1, %2 → %3").arg(formatBytes(m.bytes), report.memoryKindLabel(int(m.srcKind)), report.memoryKindLabel(int(m.dstKind)));
-    }
-    return text;
-}
-
-bool TimelineCanvas::viewportEvent(QEvent *event)
-{
-    if (event->type() == QEvent::ToolTip && m_session) {
-        auto *help = static_cast<QHelpEvent *>(event);
-        const QString text = tooltipAt(help->pos());
-        if (text.isEmpty())
-            QToolTip::hideText();
-        else
-            QToolTip::showText(help->globalPos(), text, viewport());
-        return true;
-    }
-    return QAbstractScrollArea::viewportEvent(event);
-}
-
 void TimelineCanvas::resizeEvent(QResizeEvent *event)
 {
     QAbstractScrollArea::resizeEvent(event);
@@ -479,105 +410,6 @@ TimeNs TimelineCanvas::anchorTime() const
         return s.time(mouse.x() - m_labelWidth);
     const TimeRange v = m_zoom->visible();
     return v.start + v.duration() / 2;
-}
-
-void TimelineCanvas::mousePressEvent(QMouseEvent *event)
-{
-    m_pressPos = event->pos();
-    m_moved = false;
-    if (event->button() != Qt::LeftButton)
-        return;
-    if (std::abs(event->pos().x() - m_labelWidth) <= kResizeGrip) {
-        m_drag = Drag::ResizeLabels;
-        return;
-    }
-    if (event->pos().x() < m_labelWidth) {
-        if (const RowGeometry *g = geometryAt(event->pos().y()))
-            if (m_rows.rows()[std::size_t(g->row)].kind == TimelineRow::Kind::Group) {
-                m_rows.toggle(g->row);
-                rowsChanged();
-            }
-        m_drag = Drag::None;
-        return;
-    }
-    m_pressTime = scale().time(event->pos().x() - m_labelWidth);
-    m_pressVisible = m_zoom->visible();
-    m_drag = event->modifiers() & Qt::ShiftModifier ? Drag::Select : Drag::Pan;
-}
-
-void TimelineCanvas::mouseMoveEvent(QMouseEvent *event)
-{
-    if (m_drag == Drag::None) {
-        viewport()->setCursor(std::abs(event->pos().x() - m_labelWidth) <= kResizeGrip ? Qt::SplitHCursor : Qt::ArrowCursor);
-        return;
-    }
-    m_moved |= (event->pos() - m_pressPos).manhattanLength() > 3;
-    if (m_drag == Drag::ResizeLabels) {
-        setLabelWidth(event->pos().x());
-    } else if (m_drag == Drag::Pan && m_moved) {
-        const double nsPerPx = double(m_pressVisible.duration()) / trackAreaWidth();
-        const TimeNs shift = TimeNs(double(m_pressPos.x() - event->pos().x()) * nsPerPx);
-        m_zoom->pan(m_pressVisible.start + shift - m_zoom->visible().start);
-        verticalScrollBar()->setValue(verticalScrollBar()->value() - (event->pos().y() - m_pressPos.y()));
-        m_pressPos.setY(event->pos().y());
-    } else if (m_drag == Drag::Select) {
-        const TimeNs now = scale().time(event->pos().x() - m_labelWidth);
-        m_zoom->setSelection(TimeRange{std::min(m_pressTime, now), std::max(m_pressTime, now)});
-    }
-}
-
-void TimelineCanvas::mouseReleaseEvent(QMouseEvent *event)
-{
-    const Drag drag = m_drag;
-    m_drag = Drag::None;
-    if (event->button() != Qt::LeftButton || m_moved || drag == Drag::ResizeLabels || event->pos().x() < m_labelWidth)
-        return;
-    if (drag == Drag::Select) {
-        m_zoom->setSelection(std::nullopt);
-        return;
-    }
-    selectEvent(eventAt(event->pos()));
-}
-
-void TimelineCanvas::mouseDoubleClickEvent(QMouseEvent *event)
-{
-    // Double-clicking an event zooms to it.
-    if (const auto hit = eventAt(event->pos())) {
-        const TimeRange when = m_session->sessionTime(*hit);
-        const TimeNs pad = std::max<TimeNs>(when.duration() / 10, 50);
-        m_zoom->show({when.start - pad, when.end + pad});
-    }
-}
-
-void TimelineCanvas::wheelEvent(QWheelEvent *event)
-{
-    const double steps = event->angleDelta().y() / 120.0;
-    if (event->modifiers() & Qt::ControlModifier) {
-        const TimeNs anchor = scale().time(event->position().x() - m_labelWidth);
-        m_zoom->zoom(std::pow(ZoomState::kZoomStep, steps), anchor);
-    } else if (event->modifiers() & Qt::ShiftModifier) {
-        const double shift = event->angleDelta().y() != 0 ? steps : event->angleDelta().x() / 120.0;
-        m_zoom->panSteps(-shift);
-    } else {
-        QAbstractScrollArea::wheelEvent(event);
-        return;
-    }
-    event->accept();
-}
-
-void TimelineCanvas::contextMenuEvent(QContextMenuEvent *event)
-{
-    const RowGeometry *g = geometryAt(event->pos().y());
-    if (!g || event->pos().x() >= m_labelWidth)
-        return;
-    const int row = g->row;
-    QMenu menu(this);
-    menu.addAction(tr("Hide row"), this, [this, row] { m_rows.hide(row); rowsChanged(); emit rowVisibilityChanged(); });
-    menu.addAction(tr("Move up"), this, [this, row] { if (m_rows.move(row, -1)) rowsChanged(); });
-    menu.addAction(tr("Move down"), this, [this, row] { if (m_rows.move(row, +1)) rowsChanged(); });
-    menu.addSeparator();
-    menu.addAction(tr("Show all hidden rows"), this, [this] { m_rows.showAll(); rowsChanged(); emit rowVisibilityChanged(); });
-    menu.exec(event->globalPos());
 }
 
 } // namespace rankscope

@@ -1,11 +1,11 @@
 #pragma once
 // Paints the rows of a session (label column on the left, events on the
-// right) and turns keys, mouse and wheel into ZoomState calls and event
-// selection. Geometry comes from buildSliceGeometry() and is cached until
-// the visible range, the size or the rows change; hover and selection are
-// drawn over it without rebuilding.
+// right). The frame's geometry (FrameGeometry, from buildSliceGeometry()) is
+// cached until the visible range, the size or the rows change; selection
+// and highlights are drawn over it without rebuilding. Mouse, wheel and
+// tooltips are TimelineInput's; keys are TimelineActions'.
 #include "session/session.h"
-#include "timeline/slicegeometry.h"
+#include "timeline/framegeometry.h"
 #include "timeline/timelinerows.h"
 #include "timeline/timescale.h"
 
@@ -18,6 +18,7 @@ Q_DECLARE_LOGGING_CATEGORY(lcTimelinePaint)
 
 namespace rankscope {
 
+class TimelineInput;
 class ZoomState;
 
 class TimelineCanvas : public QAbstractScrollArea {
@@ -44,6 +45,10 @@ public:
     // scrolls it into view and centres it if it is off screen.
     void selectEvent(std::optional<EventLocation> event, bool reveal = false);
     std::optional<EventLocation> eventAt(QPoint viewportPos) const;
+    // The frame as drawn (built if stale), and what is drawn under a point.
+    const FrameGeometry &geometry() const;
+    FrameGeometry::Hit hit(QPoint viewportPos) const;
+    ZoomState *zoom() const { return m_zoom; }
     // Events to outline (e.g. the copies of a histogram bar); the first is
     // also selected and brought into view.
     void setHighlighted(std::vector<EventLocation> events);
@@ -63,29 +68,11 @@ protected:
     void paintEvent(QPaintEvent *event) override;
     void resizeEvent(QResizeEvent *event) override;
     void scrollContentsBy(int dx, int dy) override;
-    void mousePressEvent(QMouseEvent *event) override;
-    void mouseMoveEvent(QMouseEvent *event) override;
-    void mouseReleaseEvent(QMouseEvent *event) override;
-    void mouseDoubleClickEvent(QMouseEvent *event) override;
-    void wheelEvent(QWheelEvent *event) override;
-    void contextMenuEvent(QContextMenuEvent *event) override;
-    bool viewportEvent(QEvent *event) override;
 
 private:
-    struct RowGeometry {
-        int row = -1;
-        int top = 0; // viewport y
-        int height = 0;
-        std::vector<SliceRect> rects;
-    };
-    enum class Drag { None, Pan, Select, ResizeLabels };
-
     void invalidateGeometry();
     void ensureGeometry() const;
     void updateScrollBar();
-    const RowGeometry *geometryAt(int y) const;
-    const SliceRect *rectAt(QPoint pos, const RowGeometry **rowOut = nullptr) const;
-    QString tooltipAt(QPoint pos) const;
     void paintLabels(QPainter &p) const;
     void paintRow(QPainter &p, const RowGeometry &g) const;
     void paintCounter(QPainter &p, const RowGeometry &g) const;
@@ -100,14 +87,9 @@ private:
     std::optional<EventLocation> m_correlated;
     std::vector<EventLocation> m_highlighted;
 
-    mutable std::vector<RowGeometry> m_geometry;
+    mutable FrameGeometry m_geometry;
     mutable bool m_geometryValid = false;
-
-    Drag m_drag = Drag::None;
-    QPoint m_pressPos;
-    TimeNs m_pressTime = 0;
-    TimeRange m_pressVisible{};
-    bool m_moved = false;
+    TimelineInput *m_input;
 };
 
 } // namespace rankscope

@@ -1,0 +1,208 @@
+#include "timeline/timelineinput.h"
+
+#include "core/units.h"
+#include "timeline/timelinecanvas.h"
+#include "timeline/zoomstate.h"
+
+#include <QContextMenuEvent>
+#include <QHelpEvent>
+#include <QMenu>
+#include <QMouseEvent>
+#include <QScrollBar>
+#include <QToolTip>
+#include <QWheelEvent>
+
+#include <cmath>
+
+namespace rankscope {
+
+namespace {
+constexpr int kResizeGrip = 4;    // px either side of the label column's edge
+constexpr int kClickSlop = 3;     // px a press may move and still be a click
+constexpr TimeNs kMinimumPad = 50; // ns shown either side of an event zoomed to
+}
+
+TimelineInput::TimelineInput(TimelineCanvas *canvas) : QObject(canvas), m_canvas(canvas)
+{
+    canvas->viewport()->installEventFilter(this);
+}
+
+bool TimelineInput::eventFilter(QObject *watched, QEvent *event)
+{
+    if (watched != m_canvas->viewport())
+        return false;
+    switch (event->type()) {
+    case QEvent::MouseButtonPress: press(static_cast<QMouseEvent *>(event)); return true;
+    case QEvent::MouseMove: move(static_cast<QMouseEvent *>(event)); return true;
+    case QEvent::MouseButtonRelease: release(static_cast<QMouseEvent *>(event)); return true;
+    case QEvent::MouseButtonDblClick: doubleClick(static_cast<QMouseEvent *>(event)); return true;
+    case QEvent::Wheel: return wheel(static_cast<QWheelEvent *>(event));
+    case QEvent::ContextMenu: contextMenu(static_cast<QContextMenuEvent *>(event)); return true;
+    case QEvent::ToolTip:
+        if (!m_canvas->session())
+            return false;
+        tooltip(static_cast<QHelpEvent *>(event));
+        return true;
+    default: return false;
+    }
+}
+
+bool TimelineInput::onLabelEdge(QPoint pos) const
+{
+    return std::abs(pos.x() - m_canvas->labelWidth()) <= kResizeGrip;
+}
+
+void TimelineInput::press(QMouseEvent *event)
+{
+    m_pressPos = event->pos();
+    m_moved = false;
+    m_drag = Drag::None;
+    if (event->button() != Qt::LeftButton)
+        return;
+    if (onLabelEdge(event->pos())) {
+        m_drag = Drag::ResizeLabels;
+        return;
+    }
+    if (event->pos().x() < m_canvas->labelWidth()) { // a group's label folds or unfolds it
+        if (const RowGeometry *g = m_canvas->geometry().rowAt(event->pos().y()))
+            if (m_canvas->rows().rows()[std::size_t(g->row)].kind == TimelineRow::Kind::Group) {
+                m_canvas->rows().toggle(g->row);
+                m_canvas->rowsChanged();
+            }
+        return;
+    }
+    m_pressTime = m_canvas->scale().time(event->pos().x() - m_canvas->labelWidth());
+    m_pressVisible = m_canvas->zoom()->visible();
+    m_drag = event->modifiers() & Qt::ShiftModifier ? Drag::Select : Drag::Pan;
+}
+
+void TimelineInput::move(QMouseEvent *event)
+{
+    if (m_drag == Drag::None) {
+        m_canvas->viewport()->setCursor(onLabelEdge(event->pos()) ? Qt::SplitHCursor : Qt::ArrowCursor);
+        return;
+    }
+    m_moved |= (event->pos() - m_pressPos).manhattanLength() > kClickSlop;
+    ZoomState *zoom = m_canvas->zoom();
+    if (m_drag == Drag::ResizeLabels) {
+        m_canvas->setLabelWidth(event->pos().x());
+    } else if (m_drag == Drag::Pan && m_moved) {
+        const double nsPerPx = double(m_pressVisible.duration()) / m_canvas->trackAreaWidth();
+        const TimeNs shift = TimeNs(double(m_pressPos.x() - event->pos().x()) * nsPerPx);
+        zoom->pan(m_pressVisible.start + shift - zoom->visible().start);
+        QScrollBar *bar = m_canvas->verticalScrollBar();
+        bar->setValue(bar->value() - (event->pos().y() - m_pressPos.y()));
+        m_pressPos.setY(event->pos().y());
+    } else if (m_drag == Drag::Select) {
+        const TimeNs now = m_canvas->scale().time(event->pos().x() - m_canvas->labelWidth());
+        zoom->setSelection(TimeRange{std::min(m_pressTime, now), std::max(m_pressTime, now)});
+    }
+}
+
+void TimelineInput::release(QMouseEvent *event)
+{
+    const Drag drag = m_drag;
+    m_drag = Drag::None;
+    if (event->button() != Qt::LeftButton || m_moved || drag == Drag::ResizeLabels || drag == Drag::None)
+        return;
+    if (drag == Drag::Select) { // a Shift+click without a drag clears the range
+        m_canvas->zoom()->setSelection(std::nullopt);
+        return;
+    }
+    m_canvas->selectEvent(m_canvas->eventAt(event->pos()));
+}
+
+void TimelineInput::doubleClick(QMouseEvent *event)
+{
+    if (const auto hit = m_canvas->eventAt(event->pos())) {
+        const TimeRange when = m_canvas->session()->sessionTime(*hit);
+        const TimeNs pad = std::max<TimeNs>(when.duration() / 10, kMinimumPad);
+        m_canvas->zoom()->show({when.start - pad, when.end + pad});
+    }
+}
+
+bool TimelineInput::wheel(QWheelEvent *event)
+{
+    const double steps = event->angleDelta().y() / 120.0;
+    ZoomState *zoom = m_canvas->zoom();
+    if (event->modifiers() & Qt::ControlModifier) {
+        const TimeNs anchor = m_canvas->scale().time(event->position().x() - m_canvas->labelWidth());
+        zoom->zoom(std::pow(ZoomState::kZoomStep, steps), anchor);
+    } else if (event->modifiers() & Qt::ShiftModifier) {
+        const double shift = event->angleDelta().y() != 0 ? steps : event->angleDelta().x() / 120.0;
+        zoom->panSteps(-shift);
+    } else {
+        return false;
+    }
+    event->accept();
+    return true;
+}
+
+void TimelineInput::contextMenu(QContextMenuEvent *event)
+{
+    const RowGeometry *g = m_canvas->geometry().rowAt(event->pos().y());
+    if (!g || event->pos().x() >= m_canvas->labelWidth())
+        return;
+    const int row = g->row;
+    TimelineCanvas *canvas = m_canvas;
+    TimelineRows &rows = canvas->rows();
+    QMenu menu(canvas);
+    menu.addAction(tr("Hide row"), canvas, [canvas, &rows, row] {
+        rows.hide(row);
+        canvas->rowsChanged();
+        emit canvas->rowVisibilityChanged();
+    });
+    menu.addAction(tr("Move up"), canvas, [canvas, &rows, row] {
+        if (rows.move(row, -1))
+            canvas->rowsChanged();
+    });
+    menu.addAction(tr("Move down"), canvas, [canvas, &rows, row] {
+        if (rows.move(row, +1))
+            canvas->rowsChanged();
+    });
+    menu.addSeparator();
+    menu.addAction(tr("Show all hidden rows"), canvas, [canvas, &rows] {
+        rows.showAll();
+        canvas->rowsChanged();
+        emit canvas->rowVisibilityChanged();
+    });
+    menu.exec(event->globalPos());
+}
+
+void TimelineInput::tooltip(QHelpEvent *event)
+{
+    const QString text = tooltipAt(event->pos());
+    if (text.isEmpty())
+        QToolTip::hideText();
+    else
+        QToolTip::showText(event->globalPos(), text, m_canvas->viewport());
+}
+
+QString TimelineInput::tooltipAt(QPoint pos) const
+{
+    const FrameGeometry::Hit hit = m_canvas->hit(pos);
+    if (!hit.row)
+        return {};
+    const TimelineRow &row = m_canvas->rows().rows()[std::size_t(hit.row->row)];
+    if (pos.x() < m_canvas->labelWidth())
+        return row.tooltip;
+    if (!hit.rect)
+        return {};
+    const SliceRect &r = *hit.rect;
+    const Report &report = *m_canvas->session()->ranks()[std::size_t(row.rank)].report;
+    const Track &track = report.tracks[row.tracks[r.trackSlot]];
+    if (r.isMerged()) {
+        QString text = QStringLiteral("%1 events merged (%2% busy)").arg(r.count).arg(int(std::round(r.coverage * 100)));
+        if (r.event != SliceRect::kNoEvent)
+            text += QStringLiteral("\nlongest: %1, %2").arg(report.strings.string(track.slices.name(r.event)), formatDuration(track.slices.duration(r.event)));
+        return text;
+    }
+    QString text = report.strings.string(track.slices.name(r.event)).left(300) + QLatin1Char('\n') + formatDuration(track.slices.duration(r.event));
+    if (track.kind == TrackKind::Memcpy) {
+        const MemcpyRecord &m = report.memcpys[track.slices.payload(r.event)];
+        text += QStringLiteral("\n%1, %2 → %3").arg(formatBytes(m.bytes), report.memoryKindLabel(int(m.srcKind)), report.memoryKindLabel(int(m.dstKind)));
+    }
+    return text;
+}
+
+} // namespace rankscope
