@@ -5,6 +5,7 @@
 #include "details/diagnosticspanel.h"
 #include "mainwindow.h"
 #include "nsysfixture.h"
+#include "palettes.h"
 #include "panels/statsdock.h"
 #include "sessionloadjob.h"
 #include "testdata.h"
@@ -253,14 +254,8 @@ private slots:
     void darkAndLightPalettesAreBothReadable()
     {
         QFETCH(bool, dark);
-        QPalette palette;
-        const QColor back = dark ? QColor(0x20, 0x22, 0x26) : QColor(0xfa, 0xfa, 0xfa);
-        const QColor text = dark ? QColor(0xee, 0xee, 0xee) : QColor(0x10, 0x10, 0x10);
-        for (QPalette::ColorRole role : {QPalette::Window, QPalette::Base})
-            palette.setColor(role, back);
-        palette.setColor(QPalette::AlternateBase, back.lighter(dark ? 130 : 97));
-        for (QPalette::ColorRole role : {QPalette::WindowText, QPalette::Text})
-            palette.setColor(role, text);
+        const QPalette palette = desktopPalette(dark);
+        const QColor back = paletteBackground(dark);
         MainWindow w;
         w.setPalette(palette); // as a system theme change reaches every widget
         w.resize(1200, 700);

@@ -10,7 +10,6 @@
 #include <QDoubleSpinBox>
 #include <QHBoxLayout>
 #include <QLabel>
-#include <QSplitter>
 #include <QVBoxLayout>
 
 #include <cmath>
@@ -41,22 +40,7 @@ GapsPanel::GapsPanel(QWidget *parent)
     controls->addWidget(m_threshold);
     controls->addStretch(1);
     layout->addLayout(controls);
-    auto *charts = new QWidget(this);
-    auto *chartRow = new QHBoxLayout(charts);
-    chartRow->setContentsMargins(0, 0, 0, 0);
-    m_utilization = new QWidget(charts);
-    m_histogram = new QWidget(charts);
-    chartRow->addWidget(m_utilization, 3);
-    chartRow->addWidget(m_histogram, 2);
-    auto *tables = new QWidget(this);
-    auto *tableRow = new QHBoxLayout(tables);
-    tableRow->setContentsMargins(0, 0, 0, 0);
-    tableRow->addWidget(m_gaps, 3);
-    tableRow->addWidget(m_activity, 2);
-    auto *split = new QSplitter(Qt::Vertical, this);
-    split->addWidget(charts);
-    split->addWidget(tables);
-    layout->addWidget(split, 1);
+    layout->addWidget(chartsOverTables(this, {{&m_utilization, 3}, {&m_histogram, 2}}, {{m_gaps, 3}, {m_activity, 2}}), 1);
     exportTable(m_gaps);
     exportTable(m_activity);
     exportChart(&m_utilization, QStringLiteral("gpu_utilization.png"));

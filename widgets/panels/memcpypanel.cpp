@@ -7,9 +7,7 @@
 #include "theme/theme.h"
 
 #include <QDir>
-#include <QHBoxLayout>
 #include <QLabel>
-#include <QSplitter>
 #include <QVBoxLayout>
 
 #include <map>
@@ -50,22 +48,7 @@ MemcpyPanel::MemcpyPanel(QWidget *parent)
                                 .arg(theme.adviceBackground().name(), theme.adviceText().name()));
     layout->addWidget(m_advice);
     layout->addWidget(m_share);
-    auto *charts = new QWidget(this);
-    auto *chartRow = new QHBoxLayout(charts);
-    chartRow->setContentsMargins(0, 0, 0, 0);
-    m_histogram = new QWidget(charts);
-    m_scatter = new QWidget(charts);
-    chartRow->addWidget(m_histogram, 1);
-    chartRow->addWidget(m_scatter, 1);
-    auto *tables = new QWidget(this);
-    auto *tableRow = new QHBoxLayout(tables);
-    tableRow->setContentsMargins(0, 0, 0, 0);
-    tableRow->addWidget(m_sizes);
-    tableRow->addWidget(m_times);
-    auto *split = new QSplitter(Qt::Vertical, this);
-    split->addWidget(charts);
-    split->addWidget(tables);
-    layout->addWidget(split, 1);
+    layout->addWidget(chartsOverTables(this, {{&m_histogram, 1}, {&m_scatter, 1}}, {{m_sizes, 0}, {m_times, 0}}), 1);
     exportTable(m_sizes);
     exportTable(m_times);
     exportChart(&m_histogram, QStringLiteral("memcpy_sizes.png"));

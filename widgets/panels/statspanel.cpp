@@ -5,7 +5,8 @@
 #include "panels/tablebox.h"
 
 #include <QDir>
-#include <QLayout>
+#include <QHBoxLayout>
+#include <QSplitter>
 
 namespace rankscope {
 
@@ -24,6 +25,27 @@ QStringList StatsPanel::exportAll(const QString &directory) const
             written << path;
     }
     return written;
+}
+
+QSplitter *chartsOverTables(QWidget *parent, const std::vector<std::pair<QWidget **, int>> &chartSlots,
+                            const std::vector<std::pair<QWidget *, int>> &tables)
+{
+    auto *split = new QSplitter(Qt::Vertical, parent);
+    auto *charts = new QWidget(split);
+    auto *chartRow = new QHBoxLayout(charts);
+    chartRow->setContentsMargins(0, 0, 0, 0);
+    for (const auto &[slot, stretch] : chartSlots) {
+        *slot = new QWidget(charts);
+        chartRow->addWidget(*slot, stretch);
+    }
+    auto *tableArea = new QWidget(split);
+    auto *tableRow = new QHBoxLayout(tableArea);
+    tableRow->setContentsMargins(0, 0, 0, 0);
+    for (const auto &[table, stretch] : tables)
+        tableRow->addWidget(table, stretch);
+    split->addWidget(charts);
+    split->addWidget(tableArea);
+    return split;
 }
 
 void replaceWidget(QWidget *&slot, QWidget *replacement)

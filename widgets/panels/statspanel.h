@@ -6,11 +6,13 @@
 
 #include <QFutureWatcher>
 #include <QPointer>
+#include <QSplitter>
 #include <QWidget>
 #include <QtConcurrent/QtConcurrentRun>
 #include <functional>
 #include <memory>
 #include <vector>
+
 
 namespace rankscope {
 
@@ -83,6 +85,12 @@ private:
     std::vector<TableBox *> m_exportTables;
     std::vector<std::pair<QWidget **, QString>> m_exportCharts;
 };
+
+// Charts side by side above tables side by side, split vertically: each
+// chart slot gets a placeholder (charts are rebuilt per scope, see
+// replaceWidget); the ints are stretch factors.
+QSplitter *chartsOverTables(QWidget *parent, const std::vector<std::pair<QWidget **, int>> &chartSlots,
+                            const std::vector<std::pair<QWidget *, int>> &tables);
 
 // Replaces the widget at `slot` in `layout` (charts are rebuilt per scope).
 void replaceWidget(QWidget *&slot, QWidget *replacement);

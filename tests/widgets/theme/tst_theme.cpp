@@ -1,5 +1,6 @@
 // The theme: event colours keep their meaning in any palette; everything
 // around the events follows the palette, light or dark, and stays readable.
+#include "palettes.h"
 #include "theme/theme.h"
 
 #include <QTest>
@@ -7,18 +8,6 @@
 using namespace rankscope;
 
 namespace {
-
-QPalette paletteOf(bool dark)
-{
-    QPalette palette;
-    const QColor back = dark ? QColor(0x20, 0x22, 0x26) : QColor(0xfa, 0xfa, 0xfa);
-    const QColor text = dark ? QColor(0xee, 0xee, 0xee) : QColor(0x10, 0x10, 0x10);
-    for (QPalette::ColorRole role : {QPalette::Window, QPalette::Base, QPalette::AlternateBase})
-        palette.setColor(role, back);
-    for (QPalette::ColorRole role : {QPalette::WindowText, QPalette::Text})
-        palette.setColor(role, text);
-    return palette;
-}
 
 double contrast(const QColor &a, const QColor &b)
 {
@@ -39,7 +28,7 @@ private slots:
     void followsThePalette()
     {
         QFETCH(bool, dark);
-        const QPalette palette = paletteOf(dark);
+        const QPalette palette = test::desktopPalette(dark);
         const Theme theme(palette);
         QCOMPARE(theme.isDark(), dark);
         QCOMPARE(theme.canvasBackground(), palette.color(QPalette::Base));
