@@ -90,7 +90,12 @@ std::vector<std::optional<bool>> rankComparisonWorseIsHigher()
 {
     // Rank, Span, Busy, Idle, Compute, Communication, Memory, Overlap,
     // Steps, Mean step, Max step, HtoD, DtoH, DtoD, PtoP.
-    return {std::nullopt, true, false, true, std::nullopt, true, true, false, std::nullopt, true, true,
+    // Communication time and its hidden share are never shaded: a collective
+    // kernel runs from a rank's own arrival to the last rank's, so the rank
+    // that waited longest shows the most communication, and it is the
+    // victim of a straggler, not the straggler. Telling the rank that made
+    // others wait needs the collectives matched across ranks.
+    return {std::nullopt, true, false, true, std::nullopt, std::nullopt, true, std::nullopt, std::nullopt, true, true,
             std::nullopt, std::nullopt, std::nullopt, std::nullopt};
 }
 

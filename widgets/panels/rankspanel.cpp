@@ -13,7 +13,8 @@ namespace rankscope {
 RanksPanel::RanksPanel(QWidget *parent) : StatsPanel(parent), m_table(new TableBox(tr("Rank comparison"), this))
 {
     auto *layout = new QVBoxLayout(this);
-    auto *hint = new QLabel(tr("Shaded: the worst rank of each column (longest, most idle, least hidden communication)."), this);
+    auto *hint = new QLabel(tr("Shaded: the worst rank of each column (longest, most idle). Communication is not shaded: "
+                                      "the rank that waits longest in a collective is waiting for a straggler, not the straggler."), this);
     hint->setWordWrap(true);
     layout->addWidget(hint);
     layout->addWidget(m_table, 1);

@@ -8,6 +8,7 @@
 #include "panels/summarypanel.h"
 #include "panels/tablebox.h"
 #include "stats/nsysreports.h"
+#include "stats/rankcomparison.h"
 #include "testdata.h"
 
 #include <QAbstractItemModelTester>
@@ -162,9 +163,15 @@ private slots:
             for (int c = 0; c < m->columnCount(); ++c)
                 marked += m->data(m->index(r, c), Qt::BackgroundRole).isValid();
         QVERIFY(marked >= 4);
-        // No communication kernels in this gloo run: nobody is worst there.
+        // Communication and its hidden share are never shaded: the longest
+        // waiter in a collective is the victim of a straggler.
         for (int r = 0; r < m->rowCount(); ++r)
-            QVERIFY(!m->data(m->index(r, 5), Qt::BackgroundRole).isValid());
+            for (const int c : {5, 7})
+                QVERIFY(!m->data(m->index(r, c), Qt::BackgroundRole).isValid());
+        QCOMPARE(m->headerData(5, Qt::Horizontal).toString(), QStringLiteral("Communication (ns)"));
+        QCOMPARE(m->headerData(7, Qt::Horizontal).toString(), QStringLiteral("Comm Hidden (%)"));
+        const auto rule = stats::rankComparisonWorseIsHigher();
+        QVERIFY(!rule[5] && !rule[7]);
     }
 
     void exportWritesCsvAndPng()
