@@ -1,5 +1,7 @@
 #include "stats/memcpyanalysis.h"
 
+#include "core/units.h"
+
 #include <algorithm>
 #include <bit>
 #include <map>
@@ -79,13 +81,21 @@ MemcpyAnalysis analyzeMemcpy(const Session &session, const StatsScope &scope)
     for (const auto &[key, bin] : bins)
         a.bins.push_back(bin);
     const HostMemoryShare &h = a.hostToDevice;
-    if (h.pageableBytes + h.pinnedBytes > 0 && (h.pageableByteShare() > 0.5 || h.pageableTimeShare() > 0.5))
-        a.advice = QStringLiteral("%1% of host-to-device bytes (%2% of the copy time) come from pageable memory. "
+    if (pageableAdviceWarranted(h))
+        a.advice = QStringLiteral("%1% of host-to-device bytes (%2% of the copy time; %3 in %4) come from pageable memory. "
                                   "Pageable copies are staged through a bounce buffer and block the CPU thread; "
                                   "with PyTorch, set pin_memory=True on the DataLoader and copy with non_blocking=True.")
                        .arg(qRound(h.pageableByteShare() * 100))
-                       .arg(qRound(h.pageableTimeShare() * 100));
+                       .arg(qRound(h.pageableTimeShare() * 100))
+                       .arg(formatBinarySize(h.pageableBytes), formatDuration(h.pageableTime));
     return a;
+}
+
+bool pageableAdviceWarranted(const HostMemoryShare &h)
+{
+    const bool dominant = h.pageableByteShare() > 0.5 || h.pageableTimeShare() > 0.5;
+    const bool matters = h.pageableTime >= kPageableAdviceMinTime || h.pageableBytes >= kPageableAdviceMinBytes;
+    return dominant && matters;
 }
 
 std::vector<EventLocation> transfersInBin(const Session &session, const StatsScope &scope, Direction direction, int log2Bytes)

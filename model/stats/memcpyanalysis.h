@@ -35,6 +35,14 @@ struct HostMemoryShare {
     double pageableTimeShare() const { return pageableTime + pinnedTime ? double(pageableTime) / double(pageableTime + pinnedTime) : 0.0; }
 };
 
+// Pageable host-to-device copies earn advice when they are most of the
+// traffic (by bytes or time) and there is enough of it to matter: at least
+// 1 ms or 1 MiB of pageable copies. A few hundred bytes of pageable copies
+// are not worth changing a data loader for.
+constexpr TimeNs kPageableAdviceMinTime = 1000000;
+constexpr std::uint64_t kPageableAdviceMinBytes = std::uint64_t(1) << 20;
+bool pageableAdviceWarranted(const HostMemoryShare &hostToDevice);
+
 struct MemcpyAnalysis {
     std::vector<TransferBin> bins; // by direction, then size
     std::vector<TransferPoint> points;

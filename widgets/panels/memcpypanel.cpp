@@ -1,5 +1,6 @@
 #include "panels/memcpypanel.h"
 
+#include "core/units.h"
 #include "panels/chartfactory.h"
 #include "panels/resulttablemodel.h"
 #include "panels/tablebox.h"
@@ -80,7 +81,11 @@ void MemcpyPanel::present(ResultTable sizes, ResultTable times, const MemcpyAnal
     m_times->setTable(std::move(times));
     m_advice->setText(a.advice);
     m_advice->setVisible(!a.advice.isEmpty());
-    m_share->setText(shareText("Host to device", a.hostToDevice) + QStringLiteral(" · ") + shareText("Device to host", a.deviceToHost));
+    m_share->setText(shareText("Host to device", a.hostToDevice) + QStringLiteral(" · ") + shareText("Device to host", a.deviceToHost)
+                     + QLatin1Char('\n')
+                     + tr("(Advice on pinned memory appears when pageable copies are most of the host-to-device bytes or time "
+                          "and add up to at least %1 or %2.)")
+                           .arg(formatDuration(kPageableAdviceMinTime), formatBinarySize(kPageableAdviceMinBytes)));
 
     // Histogram: one category per power-of-two bin seen, one series per
     // direction that copied anything.

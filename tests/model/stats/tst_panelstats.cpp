@@ -82,6 +82,22 @@ private slots:
         QVERIFY(analyzeMemcpy(*m_ddp, {}).advice.isEmpty());
     }
 
+    void pageableAdviceNeedsTrafficThatMatters()
+    {
+        HostMemoryShare h;
+        h.pageableBytes = 136; // all pageable, but 136 bytes in 2 µs
+        h.pageableTime = 2000;
+        QVERIFY(!pageableAdviceWarranted(h));
+        h.pageableBytes = kPageableAdviceMinBytes; // 1 MiB
+        QVERIFY(pageableAdviceWarranted(h));
+        h.pageableBytes = 200 * 1024;
+        h.pageableTime = kPageableAdviceMinTime; // 1 ms
+        QVERIFY(pageableAdviceWarranted(h));
+        h.pinnedBytes = 100 * h.pageableBytes; // a minority of bytes and of time
+        h.pinnedTime = 100 * h.pageableTime;
+        QVERIFY(!pageableAdviceWarranted(h));
+    }
+
     void gapsMatchNsysAndNameTheDataLoader()
     {
         // At 500 ms the list is nsys' gpu_gaps: one 3.65 s gap.
