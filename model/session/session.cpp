@@ -121,8 +121,10 @@ void Session::assignRanks()
     m_ranks.clear();
     std::int64_t earliest = 0;
     bool first = true;
+    // Loaders only record starts that pass isUtcTime(), so the offsets
+    // below (differences of two such starts) cannot overflow.
     for (const ReportPtr &r : m_reports)
-        if (r->meta.utcStartNs != 0 && (first || r->meta.utcStartNs < earliest)) {
+        if (isUtcTime(r->meta.utcStartNs) && (first || r->meta.utcStartNs < earliest)) {
             earliest = r->meta.utcStartNs;
             first = false;
         }
@@ -134,7 +136,7 @@ void Session::assignRanks()
     std::vector<std::optional<int>> claimed;
     for (const ReportPtr &r : m_reports) {
         const std::vector<std::uint32_t> pids = r->cudaProcesses();
-        const TimeNs offset = r->meta.utcStartNs ? r->meta.utcStartNs - earliest : 0;
+        const TimeNs offset = isUtcTime(r->meta.utcStartNs) ? r->meta.utcStartNs - earliest : 0;
         if (pids.size() > 1) {
             for (std::uint32_t pid : pids) {
                 const auto mpi = r->meta.mpiRankByPid.find(pid);

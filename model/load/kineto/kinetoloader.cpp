@@ -465,7 +465,16 @@ void KinetoBuilder::finish(const kineto::TraceHeader &header)
     TimeNs origin = m_minTime == kTimeMax ? 0 : m_minTime;
     origin = (origin >= 0 ? origin : origin - 999) / 1000 * 1000;
     meta.rawTimeOrigin = origin;
-    meta.utcStartNs = header.baseTimeNanoseconds.value_or(0) + origin;
+    const TimeNs base = header.baseTimeNanoseconds.value_or(0);
+    if (base == 0) {
+        meta.utcStartNs = std::max<TimeNs>(origin, 0); // absolute µs, as the 2020 form writes them
+    } else if (isUtcTime(base)) {
+        meta.utcStartNs = std::max<TimeNs>(base + origin, 0); // |origin| <= 2^61: no overflow
+    } else {
+        r.diagnostics.push_back({Diagnostic::Severity::Warning, std::nullopt,
+                                 QStringLiteral("baseTimeNanoseconds %1 is not a time since 1970 (0 to 2^62 ns); the file is not aligned "
+                                                "with the others by its start").arg(base)});
+    }
     for (Track &t : r.tracks)
         t.slices.shift(-origin);
     for (CounterTrack &c : r.counters) {

@@ -46,7 +46,15 @@ void readMetadata(NsysLoadContext &ctx)
     if (ctx.db.hasTable("TARGET_INFO_SESSION_START_TIME"))
         ctx.forEachRow("TARGET_INFO_SESSION_START_TIME",
                        ctx.db.selectColumns("TARGET_INFO_SESSION_START_TIME", {"utcEpochNs"}),
-                       [&](const SqliteStatement &row) { meta.utcStartNs = row.int64(0); });
+                       [&](const SqliteStatement &row) {
+                           const TimeNs utc = row.int64(0);
+                           if (isUtcTime(utc))
+                               meta.utcStartNs = utc;
+                           else
+                               ctx.note(Diagnostic::Severity::Warning,
+                                        QStringLiteral("TARGET_INFO_SESSION_START_TIME.utcEpochNs %1 is not a time since 1970 (0 to 2^62 ns); "
+                                                       "the export is not aligned with the others by its start").arg(utc));
+                       });
     if (ctx.db.hasTable("ANALYSIS_DETAILS"))
         ctx.forEachRow("ANALYSIS_DETAILS", ctx.db.selectColumns("ANALYSIS_DETAILS", {"startTime", "stopTime"}),
                        [&](const SqliteStatement &row) { meta.analysisRange = {row.int64(0), row.int64(1)}; });

@@ -229,6 +229,33 @@ private slots:
         QCOMPARE(loadThreadPool()->maxThreadCount(), std::max(1, QThread::idealThreadCount()));
     }
 
+    void implausibleUtcStartsDoNotOverflowOffsets()
+    {
+        // baseTimeNanoseconds near INT64_MAX once made base + origin wrap to
+        // a negative start and a negative offset for the other rank.
+        QTemporaryDir dir;
+        auto trace = [](int rank, const char *base) {
+            return QByteArray("{\"distributedInfo\": {\"rank\": ") + QByteArray::number(rank) + "}, \"baseTimeNanoseconds\": " + base
+                   + ", \"traceEvents\": [{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k\", \"pid\": 0, \"tid\": 7, "
+                     "\"ts\": 5000000.0, \"dur\": 10.0, \"args\": {\"device\": 0, \"stream\": 7, \"correlation\": 1}}]}";
+        };
+        writeFile(dir, QStringLiteral("a.json"), trace(0, "9223372036854775000"));
+        writeFile(dir, QStringLiteral("b.json"), trace(1, "1700000000000000000"));
+        const Session s = Session::load({dir.path()});
+        QCOMPARE(s.ranks().size(), std::size_t(2));
+        for (const RankEntry &e : s.ranks()) {
+            QVERIFY(e.sessionOffset >= 0);
+            QVERIFY(e.report->meta.utcStartNs >= 0);
+        }
+        const Report &bad = *s.ranks()[0].report;
+        QCOMPARE(bad.meta.utcStartNs, 0);
+        bool said = false;
+        for (const Diagnostic &d : bad.diagnostics)
+            said |= d.text.contains(QLatin1String("baseTimeNanoseconds"));
+        QVERIFY(said);
+        QCOMPARE(s.ranks()[1].report->meta.utcStartNs, 1700000000000000000LL + 5000000000LL);
+    }
+
     void progressReachesOne()
     {
         std::atomic<double> last{0.0};
