@@ -93,6 +93,12 @@ MainWindow::MainWindow(QWidget *parent)
             setSession(session);
         } else {
             m_diagnostics->setSession(*session);
+            if (!m_timeline->session()) { // nothing shown yet: say what failed instead of an empty timeline
+                QStringList lines{tr("No trace could be opened:")};
+                for (const LoadFailure &f : session->failures())
+                    lines << QStringLiteral("%1: %2").arg(QFileInfo(f.path).fileName(), f.error);
+                m_timeline->canvas()->setEmptyMessage(lines.join(QLatin1Char('\n')));
+            }
         }
         if (!session->failures().empty())
             diagnosticsDock->show(); // the rest waits in View > Diagnostics

@@ -1,5 +1,6 @@
 #include "recentfiles.h"
 
+#include <QDir>
 #include <QFileInfo>
 #include <QSettings>
 
@@ -21,7 +22,7 @@ void RecentFiles::add(const QStringList &paths)
 {
     QStringList absolute;
     for (const QString &p : paths)
-        absolute << QFileInfo(p).absoluteFilePath();
+        absolute << QDir::cleanPath(QFileInfo(p).absoluteFilePath()); // "traces/" names a folder "traces"
     const QString entry = absolute.join(QLatin1Char('\n'));
     QStringList entries = QSettings().value(kKey).toStringList();
     entries.removeAll(entry);

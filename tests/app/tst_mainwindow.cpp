@@ -7,12 +7,14 @@
 #include "nsysfixture.h"
 #include "palettes.h"
 #include "panels/statsdock.h"
+#include "recentfiles.h"
 #include "sessionloadjob.h"
 #include "testdata.h"
 #include "timeline/searchbar.h"
 #include "timeline/timelineactions.h"
 #include "timeline/timelinecanvas.h"
 #include "timeline/timelineview.h"
+#include "timeline/timeruler.h"
 #include "timeline/zoomstate.h"
 
 #include <QDockWidget>
@@ -154,6 +156,35 @@ private slots:
         QCOMPARE(w.stats()->scope().range->start, range.start);
         w.timeline()->zoom()->setSelection(std::nullopt);
         QTRY_VERIFY(!w.stats()->scope().range.has_value());
+    }
+
+    void onlyBadFilesSayWhatFailed()
+    {
+        QTemporaryDir dir;
+        const QString bad = writeFile(dir, QStringLiteral("bad.sqlite"), "garbage");
+        MainWindow w;
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(w.timeline()->ruler()->isHidden()); // no session: no time to show
+        w.open({bad}, true);
+        QVERIFY(!w.timeline()->session());
+        const QString message = w.timeline()->canvas()->emptyMessage();
+        QVERIFY2(message.contains(QLatin1String("bad.sqlite: ")), qPrintable(message));
+        QVERIFY(w.timeline()->ruler()->isHidden());
+        w.open({slowFixture()}, true);
+        QVERIFY(w.timeline()->ruler()->isVisible());
+    }
+
+    void recentFoldersHaveNames()
+    {
+        QTemporaryDir dir;
+        RecentFiles::clear();
+        RecentFiles::add({dir.path() + QLatin1Char('/')});
+        const QList<QStringList> sets = RecentFiles::load();
+        QCOMPARE(sets.size(), 1);
+        QCOMPARE(sets[0].value(0), QDir::cleanPath(dir.path()));
+        QVERIFY(!QFileInfo(sets[0].value(0)).fileName().isEmpty());
+        RecentFiles::clear();
     }
 
     void badFileIsReportedAndTheOthersOpen()

@@ -47,6 +47,12 @@ void TimelineCanvas::setSession(std::shared_ptr<const Session> session)
     rowsChanged();
 }
 
+void TimelineCanvas::setEmptyMessage(const QString &text)
+{
+    m_emptyMessage = text;
+    viewport()->update();
+}
+
 void TimelineCanvas::rowsChanged()
 {
     updateScrollBar();
@@ -228,6 +234,11 @@ void TimelineCanvas::paintTo(QPainter &p)
 {
     ensureGeometry();
     p.fillRect(viewport()->rect(), Theme(palette()).canvasBackground());
+    if (!m_session) {
+        p.setPen(Theme(palette()).labelText());
+        p.drawText(viewport()->rect().adjusted(40, 40, -40, -40), Qt::AlignCenter | Qt::TextWordWrap, m_emptyMessage);
+        return;
+    }
     for (const RowGeometry &g : m_geometry.rows())
         paintRow(p, g);
     paintOverlays(p);

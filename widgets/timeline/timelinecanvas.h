@@ -40,6 +40,11 @@ public:
     // Where keyboard zoom anchors: the time under the mouse, or the view centre.
     TimeNs anchorTime() const;
 
+    // What the canvas says while it shows no session: how to open one, or
+    // why the files just opened could not be.
+    void setEmptyMessage(const QString &text);
+    const QString &emptyMessage() const { return m_emptyMessage; }
+
     std::optional<EventLocation> selectedEvent() const { return m_selected; }
     // Selects an event (or nothing); with `reveal`, expands its groups,
     // scrolls it into view and centres it if it is off screen.
@@ -83,6 +88,7 @@ private:
     std::shared_ptr<const Session> m_session;
     TimelineRows m_rows;
     int m_labelWidth = 280;
+    QString m_emptyMessage;
     std::optional<EventLocation> m_selected;
     std::optional<EventLocation> m_correlated;
     std::vector<EventLocation> m_highlighted;

@@ -31,6 +31,9 @@ TimelineView::TimelineView(QWidget *parent)
     m_overview->setLabelWidth(m_canvas->labelWidth());
     setFocusProxy(m_canvas);
     m_actions = new TimelineActions(this);
+    m_canvas->setEmptyMessage(tr("Open traces with File > Open, or drop Nsight Systems exports or PyTorch profiler traces here."));
+    m_ruler->hide();
+    m_overview->hide();
 }
 
 void TimelineView::setSession(std::shared_ptr<const Session> session)
@@ -41,6 +44,9 @@ void TimelineView::setSession(std::shared_ptr<const Session> session)
     m_ruler->setZero(bounds.start);
     m_canvas->setSession(m_session);
     m_overview->setSession(m_session);
+    // Without a session there is no time to show: the canvas says why.
+    m_ruler->setVisible(m_session != nullptr);
+    m_overview->setVisible(m_session != nullptr);
 }
 
 namespace {
