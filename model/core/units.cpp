@@ -51,4 +51,26 @@ QString formatThroughput(std::uint64_t bytes, TimeNs ns)
     return QString::number(double(bytes) / double(ns), 'f', 2) + QStringLiteral(" GB/s");
 }
 
+QString formatCounterValue(double value, const QString &unit)
+{
+    if (unit == QLatin1String("B"))
+        return formatBinarySize(std::uint64_t(std::max(0.0, value)));
+    if (unit == QLatin1String("%"))
+        return QString::number(value, 'f', 1) + QStringLiteral(" %");
+    static const struct {
+        double scale;
+        const char *prefix;
+    } prefixes[] = {{1e12, "T"}, {1e9, "G"}, {1e6, "M"}, {1e3, "k"}};
+    const double magnitude = std::abs(value);
+    for (const auto &p : prefixes)
+        if (magnitude >= p.scale) {
+            const double scaled = value / p.scale;
+            return QStringLiteral("%1 %2%3").arg(QString::number(scaled, 'f', std::abs(scaled) >= 100 ? 0 : std::abs(scaled) >= 10 ? 1 : 2),
+                                                 QLatin1String(p.prefix), unit);
+        }
+    const int decimals = magnitude >= 100 || magnitude == 0 ? 0 : magnitude >= 10 ? 1 : 2;
+    const QString number = QString::number(value, 'f', decimals);
+    return unit.isEmpty() ? number : number + QLatin1Char(' ') + unit;
+}
+
 } // namespace rankscope

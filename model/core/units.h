@@ -18,5 +18,9 @@ QString formatBytes(std::uint64_t bytes);
 QString formatInteger(std::int64_t value);
 // Bytes per nanosecond is GB/s (10^9 B/s): "11.72 GB/s".
 QString formatThroughput(std::uint64_t bytes, TimeNs ns);
+// A counter sample in its unit: "87.5 %", "1.98 GHz" (unit "Hz"), bytes as
+// formatBinarySize, anything else with an SI prefix and three significant
+// digits ("12.3 k"); never scientific notation.
+QString formatCounterValue(double value, const QString &unit);
 
 } // namespace rankscope

@@ -298,7 +298,14 @@ void TimelineCanvas::paintCounter(QPainter &p, const RowGeometry &g) const
     const CounterTrack &c = entry.report->counters[std::size_t(row.counter)];
     if (c.time.empty())
         return;
-    const double maxValue = std::max(1e-9, *std::max_element(c.value.begin(), c.value.end()));
+    const double largest = *std::max_element(c.value.begin(), c.value.end());
+    if (largest <= 0 && *std::min_element(c.value.begin(), c.value.end()) >= 0) {
+        p.setPen(Theme(palette()).valueText());
+        p.drawText(QRect(m_labelWidth + 4, g.top, trackAreaWidth() - 8, g.height), Qt::AlignLeft | Qt::AlignVCenter,
+                   tr("no activity: every sample is 0"));
+        return;
+    }
+    const double maxValue = std::max(1e-9, largest);
     const TimeScale s = scale();
     const int width = trackAreaWidth();
     const int base = g.top + g.height - 3, span = g.height - 8;
@@ -322,8 +329,8 @@ void TimelineCanvas::paintCounter(QPainter &p, const RowGeometry &g) const
             p.fillRect(m_labelWidth + x, base - h, 1, h, fill);
         }
     p.setPen(Theme(palette()).valueText());
-    const QString peak = c.unit == QLatin1String("B") ? formatBytes(std::uint64_t(maxValue)) : QString::number(maxValue, 'g', 4) + c.unit;
-    p.drawText(QRect(m_labelWidth + 4, g.top, width - 8, 14), Qt::AlignLeft | Qt::AlignTop, QStringLiteral("max %1").arg(peak));
+    p.drawText(QRect(m_labelWidth + 4, g.top, width - 8, 14), Qt::AlignLeft | Qt::AlignTop,
+               tr("max %1").arg(formatCounterValue(maxValue, c.unit)));
 }
 
 void TimelineCanvas::paintOverlays(QPainter &p) const

@@ -39,6 +39,32 @@ void readMemoryUsage(NsysLoadContext &ctx)
     });
 }
 
+namespace {
+
+// The unit a metric's samples are stored in, from the "[...]" at the end of
+// its name. Clock frequencies are named "[MHz]" but nsys writes them in Hz
+// (2.01e9 for an H100's GPC clock); older exports that wrote MHz are told
+// apart by size and scaled, so a frequency counter always holds Hz.
+struct MetricUnit {
+    QString unit;
+    double scaleToUnit = 1.0; // applied to every sample
+};
+
+MetricUnit metricUnitOf(const QString &name, double largestSample)
+{
+    const qsizetype open = name.lastIndexOf(QLatin1Char('['));
+    const QString bracket = open >= 0 && name.endsWith(QLatin1Char(']')) ? name.mid(open + 1, name.size() - open - 2) : QString();
+    if (bracket.endsWith(QLatin1Char('%')))
+        return {QStringLiteral("%"), 1.0};
+    if (bracket.compare(QLatin1String("MHz"), Qt::CaseInsensitive) == 0)
+        return {QStringLiteral("Hz"), largestSample >= 1e6 ? 1.0 : 1e6};
+    if (bracket.compare(QLatin1String("bytes"), Qt::CaseInsensitive) == 0 || bracket == QLatin1String("B"))
+        return {QStringLiteral("B"), 1.0};
+    return {bracket, 1.0};
+}
+
+} // namespace
+
 void readGpuMetrics(NsysLoadContext &ctx)
 {
     if (!ctx.db.hasTable("GPU_METRICS"))
@@ -62,16 +88,24 @@ void readGpuMetrics(NsysLoadContext &ctx)
             c.deviceId = int(key.first & 0xFF);
             c.name = name != metricNames.end() ? name->second
                                                : QStringLiteral("metric %1").arg(key.second);
-            c.unit = c.name.contains(QLatin1String("[Throughput %]")) ? QStringLiteral("%") : QString();
             ctx.report.counters.push_back(std::move(c));
         }
         CounterTrack &c = ctx.report.counters[it->second];
         c.time.push_back(row.int64(0));
         c.value.push_back(row.real(3));
     });
-    // Samples are written per GPU in batches; keep each counter in time order.
-    for (const auto &[key, index] : counterOf)
-        ctx.report.counters[index].sortByTime();
+    // Samples are written per GPU in batches; keep each counter in time
+    // order, and in the unit its name gives.
+    for (const auto &[key, index] : counterOf) {
+        CounterTrack &c = ctx.report.counters[index];
+        c.sortByTime();
+        const double largest = c.value.empty() ? 0.0 : *std::max_element(c.value.begin(), c.value.end());
+        const MetricUnit unit = metricUnitOf(c.name, largest);
+        c.unit = unit.unit;
+        if (unit.scaleToUnit != 1.0)
+            for (double &v : c.value)
+                v *= unit.scaleToUnit;
+    }
 }
 
 void readDiagnosticEvents(NsysLoadContext &ctx)

@@ -8,6 +8,16 @@ using namespace rankscope;
 class TestUnits : public QObject {
     Q_OBJECT
 private slots:
+    void counterValues()
+    {
+        QCOMPARE(formatCounterValue(2010000000.0, QStringLiteral("Hz")), QStringLiteral("2.01 GHz"));
+        QCOMPARE(formatCounterValue(1410000000.0, QStringLiteral("Hz")), QStringLiteral("1.41 GHz"));
+        QCOMPARE(formatCounterValue(87.54, QStringLiteral("%")), QStringLiteral("87.5 %"));
+        QCOMPARE(formatCounterValue(12345.0, QString()), QStringLiteral("12.3 k"));
+        QCOMPARE(formatCounterValue(0.5, QString()), QStringLiteral("0.50"));
+        QCOMPARE(formatCounterValue(0.0, QStringLiteral("Hz")), QStringLiteral("0 Hz"));
+        QCOMPARE(formatCounterValue(3.0 * 1024 * 1024, QStringLiteral("B")), QStringLiteral("3.00 MiB"));
+    }
     void bytes()
     {
         QCOMPARE(formatBytes(16777216), QStringLiteral("16,777,216 B (16.00 MiB)"));

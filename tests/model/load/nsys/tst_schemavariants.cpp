@@ -1,6 +1,7 @@
 // Exports from other nsys versions and partial exports, built as small
 // synthetic files with each era's table shapes. Expected statistics are
 // worked out by hand in the comments.
+#include "core/units.h"
 #include "load/nsys/nsysloader.h"
 #include "nsysfixture.h"
 #include "stats/reportcatalog.h"
@@ -231,6 +232,36 @@ private slots:
         QCOMPARE(c.unit, QStringLiteral("%"));
         QCOMPARE(c.time, (std::vector<TimeNs>{100, 200, 300}));
         QCOMPARE(c.value, (std::vector<double>{20, 50, 80}));
+        QCOMPARE(formatCounterValue(80, c.unit), QStringLiteral("80.0 %"));
+    }
+
+    void clockMetricsAreInHertz_data()
+    {
+        QTest::addColumn<double>("stored");
+        QTest::newRow("Hz, as nsys writes them") << 2010000000.0;
+        QTest::newRow("MHz, as the name says") << 2010.0;
+    }
+    void clockMetricsAreInHertz()
+    {
+        QFETCH(double, stored);
+        NsysFixture f(fixturePath(stored > 1e6 ? "clocks_hz.sqlite" : "clocks_mhz.sqlite"));
+        f.createSchema2026();
+        const std::int64_t typeId = (std::int64_t(1) << 56) | (0x10 << 8);
+        f.exec(QStringLiteral("CREATE TABLE TARGET_INFO_GPU_METRICS(typeId INTEGER, sourceId INTEGER, typeName TEXT, metricId INTEGER, metricName TEXT);"
+                              "CREATE TABLE GPU_METRICS(rawTimestamp INTEGER, timestamp INTEGER, typeId INTEGER, metricId INTEGER, value REAL);"
+                              "INSERT INTO TARGET_INFO_GPU_METRICS VALUES(%1,0,'GH100',1,'GPC Clock Frequency [MHz]'),(%1,0,'GH100',2,'NVLink RX [bytes]');"
+                              "INSERT INTO GPU_METRICS VALUES(0,100,%1,1,%2),(0,200,%1,1,%2),(0,100,%1,2,0),(0,200,%1,2,0);")
+                   .arg(typeId).arg(stored, 0, 'f', 1));
+        f.close();
+        const ReportPtr r = load(f.path());
+        QVERIFY(r);
+        QCOMPARE(r->counters.size(), std::size_t(2));
+        const CounterTrack &clock = r->counters[0].name.startsWith(QLatin1String("GPC")) ? r->counters[0] : r->counters[1];
+        QCOMPARE(clock.unit, QStringLiteral("Hz"));
+        QCOMPARE(clock.value[0], 2010000000.0);
+        QCOMPARE(formatCounterValue(clock.value[0], clock.unit), QStringLiteral("2.01 GHz"));
+        const CounterTrack &link = &clock == &r->counters[0] ? r->counters[1] : r->counters[0];
+        QCOMPARE(link.unit, QStringLiteral("B"));
     }
 
     void schema2026()
