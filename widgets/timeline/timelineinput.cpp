@@ -22,14 +22,17 @@ constexpr int kClickSlop = 3;     // px a press may move and still be a click
 constexpr TimeNs kMinimumPad = 50; // ns shown either side of an event zoomed to
 }
 
-TimelineInput::TimelineInput(TimelineCanvas *canvas) : QObject(canvas), m_canvas(canvas)
+TimelineInput::TimelineInput(TimelineCanvas *canvas) : QObject(canvas), m_canvas(canvas), m_viewport(canvas->viewport())
 {
-    canvas->viewport()->installEventFilter(this);
+    m_viewport->installEventFilter(this);
 }
 
 bool TimelineInput::eventFilter(QObject *watched, QEvent *event)
 {
-    if (watched != m_canvas->viewport())
+    // Compared with the pointer kept at construction: while the canvas is
+    // being destroyed its viewport still sends events, and the canvas may no
+    // longer be a scroll area to ask.
+    if (watched != m_viewport)
         return false;
     switch (event->type()) {
     case QEvent::MouseButtonPress: press(static_cast<QMouseEvent *>(event)); return true;

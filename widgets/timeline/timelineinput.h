@@ -44,6 +44,7 @@ private:
     bool onLabelEdge(QPoint pos) const;
 
     TimelineCanvas *m_canvas;
+    QObject *m_viewport; // only compared, never called
     Drag m_drag = Drag::None;
     QPoint m_pressPos;
     TimeNs m_pressTime = 0;
