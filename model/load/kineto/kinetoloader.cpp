@@ -529,7 +529,7 @@ LoadResult KinetoLoader::load(const QString &path, const LoadControl &control)
     kineto::TraceHeader header;
     const auto parseError = kineto::parseTrace(json, header, [&](const KinetoEvent &e) { builder.add(e); },
                                                [&] { return control.isCancelled(); });
-    if (control.isCancelled())
+    if (control.isCancelled() || (parseError && parseError->cancelled))
         return {nullptr, QStringLiteral("cancelled"), true};
     if (parseError)
         return LoadResult::failure(QStringLiteral("%1 (at byte %2 of the JSON text)").arg(parseError->message).arg(parseError->byteOffset));

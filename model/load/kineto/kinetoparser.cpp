@@ -297,6 +297,9 @@ std::optional<ParseError> parseTrace(ByteBuffer &json, TraceHeader &header,
     ondemand::document doc;
     std::string ranksStorage;
     std::size_t events = 0;
+    const auto cancelledAt = [](std::size_t read) {
+        return ParseError{QStringLiteral("cancelled after %1 events").arg(read), 0, true};
+    };
     const auto eachEvent = [&](ondemand::array array) {
         for (ondemand::value item : array) {
             if (item.type() != ondemand::json_type::object)
@@ -320,7 +323,8 @@ std::optional<ParseError> parseTrace(ByteBuffer &json, TraceHeader &header,
         if (type == ondemand::json_type::array) {
             header.bareArray = true;
             header.hasTraceEvents = true;
-            eachEvent(doc.get_array());
+            if (!eachEvent(doc.get_array()))
+                return cancelledAt(events);
             return std::nullopt;
         }
         if (type != ondemand::json_type::object)
@@ -333,7 +337,7 @@ std::optional<ParseError> parseTrace(ByteBuffer &json, TraceHeader &header,
                     return ParseError{QStringLiteral("\"traceEvents\" is not an array"), std::size_t(v.current_location().value_unsafe() - json.data())};
                 header.hasTraceEvents = true;
                 if (!eachEvent(v.get_array()))
-                    return std::nullopt;
+                    return cancelledAt(events);
             } else if (key == "baseTimeNanoseconds") {
                 const std::int64_t base = integerOf(v);
                 if (base != kNone)

@@ -70,6 +70,7 @@ struct KinetoEvent {
 struct ParseError {
     QString message;
     std::size_t byteOffset = 0;
+    bool cancelled = false; // isCancelled() said stop: nothing is wrong with the file, but it was not all read
 };
 
 // `json` needs at least 64 bytes of spare capacity after its end. Calls

@@ -1,11 +1,13 @@
 // Kineto format variants and bad input, on small traces written here.
 #include "load/kineto/kinetoloader.h"
+#include "load/kineto/kinetoparser.h"
 #include "load/traceloader.h"
 #include "session/session.h"
 #include "stats/rankbreakdown.h"
 #include "testdata.h"
 
 #include <QtTest>
+#include <cstring>
 #include <zlib.h>
 
 using namespace rankscope;
@@ -39,6 +41,31 @@ class TestKinetoFormats : public QObject {
     }
 
 private slots:
+    void cancelledParseIsNotASuccess_data()
+    {
+        QTest::addColumn<bool>("bareArray");
+        QTest::newRow("traceEvents") << false;
+        QTest::newRow("bare array") << true;
+    }
+    void cancelledParseIsNotASuccess()
+    {
+        QFETCH(bool, bareArray);
+        QByteArray events;
+        for (int i = 0; i < 10000; ++i)
+            events += QByteArray(i ? "," : "") + "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"op\", \"pid\": 1, \"tid\": 1, \"ts\": "
+                      + QByteArray::number(i) + ", \"dur\": 1}";
+        const QByteArray text = bareArray ? "[" + events + "]" : "{\"traceEvents\": [" + events + "]}";
+        ByteBuffer json;
+        std::memcpy(json.grow(std::size_t(text.size())), text.constData(), std::size_t(text.size()));
+        json.commit(std::size_t(text.size()));
+        kineto::TraceHeader header;
+        std::size_t seen = 0;
+        const auto error = kineto::parseTrace(json, header, [&](const kineto::KinetoEvent &) { ++seen; }, [] { return true; });
+        QVERIFY(error);
+        QVERIFY(error->cancelled);
+        QVERIFY(seen < 10000);
+    }
+
     void oldBareArrayForm()
     {
         const LoadResult r = loadTraceFile(oldTrace());
