@@ -1,5 +1,6 @@
 #include "load/traceloader.h"
 
+#include "core/units.h"
 #include "load/kineto/kinetoloader.h"
 #include "load/nsys/nsysloader.h"
 #include "load/nsys/nsysreportexport.h"
@@ -38,9 +39,42 @@ LoadResult loadNsysReport(const QString &path, const LoadControl &control)
 
 } // namespace
 
+namespace {
+
+// What the machine could still give, from /proc/meminfo (0 if unknown).
+std::uint64_t availableMemoryBytes()
+{
+    QFile meminfo(QStringLiteral("/proc/meminfo"));
+    if (!meminfo.open(QIODevice::ReadOnly))
+        return 0;
+    for (const QByteArray &line : meminfo.readAll().split('\n'))
+        if (line.startsWith("MemAvailable:"))
+            return line.mid(13).trimmed().split(' ').value(0).toULongLong() * 1024;
+    return 0;
+}
+
+LoadResult loadByContent(const QString &path, const QFileInfo &info, const LoadControl &control);
+
+} // namespace
+
 LoadResult loadTraceFile(const QString &path, const LoadControl &control)
 {
+    // A file too big for the machine fails alone, with a message; the other
+    // files of the session still open and the process lives on.
     const QFileInfo info(path);
+    try {
+        return loadByContent(path, info, control);
+    } catch (const std::bad_alloc &) {
+        return LoadResult::failure(QStringLiteral("ran out of memory while loading it (the file is %1; %2 of memory is available now)")
+                                       .arg(formatBinarySize(std::uint64_t(std::max<qint64>(info.size(), 0))),
+                                            formatBinarySize(availableMemoryBytes())));
+    }
+}
+
+namespace {
+
+LoadResult loadByContent(const QString &path, const QFileInfo &info, const LoadControl &control)
+{
     if (!info.exists())
         return LoadResult::failure(QStringLiteral("no such file"));
     if (info.isDir())
@@ -59,6 +93,8 @@ LoadResult loadTraceFile(const QString &path, const LoadControl &control)
         return LoadResult::failure(QStringLiteral("the file is empty"));
     return LoadResult::failure(QStringLiteral("not a trace Rankscope reads (expected an Nsight Systems SQLite export or a PyTorch profiler JSON trace)"));
 }
+
+} // namespace
 
 QStringList traceFilesIn(const QString &directory)
 {

@@ -13,7 +13,9 @@
 
 #include <atomic>
 #include <cstddef>
+#include <exception>
 #include <memory>
+#include <mutex>
 
 namespace rankscope {
 
@@ -28,11 +30,20 @@ void parallelFor(std::size_t n, Body &&body)
     struct Progress {
         std::atomic<std::size_t> next{0};
         QSemaphore finished;
+        std::mutex mutex;
+        std::exception_ptr error; // the first thrown (std::bad_alloc on a file too big), rethrown to the caller
     };
     const auto progress = std::make_shared<Progress>();
     auto work = [progress, n, &body] {
-        for (std::size_t i = progress->next++; i < n; i = progress->next++)
-            body(i);
+        try {
+            for (std::size_t i = progress->next++; i < n; i = progress->next++)
+                body(i);
+        } catch (...) {
+            const std::lock_guard lock(progress->mutex);
+            if (!progress->error)
+                progress->error = std::current_exception();
+            progress->next = n; // the others stop after their current item
+        }
     };
     int helpers = 0;
     QThreadPool *pool = loadThreadPool();
@@ -43,6 +54,8 @@ void parallelFor(std::size_t n, Body &&body)
         ++helpers;
     work();
     progress->finished.acquire(helpers);
+    if (progress->error)
+        std::rethrow_exception(progress->error);
 }
 
 } // namespace rankscope

@@ -315,6 +315,8 @@ std::optional<ParseError> parseTrace(ByteBuffer &json, TraceHeader &header,
     // Stage one (finding the structure) fails before there is a document
     // to ask where: bad UTF-8, an unclosed string, an empty text.
     if (const error_code stageOne = parser.iterate(padded_string_view(json.data(), json.size(), json.capacity())).get(doc)) {
+        if (stageOne == MEMALLOC)
+            throw std::bad_alloc(); // not the file's fault: the loader says the machine ran out of memory
         const std::size_t offset = stageOne == UTF8_ERROR ? firstInvalidUtf8(json.view()) : json.size();
         return ParseError{QStringLiteral("invalid JSON: %1").arg(QString::fromUtf8(error_message(stageOne))), offset};
     }
@@ -349,6 +351,8 @@ std::optional<ParseError> parseTrace(ByteBuffer &json, TraceHeader &header,
             }
         }
     } catch (const simdjson_error &e) {
+        if (e.error() == MEMALLOC)
+            throw std::bad_alloc();
         std::size_t offset = json.size();
         const char *at = nullptr;
         if (doc.current_location().get(at) == SUCCESS && at >= json.data() && at <= json.data() + json.size())

@@ -256,6 +256,26 @@ private slots:
         QCOMPARE(s.ranks()[1].report->meta.utcStartNs, 1700000000000000000LL + 5000000000LL);
     }
 
+    void poolLoopsHandTheirExceptionsToTheCaller()
+    {
+        // A file too big for the machine throws std::bad_alloc on whichever
+        // thread finalises its tracks; the loader must see it to fail that file.
+        std::atomic<int> ran{0};
+        QVERIFY_THROWS_EXCEPTION(std::bad_alloc, parallelFor(200, [&](std::size_t i) {
+            ++ran;
+            if (i == 57)
+                throw std::bad_alloc();
+        }));
+        QVERIFY(ran >= 58);
+        // Nested, as a file's tracks inside the session's files.
+        QVERIFY_THROWS_EXCEPTION(std::bad_alloc, parallelFor(4, [](std::size_t) {
+            parallelFor(50, [](std::size_t j) {
+                if (j == 10)
+                    throw std::bad_alloc();
+            });
+        }));
+    }
+
     void progressReachesOne()
     {
         std::atomic<double> last{0.0};
