@@ -2,6 +2,8 @@
 
 #include <QThread>
 
+#include <algorithm>
+
 namespace rankscope {
 
 QThreadPool *loadThreadPool()
