@@ -4,6 +4,6 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size)
 {
-    rankscope::fuzz::loadAndInspect(data, size, ".sqlite");
+    rankscope::fuzz::loadAndInspect(data, size, ".sqlite", RANKSCOPE_FUZZ_NSYS_COMPANION);
     return 0;
 }

@@ -10,6 +10,8 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <string_view>
+#include <vector>
 #include <unistd.h>
 
 namespace rankscope::fuzz {
@@ -22,11 +24,11 @@ namespace {
     std::abort();
 }
 
-QString scratchPath(const char *suffix)
+QString scratchPath(int part, const char *suffix)
 {
     // tmpfs when there is one: an input per iteration, thousands a second.
     const QString dir = QDir(QStringLiteral("/dev/shm")).exists() ? QStringLiteral("/dev/shm") : QDir::tempPath();
-    return QStringLiteral("%1/rankscope-fuzz-%2%3").arg(dir).arg(::getpid()).arg(QLatin1String(suffix));
+    return QStringLiteral("%1/rankscope-fuzz-%2-%3%4").arg(dir).arg(::getpid()).arg(part).arg(QLatin1String(suffix));
 }
 
 void inspect(const Report &report)
@@ -53,28 +55,54 @@ void inspect(const Report &report)
         (void)stats::runReport(name, report);
 }
 
-} // namespace
-
-void loadAndInspect(const std::uint8_t *data, std::size_t size, const char *suffix)
+void inspect(const Session &session)
 {
-    static const QString path = scratchPath(suffix);
-    {
-        QFile file(path);
-        if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate))
-            broken("cannot write the scratch file", path);
-        file.write(reinterpret_cast<const char *>(data), qint64(size));
-    }
-    const LoadResult result = loadTraceFile(path);
-    if (!result.ok()) {
-        if (result.error.isEmpty() || result.error.contains(QLatin1Char('\n')))
-            broken("error is not one line:", result.error);
-        return;
-    }
-    inspect(*result.report);
-    const Session session = Session::fromReports({result.report});
+    for (const RankEntry &entry : session.ranks())
+        if (entry.sessionOffset < 0)
+            broken("a rank starts before the session", QString::number(entry.sessionOffset));
+    const TimeRange extent = session.extent();
+    if (extent.end < extent.start)
+        broken("the session ends before it starts");
     for (const QString &name : stats::reportNames())
         if (stats::isSessionReport(name))
             (void)stats::runSessionReport(name, session);
+}
+
+} // namespace
+
+void loadAndInspect(const std::uint8_t *data, std::size_t size, const char *suffix, const char *companionPath)
+{
+    static const ReportPtr companion = [companionPath] {
+        const LoadResult r = loadTraceFile(QString::fromLocal8Bit(companionPath));
+        if (!r.ok())
+            broken("the companion trace does not load:", r.error);
+        return r.report;
+    }();
+    const std::string_view input(reinterpret_cast<const char *>(data), size);
+    std::vector<ReportPtr> reports{companion};
+    std::size_t from = 0;
+    for (int part = 0; part < 3 && from <= input.size(); ++part) {
+        std::size_t to = input.find(kFileSeparator, from);
+        if (to == std::string_view::npos || part == 2)
+            to = input.size();
+        const std::string_view bytes = input.substr(from, to - from);
+        const QString path = scratchPath(part, suffix);
+        {
+            QFile file(path);
+            if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate))
+                broken("cannot write the scratch file", path);
+            file.write(bytes.data(), qint64(bytes.size()));
+        }
+        const LoadResult result = loadTraceFile(path);
+        if (result.ok()) {
+            inspect(*result.report);
+            reports.push_back(result.report);
+        } else if (result.error.isEmpty() || result.error.contains(QLatin1Char('\n'))) {
+            broken("error is not one line:", result.error);
+        }
+        from = to + sizeof(kFileSeparator) - 1;
+    }
+    inspect(Session::fromReports(std::move(reports)));
 }
 
 } // namespace rankscope::fuzz

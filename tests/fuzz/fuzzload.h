@@ -10,6 +10,10 @@
 
 namespace rankscope::fuzz {
 
-void loadAndInspect(const std::uint8_t *data, std::size_t size, const char *suffix);
+// An input holds one to three files separated by kFileSeparator; they load
+// as one session together with a real trace of the same format (so the
+// alignment of reports on their recorded starts is fuzzed too).
+constexpr const char kFileSeparator[] = "\n#rankscope-next-file#\n";
+void loadAndInspect(const std::uint8_t *data, std::size_t size, const char *suffix, const char *companionPath);
 
 } // namespace rankscope::fuzz
