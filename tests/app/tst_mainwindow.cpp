@@ -75,8 +75,10 @@ private slots:
         QCOMPARE(w.timeline()->session()->ranks().size(), std::size_t(4));
         SearchBar *search = w.searchBar();
         search->setQuery(QStringLiteral("max_pool_backward_nchw"));
-        search->next();
+        search->next(); // searches off the GUI thread; the first match is selected when found
+        QTRY_VERIFY(!search->isSearching());
         QCOMPARE(search->matches().size(), std::size_t(4 * 8)); // 8 per rank
+        QCOMPARE(search->current(), 0);
         std::set<int> ranks;
         for (const EventLocation &e : search->matches())
             ranks.insert(w.timeline()->session()->ranks()[std::size_t(e.rank)].rank);

@@ -6,6 +6,8 @@
 #include <QKeyEvent>
 #include <QLabel>
 #include <QLineEdit>
+#include <QPointer>
+#include <QtConcurrent/QtConcurrentRun>
 #include <QToolButton>
 
 namespace rankscope {
@@ -34,19 +36,35 @@ SearchBar::SearchBar(QWidget *parent)
         else
             next();
     });
-    connect(m_input, &QLineEdit::textChanged, this, [this] { m_searched.clear(); m_count->clear(); });
-    connect(m_regex, &QCheckBox::toggled, this, [this] { m_searched.clear(); });
+    connect(m_input, &QLineEdit::textChanged, this, [this] { stopSearch(); m_count->clear(); });
+    connect(m_regex, &QCheckBox::toggled, this, [this] { stopSearch(); });
     connect(prev, &QToolButton::clicked, this, &SearchBar::previous);
     connect(nextButton, &QToolButton::clicked, this, &SearchBar::next);
 }
 
+SearchBar::~SearchBar()
+{
+    stopSearch();
+}
+
 void SearchBar::setSession(std::shared_ptr<const Session> session)
 {
+    stopSearch();
     m_session = std::move(session);
+    m_count->clear();
+}
+
+void SearchBar::stopSearch()
+{
+    if (m_cancel)
+        m_cancel->store(true);
+    m_cancel.reset();
+    ++m_generation; // batches still on their way belong to no search now
+    m_searching = false;
+    m_pendingStep = 0;
     m_searched.clear();
     m_matches.clear();
     m_current = -1;
-    m_count->clear();
 }
 
 void SearchBar::focusInput()
@@ -65,31 +83,94 @@ void SearchBar::search()
     const QString key = (m_regex->isChecked() ? QStringLiteral("re:") : QStringLiteral("s:")) + m_input->text();
     if (key == m_searched)
         return;
+    stopSearch();
     m_searched = key;
-    m_current = -1;
-    m_matches = m_session ? findEvents(*m_session, {m_input->text(), m_regex->isChecked(), false}) : std::vector<EventLocation>{};
-    m_count->setText(m_matches.empty() ? tr("no matches") : tr("%n matches", nullptr, int(m_matches.size())));
+    if (!m_session || m_input->text().isEmpty()) {
+        showCount();
+        return;
+    }
+    m_searching = true;
+    m_cancel = std::make_shared<std::atomic<bool>>(false);
+    const quint64 generation = m_generation;
+    const SearchQuery query{m_input->text(), m_regex->isChecked(), false};
+    showCount();
+    // Off the GUI thread: a search over millions of events must not freeze
+    // the window. Matches come back in time order, a batch at a time.
+    QPointer<SearchBar> self(this);
+    (void)QtConcurrent::run([self, generation, query, session = m_session, cancel = m_cancel] {
+        findEvents(*session, query, 1000000, cancel.get(), [&](std::vector<EventLocation> batch) {
+            QMetaObject::invokeMethod(self, [self, generation, batch = std::move(batch)] {
+                if (self)
+                    self->addMatches(generation, batch);
+            }, Qt::QueuedConnection);
+        });
+        QMetaObject::invokeMethod(self, [self, generation] {
+            if (self)
+                self->searchFinished(generation);
+        }, Qt::QueuedConnection);
+    });
+}
+
+void SearchBar::addMatches(quint64 generation, const std::vector<EventLocation> &batch)
+{
+    if (generation != m_generation)
+        return;
+    m_matches.insert(m_matches.end(), batch.begin(), batch.end());
+    if (m_pendingStep > 0 && m_current + 1 < int(m_matches.size())) { // Enter was pressed before this match was found
+        m_pendingStep = 0;
+        activate(m_current + 1);
+    }
+    showCount();
+}
+
+void SearchBar::searchFinished(quint64 generation)
+{
+    if (generation != m_generation)
+        return;
+    m_searching = false;
+    if (m_pendingStep < 0 && !m_matches.empty()) // Shift+Enter wanted the last match
+        activate(int(m_matches.size()) - 1);
+    else if (m_pendingStep > 0 && !m_matches.empty()) // Enter past the last match: round to the first
+        activate(0);
+    m_pendingStep = 0;
+    showCount();
+}
+
+void SearchBar::showCount()
+{
+    if (m_current >= 0)
+        m_count->setText(tr("%1 of %2%3").arg(m_current + 1).arg(m_matches.size()).arg(m_searching ? QStringLiteral("…") : QString()));
+    else if (m_searching)
+        m_count->setText(m_matches.empty() ? tr("searching…") : tr("%n matches so far…", nullptr, int(m_matches.size())));
+    else if (!m_searched.isEmpty())
+        m_count->setText(m_matches.empty() ? tr("no matches") : tr("%n matches", nullptr, int(m_matches.size())));
 }
 
 void SearchBar::activate(int index)
 {
     m_current = index;
-    m_count->setText(tr("%1 of %2").arg(index + 1).arg(m_matches.size()));
+    showCount();
     emit matchActivated(m_matches[std::size_t(index)]);
 }
 
 void SearchBar::next()
 {
     search();
-    if (!m_matches.empty())
+    if (m_matches.empty() || (m_searching && m_current + 1 >= int(m_matches.size())))
+        m_pendingStep = m_searching ? 1 : 0; // the next match is still being looked for
+    else
         activate((m_current + 1) % int(m_matches.size()));
 }
 
 void SearchBar::previous()
 {
     search();
-    if (!m_matches.empty())
-        activate(m_current <= 0 ? int(m_matches.size()) - 1 : m_current - 1);
+    if (m_current > 0)
+        activate(m_current - 1);
+    else if (m_searching)
+        m_pendingStep = -1; // the last match is known only at the end
+    else if (!m_matches.empty())
+        activate(int(m_matches.size()) - 1);
 }
 
 } // namespace rankscope

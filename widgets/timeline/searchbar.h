@@ -4,6 +4,7 @@
 #include "session/eventsearch.h"
 
 #include <QWidget>
+#include <atomic>
 #include <memory>
 
 class QCheckBox;
@@ -16,11 +17,15 @@ class SearchBar : public QWidget {
     Q_OBJECT
 public:
     explicit SearchBar(QWidget *parent = nullptr);
+    ~SearchBar() override;
     void setSession(std::shared_ptr<const Session> session);
     void focusInput();
     void setQuery(const QString &text);
     const std::vector<EventLocation> &matches() const { return m_matches; }
     int current() const { return m_current; }
+    // The search runs on a worker thread and its matches arrive in time
+    // order, in batches; Enter shows the first as soon as it is found.
+    bool isSearching() const { return m_searching; }
 
 public slots:
     void next();
@@ -32,6 +37,10 @@ signals:
 private:
     void search();
     void activate(int index);
+    void stopSearch();
+    void addMatches(quint64 generation, const std::vector<EventLocation> &batch);
+    void searchFinished(quint64 generation);
+    void showCount();
 
     std::shared_ptr<const Session> m_session;
     QLineEdit *m_input;
@@ -40,6 +49,10 @@ private:
     std::vector<EventLocation> m_matches;
     QString m_searched; // the query m_matches belong to
     int m_current = -1;
+    bool m_searching = false;
+    int m_pendingStep = 0; // Enter (+1) or Shift+Enter (-1) pressed before the matches it needs arrived
+    quint64 m_generation = 0;
+    std::shared_ptr<std::atomic<bool>> m_cancel;
 };
 
 } // namespace rankscope
