@@ -75,18 +75,30 @@ bool sessionHasStepWindow(const Session &session)
     return stepNames.size() >= 2;
 }
 
+// HTA's "CPU events" for its step window: every row that is not a GPU
+// kernel (a row with a stream and a correlation). CPU ranges and CUDA calls,
+// runtime and driver alike, and the GPU-side copies of record_function
+// scopes (gpu_user_annotation), which carry no correlation.
+bool isStepWindowCpuRow(TrackKind kind)
+{
+    return kind == TrackKind::Nvtx || kind == TrackKind::CudaApi || kind == TrackKind::NvtxGpuProjection;
+}
+
 // The step window of one rank, on its CPU side: the correlation ids of the
-// launches made before its last step starts. GPU work is kept when its
-// launch is.
+// launches (runtime or driver calls) that start before the latest start of
+// a CPU row named ProfilerStep#N. PyTorch 2.x writes a GPU-side copy of each
+// step that starts just before the step's CPU range ends, so with those
+// traces the window reaches nearly the end of the last step, as in HTA.
+// GPU work is kept when its launch is.
 std::unordered_set<std::uint32_t> launchesInStepWindow(const RankEntry &entry, const TimeRounding &round)
 {
     const Report &r = *entry.report;
     TimeNs lastStepStart = kTimeMin, firstCpu = kTimeMax;
     for (const Track &t : r.tracks)
-        if (Session::ownsTrack(entry, t) && (t.kind == TrackKind::Nvtx || t.kind == TrackKind::CudaApi))
+        if (Session::ownsTrack(entry, t) && isStepWindowCpuRow(t.kind))
             for (std::size_t i = 0; i < t.slices.size(); ++i) {
                 firstCpu = std::min(firstCpu, round.start(t.slices.start(i)));
-                if (t.kind == TrackKind::Nvtx && isProfilerStep(r.strings.view(t.slices.name(i))))
+                if (t.kind != TrackKind::CudaApi && isProfilerStep(r.strings.view(t.slices.name(i))))
                     lastStepStart = std::max(lastStepStart, round.start(t.slices.start(i)));
             }
     if (lastStepStart == kTimeMin)
@@ -95,15 +107,11 @@ std::unordered_set<std::uint32_t> launchesInStepWindow(const RankEntry &entry, c
     for (const Track &t : r.tracks) {
         if (t.kind != TrackKind::CudaApi || !Session::ownsTrack(entry, t))
             continue;
-        for (std::size_t i = 0; i < t.slices.size(); ++i) {
-            const ApiCallRecord &a = r.apiCalls[t.slices.payload(i)];
-            // HTA's CPU events are cuda_runtime calls, not driver calls.
-            if (r.meta.source == TraceSource::Kineto && a.eventClass != EventClass::CudaRuntime)
-                continue;
+        for (std::size_t i = 0; i < t.slices.size(); ++i)
             if (round.start(t.slices.start(i)) < lastStepStart)
-                kept.insert(a.correlationId);
-        }
+                kept.insert(r.apiCalls[t.slices.payload(i)].correlationId);
     }
+    kept.erase(0); // no correlation recorded
     return kept;
 }
 
@@ -122,10 +130,10 @@ GpuIntervals gpuIntervals(const RankEntry &entry, const TimeRounding &round, boo
         if (!Session::ownsTrack(entry, t))
             continue;
         const bool op = t.kind == TrackKind::Kernel || t.kind == TrackKind::Memcpy || t.kind == TrackKind::Memset;
-        // cuda_sync counts as busy in HTA, but only without the step window
-        // (its category is not a kernel category there); Nsight Systems'
-        // sync rows are waits, not work, and never count.
-        const bool sync = t.kind == TrackKind::Sync && r.meta.source == TraceSource::Kineto && !stepWindow;
+        // cuda_sync rows count as busy in HTA (they carry a stream); in the
+        // step window they are GPU rows, kept with their launching call like
+        // a kernel. Nsight Systems' sync rows are waits, not work, and never count.
+        const bool sync = t.kind == TrackKind::Sync && r.meta.source == TraceSource::Kineto;
         if (!op && !sync)
             continue;
         for (std::size_t i = 0; i < t.slices.size(); ++i) {

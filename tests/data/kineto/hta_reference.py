@@ -2,10 +2,10 @@
 """Independent reference for rankscope's rank_summary report.
 
 Re-implements, directly on the JSON and with nothing from Rankscope, what
-Holistic Trace Analysis computes in get_temporal_breakdown() and
-get_comm_comp_overlap() (HTA's trace_parser, Trace._filter_irrelevant_gpu_kernels,
-breakdown_analysis and communication_analysis; classes as in
-docs/trace-formats.md B7). HTA's times are integer microseconds; this prints
+Holistic Trace Analysis (commit f4d0062c) computes in get_temporal_breakdown()
+and get_comm_comp_overlap() (HTA's trace_parser, the step-window filter of
+hta/common/trace.py and trace_filter.py, breakdown_analysis and
+communication_analysis; classes as in docs/trace-formats.md B7). HTA's times are integer microseconds; this prints
 them in nanoseconds (x 1000), as rank_summary does. Percentages use
 Python's round(x, 2), as HTA does.
 
@@ -24,8 +24,6 @@ MEMORY = re.compile(r"(^(hip)?Memcpy)|(^(hip)?Memset)|(^dma)")
 NOT_COMPUTE = re.compile(r"(^nccl)|(.*Memcpy)|(.*Memset)|(.*dma)|(^.*Sync)|(^Stream Wait Event)|(cuda.*LaunchKernel)"
                          r"|(^runFunction)|(^hip)|(^job_exe)|(^packet)|(^pe_exe)|(^cpum_exe_subgraph)|(^hccl)"
                          r"|(^collective_subgraph_execution)")
-CPU_CAT = re.compile(r"(cpu_op)|(user_annotation)|(^(.+)_runtime)")
-GPU_CAT = re.compile(r"(kernel)|(gpu_mem.+)|(mtia_ccp_events)")
 STEP = re.compile(r"^ProfilerStep#(\d+)")
 
 
@@ -52,7 +50,7 @@ def load(path):
     for e in events:
         args = e.get("args", {})
         e["stream"] = args.get("stream", -1) if isinstance(args.get("stream", -1), int) else -1
-        e["correlation"] = args.get("correlation", -1)
+        e["correlation"] = args.get("correlation", -1) if isinstance(args.get("correlation", -1), int) else -1
         e["end"] = e["ts"] + e["dur"]
     return doc.get("distributedInfo", {}).get("rank", 0), events
 
@@ -74,12 +72,19 @@ def main(paths):
     for rank in sorted(ranks):
         events = ranks[rank]
         if len(step_names) >= 2:
-            cpu = [e for e in events if CPU_CAT.match(e["cat"])]
-            gpu = [e for e in events if GPU_CAT.match(e["cat"])]
-            steps = [e for e in cpu if e["name"] in step_names]
+            # HTA (trace.py, trace_filter.py): a GPU kernel is a row with a
+            # stream and a correlation (or an Event/Context Sync); every
+            # other row is a CPU event, gpu_user_annotation and cuda_driver
+            # rows included. The window ends at the latest start of a CPU
+            # event named ProfilerStep#N: PyTorch 2.x's GPU-side copy of the
+            # last step starts just before that step's CPU range ends.
+            is_gpu = lambda e: (e["stream"] >= 0 and e["correlation"] >= 0) or e["name"] in ("Event Sync", "Context Sync")
+            cpu = [e for e in events if not is_gpu(e)]
+            gpu = [e for e in events if is_gpu(e)]
+            steps = [e for e in cpu if STEP.match(e["name"])]
             last = max(e["ts"] for e in steps) if steps else min(e["ts"] for e in cpu)
             cpu = [e for e in cpu if e["ts"] < last]
-            kept = {e["correlation"] for e in cpu}
+            kept = {e["correlation"] for e in cpu if e["correlation"] >= 0}
             events = [e for e in gpu if e["correlation"] in kept] + cpu
         gpu = [e for e in events if e["stream"] != -1]
         runs = merged([(e["ts"], e["end"]) for e in gpu])

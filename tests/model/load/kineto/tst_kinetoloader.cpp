@@ -165,6 +165,19 @@ private slots:
         QCOMPARE(stats::rankSummary(s).toCsv(), readText(kinetoFile(reference)));
     }
 
+    void stepWindowFollowsHtaOnPyTorch2Traces()
+    {
+        // What HTA (commit f4d0062c) itself printed for ddp_gloo rank 0:
+        // kernel time 517,108 µs. Its step window ends at the GPU-side copy
+        // of the last ProfilerStep (gpu_user_annotation), and kernels
+        // launched by cuLaunchKernel (cuda_driver) stay in it.
+        const auto ranks = stats::temporalBreakdown(Session::load(ddpFiles()));
+        QCOMPARE(ranks.size(), std::size_t(4));
+        QCOMPARE(ranks[0].rank, 0);
+        QVERIFY(ranks[0].stepWindow);
+        QCOMPARE(ranks[0].kernelTime, 517108000);
+    }
+
     void pageableLoaderIsIdle()
     {
         // The data-loader-bound run idles its GPU most of the time; the
