@@ -6,6 +6,7 @@
 #include <zlib.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 
 namespace rankscope {
@@ -17,6 +18,48 @@ bool isGzipFile(const QString &path)
         return false;
     const QByteArray magic = f.read(2);
     return magic.size() == 2 && quint8(magic[0]) == 0x1f && quint8(magic[1]) == 0x8b;
+}
+
+namespace {
+
+std::atomic<std::size_t> g_liveBytes{0};
+
+std::size_t halfOfPhysicalMemory()
+{
+    const long pages = sysconf(_SC_PHYS_PAGES), pageSize = sysconf(_SC_PAGESIZE);
+    return pages > 0 && pageSize > 0 ? std::size_t(pages) * std::size_t(pageSize) / 2 : std::size_t(8) << 30;
+}
+
+std::atomic<std::size_t> g_inflateBudget{halfOfPhysicalMemory()};
+
+} // namespace
+
+std::size_t ByteBuffer::liveBytes()
+{
+    return g_liveBytes.load(std::memory_order_relaxed);
+}
+
+std::size_t ByteBuffer::inflateBudget()
+{
+    return g_inflateBudget.load(std::memory_order_relaxed);
+}
+
+void ByteBuffer::setInflateBudget(std::size_t bytes)
+{
+    g_inflateBudget = bytes;
+}
+
+void ByteBuffer::commit(std::size_t n)
+{
+    m_size += n;
+    g_liveBytes += n;
+}
+
+void ByteBuffer::release()
+{
+    g_liveBytes -= m_size;
+    m_data.reset();
+    m_size = m_capacity = 0;
 }
 
 void ByteBuffer::reserve(std::size_t capacity)
@@ -47,16 +90,6 @@ char *ByteBuffer::grow(std::size_t n)
         reserve(std::max(m_capacity * 2, m_size + n));
     return m_data.get() + m_size;
 }
-
-namespace {
-
-std::size_t halfOfPhysicalMemory()
-{
-    const long pages = sysconf(_SC_PHYS_PAGES), pageSize = sysconf(_SC_PAGESIZE);
-    return pages > 0 && pageSize > 0 ? std::size_t(pages) * std::size_t(pageSize) / 2 : std::size_t(8) << 30;
-}
-
-} // namespace
 
 bool readMaybeGzip(const QString &path, ByteBuffer &out, std::size_t extraCapacity, QString *error,
                    const std::function<bool(std::string_view start)> &plausibleStart)
@@ -89,7 +122,7 @@ bool readMaybeGzip(const QString &path, ByteBuffer &out, std::size_t extraCapaci
     zs.avail_in = uInt(raw.size());
     out.reserve(out.size() + std::size_t(raw.size()) * 8 + extraCapacity);
     const std::size_t begin = out.size();
-    const std::size_t limit = halfOfPhysicalMemory();
+    const std::size_t limit = ByteBuffer::inflateBudget();
     bool startChecked = !plausibleStart;
     while (true) {
         const std::size_t room = std::max<std::size_t>(out.capacity() - out.size(), 1u << 20);
@@ -110,9 +143,12 @@ bool readMaybeGzip(const QString &path, ByteBuffer &out, std::size_t extraCapaci
                 return false;
             }
         }
-        if (out.size() - begin > limit) {
+        // Counted over every file loading now: two files that each inflate
+        // to 40% of the memory do not both fit.
+        if (ByteBuffer::liveBytes() > limit) {
             inflateEnd(&zs);
-            *error = QStringLiteral("the gzip data inflates to more than half of this machine's memory (%1 GiB); not read")
+            *error = QStringLiteral("the gzip data inflates past what this machine can hold for the files loading now "
+                                    "(%1 GiB, half of its memory, for all of them); not read")
                          .arg(double(limit) / double(1 << 30), 0, 'f', 1);
             return false;
         }

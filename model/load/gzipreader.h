@@ -11,8 +11,19 @@ namespace rankscope {
 
 // A byte buffer that grows without zero-filling (a trace is gigabytes; the
 // bytes are overwritten at once) and keeps spare capacity after its end.
+// The bytes every live buffer holds are counted process-wide, so that gzip
+// input is bounded for all the files loading at once, not for each alone.
 class ByteBuffer {
 public:
+    ByteBuffer() = default;
+    ~ByteBuffer() { release(); }
+    ByteBuffer(const ByteBuffer &) = delete;
+    ByteBuffer &operator=(const ByteBuffer &) = delete;
+    // The bytes all live buffers hold, and the most gzip input may inflate
+    // them to (default: half of the machine's memory).
+    static std::size_t liveBytes();
+    static std::size_t inflateBudget();
+    static void setInflateBudget(std::size_t bytes); // tests
     char *data() { return m_data.get(); }
     const char *data() const { return m_data.get(); }
     std::size_t size() const { return m_size; }
@@ -21,8 +32,8 @@ public:
     void reserve(std::size_t capacity);
     // Makes room for `n` more bytes and returns where they go; commit() them.
     char *grow(std::size_t n);
-    void commit(std::size_t n) { m_size += n; }
-    void release() { m_data.reset(); m_size = m_capacity = 0; }
+    void commit(std::size_t n);
+    void release();
 
 private:
     std::unique_ptr<char[]> m_data;
@@ -36,7 +47,8 @@ private:
 //
 // Against gzip bombs: `plausibleStart`, when given, sees the first
 // decompressed bytes (up to 4 KiB) and can refuse them before the rest is
-// inflated; and no file inflates beyond half of the machine's memory.
+// inflated; and the text of all the files loading at once stays within
+// ByteBuffer::inflateBudget() (half of the machine's memory).
 bool readMaybeGzip(const QString &path, ByteBuffer &out, std::size_t extraCapacity, QString *error,
                    const std::function<bool(std::string_view start)> &plausibleStart = {});
 bool isGzipFile(const QString &path);

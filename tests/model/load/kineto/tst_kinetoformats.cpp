@@ -1,4 +1,5 @@
 // Kineto format variants and bad input, on small traces written here.
+#include "load/gzipreader.h"
 #include "load/kineto/kinetoloader.h"
 #include "load/kineto/kinetoparser.h"
 #include "load/traceloader.h"
@@ -111,6 +112,34 @@ private slots:
         QCOMPARE(stats::rankSummary(s).toCsv(),
                  QStringLiteral("Rank,Idle Time (ns),Compute Time (ns),Non-compute Time (ns),Kernel Time (ns),Idle (%),Compute (%),Non-compute (%),Comm-Comp Overlap (%)\n"
                                 "1,0,100000,50000,150000,0.00,66.67,33.33,50.00\n"));
+    }
+
+    void gzipBudgetCoversEveryFileLoadingAtOnce()
+    {
+        // 6 MiB of JSON text behind a small gzip file.
+        QByteArray text = "{\"traceEvents\": [";
+        while (text.size() < 6 * 1024 * 1024)
+            text += "{\"ph\": \"i\", \"name\": \"padding padding padding\", \"pid\": 1, \"tid\": 1, \"ts\": 1},";
+        text += "{}]}";
+        const QString gz = writeGzip(QStringLiteral("six.json.gz"), text);
+        const std::size_t budgetBefore = ByteBuffer::inflateBudget();
+        ByteBuffer::setInflateBudget(10 * 1024 * 1024);
+        QString error;
+        {
+            // Another file's 6 MiB of text is being parsed meanwhile.
+            ByteBuffer other;
+            other.grow(6 * 1024 * 1024);
+            other.commit(6 * 1024 * 1024);
+            ByteBuffer out;
+            QVERIFY(!readMaybeGzip(gz, out, 64, &error));
+            QVERIFY2(error.contains(QLatin1String("files loading now")), qPrintable(error));
+        }
+        // Alone, it fits.
+        ByteBuffer out;
+        const bool alone = readMaybeGzip(gz, out, 64, &error);
+        ByteBuffer::setInflateBudget(budgetBefore);
+        QVERIFY2(alone, qPrintable(error));
+        QCOMPARE(out.size(), std::size_t(text.size()));
     }
 
     void badInput_data()
