@@ -1,4 +1,5 @@
 #include "clicommands.h"
+#include "core/memoryusage.h"
 #include "stats/rankbreakdown.h"
 #include "stats/reportcatalog.h"
 #include "timeline/timelinecanvas.h"
@@ -8,7 +9,6 @@
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QElapsedTimer>
-#include <QFile>
 #include <QImage>
 #include <QPainter>
 #include <QTextStream>
@@ -29,17 +29,6 @@ double percentile(std::vector<double> v, double p)
         return 0;
     std::sort(v.begin(), v.end());
     return v[std::min(v.size() - 1, std::size_t(p * double(v.size() - 1) + 0.5))];
-}
-
-qint64 residentBytes()
-{
-    QFile status(QStringLiteral("/proc/self/status"));
-    if (!status.open(QIODevice::ReadOnly))
-        return 0;
-    for (const QByteArray &line : status.readAll().split('\n'))
-        if (line.startsWith("VmRSS:"))
-            return line.mid(6).trimmed().split(' ').value(0).toLongLong() * 1024;
-    return 0;
 }
 
 // The floor: one thread stepping through the same statements the loader
@@ -85,7 +74,7 @@ LoadFigures measureLoad(const QCommandLineParser &parser, QTextStream &out)
         const std::lock_guard lock(statementsMutex);
         figures.statements[file].push_back(sql);
     };
-    const qint64 rssBefore = residentBytes();
+    const std::uint64_t rssBefore = residentBytes();
     QElapsedTimer timer;
     timer.start();
     figures.session = loadInputs(parser, control);
@@ -104,7 +93,7 @@ LoadFigures measureLoad(const QCommandLineParser &parser, QTextStream &out)
     out << "Events:                " << events << "\n";
     out << "Load to ready session: " << QString::number(figures.seconds * 1000, 'f', 1) << " ms, "
         << QString::number(double(events) / std::max(figures.seconds, 1e-9) / 1e6, 'f', 2) << " M events/s\n";
-    out << "Resident:              " << QString::number(double(residentBytes() - rssBefore) / perEvent, 'f', 1)
+    out << "Resident:              " << QString::number((double(residentBytes()) - double(rssBefore)) / perEvent, 'f', 1)
         << " B/event (RSS growth), model " << QString::number(double(modelBytes) / perEvent, 'f', 1) << " B/event\n";
     return figures;
 }

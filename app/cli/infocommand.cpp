@@ -1,26 +1,13 @@
 #include "clicommands.h"
+#include "core/memoryusage.h"
 #include "core/units.h"
 
 #include <QCommandLineParser>
-#include <QFile>
 #include <QTextStream>
 
 namespace rankscope::cli {
 
 namespace {
-
-
-// Resident set size of this process, from /proc (Linux).
-qint64 residentBytes()
-{
-    QFile status(QStringLiteral("/proc/self/status"));
-    if (!status.open(QIODevice::ReadOnly))
-        return -1;
-    for (const QByteArray &line : status.readAll().split('\n'))
-        if (line.startsWith("VmRSS:"))
-            return line.mid(6).trimmed().split(' ').value(0).toLongLong() * 1024;
-    return -1;
-}
 
 void printRank(QTextStream &out, const RankEntry &entry)
 {
@@ -91,7 +78,7 @@ int runInfo(const QStringList &arguments)
     for (const RankEntry &entry : session.ranks())
         printRank(out, entry);
     if (!session.ranks().empty())
-        out << "Resident memory: " << formatBinarySize(std::uint64_t(std::max<qint64>(residentBytes(), 0))) << "\n";
+        out << "Resident memory: " << formatBinarySize(residentBytes()) << "\n";
     return session.failures().empty() ? 0 : 2;
 }
 

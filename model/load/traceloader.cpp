@@ -1,5 +1,6 @@
 #include "load/traceloader.h"
 
+#include "core/memoryusage.h"
 #include "core/units.h"
 #include "load/kineto/kinetoloader.h"
 #include "load/nsys/nsysloader.h"
@@ -40,18 +41,6 @@ LoadResult loadNsysReport(const QString &path, const LoadControl &control)
 } // namespace
 
 namespace {
-
-// What the machine could still give, from /proc/meminfo (0 if unknown).
-std::uint64_t availableMemoryBytes()
-{
-    QFile meminfo(QStringLiteral("/proc/meminfo"));
-    if (!meminfo.open(QIODevice::ReadOnly))
-        return 0;
-    for (const QByteArray &line : meminfo.readAll().split('\n'))
-        if (line.startsWith("MemAvailable:"))
-            return line.mid(13).trimmed().split(' ').value(0).toULongLong() * 1024;
-    return 0;
-}
 
 LoadResult loadByContent(const QString &path, const QFileInfo &info, const LoadControl &control);
 
