@@ -95,16 +95,19 @@ void SearchBar::search()
     const SearchQuery query{m_input->text(), m_regex->isChecked(), false};
     showCount();
     // Off the GUI thread: a search over millions of events must not freeze
-    // the window. Matches come back in time order, a batch at a time.
+    // the window. Matches come back in time order, a batch at a time, posted
+    // to the application object (alive as long as the worker) and handed to
+    // this bar there, on the GUI thread, if it still exists.
     QPointer<SearchBar> self(this);
-    (void)QtConcurrent::run([self, generation, query, session = m_session, cancel = m_cancel] {
+    QObject *gui = QCoreApplication::instance();
+    (void)QtConcurrent::run([self, gui, generation, query, session = m_session, cancel = m_cancel] {
         findEvents(*session, query, 1000000, cancel.get(), [&](std::vector<EventLocation> batch) {
-            QMetaObject::invokeMethod(self, [self, generation, batch = std::move(batch)] {
+            QMetaObject::invokeMethod(gui, [self, generation, batch = std::move(batch)] {
                 if (self)
                     self->addMatches(generation, batch);
             }, Qt::QueuedConnection);
         });
-        QMetaObject::invokeMethod(self, [self, generation] {
+        QMetaObject::invokeMethod(gui, [self, generation] {
             if (self)
                 self->searchFinished(generation);
         }, Qt::QueuedConnection);
