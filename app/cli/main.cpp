@@ -1,6 +1,7 @@
 // rankscope-cli: the headless side of Rankscope. The same statistics as the
 // viewer, printed like `nsys stats` prints them, without nsys installed.
 #include "clicommands.h"
+#include "load/traceloader.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -26,6 +27,7 @@ int main(int argc, char **argv)
     if (bench && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
         qputenv("QT_QPA_PLATFORM", "offscreen");
     std::unique_ptr<QCoreApplication> app = bench ? std::make_unique<QApplication>(argc, argv) : std::make_unique<QCoreApplication>(argc, argv);
+    rankscope::configureProcessForUntrustedTraces();
     QCoreApplication::setApplicationName(QStringLiteral("rankscope-cli"));
     QCoreApplication::setApplicationVersion(QStringLiteral(RANKSCOPE_VERSION));
 

@@ -1,5 +1,6 @@
 // rankscope: the timeline viewer.
 #include "demotraces.h"
+#include "load/traceloader.h"
 #include "mainwindow.h"
 #include "panels/statsdock.h"
 #include "screenshot.h"
@@ -19,6 +20,7 @@ int main(int argc, char **argv)
         if (QByteArray(argv[i]) == "--screenshot" && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
             qputenv("QT_QPA_PLATFORM", "offscreen");
     QApplication app(argc, argv);
+    rankscope::configureProcessForUntrustedTraces();
     QApplication::setApplicationName(QStringLiteral("Rankscope"));
     QApplication::setOrganizationName(QStringLiteral("Rankscope"));
     QApplication::setApplicationVersion(QStringLiteral(RANKSCOPE_VERSION));

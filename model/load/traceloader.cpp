@@ -5,6 +5,7 @@
 #include "load/kineto/kinetoloader.h"
 #include "load/nsys/nsysloader.h"
 #include "load/nsys/nsysreportexport.h"
+#include "load/nsys/sqlitedatabase.h"
 
 #include <QDir>
 #include <QFile>
@@ -45,6 +46,16 @@ namespace {
 LoadResult loadByContent(const QString &path, const QFileInfo &info, const LoadControl &control);
 
 } // namespace
+
+std::int64_t configureProcessForUntrustedTraces()
+{
+    return SqliteDatabase::limitProcessHeap();
+}
+
+std::int64_t sqliteHeapLimit()
+{
+    return SqliteDatabase::processHeapLimit();
+}
 
 LoadResult loadTraceFile(const QString &path, const LoadControl &control)
 {

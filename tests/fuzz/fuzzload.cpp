@@ -73,6 +73,7 @@ void inspect(const Session &session)
 void loadAndInspect(const std::uint8_t *data, std::size_t size, const char *suffix, const char *companionPath)
 {
     static const ReportPtr companion = [companionPath] {
+        configureProcessForUntrustedTraces(); // as the executables do
         const LoadResult r = loadTraceFile(QString::fromLocal8Bit(companionPath));
         if (!r.ok())
             broken("the companion trace does not load:", r.error);

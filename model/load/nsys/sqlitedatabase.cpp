@@ -6,7 +6,6 @@
 #include <sqlite3.h>
 
 #include <algorithm>
-#include <mutex>
 
 namespace rankscope {
 
@@ -104,10 +103,19 @@ int interruptWhenCancelled(void *flag)
 
 } // namespace
 
+std::int64_t SqliteDatabase::limitProcessHeap()
+{
+    sqlite3_hard_heap_limit64(kSqliteHeapLimit);
+    return processHeapLimit();
+}
+
+std::int64_t SqliteDatabase::processHeapLimit()
+{
+    return sqlite3_hard_heap_limit64(-1); // a negative argument only asks
+}
+
 bool SqliteDatabase::open(const QString &path, QString *error, const std::atomic<bool> *cancel)
 {
-    static std::once_flag heapLimit;
-    std::call_once(heapLimit, [] { sqlite3_hard_heap_limit64(kSqliteHeapLimit); });
     const QFileInfo info(path);
     if (!info.exists()) {
         *error = QStringLiteral("no such file");

@@ -49,6 +49,11 @@ private:
 
 class SqliteDatabase {
 public:
+    // SQLite's hard heap limit for every connection of the process (see
+    // configureProcessForUntrustedTraces(); open() leaves it alone).
+    static std::int64_t limitProcessHeap();
+    static std::int64_t processHeapLimit();
+
     SqliteDatabase() = default;
     ~SqliteDatabase();
     SqliteDatabase(const SqliteDatabase &) = delete;

@@ -43,6 +43,7 @@ class TestBadCorpus : public QObject {
 private slots:
     void initTestCase()
     {
+        configureProcessForUntrustedTraces(); // as the executables do
         QVERIFY(m_dir.isValid());
         m_corpus = buildBadCorpus(m_dir.filePath(QStringLiteral("bad")), badInputsDir(), slowFixture(),
                                   dataPath(QStringLiteral("kineto/ddp_gloo_rank0.pt.trace.json.gz")));

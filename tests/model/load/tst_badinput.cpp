@@ -20,6 +20,17 @@ class TestBadInput : public QObject {
     QString writeFile(const QString &name, const QByteArray &bytes) { return test::writeFile(m_dir, name, bytes); }
 
 private slots:
+    void openingAFileLeavesProcessSettingsAlone()
+    {
+        // The SQLite heap limit is the process's: the executables set it at
+        // start-up; loading a file never does.
+        QCOMPARE(sqliteHeapLimit(), std::int64_t(0));
+        QVERIFY(loadTraceFile(slowFixture()).ok());
+        QCOMPARE(sqliteHeapLimit(), std::int64_t(0));
+        QCOMPARE(configureProcessForUntrustedTraces(), std::int64_t(1) << 30);
+        QCOMPARE(sqliteHeapLimit(), std::int64_t(1) << 30);
+    }
+
     void rejectsWithAReason_data()
     {
         QTest::addColumn<QString>("path");
