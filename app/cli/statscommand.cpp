@@ -1,4 +1,5 @@
 #include "clicommands.h"
+#include "stats/kernelclasses.h"
 #include "stats/reportcatalog.h"
 
 #include <QCommandLineParser>
@@ -73,7 +74,12 @@ int runStats(const QStringList &arguments)
     const QCommandLineOption utilOption(QStringLiteral("util-threshold"),
                                         QStringLiteral("gpu_time_util: list chunks under this in-use % (default 50)."),
                                         QStringLiteral("PERCENT"), QStringLiteral("50"));
-    parser.addOptions({reportOption, formatOption, outputOption, gapOption, utilOption});
+    const QCommandLineOption commOption(QStringLiteral("comm-pattern"),
+                                        QStringLiteral("rank_summary, rank_comparison: kernels whose name matches REGEX are communication,\n"
+                                                       "replacing the built-in patterns (default: %1; rank_summary: HTA's).")
+                                            .arg(stats::defaultCommunicationPattern()),
+                                        QStringLiteral("REGEX"));
+    parser.addOptions({reportOption, formatOption, outputOption, gapOption, utilOption, commOption});
     addInputArgument(parser);
     parser.process(arguments);
 
@@ -100,6 +106,11 @@ int runStats(const QStringList &arguments)
         options.utilThresholdPercent = parser.value(utilOption).toDouble(&ok);
     if (!ok || options.gapThresholdMs < 0) {
         QTextStream(stderr) << "rankscope-cli: thresholds must be non-negative numbers\n";
+        return 1;
+    }
+    options.communicationPattern = parser.value(commOption);
+    if (const QString error = stats::KernelClassifier::patternError(options.communicationPattern); !error.isEmpty()) {
+        QTextStream(stderr) << "rankscope-cli: --comm-pattern: " << error << "\n";
         return 1;
     }
     const std::optional<Session> loadedSession = loadInputs(parser);
@@ -141,7 +152,7 @@ int runStats(const QStringList &arguments)
                 return 2;
     if (!session.ranks().empty())
         for (const QString &name : wholeSession)
-            if (!emitTable(*stats::runSessionReport(name, session), QString(), QStringLiteral("all ranks")))
+            if (!emitTable(*stats::runSessionReport(name, session, options), QString(), QStringLiteral("all ranks")))
                 return 2;
     return session.failures().empty() ? 0 : 2;
 }

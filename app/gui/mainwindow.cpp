@@ -3,6 +3,7 @@
 #include "core/units.h"
 #include "details/detailspanel.h"
 #include "details/diagnosticspanel.h"
+#include "panels/rankspanel.h"
 #include "panels/statsdock.h"
 #include "recentfiles.h"
 #include "sessionloadjob.h"
@@ -30,6 +31,16 @@
 
 namespace rankscope {
 
+namespace {
+
+const QString kGeometryKey = QStringLiteral("window/geometry");
+const QString kStateKey = QStringLiteral("window/state");
+const QString kHiddenRowsKey = QStringLiteral("timeline/hiddenRows");
+const QString kCommunicationPatternKey = QStringLiteral("statistics/communicationPattern");
+constexpr int kLayoutVersion = 1; // bump when the docks change
+
+} // namespace
+
 MainWindow::MainWindow(QWidget *parent)
     : QMainWindow(parent), m_timeline(new TimelineView(this)), m_details(new DetailsPanel(this)),
       m_diagnostics(new DiagnosticsPanel(this)), m_search(new SearchBar(this)), m_job(new SessionLoadJob(this)),
@@ -55,6 +66,10 @@ MainWindow::MainWindow(QWidget *parent)
     tabifyDockWidget(diagnosticsDock, m_statsDock);
     m_statsDock->hide();
     m_stats->setComputeInBackground(true); // a huge trace must not freeze the window
+    // Which kernels count as communication is the user's choice, kept between runs.
+    m_stats->ranks()->setCommunicationPattern(QSettings().value(kCommunicationPatternKey).toString());
+    connect(m_stats->ranks(), &RanksPanel::communicationPatternChanged, this,
+            [](const QString &pattern) { QSettings().setValue(kCommunicationPatternKey, pattern); });
     auto *searchBar = new QToolBar(tr("Search"), this);
     searchBar->setObjectName(QStringLiteral("searchBar"));
     searchBar->addWidget(m_search);
@@ -263,15 +278,6 @@ void MainWindow::showAbout()
                            .arg(QStringLiteral(RANKSCOPE_VERSION), QString::fromLatin1(qVersion()), QString::fromLatin1(sqlite3_libversion())));
 }
 
-namespace {
-
-const QString kGeometryKey = QStringLiteral("window/geometry");
-const QString kStateKey = QStringLiteral("window/state");
-const QString kHiddenRowsKey = QStringLiteral("timeline/hiddenRows");
-constexpr int kLayoutVersion = 1; // bump when the docks change
-
-} // namespace
-
 void MainWindow::restoreLayout()
 {
     const QSettings settings;
@@ -335,7 +341,9 @@ QStringList MainWindow::exportStatistics(const QString &directory)
     if (!session)
         return {};
     QString error;
-    const QStringList written = exportStatisticsCsv(*session, directory, &error);
+    stats::ReportOptions options;
+    options.communicationPattern = m_stats->ranks()->communicationPattern();
+    const QStringList written = exportStatisticsCsv(*session, directory, options, &error);
     statusBar()->showMessage(error.isEmpty() ? tr("%n statistics table(s) written to %1", nullptr, int(written.size())).arg(directory) : error, 5000);
     return written;
 }

@@ -1,14 +1,13 @@
 #include "statisticsexport.h"
 
-#include "stats/reportcatalog.h"
-
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
 
 namespace rankscope {
 
-QStringList exportStatisticsCsv(const Session &session, const QString &directory, QString *error)
+QStringList exportStatisticsCsv(const Session &session, const QString &directory, const stats::ReportOptions &options,
+                                QString *error)
 {
     const QDir dir(directory);
     QStringList written;
@@ -23,12 +22,12 @@ QStringList exportStatisticsCsv(const Session &session, const QString &directory
     };
     for (const ReportPtr &report : session.reports())
         for (const QString &name : stats::fileReportNames())
-            if (const auto table = stats::runReport(name, *report);
+            if (const auto table = stats::runReport(name, *report, options);
                 table && !write(QFileInfo(report->filePath).completeBaseName() + QLatin1Char('_') + name + QStringLiteral(".csv"), *table))
                 return written;
     for (const QString &name : stats::reportNames())
         if (stats::isSessionReport(name))
-            if (const auto table = stats::runSessionReport(name, session); table && !write(name + QStringLiteral(".csv"), *table))
+            if (const auto table = stats::runSessionReport(name, session, options); table && !write(name + QStringLiteral(".csv"), *table))
                 return written;
     return written;
 }

@@ -2,6 +2,7 @@
 // File > Export > Statistics as CSV: every statistics report of a session
 // into a folder, as `rankscope-cli stats -o` writes them.
 #include "session/session.h"
+#include "stats/reportcatalog.h"
 
 #include <QStringList>
 
@@ -10,6 +11,7 @@ namespace rankscope {
 // Writes <file stem>_<report>.csv per loaded file and <report>.csv for the
 // reports that cover the whole session. Returns the files written; sets
 // `error` (one line) when one could not be.
-QStringList exportStatisticsCsv(const Session &session, const QString &directory, QString *error);
+QStringList exportStatisticsCsv(const Session &session, const QString &directory, const stats::ReportOptions &options,
+                                QString *error);
 
 } // namespace rankscope

@@ -43,22 +43,6 @@ struct TimeRounding {
 
 } // namespace
 
-KernelClass htaKernelClass(std::string_view name)
-{
-    static const QRegularExpression communication(QStringLiteral("\\A(?:(^nccl.*)|(^hip)|(^hccl)|(.*ncclKernel.*))"));
-    static const QRegularExpression memory(QStringLiteral("\\A(?:(^(hip)?Memcpy)|(^(hip)?Memset)|(^dma))"));
-    static const QRegularExpression notComputation(QStringLiteral(
-        "\\A(?:(^nccl)|(.*Memcpy)|(.*Memset)|(.*dma)|(^.*Sync)|(^Stream Wait Event)|(cuda.*LaunchKernel)|(^runFunction)|(^hip)"
-        "|(^job_exe)|(^packet)|(^pe_exe)|(^cpum_exe_subgraph)|(^hccl)|(^collective_subgraph_execution))"));
-    if (anchoredMatch(communication, name))
-        return KernelClass::Communication;
-    if (anchoredMatch(memory, name))
-        return KernelClass::Memory;
-    if (!anchoredMatch(notComputation, name))
-        return KernelClass::Computation;
-    return KernelClass::Other;
-}
-
 namespace {
 
 // HTA limits every rank to the profiled steps when the traces name at
@@ -121,7 +105,7 @@ struct GpuIntervals {
 };
 
 GpuIntervals gpuIntervals(const RankEntry &entry, const TimeRounding &round, bool stepWindow,
-                          const std::unordered_set<std::uint32_t> &keptLaunches)
+                          const std::unordered_set<std::uint32_t> &keptLaunches, const KernelClassifier &classes)
 {
     const Report &r = *entry.report;
     GpuIntervals out;
@@ -146,10 +130,10 @@ GpuIntervals gpuIntervals(const RankEntry &entry, const TimeRounding &round, boo
             if (t.kind == TrackKind::Kernel) {
                 auto [it, added] = classOf.try_emplace(t.slices.name(i));
                 if (added)
-                    it->second = htaKernelClass(r.strings.view(t.slices.name(i)));
+                    it->second = classes.classify(r.strings.view(t.slices.name(i)));
                 cls = it->second;
             } else if (t.kind == TrackKind::Sync) {
-                cls = htaKernelClass(r.strings.view(t.slices.name(i)));
+                cls = classes.classify(r.strings.view(t.slices.name(i)));
             }
             if (cls == KernelClass::Computation)
                 out.compute.emplace_back(s, e);
@@ -185,7 +169,7 @@ void fillBreakdown(RankBreakdown &b, const GpuIntervals &gpu)
 
 } // namespace
 
-std::vector<RankBreakdown> temporalBreakdown(const Session &session)
+std::vector<RankBreakdown> temporalBreakdown(const Session &session, const KernelClassifier &classes)
 {
     const bool stepWindow = sessionHasStepWindow(session);
     std::vector<RankBreakdown> result;
@@ -195,14 +179,14 @@ std::vector<RankBreakdown> temporalBreakdown(const Session &session)
         RankBreakdown b;
         b.rank = entry.rank;
         b.stepWindow = stepWindow;
-        fillBreakdown(b, gpuIntervals(entry, round, stepWindow, kept));
+        fillBreakdown(b, gpuIntervals(entry, round, stepWindow, kept, classes));
         result.push_back(b);
     }
     std::stable_sort(result.begin(), result.end(), [](const RankBreakdown &a, const RankBreakdown &b) { return a.rank < b.rank; });
     return result;
 }
 
-ResultTable rankSummary(const Session &session)
+ResultTable rankSummary(const Session &session, const KernelClassifier &classes)
 {
     ResultTable t;
     t.name = QStringLiteral("rank_summary");
@@ -210,7 +194,7 @@ ResultTable rankSummary(const Session &session)
     t.headers = QStringList{QStringLiteral("Rank"), QStringLiteral("Idle Time (ns)"), QStringLiteral("Compute Time (ns)"),
                             QStringLiteral("Non-compute Time (ns)"), QStringLiteral("Kernel Time (ns)"), QStringLiteral("Idle (%)"),
                             QStringLiteral("Compute (%)"), QStringLiteral("Non-compute (%)"), QStringLiteral("Comm-Comp Overlap (%)")};
-    for (const RankBreakdown &b : temporalBreakdown(session))
+    for (const RankBreakdown &b : temporalBreakdown(session, classes))
         t.rows.push_back({Cell::ofInteger(b.rank), Cell::ofInteger(b.idle), Cell::ofInteger(b.compute), Cell::ofInteger(b.nonCompute),
                           Cell::ofInteger(b.kernelTime), Cell::ofPythonDecimal(b.idlePercent, 2), Cell::ofPythonDecimal(b.computePercent, 2),
                           Cell::ofPythonDecimal(b.nonComputePercent, 2),

@@ -3,17 +3,12 @@
 // computation overlap, per rank of a session (the rank_summary report).
 // Definitions: docs/statistics.md, "rank_summary".
 #include "session/session.h"
+#include "stats/kernelclasses.h"
 #include "stats/resulttable.h"
 
 #include <optional>
-#include <string_view>
 
 namespace rankscope::stats {
-
-enum class KernelClass { Communication, Memory, Computation, Other };
-// HTA's classes of a GPU event name, checked in this order (anchored
-// matches, as Python's re.match).
-KernelClass htaKernelClass(std::string_view name);
 
 struct RankBreakdown {
     int rank = 0;
@@ -23,10 +18,11 @@ struct RankBreakdown {
     bool stepWindow = false;                      // events limited to the profiled steps
 };
 
-std::vector<RankBreakdown> temporalBreakdown(const Session &session);
+// `classes`: HTA's by default, so the figures are HTA's.
+std::vector<RankBreakdown> temporalBreakdown(const Session &session, const KernelClassifier &classes = KernelClassifier::hta());
 
 // Columns: Rank,Idle Time (ns),Compute Time (ns),Non-compute Time (ns),
 // Kernel Time (ns),Idle (%),Compute (%),Non-compute (%),Comm-Comp Overlap (%).
-ResultTable rankSummary(const Session &session);
+ResultTable rankSummary(const Session &session, const KernelClassifier &classes = KernelClassifier::hta());
 
 } // namespace rankscope::stats

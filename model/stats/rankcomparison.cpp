@@ -6,6 +6,7 @@
 #include <QRegularExpression>
 
 #include <algorithm>
+#include <unordered_map>
 
 namespace rankscope::stats {
 
@@ -17,7 +18,55 @@ bool isStepName(std::string_view name)
 }
 
 
-std::vector<RankComparisonRow> compareRanks(const Session &session, const StatsScope &scope)
+namespace {
+
+// A report's kernel names classified once each, not once per kernel.
+class ClassCache {
+public:
+    explicit ClassCache(const KernelClassifier &classes) : m_classes(classes) {}
+    KernelClass of(const Report &r, StringId name)
+    {
+        auto [it, added] = m_known.try_emplace(name);
+        if (added)
+            it->second = m_classes.classify(r.strings.view(name));
+        return it->second;
+    }
+
+private:
+    const KernelClassifier &m_classes;
+    std::unordered_map<StringId, KernelClass> m_known;
+};
+
+// Splits the GPU span by class with priority compute > communication >
+// memory. With C, N and M their unions: |C| + |N \ C| + |M \ (C u N)| =
+// |C u N u M|, so the three and idle add up to the span by construction.
+void splitSpan(RankComparisonRow &row, const std::vector<Interval> &compute, const std::vector<Interval> &communication,
+               const std::vector<Interval> &memory)
+{
+    std::vector<Interval> all = compute;
+    all.insert(all.end(), communication.begin(), communication.end());
+    all.insert(all.end(), memory.begin(), memory.end());
+    const std::vector<Interval> busy = unionOf(std::move(all));
+    if (busy.empty())
+        return;
+    row.span = busy.back().second - busy.front().first;
+    const TimeNs busyNs = lengthOf(busy);
+    const std::vector<Interval> computeRuns = unionOf(compute);
+    const std::vector<Interval> commRuns = unionOf(communication);
+    const TimeNs commNs = lengthOf(commRuns), hiddenNs = overlapOf(commRuns, computeRuns);
+    row.computeNs = lengthOf(computeRuns);
+    row.communicationNs = commNs - hiddenNs;
+    row.memoryNs = busyNs - row.computeNs - row.communicationNs;
+    row.idleNs = row.span - busyNs;
+    row.busyPercent = row.span ? 100.0 * double(busyNs) / double(row.span) : 0.0;
+    row.idlePercent = 100.0 - row.busyPercent;
+    if (commNs > 0)
+        row.overlapPercent = 100.0 * double(hiddenNs) / double(commNs);
+}
+
+} // namespace
+
+std::vector<RankComparisonRow> compareRanks(const Session &session, const StatsScope &scope, const KernelClassifier &classes)
 {
     std::vector<RankComparisonRow> rows;
     for (const ReportSlice &slice : slicesOf(session, scope)) {
@@ -25,8 +74,9 @@ std::vector<RankComparisonRow> compareRanks(const Session &session, const StatsS
         RankComparisonRow row;
         row.rankIndex = slice.rankIndex;
         row.rank = session.ranks()[std::size_t(slice.rankIndex)].rank;
-        std::vector<Interval> all, compute, communication;
+        std::vector<Interval> compute, communication, memory;
         std::vector<TimeNs> steps;
+        ClassCache classOf(classes);
         for (const Track &t : r.tracks) {
             if (!slice.acceptsTrack(t))
                 continue;
@@ -34,26 +84,18 @@ std::vector<RankComparisonRow> compareRanks(const Session &session, const StatsS
             for (std::size_t i = first; i < last; ++i) {
                 const Interval span{t.slices.start(i), t.slices.end(i)};
                 switch (t.kind) {
-                case TrackKind::Kernel: {
-                    all.push_back(span);
-                    const KernelClass cls = htaKernelClass(r.strings.view(t.slices.name(i)));
-                    if (cls == KernelClass::Communication) {
-                        communication.push_back(span);
-                        row.communicationNs += span.second - span.first;
-                    } else if (cls == KernelClass::Memory) {
-                        row.memoryNs += span.second - span.first;
-                    } else {
-                        compute.push_back(span);
-                        row.computeNs += span.second - span.first;
+                case TrackKind::Kernel:
+                    switch (classOf.of(r, t.slices.name(i))) {
+                    case KernelClass::Communication: communication.push_back(span); break;
+                    case KernelClass::Memory: memory.push_back(span); break;
+                    default: compute.push_back(span); break;
                     }
                     break;
-                }
                 case TrackKind::Memcpy:
                     row.bytes[int(directionOf(r.memcpys[t.slices.payload(i)].copyKind))] += r.memcpys[t.slices.payload(i)].bytes;
                     [[fallthrough]];
                 case TrackKind::Memset:
-                    all.push_back(span);
-                    row.memoryNs += span.second - span.first;
+                    memory.push_back(span);
                     break;
                 case TrackKind::Nvtx:
                     if (isStepName(r.strings.view(t.slices.name(i))))
@@ -63,15 +105,7 @@ std::vector<RankComparisonRow> compareRanks(const Session &session, const StatsS
                 }
             }
         }
-        const std::vector<Interval> busy = unionOf(all);
-        if (!busy.empty()) {
-            row.span = busy.back().second - busy.front().first;
-            row.busyPercent = row.span ? 100.0 * double(lengthOf(busy)) / double(row.span) : 0.0;
-            row.idlePercent = 100.0 - row.busyPercent;
-        }
-        const std::vector<Interval> commRuns = unionOf(communication);
-        if (const TimeNs comm = lengthOf(commRuns); comm > 0)
-            row.overlapPercent = 100.0 * double(overlapOf(commRuns, unionOf(compute))) / double(comm);
+        splitSpan(row, compute, communication, memory);
         row.steps = steps.size();
         if (!steps.empty()) {
             TimeNs total = 0;
@@ -88,7 +122,7 @@ std::vector<RankComparisonRow> compareRanks(const Session &session, const StatsS
 
 std::vector<std::optional<bool>> rankComparisonWorseIsHigher()
 {
-    // Rank, Span, Busy, Idle, Compute, Communication, Memory, Overlap,
+    // Rank, Span, Busy, Idle, Compute, Exposed Comm, Exposed Memory, Hidden,
     // Steps, Mean step, Max step, HtoD, DtoH, DtoD, PtoP.
     // Communication time and its hidden share are never shaded: a collective
     // kernel runs from a rank's own arrival to the last rank's, so the rank
@@ -99,17 +133,17 @@ std::vector<std::optional<bool>> rankComparisonWorseIsHigher()
             std::nullopt, std::nullopt, std::nullopt, std::nullopt};
 }
 
-ResultTable rankComparisonTable(const Session &session, const StatsScope &scope)
+ResultTable rankComparisonTable(const Session &session, const StatsScope &scope, const KernelClassifier &classes)
 {
     ResultTable t;
     t.name = QStringLiteral("rank_comparison");
     t.title = QStringLiteral("Rank Comparison");
     t.headers = QStringList{QStringLiteral("Rank"), QStringLiteral("GPU Span (ns)"), QStringLiteral("GPU Busy (%)"),
-                            QStringLiteral("GPU Idle (%)"), QStringLiteral("Compute (ns)"), QStringLiteral("Communication (ns)"),
-                            QStringLiteral("Memory (ns)"), QStringLiteral("Comm Hidden (%)"), QStringLiteral("Steps"),
+                            QStringLiteral("GPU Idle (%)"), QStringLiteral("Compute (ns)"), QStringLiteral("Exposed Comm (ns)"),
+                            QStringLiteral("Exposed Memory (ns)"), QStringLiteral("Comm Hidden (%)"), QStringLiteral("Steps"),
                             QStringLiteral("Mean Step (ns)"), QStringLiteral("Max Step (ns)"), QStringLiteral("HtoD (B)"),
                             QStringLiteral("DtoH (B)"), QStringLiteral("DtoD (B)"), QStringLiteral("PtoP (B)")};
-    for (const RankComparisonRow &r : compareRanks(session, scope))
+    for (const RankComparisonRow &r : compareRanks(session, scope, classes))
         t.rows.push_back({Cell::ofInteger(r.rank), Cell::ofInteger(r.span), Cell::ofDecimal(r.busyPercent, 1),
                           Cell::ofDecimal(r.idlePercent, 1), Cell::ofInteger(r.computeNs), Cell::ofInteger(r.communicationNs),
                           Cell::ofInteger(r.memoryNs), r.overlapPercent ? Cell::ofDecimal(*r.overlapPercent, 1) : Cell(),

@@ -2,6 +2,7 @@
 // One row per rank, to spot a straggler or a starving rank: span, GPU busy
 // and idle shares, kernel time by class, communication hidden under
 // compute, step times when steps are annotated, bytes copied per direction.
+#include "stats/kernelclasses.h"
 #include "stats/memcpyanalysis.h"
 #include "stats/resulttable.h"
 #include "stats/statsscope.h"
@@ -15,8 +16,12 @@ struct RankComparisonRow {
     int rank = 0;
     TimeNs span = 0;                 // first GPU op start to last end
     double busyPercent = 0, idlePercent = 0;
-    TimeNs computeNs = 0, communicationNs = 0, memoryNs = 0; // summed op time by class
-    std::optional<double> overlapPercent; // communication hidden under compute
+    // The span split by what the GPU did, each nanosecond counted once, in
+    // the first class busy then: compute, else communication, else memory
+    // (copies, memsets, memory kernels), else idle. So compute +
+    // communication + memory + idle = span, however many streams overlap.
+    TimeNs computeNs = 0, communicationNs = 0, memoryNs = 0, idleNs = 0;
+    std::optional<double> overlapPercent; // share of communication hidden under compute
     std::size_t steps = 0;
     std::optional<TimeNs> meanStep, maxStep;
     std::uint64_t bytes[kDirectionCount] = {};
@@ -25,12 +30,14 @@ struct RankComparisonRow {
 // "step 3", "iteration 12", "ProfilerStep#7" (NVTX or record_function).
 bool isStepName(std::string_view name);
 
-std::vector<RankComparisonRow> compareRanks(const Session &session, const StatsScope &scope);
+std::vector<RankComparisonRow> compareRanks(const Session &session, const StatsScope &scope,
+                                            const KernelClassifier &classes = KernelClassifier::rankscope());
 
 // For each column of the table: true when a larger value is worse (so the
 // panel can mark the slowest rank), false when smaller is worse, nullopt
 // when neither (the rank column).
 std::vector<std::optional<bool>> rankComparisonWorseIsHigher();
-ResultTable rankComparisonTable(const Session &session, const StatsScope &scope);
+ResultTable rankComparisonTable(const Session &session, const StatsScope &scope,
+                                const KernelClassifier &classes = KernelClassifier::rankscope());
 
 } // namespace rankscope::stats

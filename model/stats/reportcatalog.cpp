@@ -3,6 +3,7 @@
 #include "stats/gpurules.h"
 #include "stats/nsysreports.h"
 #include "stats/rankbreakdown.h"
+#include "stats/rankcomparison.h"
 
 namespace rankscope::stats {
 
@@ -28,7 +29,7 @@ const std::vector<std::pair<QString, Runner>> &catalog()
 
 const QStringList &sessionReportNames()
 {
-    static const QStringList names{QStringLiteral("rank_summary")};
+    static const QStringList names{QStringLiteral("rank_summary"), QStringLiteral("rank_comparison")};
     return names;
 }
 
@@ -65,10 +66,12 @@ std::optional<ResultTable> runReport(const QString &name, const Report &report, 
     return std::nullopt;
 }
 
-std::optional<ResultTable> runSessionReport(const QString &name, const Session &session)
+std::optional<ResultTable> runSessionReport(const QString &name, const Session &session, const ReportOptions &options)
 {
     if (name == QLatin1String("rank_summary"))
-        return rankSummary(session);
+        return rankSummary(session, KernelClassifier::hta(options.communicationPattern));
+    if (name == QLatin1String("rank_comparison"))
+        return rankComparisonTable(session, {}, KernelClassifier::rankscope(options.communicationPattern));
     return std::nullopt;
 }
 

@@ -14,6 +14,9 @@ struct ReportOptions {
     double gapThresholdMs = 500.0;        // gpu_gaps
     double utilThresholdPercent = 50.0;   // gpu_time_util
     int utilChunks = 30;                  // gpu_time_util
+    // rank_summary, rank_comparison: the user's communication kernel
+    // pattern (empty: the built-in table; see stats/kernelclasses.h).
+    QString communicationPattern;
 };
 
 // Per-file reports first, then the session-wide ones.
@@ -22,7 +25,8 @@ QStringList fileReportNames(); // one table per loaded file
 bool isKnownReport(const QString &name);
 // Whether a report covers the whole session (one table for all ranks).
 bool isSessionReport(const QString &name);
-std::optional<ResultTable> runSessionReport(const QString &name, const Session &session);
+std::optional<ResultTable> runSessionReport(const QString &name, const Session &session,
+                                           const ReportOptions &options = {});
 // The named report of one loaded file; nullopt for an unknown name.
 std::optional<ResultTable> runReport(const QString &name, const Report &report,
                                      const ReportOptions &options = {});

@@ -176,6 +176,24 @@ private slots:
         QVERIFY(r.out.contains(QLatin1String("Resident memory:")));
     }
 
+    void communicationPatternIsTheUsers()
+    {
+        // An NCCL kernel 200-300 µs under a GEMM from 250 µs: 50 µs exposed.
+        const QString file = dataPath(QStringLiteral("kineto/variants/nccl_rank1.json"));
+        const QList<QStringList> builtIn = parseCsv(runCli({"stats", "--report", "rank_comparison", file}).out);
+        QCOMPARE(builtIn[0][5], QStringLiteral("Exposed Comm (ns)"));
+        QCOMPARE(builtIn[1][5], QStringLiteral("50000"));
+        QCOMPARE(builtIn[1][7], QStringLiteral("50.0"));
+        // A pattern that matches nothing: the NCCL kernel is compute.
+        const QList<QStringList> none = parseCsv(runCli({"stats", "--report", "rank_comparison", "--comm-pattern", "^no_such", file}).out);
+        QCOMPARE(none[1][5], QStringLiteral("0"));
+        QCOMPARE(none[1][7], QString());
+        const Run bad = runCli({"stats", "--report", "rank_comparison", "--comm-pattern", "nccl(", file});
+        QCOMPARE(bad.exitCode, 1);
+        QVERIFY2(bad.err.contains(QLatin1String("--comm-pattern: invalid regular expression 'nccl('")), qPrintable(bad.err));
+        QVERIFY(runCli({"stats", "--help"}).out.contains(QLatin1String("deep_ep::")));
+    }
+
     void usageErrors()
     {
         QCOMPARE(runCli({"stats", "--report", "no_such_report", slowFixture()}).exitCode, 1);

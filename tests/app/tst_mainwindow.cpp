@@ -6,6 +6,7 @@
 #include "mainwindow.h"
 #include "nsysfixture.h"
 #include "palettes.h"
+#include "panels/rankspanel.h"
 #include "panels/statsdock.h"
 #include "recentfiles.h"
 #include "sessionloadjob.h"
@@ -243,13 +244,14 @@ private slots:
         MainWindow w;
         w.open({slowFixture()}, true);
         const QStringList written = w.exportStatistics(dir.path());
-        QCOMPARE(written.size(), 9); // 8 nsys reports for the file, rank_summary for the session
+        QCOMPARE(written.size(), 10); // 8 nsys reports for the file, rank_summary and rank_comparison for the session
         for (const QString &report : {QStringLiteral("cuda_gpu_kern_sum"), QStringLiteral("cuda_gpu_mem_size_sum"), QStringLiteral("gpu_gaps")}) {
             QString expected = readText(referenceCsv(QStringLiteral("slow_1gpu"), report));
             expected.remove(QLatin1Char('\r'));
             QCOMPARE(readText(dir.filePath(QStringLiteral("slow_1gpu_%1.csv").arg(report))), expected);
         }
         QVERIFY(QFileInfo::exists(dir.filePath(QStringLiteral("rank_summary.csv"))));
+        QVERIFY(QFileInfo::exists(dir.filePath(QStringLiteral("rank_comparison.csv"))));
     }
 
     void windowLayoutAndHiddenRowsAreRemembered()
@@ -274,6 +276,25 @@ private slots:
         again.open({slowFixture()}, true);
         const QStringList hidden = again.timeline()->canvas()->rows().hiddenKeys();
         QCOMPARE(hidden, QStringList{hiddenKey});
+        QSettings().clear();
+    }
+
+    void communicationPatternIsRememberedAndExported()
+    {
+        QSettings().clear();
+        {
+            MainWindow w;
+            QVERIFY(w.stats()->ranks()->setCommunicationPattern(QStringLiteral("(?i)gemm")));
+        }
+        MainWindow again;
+        QCOMPARE(again.stats()->ranks()->communicationPattern(), QStringLiteral("(?i)gemm"));
+        again.open({slowFixture()}, true);
+        QTemporaryDir dir;
+        again.exportStatistics(dir.path());
+        // The GEMMs are communication now, in the exported table too.
+        const QList<QStringList> rows = parseCsv(readText(dir.filePath(QStringLiteral("rank_comparison.csv"))));
+        QCOMPARE(rows[0][5], QStringLiteral("Exposed Comm (ns)"));
+        QVERIFY(rows[1][5].toLongLong() > 0);
         QSettings().clear();
     }
 

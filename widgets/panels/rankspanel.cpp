@@ -5,20 +5,86 @@
 #include "stats/rankcomparison.h"
 
 #include <QDir>
+#include <QHBoxLayout>
+#include <QInputDialog>
 #include <QLabel>
+#include <QLineEdit>
+#include <QMessageBox>
+#include <QPushButton>
 #include <QVBoxLayout>
 
 namespace rankscope {
 
-RanksPanel::RanksPanel(QWidget *parent) : StatsPanel(parent), m_table(new TableBox(tr("Rank comparison"), this))
+RanksPanel::RanksPanel(QWidget *parent)
+    : StatsPanel(parent), m_table(new TableBox(tr("Rank comparison"), this)), m_classes(new QLabel(this))
 {
     auto *layout = new QVBoxLayout(this);
-    auto *hint = new QLabel(tr("Shaded: the worst rank of each column (longest, most idle). Communication is not shaded: "
-                                      "the rank that waits longest in a collective is waiting for a straggler, not the straggler."), this);
+    auto *hint = new QLabel(tr("The GPU span split so that each nanosecond counts once: compute, else communication, "
+                               "else memory, else idle. Shaded: the worst rank of each column (longest, most idle). "
+                               "Communication is not shaded: the rank that waits longest in a collective is waiting "
+                               "for a straggler, not the straggler."), this);
     hint->setWordWrap(true);
     layout->addWidget(hint);
+    auto *classesRow = new QHBoxLayout;
+    m_classes->setWordWrap(true);
+    m_classes->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    classesRow->addWidget(m_classes, 1);
+    auto *edit = new QPushButton(tr("Communication kernels..."), this);
+    edit->setToolTip(tr("Which kernel names count as communication (a regular expression)"));
+    connect(edit, &QPushButton::clicked, this, &RanksPanel::editCommunicationPattern);
+    classesRow->addWidget(edit);
+    layout->addLayout(classesRow);
     layout->addWidget(m_table, 1);
     exportTable(m_table);
+    describeClasses();
+}
+
+bool RanksPanel::setCommunicationPattern(const QString &pattern)
+{
+    if (!stats::KernelClassifier::patternError(pattern).isEmpty())
+        return false;
+    if (pattern == m_communicationPattern)
+        return true;
+    m_communicationPattern = pattern;
+    describeClasses();
+    emit communicationPatternChanged(pattern);
+    refresh();
+    return true;
+}
+
+QString RanksPanel::classesDescription() const
+{
+    return m_classes->text();
+}
+
+void RanksPanel::describeClasses()
+{
+    const auto classes = stats::KernelClassifier::rankscope(m_communicationPattern);
+    m_classes->setText(classes.isUserPattern() ? tr("Communication kernels: names matching your pattern %1").arg(classes.communicationPattern())
+                                               : tr("Communication kernels: %1 (built-in patterns)").arg(classes.description()));
+    m_classes->setToolTip(classes.communicationPattern());
+}
+
+void RanksPanel::editCommunicationPattern()
+{
+    QString pattern = m_communicationPattern.isEmpty() ? stats::defaultCommunicationPattern() : m_communicationPattern;
+    for (;;) {
+        bool ok = false;
+        pattern = QInputDialog::getText(this, tr("Communication kernels"),
+                                        tr("Kernels whose name matches this regular expression count as communication\n"
+                                           "(anywhere in the name; (?i) makes it case-insensitive). Empty: the built-in patterns."),
+                                        QLineEdit::Normal, pattern, &ok);
+        if (!ok)
+            return;
+        const QString trimmed = pattern.trimmed();
+        const QString chosen = trimmed == stats::defaultCommunicationPattern() ? QString() : trimmed;
+        if (const QString error = stats::KernelClassifier::patternError(chosen); !error.isEmpty()) {
+            QMessageBox::warning(this, tr("Communication kernels"), error);
+            continue;
+        }
+        setCommunicationPattern(chosen);
+        return;
+    }
 }
 
 void RanksPanel::refresh()
@@ -30,7 +96,9 @@ void RanksPanel::refresh()
     stats::StatsScope scope = this->scope();
     scope.rankIndex.reset();
     const Session *s = session();
-    run<ResultTable>([s, scope] { return stats::rankComparisonTable(*s, scope); }, [this](ResultTable t) { present(std::move(t)); });
+    run<ResultTable>([s, scope, pattern = m_communicationPattern] {
+        return stats::rankComparisonTable(*s, scope, stats::KernelClassifier::rankscope(pattern));
+    }, [this](ResultTable t) { present(std::move(t)); });
 }
 
 void RanksPanel::present(ResultTable t)

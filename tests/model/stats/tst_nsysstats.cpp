@@ -66,8 +66,11 @@ private slots:
     void gapThresholdIsInMilliseconds()
     {
         // 500 ms finds the one 3.65 s gap; 5 s finds none.
-        QCOMPARE(stats::runReport(QStringLiteral("gpu_gaps"), *m_reports["slow_1gpu"], {5000.0})->rows.size(), std::size_t(0));
-        QVERIFY(stats::runReport(QStringLiteral("gpu_gaps"), *m_reports["slow_1gpu"], {1.0})->rows.size() > 1);
+        stats::ReportOptions options;
+        options.gapThresholdMs = 5000.0;
+        QCOMPARE(stats::runReport(QStringLiteral("gpu_gaps"), *m_reports["slow_1gpu"], options)->rows.size(), std::size_t(0));
+        options.gapThresholdMs = 1.0;
+        QVERIFY(stats::runReport(QStringLiteral("gpu_gaps"), *m_reports["slow_1gpu"], options)->rows.size() > 1);
     }
 };
 

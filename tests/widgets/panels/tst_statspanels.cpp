@@ -168,10 +168,32 @@ private slots:
         for (int r = 0; r < m->rowCount(); ++r)
             for (const int c : {5, 7})
                 QVERIFY(!m->data(m->index(r, c), Qt::BackgroundRole).isValid());
-        QCOMPARE(m->headerData(5, Qt::Horizontal).toString(), QStringLiteral("Communication (ns)"));
+        QCOMPARE(m->headerData(5, Qt::Horizontal).toString(), QStringLiteral("Exposed Comm (ns)"));
         QCOMPARE(m->headerData(7, Qt::Horizontal).toString(), QStringLiteral("Comm Hidden (%)"));
         const auto rule = stats::rankComparisonWorseIsHigher();
         QVERIFY(!rule[5] && !rule[7]);
+    }
+
+    void communicationKernelsAreNamedAndChangeable()
+    {
+        RanksPanel panel;
+        QSignalSpy changed(&panel, &RanksPanel::communicationPatternChanged);
+        panel.setSession(m_ddp);
+        QVERIFY(panel.classesDescription().contains(QLatin1String("DeepEP")));
+        QVERIFY(panel.classesDescription().contains(QLatin1String("built-in")));
+        QVERIFY(!panel.setCommunicationPattern(QStringLiteral("nccl("))); // invalid: refused, nothing changes
+        QCOMPARE(changed.count(), 0);
+        // The demo's kernels are all compute; call the GEMMs communication
+        // and the table follows.
+        const ResultTableModel *m = panel.table()->model();
+        QCOMPARE(m->data(m->index(0, 5)).toString(), QStringLiteral("0"));
+        QVERIFY(panel.setCommunicationPattern(QStringLiteral("(?i)gemm")));
+        QCOMPARE(changed.count(), 1);
+        QCOMPARE(changed.at(0).at(0).toString(), QStringLiteral("(?i)gemm"));
+        QVERIFY(panel.classesDescription().contains(QLatin1String("(?i)gemm")));
+        QVERIFY(m->data(m->index(0, 5)).toString() != QStringLiteral("0"));
+        QVERIFY(panel.setCommunicationPattern(QString())); // back to the table
+        QVERIFY(panel.classesDescription().contains(QLatin1String("built-in")));
     }
 
     void exportWritesCsvAndPng()

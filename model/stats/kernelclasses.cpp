@@ -1,0 +1,110 @@
+#include "stats/kernelclasses.h"
+
+#include <QStringList>
+
+namespace rankscope::stats {
+
+namespace {
+
+// HTA's patterns (hta/common/trace.py, commit f4d0062c), applied with
+// Python's re.match: anchored at the start of the name.
+constexpr const char *kHtaCommunication = "(^nccl.*)|(^hip)|(^hccl)|(.*ncclKernel.*)";
+constexpr const char *kHtaMemory = "(^(hip)?Memcpy)|(^(hip)?Memset)|(^dma)";
+constexpr const char *kHtaNotComputation =
+    "(^nccl)|(.*Memcpy)|(.*Memset)|(.*dma)|(^.*Sync)|(^Stream Wait Event)|(cuda.*LaunchKernel)|(^runFunction)|(^hip)"
+    "|(^job_exe)|(^packet)|(^pe_exe)|(^cpum_exe_subgraph)|(^hccl)|(^collective_subgraph_execution)";
+
+QRegularExpression pythonMatch(const char *pattern)
+{
+    return QRegularExpression(QStringLiteral("\\A(?:%1)").arg(QLatin1String(pattern)));
+}
+
+bool matches(const QRegularExpression &re, std::string_view name)
+{
+    return re.match(QString::fromUtf8(name.data(), qsizetype(name.size()))).hasMatch();
+}
+
+} // namespace
+
+const std::vector<CommunicationLibrary> &communicationLibraries()
+{
+    // Kernel names as the libraries write them: ncclDevKernel_AllReduce_...,
+    // void deep_ep::intranode::dispatch<...>, nvshmemi_..., rccl...,
+    // userbuffers_fp16_sum_inplace_gpu_rw, vllm::cross_device_reduce_1stage.
+    static const std::vector<CommunicationLibrary> libraries{
+        {"NCCL", "^nccl|nccl(Dev)?Kernel"},
+        {"RCCL", "rccl"},
+        {"MSCCL", "msccl"},
+        {"HCCL", "^hccl"},
+        {"NVSHMEM", "nvshmem"},
+        {"DeepEP", "deep_ep::"},
+        {"TE userbuffers", "userbuffers"},
+        {"vLLM all-reduce", "cross_device_reduce"},
+        {"c10d/Gloo", "c10d|gloo"},
+        {"named collectives", "all_?to_?all|all_?gather|reduce_?scatter|all_?reduce"},
+    };
+    return libraries;
+}
+
+QString defaultCommunicationPattern()
+{
+    QStringList parts;
+    for (const CommunicationLibrary &library : communicationLibraries())
+        parts << QLatin1String(library.pattern);
+    return QStringLiteral("(?i)") + parts.join(QLatin1Char('|'));
+}
+
+QString KernelClassifier::patternError(const QString &pattern)
+{
+    const QRegularExpression re(pattern);
+    if (re.isValid())
+        return {};
+    return QStringLiteral("invalid regular expression '%1': %2 at offset %3").arg(pattern, re.errorString()).arg(re.patternErrorOffset());
+}
+
+KernelClassifier KernelClassifier::rankscope(const QString &communicationPattern)
+{
+    KernelClassifier c;
+    c.m_userPattern = !communicationPattern.isEmpty();
+    c.m_communicationText = c.m_userPattern ? communicationPattern : defaultCommunicationPattern();
+    c.m_communication = QRegularExpression(c.m_communicationText);
+    c.m_memory = pythonMatch(kHtaMemory);
+    return c;
+}
+
+KernelClassifier KernelClassifier::hta(const QString &communicationPattern)
+{
+    KernelClassifier c;
+    c.m_hta = true;
+    c.m_userPattern = !communicationPattern.isEmpty();
+    c.m_communicationText = c.m_userPattern ? communicationPattern : QString::fromLatin1(kHtaCommunication);
+    c.m_communication = c.m_userPattern ? QRegularExpression(communicationPattern) : pythonMatch(kHtaCommunication);
+    c.m_memory = pythonMatch(kHtaMemory);
+    c.m_notComputation = pythonMatch(kHtaNotComputation);
+    return c;
+}
+
+KernelClass KernelClassifier::classify(std::string_view name) const
+{
+    if (matches(m_communication, name))
+        return KernelClass::Communication;
+    if (matches(m_memory, name))
+        return KernelClass::Memory;
+    if (m_hta && matches(m_notComputation, name))
+        return KernelClass::Other;
+    return KernelClass::Computation;
+}
+
+QString KernelClassifier::description() const
+{
+    if (m_userPattern)
+        return QStringLiteral("your pattern %1").arg(m_communicationText);
+    if (m_hta)
+        return QStringLiteral("HTA's patterns (NCCL, HCCL, hip*)");
+    QStringList names;
+    for (const CommunicationLibrary &library : communicationLibraries())
+        names << QLatin1String(library.name);
+    return names.join(QStringLiteral(", "));
+}
+
+} // namespace rankscope::stats

@@ -1,0 +1,60 @@
+#pragma once
+// Which GPU work is communication, memory or computation, by kernel name.
+// One table of patterns (docs/statistics.md, "Kernel classes"): the
+// communication libraries Rankscope recognises, HTA's own rules for
+// rank_summary, and the user's pattern when they give one (GUI: Rank
+// comparison > Communication kernels; CLI: --comm-pattern).
+#include <QRegularExpression>
+#include <QString>
+
+#include <string_view>
+#include <vector>
+
+namespace rankscope::stats {
+
+enum class KernelClass { Communication, Memory, Computation, Other };
+
+// A communication library and the pattern its kernel names match
+// (case-insensitive, anywhere in the name unless anchored with ^).
+struct CommunicationLibrary {
+    const char *name;
+    const char *pattern;
+};
+const std::vector<CommunicationLibrary> &communicationLibraries();
+// The libraries' patterns as one regular expression: the default the user
+// edits (to add their own kernels, or drop a false match).
+QString defaultCommunicationPattern();
+
+class KernelClassifier {
+public:
+    // Rankscope's classes: communication by the libraries' table (or the
+    // user's pattern), memory by HTA's memory names, every other kernel
+    // computation (never Other).
+    static KernelClassifier rankscope(const QString &communicationPattern = {});
+    // Holistic Trace Analysis' classes (rank_summary, to match HTA): its
+    // anchored patterns, checked communication, memory, then the names it
+    // counts as neither compute nor the rest (Other). A user pattern
+    // replaces HTA's communication pattern, and the figures then differ
+    // from HTA's on purpose.
+    static KernelClassifier hta(const QString &communicationPattern = {});
+    // Empty when `pattern` is a valid regular expression, else why not.
+    static QString patternError(const QString &pattern);
+
+    KernelClass classify(std::string_view name) const;
+    // The communication pattern in force, and whether it is the user's.
+    const QString &communicationPattern() const { return m_communicationText; }
+    bool isUserPattern() const { return m_userPattern; }
+    // "NCCL, RCCL, ... (built-in patterns)" or "your pattern: REGEX", for
+    // the rank comparison's header and the CLI's notes.
+    QString description() const;
+
+private:
+    KernelClassifier() = default;
+
+    bool m_hta = false;
+    bool m_userPattern = false;
+    QString m_communicationText;
+    QRegularExpression m_communication, m_memory, m_notComputation;
+};
+
+} // namespace rankscope::stats
