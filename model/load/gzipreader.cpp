@@ -20,6 +20,28 @@ bool isGzipFile(const QString &path)
     return magic.size() == 2 && quint8(magic[0]) == 0x1f && quint8(magic[1]) == 0x8b;
 }
 
+std::uint64_t contentBytesAtLeast(const QString &path)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly))
+        return 0;
+    const qint64 size = f.size();
+    const QByteArray magic = f.read(2);
+    const bool gzip = magic.size() == 2 && quint8(magic[0]) == 0x1f && quint8(magic[1]) == 0x8b;
+    if (!gzip)
+        return std::uint64_t(std::max<qint64>(size, 0));
+    // A gzip member ends with ISIZE, its inflated size modulo 2^32 (RFC
+    // 1952): the true size is ISIZE + k * 2^32, never less. With several
+    // members it is the last one's, still a lower bound of the whole.
+    if (size < 18 || !f.seek(size - 4))
+        return 0;
+    const QByteArray trailer = f.read(4);
+    if (trailer.size() != 4)
+        return 0;
+    return std::uint64_t(quint8(trailer[0])) | std::uint64_t(quint8(trailer[1])) << 8 | std::uint64_t(quint8(trailer[2])) << 16
+           | std::uint64_t(quint8(trailer[3])) << 24;
+}
+
 namespace {
 
 std::atomic<std::size_t> g_liveBytes{0};

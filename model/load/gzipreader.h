@@ -3,6 +3,7 @@
 // its name). Concatenated gzip members are read one after another.
 #include <QString>
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <string_view>
@@ -52,5 +53,8 @@ private:
 bool readMaybeGzip(const QString &path, ByteBuffer &out, std::size_t extraCapacity, QString *error,
                    const std::function<bool(std::string_view start)> &plausibleStart = {});
 bool isGzipFile(const QString &path);
+// What readMaybeGzip() will hold at least, without reading it all: the
+// size of a plain file, the size a gzip file's trailer states (0 unknown).
+std::uint64_t contentBytesAtLeast(const QString &path);
 
 } // namespace rankscope

@@ -4,6 +4,7 @@
 
 #include <QString>
 #include <atomic>
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <string>
@@ -16,6 +17,9 @@ struct LoadControl {
     // Told each SQL statement a loader runs on `file`, from the loading
     // threads: for tools that replay what was read (the benchmark's floor).
     std::function<void(const QString &file, const std::string &sql)> statementRun;
+    // Memory the machine can still give, in bytes (load/memorycheck.h);
+    // unset: /proc's MemAvailable. Tests set it.
+    std::function<std::uint64_t()> availableMemory;
 
     bool isCancelled() const { return cancel && cancel->load(std::memory_order_relaxed); }
     void report(double fraction) const

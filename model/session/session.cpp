@@ -46,9 +46,7 @@ Session Session::load(const QStringList &pathsOrDirectories, const LoadControl &
     std::mutex progressMutex;
     std::vector<double> fractions(results.size(), 0.0);
     parallelFor(results.size(), [&](std::size_t i) {
-        LoadControl perFile;
-        perFile.cancel = control.cancel;
-        perFile.statementRun = control.statementRun;
+        LoadControl perFile = control; // each file reports its own share of the progress
         if (control.progress)
             perFile.progress = [&, i](double f) {
                 std::lock_guard lock(progressMutex);

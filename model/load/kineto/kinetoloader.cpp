@@ -5,6 +5,7 @@
 #include "load/gzipreader.h"
 #include "load/kernelconfigs.h"
 #include "load/kineto/kinetoparser.h"
+#include "load/memorycheck.h"
 #include "load/trackregistry.h"
 #include "load/workerpool.h"
 
@@ -520,6 +521,10 @@ LoadResult KinetoLoader::load(const QString &path, const LoadControl &control)
         const auto first = start.find_first_not_of(" \t\r\n");
         return first == std::string_view::npos || start[first] == '{' || start[first] == '[';
     };
+    // The whole text is held while it is parsed: a file whose text alone
+    // exceeds the memory available is refused before it is read.
+    if (const QString shortfall = memoryShortfall({contentBytesAtLeast(path), 0}, control); !shortfall.isEmpty())
+        return LoadResult::failure(shortfall);
     if (!readMaybeGzip(path, json, 64, &error, looksLikeJson))
         return LoadResult::failure(error);
     control.report(0.2);

@@ -1,9 +1,11 @@
 // Bad input gets a clear one-line reason or a report with diagnostics,
 // never a crash, and the file is never modified. (The whole bad-input
 // corpus runs in tst_badcorpus; these are the cases that need a closer look.)
+#include "load/gzipreader.h"
 #include "load/nsys/nsysloader.h"
 #include "load/traceloader.h"
 #include "nsysfixture.h"
+#include "session/session.h"
 #include "testdata.h"
 
 #include <QtTest>
@@ -29,6 +31,64 @@ private slots:
         QCOMPARE(sqliteHeapLimit(), std::int64_t(0));
         QCOMPARE(configureProcessForUntrustedTraces(), std::int64_t(1) << 30);
         QCOMPARE(sqliteHeapLimit(), std::int64_t(1) << 30);
+    }
+
+    void tooBigForTheMachineIsRefusedBeforeReading_data()
+    {
+        QTest::addColumn<QString>("path");
+        QTest::addColumn<bool>("countsEvents");
+        QTest::newRow("nsys export: its row counts") << slowFixture() << true;
+        QTest::newRow("gzip JSON: its trailer's size") << dataPath(QStringLiteral("kineto/ddp_gloo_rank0.pt.trace.json.gz")) << false;
+        QTest::newRow("plain JSON: its size") << dataPath(QStringLiteral("kineto/variants/nccl_rank1.json")) << false;
+    }
+
+    void tooBigForTheMachineIsRefusedBeforeReading()
+    {
+        QFETCH(QString, path);
+        QFETCH(bool, countsEvents);
+        LoadControl control;
+        std::atomic<int> progressCalls{0};
+        control.progress = [&](double) { ++progressCalls; };
+        control.availableMemory = [] { return std::uint64_t(512); };
+        const LoadResult refused = loadTraceFile(path, control);
+        QVERIFY(!refused.ok());
+        QVERIFY2(refused.error.startsWith(QLatin1String("needs about ")), qPrintable(refused.error));
+        QVERIFY2(refused.error.endsWith(QLatin1String("; 512 B is available")), qPrintable(refused.error));
+        QCOMPARE(refused.error.contains(QLatin1String(" events)")), countsEvents);
+        QCOMPARE(progressCalls.load(), 0); // nothing was read
+        // With the memory there, the same file loads.
+        control.availableMemory = [] { return std::uint64_t(1) << 34; };
+        QVERIFY(loadTraceFile(path, control).ok());
+    }
+
+    void aRefusedFileLeavesTheRestOfTheSession()
+    {
+        // The export's rows (24,478 events, 954 counter samples, 4 rows the
+        // loader drops) need at least 25,436 x 24 B; the small JSON fits.
+        LoadControl control;
+        control.availableMemory = [] { return std::uint64_t(100) << 10; };
+        const Session session = Session::load({slowFixture(), dataPath(QStringLiteral("kineto/variants/nccl_rank1.json"))}, control);
+        QCOMPARE(session.ranks().size(), std::size_t(1));
+        QCOMPARE(session.failures().size(), std::size_t(1));
+        QCOMPARE(session.failures()[0].path, slowFixture());
+        QVERIFY2(session.failures()[0].error.contains(QLatin1String("(25,436 events); 100.00 KiB is available")),
+                 qPrintable(session.failures()[0].error));
+    }
+
+    void theEstimateIsALowerBound()
+    {
+        // A gzip trailer states the inflated size exactly (under 4 GiB).
+        const QString gz = dataPath(QStringLiteral("kineto/ddp_gloo_rank0.pt.trace.json.gz"));
+        ByteBuffer text;
+        QString error;
+        QVERIFY(readMaybeGzip(gz, text, 0, &error));
+        QCOMPARE(contentBytesAtLeast(gz), std::uint64_t(text.size()));
+        // The export's estimate stays under what its model holds.
+        const LoadResult loaded = loadTraceFile(slowFixture());
+        QVERIFY(loaded.ok());
+        LoadControl control;
+        control.availableMemory = [&] { return std::uint64_t(loaded.report->memoryBytes()); };
+        QVERIFY(loadTraceFile(slowFixture(), control).ok());
     }
 
     void rejectsWithAReason_data()
