@@ -1,7 +1,6 @@
 #include "stats/rankcomparison.h"
 
 #include "core/intervals.h"
-#include "stats/rankbreakdown.h"
 
 #include <QRegularExpression>
 
@@ -16,7 +15,6 @@ bool isStepName(std::string_view name)
                                          QRegularExpression::CaseInsensitiveOption);
     return step.match(QString::fromUtf8(name.data(), qsizetype(name.size()))).hasMatch();
 }
-
 
 namespace {
 
