@@ -4,28 +4,62 @@
 #include "stats/summary.h"
 
 #include <algorithm>
-#include <map>
+#include <cstdint>
+#include <unordered_map>
 
 namespace rankscope::stats {
 
 namespace {
 
-// Durations grouped by a label, in first-seen order.
+// Durations grouped by a label, in first-seen order. An event finds its
+// group by integer keys of its report (string ids, a style bit), so a label
+// is built and looked up once per distinct key, not once per event: an
+// emit_nvtx trace has a distinct NVTX text for nearly every range.
 class DurationGroups {
 public:
-    std::vector<std::int64_t> &operator[](const QString &label)
+    template<class MakeLabel>
+    std::vector<std::int64_t> &byKey(const Report &report, std::uint64_t a, std::uint64_t b, MakeLabel &&makeLabel)
     {
-        auto [it, added] = m_index.try_emplace(label, m_groups.size());
+        auto [it, added] = m_keys.try_emplace(Key{&report, a, b}, 0);
         if (added)
-            m_groups.push_back({label, {}});
+            it->second = indexOf(makeLabel());
         return m_groups[it->second].second;
     }
     std::vector<std::pair<QString, std::vector<std::int64_t>>> &groups() { return m_groups; }
 
 private:
-    std::map<QString, std::size_t> m_index;
+    struct Key {
+        const Report *report;
+        std::uint64_t a, b;
+        bool operator==(const Key &) const = default;
+    };
+    struct KeyHash {
+        std::size_t operator()(const Key &k) const
+        {
+            std::uint64_t h = reinterpret_cast<std::uintptr_t>(k.report);
+            h = (h ^ k.a) * 0x9E3779B97F4A7C15ULL;
+            h = (h ^ k.b) * 0x9E3779B97F4A7C15ULL;
+            return std::size_t(h ^ (h >> 32));
+        }
+    };
+    std::size_t indexOf(const QString &label)
+    {
+        auto [it, added] = m_index.try_emplace(label, m_groups.size());
+        if (added)
+            m_groups.push_back({label, {}});
+        return it->second;
+    }
+
+    std::unordered_map<Key, std::size_t, KeyHash> m_keys;
+    std::unordered_map<QString, std::size_t> m_index;
     std::vector<std::pair<QString, std::vector<std::int64_t>>> m_groups;
 };
+
+// The group of an event named by its slice name alone.
+std::vector<std::int64_t> &groupOfName(DurationGroups &groups, const Report &report, StringId name)
+{
+    return groups.byKey(report, name, 0, [&] { return report.strings.string(name); });
+}
 
 struct Row {
     Summary summary;
@@ -104,7 +138,7 @@ DurationGroups memoryOperationGroups(const Slices &slices, Value &&value)
     DurationGroups groups;
     for (TrackKind kind : {TrackKind::Memcpy, TrackKind::Memset})
         forEachSlice(slices, kind, [&](const Report &report, const Track &track, std::size_t i) {
-            groups[report.strings.string(track.slices.name(i))].push_back(value(report, track, i));
+            groupOfName(groups, report, track.slices.name(i)).push_back(value(report, track, i));
         });
     return groups;
 }
@@ -123,7 +157,7 @@ ResultTable cudaGpuKernSum(const Slices &slices)
 {
     DurationGroups groups;
     forEachSlice(slices, TrackKind::Kernel, [&](const Report &report, const Track &track, std::size_t i) {
-        groups[report.strings.string(track.slices.name(i))].push_back(track.slices.duration(i));
+        groupOfName(groups, report, track.slices.name(i)).push_back(track.slices.duration(i));
     });
     return timeTable(QStringLiteral("cuda_gpu_kern_sum"), QStringLiteral("CUDA GPU Kernel Summary"),
                      QStringLiteral("Instances"), {QStringLiteral("Name")}, summarizeGroups(groups));
@@ -165,7 +199,9 @@ ResultTable cudaApiSum(const Slices &slices)
 {
     DurationGroups groups;
     forEachSlice(slices, TrackKind::CudaApi, [&](const Report &report, const Track &track, std::size_t i) {
-        groups[apiNameWithoutVersion(report.strings.string(track.slices.name(i)))].push_back(track.slices.duration(i));
+        const StringId name = track.slices.name(i);
+        groups.byKey(report, name, 0, [&] { return apiNameWithoutVersion(report.strings.string(name)); })
+            .push_back(track.slices.duration(i));
     });
     return timeTable(QStringLiteral("cuda_api_sum"), QStringLiteral("CUDA API Summary"),
                      QStringLiteral("Num Calls"), {QStringLiteral("Name")}, summarizeGroups(groups));
@@ -181,10 +217,11 @@ ResultTable nvtxSum(const Slices &slices)
         if (!pushPop && !startEnd)
             return; // marks have no duration
         // Range is "<domain>:<message>"; the default domain has no name.
-        const QString range = report.strings.string(track.domainName) + QLatin1Char(':')
-                              + report.strings.string(track.slices.name(i));
-        const QString style = pushPop ? QStringLiteral("PushPop") : QStringLiteral("StartEnd");
-        groups[style + QChar(0x1f) + range].push_back(track.slices.duration(i));
+        const StringId name = track.slices.name(i);
+        groups.byKey(report, std::uint64_t(track.domainName) << 1 | std::uint64_t(pushPop), name, [&] {
+                  const QString style = pushPop ? QStringLiteral("PushPop") : QStringLiteral("StartEnd");
+                  return style + QChar(0x1f) + report.strings.string(track.domainName) + QLatin1Char(':') + report.strings.string(name);
+              }).push_back(track.slices.duration(i));
     });
     return timeTable(QStringLiteral("nvtx_sum"), QStringLiteral("NVTX Range Summary"),
                      QStringLiteral("Instances"), {QStringLiteral("Style"), QStringLiteral("Range")},
@@ -195,7 +232,7 @@ ResultTable osrtSum(const Slices &slices)
 {
     DurationGroups groups;
     forEachSlice(slices, TrackKind::OsRuntime, [&](const Report &report, const Track &track, std::size_t i) {
-        groups[report.strings.string(track.slices.name(i))].push_back(track.slices.duration(i));
+        groupOfName(groups, report, track.slices.name(i)).push_back(track.slices.duration(i));
     });
     return timeTable(QStringLiteral("osrt_sum"), QStringLiteral("OS Runtime Summary"),
                      QStringLiteral("Num Calls"), {QStringLiteral("Name")}, summarizeGroups(groups));

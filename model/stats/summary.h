@@ -16,7 +16,7 @@ struct Summary {
     double stdDev = 0.0;  // sample standard deviation (n - 1); 0 for one value
 };
 
-// Reorders `values` (it sorts them for the median).
+// Reorders `values` (it selects the median in place).
 Summary summarize(std::vector<std::int64_t> &values);
 
 } // namespace rankscope
