@@ -1,10 +1,22 @@
 // rankscope-tracegen: writes synthetic traces for benchmarks, deterministic
-// for a seed. Each rank gets N events in a training-loop mix: per step an
-// NVTX "step k" range with nested phases, CUDA runtime calls that launch
-// kernels on several streams, memcpys of varied sizes and kinds (some
-// pageable), memsets, NCCL all-reduce kernels, and OS runtime calls.
+// for a seed. Two profiles:
+// - synthetic (the first benchmarks' mix): per step an NVTX "step k" range
+//   with nested phases, CUDA runtime calls that launch kernels on several
+//   streams, memcpys of varied sizes and kinds (some pageable), memsets,
+//   NCCL all-reduce kernels, and OS runtime calls.
+// - pytorch (shaped like a real export of a training run recorded with
+//   torch.autograd.profiler.emit_nvtx()): an NVTX range per op with a text
+//   of its own ("aten::linear, seq = 12, op_id = 345, sizes = [...]"),
+//   nested three deep, forward on the main thread and backward on the
+//   autograd thread; CUDA runtime calls with driver calls mixed in; kernels
+//   with long template names; OS runtime calls on a helper thread and in
+//   four data-loader worker processes. The mix follows the held-out GPT-2
+//   export: about 55% NVTX, 21% CUDA API, 13% OS runtime, 9% kernels.
+// --shuffle writes each table's rows out of time order, as nsys 2025.6 and
+// later may.
 //
-//   rankscope-tracegen --format nsys|kineto --ranks R --events N [--seed S] OUTDIR
+//   rankscope-tracegen --format nsys|kineto [--profile synthetic|pytorch] [--shuffle]
+//                      --ranks R --events N [--seed S] OUTDIR
 #include <QCommandLineParser>
 #include <QCoreApplication>
 #include <QDir>
@@ -12,6 +24,7 @@
 #include <QTextStream>
 #include <sqlite3.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <random>
 #include <string>
@@ -29,7 +42,9 @@ struct Event {
     std::int64_t bytes = 0;
     int copyKind = 1, srcKind = 0, dstKind = 2;
     int depth = 0;
-    int tid = 0;
+    int tid = 0;      // thread of its process: 0 main, 1 helper, 2 autograd
+    int process = 0;  // 0 the training process, 1.. its data-loader workers
+    std::string text; // an NVTX range's own text (pytorch profile)
 };
 
 const std::vector<std::string> kKernels{
@@ -56,11 +71,11 @@ std::vector<Event> makeRank(std::size_t n, std::uint64_t seed)
     while (events.size() < n) {
         const std::int64_t stepStart = t;
         const std::size_t stepIndex = events.size();
-        events.push_back({Event::Nvtx, stepStart, 0, step++, 7, 0, 0, 1, 0, 2, 0, 0});
+        events.push_back({Event::Nvtx, stepStart, 0, step++, 7, 0, 0, 1, 0, 2, 0, 0, 0, {}});
         for (int phase = 0; phase < 4 && events.size() < n; ++phase) {
             const std::int64_t phaseStart = t;
             const std::size_t phaseIndex = events.size();
-            events.push_back({Event::Nvtx, phaseStart, 0, phase, 7, 0, 0, 1, 0, 2, 1, 0}); // depth 1: a phase
+            events.push_back({Event::Nvtx, phaseStart, 0, phase, 7, 0, 0, 1, 0, 2, 1, 0, 0, {}}); // depth 1: a phase
             const int ops = 40 + int(rng() % 40);
             for (int k = 0; k < ops && events.size() + 4 < n; ++k) {
                 // A CPU call launches GPU work a little later; OS runtime
@@ -70,9 +85,9 @@ std::vector<Event> makeRank(std::size_t n, std::uint64_t seed)
                 const bool copy = phase == 0 && k % 4 == 0;
                 const bool nccl = phase == 2 && k % 10 == 9;
                 const bool memset = !copy && k % 25 == 24;
-                events.push_back({Event::Api, t, t + apiDur, copy ? 1 : memset ? 2 : 0, 7, corr, 0, 1, 0, 2, 0, 0});
+                events.push_back({Event::Api, t, t + apiDur, copy ? 1 : memset ? 2 : 0, 7, corr, 0, 1, 0, 2, 0, 0, 0, {}});
                 const std::int64_t gpuStart = t + apiDur + 2'000 + std::int64_t(rng() % 20'000);
-                Event gpu{Event::Kernel, gpuStart, gpuStart + 5'000 + std::int64_t(rng() % 200'000), kernelName(rng), 7 + 4 * stream(rng), corr, 0, 1, 0, 2, 0, 0};
+                Event gpu{Event::Kernel, gpuStart, gpuStart + 5'000 + std::int64_t(rng() % 200'000), kernelName(rng), 7 + 4 * stream(rng), corr, 0, 1, 0, 2, 0, 0, 0, {}};
                 if (copy) {
                     gpu.kind = Event::Memcpy;
                     gpu.bytes = std::int64_t(1) << sizeLog(rng);
@@ -91,13 +106,146 @@ std::vector<Event> makeRank(std::size_t n, std::uint64_t seed)
                     gpu.stream = 30;
                 }
                 events.push_back(gpu);
-                events.push_back({Event::Osrt, t, t + 1'000 + std::int64_t(rng() % 50'000), osrtName(rng), 7, 0, 0, 1, 0, 2, 0, 1});
+                events.push_back({Event::Osrt, t, t + 1'000 + std::int64_t(rng() % 50'000), osrtName(rng), 7, 0, 0, 1, 0, 2, 0, 1, 0, {}});
                 t += apiDur + 500 + std::int64_t(rng() % 3'000);
             }
             events[phaseIndex].end = t;
         }
         events[stepIndex].end = t;
         t += 200'000 + std::int64_t(rng() % 2'000'000); // the loader's gap between steps
+    }
+    return events;
+}
+
+// Names as PyTorch's CUDA kernels are printed: long template instantiations.
+std::vector<std::string> pytorchKernelNames()
+{
+    std::vector<std::string> names;
+    const char *ops[] = {"CUDAFunctor_add<float>", "GeluCUDAKernelImpl<c10::BFloat16>", "MulFunctor<float>", "AUnaryFunctor<float, float, float, at::native::binary_internal::MulFunctor<float>>",
+                         "FillFunctor<c10::BFloat16>", "softmax_warp_forward<c10::BFloat16, c10::BFloat16, float, 10, false, false>"};
+    for (const char *op : ops)
+        for (int vec : {2, 4})
+            names.push_back(std::string("void at::native::vectorized_elementwise_kernel<") + std::to_string(vec) + ", at::native::" + op +
+                            ", at::detail::Array<char*, 3>>(int, at::native::" + op + ", at::detail::Array<char*, 3>)");
+    for (int tile : {64, 128, 256})
+        for (const char *layout : {"nn", "nt", "tn"})
+            names.push_back(std::string("sm90_xmma_gemm_bf16bf16_bf16f32_f32_") + layout + "_n_tilesize" + std::to_string(tile) +
+                            "x128x64_warpgroupsize1x1x1_execute_segment_k_off_kernel__5x_cublas");
+    names.push_back("void at::native::(anonymous namespace)::vectorized_layer_norm_kernel<c10::BFloat16, float>(int, float, c10::BFloat16 const*, "
+                    "c10::BFloat16 const*, c10::BFloat16 const*, float*, float*, c10::BFloat16*)");
+    names.push_back("void at::native::reduce_kernel<512, 1, at::native::ReduceOp<float, at::native::func_wrapper_t<float, at::native::sum_functor<float, "
+                    "float, float>::operator()(at::TensorIterator&)::{lambda(float, float)#1}>, unsigned int, float, 4>>(at::native::ReduceOp<float, "
+                    "at::native::func_wrapper_t<float, at::native::sum_functor<float, float, float>::operator()(at::TensorIterator&)::{lambda(float, float)#1}>, unsigned int, float, 4>)");
+    names.push_back("void at::native::(anonymous namespace)::multi_tensor_apply_kernel<at::native::(anonymous namespace)::TensorListMetadata<4>, "
+                    "at::native::(anonymous namespace)::FusedAdamMathFunctor<float, 4, (at::native::ADAM_MODE)1, false>, double*, double, double, double, double, double, bool, float*, float*>");
+    return names;
+}
+const std::vector<std::string> kPytorchKernels = pytorchKernelNames();
+// Runtime calls with driver calls mixed in, as PyTorch makes them.
+const std::vector<std::string> kPytorchApis{"cudaLaunchKernel_v7000", "cuLaunchKernel", "cudaStreamIsCapturing_v10000", "cudaGetDevice_v3020",
+                                            "cudaMemcpyAsync_v3020", "cudaStreamSynchronize_v3020"};
+const std::vector<std::string> kPytorchOsrt{"read", "poll", "pthread_cond_timedwait", "ioctl", "mmap64", "futex", "recvmsg", "write"};
+const char *kForwardOps[][3] = {{"aten::linear", "aten::matmul", "aten::mm"},  {"aten::layer_norm", "aten::native_layer_norm", "aten::empty_like"},
+                                {"aten::gelu", "aten::empty", "aten::resize_"}, {"aten::softmax", "aten::_softmax", "aten::empty_strided"},
+                                {"aten::add", "aten::to", "aten::copy_"}};
+const char *kBackwardOps[][3] = {{"MmBackward0", "aten::mm", "aten::conj"}, {"NativeLayerNormBackward0", "aten::native_layer_norm_backward", "aten::empty_like"},
+                                 {"GeluBackward0", "aten::gelu_backward", "aten::empty"}, {"AddBackward0", "aten::sum", "aten::as_strided"}};
+
+std::string sizesText(std::mt19937_64 &rng)
+{
+    const int dims[] = {32, 64, 768, 1024, 2304, 3072, 50257};
+    std::string s = "sizes = [[";
+    const int tensors = 1 + int(rng() % 3);
+    for (int t = 0; t < tensors; ++t) {
+        if (t)
+            s += "], [";
+        const int rank = 1 + int(rng() % 3);
+        for (int d = 0; d < rank; ++d)
+            s += (d ? ", " : "") + std::to_string(dims[rng() % 7]);
+    }
+    return s + "]]";
+}
+
+std::vector<Event> makePytorchRank(std::size_t n, std::uint64_t seed)
+{
+    std::mt19937_64 rng(seed);
+    std::vector<Event> events;
+    events.reserve(n + 64);
+    std::int64_t t = 1'000'000;
+    int correlation = 1, step = 0, seq = 0, opId = 0;
+    std::int64_t gpuFree = 0; // the GPU runs one kernel after another
+    auto event = [](Event::Kind kind, std::int64_t start, std::int64_t end, int name, int tid) {
+        Event e{};
+        e.kind = kind;
+        e.start = start;
+        e.end = end;
+        e.name = name;
+        e.tid = tid;
+        return e;
+    };
+    // One op: three nested NVTX ranges and a sibling; the innermost launches
+    // a kernel two times in three; OS runtime calls run meanwhile elsewhere.
+    auto op = [&](bool backward, int tid) {
+        const auto &names = backward ? kBackwardOps[rng() % 4] : kForwardOps[rng() % 5];
+        const int mySeq = backward ? int(rng() % std::max(seq, 1)) : seq++;
+        std::size_t open[3];
+        for (int depth = 0; depth < 3; ++depth) {
+            Event e = event(Event::Nvtx, t, t, 0, tid);
+            e.depth = depth;
+            const int id = opId++;
+            e.text = std::string(names[depth]) + (depth == 0 ? ", seq = " + std::to_string(mySeq) : std::string()) + ", op_id = " +
+                     std::to_string(id) + ", " + sizesText(rng) + (depth == 0 ? ", input_op_ids = [" + std::to_string(std::max(id - 4, 0)) + "]" : "");
+            open[depth] = events.size();
+            events.push_back(std::move(e));
+            t += 1'000 + std::int64_t(rng() % 4'000);
+        }
+        if (rng() % 3 != 2) {
+            const int corr = correlation++;
+            const bool driver = rng() % 5 == 0;
+            const std::int64_t apiDur = 2'000 + std::int64_t(rng() % 5'000);
+            Event api = event(Event::Api, t, t + apiDur, driver ? 1 : 0, tid);
+            api.correlation = corr;
+            events.push_back(api);
+            const std::int64_t gpuStart = std::max(gpuFree, t + apiDur + 3'000);
+            Event kernel = event(Event::Kernel, gpuStart, gpuStart + 2'000 + std::int64_t(rng() % 120'000), int(rng() % kPytorchKernels.size()), 0);
+            kernel.correlation = corr;
+            kernel.stream = 7;
+            gpuFree = kernel.end;
+            events.push_back(kernel);
+            t += apiDur + 1'000;
+        }
+        if (rng() % 4 != 0) {
+            const std::int64_t apiDur = 500 + std::int64_t(rng() % 1'500);
+            events.push_back(event(Event::Api, t, t + apiDur, 2 + int(rng() % 2), tid));
+            t += apiDur + 500;
+        }
+        for (int depth = 2; depth >= 0; --depth) {
+            events[open[depth]].end = t;
+            t += 500 + std::int64_t(rng() % 2'000);
+        }
+        const int osCalls = int(rng() % 3);
+        for (int k = 0; k < osCalls; ++k) {
+            Event os = event(Event::Osrt, t - std::int64_t(rng() % 20'000), 0, int(rng() % kPytorchOsrt.size()), 1);
+            os.end = os.start + 1'000 + std::int64_t(rng() % 30'000);
+            if (rng() % 2) { // a data-loader worker reading samples
+                os.process = 1 + int(rng() % 4);
+                os.tid = 0;
+            }
+            events.push_back(os);
+        }
+    };
+    while (events.size() < n) {
+        const std::size_t stepIndex = events.size();
+        Event stepRange = event(Event::Nvtx, t, t, 0, 0);
+        stepRange.text = "ProfilerStep#" + std::to_string(step++);
+        events.push_back(stepRange);
+        t += 5'000;
+        for (int k = 0; k < 300 && events.size() + 16 < n; ++k)
+            op(false, 0);
+        for (int k = 0; k < 200 && events.size() + 16 < n; ++k)
+            op(true, 2);
+        events[stepIndex].end = t;
+        t += 100'000 + std::int64_t(rng() % 500'000);
     }
     return events;
 }
@@ -113,7 +261,22 @@ bool exec(sqlite3 *db, const char *sql)
     return true;
 }
 
-bool writeNsys(const QString &path, const std::vector<Event> &events, int rank)
+// The name lists a profile's events index into.
+struct Names {
+    const std::vector<std::string> &kernels, &nccl, &apis, &osrt;
+};
+const Names kSyntheticNames{kKernels, kNccl, kApis, kOsrt};
+const Names kPytorchNames{kPytorchKernels, kNccl, kPytorchApis, kPytorchOsrt};
+
+// An NVTX range's text: its own, or the synthetic profile's step and phases.
+std::string nvtxText(const Event &e, const char *stepPrefix)
+{
+    if (!e.text.empty())
+        return e.text;
+    return e.depth == 1 ? kPhases[std::size_t(e.name)] : stepPrefix + std::to_string(e.name);
+}
+
+bool writeNsys(const QString &path, const std::vector<Event> &events, int rank, const Names &names)
 {
     QFile::remove(path);
     sqlite3 *db = nullptr;
@@ -152,16 +315,22 @@ bool writeNsys(const QString &path, const std::vector<Event> &events, int rank)
         sqlite3_reset(str);
         ids.push_back(id++);
     };
-    for (const auto &s : kKernels) addString(s, kernelIds);
-    for (const auto &s : kNccl) addString(s, ncclIds);
-    for (const auto &s : kApis) addString(s, apiIds);
-    for (const auto &s : kOsrt) addString(s, osrtIds);
+    for (const auto &s : names.kernels) addString(s, kernelIds);
+    for (const auto &s : names.nccl) addString(s, ncclIds);
+    for (const auto &s : names.apis) addString(s, apiIds);
+    for (const auto &s : names.osrt) addString(s, osrtIds);
     sqlite3_finalize(str);
-    const std::int64_t pid = 1000 + rank;
-    const std::int64_t globalPid = (std::int64_t(1) << 56) | (pid << 24);
-    const std::int64_t mainTid = globalPid | pid, helperTid = globalPid | (pid + 1);
-    const std::string meta = "INSERT INTO TARGET_INFO_SESSION_START_TIME VALUES(" + std::to_string(1795351401000000000LL + rank * 1000000LL) +
-                             ",'',''); INSERT INTO PROCESSES VALUES(" + std::to_string(globalPid) + "," + std::to_string(pid) + ",'python3');";
+    // Process p of the rank: the training process (0) and its workers.
+    auto pidOf = [&](int process) { return std::int64_t(1000 + rank * 10 + process); };
+    auto globalPidOf = [&](int process) { return (std::int64_t(1) << 56) | (pidOf(process) << 24); };
+    auto globalTidOf = [&](const Event &e) { return globalPidOf(e.process) | (pidOf(e.process) + e.tid); };
+    const std::int64_t globalPid = globalPidOf(0);
+    int processes = 1;
+    for (const Event &e : events)
+        processes = std::max(processes, e.process + 1);
+    std::string meta = "INSERT INTO TARGET_INFO_SESSION_START_TIME VALUES(" + std::to_string(1795351401000000000LL + rank * 1000000LL) + ",'','');";
+    for (int p = 0; p < processes; ++p)
+        meta += " INSERT INTO PROCESSES VALUES(" + std::to_string(globalPidOf(p)) + "," + std::to_string(pidOf(p)) + (p ? ",'pt_data_worker');" : ",'python3');");
     exec(db, meta.c_str());
     sqlite3_stmt *kernel = nullptr, *memcpy = nullptr, *memset = nullptr, *api = nullptr, *nvtx = nullptr, *osrt = nullptr;
     sqlite3_prepare_v2(db, "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES(?,?,0,1,?,?,?,?,?,64,128,1,1,256,1,1,0,0,NULL)", -1, &kernel, nullptr);
@@ -201,20 +370,20 @@ bool writeNsys(const QString &path, const std::vector<Event> &events, int rank)
             break;
         case Event::Api:
             s = api;
-            sqlite3_bind_int64(s, 3, mainTid);
+            sqlite3_bind_int64(s, 3, globalTidOf(e));
             sqlite3_bind_int64(s, 4, e.correlation);
             sqlite3_bind_int64(s, 5, apiIds[std::size_t(e.name)]);
             break;
         case Event::Nvtx: {
             s = nvtx;
-            const std::string text = e.depth == 1 ? kPhases[std::size_t(e.name)] : "step " + std::to_string(e.name);
+            const std::string text = nvtxText(e, "step ");
             sqlite3_bind_text(s, 3, text.c_str(), int(text.size()), SQLITE_TRANSIENT);
-            sqlite3_bind_int64(s, 4, mainTid);
+            sqlite3_bind_int64(s, 4, globalTidOf(e));
             break;
         }
         case Event::Osrt:
             s = osrt;
-            sqlite3_bind_int64(s, 3, helperTid);
+            sqlite3_bind_int64(s, 3, globalTidOf(e));
             sqlite3_bind_int64(s, 4, osrtIds[std::size_t(e.name)]);
             break;
         }
@@ -246,7 +415,7 @@ std::string micros(std::int64_t ns)
     return buf;
 }
 
-bool writeKineto(const QString &path, const std::vector<Event> &events, int rank, int ranks)
+bool writeKineto(const QString &path, const std::vector<Event> &events, int rank, int ranks, const Names &names)
 {
     std::FILE *f = std::fopen(path.toUtf8().constData(), "wb");
     if (!f)
@@ -261,18 +430,20 @@ bool writeKineto(const QString &path, const std::vector<Event> &events, int rank
         const std::string ts = micros(e.start), dur = micros(e.end - e.start);
         switch (e.kind) {
         case Event::Nvtx: {
-            const std::string name = e.depth == 1 ? kPhases[std::size_t(e.name)] : "ProfilerStep#" + std::to_string(e.name);
-            std::fprintf(f, ",\n  {\"ph\": \"X\", \"cat\": \"user_annotation\", \"name\": %s, \"pid\": %d, \"tid\": %d, \"ts\": %s, \"dur\": %s}",
-                         jsonString(name).c_str(), pid, pid, ts.c_str(), dur.c_str());
+            const std::string name = nvtxText(e, "ProfilerStep#");
+            std::fprintf(f, ",\n  {\"ph\": \"X\", \"cat\": \"%s\", \"name\": %s, \"pid\": %d, \"tid\": %d, \"ts\": %s, \"dur\": %s}",
+                         e.text.empty() || e.text.starts_with("ProfilerStep#") ? "user_annotation" : "cpu_op", jsonString(name).c_str(), pid,
+                         pid + e.tid, ts.c_str(), dur.c_str());
             break;
         }
         case Event::Api:
             std::fprintf(f, ",\n  {\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": %s, \"pid\": %d, \"tid\": %d, \"ts\": %s, \"dur\": %s, \"args\": {\"correlation\": %d}}",
-                         jsonString(kApis[std::size_t(e.name)].substr(0, kApis[std::size_t(e.name)].find("_v"))).c_str(), pid, pid, ts.c_str(), dur.c_str(), e.correlation);
+                         jsonString(names.apis[std::size_t(e.name)].substr(0, names.apis[std::size_t(e.name)].find("_v"))).c_str(), pid, pid + e.tid,
+                         ts.c_str(), dur.c_str(), e.correlation);
             break;
         case Event::Kernel:
         case Event::Nccl: {
-            const std::string &name = e.kind == Event::Nccl ? kNccl[std::size_t(e.name)] : kKernels[std::size_t(e.name)];
+            const std::string &name = e.kind == Event::Nccl ? names.nccl[std::size_t(e.name)] : names.kernels[std::size_t(e.name)];
             std::fprintf(f, ",\n  {\"ph\": \"X\", \"cat\": \"kernel\", \"name\": %s, \"pid\": 0, \"tid\": %d, \"ts\": %s, \"dur\": %s, \"args\": "
                             "{\"device\": 0, \"stream\": %d, \"correlation\": %d, \"registers per thread\": 64, \"grid\": [128, 1, 1], \"block\": [256, 1, 1]%s}}",
                          jsonString(name).c_str(), e.stream, ts.c_str(), dur.c_str(), e.stream, e.correlation,
@@ -294,7 +465,8 @@ bool writeKineto(const QString &path, const std::vector<Event> &events, int rank
             break;
         case Event::Osrt:
             std::fprintf(f, ",\n  {\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": %s, \"pid\": %d, \"tid\": %d, \"ts\": %s, \"dur\": %s}",
-                         jsonString("aten::" + kOsrt[std::size_t(e.name)]).c_str(), pid, pid + 1, ts.c_str(), dur.c_str());
+                         jsonString("aten::" + names.osrt[std::size_t(e.name)]).c_str(), pid + 100 * e.process, pid + 100 * e.process + 1,
+                         ts.c_str(), dur.c_str());
             break;
         }
     }
@@ -314,7 +486,10 @@ int main(int argc, char **argv)
     const QCommandLineOption ranks(QStringLiteral("ranks"), QStringLiteral("Ranks (files)"), QStringLiteral("R"), QStringLiteral("1"));
     const QCommandLineOption events(QStringLiteral("events"), QStringLiteral("Events per rank"), QStringLiteral("N"), QStringLiteral("1000000"));
     const QCommandLineOption seed(QStringLiteral("seed"), QStringLiteral("Random seed"), QStringLiteral("S"), QStringLiteral("1"));
-    parser.addOptions({format, ranks, events, seed});
+    const QCommandLineOption profile(QStringLiteral("profile"), QStringLiteral("synthetic (default) or pytorch (shaped like a real emit_nvtx export)"),
+                                     QStringLiteral("PROFILE"), QStringLiteral("synthetic"));
+    const QCommandLineOption shuffle(QStringLiteral("shuffle"), QStringLiteral("Write rows out of time order (as nsys 2025.6 and later may)"));
+    parser.addOptions({format, profile, shuffle, ranks, events, seed});
     parser.addPositionalArgument(QStringLiteral("outdir"), QStringLiteral("Where to write the files"));
     parser.process(app);
     if (parser.positionalArguments().size() != 1) {
@@ -326,10 +501,22 @@ int main(int argc, char **argv)
     const int rankCount = parser.value(ranks).toInt();
     const auto perRank = std::size_t(parser.value(events).toLongLong());
     const bool kineto = parser.value(format) == QLatin1String("kineto");
+    const bool pytorch = parser.value(profile) == QLatin1String("pytorch");
+    if (!pytorch && parser.value(profile) != QLatin1String("synthetic")) {
+        QTextStream(stderr) << "rankscope-tracegen: --profile is synthetic or pytorch\n";
+        return 1;
+    }
+    const Names &names = pytorch ? kPytorchNames : kSyntheticNames;
+    const QString stem = pytorch ? QStringLiteral("pytorch") : QStringLiteral("synthetic");
     for (int r = 0; r < rankCount; ++r) {
-        const std::vector<Event> evs = makeRank(perRank, parser.value(seed).toULongLong() * 1000003 + std::uint64_t(r));
-        const QString path = out.filePath(kineto ? QStringLiteral("synthetic_rank%1.pt.trace.json").arg(r) : QStringLiteral("synthetic_rank%1.sqlite").arg(r));
-        if (!(kineto ? writeKineto(path, evs, r, rankCount) : writeNsys(path, evs, r))) {
+        const std::uint64_t rankSeed = parser.value(seed).toULongLong() * 1000003 + std::uint64_t(r);
+        std::vector<Event> evs = pytorch ? makePytorchRank(perRank, rankSeed) : makeRank(perRank, rankSeed);
+        if (parser.isSet(shuffle)) {
+            std::mt19937_64 rng(rankSeed ^ 0x5eed);
+            std::shuffle(evs.begin(), evs.end(), rng);
+        }
+        const QString path = out.filePath(kineto ? QStringLiteral("%1_rank%2.pt.trace.json").arg(stem).arg(r) : QStringLiteral("%1_rank%2.sqlite").arg(stem).arg(r));
+        if (!(kineto ? writeKineto(path, evs, r, rankCount, names) : writeNsys(path, evs, r, names))) {
             QTextStream(stderr) << "rankscope-tracegen: cannot write " << path << "\n";
             return 2;
         }
