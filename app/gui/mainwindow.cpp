@@ -66,6 +66,7 @@ MainWindow::MainWindow(QWidget *parent)
     tabifyDockWidget(diagnosticsDock, m_statsDock);
     m_statsDock->hide();
     m_stats->setComputeInBackground(true); // a huge trace must not freeze the window
+    m_stats->setComputeOnlyWhenShown(true); // nor cost minutes of CPU for a closed dock
     // Which kernels count as communication is the user's choice, kept between runs.
     m_stats->ranks()->setCommunicationPattern(QSettings().value(kCommunicationPatternKey).toString());
     connect(m_stats->ranks(), &RanksPanel::communicationPatternChanged, this,

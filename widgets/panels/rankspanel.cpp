@@ -48,7 +48,7 @@ bool RanksPanel::setCommunicationPattern(const QString &pattern)
     m_communicationPattern = pattern;
     describeClasses();
     emit communicationPatternChanged(pattern);
-    refresh();
+    refreshWhenShown();
     return true;
 }
 

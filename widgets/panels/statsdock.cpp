@@ -73,9 +73,7 @@ StatsDock::StatsDock(QWidget *parent)
         const QString dir = QFileDialog::getExistingDirectory(this, tr("Export tables and charts to"));
         if (dir.isEmpty())
             return;
-        QStringList written;
-        for (StatsPanel *p : m_panels)
-            written += p->exportAll(dir);
+        const QStringList written = exportAll(dir);
         QMessageBox::information(this, tr("Export"), tr("Wrote %n file(s) to %1", nullptr, int(written.size())).arg(dir));
     });
     applyScope();
@@ -133,6 +131,22 @@ void StatsDock::setComputeInBackground(bool background)
 {
     for (StatsPanel *p : m_panels)
         p->setComputeInBackground(background);
+}
+
+void StatsDock::setComputeOnlyWhenShown(bool onlyWhenShown)
+{
+    for (StatsPanel *p : m_panels)
+        p->setComputeOnlyWhenShown(onlyWhenShown);
+}
+
+QStringList StatsDock::exportAll(const QString &directory)
+{
+    QStringList written;
+    for (StatsPanel *p : m_panels) {
+        p->ensureComputed();
+        written += p->exportAll(directory);
+    }
+    return written;
 }
 
 bool StatsDock::isComputing() const

@@ -38,6 +38,10 @@ public:
     RanksPanel *ranks() const { return m_ranks; }
     const stats::StatsScope &scope() const { return m_scope; }
     void setComputeInBackground(bool background);
+    void setComputeOnlyWhenShown(bool onlyWhenShown); // see StatsPanel
+    // Every panel's tables and charts into `directory` (hidden panels are
+    // computed first); returns the paths written.
+    QStringList exportAll(const QString &directory);
     bool isComputing() const;
 
 signals:

@@ -10,6 +10,33 @@
 
 namespace rankscope {
 
+void StatsPanel::refreshWhenShown()
+{
+    m_stale = m_onlyWhenShown && !isVisible();
+    if (!m_stale)
+        refresh();
+}
+
+void StatsPanel::showEvent(QShowEvent *event)
+{
+    QWidget::showEvent(event);
+    if (m_stale) {
+        m_stale = false;
+        refresh();
+    }
+}
+
+void StatsPanel::ensureComputed()
+{
+    if (!m_stale)
+        return;
+    m_stale = false;
+    const bool background = m_background;
+    m_background = false;
+    refresh();
+    m_background = background;
+}
+
 QStringList StatsPanel::exportAll(const QString &directory) const
 {
     const QDir dir(directory);

@@ -26,16 +26,24 @@ public:
     {
         m_session = std::move(session);
         m_scope = {};
-        refresh();
+        refreshWhenShown();
     }
     void setScope(const stats::StatsScope &scope)
     {
         m_scope = scope;
-        refresh();
+        refreshWhenShown();
     }
     const stats::StatsScope &scope() const { return m_scope; }
     // Off the GUI thread (the application's choice); tests compute inline.
     void setComputeInBackground(bool background) { m_background = background; }
+    // A hidden panel (its tab not current, or the dock closed) computes
+    // nothing and catches up when shown: statistics nobody looks at must not
+    // cost the cores and the memory (the application's choice; tests
+    // compute at once).
+    void setComputeOnlyWhenShown(bool onlyWhenShown) { m_onlyWhenShown = onlyWhenShown; }
+    // Computes now, on this thread, what a hidden panel has put off (before
+    // its tables are exported).
+    void ensureComputed();
     bool isComputing() const { return m_running > 0; }
     // Writes every table as CSV (named after the table) and every chart as
     // PNG into `directory`; returns the paths written.
@@ -48,6 +56,7 @@ signals:
 
 protected:
     virtual void refresh() = 0;
+    void showEvent(QShowEvent *event) override;
     const Session *session() const { return m_session.get(); }
     // What exportAll() writes: tables, and chart slots (charts are rebuilt
     // per scope, so the slot is read at export time).
@@ -76,10 +85,16 @@ protected:
         watcher->setFuture(QtConcurrent::run([compute, keep = m_session] { return compute(); }));
     }
 
+    // refresh() now, or when next shown (see setComputeOnlyWhenShown).
+    void refreshWhenShown();
+
 private:
+
     std::shared_ptr<const Session> m_session;
     stats::StatsScope m_scope;
     bool m_background = false;
+    bool m_onlyWhenShown = false;
+    bool m_stale = false; // a refresh put off while hidden
     quint64 m_generation = 0;
     int m_running = 0;
     std::vector<TableBox *> m_exportTables;

@@ -196,6 +196,29 @@ private slots:
         QVERIFY(panel.classesDescription().contains(QLatin1String("built-in")));
     }
 
+    void hiddenPanelsComputeWhenShown()
+    {
+        StatsDock dock;
+        dock.setComputeOnlyWhenShown(true);
+        dock.setSession(m_ddp); // the dock is not shown: nothing is computed
+        QCOMPARE(dock.ranks()->table()->model()->rowCount(), 0);
+        QCOMPARE(dock.memcpy()->sizeTable()->model()->rowCount(), 0);
+        dock.resize(1200, 800);
+        dock.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&dock));
+        QVERIFY(dock.memcpy()->sizeTable()->model()->rowCount() > 0); // the current tab
+        QCOMPARE(dock.ranks()->table()->model()->rowCount(), 0);  // a hidden tab
+        dock.showPanel(QStringLiteral("ranks"));
+        QCOMPARE(dock.ranks()->table()->model()->rowCount(), 4);
+        // Exporting computes the tabs never opened.
+        QCOMPARE(dock.gaps()->gapTable()->model()->rowCount(), 0);
+        QTemporaryDir dir;
+        const QStringList files = dock.exportAll(dir.path());
+        QVERIFY(dock.gaps()->gapTable()->model()->rowCount() > 0);
+        QVERIFY2(files.contains(dir.filePath(dock.gaps()->gapTable()->model()->table().name + QStringLiteral(".csv"))),
+                 qPrintable(files.join(QLatin1Char(' '))));
+    }
+
     void exportWritesCsvAndPng()
     {
         QTemporaryDir dir;
