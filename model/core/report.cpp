@@ -167,6 +167,22 @@ TimeRange Report::extent() const
     return r;
 }
 
+void Report::shrinkToFit()
+{
+    kernels.shrink_to_fit();
+    kernelConfigs.shrink_to_fit();
+    memcpys.shrink_to_fit();
+    memsets.shrink_to_fit();
+    syncs.shrink_to_fit();
+    apiCalls.shrink_to_fit();
+    nvtx.shrink_to_fit();
+    nvtxProjections.shrink_to_fit();
+    collectives.shrink_to_fit();
+    apiByCorrelation.shrink_to_fit();
+    gpuByCorrelation.shrink_to_fit();
+    tracks.shrink_to_fit();
+}
+
 std::size_t Report::memoryBytes() const
 {
     std::size_t bytes = sizeof(Report) + strings.memoryBytes();

@@ -176,10 +176,11 @@ struct NvtxRecord {
 // GPU work the range launched.
 struct NvtxProjectionRecord {
     std::uint32_t nvtxRow = 0;     // row in Report::nvtx
-    TimeNs cpuStart = 0, cpuEnd = 0; // the range on its thread
     std::uint32_t gpuOps = 0;      // kernels, memcpys and memsets launched inside it
+    TimeNs cpuStart = 0, cpuEnd = 0; // the range on its thread
     TimeNs gpuBusyNs = 0;          // union of those ops' time on the GPU
 };
+static_assert(sizeof(NvtxProjectionRecord) == 32, "one per projected NVTX range: keep it unpadded");
 
 struct CounterTrack {
     QString name;
@@ -291,6 +292,9 @@ struct Report {
     // Union of all track extents, in report time.
     TimeRange extent() const;
     std::size_t memoryBytes() const;
+    // Gives back the spare capacity the per-kind tables grew while loading
+    // (a vector doubles: up to half of a table is slack); loaders call it last.
+    void shrinkToFit();
 };
 
 using ReportPtr = std::shared_ptr<const Report>;

@@ -1,25 +1,90 @@
 #include "core/stringtable.h"
 
+#include <algorithm>
+#include <cstring>
+#include <functional>
+#include <limits>
+#include <stdexcept>
+
 namespace rankscope {
+
+namespace {
+
+constexpr std::size_t kFirstBlockBytes = 4096, kLargestBlockBytes = std::size_t(1) << 20;
+
+std::size_t hashOf(std::string_view text)
+{
+    return std::hash<std::string_view>()(text);
+}
+
+} // namespace
 
 StringTable::StringTable()
 {
+    m_slots.assign(16, 0);
     intern({});
+}
+
+const char *StringTable::store(std::string_view text)
+{
+    if (text.empty())
+        return "";
+    if (text.size() > m_blockBytes - m_blockUsed) {
+        // Blocks double up to 1 MiB, so a small trace holds little slack; a
+        // longer text gets a block of its own.
+        m_blockBytes = std::max(std::min(std::max(m_blockBytes * 2, kFirstBlockBytes), kLargestBlockBytes), text.size());
+        m_blocks.push_back(std::make_unique_for_overwrite<char[]>(m_blockBytes));
+        m_allocatedBytes += m_blockBytes;
+        m_blockUsed = 0;
+    }
+    char *at = m_blocks.back().get() + m_blockUsed;
+    std::memcpy(at, text.data(), text.size());
+    m_blockUsed += text.size();
+    return at;
+}
+
+std::size_t StringTable::slotOf(std::string_view text) const
+{
+    const std::size_t mask = m_slots.size() - 1;
+    for (std::size_t slot = hashOf(text) & mask;; slot = (slot + 1) & mask) {
+        const std::uint32_t entry = m_slots[slot];
+        if (entry == 0 || view(entry - 1) == text)
+            return slot;
+    }
+}
+
+void StringTable::growSlots()
+{
+    std::vector<std::uint32_t> grown(m_slots.size() * 2, 0);
+    const std::size_t mask = grown.size() - 1;
+    for (StringId id = 0; id < m_begin.size(); ++id) {
+        std::size_t slot = hashOf(view(id)) & mask;
+        while (grown[slot] != 0)
+            slot = (slot + 1) & mask;
+        grown[slot] = id + 1;
+    }
+    m_slots = std::move(grown);
 }
 
 StringId StringTable::intern(std::string_view text)
 {
-    if (auto it = m_ids.find(text); it != m_ids.end())
-        return it->second;
-    const auto id = static_cast<StringId>(m_strings.size());
-    const std::string &stored = m_strings.emplace_back(text);
-    m_ids.emplace(std::string_view(stored), id);
+    const std::size_t slot = slotOf(text);
+    if (m_slots[slot] != 0)
+        return m_slots[slot] - 1;
+    if (m_begin.size() >= std::numeric_limits<StringId>::max() - 1 || text.size() > std::numeric_limits<std::uint32_t>::max())
+        throw std::length_error("string table full"); // 4 billion distinct strings, or one of 4 GiB
+    const auto id = StringId(m_begin.size());
+    m_begin.push_back(store(text));
+    m_length.push_back(std::uint32_t(text.size()));
+    m_slots[slot] = id + 1;
+    if (2 * m_begin.size() > m_slots.size())
+        growSlots();
     return id;
 }
 
 std::string_view StringTable::view(StringId id) const
 {
-    return id < m_strings.size() ? std::string_view(m_strings[id]) : std::string_view();
+    return id < m_begin.size() ? std::string_view(m_begin[id], m_length[id]) : std::string_view();
 }
 
 QString StringTable::string(StringId id) const
@@ -30,11 +95,8 @@ QString StringTable::string(StringId id) const
 
 std::size_t StringTable::memoryBytes() const
 {
-    std::size_t bytes = m_strings.size() * (sizeof(std::string) + sizeof(std::string_view) + 16);
-    for (const std::string &s : m_strings)
-        if (s.capacity() > 15)
-            bytes += s.capacity() + 1;
-    return bytes;
+    return m_allocatedBytes + m_begin.capacity() * sizeof(const char *) + m_length.capacity() * sizeof(std::uint32_t)
+           + m_slots.capacity() * sizeof(std::uint32_t) + m_blocks.capacity() * sizeof(std::unique_ptr<char[]>);
 }
 
 } // namespace rankscope

@@ -194,6 +194,23 @@ private slots:
         QVERIFY(runCli({"stats", "--help"}).out.contains(QLatin1String("deep_ep::")));
     }
 
+    void rowsOutOfTimeOrderGiveTheSameStatistics()
+    {
+        // nsys 2025.6 and later no longer write tables in time order.
+        QTemporaryDir dir;
+        for (const QString &order : {QStringLiteral("ordered"), QStringLiteral("shuffled")}) {
+            QStringList args{"--profile", "pytorch", "--events", "20000", dir.filePath(order)};
+            if (order == QLatin1String("shuffled"))
+                args.prepend(QStringLiteral("--shuffle"));
+            QCOMPARE(QProcess::execute(QStringLiteral(RANKSCOPE_TRACEGEN), args), 0);
+        }
+        const Run ordered = runCli({"stats", dir.filePath(QStringLiteral("ordered/pytorch_rank0.sqlite"))});
+        const Run shuffled = runCli({"stats", dir.filePath(QStringLiteral("shuffled/pytorch_rank0.sqlite"))});
+        QCOMPARE(ordered.exitCode, 0);
+        QVERIFY(ordered.out.contains(QLatin1String("aten::linear, seq = ")));
+        QCOMPARE(QString(shuffled.out).replace(QLatin1String("/shuffled/"), QLatin1String("/ordered/")), ordered.out);
+    }
+
     void usageErrors()
     {
         QCOMPARE(runCli({"stats", "--report", "no_such_report", slowFixture()}).exitCode, 1);

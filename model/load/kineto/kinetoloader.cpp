@@ -550,6 +550,7 @@ LoadResult KinetoLoader::load(const QString &path, const LoadControl &control)
     // correlation maps and NCCL lanes are derived here.
     buildCorrelations(*report);
     buildNcclTracks(*report);
+    report->shrinkToFit();
     if (report->eventCount() == 0)
         report->diagnostics.push_back({Diagnostic::Severity::Warning, std::nullopt, QStringLiteral("the trace holds no events")});
     report->loadSeconds = double(timer.nsecsElapsed()) / 1e9;

@@ -307,6 +307,7 @@ LoadResult NsysSqliteLoader::load(const QString &path, const LoadControl &contro
         ctx.note(Diagnostic::Severity::Warning, QStringLiteral("the export holds no events"));
     finalizeTracks(*report);
     buildDerivedTracks(*report);
+    report->shrinkToFit();
     report->loadSeconds = double(timer.nsecsElapsed()) / 1e9;
     control.report(1.0);
     return {report, {}, false};
