@@ -3,29 +3,40 @@
 #include "stats/sqlround.h"
 #include "stats/summary.h"
 
+#include <QHash>
+
 #include <algorithm>
 #include <cstdint>
+#include <span>
 #include <unordered_map>
 
 namespace rankscope::stats {
 
 namespace {
 
-// Durations grouped by a label, in first-seen order. An event finds its
-// group by integer keys of its report (string ids, a style bit), so a label
-// is built and looked up once per distinct key, not once per event: an
-// emit_nvtx trace has a distinct NVTX text for nearly every range.
+struct Row {
+    Summary summary;
+    QStringList labels; // trailing text columns
+};
+
+// Values grouped by their label columns, in first-seen order. An event
+// finds its group by integer keys of its report (string ids, a style bit),
+// so a label is built and looked up once per distinct key, not once per
+// event: an emit_nvtx trace has a distinct NVTX text for nearly every
+// range. Values go to one flat array (no vector per group: most groups of
+// such a trace hold one value).
 class DurationGroups {
 public:
-    template<class MakeLabel>
-    std::vector<std::int64_t> &byKey(const Report &report, std::uint64_t a, std::uint64_t b, MakeLabel &&makeLabel)
+    template<class MakeLabels>
+    void add(const Report &report, std::uint64_t a, std::uint64_t b, MakeLabels &&makeLabels, std::int64_t value)
     {
         auto [it, added] = m_keys.try_emplace(Key{&report, a, b}, 0);
         if (added)
-            it->second = indexOf(makeLabel());
-        return m_groups[it->second].second;
+            it->second = indexOf(makeLabels());
+        m_values.emplace_back(it->second, value);
     }
-    std::vector<std::pair<QString, std::vector<std::int64_t>>> &groups() { return m_groups; }
+    // The rows, largest total first, as nsys orders them.
+    std::vector<Row> summarize();
 
 private:
     struct Key {
@@ -42,29 +53,28 @@ private:
             return std::size_t(h ^ (h >> 32));
         }
     };
-    std::size_t indexOf(const QString &label)
+    std::uint32_t indexOf(QStringList labels)
     {
-        auto [it, added] = m_index.try_emplace(label, m_groups.size());
-        if (added)
-            m_groups.push_back({label, {}});
-        return it->second;
+        auto it = m_index.constFind(labels);
+        if (it != m_index.cend())
+            return *it;
+        const auto index = std::uint32_t(m_labels.size());
+        m_index.insert(labels, index);
+        m_labels.push_back(std::move(labels));
+        return index;
     }
 
-    std::unordered_map<Key, std::size_t, KeyHash> m_keys;
-    std::unordered_map<QString, std::size_t> m_index;
-    std::vector<std::pair<QString, std::vector<std::int64_t>>> m_groups;
+    std::unordered_map<Key, std::uint32_t, KeyHash> m_keys;
+    QHash<QStringList, std::uint32_t> m_index;
+    std::vector<QStringList> m_labels;                          // per group
+    std::vector<std::pair<std::uint32_t, std::int64_t>> m_values; // (group, value) per event
 };
 
 // The group of an event named by its slice name alone.
-std::vector<std::int64_t> &groupOfName(DurationGroups &groups, const Report &report, StringId name)
+void addByName(DurationGroups &groups, const Report &report, StringId name, std::int64_t value)
 {
-    return groups.byKey(report, name, 0, [&] { return report.strings.string(name); });
+    groups.add(report, name, 0, [&] { return QStringList{report.strings.string(name)}; }, value);
 }
-
-struct Row {
-    Summary summary;
-    QStringList labels; // trailing text columns
-};
 
 // Largest total first, then fewer instances, then by label, as nsys orders.
 void sortRows(std::vector<Row> &rows)
@@ -78,11 +88,23 @@ void sortRows(std::vector<Row> &rows)
     });
 }
 
-std::vector<Row> summarizeGroups(DurationGroups &groups)
+std::vector<Row> DurationGroups::summarize()
 {
+    // Values by group, contiguous (a counting sort), then one summary each.
+    std::vector<std::size_t> begin(m_labels.size() + 1, 0);
+    for (const auto &[group, value] : m_values)
+        ++begin[group + 1];
+    for (std::size_t g = 0; g < m_labels.size(); ++g)
+        begin[g + 1] += begin[g];
+    std::vector<std::int64_t> sorted(m_values.size());
+    std::vector<std::size_t> next(begin.begin(), begin.end() - 1);
+    for (const auto &[group, value] : m_values)
+        sorted[next[group]++] = value;
+    m_values = {};
     std::vector<Row> rows;
-    for (auto &[label, values] : groups.groups())
-        rows.push_back({summarize(values), label.split(QChar(0x1f))});
+    rows.reserve(m_labels.size());
+    for (std::size_t g = 0; g < m_labels.size(); ++g)
+        rows.push_back({rankscope::summarize(std::span(sorted).subspan(begin[g], begin[g + 1] - begin[g])), std::move(m_labels[g])});
     sortRows(rows);
     return rows;
 }
@@ -138,7 +160,7 @@ DurationGroups memoryOperationGroups(const Slices &slices, Value &&value)
     DurationGroups groups;
     for (TrackKind kind : {TrackKind::Memcpy, TrackKind::Memset})
         forEachSlice(slices, kind, [&](const Report &report, const Track &track, std::size_t i) {
-            groupOfName(groups, report, track.slices.name(i)).push_back(value(report, track, i));
+            addByName(groups, report, track.slices.name(i), value(report, track, i));
         });
     return groups;
 }
@@ -157,10 +179,10 @@ ResultTable cudaGpuKernSum(const Slices &slices)
 {
     DurationGroups groups;
     forEachSlice(slices, TrackKind::Kernel, [&](const Report &report, const Track &track, std::size_t i) {
-        groupOfName(groups, report, track.slices.name(i)).push_back(track.slices.duration(i));
+        addByName(groups, report, track.slices.name(i), track.slices.duration(i));
     });
     return timeTable(QStringLiteral("cuda_gpu_kern_sum"), QStringLiteral("CUDA GPU Kernel Summary"),
-                     QStringLiteral("Instances"), {QStringLiteral("Name")}, summarizeGroups(groups));
+                     QStringLiteral("Instances"), {QStringLiteral("Name")}, groups.summarize());
 }
 
 ResultTable cudaGpuMemTimeSum(const Slices &slices)
@@ -168,7 +190,7 @@ ResultTable cudaGpuMemTimeSum(const Slices &slices)
     DurationGroups groups = memoryOperationGroups(slices, [](const Report &, const Track &t, std::size_t i) { return t.slices.duration(i); });
     return timeTable(QStringLiteral("cuda_gpu_mem_time_sum"),
                      QStringLiteral("CUDA GPU MemOps Summary (by Time)"), QStringLiteral("Count"),
-                     {QStringLiteral("Operation")}, summarizeGroups(groups));
+                     {QStringLiteral("Operation")}, groups.summarize());
 }
 
 ResultTable cudaGpuMemSizeSum(const Slices &slices)
@@ -185,7 +207,7 @@ ResultTable cudaGpuMemSizeSum(const Slices &slices)
                             QStringLiteral("StdDev (MB)"), QStringLiteral("Operation")};
     // nsys prints decimal megabytes (10^6 B) with three decimals.
     constexpr double MB = 1e6;
-    for (const Row &r : summarizeGroups(groups)) {
+    for (const Row &r : groups.summarize()) {
         const Summary &s = r.summary;
         t.rows.push_back({Cell::ofDecimal(double(s.total) / MB, 3), Cell::ofInteger(s.count),
                           Cell::ofDecimal(s.average / MB, 3), Cell::ofDecimal(s.median / MB, 3),
@@ -200,11 +222,11 @@ ResultTable cudaApiSum(const Slices &slices)
     DurationGroups groups;
     forEachSlice(slices, TrackKind::CudaApi, [&](const Report &report, const Track &track, std::size_t i) {
         const StringId name = track.slices.name(i);
-        groups.byKey(report, name, 0, [&] { return apiNameWithoutVersion(report.strings.string(name)); })
-            .push_back(track.slices.duration(i));
+        groups.add(report, name, 0, [&] { return QStringList{apiNameWithoutVersion(report.strings.string(name))}; },
+                   track.slices.duration(i));
     });
     return timeTable(QStringLiteral("cuda_api_sum"), QStringLiteral("CUDA API Summary"),
-                     QStringLiteral("Num Calls"), {QStringLiteral("Name")}, summarizeGroups(groups));
+                     QStringLiteral("Num Calls"), {QStringLiteral("Name")}, groups.summarize());
 }
 
 ResultTable nvtxSum(const Slices &slices)
@@ -218,24 +240,27 @@ ResultTable nvtxSum(const Slices &slices)
             return; // marks have no duration
         // Range is "<domain>:<message>"; the default domain has no name.
         const StringId name = track.slices.name(i);
-        groups.byKey(report, std::uint64_t(track.domainName) << 1 | std::uint64_t(pushPop), name, [&] {
-                  const QString style = pushPop ? QStringLiteral("PushPop") : QStringLiteral("StartEnd");
-                  return style + QChar(0x1f) + report.strings.string(track.domainName) + QLatin1Char(':') + report.strings.string(name);
-              }).push_back(track.slices.duration(i));
+        groups.add(
+            report, std::uint64_t(track.domainName) << 1 | std::uint64_t(pushPop), name,
+            [&] {
+                return QStringList{pushPop ? QStringLiteral("PushPop") : QStringLiteral("StartEnd"),
+                                   report.strings.string(track.domainName) + QLatin1Char(':') + report.strings.string(name)};
+            },
+            track.slices.duration(i));
     });
     return timeTable(QStringLiteral("nvtx_sum"), QStringLiteral("NVTX Range Summary"),
                      QStringLiteral("Instances"), {QStringLiteral("Style"), QStringLiteral("Range")},
-                     summarizeGroups(groups));
+                     groups.summarize());
 }
 
 ResultTable osrtSum(const Slices &slices)
 {
     DurationGroups groups;
     forEachSlice(slices, TrackKind::OsRuntime, [&](const Report &report, const Track &track, std::size_t i) {
-        groupOfName(groups, report, track.slices.name(i)).push_back(track.slices.duration(i));
+        addByName(groups, report, track.slices.name(i), track.slices.duration(i));
     });
     return timeTable(QStringLiteral("osrt_sum"), QStringLiteral("OS Runtime Summary"),
-                     QStringLiteral("Num Calls"), {QStringLiteral("Name")}, summarizeGroups(groups));
+                     QStringLiteral("Num Calls"), {QStringLiteral("Name")}, groups.summarize());
 }
 
 } // namespace rankscope::stats

@@ -5,7 +5,7 @@
 
 namespace rankscope {
 
-Summary summarize(std::vector<std::int64_t> &values)
+Summary summarize(std::span<std::int64_t> values)
 {
     Summary s;
     const std::size_t n = values.size();

@@ -2,7 +2,7 @@
 // The aggregate columns of `nsys stats` reports over a set of integer values
 // (durations in ns, sizes in bytes).
 #include <cstdint>
-#include <vector>
+#include <span>
 
 namespace rankscope {
 
@@ -17,6 +17,6 @@ struct Summary {
 };
 
 // Reorders `values` (it selects the median in place).
-Summary summarize(std::vector<std::int64_t> &values);
+Summary summarize(std::span<std::int64_t> values);
 
 } // namespace rankscope
