@@ -7,7 +7,9 @@
 
 #include <QApplication>
 #include <QElapsedTimer>
+#include <QEventLoop>
 #include <QRegularExpression>
+#include <QTimer>
 
 namespace rankscope {
 
@@ -61,8 +63,13 @@ QString saveScreenshot(MainWindow &window, const QString &path, QSize size, std:
     // Statistics are computed in the background: wait for them (bounded).
     QElapsedTimer waited;
     waited.start();
-    while (window.stats()->isComputing() && waited.elapsed() < 120000)
-        QApplication::processEvents(QEventLoop::AllEvents, 50);
+    while (window.stats()->isComputing() && waited.elapsed() < 120000) {
+        // Sleep in the event loop between checks: a processEvents() loop
+        // would spin a core the statistics need.
+        QEventLoop pause;
+        QTimer::singleShot(20, &pause, &QEventLoop::quit);
+        pause.exec();
+    }
     QApplication::processEvents();
     const QPixmap shot = window.grab();
     if (shot.isNull() || !shot.save(path, "PNG"))

@@ -8,7 +8,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <span>
-#include <unordered_map>
+#include <map>
 
 namespace rankscope::stats {
 
@@ -20,39 +20,32 @@ struct Row {
 };
 
 // Values grouped by their label columns, in first-seen order. An event
-// finds its group by integer keys of its report (string ids, a style bit),
-// so a label is built and looked up once per distinct key, not once per
-// event: an emit_nvtx trace has a distinct NVTX text for nearly every
-// range. Values go to one flat array (no vector per group: most groups of
-// such a trace hold one value).
+// finds its group by its report's string id (and a domain and style), in
+// an array, so a label is built and looked up once per distinct name, not
+// once per event: an emit_nvtx trace has a distinct NVTX text for nearly
+// every range. Values go to one flat array (no vector per group: most
+// groups of such a trace hold one value).
 class DurationGroups {
 public:
+    // `a` is a small key (0, or a domain and a style bit), `name` a string
+    // id of `report`: the group is found in an array indexed by the id.
     template<class MakeLabels>
-    void add(const Report &report, std::uint64_t a, std::uint64_t b, MakeLabels &&makeLabels, std::int64_t value)
+    void add(const Report &report, std::uint64_t a, StringId name, MakeLabels &&makeLabels, std::int64_t value)
     {
-        auto [it, added] = m_keys.try_emplace(Key{&report, a, b}, 0);
-        if (added)
-            it->second = indexOf(makeLabels());
-        m_values.emplace_back(it->second, value);
+        std::vector<std::uint32_t> &byName = m_keys[{&report, a}];
+        if (byName.size() <= name)
+            byName.resize(std::max<std::size_t>(report.strings.size(), std::size_t(name) + 1), kNoGroup);
+        std::uint32_t &group = byName[name];
+        if (group == kNoGroup)
+            group = indexOf(makeLabels());
+        m_values.emplace_back(group, value);
     }
     // The rows, largest total first, as nsys orders them.
     std::vector<Row> summarize();
 
 private:
-    struct Key {
-        const Report *report;
-        std::uint64_t a, b;
-        bool operator==(const Key &) const = default;
-    };
-    struct KeyHash {
-        std::size_t operator()(const Key &k) const
-        {
-            std::uint64_t h = reinterpret_cast<std::uintptr_t>(k.report);
-            h = (h ^ k.a) * 0x9E3779B97F4A7C15ULL;
-            h = (h ^ k.b) * 0x9E3779B97F4A7C15ULL;
-            return std::size_t(h ^ (h >> 32));
-        }
-    };
+    static constexpr std::uint32_t kNoGroup = ~std::uint32_t(0);
+
     std::uint32_t indexOf(QStringList labels)
     {
         auto it = m_index.constFind(labels);
@@ -64,7 +57,7 @@ private:
         return index;
     }
 
-    std::unordered_map<Key, std::uint32_t, KeyHash> m_keys;
+    std::map<std::pair<const Report *, std::uint64_t>, std::vector<std::uint32_t>> m_keys;
     QHash<QStringList, std::uint32_t> m_index;
     std::vector<QStringList> m_labels;                          // per group
     std::vector<std::pair<std::uint32_t, std::int64_t>> m_values; // (group, value) per event
@@ -73,7 +66,7 @@ private:
 // The group of an event named by its slice name alone.
 void addByName(DurationGroups &groups, const Report &report, StringId name, std::int64_t value)
 {
-    groups.add(report, name, 0, [&] { return QStringList{report.strings.string(name)}; }, value);
+    groups.add(report, 0, name, [&] { return QStringList{report.strings.string(name)}; }, value);
 }
 
 // Largest total first, then fewer instances, then by label, as nsys orders.
@@ -222,7 +215,7 @@ ResultTable cudaApiSum(const Slices &slices)
     DurationGroups groups;
     forEachSlice(slices, TrackKind::CudaApi, [&](const Report &report, const Track &track, std::size_t i) {
         const StringId name = track.slices.name(i);
-        groups.add(report, name, 0, [&] { return QStringList{apiNameWithoutVersion(report.strings.string(name))}; },
+        groups.add(report, 0, name, [&] { return QStringList{apiNameWithoutVersion(report.strings.string(name))}; },
                    track.slices.duration(i));
     });
     return timeTable(QStringLiteral("cuda_api_sum"), QStringLiteral("CUDA API Summary"),

@@ -23,34 +23,40 @@ QString Cell::display() const
 
 namespace {
 
-// Python csv's QUOTE_MINIMAL, which nsys uses: quote a field holding the
-// delimiter, a quote or a line break, and double the quotes inside.
-QString csvField(const QString &field)
+// Appends a field as Python csv's QUOTE_MINIMAL writes it, which nsys
+// uses: quoted when it holds the delimiter, a quote or a line break, with
+// the quotes inside doubled.
+void appendCsvField(QString &out, const QString &field)
 {
     if (!field.contains(QLatin1Char(',')) && !field.contains(QLatin1Char('"'))
-        && !field.contains(QLatin1Char('\n')) && !field.contains(QLatin1Char('\r')))
-        return field;
+        && !field.contains(QLatin1Char('\n')) && !field.contains(QLatin1Char('\r'))) {
+        out += field;
+        return;
+    }
     QString quoted = field;
     quoted.replace(QLatin1String("\""), QLatin1String("\"\""));
-    return QLatin1Char('"') + quoted + QLatin1Char('"');
+    out += QLatin1Char('"') + quoted + QLatin1Char('"');
 }
 
 } // namespace
 
 QString ResultTable::toCsv() const
 {
-    QStringList lines;
-    QStringList header;
-    for (const QString &h : headers)
-        header << csvField(h);
-    lines << header.join(QLatin1Char(','));
-    for (const auto &row : rows) {
-        QStringList fields;
-        for (const Cell &c : row)
-            fields << csvField(c.display());
-        lines << fields.join(QLatin1Char(','));
-    }
-    return lines.join(QLatin1Char('\n')) + QLatin1Char('\n');
+    // One string written in place: a table can have 400k rows, and a list
+    // of lines joined at the end would hold the text twice.
+    QString out;
+    auto appendLine = [&out](qsizetype count, auto fieldAt) {
+        for (qsizetype i = 0; i < count; ++i) {
+            if (i)
+                out += QLatin1Char(',');
+            appendCsvField(out, fieldAt(i));
+        }
+        out += QLatin1Char('\n');
+    };
+    appendLine(headers.size(), [this](qsizetype i) { return headers[i]; });
+    for (const auto &row : rows)
+        appendLine(qsizetype(row.size()), [&row](qsizetype i) { return row[std::size_t(i)].display(); });
+    return out;
 }
 
 QString ResultTable::toText() const
