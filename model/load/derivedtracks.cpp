@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cctype>
 #include <map>
+#include <tuple>
 
 namespace rankscope {
 
@@ -91,40 +92,54 @@ void buildNvtxProjections(Report &report)
         if (api == apiTrackOf.end())
             continue;
         const SliceTrack &calls = report.tracks[api->second].slices;
+        // Reused for every range: most ranges launch nothing or one op, so
+        // a map or vector per range would be all the cost.
+        std::vector<std::tuple<int, TimeNs, TimeNs>> ops; // device, start, end
+        std::vector<stats::Interval> deviceOps;
         for (std::size_t r = 0; r < nvtx.slices.size(); ++r) {
             const NvtxRecord &n = report.nvtx[nvtx.slices.payload(r)];
             if (!isCompleteRange(n, nvtx.tid))
                 continue;
             const TimeNs lo = nvtx.slices.start(r), hi = nvtx.slices.end(r);
-            std::map<int, std::vector<std::pair<TimeNs, TimeNs>>> opsByDevice;
-            calls.forEachOverlapping(lo, hi, [&](std::uint32_t c) {
-                if (calls.start(c) < lo || calls.end(c) > hi)
-                    return; // only calls wholly inside the range
+            ops.clear();
+            // The calls wholly inside the range: a run of the start-sorted
+            // calls, found by one binary search (cheaper than the interval
+            // tree for 400k nested ranges; ends are checked one by one).
+            const auto callStarts = calls.starts();
+            for (auto at = std::lower_bound(callStarts.begin(), callStarts.end(), lo); at != callStarts.end() && *at <= hi; ++at) {
+                const auto c = std::size_t(at - callStarts.begin());
+                if (calls.end(c) > hi)
+                    continue;
                 const std::uint32_t id = report.apiCalls[calls.payload(c)].correlationId;
                 for (const TrackEvent &op : report.gpuOpsFor(Report::correlationKey(nvtx.pid, id))) {
                     const Track &gpu = report.tracks[op.track];
                     if (gpu.kind == TrackKind::Sync)
                         continue;
-                    opsByDevice[gpu.deviceId].emplace_back(gpu.slices.start(op.event), gpu.slices.end(op.event));
+                    ops.emplace_back(gpu.deviceId, gpu.slices.start(op.event), gpu.slices.end(op.event));
                 }
-            });
-            for (auto &[device, ops] : opsByDevice) {
+            }
+            std::sort(ops.begin(), ops.end());
+            for (std::size_t first = 0, next = 0; first < ops.size(); first = next) {
+                const int device = std::get<0>(ops[first]);
+                deviceOps.clear();
+                for (next = first; next < ops.size() && std::get<0>(ops[next]) == device; ++next)
+                    deviceOps.emplace_back(std::get<1>(ops[next]), std::get<2>(ops[next]));
                 NvtxProjectionRecord record;
                 record.nvtxRow = nvtx.slices.payload(r);
                 record.cpuStart = lo;
                 record.cpuEnd = hi;
-                record.gpuOps = std::uint32_t(ops.size());
-                TimeNs first = kTimeMax, last = kTimeMin;
-                for (const auto &[s, e] : ops) {
-                    first = std::min(first, s);
-                    last = std::max(last, e);
+                record.gpuOps = std::uint32_t(deviceOps.size());
+                TimeNs begin = kTimeMax, end = kTimeMin;
+                for (const auto &[s, e] : deviceOps) {
+                    begin = std::min(begin, s);
+                    end = std::max(end, e);
                 }
-                record.gpuBusyNs = stats::lengthOf(stats::unionOf(std::move(ops)));
+                record.gpuBusyNs = stats::lengthOf(stats::unionOf(deviceOps));
                 Track &target = projected[{nvtx.pid, device}];
                 target.kind = TrackKind::NvtxGpuProjection;
                 target.pid = nvtx.pid;
                 target.deviceId = device;
-                target.slices.append(first, last, nvtx.slices.name(r), std::uint32_t(report.nvtxProjections.size()));
+                target.slices.append(begin, end, nvtx.slices.name(r), std::uint32_t(report.nvtxProjections.size()));
                 report.nvtxProjections.push_back(record);
             }
         }
