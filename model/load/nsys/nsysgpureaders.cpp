@@ -33,6 +33,7 @@ void readKernels(NsysLoadContext &ctx)
     static const char *table = "CUPTI_ACTIVITY_KIND_KERNEL";
     if (!ctx.isReadableEventTable(table))
         return;
+    ctx.reserveFor(ctx.report.kernels, table);
     enum { Demangled = kCommonCount, Short, Mangled, GridX, GridY, GridZ, BlockX, BlockY, BlockZ,
            Registers, StaticSmem, DynamicSmem, GraphNode, LaunchType };
     const std::string sql = ctx.db.selectColumns(
@@ -77,6 +78,7 @@ void readMemcpys(NsysLoadContext &ctx)
     static const char *table = "CUPTI_ACTIVITY_KIND_MEMCPY";
     if (!ctx.isReadableEventTable(table))
         return;
+    ctx.reserveFor(ctx.report.memcpys, table);
     enum { Bytes = kCommonCount, CopyKind, SrcKind, DstKind, SrcDevice, DstDevice, CopyCount };
     const std::string sql = ctx.db.selectColumns(
         table, withCommon({"bytes", "copyKind", "srcKind", "dstKind", "srcDeviceId", "dstDeviceId", "copyCount"}));
@@ -113,6 +115,7 @@ void readMemsets(NsysLoadContext &ctx)
     static const char *table = "CUPTI_ACTIVITY_KIND_MEMSET";
     if (!ctx.isReadableEventTable(table))
         return;
+    ctx.reserveFor(ctx.report.memsets, table);
     enum { Value = kCommonCount, Bytes, MemKind };
     const std::string sql = ctx.db.selectColumns(table, withCommon({"value", "bytes", "memKind"}));
     const StringId name = ctx.intern("[CUDA memset]");
@@ -136,6 +139,7 @@ void readSyncs(NsysLoadContext &ctx)
     static const char *table = "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION";
     if (!ctx.isReadableEventTable(table))
         return;
+    ctx.reserveFor(ctx.report.syncs, table);
     enum { Type = kCommonCount, EventId };
     // Schema 3.17 renamed the old column to deprecatedSyncType and added a
     // new syncType; both versions call the current one syncType.

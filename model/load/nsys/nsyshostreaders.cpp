@@ -10,6 +10,7 @@ void readCudaApi(NsysLoadContext &ctx)
     static const char *table = "CUPTI_ACTIVITY_KIND_RUNTIME";
     if (!ctx.isReadableEventTable(table))
         return;
+    ctx.reserveFor(ctx.report.apiCalls, table);
     const std::string sql = ctx.db.selectColumns(
         table, {"start", "end", "globalTid", "correlationId", "nameId", "returnValue", "eventClass"});
     ctx.forEachRow(table, sql, [&](const SqliteStatement &row) {
@@ -119,6 +120,7 @@ void readNvtx(NsysLoadContext &ctx)
     static const char *table = "NVTX_EVENTS";
     if (!ctx.isReadableEventTable(table))
         return;
+    ctx.reserveFor(ctx.report.nvtx, table);
     const std::string sql = ctx.db.selectColumns(
         table, {"start", "end", "eventType", "category", "color", "text", "globalTid", "endGlobalTid",
                 "textId", "domainId", "uint64Value", "int64Value", "doubleValue", "uint32Value",

@@ -1,5 +1,7 @@
 #include "load/nsys/nsysloadcontext.h"
 
+#include <QFileInfo>
+
 namespace rankscope {
 
 void NsysLoadContext::readStringIds()
@@ -26,6 +28,13 @@ void NsysLoadContext::readStringIds()
         for (const auto &[id, sid] : pairs)
             m_sparseStrings.emplace(id, sid);
     }
+}
+
+std::size_t NsysLoadContext::rowsAtMost(const std::string &table)
+{
+    if (!m_fileBytes)
+        m_fileBytes = QFileInfo(filePath).size();
+    return std::size_t(std::min(std::uint64_t(db.maxRowid(table)), rowsFileCanHold(*m_fileBytes)));
 }
 
 void NsysLoadContext::shareStringsFrom(const NsysLoadContext &other)

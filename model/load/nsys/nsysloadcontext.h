@@ -8,6 +8,7 @@
 #include "load/trackregistry.h"
 
 #include <map>
+#include <optional>
 #include <tuple>
 #include <unordered_map>
 
@@ -40,6 +41,18 @@ public:
     Track &hostTrack(TrackKind kind, std::int64_t globalTid, std::uint32_t domainId = 0);
     Track &gpuTrack(TrackKind kind, std::uint32_t pid, int deviceId, std::uint32_t streamId,
                     std::uint32_t contextId);
+
+    // Rows a table holds at most, from its largest rowid, bounded by what
+    // the file's bytes could hold (an SQLite cell of a few NULLs: 4 B).
+    std::size_t rowsAtMost(const std::string &table);
+    static std::uint64_t rowsFileCanHold(qint64 fileBytes) { return std::uint64_t(std::max<qint64>(fileBytes, 0)) / 4; }
+    // Reserves room in a per-kind table for the rows `table` holds, so it
+    // grows once instead of doubling (copies, page faults, slack).
+    template<class T>
+    void reserveFor(std::vector<T> &records, const std::string &table)
+    {
+        records.reserve(records.size() + rowsAtMost(table));
+    }
 
     // Whether an event table exists and has the columns every event needs
     // (start, end); a table without them is noted and left out.
@@ -75,6 +88,7 @@ private:
     };
     std::map<std::string, TimeOddities> m_badTimes; // by table
     std::size_t m_unknownStrings = 0;
+    std::optional<qint64> m_fileBytes; // read once, for rowsAtMost()
 };
 
 template<class OnRow>

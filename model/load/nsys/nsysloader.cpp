@@ -190,29 +190,20 @@ void finalizeTracks(Report &r)
 }
 
 // What the model of this export needs at least: its event rows times the
-// model's smallest size per event. Exports number their rows densely, so
-// max(rowid) counts a table in log n where count(*) would read every page;
-// a crafted rowid cannot claim more rows than the file's bytes could hold.
+// model's smallest size per event. A crafted rowid cannot claim more rows
+// than the file's bytes could hold.
 MemoryNeed modelNeed(SqliteDatabase &db, qint64 fileBytes)
 {
     static constexpr const char *kEventTables[] = {
         "NVTX_EVENTS", "CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY", "CUPTI_ACTIVITY_KIND_MEMSET",
         "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION", "CUPTI_ACTIVITY_KIND_RUNTIME", "OSRT_API", "CUDA_GPU_MEMORY_USAGE_EVENTS",
         "GPU_METRICS"};
-    constexpr std::uint64_t kSmallestRowBytes = 4; // an SQLite cell of a few NULLs
     std::uint64_t rows = 0;
-    for (const char *table : kEventTables) {
-        if (!db.hasTable(table))
-            continue;
-        QString error;
-        SqliteStatement last = db.prepare(std::string("SELECT max(rowid) FROM \"") + table + "\"", &error);
-        if (last.isValid() && last.step())
-            rows += std::uint64_t(std::max<std::int64_t>(last.int64(0), 0));
-    }
-    rows = std::min(rows, std::uint64_t(std::max<qint64>(fileBytes, 0)) / kSmallestRowBytes);
+    for (const char *table : kEventTables)
+        rows += std::uint64_t(db.maxRowid(table));
+    rows = std::min(rows, NsysLoadContext::rowsFileCanHold(fileBytes));
     return {rows * kModelBytesPerEventAtLeast, rows};
 }
-
 } // namespace
 
 bool NsysSqliteLoader::canLoad(const QString &path)

@@ -171,6 +171,15 @@ bool SqliteDatabase::open(const QString &path, QString *error, const std::atomic
     return true;
 }
 
+std::int64_t SqliteDatabase::maxRowid(const std::string &table)
+{
+    if (!hasTable(table))
+        return 0;
+    QString error;
+    SqliteStatement last = prepare("SELECT max(rowid) FROM \"" + table + "\"", &error);
+    return last.isValid() && last.step() ? std::max<std::int64_t>(last.int64(0), 0) : 0;
+}
+
 bool SqliteDatabase::hasTable(std::string_view name) const
 {
     return m_tables.find(name) != m_tables.end();

@@ -66,6 +66,11 @@ public:
     bool open(const QString &path, QString *error, const std::atomic<bool> *cancel = nullptr);
 
     bool hasTable(std::string_view name) const;
+    // The largest rowid of a table (0 when empty, missing or without rowid):
+    // in log n, where count(*) reads every page. Exports number their rows
+    // densely, so it counts them; a crafted file may claim more rows than it
+    // holds, so callers bound it.
+    std::int64_t maxRowid(const std::string &table);
     // Views the file defines; they are never read (see open()).
     const std::set<std::string, std::less<>> &views() const { return m_views; }
     // Column names of a table as its schema declares them (cached).
