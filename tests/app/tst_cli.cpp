@@ -204,6 +204,9 @@ private slots:
                 args.prepend(QStringLiteral("--shuffle"));
             QCOMPARE(QProcess::execute(QStringLiteral(RANKSCOPE_TRACEGEN), args), 0);
         }
+        // Memory in use is a running total over allocations in time order.
+        const Run orderedInfo = runCli({"info", dir.filePath(QStringLiteral("ordered/pytorch_rank0.sqlite"))});
+        QVERIFY2(orderedInfo.out.contains(QLatin1String("Counters:    1 tracks")), qPrintable(orderedInfo.out));
         const Run ordered = runCli({"stats", dir.filePath(QStringLiteral("ordered/pytorch_rank0.sqlite"))});
         const Run shuffled = runCli({"stats", dir.filePath(QStringLiteral("shuffled/pytorch_rank0.sqlite"))});
         QCOMPARE(ordered.exitCode, 0);

@@ -9,8 +9,8 @@
 //   of its own ("aten::linear, seq = 12, op_id = 345, sizes = [...]"),
 //   nested three deep, forward on the main thread and backward on the
 //   autograd thread; CUDA runtime calls with driver calls mixed in; kernels
-//   with long template names; OS runtime calls on a helper thread and in
-//   four data-loader worker processes. The mix follows the held-out GPT-2
+//   with long template names; CUDA memory allocations and frees; OS runtime
+//   calls on a helper thread and in four data-loader worker processes. The mix follows the held-out GPT-2
 //   export: about 55% NVTX, 21% CUDA API, 13% OS runtime, 9% kernels.
 // --shuffle writes each table's rows out of time order, as nsys 2025.6 and
 // later may.
@@ -302,7 +302,9 @@ bool writeNsys(const QString &path, const std::vector<Event> &events, int rank, 
              " correlationId INTEGER, nameId INTEGER NOT NULL, returnValue INTEGER NOT NULL);"
              "CREATE TABLE NVTX_EVENTS(start INTEGER NOT NULL, end INTEGER, eventType INTEGER NOT NULL, text TEXT, globalTid INTEGER, domainId INTEGER);"
              "CREATE TABLE OSRT_API(start INTEGER NOT NULL, end INTEGER NOT NULL, eventClass INTEGER NOT NULL, globalTid INTEGER, nameId INTEGER NOT NULL,"
-             " returnValue INTEGER NOT NULL, nestingLevel INTEGER, callchainId INTEGER NOT NULL);");
+             " returnValue INTEGER NOT NULL, nestingLevel INTEGER, callchainId INTEGER NOT NULL);"
+             "CREATE TABLE CUDA_GPU_MEMORY_USAGE_EVENTS(start INTEGER NOT NULL, globalPid INTEGER, deviceId INTEGER NOT NULL, bytes INTEGER NOT NULL,"
+             " memoryOperationType INTEGER NOT NULL, memKind INTEGER, address INTEGER, correlationId INTEGER);");
     // Strings: kernels, NCCL kernels, APIs, OS calls.
     int id = 1;
     std::vector<int> kernelIds, ncclIds, apiIds, osrtIds;
@@ -332,18 +334,35 @@ bool writeNsys(const QString &path, const std::vector<Event> &events, int rank, 
     for (int p = 0; p < processes; ++p)
         meta += " INSERT INTO PROCESSES VALUES(" + std::to_string(globalPidOf(p)) + "," + std::to_string(pidOf(p)) + (p ? ",'pt_data_worker');" : ",'python3');");
     exec(db, meta.c_str());
-    sqlite3_stmt *kernel = nullptr, *memcpy = nullptr, *memset = nullptr, *api = nullptr, *nvtx = nullptr, *osrt = nullptr;
+    sqlite3_stmt *kernel = nullptr, *memcpy = nullptr, *memset = nullptr, *api = nullptr, *nvtx = nullptr, *osrt = nullptr, *memory = nullptr;
     sqlite3_prepare_v2(db, "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES(?,?,0,1,?,?,?,?,?,64,128,1,1,256,1,1,0,0,NULL)", -1, &kernel, nullptr);
     sqlite3_prepare_v2(db, "INSERT INTO CUPTI_ACTIVITY_KIND_MEMCPY VALUES(?,?,0,1,?,?,?,?,?,?,?)", -1, &memcpy, nullptr);
     sqlite3_prepare_v2(db, "INSERT INTO CUPTI_ACTIVITY_KIND_MEMSET VALUES(?,?,0,1,?,?,?,0,?,2)", -1, &memset, nullptr);
     sqlite3_prepare_v2(db, "INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME VALUES(?,?,0,?,?,?,0)", -1, &api, nullptr);
     sqlite3_prepare_v2(db, "INSERT INTO NVTX_EVENTS VALUES(?,?,59,?,?,0)", -1, &nvtx, nullptr);
     sqlite3_prepare_v2(db, "INSERT INTO OSRT_API VALUES(?,?,27,?,?,0,0,0)", -1, &osrt, nullptr);
+    sqlite3_prepare_v2(db, "INSERT INTO CUDA_GPU_MEMORY_USAGE_EVENTS VALUES(?,?,0,?,?,1,0,?)", -1, &memory, nullptr);
+    // The pytorch profile's caching allocator: a workspace allocated before
+    // each kernel and freed after it, rows in the events' order (shuffled
+    // with them).
+    auto memoryRow = [&](std::int64_t time, std::int64_t bytes, bool free, int correlation) {
+        sqlite3_bind_int64(memory, 1, time);
+        sqlite3_bind_int64(memory, 2, globalPid);
+        sqlite3_bind_int64(memory, 3, bytes);
+        sqlite3_bind_int64(memory, 4, free ? 1 : 0);
+        sqlite3_bind_int64(memory, 5, correlation);
+        sqlite3_step(memory);
+        sqlite3_reset(memory);
+    };
     for (const Event &e : events) {
         sqlite3_stmt *s = nullptr;
         switch (e.kind) {
         case Event::Kernel:
         case Event::Nccl:
+            if (&names == &kPytorchNames && e.correlation % 4 == 0) {
+                memoryRow(e.start - 500, std::int64_t(1) << (20 + e.correlation % 8), false, e.correlation);
+                memoryRow(e.end + 500, std::int64_t(1) << (20 + e.correlation % 8), true, e.correlation);
+            }
             s = kernel;
             sqlite3_bind_int64(s, 3, e.stream);
             sqlite3_bind_int64(s, 4, e.correlation);
@@ -392,7 +411,7 @@ bool writeNsys(const QString &path, const std::vector<Event> &events, int rank, 
         sqlite3_step(s);
         sqlite3_reset(s);
     }
-    for (sqlite3_stmt *s : {kernel, memcpy, memset, api, nvtx, osrt})
+    for (sqlite3_stmt *s : {kernel, memcpy, memset, api, nvtx, osrt, memory})
         sqlite3_finalize(s);
     const bool ok = exec(db, "COMMIT;");
     sqlite3_close(db);

@@ -11,11 +11,18 @@ void readMemoryUsage(NsysLoadContext &ctx)
     if (!ctx.db.hasTable(table))
         return;
     // Rows are allocations and frees; the viewer shows the running total of
-    // bytes in use per process and device.
-    const std::string sql = ctx.db.selectColumns(
-        table, {"start", "globalPid", "deviceId", "bytes", "memoryOperationType"}, "ORDER BY start");
+    // bytes in use per process and device, so they are taken in time order:
+    // sorted here (stable: equal times keep the table's order), not by an
+    // ORDER BY, as every table is read with a bare scan.
+    const std::string sql = ctx.db.selectColumns(table, {"start", "globalPid", "deviceId", "bytes", "memoryOperationType"});
+    struct Change {
+        TimeNs time;
+        std::size_t counter;
+        double bytes; // negative for a free
+    };
+    std::vector<Change> changes;
+    ctx.reserveFor(changes, table);
     std::map<std::pair<std::uint32_t, int>, std::size_t> counterOf;
-    std::vector<double> totals;
     ctx.forEachRow(table, sql, [&](const SqliteStatement &row) {
         const std::uint32_t pid = pidOfGlobalId(row.int64(1));
         const int device = int(row.int64(2));
@@ -27,16 +34,20 @@ void readMemoryUsage(NsysLoadContext &ctx)
             c.pid = pid;
             c.deviceId = device;
             ctx.report.counters.push_back(std::move(c));
-            totals.push_back(0.0);
         }
-        const std::size_t i = it->second;
         const double bytes = double(std::max<std::int64_t>(row.int64(3), 0));
         const bool isFree = row.int64(4) == 1; // ENUM_CUDA_DEV_MEM_EVENT_OPER: 0 alloc, 1 free
-        totals[i] = std::max(0.0, totals[i] + (isFree ? -bytes : bytes));
-        CounterTrack &c = ctx.report.counters[i];
-        c.time.push_back(row.int64(0));
-        c.value.push_back(totals[i]);
+        changes.push_back({row.int64(0), it->second, isFree ? -bytes : bytes});
     });
+    std::stable_sort(changes.begin(), changes.end(), [](const Change &a, const Change &b) { return a.time < b.time; });
+    std::vector<double> totals(ctx.report.counters.size(), 0.0);
+    for (const Change &change : changes) {
+        double &total = totals[change.counter];
+        total = std::max(0.0, total + change.bytes);
+        CounterTrack &c = ctx.report.counters[change.counter];
+        c.time.push_back(change.time);
+        c.value.push_back(total);
+    }
 }
 
 namespace {
@@ -117,7 +128,8 @@ void readDiagnosticEvents(NsysLoadContext &ctx)
     if (ctx.db.hasTable("ENUM_DIAGNOSTIC_SEVERITY_LEVEL"))
         ctx.forEachRow("ENUM_DIAGNOSTIC_SEVERITY_LEVEL", "SELECT id, name FROM ENUM_DIAGNOSTIC_SEVERITY_LEVEL",
                        [&](const SqliteStatement &row) { severityNames[row.int64(0)] = row.qtext(1); });
-    const std::string sql = ctx.db.selectColumns(table, {"timestamp", "severity", "text"}, "ORDER BY rowid");
+    // A rowid table's scan visits rows in rowid order: the order nsys wrote them.
+    const std::string sql = ctx.db.selectColumns(table, {"timestamp", "severity", "text"});
     ctx.forEachRow(table, sql, [&](const SqliteStatement &row) {
         const QString severity = severityNames.count(row.int64(1)) ? severityNames[row.int64(1)].toUpper() : QString();
         Diagnostic d;
