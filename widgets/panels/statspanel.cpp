@@ -28,12 +28,13 @@ void StatsPanel::showEvent(QShowEvent *event)
 
 void StatsPanel::ensureComputed()
 {
-    if (!m_stale)
-        return;
-    m_stale = false;
     const bool background = m_background;
     m_background = false;
-    refresh();
+    if (m_stale) {
+        m_stale = false;
+        refresh();
+    }
+    computeRemainingParts();
     m_background = background;
 }
 

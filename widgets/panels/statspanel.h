@@ -41,6 +41,7 @@ public:
     // cost the cores and the memory (the application's choice; tests
     // compute at once).
     void setComputeOnlyWhenShown(bool onlyWhenShown) { m_onlyWhenShown = onlyWhenShown; }
+    bool computesOnlyWhenShown() const { return m_onlyWhenShown; }
     // Computes now, on this thread, what a hidden panel has put off (before
     // its tables are exported).
     void ensureComputed();
@@ -56,6 +57,9 @@ signals:
 
 protected:
     virtual void refresh() = 0;
+    // What a panel that computes its parts one by one (sub-tabs) still owes
+    // when everything is wanted; ensureComputed() calls it, inline.
+    virtual void computeRemainingParts() {}
     void showEvent(QShowEvent *event) override;
     const Session *session() const { return m_session.get(); }
     // What exportAll() writes: tables, and chart slots (charts are rebuilt

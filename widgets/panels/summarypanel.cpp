@@ -4,7 +4,6 @@
 #include "panels/tablebox.h"
 #include "stats/nsysreports.h"
 
-#include <array>
 #include <QTabWidget>
 #include <QVBoxLayout>
 
@@ -13,7 +12,7 @@ namespace rankscope {
 SummaryPanel::SummaryPanel(QWidget *parent)
     : StatsPanel(parent), m_tabs(new QTabWidget(this)), m_kernels(new TableBox(tr("CUDA GPU Kernel Summary"), this)),
       m_api(new TableBox(tr("CUDA API Summary"), this)), m_nvtx(new TableBox(tr("NVTX Range Summary"), this)),
-      m_osrt(new TableBox(tr("OS Runtime Summary"), this))
+      m_osrt(new TableBox(tr("OS Runtime Summary"), this)), m_boxes{m_kernels, m_api, m_nvtx, m_osrt}
 {
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(m_tabs);
@@ -21,11 +20,15 @@ SummaryPanel::SummaryPanel(QWidget *parent)
     m_tabs->addTab(m_api, tr("CUDA API"));
     m_tabs->addTab(m_nvtx, tr("NVTX"));
     m_tabs->addTab(m_osrt, tr("OS runtime"));
-    for (TableBox *box : {m_kernels, m_api, m_nvtx, m_osrt})
+    for (TableBox *box : m_boxes)
         exportTable(box);
+    connect(m_tabs, &QTabWidget::currentChanged, this, [this](int index) {
+        if (index >= 0 && session() && !m_upToDate[std::size_t(index)])
+            computeSummaries({index});
+    });
     // Double-click: search the timeline for the row's name (its last
     // column; NVTX ranges are "domain:name").
-    for (TableBox *box : {m_kernels, m_api, m_nvtx, m_osrt})
+    for (TableBox *box : m_boxes)
         connect(box, &TableBox::rowActivated, this, [this, box](int row) {
             const ResultTable &t = box->model()->table();
             QString name = t.rows[std::size_t(row)].back().text;
@@ -39,17 +42,44 @@ void SummaryPanel::refresh()
 {
     if (!session())
         return;
+    m_upToDate.fill(false);
+    if (computesOnlyWhenShown())
+        computeSummaries({m_tabs->currentIndex()});
+    else
+        computeSummaries({0, 1, 2, 3});
+}
+
+void SummaryPanel::computeRemainingParts()
+{
+    if (!session())
+        return;
+    std::vector<int> missing;
+    for (int i = 0; i < int(m_boxes.size()); ++i)
+        if (!m_upToDate[std::size_t(i)])
+            missing.push_back(i);
+    if (!missing.empty())
+        computeSummaries(missing);
+}
+
+void SummaryPanel::computeSummaries(std::vector<int> indices)
+{
     const Session *s = session();
     const stats::StatsScope sc = scope();
-    using Tables = std::array<ResultTable, 4>;
-    run<Tables>([s, sc] {
+    using Tables = std::vector<std::pair<int, ResultTable>>;
+    // One job for all of them: a newer job drops an older one's results.
+    run<Tables>([s, sc, indices] {
+        using Summary = ResultTable (*)(const stats::Slices &);
+        static constexpr Summary kSummaries[] = {stats::cudaGpuKernSum, stats::cudaApiSum, stats::nvtxSum, stats::osrtSum};
         const auto slices = stats::slicesOf(*s, sc);
-        return Tables{stats::cudaGpuKernSum(slices), stats::cudaApiSum(slices), stats::nvtxSum(slices), stats::osrtSum(slices)};
-    }, [this](Tables t) {
-        m_kernels->setTable(std::move(t[0]));
-        m_api->setTable(std::move(t[1]));
-        m_nvtx->setTable(std::move(t[2]));
-        m_osrt->setTable(std::move(t[3]));
+        Tables tables;
+        for (int i : indices)
+            tables.emplace_back(i, kSummaries[i](slices));
+        return tables;
+    }, [this](Tables tables) {
+        for (auto &[i, table] : tables) {
+            m_boxes[std::size_t(i)]->setTable(std::move(table));
+            m_upToDate[std::size_t(i)] = true;
+        }
     });
 }
 

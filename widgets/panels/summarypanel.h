@@ -3,6 +3,9 @@
 // sortable and filterable; double-click a row to find its instances.
 #include "panels/statspanel.h"
 
+#include <array>
+#include <vector>
+
 class QTabWidget;
 
 namespace rankscope {
@@ -20,10 +23,19 @@ public:
 
 protected:
     void refresh() override;
+    void computeRemainingParts() override;
 
 private:
+    // Computes summaries (indices into m_boxes) for the current scope.
+    void computeSummaries(std::vector<int> indices);
+
     QTabWidget *m_tabs;
     TableBox *m_kernels, *m_api, *m_nvtx, *m_osrt;
+    std::array<TableBox *, 4> m_boxes;
+    // Per summary: whether its table is for the current scope. When the
+    // panel computes only what is shown, a summary waits for its tab: on
+    // an emit_nvtx trace the NVTX summary alone has 400k rows.
+    std::array<bool, 4> m_upToDate{};
 };
 
 } // namespace rankscope

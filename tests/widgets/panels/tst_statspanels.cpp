@@ -14,6 +14,7 @@
 #include <QAbstractItemModelTester>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
+#include <QTabWidget>
 #include <QtTest>
 
 using namespace rankscope;
@@ -210,11 +211,20 @@ private slots:
         QCOMPARE(dock.ranks()->table()->model()->rowCount(), 0);  // a hidden tab
         dock.showPanel(QStringLiteral("ranks"));
         QCOMPARE(dock.ranks()->table()->model()->rowCount(), 4);
+        // Within Summaries, each summary waits for its own tab.
+        dock.showPanel(QStringLiteral("summaries"));
+        SummaryPanel *summaries = dock.summaries();
+        QVERIFY(summaries->kernels()->model()->rowCount() > 0);
+        QCOMPARE(summaries->nvtx()->model()->rowCount(), 0);
+        summaries->findChild<QTabWidget *>()->setCurrentWidget(summaries->nvtx());
+        QVERIFY(summaries->nvtx()->model()->rowCount() > 0);
+        QCOMPARE(summaries->osrt()->model()->rowCount(), 0);
         // Exporting computes the tabs never opened.
         QCOMPARE(dock.gaps()->gapTable()->model()->rowCount(), 0);
         QTemporaryDir dir;
         const QStringList files = dock.exportAll(dir.path());
         QVERIFY(dock.gaps()->gapTable()->model()->rowCount() > 0);
+        QVERIFY(summaries->osrt()->model()->rowCount() > 0);
         QVERIFY2(files.contains(dir.filePath(dock.gaps()->gapTable()->model()->table().name + QStringLiteral(".csv"))),
                  qPrintable(files.join(QLatin1Char(' '))));
     }
