@@ -3,6 +3,10 @@
 #include <QByteArray>
 #include <QFile>
 
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
+
 namespace rankscope {
 
 namespace {
@@ -29,6 +33,13 @@ std::uint64_t residentBytes()
 std::uint64_t availableMemoryBytes()
 {
     return procKilobytes("/proc/meminfo", "MemAvailable:");
+}
+
+void releaseFreedMemory()
+{
+#ifdef __GLIBC__
+    malloc_trim(0);
+#endif
 }
 
 } // namespace rankscope

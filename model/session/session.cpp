@@ -1,5 +1,6 @@
 #include "session/session.h"
 
+#include "core/memoryusage.h"
 #include "load/traceloader.h"
 #include "load/workerpool.h"
 
@@ -7,9 +8,6 @@
 #include <QRegularExpression>
 
 #include <algorithm>
-#ifdef __GLIBC__
-#include <malloc.h>
-#endif
 #include <mutex>
 #include <set>
 
@@ -68,11 +66,9 @@ Session Session::load(const QStringList &pathsOrDirectories, const LoadControl &
             session.m_failures.push_back({files[qsizetype(i)], results[i].error});
     }
     session.assignRanks();
-#ifdef __GLIBC__
     // Loading frees gigabytes of temporaries (SQLite pages, JSON text,
     // growing vectors); hand the freed heap back to the system.
-    malloc_trim(0);
-#endif
+    releaseFreedMemory();
     return session;
 }
 

@@ -2,6 +2,7 @@
 // Base of the statistics panels: each shows one question's answer for the
 // current scope (a range selection or the whole session; one rank or all),
 // always computed by the model's statistics engine.
+#include "core/memoryusage.h"
 #include "stats/statsscope.h"
 
 #include <QFutureWatcher>
@@ -85,6 +86,9 @@ protected:
             if (generation == m_generation)
                 show(watcher->future().takeResult()); // moved, not copied: a table can hold 400k rows
             watcher->deleteLater();
+            // The computation's temporaries (grouping indexes, a dropped
+            // result) were freed in a worker's heap arena: give them back.
+            releaseFreedMemory();
         });
         watcher->setFuture(QtConcurrent::run([compute, keep = m_session] { return compute(); }));
     }
