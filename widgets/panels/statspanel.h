@@ -97,7 +97,6 @@ protected:
     void refreshWhenShown();
 
 private:
-
     std::shared_ptr<const Session> m_session;
     stats::StatsScope m_scope;
     bool m_background = false;
