@@ -184,8 +184,8 @@ std::vector<Event> makePytorchRank(std::size_t n, std::uint64_t seed)
         e.tid = tid;
         return e;
     };
-    // One op: three nested NVTX ranges and a sibling; the innermost launches
-    // a kernel two times in three; OS runtime calls run meanwhile elsewhere.
+    // One op: three nested NVTX ranges; the innermost launches a kernel two
+    // times in three; OS runtime calls run meanwhile elsewhere.
     auto op = [&](bool backward, int tid) {
         const auto &names = backward ? kBackwardOps[rng() % 4] : kForwardOps[rng() % 5];
         const int mySeq = backward ? int(rng() % std::max(seq, 1)) : seq++;
