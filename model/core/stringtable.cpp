@@ -29,17 +29,21 @@ const char *StringTable::store(std::string_view text)
 {
     if (text.empty())
         return "";
-    if (text.size() > m_blockBytes - m_blockUsed) {
+    // Each text is followed by a NUL, as a std::string's is: a view's data()
+    // stays a C string for whoever needs one, for 1 B a string.
+    const std::size_t bytes = text.size() + 1;
+    if (bytes > m_blockBytes - m_blockUsed) {
         // Blocks double up to 1 MiB, so a small trace holds little slack; a
         // longer text gets a block of its own.
-        m_blockBytes = std::max(std::min(std::max(m_blockBytes * 2, kFirstBlockBytes), kLargestBlockBytes), text.size());
+        m_blockBytes = std::max(std::min(std::max(m_blockBytes * 2, kFirstBlockBytes), kLargestBlockBytes), bytes);
         m_blocks.push_back(std::make_unique_for_overwrite<char[]>(m_blockBytes));
         m_allocatedBytes += m_blockBytes;
         m_blockUsed = 0;
     }
     char *at = m_blocks.back().get() + m_blockUsed;
     std::memcpy(at, text.data(), text.size());
-    m_blockUsed += text.size();
+    at[text.size()] = '\0';
+    m_blockUsed += bytes;
     return at;
 }
 

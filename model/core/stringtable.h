@@ -3,9 +3,9 @@
 //
 // Real traces can hold a distinct text for nearly every event (emit_nvtx
 // writes "aten::linear, seq = 12, op_id = 345, sizes = [...]" per op), so a
-// string costs its bytes plus 12 B of index and a 4 B hash slot: the texts
-// lie back to back in blocks that never move, and the hash set holds ids
-// only, comparing against the stored text. A std::string and a hash node
+// string costs its bytes and a NUL plus 12 B of index and a 4 B hash slot:
+// the texts lie back to back in blocks that never move, and the hash set
+// holds ids only, comparing against the stored text. A std::string and a hash node
 // per text cost about 110 B more.
 #include <QString>
 #include <cstdint>
