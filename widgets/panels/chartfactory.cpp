@@ -72,7 +72,10 @@ QWidget *barChart(const QString &title, const QStringList &categories, const std
     for (const Series &s : series)
         for (double v : s.values)
             top = std::max(top, v);
-    y->setRange(0, std::ceil(top * 1.1));
+    // Counts: five ticks over a range that is a multiple of four, so every
+    // tick is a whole number ("%d" printed 0, 0, 1, 1, 2 for a range of 2).
+    y->setRange(0, std::ceil(std::ceil(top * 1.1) / 4.0) * 4.0);
+    y->setTickCount(5);
     chart->addAxis(y, Qt::AlignLeft);
     bars->attachAxis(y);
     return viewOf(chart, parent);
