@@ -19,12 +19,12 @@ QRegularExpression pythonMatch(const char *pattern)
     return QRegularExpression(QStringLiteral("\\A(?:%1)").arg(QLatin1String(pattern)));
 }
 
-bool matches(const QRegularExpression &re, std::string_view name)
+} // namespace
+
+bool matchesName(const QRegularExpression &re, std::string_view name)
 {
     return re.match(QString::fromUtf8(name.data(), qsizetype(name.size()))).hasMatch();
 }
-
-} // namespace
 
 const std::vector<CommunicationLibrary> &communicationLibraries()
 {
@@ -86,11 +86,11 @@ KernelClassifier KernelClassifier::hta(const QString &communicationPattern)
 
 KernelClass KernelClassifier::classify(std::string_view name) const
 {
-    if (matches(m_communication, name))
+    if (matchesName(m_communication, name))
         return KernelClass::Communication;
-    if (matches(m_memory, name))
+    if (matchesName(m_memory, name))
         return KernelClass::Memory;
-    if (m_hta && matches(m_notComputation, name))
+    if (m_hta && matchesName(m_notComputation, name))
         return KernelClass::Other;
     return KernelClass::Computation;
 }

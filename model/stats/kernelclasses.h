@@ -14,6 +14,9 @@ namespace rankscope::stats {
 
 enum class KernelClass { Communication, Memory, Computation, Other };
 
+// Whether `re` matches an event name (UTF-8, as the string table holds it).
+bool matchesName(const QRegularExpression &re, std::string_view name);
+
 // A communication library and the pattern its kernel names match
 // (case-insensitive, anywhere in the name unless anchored with ^).
 struct CommunicationLibrary {

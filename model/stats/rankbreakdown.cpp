@@ -14,15 +14,10 @@ namespace rankscope::stats {
 
 namespace {
 
-bool anchoredMatch(const QRegularExpression &re, std::string_view name)
-{
-    return re.match(QString::fromUtf8(name.data(), qsizetype(name.size()))).hasMatch();
-}
-
 bool isProfilerStep(std::string_view name)
 {
     static const QRegularExpression step(QStringLiteral("\\AProfilerStep#(\\d+)"));
-    return anchoredMatch(step, name);
+    return matchesName(step, name);
 }
 
 // HTA works on the file's µs: ts rounds up, ts + dur rounds down (both in

@@ -13,7 +13,7 @@ bool isStepName(std::string_view name)
 {
     static const QRegularExpression step(QStringLiteral("\\A(?:(?:step|iteration)\\s*#?\\s*\\d+|ProfilerStep#\\d+)\\z"),
                                          QRegularExpression::CaseInsensitiveOption);
-    return step.match(QString::fromUtf8(name.data(), qsizetype(name.size()))).hasMatch();
+    return matchesName(step, name);
 }
 
 namespace {

@@ -173,11 +173,17 @@ bool SqliteDatabase::open(const QString &path, QString *error, const std::atomic
 
 std::int64_t SqliteDatabase::maxRowid(const std::string &table)
 {
-    if (!hasTable(table))
-        return 0;
-    QString error;
-    SqliteStatement last = prepare("SELECT max(rowid) FROM \"" + table + "\"", &error);
-    return last.isValid() && last.step() ? std::max<std::int64_t>(last.int64(0), 0) : 0;
+    if (const auto known = m_maxRowids.find(table); known != m_maxRowids.end())
+        return known->second;
+    std::int64_t rows = 0;
+    if (hasTable(table)) {
+        QString error;
+        SqliteStatement last = prepare("SELECT max(rowid) FROM \"" + table + "\"", &error);
+        if (last.isValid() && last.step())
+            rows = std::max<std::int64_t>(last.int64(0), 0);
+    }
+    m_maxRowids.emplace(table, rows);
+    return rows;
 }
 
 bool SqliteDatabase::hasTable(std::string_view name) const

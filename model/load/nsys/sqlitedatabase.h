@@ -10,6 +10,7 @@
 #include <QStringList>
 #include <atomic>
 #include <cstdint>
+#include <map>
 #include <set>
 #include <string>
 #include <string_view>
@@ -69,7 +70,8 @@ public:
     // The largest rowid of a table (0 when empty, missing or without rowid):
     // in log n, where count(*) reads every page. Exports number their rows
     // densely, so it counts them; a crafted file may claim more rows than it
-    // holds, so callers bound it.
+    // holds, so callers bound it. Asked once per table and connection (the
+    // memory check and the readers' reservations both ask).
     std::int64_t maxRowid(const std::string &table);
     // Views the file defines; they are never read (see open()).
     const std::set<std::string, std::less<>> &views() const { return m_views; }
@@ -88,6 +90,7 @@ private:
     sqlite3 *m_db = nullptr;
     std::set<std::string, std::less<>> m_tables;
     std::set<std::string, std::less<>> m_views;
+    std::map<std::string, std::int64_t, std::less<>> m_maxRowids;
     std::vector<std::pair<std::string, std::vector<std::string>>> m_columns;
 };
 
