@@ -5,24 +5,6 @@
 
 namespace rankscope {
 
-void CounterTrack::sortByTime()
-{
-    if (std::is_sorted(time.begin(), time.end()))
-        return;
-    std::vector<std::size_t> order(time.size());
-    for (std::size_t i = 0; i < order.size(); ++i)
-        order[i] = i;
-    std::stable_sort(order.begin(), order.end(), [&](auto a, auto b) { return time[a] < time[b]; });
-    std::vector<TimeNs> sortedTime(order.size());
-    std::vector<double> sortedValue(order.size());
-    for (std::size_t i = 0; i < order.size(); ++i) {
-        sortedTime[i] = time[order[i]];
-        sortedValue[i] = value[order[i]];
-    }
-    time.swap(sortedTime);
-    value.swap(sortedValue);
-}
-
 QString trackKindName(TrackKind kind)
 {
     switch (kind) {
@@ -189,8 +171,7 @@ std::size_t Report::memoryBytes() const
     for (const Track &t : tracks)
         bytes += sizeof(Track) + t.slices.memoryBytes();
     for (const CounterTrack &c : counters)
-        bytes += sizeof(CounterTrack) + c.time.capacity() * sizeof(TimeNs)
-                 + c.value.capacity() * sizeof(double);
+        bytes += c.memoryBytes();
     bytes += kernels.capacity() * sizeof(KernelRecord) + kernelConfigs.capacity() * sizeof(KernelConfig) + memcpys.capacity() * sizeof(MemcpyRecord)
              + memsets.capacity() * sizeof(MemsetRecord) + syncs.capacity() * sizeof(SyncRecord)
              + apiCalls.capacity() * sizeof(ApiCallRecord) + nvtx.capacity() * sizeof(NvtxRecord)

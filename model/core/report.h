@@ -2,6 +2,7 @@
 // One loaded trace file: its processes, threads, GPUs, tracks and side
 // tables. A loader builds it; after that it is immutable and shared between
 // threads as std::shared_ptr<const Report>.
+#include "core/countertrack.h"
 #include "core/cudaenums.h"
 #include "core/slicetrack.h"
 #include "core/stringtable.h"
@@ -181,18 +182,6 @@ struct NvtxProjectionRecord {
     TimeNs gpuBusyNs = 0;          // union of those ops' time on the GPU
 };
 static_assert(sizeof(NvtxProjectionRecord) == 32, "one per projected NVTX range: keep it unpadded");
-
-struct CounterTrack {
-    QString name;
-    QString unit;
-    std::uint32_t pid = 0;
-    int deviceId = -1;
-    std::vector<TimeNs> time;
-    std::vector<double> value;
-
-    // Puts the samples in time order (loaders may read them out of order).
-    void sortByTime();
-};
 
 struct Diagnostic {
     enum class Severity : std::uint8_t { Info, Warning, Error };

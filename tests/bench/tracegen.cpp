@@ -14,10 +14,12 @@
 //   About 50% NVTX, 23% CUDA API, 16% OS runtime, 11% kernels (the held-out
 //   GPT-2 export: 55%, 21%, 13%, 9%).
 // --shuffle writes each table's rows out of time order, as nsys 2025.6 and
-// later may.
+// later may. --gpu-metrics-hz samples a GPU metric set (nsys
+// --gpu-metrics-devices) over the trace: 10 kHz, nsys' default, in the
+// pytorch profile; none in the synthetic one.
 //
 //   rankscope-tracegen --format nsys|kineto [--profile synthetic|pytorch] [--shuffle]
-//                      --ranks R --events N [--seed S] OUTDIR
+//                      [--gpu-metrics-hz HZ] --ranks R --events N [--seed S] OUTDIR
 #include <QCommandLineParser>
 #include <QCoreApplication>
 #include <QDir>
@@ -277,7 +279,79 @@ std::string nvtxText(const Event &e, const char *stepPrefix)
     return e.depth == 1 ? kPhases[std::size_t(e.name)] : stepPrefix + std::to_string(e.name);
 }
 
-bool writeNsys(const QString &path, const std::vector<Event> &events, int rank, const Names &names)
+// The H100 metric set's names as TARGET_INFO_GPU_METRICS lists them, and a
+// sample of each for a GPU that is busy (a kernel runs) or idle.
+struct MetricDefinition {
+    const char *name;
+    int busy, idle;
+};
+const std::vector<MetricDefinition> kGpuMetrics{
+    {"GPC Clock Frequency [MHz]", 1980, 1755},       {"SYS Clock Frequency [MHz]", 1755, 1755},
+    {"GR Active [Throughput %]", 97, 0},             {"Sync Compute In Flight [Throughput %]", 0, 0},
+    {"Async Compute In Flight [Throughput %]", 96, 0}, {"SMs Active [Throughput %]", 88, 0},
+    {"SM Issue [Throughput %]", 41, 0},              {"Tensor Active [Throughput %]", 35, 0},
+    {"Compute Warps In Flight [Throughput %]", 52, 0}, {"Unallocated Warps in Active SMs [Throughput %]", 31, 0},
+    {"DRAM Read Bandwidth [Throughput %]", 44, 0},   {"DRAM Write Bandwidth [Throughput %]", 18, 0},
+    {"NVLink RX Bandwidth [Throughput %]", 3, 0},    {"NVLink TX Bandwidth [Throughput %]", 3, 0},
+    {"PCIe RX Throughput [Throughput %]", 1, 0},     {"PCIe TX Throughput [Throughput %]", 1, 0},
+};
+
+// GPU_METRICS rows every 1/hz s over the events' extent: per sample one row
+// per metric, its value by whether a kernel ran at that time; busy
+// throughputs vary by a few percent from sample to sample, as measured ones
+// do, clocks and idle zeros repeat.
+void writeGpuMetrics(sqlite3 *db, const std::vector<Event> &events, int hz)
+{
+    std::vector<std::pair<std::int64_t, std::int64_t>> kernels;
+    std::int64_t first = INT64_MAX, last = INT64_MIN;
+    for (const Event &e : events) {
+        first = std::min(first, e.start);
+        last = std::max(last, e.end);
+        if (e.kind == Event::Kernel || e.kind == Event::Nccl)
+            kernels.emplace_back(e.start, e.end);
+    }
+    if (hz <= 0 || events.empty())
+        return;
+    std::sort(kernels.begin(), kernels.end());
+    const std::int64_t typeId = std::int64_t(1) << 8; // GPU 0 (typeId & 0xFF)
+    exec(db, "CREATE TABLE TARGET_INFO_GPU_METRICS(typeId INTEGER NOT NULL, sourceId INTEGER NOT NULL, typeName TEXT NOT NULL,"
+             " metricId INTEGER NOT NULL, metricName TEXT NOT NULL);"
+             "CREATE TABLE GPU_METRICS(rawTimestamp INTEGER NOT NULL, timestamp INTEGER, typeId INTEGER NOT NULL, metricId INTEGER NOT NULL, value INTEGER NOT NULL);");
+    sqlite3_stmt *info = nullptr, *sample = nullptr;
+    sqlite3_prepare_v2(db, "INSERT INTO TARGET_INFO_GPU_METRICS VALUES(?,0,'GH100',?,?)", -1, &info, nullptr);
+    for (std::size_t m = 0; m < kGpuMetrics.size(); ++m) {
+        sqlite3_bind_int64(info, 1, typeId);
+        sqlite3_bind_int64(info, 2, std::int64_t(m));
+        sqlite3_bind_text(info, 3, kGpuMetrics[m].name, -1, SQLITE_STATIC);
+        sqlite3_step(info);
+        sqlite3_reset(info);
+    }
+    sqlite3_finalize(info);
+    sqlite3_prepare_v2(db, "INSERT INTO GPU_METRICS VALUES(?,?,?,?,?)", -1, &sample, nullptr);
+    const std::int64_t period = 1000000000 / hz;
+    std::mt19937 jitter(12345);
+    std::size_t k = 0;
+    std::int64_t runningUntil = INT64_MIN; // latest end of the kernels started so far
+    for (std::int64_t t = first; t <= last; t += period) {
+        while (k < kernels.size() && kernels[k].first <= t)
+            runningUntil = std::max(runningUntil, kernels[k++].second);
+        const bool busy = runningUntil > t;
+        for (std::size_t m = 0; m < kGpuMetrics.size(); ++m) {
+            sqlite3_bind_int64(sample, 1, t);
+            sqlite3_bind_int64(sample, 2, t);
+            sqlite3_bind_int64(sample, 3, typeId);
+            sqlite3_bind_int64(sample, 4, std::int64_t(m));
+            const int base = busy ? kGpuMetrics[m].busy : kGpuMetrics[m].idle;
+            const bool varies = busy && base > 0 && base <= 100;
+            sqlite3_bind_int64(sample, 5, varies ? std::clamp(base + int(jitter() % 9) - 4, 0, 100) : base);
+            sqlite3_step(sample);
+            sqlite3_reset(sample);
+        }
+    }
+    sqlite3_finalize(sample);
+}
+
+bool writeNsys(const QString &path, const std::vector<Event> &events, int rank, const Names &names, int gpuMetricsHz)
 {
     QFile::remove(path);
     sqlite3 *db = nullptr;
@@ -414,6 +488,7 @@ bool writeNsys(const QString &path, const std::vector<Event> &events, int rank, 
     }
     for (sqlite3_stmt *s : {kernel, memcpy, memset, api, nvtx, osrt, memory})
         sqlite3_finalize(s);
+    writeGpuMetrics(db, events, gpuMetricsHz);
     const bool ok = exec(db, "COMMIT;");
     sqlite3_close(db);
     return ok;
@@ -509,7 +584,10 @@ int main(int argc, char **argv)
     const QCommandLineOption profile(QStringLiteral("profile"), QStringLiteral("synthetic (default) or pytorch (shaped like a real emit_nvtx export)"),
                                      QStringLiteral("PROFILE"), QStringLiteral("synthetic"));
     const QCommandLineOption shuffle(QStringLiteral("shuffle"), QStringLiteral("Write rows out of time order (as nsys 2025.6 and later may)"));
-    parser.addOptions({format, profile, shuffle, ranks, events, seed});
+    const QCommandLineOption gpuMetricsHz(QStringLiteral("gpu-metrics-hz"),
+                                          QStringLiteral("GPU metric samples per second, nsys only (default: 10000 for pytorch, 0 for synthetic)"),
+                                          QStringLiteral("HZ"));
+    parser.addOptions({format, profile, shuffle, gpuMetricsHz, ranks, events, seed});
     parser.addPositionalArgument(QStringLiteral("outdir"), QStringLiteral("Where to write the files"));
     parser.process(app);
     if (parser.positionalArguments().size() != 1) {
@@ -528,6 +606,7 @@ int main(int argc, char **argv)
     }
     const Names &names = pytorch ? kPytorchNames : kSyntheticNames;
     const QString stem = pytorch ? QStringLiteral("pytorch") : QStringLiteral("synthetic");
+    const int metricsHz = parser.isSet(gpuMetricsHz) ? parser.value(gpuMetricsHz).toInt() : pytorch ? 10000 : 0;
     for (int r = 0; r < rankCount; ++r) {
         const std::uint64_t rankSeed = parser.value(seed).toULongLong() * 1000003 + std::uint64_t(r);
         std::vector<Event> evs = pytorch ? makePytorchRank(perRank, rankSeed) : makeRank(perRank, rankSeed);
@@ -536,7 +615,7 @@ int main(int argc, char **argv)
             std::shuffle(evs.begin(), evs.end(), rng);
         }
         const QString path = out.filePath(kineto ? QStringLiteral("%1_rank%2.pt.trace.json").arg(stem).arg(r) : QStringLiteral("%1_rank%2.sqlite").arg(stem).arg(r));
-        if (!(kineto ? writeKineto(path, evs, r, rankCount, names) : writeNsys(path, evs, r, names))) {
+        if (!(kineto ? writeKineto(path, evs, r, rankCount, names) : writeNsys(path, evs, r, names, metricsHz))) {
             QTextStream(stderr) << "rankscope-tracegen: cannot write " << path << "\n";
             return 2;
         }

@@ -298,8 +298,8 @@ void TimelineCanvas::paintCounter(QPainter &p, const RowGeometry &g) const
     const CounterTrack &c = entry.report->counters[std::size_t(row.counter)];
     if (c.time.empty())
         return;
-    const double largest = *std::max_element(c.value.begin(), c.value.end());
-    if (largest <= 0 && *std::min_element(c.value.begin(), c.value.end()) >= 0) {
+    const double largest = c.largest();
+    if (largest <= 0 && c.smallest() >= 0) {
         p.setPen(Theme(palette()).valueText());
         p.drawText(QRect(m_labelWidth + 4, g.top, trackAreaWidth() - 8, g.height), Qt::AlignLeft | Qt::AlignVCenter,
                    tr("no activity: every sample is 0"));
@@ -309,18 +309,14 @@ void TimelineCanvas::paintCounter(QPainter &p, const RowGeometry &g) const
     const TimeScale s = scale();
     const int width = trackAreaWidth();
     const int base = g.top + g.height - 3, span = g.height - 8;
-    // A step chart: each pixel shows the largest value in force across it.
+    // A step chart: each pixel shows the largest value in force across it,
+    // read from the counter's block maxima (a 10 kHz metric has far more
+    // samples than pixels when zoomed out).
     std::vector<double> column(std::size_t(width), -1.0);
-    const TimeNs lo = s.time(0) - entry.sessionOffset;
-    auto it = std::upper_bound(c.time.begin(), c.time.end(), lo);
-    std::size_t i = it == c.time.begin() ? 0 : std::size_t(it - c.time.begin()) - 1;
-    for (; i < c.time.size(); ++i) {
-        const double x0 = std::max(0.0, s.x(c.time[i] + entry.sessionOffset));
-        const double x1 = i + 1 < c.time.size() ? s.x(c.time[i + 1] + entry.sessionOffset) : double(width);
-        if (x0 >= width)
-            break;
-        for (int x = int(x0); x < std::min(width, int(std::ceil(std::max(x1, x0 + 1)))); ++x)
-            column[std::size_t(x)] = std::max(column[std::size_t(x)], c.value[i]);
+    for (int x = 0; x < width; ++x) {
+        const TimeNs from = s.time(x) - entry.sessionOffset, to = std::max(from + 1, s.time(x + 1) - entry.sessionOffset);
+        if (const auto v = c.largestIn(from, to))
+            column[std::size_t(x)] = *v;
     }
     const QColor fill = Theme::kindColor(TrackKind::Memset);
     for (int x = 0; x < width; ++x)

@@ -481,7 +481,7 @@ void KinetoBuilder::finish(const kineto::TraceHeader &header)
     for (CounterTrack &c : r.counters) {
         for (TimeNs &t : c.time)
             t -= origin;
-        c.sortByTime();
+        c.finalize();
     }
 
     std::set<std::uint32_t> pids;

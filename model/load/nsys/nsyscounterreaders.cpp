@@ -88,28 +88,47 @@ void readGpuMetrics(NsysLoadContext &ctx)
             metricNames[{row.int64(0), row.int64(1)}] = row.qtext(2);
         });
     }
-    std::map<std::pair<std::int64_t, std::int64_t>, std::size_t> counterOf;
+    // A GPU samples a few dozen metrics at 10 kHz, one row each: the
+    // counter of a row is found by a linear search of the few keys seen,
+    // starting after the previous row's (rows cycle through the metrics).
+    struct MetricKey {
+        std::int64_t typeId, metricId;
+        std::size_t counter;
+    };
+    std::vector<MetricKey> keys;
+    std::size_t previous = 0;
     const std::string sql = ctx.db.selectColumns("GPU_METRICS", {"timestamp", "typeId", "metricId", "value"});
     ctx.forEachRow("GPU_METRICS", sql, [&](const SqliteStatement &row) {
-        const std::pair key{row.int64(1), row.int64(2)};
-        auto [it, added] = counterOf.try_emplace(key, ctx.report.counters.size());
-        if (added) {
+        const std::int64_t typeId = row.int64(1), metricId = row.int64(2);
+        std::size_t found = keys.size();
+        for (std::size_t n = 0; n < keys.size(); ++n) {
+            const std::size_t k = (previous + 1 + n) % keys.size();
+            if (keys[k].typeId == typeId && keys[k].metricId == metricId) {
+                found = k;
+                break;
+            }
+        }
+        if (found == keys.size()) {
             CounterTrack c;
-            const auto name = metricNames.find(key);
-            c.deviceId = int(key.first & 0xFF);
+            const auto name = metricNames.find({typeId, metricId});
+            c.deviceId = int(typeId & 0xFF);
             c.name = name != metricNames.end() ? name->second
-                                               : QStringLiteral("metric %1").arg(key.second);
+                                               : QStringLiteral("metric %1").arg(metricId);
+            keys.push_back({typeId, metricId, ctx.report.counters.size()});
             ctx.report.counters.push_back(std::move(c));
         }
-        CounterTrack &c = ctx.report.counters[it->second];
+        previous = found;
+        CounterTrack &c = ctx.report.counters[keys[found].counter];
         c.time.push_back(row.int64(0));
         c.value.push_back(row.real(3));
     });
     // Samples are written per GPU in batches; keep each counter in time
-    // order, and in the unit its name gives.
-    for (const auto &[key, index] : counterOf) {
-        CounterTrack &c = ctx.report.counters[index];
+    // order, without the samples that repeat the value in force, and in the
+    // unit its name gives.
+    for (const MetricKey &key : keys) {
+        CounterTrack &c = ctx.report.counters[key.counter];
         c.sortByTime();
+        c.dropRepeatedValues();
         const double largest = c.value.empty() ? 0.0 : *std::max_element(c.value.begin(), c.value.end());
         const MetricUnit unit = metricUnitOf(c.name, largest);
         c.unit = unit.unit;

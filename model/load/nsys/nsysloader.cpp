@@ -298,6 +298,8 @@ LoadResult NsysSqliteLoader::load(const QString &path, const LoadControl &contro
         ctx.note(Diagnostic::Severity::Warning, QStringLiteral("the export holds no events"));
     finalizeTracks(*report);
     buildDerivedTracks(*report);
+    for (CounterTrack &c : report->counters)
+        c.finalize();
     report->shrinkToFit();
     report->loadSeconds = double(timer.nsecsElapsed()) / 1e9;
     control.report(1.0);

@@ -1,0 +1,105 @@
+#include "core/countertrack.h"
+
+#include <algorithm>
+#include <limits>
+#include <numeric>
+
+namespace rankscope {
+
+void CounterTrack::sortByTime()
+{
+    if (std::is_sorted(time.begin(), time.end()))
+        return;
+    std::vector<std::size_t> order(time.size());
+    std::iota(order.begin(), order.end(), std::size_t(0));
+    std::stable_sort(order.begin(), order.end(), [&](auto a, auto b) { return time[a] < time[b]; });
+    std::vector<TimeNs> sortedTime(order.size());
+    std::vector<double> sortedValue(order.size());
+    for (std::size_t i = 0; i < order.size(); ++i) {
+        sortedTime[i] = time[order[i]];
+        sortedValue[i] = value[order[i]];
+    }
+    time.swap(sortedTime);
+    value.swap(sortedValue);
+}
+
+void CounterTrack::dropRepeatedValues()
+{
+    std::size_t kept = 0;
+    for (std::size_t i = 0; i < time.size(); ++i)
+        if (kept == 0 || value[i] != value[kept - 1]) {
+            time[kept] = time[i];
+            value[kept] = value[i];
+            ++kept;
+        }
+    time.resize(kept);
+    value.resize(kept);
+}
+
+namespace {
+
+std::vector<double> blockMaxima(const std::vector<double> &values, std::size_t block)
+{
+    std::vector<double> out((values.size() + block - 1) / block, -std::numeric_limits<double>::infinity());
+    for (std::size_t i = 0; i < values.size(); ++i)
+        out[i / block] = std::max(out[i / block], values[i]);
+    return out;
+}
+
+} // namespace
+
+void CounterTrack::finalize()
+{
+    sortByTime();
+    time.shrink_to_fit();
+    value.shrink_to_fit();
+    m_blockLargest = blockMaxima(value, kBlock);
+    m_superBlockLargest = blockMaxima(m_blockLargest, kBlock);
+    if (value.empty()) {
+        m_largest = m_smallest = 0.0;
+        return;
+    }
+    const auto [smallest, largest] = std::minmax_element(value.begin(), value.end());
+    m_smallest = *smallest;
+    m_largest = *largest;
+}
+
+double CounterTrack::largestOfSamples(std::size_t first, std::size_t last) const
+{
+    double m = -std::numeric_limits<double>::infinity();
+    // Single samples up to a block boundary at either end, then whole
+    // blocks up to a super-block boundary, then super-blocks.
+    while (first < last && first % kBlock != 0)
+        m = std::max(m, value[first++]);
+    while (last > first && last % kBlock != 0)
+        m = std::max(m, value[--last]);
+    std::size_t b0 = first / kBlock, b1 = last / kBlock;
+    while (b0 < b1 && b0 % kBlock != 0)
+        m = std::max(m, m_blockLargest[b0++]);
+    while (b1 > b0 && b1 % kBlock != 0)
+        m = std::max(m, m_blockLargest[--b1]);
+    for (std::size_t s = b0 / kBlock; s < b1 / kBlock; ++s)
+        m = std::max(m, m_superBlockLargest[s]);
+    return m;
+}
+
+std::optional<double> CounterTrack::largestIn(TimeNs from, TimeNs to) const
+{
+    if (to <= from || time.empty() || time.front() >= to)
+        return std::nullopt;
+    // The sample in force at `from` is the last one at or before it.
+    const auto atFrom = std::upper_bound(time.begin(), time.end(), from);
+    const std::size_t first = atFrom == time.begin() ? 0 : std::size_t(atFrom - time.begin()) - 1;
+    const std::size_t last = std::size_t(std::lower_bound(atFrom, time.end(), to) - time.begin());
+    if (m_blockLargest.size() != (value.size() + kBlock - 1) / kBlock) // not finalized: read the samples
+        return *std::max_element(value.begin() + std::ptrdiff_t(first), value.begin() + std::ptrdiff_t(last));
+    return largestOfSamples(first, last);
+}
+
+std::size_t CounterTrack::memoryBytes() const
+{
+    return sizeof(CounterTrack) + time.capacity() * sizeof(TimeNs) + value.capacity() * sizeof(double)
+           + (m_blockLargest.capacity() + m_superBlockLargest.capacity()) * sizeof(double);
+}
+
+} // namespace rankscope

@@ -1,0 +1,50 @@
+#pragma once
+// A counter row: samples of one value over time (GPU metrics, memory in
+// use), each in force until the next one, a step function.
+#include "core/timetypes.h"
+
+#include <QString>
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+namespace rankscope {
+
+struct CounterTrack {
+    QString name;
+    QString unit;
+    std::uint32_t pid = 0;
+    int deviceId = -1;
+    std::vector<TimeNs> time;
+    std::vector<double> value;
+
+    // Puts the samples in time order (loaders may read them out of order).
+    void sortByTime();
+    // Drops each sample that repeats the value in force (sampled metrics:
+    // a GPU metric at 10 kHz is mostly the same value; the step function is
+    // unchanged). Samples must be in time order.
+    void dropRepeatedValues();
+    // Once the samples are final: sorts them and builds the extremes and
+    // the per-block maxima the queries below read.
+    void finalize();
+
+    double largest() const { return m_largest; }
+    double smallest() const { return m_smallest; }
+    // The largest value in force at some time in [from, to): the sample in
+    // force at `from` and every sample taken before `to`. In time
+    // proportional to the block size, however many samples the range holds,
+    // so a zoomed-out frame does not read every sample.
+    std::optional<double> largestIn(TimeNs from, TimeNs to) const;
+    std::size_t memoryBytes() const;
+
+private:
+    double largestOfSamples(std::size_t first, std::size_t last) const; // [first, last)
+
+    static constexpr std::size_t kBlock = 64;
+    std::vector<double> m_blockLargest;      // per kBlock samples
+    std::vector<double> m_superBlockLargest; // per kBlock * kBlock samples
+    double m_largest = 0.0;
+    double m_smallest = 0.0;
+};
+
+} // namespace rankscope

@@ -1,0 +1,81 @@
+// Counter rows: the largest value in force over a range, read from block
+// maxima, equals a scan of the samples; repeated samples of a metric are
+// dropped without changing the step function.
+#include "core/countertrack.h"
+
+#include <QtTest>
+
+#include <random>
+
+using namespace rankscope;
+
+namespace {
+
+// The reference: every sample in force at some time in [from, to).
+std::optional<double> scanLargest(const CounterTrack &c, TimeNs from, TimeNs to)
+{
+    std::optional<double> m;
+    for (std::size_t i = 0; i < c.time.size(); ++i) {
+        const TimeNs end = i + 1 < c.time.size() ? c.time[i + 1] : kTimeMax;
+        if (c.time[i] < to && end > from)
+            m = std::max(m.value_or(c.value[i]), c.value[i]);
+    }
+    return m;
+}
+
+} // namespace
+
+class TestCounterTrack : public QObject {
+    Q_OBJECT
+
+private slots:
+    void largestInMatchesAScan()
+    {
+        std::mt19937_64 rng(7);
+        CounterTrack c;
+        TimeNs t = 1000;
+        for (int i = 0; i < 300000; ++i) { // several super-blocks
+            t += 1 + TimeNs(rng() % 200);
+            c.time.push_back(t);
+            c.value.push_back(double(rng() % 1000));
+        }
+        c.finalize();
+        QCOMPARE(c.largest(), *std::max_element(c.value.begin(), c.value.end()));
+        QCOMPARE(c.smallest(), *std::min_element(c.value.begin(), c.value.end()));
+        for (int q = 0; q < 300; ++q) {
+            const TimeNs from = TimeNs(rng() % std::uint64_t(t + 5000));
+            const TimeNs length = q % 3 == 0 ? TimeNs(rng() % 50) + 1 : TimeNs(rng() % std::uint64_t(t));
+            QCOMPARE(c.largestIn(from, from + length), scanLargest(c, from, from + length));
+        }
+        QCOMPARE(c.largestIn(0, 1000), std::optional<double>()); // before the first sample
+        QCOMPARE(c.largestIn(0, 1001 + 200 * 300000), std::optional<double>(c.largest()));
+        QCOMPARE(c.largestIn(t + 10, t + 20), std::optional<double>(c.value.back())); // the last stays in force
+    }
+
+    void repeatedValuesAreDropped()
+    {
+        CounterTrack c;
+        c.time = {10, 20, 30, 40, 50, 60};
+        c.value = {5, 5, 7, 7, 7, 5};
+        c.dropRepeatedValues();
+        QCOMPARE(c.time, (std::vector<TimeNs>{10, 30, 60}));
+        QCOMPARE(c.value, (std::vector<double>{5, 7, 5}));
+        c.finalize();
+        QCOMPARE(c.largestIn(35, 45), std::optional<double>(7));
+        QCOMPARE(c.largestIn(61, 70), std::optional<double>(5));
+    }
+
+    void outOfOrderSamplesAreSorted()
+    {
+        CounterTrack c;
+        c.time = {300, 100, 200};
+        c.value = {80, 20, 50};
+        c.finalize();
+        QCOMPARE(c.time, (std::vector<TimeNs>{100, 200, 300}));
+        QCOMPARE(c.value, (std::vector<double>{20, 50, 80}));
+        QCOMPARE(c.largestIn(100, 250), std::optional<double>(50));
+    }
+};
+
+QTEST_APPLESS_MAIN(TestCounterTrack)
+#include "tst_countertrack.moc"
