@@ -120,6 +120,18 @@ std::size_t Report::eventCount(TrackKind kind) const
     return n;
 }
 
+bool NvtxRecord::isDefault() const
+{
+    return eventType == NvtxEventType::PushPopRange && payloadKind == PayloadKind::None && !hasColor && !openAtEnd && color == 0
+           && category == 0 && categoryName == 0 && endTid == 0 && externalId == 0;
+}
+
+const NvtxRecord &Report::nvtxRecord(std::uint32_t payload) const
+{
+    static const NvtxRecord plainRange;
+    return payload < nvtx.size() ? nvtx[payload] : plainRange;
+}
+
 std::size_t Report::eventCount() const
 {
     std::size_t n = 0;

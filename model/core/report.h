@@ -156,8 +156,13 @@ struct ApiCallRecord {
     std::uint32_t externalId = 0;
 };
 
-// NVTX slice name: the message (text, or the registered string).
+// What an NVTX range or mark has besides its name and times. Most ranges
+// (emit_nvtx writes one per op) have none of it: their slice's payload is
+// kNoRecord and they share the default record, so a record is stored only
+// for a range with a payload, colour, category, another type or thread.
 struct NvtxRecord {
+    static constexpr std::uint32_t kNoRecord = 0xFFFFFFFFu; // slice payload of a plain push/pop range
+
     enum class PayloadKind : std::uint8_t { None, Int, Unsigned, Double, Json };
     std::uint8_t eventType = NvtxEventType::PushPopRange;
     PayloadKind payloadKind = PayloadKind::None;
@@ -166,17 +171,20 @@ struct NvtxRecord {
     std::uint32_t color = 0;     // ARGB
     std::uint32_t category = 0;
     StringId categoryName = 0;
-    std::uint32_t endTid = 0;    // start/end ranges may end on another thread
+    std::uint32_t endTid = 0;    // start/end ranges may end on another thread; 0: the one it started on
     std::int64_t intPayload = 0; // Int and Unsigned (bit pattern)
     double doublePayload = 0.0;
     StringId jsonPayload = 0;
     std::uint32_t externalId = 0; // Kineto CPU ops and annotations
+
+    // Whether a range needs a record of its own (anything but the default).
+    bool isDefault() const;
 };
 
 // Payload of a NvtxGpuProjection slice: the NVTX range it projects and what
 // GPU work the range launched.
 struct NvtxProjectionRecord {
-    std::uint32_t nvtxRow = 0;     // row in Report::nvtx
+    std::uint32_t nvtxRow = 0;     // its record: Report::nvtxRecord(nvtxRow)
     std::uint32_t gpuOps = 0;      // kernels, memcpys and memsets launched inside it
     TimeNs cpuStart = 0, cpuEnd = 0; // the range on its thread
     TimeNs gpuBusyNs = 0;          // union of those ops' time on the GPU
@@ -239,7 +247,7 @@ struct Report {
     std::vector<MemsetRecord> memsets;
     std::vector<SyncRecord> syncs;
     std::vector<ApiCallRecord> apiCalls;
-    std::vector<NvtxRecord> nvtx;
+    std::vector<NvtxRecord> nvtx; // see NvtxRecord::kNoRecord; read through nvtxRecord()
     std::vector<NvtxProjectionRecord> nvtxProjections;
     std::vector<CollectiveRecord> collectives;
 
@@ -277,6 +285,8 @@ struct Report {
     // Processes with CUDA work (API calls or GPU activity), by pid.
     std::vector<std::uint32_t> cudaProcesses() const;
     std::size_t eventCount(TrackKind kind) const;
+    // An NVTX slice's record, by its payload (the default one for kNoRecord).
+    const NvtxRecord &nvtxRecord(std::uint32_t payload) const;
     std::size_t eventCount() const;
     // Union of all track extents, in report time.
     TimeRange extent() const;

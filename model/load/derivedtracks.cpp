@@ -17,7 +17,7 @@ bool isCompleteRange(const NvtxRecord &n, std::uint32_t tid)
         return false;
     if (n.eventType == NvtxEventType::PushPopRange || n.eventType == NvtxEventType::NvtxtPushPop)
         return true;
-    return (n.eventType == NvtxEventType::StartEndRange || n.eventType == NvtxEventType::NvtxtStartEnd) && n.endTid == tid;
+    return (n.eventType == NvtxEventType::StartEndRange || n.eventType == NvtxEventType::NvtxtStartEnd) && (n.endTid == 0 || n.endTid == tid);
 }
 
 bool startsWithNoCase(std::string_view s, std::string_view prefix)
@@ -97,7 +97,7 @@ void buildNvtxProjections(Report &report)
         std::vector<std::tuple<int, TimeNs, TimeNs>> ops; // device, start, end
         std::vector<stats::Interval> deviceOps;
         for (std::size_t r = 0; r < nvtx.slices.size(); ++r) {
-            const NvtxRecord &n = report.nvtx[nvtx.slices.payload(r)];
+            const NvtxRecord &n = report.nvtxRecord(nvtx.slices.payload(r));
             if (!isCompleteRange(n, nvtx.tid))
                 continue;
             const TimeNs lo = nvtx.slices.start(r), hi = nvtx.slices.end(r);

@@ -77,7 +77,7 @@ void addMemcpyFields(EventDetails &d, const Report &r, const Track &t, std::size
 
 void addNvtxFields(EventDetails &d, const Report &r, const Track &t, std::size_t i)
 {
-    const NvtxRecord &n = r.nvtx[t.slices.payload(i)];
+    const NvtxRecord &n = r.nvtxRecord(t.slices.payload(i));
     const QString domain = r.strings.string(t.domainName);
     d.fields.push_back({QStringLiteral("Domain"), domain.isEmpty() ? QStringLiteral("(default)") : domain, {}});
     if (n.category)
@@ -93,7 +93,7 @@ void addNvtxFields(EventDetails &d, const Report &r, const Track &t, std::size_t
     }
     if (n.openAtEnd)
         d.fields.push_back({QStringLiteral("Note"), QStringLiteral("Still open when capture stopped"), {}});
-    if (n.endTid != t.tid)
+    if (n.endTid != 0 && n.endTid != t.tid)
         d.fields.push_back({QStringLiteral("Ended on thread"), QString::number(n.endTid), {}});
 }
 

@@ -226,7 +226,7 @@ ResultTable nvtxSum(const Slices &slices)
 {
     DurationGroups groups;
     forEachSlice(slices, TrackKind::Nvtx, [&](const Report &report, const Track &track, std::size_t i) {
-        const int type = report.nvtx[track.slices.payload(i)].eventType;
+        const int type = report.nvtxRecord(track.slices.payload(i)).eventType;
         const bool pushPop = type == NvtxEventType::PushPopRange || type == NvtxEventType::NvtxtPushPop;
         const bool startEnd = type == NvtxEventType::StartEndRange || type == NvtxEventType::NvtxtStartEnd;
         if (!pushPop && !startEnd)

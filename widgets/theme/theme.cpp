@@ -70,13 +70,13 @@ QColor Theme::eventColor(const Report &report, const Track &track, std::uint32_t
     switch (track.kind) {
     case TrackKind::Memcpy: return memcpyColor(report.memcpys[track.slices.payload(event)].copyKind);
     case TrackKind::Nvtx: {
-        const NvtxRecord &n = report.nvtx[track.slices.payload(event)];
+        const NvtxRecord &n = report.nvtxRecord(track.slices.payload(event));
         if (n.hasColor)
             return QColor::fromRgb(n.color | 0xFF000000u);
         return hashed(track.slices.name(event), 90, 215, 190, 80);
     }
     case TrackKind::NvtxGpuProjection: {
-        const NvtxRecord &n = report.nvtx[report.nvtxProjections[track.slices.payload(event)].nvtxRow];
+        const NvtxRecord &n = report.nvtxRecord(report.nvtxProjections[track.slices.payload(event)].nvtxRow);
         if (n.hasColor)
             return QColor::fromRgb(n.color | 0xFF000000u).lighter(115);
         return hashed(track.slices.name(event), 70, 225, 190, 80);

@@ -120,7 +120,6 @@ void readNvtx(NsysLoadContext &ctx)
     static const char *table = "NVTX_EVENTS";
     if (!ctx.isReadableEventTable(table))
         return;
-    ctx.reserveFor(ctx.report.nvtx, table);
     const std::string sql = ctx.db.selectColumns(
         table, {"start", "end", "eventType", "category", "color", "text", "globalTid", "endGlobalTid",
                 "textId", "domainId", "uint64Value", "int64Value", "doubleValue", "uint32Value",
@@ -168,15 +167,18 @@ void readNvtx(NsysLoadContext &ctx)
         record.color = std::uint32_t(row.int64(Color));
         record.hasColor = (record.color & 0xFF000000u) != 0;
         const std::int64_t endGlobalTid = row.int64(EndGlobalTid);
-        record.endTid = tidOfGlobalId(endGlobalTid != 0 ? endGlobalTid : globalTid);
+        if (endGlobalTid != 0 && tidOfGlobalId(endGlobalTid) != tidOfGlobalId(globalTid))
+            record.endTid = tidOfGlobalId(endGlobalTid);
         decodeNvtxPayload(ctx, row, record);
         const StringId name = nvtxText(ctx, row, Text, TextId);
-        const auto recordIndex = std::uint32_t(records.size());
+        const bool plain = record.isDefault();
+        const auto recordIndex = plain ? NvtxRecord::kNoRecord : std::uint32_t(records.size());
         if (open) // its end is the last timestamp, known after the pass
             pass.open.push_back({globalTid, std::uint32_t(domainId), start, name, recordIndex});
         else
             ctx.hostTrack(TrackKind::Nvtx, globalTid, std::uint32_t(domainId)).slices.append(start, end, name, recordIndex);
-        records.push_back(record);
+        if (!plain)
+            records.push_back(record);
     });
     if (!ok)
         return;
