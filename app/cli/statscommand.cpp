@@ -75,7 +75,7 @@ int runStats(const QStringList &arguments)
                                         QStringLiteral("gpu_time_util: list chunks under this in-use % (default 50)."),
                                         QStringLiteral("PERCENT"), QStringLiteral("50"));
     const QCommandLineOption commOption(QStringLiteral("comm-pattern"),
-                                        QStringLiteral("rank_summary, rank_comparison: kernels whose name matches REGEX are communication,\n"
+                                        QStringLiteral("rank_summary, rank_comparison, collectives, rank_wait: kernels whose name matches REGEX are\ncommunication, "
                                                        "replacing the built-in patterns (default: %1; rank_summary: HTA's).")
                                             .arg(stats::defaultCommunicationPattern()),
                                         QStringLiteral("REGEX"));
@@ -152,8 +152,13 @@ int runStats(const QStringList &arguments)
                 return 2;
     if (!session.ranks().empty())
         for (const QString &name : wholeSession)
-            if (!emitTable(*stats::runSessionReport(name, session, options), QString(), QStringLiteral("all ranks")))
+        {
+            const ResultTable table = *stats::runSessionReport(name, session, options);
+            for (const QString &note : table.notes)
+                QTextStream(stderr) << "rankscope-cli: " << name << ": " << note << "\n";
+            if (!emitTable(table, QString(), QStringLiteral("all ranks")))
                 return 2;
+        }
     return session.failures().empty() ? 0 : 2;
 }
 

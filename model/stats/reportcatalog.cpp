@@ -1,5 +1,6 @@
 #include "stats/reportcatalog.h"
 
+#include "stats/collectives.h"
 #include "stats/gpurules.h"
 #include "stats/nsysreports.h"
 #include "stats/rankbreakdown.h"
@@ -29,7 +30,8 @@ const std::vector<std::pair<QString, Runner>> &catalog()
 
 const QStringList &sessionReportNames()
 {
-    static const QStringList names{QStringLiteral("rank_summary"), QStringLiteral("rank_comparison")};
+    static const QStringList names{QStringLiteral("rank_summary"), QStringLiteral("rank_comparison"), QStringLiteral("collectives"),
+                                   QStringLiteral("rank_wait")};
     return names;
 }
 
@@ -72,6 +74,13 @@ std::optional<ResultTable> runSessionReport(const QString &name, const Session &
         return rankSummary(session, KernelClassifier::hta(options.communicationPattern));
     if (name == QLatin1String("rank_comparison"))
         return rankComparisonTable(session, {}, KernelClassifier::rankscope(options.communicationPattern));
+    if (name == QLatin1String("collectives") || name == QLatin1String("rank_wait")) {
+        const KernelClassifier classes = KernelClassifier::rankscope(options.communicationPattern);
+        const CollectiveMatch match = matchCollectives(session, classes);
+        ResultTable t = name == QLatin1String("collectives") ? collectivesTable(session, match) : rankWaitTable(session, match, {}, classes);
+        t.notes = match.notes;
+        return t;
+    }
     return std::nullopt;
 }
 

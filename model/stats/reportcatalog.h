@@ -14,7 +14,7 @@ struct ReportOptions {
     double gapThresholdMs = 500.0;        // gpu_gaps
     double utilThresholdPercent = 50.0;   // gpu_time_util
     int utilChunks = 30;                  // gpu_time_util
-    // rank_summary, rank_comparison: the user's communication kernel
+    // rank_summary, rank_comparison, collectives, rank_wait: the user's communication kernel
     // pattern (empty: the built-in table; see stats/kernelclasses.h).
     QString communicationPattern;
 };

@@ -48,6 +48,9 @@ struct ResultTable {
     QString title;  // e.g. "CUDA GPU Kernel Summary"
     QStringList headers;
     std::vector<std::vector<Cell>> rows;
+    // What the reader should know that the rows cannot say (how ranks were
+    // matched, what is missing); the CLI prints them on stderr.
+    QStringList notes;
 
     QString toCsv() const;
     QString toText() const;

@@ -176,6 +176,27 @@ private slots:
         QVERIFY(r.out.contains(QLatin1String("Resident memory:")));
     }
 
+    void collectivesAcrossRanks()
+    {
+        // The real 2-rank nsys export: SendRecv pairs matched by stream, one
+        // rank_wait row per rank, how they were matched on stderr.
+        const QString file = dataPath(QStringLiteral("third-party/nsys-ai/mfu_2gpu_before.sqlite"));
+        const Run run = runCli({"stats", "--report", "collectives", file});
+        QCOMPARE(run.exitCode, 0);
+        const QList<QStringList> rows = parseCsv(run.out);
+        QCOMPARE(rows[0].join(QLatin1Char(',')), QStringLiteral("Index,Communicator,Sequence,Name,Ranks,Bytes,First Arrival (ns),"
+                                                                "Last Arrival (ns),Last Rank,Skew (ns),End (ns),Bus Bandwidth (GB/s)"));
+        QVERIFY(rows.size() > 30);
+        QCOMPARE(rows[1][1], QStringLiteral("stream #0"));
+        QCOMPARE(rows[1][3], QStringLiteral("SendRecv"));
+        QCOMPARE(rows[1][4], QStringLiteral("2"));
+        QVERIFY2(run.err.contains(QLatin1String("collectives: The trace names no process groups")), qPrintable(run.err));
+        const QList<QStringList> ranks = parseCsv(runCli({"stats", "--report", "rank_wait", file}).out);
+        QCOMPARE(ranks.size(), 3);
+        QCOMPARE(ranks[0][3], QStringLiteral("Delay Caused (ns)"));
+        QCOMPARE(ranks[1][3], ranks[2][4]); // two ranks: one's delay is the other's wait
+    }
+
     void communicationPatternIsTheUsers()
     {
         // An NCCL kernel 200-300 µs under a GEMM from 250 µs: 50 µs exposed.

@@ -244,7 +244,7 @@ private slots:
         MainWindow w;
         w.open({slowFixture()}, true);
         const QStringList written = w.exportStatistics(dir.path());
-        QCOMPARE(written.size(), 10); // 8 nsys reports for the file, rank_summary and rank_comparison for the session
+        QCOMPARE(written.size(), 12); // 8 nsys reports for the file; rank_summary, rank_comparison, collectives, rank_wait for the session
         for (const QString &report : {QStringLiteral("cuda_gpu_kern_sum"), QStringLiteral("cuda_gpu_mem_size_sum"), QStringLiteral("gpu_gaps")}) {
             QString expected = readText(referenceCsv(QStringLiteral("slow_1gpu"), report));
             expected.remove(QLatin1Char('\r'));
@@ -252,6 +252,7 @@ private slots:
         }
         QVERIFY(QFileInfo::exists(dir.filePath(QStringLiteral("rank_summary.csv"))));
         QVERIFY(QFileInfo::exists(dir.filePath(QStringLiteral("rank_comparison.csv"))));
+        QVERIFY(QFileInfo::exists(dir.filePath(QStringLiteral("rank_wait.csv"))));
     }
 
     void windowLayoutAndHiddenRowsAreRemembered()

@@ -1,0 +1,438 @@
+#include "stats/collectives.h"
+
+#include "core/intervals.h"
+#include "session/eventlinks.h"
+
+#include <algorithm>
+#include <cctype>
+#include <map>
+
+namespace rankscope::stats {
+
+QString collectiveKindName(CollectiveKind kind)
+{
+    switch (kind) {
+    case CollectiveKind::AllReduce: return QStringLiteral("AllReduce");
+    case CollectiveKind::AllGather: return QStringLiteral("AllGather");
+    case CollectiveKind::ReduceScatter: return QStringLiteral("ReduceScatter");
+    case CollectiveKind::Broadcast: return QStringLiteral("Broadcast");
+    case CollectiveKind::Reduce: return QStringLiteral("Reduce");
+    case CollectiveKind::AllToAll: return QStringLiteral("AllToAll");
+    case CollectiveKind::SendRecv: return QStringLiteral("SendRecv");
+    case CollectiveKind::Send: return QStringLiteral("Send");
+    case CollectiveKind::Recv: return QStringLiteral("Recv");
+    case CollectiveKind::Other: break;
+    }
+    return QStringLiteral("Other");
+}
+
+namespace {
+
+// Lower case, letters and digits only: "_reduce_scatter_base" and
+// "ReduceScatter" both read "reducescatterbase"/"reducescatter".
+std::string normalised(std::string_view name)
+{
+    std::string out;
+    out.reserve(name.size());
+    for (const char c : name)
+        if (std::isalnum(static_cast<unsigned char>(c)))
+            out += char(std::tolower(static_cast<unsigned char>(c)));
+    return out;
+}
+
+std::optional<CollectiveKind> kindInName(std::string_view name)
+{
+    const std::string n = normalised(name);
+    // Longer names first: "allreduce" and "reducescatter" contain "reduce".
+    static const std::pair<const char *, CollectiveKind> kinds[] = {
+        {"allreduce", CollectiveKind::AllReduce},  {"reducescatter", CollectiveKind::ReduceScatter},
+        {"allgather", CollectiveKind::AllGather},  {"alltoall", CollectiveKind::AllToAll},
+        {"sendrecv", CollectiveKind::SendRecv},    {"broadcast", CollectiveKind::Broadcast},
+        {"reduce", CollectiveKind::Reduce},        {"send", CollectiveKind::Send},
+        {"recv", CollectiveKind::Recv},
+    };
+    for (const auto &[text, kind] : kinds)
+        if (n.find(text) != std::string::npos)
+            return kind;
+    return std::nullopt;
+}
+
+} // namespace
+
+CollectiveKind collectiveKindOf(std::string_view collectiveName, std::string_view kernelName)
+{
+    if (const auto kind = kindInName(collectiveName))
+        return *kind;
+    return kindInName(kernelName).value_or(CollectiveKind::Other);
+}
+
+double busBandwidthFactor(CollectiveKind kind, int ranks)
+{
+    if (ranks <= 0)
+        return 1.0;
+    const double n = ranks;
+    switch (kind) {
+    case CollectiveKind::AllReduce: return 2.0 * (n - 1) / n;
+    case CollectiveKind::AllGather:
+    case CollectiveKind::ReduceScatter:
+    case CollectiveKind::AllToAll: return (n - 1) / n;
+    default: return 1.0;
+    }
+}
+
+std::optional<double> CollectiveInstance::algorithmBandwidth() const
+{
+    if (bytes < 0 || transfer() <= 0)
+        return std::nullopt;
+    return double(bytes) / double(transfer()); // bytes per ns = GB/s
+}
+
+std::optional<double> CollectiveInstance::busBandwidth() const
+{
+    const auto alg = algorithmBandwidth();
+    if (!alg)
+        return std::nullopt;
+    return *alg * busBandwidthFactor(kind, groupSize);
+}
+
+namespace {
+
+// One communication kernel of a rank, before matching.
+struct RankOp {
+    TimeNs start, end;
+    EventLocation kernel;
+    CollectiveKind kind;
+    QString name;
+    std::int64_t bytes = -1;
+    int groupSize = 0;
+};
+
+std::int64_t bytesOf(const CollectiveRecord &c, CollectiveKind kind)
+{
+    // nccl-tests' size: the gathered output for all-gather, the input
+    // otherwise (all-reduce, reduce-scatter's whole input, send/recv).
+    const std::int64_t preferred = kind == CollectiveKind::AllGather ? c.outBytes : c.inBytes;
+    return preferred >= 0 ? preferred : std::max(c.inBytes, c.outBytes);
+}
+
+// The communication kernels of one rank, keyed by communicator: the
+// process group's name when the trace records it, else the rank's k-th
+// stream that runs communication kernels ("stream #k", streams in order of
+// first use), so the k-th collective on it matches the k-th elsewhere.
+std::map<QString, std::vector<RankOp>> opsOfRank(const Session &session, int rankIndex, const KernelClassifier &classes,
+                                                 bool &keyedByGroup)
+{
+    const RankEntry &entry = session.ranks()[std::size_t(rankIndex)];
+    const Report &r = *entry.report;
+    struct Pending {
+        RankOp op;
+        QString group;
+        std::pair<int, std::uint32_t> stream; // device, stream
+    };
+    std::vector<Pending> pending;
+    for (std::uint32_t t = 0; t < r.tracks.size(); ++t) {
+        const Track &track = r.tracks[t];
+        if (track.kind != TrackKind::Kernel || !Session::ownsTrack(entry, track))
+            continue;
+        for (std::size_t i = 0; i < track.slices.size(); ++i) {
+            const std::string_view name = r.strings.view(track.slices.name(i));
+            if (classes.classify(name) != KernelClass::Communication)
+                continue;
+            const KernelRecord &k = r.kernels[track.slices.payload(i)];
+            Pending p;
+            p.op.start = track.slices.start(i) + entry.sessionOffset;
+            p.op.end = track.slices.end(i) + entry.sessionOffset;
+            p.op.kernel = {rankIndex, t, std::uint32_t(i)};
+            p.stream = {track.deviceId, track.streamId};
+            std::string_view collectiveName;
+            if (k.collective != KernelRecord::kNoCollective && k.collective < r.collectives.size()) {
+                const CollectiveRecord &c = r.collectives[k.collective];
+                collectiveName = r.strings.view(c.name);
+                p.group = r.strings.string(c.processGroupName);
+                p.op.kind = collectiveKindOf(collectiveName, name);
+                p.op.bytes = bytesOf(c, p.op.kind);
+                p.op.groupSize = c.groupSize;
+            } else {
+                p.op.kind = collectiveKindOf({}, name);
+            }
+            p.op.name = collectiveName.empty() ? collectiveKindName(p.op.kind) : QString::fromUtf8(collectiveName.data(), qsizetype(collectiveName.size()));
+            pending.push_back(std::move(p));
+        }
+    }
+    std::sort(pending.begin(), pending.end(), [](const Pending &a, const Pending &b) { return a.op.start < b.op.start; });
+    std::map<std::pair<int, std::uint32_t>, int> streamOrdinal;
+    std::map<QString, std::vector<RankOp>> byCommunicator;
+    for (Pending &p : pending) {
+        QString key;
+        if (!p.group.isEmpty()) {
+            key = p.group;
+            keyedByGroup = true;
+        } else {
+            const auto [it, added] = streamOrdinal.try_emplace(p.stream, int(streamOrdinal.size()));
+            key = QStringLiteral("stream #%1").arg(it->second);
+        }
+        byCommunicator[key].push_back(std::move(p.op));
+    }
+    return byCommunicator;
+}
+
+} // namespace
+
+CollectiveMatch matchCollectives(const Session &session, const KernelClassifier &classes)
+{
+    CollectiveMatch match;
+    const int rankCount = int(session.ranks().size());
+    bool keyedByGroup = false;
+    // communicator -> per rank index, its operations in time order
+    std::map<QString, std::map<int, std::vector<RankOp>>> communicators;
+    QStringList withoutCommunication;
+    for (int ri = 0; ri < rankCount; ++ri) {
+        auto ops = opsOfRank(session, ri, classes, keyedByGroup);
+        if (ops.empty())
+            withoutCommunication << QString::number(session.ranks()[std::size_t(ri)].rank);
+        for (auto &[communicator, list] : ops)
+            communicators[communicator][ri] = std::move(list);
+    }
+    if (communicators.empty()) {
+        match.notes << QStringLiteral("No communication kernels (NCCL or the other libraries of the kernel classes) in any rank: "
+                                      "there are no collectives to match.");
+        return match;
+    }
+    if (!withoutCommunication.isEmpty() && withoutCommunication.size() < rankCount)
+        match.notes << QStringLiteral("Ranks without communication kernels: %1.").arg(withoutCommunication.join(QStringLiteral(", ")));
+    match.notes << (keyedByGroup ? QStringLiteral("Collectives matched by process group and their order in it.")
+                                 : QStringLiteral("The trace names no process groups: the k-th communication kernel on a rank's "
+                                                  "k-th communication stream is matched with the same on the other ranks."));
+    for (const auto &[communicator, perRank] : communicators) {
+        if (perRank.size() < 2) {
+            match.notes << QStringLiteral("%1 has operations on rank %2 only: nothing to match.")
+                               .arg(communicator)
+                               .arg(session.ranks()[std::size_t(perRank.begin()->first)].rank);
+            continue;
+        }
+        std::size_t most = 0;
+        for (const auto &[ri, ops] : perRank)
+            most = std::max(most, ops.size());
+        for (const auto &[ri, ops] : perRank)
+            if (ops.size() < most)
+                match.desyncs.push_back({communicator, ri, ops.size(), most});
+        for (std::size_t k = 0; k < most; ++k) {
+            CollectiveInstance c;
+            c.communicator = communicator;
+            c.sequence = k;
+            for (const auto &[ri, ops] : perRank) {
+                if (k >= ops.size())
+                    continue;
+                const RankOp &op = ops[k];
+                CollectiveArrival a;
+                a.rankIndex = ri;
+                a.kernel = op.kernel;
+                a.start = op.start;
+                a.end = op.end;
+                if (const auto call = launchingApiCall(session, op.kernel))
+                    a.launch = session.sessionTime(*call).start;
+                if (c.arrivals.empty()) {
+                    c.kind = op.kind;
+                    c.name = op.name;
+                }
+                if (c.bytes < 0)
+                    c.bytes = op.bytes;
+                c.groupSize = std::max(c.groupSize, op.groupSize);
+                c.arrivals.push_back(a);
+            }
+            if (c.arrivals.size() < 2)
+                continue;
+            c.groupSize = std::max<int>(c.groupSize, int(c.arrivals.size()));
+            c.firstArrival = c.arrivals.front().start;
+            c.lastArrival = c.arrivals.front().start;
+            c.lastRankIndex = c.arrivals.front().rankIndex;
+            c.end = c.arrivals.front().end;
+            for (const CollectiveArrival &a : c.arrivals) {
+                c.firstArrival = std::min(c.firstArrival, a.start);
+                if (a.start > c.lastArrival) {
+                    c.lastArrival = a.start;
+                    c.lastRankIndex = a.rankIndex;
+                }
+                c.end = std::max(c.end, a.end);
+            }
+            match.instances.push_back(std::move(c));
+        }
+    }
+    std::stable_sort(match.instances.begin(), match.instances.end(),
+                     [](const CollectiveInstance &a, const CollectiveInstance &b) { return a.firstArrival < b.firstArrival; });
+    for (const CommunicatorDesync &d : match.desyncs)
+        match.notes << QStringLiteral("Desync on %1: rank %2 has %3 operations, another rank %4 (%5 behind, or cut by the capture).")
+                           .arg(d.communicator)
+                           .arg(session.ranks()[std::size_t(d.rankIndex)].rank)
+                           .arg(d.operations)
+                           .arg(d.expected)
+                           .arg(d.expected - d.operations);
+    return match;
+}
+
+namespace {
+
+// A rank's GPU work other than communication, as sorted disjoint runs in
+// session time: what "GPU busy with other work" means for the late split.
+std::vector<Interval> otherGpuWork(const Session &session, int rankIndex, const KernelClassifier &classes)
+{
+    const RankEntry &entry = session.ranks()[std::size_t(rankIndex)];
+    const Report &r = *entry.report;
+    std::vector<Interval> busy;
+    for (const Track &track : r.tracks) {
+        if (!Session::ownsTrack(entry, track))
+            continue;
+        if (track.kind != TrackKind::Kernel && track.kind != TrackKind::Memcpy && track.kind != TrackKind::Memset)
+            continue;
+        for (std::size_t i = 0; i < track.slices.size(); ++i) {
+            if (track.kind == TrackKind::Kernel && classes.classify(r.strings.view(track.slices.name(i))) == KernelClass::Communication)
+                continue;
+            busy.emplace_back(track.slices.start(i) + entry.sessionOffset, track.slices.end(i) + entry.sessionOffset);
+        }
+    }
+    return unionOf(std::move(busy));
+}
+
+// Time of the runs inside [from, to).
+TimeNs coveredIn(const std::vector<Interval> &runs, TimeNs from, TimeNs to)
+{
+    if (to <= from)
+        return 0;
+    auto it = std::upper_bound(runs.begin(), runs.end(), Interval{from, kTimeMax});
+    if (it != runs.begin())
+        --it;
+    TimeNs total = 0;
+    for (; it != runs.end() && it->first < to; ++it) {
+        const TimeNs lo = std::max(from, it->first), hi = std::min(to, it->second);
+        if (hi > lo)
+            total += hi - lo;
+    }
+    return total;
+}
+
+} // namespace
+
+std::vector<RankWait> rankWaits(const Session &session, const CollectiveMatch &match, const StatsScope &scope, const KernelClassifier &classes)
+{
+    const std::size_t rankCount = session.ranks().size();
+    std::vector<RankWait> rows(rankCount);
+    for (std::size_t ri = 0; ri < rankCount; ++ri) {
+        rows[ri].rankIndex = int(ri);
+        rows[ri].rank = session.ranks()[ri].rank;
+    }
+    std::vector<std::optional<std::vector<Interval>>> busy(rankCount); // built when first needed
+    for (const CollectiveInstance &c : match.instances) {
+        if (scope.range && !(c.firstArrival >= scope.range->start && c.firstArrival < scope.range->end))
+            continue;
+        for (const CollectiveArrival &a : c.arrivals) {
+            RankWait &w = rows[std::size_t(a.rankIndex)];
+            ++w.collectives;
+            w.waited += c.waitOf(a);
+            if (a.rankIndex == c.lastRankIndex) {
+                ++w.timesLast;
+                for (const CollectiveArrival &other : c.arrivals)
+                    w.delayCaused += c.waitOf(other);
+            }
+            const TimeNs from = c.firstArrival, to = a.start;
+            if (to <= from)
+                continue;
+            std::optional<std::vector<Interval>> &runs = busy[std::size_t(a.rankIndex)];
+            if (!runs)
+                runs = otherGpuWork(session, a.rankIndex, classes);
+            const TimeNs compute = coveredIn(*runs, from, to);
+            // From the launching call on, an idle GPU waits for the launch.
+            TimeNs host = 0;
+            if (a.launch && *a.launch < to) {
+                const TimeNs launchFrom = std::max(from, *a.launch);
+                host = (to - launchFrom) - coveredIn(*runs, launchFrom, to);
+            }
+            w.late += to - from;
+            w.lateCompute += compute;
+            w.lateHost += host;
+            w.lateIdle += (to - from) - compute - host;
+        }
+    }
+    return rows;
+}
+
+std::vector<ClockEstimate> alignOnCollectives(const Session &session, const CollectiveMatch &match)
+{
+    const std::size_t rankCount = session.ranks().size();
+    std::vector<ClockEstimate> out(rankCount);
+    if (rankCount == 0)
+        return out;
+    // The reference: the lowest rank index that takes part in anything.
+    int reference = -1;
+    for (const CollectiveInstance &c : match.instances)
+        for (const CollectiveArrival &a : c.arrivals)
+            if (reference < 0 || a.rankIndex < reference)
+                reference = a.rankIndex;
+    if (reference < 0)
+        return out;
+    std::vector<std::vector<TimeNs>> differences(rankCount);
+    for (const CollectiveInstance &c : match.instances) {
+        const auto ref = std::find_if(c.arrivals.begin(), c.arrivals.end(), [&](const CollectiveArrival &a) { return a.rankIndex == reference; });
+        if (ref == c.arrivals.end())
+            continue;
+        for (const CollectiveArrival &a : c.arrivals)
+            differences[std::size_t(a.rankIndex)].push_back(ref->end - a.end);
+    }
+    auto median = [](std::vector<TimeNs> v) {
+        const auto mid = v.begin() + std::ptrdiff_t(v.size() / 2);
+        std::nth_element(v.begin(), mid, v.end());
+        return *mid;
+    };
+    for (std::size_t ri = 0; ri < rankCount; ++ri) {
+        const std::vector<TimeNs> &d = differences[ri];
+        if (d.empty())
+            continue;
+        ClockEstimate &e = out[ri];
+        e.collectives = d.size();
+        e.offset = median(d);
+        std::vector<TimeNs> distance;
+        distance.reserve(d.size());
+        for (const TimeNs x : d)
+            distance.push_back(x > *e.offset ? x - *e.offset : *e.offset - x);
+        e.residual = median(std::move(distance));
+    }
+    return out;
+}
+
+ResultTable collectivesTable(const Session &session, const CollectiveMatch &match)
+{
+    ResultTable t;
+    t.name = QStringLiteral("collectives");
+    t.title = QStringLiteral("Collectives Across Ranks");
+    t.headers = QStringList{QStringLiteral("Index"), QStringLiteral("Communicator"), QStringLiteral("Sequence"), QStringLiteral("Name"),
+                            QStringLiteral("Ranks"), QStringLiteral("Bytes"), QStringLiteral("First Arrival (ns)"),
+                            QStringLiteral("Last Arrival (ns)"), QStringLiteral("Last Rank"), QStringLiteral("Skew (ns)"),
+                            QStringLiteral("End (ns)"), QStringLiteral("Bus Bandwidth (GB/s)")};
+    std::int64_t index = 0;
+    for (const CollectiveInstance &c : match.instances) {
+        const auto bus = c.busBandwidth();
+        t.rows.push_back({Cell::ofInteger(index++), Cell::ofText(c.communicator), Cell::ofInteger(std::int64_t(c.sequence)),
+                          Cell::ofText(c.name), Cell::ofInteger(std::int64_t(c.arrivals.size())),
+                          c.bytes >= 0 ? Cell::ofInteger(c.bytes) : Cell(), Cell::ofInteger(c.firstArrival),
+                          Cell::ofInteger(c.lastArrival), Cell::ofInteger(session.ranks()[std::size_t(c.lastRankIndex)].rank),
+                          Cell::ofInteger(c.skew()), Cell::ofInteger(c.end), bus ? Cell::ofDecimal(*bus, 3) : Cell()});
+    }
+    return t;
+}
+
+ResultTable rankWaitTable(const Session &session, const CollectiveMatch &match, const StatsScope &scope, const KernelClassifier &classes)
+{
+    ResultTable t;
+    t.name = QStringLiteral("rank_wait");
+    t.title = QStringLiteral("Waits at Collectives per Rank");
+    t.headers = QStringList{QStringLiteral("Rank"), QStringLiteral("Collectives"), QStringLiteral("Times Last"),
+                            QStringLiteral("Delay Caused (ns)"), QStringLiteral("Waited (ns)"), QStringLiteral("Late: Compute (%)"),
+                            QStringLiteral("Late: Idle (%)"), QStringLiteral("Late: Host (%)")};
+    auto share = [](TimeNs part, TimeNs whole) { return whole > 0 ? Cell::ofDecimal(100.0 * double(part) / double(whole), 1) : Cell(); };
+    for (const RankWait &w : rankWaits(session, match, scope, classes))
+        t.rows.push_back({Cell::ofInteger(w.rank), Cell::ofInteger(std::int64_t(w.collectives)), Cell::ofInteger(std::int64_t(w.timesLast)),
+                          Cell::ofInteger(w.delayCaused), Cell::ofInteger(w.waited), share(w.lateCompute, w.late),
+                          share(w.lateIdle, w.late), share(w.lateHost, w.late)});
+    return t;
+}
+
+} // namespace rankscope::stats

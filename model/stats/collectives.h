@@ -1,0 +1,107 @@
+#pragma once
+// Across ranks: each collective operation matched on every rank that took
+// part, when each rank arrived (its kernel started), who came last, how
+// long the others waited, and why the late ranks were late. The measures
+// and their definitions are in docs/statistics.md, "Collectives".
+#include "session/session.h"
+#include "stats/kernelclasses.h"
+#include "stats/resulttable.h"
+#include "stats/statsscope.h"
+
+#include <optional>
+#include <string_view>
+#include <vector>
+
+namespace rankscope::stats {
+
+enum class CollectiveKind { AllReduce, AllGather, ReduceScatter, Broadcast, Reduce, AllToAll, SendRecv, Send, Recv, Other };
+QString collectiveKindName(CollectiveKind kind);
+// From the trace's collective name (Kineto's "Collective name": "allreduce",
+// "_allgather_base", "send"), else from the kernel name
+// ("ncclDevKernel_AllReduce_Sum_f32_RING_LL", "ncclKernel_SendRecv_...").
+CollectiveKind collectiveKindOf(std::string_view collectiveName, std::string_view kernelName);
+// nccl-tests' bus bandwidth factor for n ranks: 2(n-1)/n for all-reduce,
+// (n-1)/n for all-gather, reduce-scatter and all-to-all, 1 otherwise.
+double busBandwidthFactor(CollectiveKind kind, int ranks);
+
+// One rank's part in a collective: its communication kernel.
+struct CollectiveArrival {
+    int rankIndex = -1;           // index into Session::ranks()
+    EventLocation kernel;
+    TimeNs start = 0, end = 0;    // session time
+    std::optional<TimeNs> launch; // the launching API call's start, session time
+};
+
+struct CollectiveInstance {
+    QString communicator;     // the process group's name, or "stream #k" when the trace has none
+    std::size_t sequence = 0; // its place among the communicator's operations, from 0
+    CollectiveKind kind = CollectiveKind::Other;
+    QString name;             // as the trace names it ("allreduce"), else the kind's name
+    std::int64_t bytes = -1;  // message size as nccl-tests counts it; -1 unknown
+    int groupSize = 0;        // ranks in the communicator (the trace's, else those matched)
+    std::vector<CollectiveArrival> arrivals; // in rank order
+    TimeNs firstArrival = 0, lastArrival = 0;
+    TimeNs end = 0;           // the latest end: when every rank is done
+    int lastRankIndex = -1;   // who arrived last (the first such on ties)
+
+    TimeNs skew() const { return lastArrival - firstArrival; }
+    // Time from the last arrival to the end: the data moving once all are there.
+    TimeNs transfer() const { return end - lastArrival; }
+    TimeNs waitOf(const CollectiveArrival &a) const { return lastArrival - a.start; }
+    // GB/s (1e9 bytes), bytes over the transfer part, as nccl-tests define them.
+    std::optional<double> algorithmBandwidth() const;
+    std::optional<double> busBandwidth() const;
+};
+
+// A communicator on which some rank has fewer operations than another: it
+// skipped or has not yet reached them (a desync), or the capture cut it.
+struct CommunicatorDesync {
+    QString communicator;
+    int rankIndex = -1;        // the rank that is behind
+    std::size_t operations = 0; // what it has
+    std::size_t expected = 0;   // the most any rank has
+};
+
+struct CollectiveMatch {
+    std::vector<CollectiveInstance> instances; // by first arrival
+    std::vector<CommunicatorDesync> desyncs;
+    // What the user should know: how the matching keyed the operations,
+    // ranks without communication kernels, why nothing was matched.
+    QStringList notes;
+};
+
+CollectiveMatch matchCollectives(const Session &session, const KernelClassifier &classes = KernelClassifier::rankscope());
+
+// One rank over a scope (instances whose first arrival is in the range).
+struct RankWait {
+    int rankIndex = -1;
+    int rank = 0;
+    std::size_t collectives = 0;
+    std::size_t timesLast = 0;
+    TimeNs delayCaused = 0; // over the instances it arrived last at: the others' waits
+    TimeNs waited = 0;      // its own waits
+    // Its late time (own arrival - first arrival, summed) split by what its
+    // own timeline held then: GPU busy with other work; GPU idle before the
+    // launching call began (the host was elsewhere: data loading, other
+    // code); GPU idle from the launching call on (the launch itself).
+    TimeNs late = 0, lateCompute = 0, lateIdle = 0, lateHost = 0;
+};
+std::vector<RankWait> rankWaits(const Session &session, const CollectiveMatch &match, const StatsScope &scope = {},
+                                const KernelClassifier &classes = KernelClassifier::rankscope());
+
+// Per rank, the shift that best lines up the ends of matched collectives
+// (which complete together) with the first rank's: the median difference,
+// and the median distance left after it (near zero when the clocks agree).
+struct ClockEstimate {
+    std::optional<TimeNs> offset;   // add to the rank's session time; none: no shared collective
+    std::optional<TimeNs> residual;
+    std::size_t collectives = 0;    // shared with the reference rank
+};
+std::vector<ClockEstimate> alignOnCollectives(const Session &session, const CollectiveMatch &match);
+
+// `rankscope-cli stats --report collectives` and `--report rank_wait`.
+ResultTable collectivesTable(const Session &session, const CollectiveMatch &match);
+ResultTable rankWaitTable(const Session &session, const CollectiveMatch &match, const StatsScope &scope = {},
+                          const KernelClassifier &classes = KernelClassifier::rankscope());
+
+} // namespace rankscope::stats

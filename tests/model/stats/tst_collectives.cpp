@@ -1,0 +1,275 @@
+// Collectives across ranks: matching, arrivals, skew, waits, who made whom
+// wait and why, bandwidth as nccl-tests define it, desyncs and clock
+// offsets. Planted-truth traces written here, then the real 2-rank sets.
+#include "session/session.h"
+#include "stats/collectives.h"
+#include "testdata.h"
+
+#include <QtTest>
+
+using namespace rankscope;
+using namespace rankscope::stats;
+using namespace rankscope::test;
+
+namespace {
+
+// A Kineto trace of one rank, times in µs. Each collective is launched by
+// a cudaLaunchKernel at `launch` and runs on stream 20 from `start` to
+// `end`; a compute kernel on stream 7 runs from 0 to `computeEnd`.
+struct PlantedCollective {
+    double launch, start, end;
+};
+
+QString rankTrace(int rank, int ranks, long long baseNs, double computeEnd, const std::vector<PlantedCollective> &collectives)
+{
+    QString events = QString::fromLatin1(
+                         R"json({"ph": "X", "cat": "kernel", "name": "ampere_sgemm_128x64_tn", "pid": 0, "tid": 7, "ts": 0.0, "dur": %1, "args": {"correlation": 1, "device": 0, "stream": 7}},
+ {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1000, "tid": 1000, "ts": 0.0, "dur": 2.0, "args": {"correlation": 1}})json")
+                         .arg(computeEnd, 0, 'f', 1);
+    int correlation = 100;
+    for (const PlantedCollective &c : collectives) {
+        events += QString::fromLatin1(R"json(,
+ {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1000, "tid": 1000, "ts": %1, "dur": 5.0, "args": {"correlation": %2}},
+ {"ph": "X", "cat": "kernel", "name": "ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevComm*, unsigned long, ncclWork*)", "pid": 0, "tid": 20, "ts": %3, "dur": %4,
+  "args": {"correlation": %2, "device": 0, "stream": 20, "Collective name": "allreduce", "dtype": "Float", "In msg nelems": 262144, "Out msg nelems": 262144,
+           "Group size": %5, "Process Group Name": "0", "Process Group Ranks": "[0, 1, 2]"}})json")
+                      .arg(c.launch, 0, 'f', 1)
+                      .arg(correlation++)
+                      .arg(c.start, 0, 'f', 1)
+                      .arg(c.end - c.start, 0, 'f', 1)
+                      .arg(ranks);
+    }
+    return QString::fromLatin1(R"json({"schemaVersion": 1, "distributedInfo": {"backend": "nccl", "rank": %1, "world_size": %2}, "baseTimeNanoseconds": %3,
+ "traceEvents": [%4]})json")
+        .arg(rank)
+        .arg(ranks)
+        .arg(baseNs)
+        .arg(events);
+}
+
+constexpr long long kBase = 1790857026000000000LL;
+
+} // namespace
+
+class TestCollectives : public QObject {
+    Q_OBJECT
+    QTemporaryDir m_dir;
+
+    Session plantedSession(long long rank1ClockShiftNs = 0)
+    {
+        // Collective 0: rank 2's compute runs to 400 µs, the others' to
+        // 100; the all-reduce starts after it and ends at 500 everywhere.
+        // Collective 1: rank 1's host launches it 500 µs late (1500, not
+        // 1000); its GPU is idle meanwhile; ends at 1600.
+        // Rank 0 alone issues a third all-reduce (a desync).
+        const QString sub = QStringLiteral("planted%1").arg(rank1ClockShiftNs);
+        QDir(m_dir.path()).mkpath(sub);
+        QStringList paths;
+        const double compute[] = {100, 100, 400};
+        for (int r = 0; r < 3; ++r) {
+            std::vector<PlantedCollective> c{{50, compute[r], 500}, {r == 1 ? 1500.0 : 1000.0, r == 1 ? 1510.0 : 1010.0, 1600}};
+            if (r == 0)
+                c.push_back({1990, 2000, 2100});
+            paths << writeFile(m_dir, sub + QStringLiteral("/rank%1.json").arg(r),
+                               rankTrace(r, 3, kBase + (r == 1 ? rank1ClockShiftNs : 0), compute[r], c).toUtf8());
+        }
+        return Session::load(paths);
+    }
+
+private slots:
+    void kindsFromNames()
+    {
+        QCOMPARE(collectiveKindOf("allreduce", "whatever"), CollectiveKind::AllReduce);
+        QCOMPARE(collectiveKindOf("_reduce_scatter_base", ""), CollectiveKind::ReduceScatter);
+        QCOMPARE(collectiveKindOf("_allgather_base", ""), CollectiveKind::AllGather);
+        QCOMPARE(collectiveKindOf("", "ncclDevKernel_ReduceScatter_Sum_bf16_RING_LL"), CollectiveKind::ReduceScatter);
+        QCOMPARE(collectiveKindOf("", "ncclKernel_SendRecv_RING_SIMPLE_Sum_int8_t(ncclDevComm*, unsigned long, ncclWork*)"), CollectiveKind::SendRecv);
+        QCOMPARE(collectiveKindOf("", "ncclDevKernel_Broadcast_RING_LL"), CollectiveKind::Broadcast);
+        QCOMPARE(collectiveKindOf("", "ncclDevKernel_Reduce_Sum_f32_RING_LL"), CollectiveKind::Reduce);
+        QCOMPARE(collectiveKindOf("send", ""), CollectiveKind::Send);
+        // nccl-tests: busBw = algBw x 2(n-1)/n for all-reduce, (n-1)/n for
+        // all-gather and reduce-scatter, 1 for broadcast, reduce, send/recv.
+        QCOMPARE(busBandwidthFactor(CollectiveKind::AllReduce, 8), 1.75);
+        QCOMPARE(busBandwidthFactor(CollectiveKind::AllGather, 8), 0.875);
+        QCOMPARE(busBandwidthFactor(CollectiveKind::ReduceScatter, 4), 0.75);
+        QCOMPARE(busBandwidthFactor(CollectiveKind::Broadcast, 8), 1.0);
+        QCOMPARE(busBandwidthFactor(CollectiveKind::SendRecv, 2), 1.0);
+    }
+
+    void plantedStragglersAreFound()
+    {
+        QVERIFY(m_dir.isValid());
+        const Session session = plantedSession();
+        QCOMPARE(session.ranks().size(), std::size_t(3));
+        QVERIFY(session.failures().empty());
+        const CollectiveMatch match = matchCollectives(session);
+        QCOMPARE(match.instances.size(), std::size_t(2));
+        auto rankOf = [&](int rankIndex) { return session.ranks()[std::size_t(rankIndex)].rank; };
+
+        const CollectiveInstance &first = match.instances[0];
+        QCOMPARE(first.communicator, QStringLiteral("0"));
+        QCOMPARE(first.sequence, std::size_t(0));
+        QCOMPARE(first.kind, CollectiveKind::AllReduce);
+        QCOMPARE(first.name, QStringLiteral("allreduce"));
+        QCOMPARE(first.arrivals.size(), std::size_t(3));
+        QCOMPARE(first.bytes, std::int64_t(262144 * 4));
+        QCOMPARE(first.groupSize, 3);
+        QCOMPARE(rankOf(first.lastRankIndex), 2);
+        QCOMPARE(first.skew(), TimeNs(300'000));
+        QCOMPARE(first.transfer(), TimeNs(100'000));
+        // 1 MiB in 100 µs: 10.48576 GB/s; x 2(3-1)/3 on the bus.
+        QCOMPARE(*first.algorithmBandwidth(), 1048576.0 / 100000.0);
+        QVERIFY(qFuzzyCompare(*first.busBandwidth(), 1048576.0 / 100000.0 * 4.0 / 3.0));
+
+        const CollectiveInstance &second = match.instances[1];
+        QCOMPARE(second.sequence, std::size_t(1));
+        QCOMPARE(rankOf(second.lastRankIndex), 1);
+        QCOMPARE(second.skew(), TimeNs(500'000));
+
+        // Rank 0 issued a third all-reduce the others never reached.
+        QCOMPARE(match.desyncs.size(), std::size_t(2));
+        for (const CommunicatorDesync &d : match.desyncs) {
+            QVERIFY(rankOf(d.rankIndex) == 1 || rankOf(d.rankIndex) == 2);
+            QCOMPARE(d.operations, std::size_t(2));
+            QCOMPARE(d.expected, std::size_t(3));
+        }
+        QVERIFY(match.notes.join(QLatin1Char('\n')).contains(QLatin1String("Desync on 0: rank 1 has 2 operations")));
+
+        const std::vector<RankWait> waits = rankWaits(session, match);
+        QCOMPARE(waits.size(), std::size_t(3));
+        for (const RankWait &w : waits) {
+            QCOMPARE(w.collectives, std::size_t(2));
+            QCOMPARE(w.late, w.lateCompute + w.lateIdle + w.lateHost);
+            switch (w.rank) {
+            case 0:
+                QCOMPARE(w.timesLast, std::size_t(0));
+                QCOMPARE(w.delayCaused, TimeNs(0));
+                QCOMPARE(w.waited, TimeNs(800'000));
+                QCOMPARE(w.late, TimeNs(0));
+                break;
+            case 1: // late at the second by its host: 490 µs idle before the launch, 10 µs of launch
+                QCOMPARE(w.timesLast, std::size_t(1));
+                QCOMPARE(w.delayCaused, TimeNs(1'000'000));
+                QCOMPARE(w.waited, TimeNs(300'000));
+                QCOMPARE(w.late, TimeNs(500'000));
+                QCOMPARE(w.lateCompute, TimeNs(0));
+                QCOMPARE(w.lateIdle, TimeNs(490'000));
+                QCOMPARE(w.lateHost, TimeNs(10'000));
+                break;
+            case 2: // late at the first by its own compute
+                QCOMPARE(w.timesLast, std::size_t(1));
+                QCOMPARE(w.delayCaused, TimeNs(600'000));
+                QCOMPARE(w.waited, TimeNs(500'000));
+                QCOMPARE(w.late, TimeNs(300'000));
+                QCOMPARE(w.lateCompute, TimeNs(300'000));
+                break;
+            default: QFAIL("unexpected rank");
+            }
+        }
+
+        // The CLI's tables.
+        const ResultTable collectives = collectivesTable(session, match);
+        QCOMPARE(collectives.headers.join(QLatin1Char(',')),
+                 QStringLiteral("Index,Communicator,Sequence,Name,Ranks,Bytes,First Arrival (ns),Last Arrival (ns),Last Rank,Skew (ns),End (ns),Bus Bandwidth (GB/s)"));
+        QCOMPARE(collectives.rows.size(), std::size_t(2));
+        QCOMPARE(collectives.rows[0][8].integer, std::int64_t(2));
+        QCOMPARE(collectives.rows[0][9].integer, std::int64_t(300'000));
+        const ResultTable ranks = rankWaitTable(session, match);
+        QCOMPARE(ranks.headers.join(QLatin1Char(',')),
+                 QStringLiteral("Rank,Collectives,Times Last,Delay Caused (ns),Waited (ns),Late: Compute (%),Late: Idle (%),Late: Host (%)"));
+        QCOMPARE(ranks.rows.size(), std::size_t(3));
+    }
+
+    void scopeKeepsCollectivesStartingInIt()
+    {
+        const Session session = plantedSession();
+        const CollectiveMatch match = matchCollectives(session);
+        StatsScope scope;
+        scope.range = TimeRange{900'000, 2'000'000}; // the second collective only
+        for (const RankWait &w : rankWaits(session, match, scope)) {
+            QCOMPARE(w.collectives, std::size_t(1));
+            QCOMPARE(w.timesLast, std::size_t(w.rank == 1 ? 1 : 0));
+        }
+    }
+
+    void clocksAlignOnCollectiveEnds()
+    {
+        // Same host: every end lines up, no correction.
+        {
+            const Session session = plantedSession();
+            const auto clocks = alignOnCollectives(session, matchCollectives(session));
+            for (const ClockEstimate &e : clocks) {
+                QVERIFY(e.offset);
+                QCOMPARE(*e.offset, TimeNs(0));
+                QCOMPARE(*e.residual, TimeNs(0));
+                QCOMPARE(e.collectives, std::size_t(2));
+            }
+        }
+        // Rank 1's recorded start 5 ms late: its collectives end 5 ms after
+        // the others' on the session axis; the estimate takes it back.
+        const Session shifted = plantedSession(5'000'000);
+        const auto clocks = alignOnCollectives(shifted, matchCollectives(shifted));
+        for (std::size_t ri = 0; ri < clocks.size(); ++ri) {
+            const bool isRank1 = shifted.ranks()[ri].rank == 1;
+            QCOMPARE(*clocks[ri].offset, TimeNs(isRank1 ? -5'000'000 : 0));
+            QCOMPARE(*clocks[ri].residual, TimeNs(0));
+        }
+    }
+
+    void realTwoRankNsysExport()
+    {
+        // nsys-ai's fixture: 2 ranks (processes) in one export, NCCL
+        // SendRecv kernels, no process group names.
+        for (const char *name : {"before", "after"}) {
+            const Session session = Session::load({dataPath(QStringLiteral("third-party/nsys-ai/mfu_2gpu_%1.sqlite").arg(QLatin1String(name)))});
+            QCOMPARE(session.ranks().size(), std::size_t(2));
+            const CollectiveMatch match = matchCollectives(session);
+            QVERIFY(match.instances.size() >= 30);
+            QVERIFY(match.notes.join(QLatin1Char('\n')).contains(QLatin1String("k-th communication kernel")));
+            for (const CollectiveInstance &c : match.instances) {
+                QCOMPARE(c.arrivals.size(), std::size_t(2));
+                QCOMPARE(c.kind, CollectiveKind::SendRecv);
+                QVERIFY(c.skew() >= 0 && c.lastArrival <= c.end);
+                // Both ranks' kernels of one instance overlap in time: a
+                // pair of matched SendRecvs run together.
+                QVERIFY(c.arrivals[0].start < c.arrivals[1].end && c.arrivals[1].start < c.arrivals[0].end);
+            }
+            // One host, one clock: collectives end together.
+            for (const ClockEstimate &e : alignOnCollectives(session, match))
+                QVERIFY2(e.residual && *e.residual < 100'000, qPrintable(QString::number(e.residual.value_or(-1))));
+            const std::vector<RankWait> waits = rankWaits(session, match);
+            QCOMPARE(waits[0].delayCaused, waits[1].waited); // two ranks: one's delay is the other's wait
+            QCOMPARE(waits[1].delayCaused, waits[0].waited);
+        }
+    }
+
+    void realTwoRankKinetoTraces()
+    {
+        const Session session = Session::load({dataPath(QStringLiteral("third-party/hta/sampled_rank-0.json.gz")),
+                                               dataPath(QStringLiteral("third-party/hta/sampled_rank-1.json.gz"))});
+        QCOMPARE(session.ranks().size(), std::size_t(2));
+        const CollectiveMatch match = matchCollectives(session);
+        QCOMPARE(match.instances.size(), std::size_t(10));
+        for (const CollectiveInstance &c : match.instances)
+            QCOMPARE(c.kind, CollectiveKind::SendRecv);
+    }
+
+    void noCommunicationSaysSo()
+    {
+        // The 4-rank gloo run: no NCCL kernels, nothing invented.
+        QStringList ranks;
+        for (int r = 0; r < 4; ++r)
+            ranks << dataPath(QStringLiteral("kineto/ddp_gloo_rank%1.pt.trace.json.gz").arg(r));
+        const Session session = Session::load(ranks);
+        QCOMPARE(session.ranks().size(), std::size_t(4));
+        const CollectiveMatch match = matchCollectives(session);
+        QVERIFY(match.instances.empty());
+        QVERIFY(match.notes.join(QLatin1Char('\n')).contains(QLatin1String("No communication kernels")));
+        QCOMPARE(collectivesTable(session, match).rows.size(), std::size_t(0));
+        for (const RankWait &w : rankWaits(session, match))
+            QCOMPARE(w.collectives, std::size_t(0));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCollectives)
+#include "tst_collectives.moc"
