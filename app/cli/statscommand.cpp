@@ -126,7 +126,8 @@ int runStats(const QStringList &arguments)
     const bool several = loaded.size() * std::size_t(perFile.size()) + std::size_t(wholeSession.size()) > 1;
     // Writes one table to PREFIX[_<file>]_<report>.<ext>, or to stdout.
     auto emitTable = [&](const ResultTable &table, const QString &fileStem, const QString &source) {
-        const QString text = formatTable(table, format);
+        const bool csv = format == QLatin1String("csv"); // written as it is made: no copy of a huge table's text
+        const QString text = csv ? QString() : formatTable(table, format);
         if (parser.isSet(outputOption)) {
             QString path = parser.value(outputOption);
             if (!fileStem.isEmpty())
@@ -137,12 +138,23 @@ int runStats(const QStringList &arguments)
                 printFailure(path, QStringLiteral("cannot write: %1").arg(file.errorString()));
                 return false;
             }
-            file.write(text.toUtf8());
+            bool written = true;
+            if (csv)
+                written = table.writeCsv(file);
+            else
+                written = file.write(text.toUtf8()) >= 0;
+            if (!written || !file.flush()) {
+                printFailure(path, QStringLiteral("cannot write: %1").arg(file.errorString()));
+                return false;
+            }
             return true;
         }
         if (several)
             out << "\n** " << table.title << " (" << table.name << ") - " << source << ":\n\n";
-        out << text;
+        if (csv)
+            table.writeCsv([&](const QString &chunk) { out << chunk; });
+        else
+            out << text;
         return true;
     };
     const bool nameFiles = loaded.size() > 1 || !session.failures().empty();

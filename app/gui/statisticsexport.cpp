@@ -13,7 +13,7 @@ QStringList exportStatisticsCsv(const Session &session, const QString &directory
     QStringList written;
     auto write = [&](const QString &fileName, const ResultTable &table) {
         QFile file(dir.filePath(fileName));
-        if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate) || file.write(table.toCsv().toUtf8()) < 0) {
+        if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate) || !table.writeCsv(file)) {
             *error = QStringLiteral("cannot write %1: %2").arg(file.fileName(), file.errorString());
             return false;
         }

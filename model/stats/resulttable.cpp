@@ -40,23 +40,43 @@ void appendCsvField(QString &out, const QString &field)
 
 } // namespace
 
-QString ResultTable::toCsv() const
+void ResultTable::writeCsv(const std::function<void(const QString &)> &write, qsizetype chunkChars) const
 {
-    // One string written in place: a table can have 400k rows, and a list
-    // of lines joined at the end would hold the text twice.
+    // Lines are gathered into one buffer, handed over when it passes
+    // chunkChars: an nvtx_sum of an emit_nvtx export can have millions of
+    // rows, and its whole text (UTF-16, then UTF-8) would cost gigabytes.
     QString out;
-    auto appendLine = [&out](qsizetype count, auto fieldAt) {
+    auto appendLine = [&](qsizetype count, auto fieldAt) {
         for (qsizetype i = 0; i < count; ++i) {
             if (i)
                 out += QLatin1Char(',');
             appendCsvField(out, fieldAt(i));
         }
         out += QLatin1Char('\n');
+        if (out.size() >= chunkChars) {
+            write(out);
+            out.clear(); // keeps its capacity
+        }
     };
     appendLine(headers.size(), [this](qsizetype i) { return headers[i]; });
     for (const auto &row : rows)
         appendLine(qsizetype(row.size()), [&row](qsizetype i) { return row[std::size_t(i)].display(); });
-    return out;
+    if (!out.isEmpty())
+        write(out);
+}
+
+bool ResultTable::writeCsv(QIODevice &device) const
+{
+    bool ok = true;
+    writeCsv([&](const QString &chunk) { ok = ok && device.write(chunk.toUtf8()) >= 0; });
+    return ok;
+}
+
+QString ResultTable::toCsv() const
+{
+    QString text;
+    writeCsv([&text](const QString &chunk) { text += chunk; }, 1 << 16);
+    return text;
 }
 
 QString ResultTable::toText() const

@@ -2,11 +2,13 @@
 // A statistics result: named, typed columns and rows of cells, printable as
 // CSV (as `nsys stats --format csv` prints it), an aligned text table or
 // JSON. Tables hold values, not text, so a GUI model can sort them.
+#include <QIODevice>
 #include <QString>
 #include <QStringList>
 
 #include <algorithm>
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 namespace rankscope {
@@ -53,6 +55,11 @@ struct ResultTable {
     QStringList notes;
 
     QString toCsv() const;
+    // The CSV text in pieces of about chunkChars characters, for writing a
+    // huge table without holding its whole text.
+    void writeCsv(const std::function<void(const QString &)> &write, qsizetype chunkChars = 1 << 20) const;
+    // The CSV text, UTF-8, into a file or other device; false if a write failed.
+    bool writeCsv(QIODevice &device) const;
     QString toText() const;
     QString toJson() const; // an array of objects keyed by header
 };

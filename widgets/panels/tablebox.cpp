@@ -73,7 +73,7 @@ bool TableBox::exportCsv(const QString &path) const
     QFile f(path);
     if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate))
         return false;
-    return f.write(m_model->table().toCsv().toUtf8()) >= 0;
+    return m_model->table().writeCsv(f);
 }
 
 } // namespace rankscope
