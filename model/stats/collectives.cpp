@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <map>
 
 namespace rankscope::stats {
@@ -97,6 +98,30 @@ std::optional<double> CollectiveInstance::busBandwidth() const
 
 namespace {
 
+// Whether each kernel name of a report is communication: the classifier's
+// regular expression runs once per distinct name, not once per kernel.
+class CommunicationNames {
+public:
+    CommunicationNames(const Report &report, const KernelClassifier &classes)
+        : m_report(report), m_classes(classes), m_known(report.strings.size(), Unknown)
+    {
+    }
+    bool contains(StringId name)
+    {
+        if (name >= m_known.size())
+            return m_classes.classify(m_report.strings.view(name)) == KernelClass::Communication;
+        if (m_known[name] == Unknown)
+            m_known[name] = m_classes.classify(m_report.strings.view(name)) == KernelClass::Communication ? Yes : No;
+        return m_known[name] == Yes;
+    }
+
+private:
+    enum : std::uint8_t { Unknown, Yes, No };
+    const Report &m_report;
+    const KernelClassifier &m_classes;
+    std::vector<std::uint8_t> m_known;
+};
+
 // One communication kernel of a rank, before matching.
 struct RankOp {
     TimeNs start, end;
@@ -130,14 +155,15 @@ std::map<QString, std::vector<RankOp>> opsOfRank(const Session &session, int ran
         std::pair<int, std::uint32_t> stream; // device, stream
     };
     std::vector<Pending> pending;
+    CommunicationNames communication(r, classes);
     for (std::uint32_t t = 0; t < r.tracks.size(); ++t) {
         const Track &track = r.tracks[t];
         if (track.kind != TrackKind::Kernel || !Session::ownsTrack(entry, track))
             continue;
         for (std::size_t i = 0; i < track.slices.size(); ++i) {
-            const std::string_view name = r.strings.view(track.slices.name(i));
-            if (classes.classify(name) != KernelClass::Communication)
+            if (!communication.contains(track.slices.name(i)))
                 continue;
+            const std::string_view name = r.strings.view(track.slices.name(i));
             const KernelRecord &k = r.kernels[track.slices.payload(i)];
             Pending p;
             p.op.start = track.slices.start(i) + entry.sessionOffset;
@@ -279,13 +305,14 @@ std::vector<Interval> otherGpuWork(const Session &session, int rankIndex, const 
     const RankEntry &entry = session.ranks()[std::size_t(rankIndex)];
     const Report &r = *entry.report;
     std::vector<Interval> busy;
+    CommunicationNames communication(r, classes);
     for (const Track &track : r.tracks) {
         if (!Session::ownsTrack(entry, track))
             continue;
         if (track.kind != TrackKind::Kernel && track.kind != TrackKind::Memcpy && track.kind != TrackKind::Memset)
             continue;
         for (std::size_t i = 0; i < track.slices.size(); ++i) {
-            if (track.kind == TrackKind::Kernel && classes.classify(r.strings.view(track.slices.name(i))) == KernelClass::Communication)
+            if (track.kind == TrackKind::Kernel && communication.contains(track.slices.name(i)))
                 continue;
             busy.emplace_back(track.slices.start(i) + entry.sessionOffset, track.slices.end(i) + entry.sessionOffset);
         }
@@ -322,7 +349,7 @@ std::vector<RankWait> rankWaits(const Session &session, const CollectiveMatch &m
     }
     std::vector<std::optional<std::vector<Interval>>> busy(rankCount); // built when first needed
     for (const CollectiveInstance &c : match.instances) {
-        if (scope.range && !(c.firstArrival >= scope.range->start && c.firstArrival < scope.range->end))
+        if (!isInScope(c, scope))
             continue;
         for (const CollectiveArrival &a : c.arrivals) {
             RankWait &w = rows[std::size_t(a.rankIndex)];
@@ -398,7 +425,12 @@ std::vector<ClockEstimate> alignOnCollectives(const Session &session, const Coll
     return out;
 }
 
-ResultTable collectivesTable(const Session &session, const CollectiveMatch &match)
+bool isInScope(const CollectiveInstance &c, const StatsScope &scope)
+{
+    return !scope.range || (c.firstArrival >= scope.range->start && c.firstArrival < scope.range->end);
+}
+
+ResultTable collectivesTable(const Session &session, const CollectiveMatch &match, const StatsScope &scope)
 {
     ResultTable t;
     t.name = QStringLiteral("collectives");
@@ -407,14 +439,70 @@ ResultTable collectivesTable(const Session &session, const CollectiveMatch &matc
                             QStringLiteral("Ranks"), QStringLiteral("Bytes"), QStringLiteral("First Arrival (ns)"),
                             QStringLiteral("Last Arrival (ns)"), QStringLiteral("Last Rank"), QStringLiteral("Skew (ns)"),
                             QStringLiteral("End (ns)"), QStringLiteral("Bus Bandwidth (GB/s)")};
+    // Times from the session's first event, the timeline's 0.
+    const TimeNs zero = session.ranks().empty() ? 0 : session.extent().start;
     std::int64_t index = 0;
     for (const CollectiveInstance &c : match.instances) {
+        if (!isInScope(c, scope)) {
+            ++index; // an instance keeps its index in every scope
+            continue;
+        }
         const auto bus = c.busBandwidth();
         t.rows.push_back({Cell::ofInteger(index++), Cell::ofText(c.communicator), Cell::ofInteger(std::int64_t(c.sequence)),
                           Cell::ofText(c.name), Cell::ofInteger(std::int64_t(c.arrivals.size())),
-                          c.bytes >= 0 ? Cell::ofInteger(c.bytes) : Cell(), Cell::ofInteger(c.firstArrival),
-                          Cell::ofInteger(c.lastArrival), Cell::ofInteger(session.ranks()[std::size_t(c.lastRankIndex)].rank),
-                          Cell::ofInteger(c.skew()), Cell::ofInteger(c.end), bus ? Cell::ofDecimal(*bus, 3) : Cell()});
+                          c.bytes >= 0 ? Cell::ofInteger(c.bytes) : Cell(), Cell::ofInteger(c.firstArrival - zero),
+                          Cell::ofInteger(c.lastArrival - zero), Cell::ofInteger(session.ranks()[std::size_t(c.lastRankIndex)].rank),
+                          Cell::ofInteger(c.skew()), Cell::ofInteger(c.end - zero), bus ? Cell::ofDecimal(*bus, 3) : Cell()});
+    }
+    return t;
+}
+
+ResultTable collectiveKindsTable(const CollectiveMatch &match, const StatsScope &scope)
+{
+    struct Group {
+        std::vector<TimeNs> skews;
+        std::int64_t bytes = 0;
+        bool bytesKnown = false;
+        TimeNs waited = 0;
+        double busSum = 0;
+        std::size_t busCount = 0;
+    };
+    std::map<std::pair<QString, QString>, Group> groups; // communicator, name
+    for (const CollectiveInstance &c : match.instances) {
+        if (!isInScope(c, scope))
+            continue;
+        Group &g = groups[{c.communicator, c.name}];
+        g.skews.push_back(c.skew());
+        if (c.bytes >= 0) {
+            g.bytes += c.bytes;
+            g.bytesKnown = true;
+        }
+        for (const CollectiveArrival &a : c.arrivals)
+            g.waited += c.waitOf(a);
+        if (const auto bus = c.busBandwidth()) {
+            g.busSum += *bus;
+            ++g.busCount;
+        }
+    }
+    ResultTable t;
+    t.name = QStringLiteral("collective_kinds");
+    t.title = QStringLiteral("Collectives by Communicator and Name");
+    t.headers = QStringList{QStringLiteral("Communicator"), QStringLiteral("Name"), QStringLiteral("Count"), QStringLiteral("Bytes"),
+                            QStringLiteral("Mean Skew (ns)"), QStringLiteral("Median Skew (ns)"), QStringLiteral("P99 Skew (ns)"),
+                            QStringLiteral("Total Wait (ns)"), QStringLiteral("Mean Bus Bandwidth (GB/s)")};
+    for (auto &[key, g] : groups) {
+        std::sort(g.skews.begin(), g.skews.end());
+        const std::size_t n = g.skews.size();
+        TimeNs sum = 0;
+        for (const TimeNs s : g.skews)
+            sum += s;
+        // Nearest rank: the smallest skew at or above 99% of the instances.
+        const std::size_t p99 = std::min(n - 1, std::size_t(std::ceil(0.99 * double(n))) - 1);
+        const TimeNs median = n % 2 ? g.skews[n / 2] : (g.skews[n / 2 - 1] + g.skews[n / 2]) / 2;
+        t.rows.push_back({Cell::ofText(key.first), Cell::ofText(key.second), Cell::ofInteger(std::int64_t(n)),
+                          g.bytesKnown ? Cell::ofInteger(g.bytes) : Cell(), Cell::ofInteger(sum / TimeNs(n)), Cell::ofInteger(median),
+                          Cell::ofInteger(g.skews[p99]), Cell::ofInteger(g.waited),
+                          g.busCount ? Cell::ofDecimal(g.busSum / double(g.busCount), 3) : Cell()});
     }
     return t;
 }

@@ -99,8 +99,14 @@ struct ClockEstimate {
 };
 std::vector<ClockEstimate> alignOnCollectives(const Session &session, const CollectiveMatch &match);
 
+// Whether an instance is in a scope: its first arrival inside the range.
+bool isInScope(const CollectiveInstance &c, const StatsScope &scope);
+
 // `rankscope-cli stats --report collectives` and `--report rank_wait`.
-ResultTable collectivesTable(const Session &session, const CollectiveMatch &match);
+ResultTable collectivesTable(const Session &session, const CollectiveMatch &match, const StatsScope &scope = {});
+// Per communicator and collective name: count, bytes, skew (mean, median,
+// p99), the waits, mean bus bandwidth (the Collectives panel).
+ResultTable collectiveKindsTable(const CollectiveMatch &match, const StatsScope &scope = {});
 ResultTable rankWaitTable(const Session &session, const CollectiveMatch &match, const StatsScope &scope = {},
                           const KernelClassifier &classes = KernelClassifier::rankscope());
 

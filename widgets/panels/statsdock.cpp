@@ -1,6 +1,7 @@
 #include "panels/statsdock.h"
 
 #include "core/units.h"
+#include "panels/collectivespanel.h"
 #include "panels/gapspanel.h"
 #include "panels/memcpypanel.h"
 #include "panels/rankspanel.h"
@@ -29,6 +30,7 @@ constexpr PanelName kPanels[] = {
     {"gaps", QT_TRANSLATE_NOOP("rankscope::StatsDock", "GPU gaps")},
     {"summaries", QT_TRANSLATE_NOOP("rankscope::StatsDock", "Summaries")},
     {"ranks", QT_TRANSLATE_NOOP("rankscope::StatsDock", "Rank comparison")},
+    {"collectives", QT_TRANSLATE_NOOP("rankscope::StatsDock", "Collectives")},
 };
 
 } // namespace
@@ -44,7 +46,8 @@ QStringList StatsDock::panelNames()
 StatsDock::StatsDock(QWidget *parent)
     : QWidget(parent), m_rank(new QComboBox(this)), m_range(new QLabel(this)), m_clearRange(new QPushButton(tr("Whole session"), this)),
       m_export(new QPushButton(tr("Export all..."), this)), m_tabs(new QTabWidget(this)), m_memcpy(new MemcpyPanel(this)),
-      m_gaps(new GapsPanel(this)), m_summaries(new SummaryPanel(this)), m_ranks(new RanksPanel(this))
+      m_gaps(new GapsPanel(this)), m_summaries(new SummaryPanel(this)), m_ranks(new RanksPanel(this)),
+      m_collectives(new CollectivesPanel(this))
 {
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);
@@ -56,8 +59,10 @@ StatsDock::StatsDock(QWidget *parent)
     bar->addWidget(m_export);
     layout->addLayout(bar);
     layout->addWidget(m_tabs, 1);
-    m_panels = {m_memcpy, m_gaps, m_summaries, m_ranks}; // in the order of kPanels
-    static_assert(std::size(kPanels) == 4);
+    m_panels = {m_memcpy, m_gaps, m_summaries, m_ranks, m_collectives}; // in the order of kPanels
+    static_assert(std::size(kPanels) == 5);
+    // Both read the communication kernels the user chose in the Rank comparison.
+    connect(m_ranks, &RanksPanel::communicationPatternChanged, m_collectives, &CollectivesPanel::setCommunicationPattern);
     for (std::size_t i = 0; i < m_panels.size(); ++i)
         m_tabs->addTab(m_panels[i], tr(kPanels[i].title));
     for (StatsPanel *p : m_panels) {

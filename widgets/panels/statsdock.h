@@ -15,6 +15,7 @@ class QTabWidget;
 
 namespace rankscope {
 
+class CollectivesPanel;
 class GapsPanel;
 class MemcpyPanel;
 class RanksPanel;
@@ -28,7 +29,7 @@ public:
     void setSession(std::shared_ptr<const Session> session);
     void setRange(std::optional<TimeRange> range);
     void setRankIndex(std::optional<int> rankIndex);
-    // "memcpy", "gaps", "summaries", "ranks"; false for another name.
+    // "memcpy", "gaps", "summaries", "ranks", "collectives"; false for another name.
     bool showPanel(const QString &name);
     static QStringList panelNames();
 
@@ -36,6 +37,7 @@ public:
     GapsPanel *gaps() const { return m_gaps; }
     SummaryPanel *summaries() const { return m_summaries; }
     RanksPanel *ranks() const { return m_ranks; }
+    CollectivesPanel *collectives() const { return m_collectives; }
     const stats::StatsScope &scope() const { return m_scope; }
     void setComputeInBackground(bool background);
     void setComputeOnlyWhenShown(bool onlyWhenShown); // see StatsPanel
@@ -64,6 +66,7 @@ private:
     GapsPanel *m_gaps;
     SummaryPanel *m_summaries;
     RanksPanel *m_ranks;
+    CollectivesPanel *m_collectives;
     std::vector<StatsPanel *> m_panels; // every panel above, in tab order
 };
 

@@ -1,5 +1,6 @@
 // The statistics panels: every table model passes QAbstractItemModelTester,
 // tables show what nsys printed, panels follow the range and rank scope.
+#include "panels/collectivespanel.h"
 #include "panels/gapspanel.h"
 #include "panels/memcpypanel.h"
 #include "panels/rankspanel.h"
@@ -173,6 +174,39 @@ private slots:
         QCOMPARE(m->headerData(7, Qt::Horizontal).toString(), QStringLiteral("Comm Hidden (%)"));
         const auto rule = stats::rankComparisonWorseIsHigher();
         QVERIFY(!rule[5] && !rule[7]);
+    }
+
+    void collectivesPanelShadesWhoCausedTheDelay()
+    {
+        // The real 2-rank nsys export: rank 1 arrived last at 22 of 33
+        // SendRecvs and made rank 0 wait 10.9 ms; shaded is rank 1, the
+        // cause, not rank 0, which waited most.
+        CollectivesPanel panel;
+        panel.setSession(std::make_shared<const Session>(
+            Session::load({dataPath(QStringLiteral("third-party/nsys-ai/mfu_2gpu_before.sqlite"))})));
+        const ResultTableModel *ranks = panel.ranksTable()->model();
+        QAbstractItemModelTester tester(const_cast<ResultTableModel *>(ranks));
+        QCOMPARE(ranks->rowCount(), 2);
+        QCOMPARE(shown(ranks)[0][3], QStringLiteral("Delay Caused (ns)"));
+        for (int r = 0; r < 2; ++r) {
+            const bool culprit = shown(ranks)[r + 1][0] == QLatin1String("1");
+            QCOMPARE(ranks->data(ranks->index(r, 0), Qt::BackgroundRole).isValid(), culprit);
+        }
+        QCOMPARE(panel.kindsTable()->model()->rowCount(), 1);
+        QVERIFY(panel.instancesTable()->model()->rowCount() >= 30);
+        QVERIFY(panel.notes().contains(QLatin1String("k-th communication kernel")));
+        // Double-clicking an instance goes there and selects both kernels.
+        QSignalSpy zoom(&panel, &StatsPanel::zoomRequested);
+        QSignalSpy selected(&panel, &StatsPanel::eventsSelected);
+        emit panel.instancesTable()->rowActivated(0);
+        QCOMPARE(zoom.count(), 1);
+        QCOMPARE(selected.count(), 1);
+        QCOMPARE(selected.at(0).at(0).value<std::vector<EventLocation>>().size(), std::size_t(2));
+
+        // The gloo run has no communication kernels: the panel says so.
+        panel.setSession(m_ddp);
+        QCOMPARE(panel.instancesTable()->model()->rowCount(), 0);
+        QVERIFY(panel.notes().contains(QLatin1String("No communication kernels")));
     }
 
     void communicationKernelsAreNamedAndChangeable()

@@ -1,0 +1,116 @@
+#include "panels/collectivespanel.h"
+
+#include "panels/chartfactory.h"
+#include "panels/resulttablemodel.h"
+#include "panels/tablebox.h"
+#include "theme/theme.h"
+
+#include <QLabel>
+#include <QVBoxLayout>
+
+#include <map>
+
+namespace rankscope {
+
+using namespace stats;
+
+CollectivesPanel::CollectivesPanel(QWidget *parent)
+    : StatsPanel(parent), m_notes(new QLabel(this)), m_ranks(new TableBox(tr("Per rank: who made the others wait, and why it was late"), this)),
+      m_kinds(new TableBox(tr("By communicator and collective"), this)), m_instances(new TableBox(tr("Instances (double-click to go there)"), this))
+{
+    auto *layout = new QVBoxLayout(this);
+    m_notes->setWordWrap(true);
+    m_notes->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    layout->addWidget(m_notes);
+    layout->addWidget(chartsOverTables(this, {{&m_skewChart, 1}}, {{m_ranks, 2}, {m_kinds, 2}, {m_instances, 3}}), 1);
+    exportTable(m_ranks);
+    exportTable(m_kinds);
+    exportTable(m_instances);
+    exportChart(&m_skewChart, QStringLiteral("collective_skew.png"));
+    connect(m_instances, &TableBox::rowActivated, this, &CollectivesPanel::activateInstance);
+}
+
+void CollectivesPanel::setCommunicationPattern(const QString &pattern)
+{
+    if (pattern == m_communicationPattern)
+        return;
+    m_communicationPattern = pattern;
+    refreshWhenShown();
+}
+
+QString CollectivesPanel::notes() const
+{
+    return m_notes->text();
+}
+
+void CollectivesPanel::refresh()
+{
+    if (!session())
+        return;
+    const Session *s = session();
+    const StatsScope sc = scope();
+    run<Result>([s, sc, pattern = m_communicationPattern] {
+        const KernelClassifier classes = KernelClassifier::rankscope(pattern);
+        auto match = std::make_shared<const CollectiveMatch>(matchCollectives(*s, classes));
+        Result r{match, rankWaitTable(*s, *match, sc, classes), collectiveKindsTable(*match, sc), collectivesTable(*s, *match, sc)};
+        return r;
+    }, [this](Result r) { present(std::move(r)); });
+}
+
+void CollectivesPanel::present(Result r)
+{
+    m_match = r.match;
+    m_notes->setText(m_match->notes.join(QLatin1Char(' ')));
+    // The rank that caused the most delay, shaded across its row.
+    std::set<std::pair<int, int>> culprit;
+    int worst = -1;
+    for (std::size_t row = 0; row < r.ranks.rows.size(); ++row) {
+        const Cell &delay = r.ranks.rows[row][3];
+        if (delay.isNumber() && delay.integer > 0 && (worst < 0 || delay.integer > r.ranks.rows[std::size_t(worst)][3].integer))
+            worst = int(row);
+    }
+    if (worst >= 0)
+        for (int c = 0; c < int(r.ranks.headers.size()); ++c)
+            culprit.insert({worst, c});
+    m_ranks->setTable(std::move(r.ranks));
+    m_ranks->model()->setHighlighted(std::move(culprit));
+    m_kinds->setTable(std::move(r.kinds));
+    m_instances->setTable(std::move(r.instances));
+
+    // Skew over time, a series per communicator and collective.
+    const TimeNs zero = session()->extent().start;
+    std::map<std::pair<QString, QString>, charts::Series> byKind;
+    for (const CollectiveInstance &c : m_match->instances) {
+        if (!isInScope(c, scope()))
+            continue;
+        charts::Series &s = byKind[{c.communicator, c.name}];
+        if (s.name.isEmpty()) {
+            s.name = tr("%1 on %2").arg(c.name, c.communicator);
+            s.color = Theme::seriesColor(int(byKind.size()) - 1);
+        }
+        s.points.emplace_back(double(c.firstArrival - zero) / 1e9, double(c.skew()) / 1e3);
+    }
+    std::vector<charts::Series> series;
+    for (auto &[key, s] : byKind)
+        series.push_back(std::move(s));
+    replaceWidget(m_skewChart, charts::scatterChart(tr("Skew per collective: last arrival - first arrival"), series,
+                                                    tr("session time (s)"), tr("skew (µs)"), false, this));
+}
+
+void CollectivesPanel::activateInstance(int row)
+{
+    if (!m_match || row < 0)
+        return;
+    const Cell &index = m_instances->model()->table().rows[std::size_t(row)][0];
+    if (!index.isNumber() || index.integer < 0 || std::size_t(index.integer) >= m_match->instances.size())
+        return;
+    const CollectiveInstance &c = m_match->instances[std::size_t(index.integer)];
+    const TimeNs pad = std::max<TimeNs>((c.end - c.firstArrival) / 5, 1000);
+    emit zoomRequested({c.firstArrival - pad, c.end + pad});
+    std::vector<EventLocation> kernels;
+    for (const CollectiveArrival &a : c.arrivals)
+        kernels.push_back(a.kernel);
+    emit eventsSelected(kernels);
+}
+
+} // namespace rankscope

@@ -1,0 +1,49 @@
+#pragma once
+// Collectives across ranks: each collective matched on every rank, its
+// skew over time, per communicator and name the skew and waits, and per
+// rank who made the others wait and why it was late. The rank that caused
+// the most delay is shaded (not the one that waited longest: that one is
+// the victim). Double-clicking an instance zooms to it and selects its
+// kernel on every rank.
+#include "panels/statspanel.h"
+#include "stats/collectives.h"
+
+class QLabel;
+
+namespace rankscope {
+
+class TableBox;
+
+class CollectivesPanel : public StatsPanel {
+    Q_OBJECT
+public:
+    explicit CollectivesPanel(QWidget *parent = nullptr);
+    // Which kernels are communication (the Rank comparison's choice).
+    void setCommunicationPattern(const QString &pattern);
+    TableBox *ranksTable() const { return m_ranks; }
+    TableBox *kindsTable() const { return m_kinds; }
+    TableBox *instancesTable() const { return m_instances; }
+    QString notes() const;
+
+protected:
+    void refresh() override;
+
+private:
+    struct Result {
+        std::shared_ptr<const stats::CollectiveMatch> match;
+        ResultTable ranks, kinds, instances;
+    };
+
+    void present(Result result);
+    void activateInstance(int row);
+
+    QString m_communicationPattern;
+    QLabel *m_notes;
+    QWidget *m_skewChart = nullptr;
+    TableBox *m_ranks;
+    TableBox *m_kinds;
+    TableBox *m_instances;
+    std::shared_ptr<const stats::CollectiveMatch> m_match;
+};
+
+} // namespace rankscope
