@@ -1,5 +1,7 @@
 #include "mainwindow.h"
 
+#include "collectivelookup.h"
+
 #include "core/units.h"
 #include "details/detailspanel.h"
 #include "details/diagnosticspanel.h"
@@ -44,7 +46,7 @@ constexpr int kLayoutVersion = 1; // bump when the docks change
 MainWindow::MainWindow(QWidget *parent)
     : QMainWindow(parent), m_timeline(new TimelineView(this)), m_details(new DetailsPanel(this)),
       m_diagnostics(new DiagnosticsPanel(this)), m_search(new SearchBar(this)), m_job(new SessionLoadJob(this)),
-      m_stats(new StatsDock(this))
+      m_stats(new StatsDock(this)), m_collectives(std::make_unique<CollectiveLookup>())
 {
     setWindowTitle(QStringLiteral("Rankscope"));
     setAcceptDrops(true);
@@ -69,14 +71,34 @@ MainWindow::MainWindow(QWidget *parent)
     m_stats->setComputeOnlyWhenShown(true); // nor cost minutes of CPU for a closed dock
     // Which kernels count as communication is the user's choice, kept between runs.
     m_stats->ranks()->setCommunicationPattern(QSettings().value(kCommunicationPatternKey).toString());
-    connect(m_stats->ranks(), &RanksPanel::communicationPatternChanged, this,
-            [](const QString &pattern) { QSettings().setValue(kCommunicationPatternKey, pattern); });
+    m_collectives->setCommunicationPattern(m_stats->ranks()->communicationPattern());
+    connect(m_stats->ranks(), &RanksPanel::communicationPatternChanged, this, [this](const QString &pattern) {
+        QSettings().setValue(kCommunicationPatternKey, pattern);
+        m_collectives->setCommunicationPattern(pattern);
+    });
     auto *searchBar = new QToolBar(tr("Search"), this);
     searchBar->setObjectName(QStringLiteral("searchBar"));
     searchBar->addWidget(m_search);
     addToolBar(Qt::TopToolBarArea, searchBar);
 
-    connect(m_timeline, &TimelineView::eventSelected, m_details, &DetailsPanel::showDetails);
+    // A selected collective kernel: its instance on every rank in the
+    // Details dock and as a band across the ranks on the timeline.
+    connect(m_timeline, &TimelineView::eventSelected, this, [this](std::optional<EventLocation> event) {
+        m_details->showDetails(event);
+        const stats::CollectiveInstance *collective = event ? m_collectives->instanceOf(*event) : nullptr;
+        if (!collective) {
+            m_timeline->canvas()->setCollectiveOverlay(std::nullopt);
+            return;
+        }
+        m_details->appendCollective(*collective);
+        TimelineCanvas::CollectiveOverlay overlay{{collective->firstArrival, collective->lastArrival}, {}, {}};
+        for (const stats::CollectiveArrival &a : collective->arrivals) {
+            overlay.kernels.push_back(a.kernel);
+            if (a.rankIndex == collective->lastRankIndex)
+                overlay.last = a.kernel;
+        }
+        m_timeline->canvas()->setCollectiveOverlay(std::move(overlay));
+    });
     connect(m_details, &DetailsPanel::linkActivated, this, [this](EventLocation e) { m_timeline->canvas()->selectEvent(e, true); });
     connect(m_search, &SearchBar::matchActivated, this, [this](EventLocation e) { m_timeline->canvas()->selectEvent(e, true); });
     // The panels follow the range selection; while the mouse drags it, wait
@@ -222,6 +244,7 @@ void MainWindow::setSession(std::shared_ptr<const Session> session)
     applyHiddenRows();
     m_exportMenu->setEnabled(true);
     m_details->setSession(session);
+    m_collectives->setSession(session);
     m_search->setSession(session);
     m_diagnostics->setSession(*session);
     m_stats->setSession(session);

@@ -13,6 +13,8 @@ class QProgressDialog;
 
 namespace rankscope {
 
+class CollectiveLookup;
+
 class DetailsPanel;
 class DiagnosticsPanel;
 class SearchBar;
@@ -72,6 +74,7 @@ private:
     QMenu *m_recentMenu = nullptr;
     QMenu *m_exportMenu = nullptr;
     QStringList m_loading;
+    std::unique_ptr<CollectiveLookup> m_collectives;
 };
 
 } // namespace rankscope

@@ -425,6 +425,22 @@ std::vector<ClockEstimate> alignOnCollectives(const Session &session, const Coll
     return out;
 }
 
+const CollectiveInstance *instanceOfKernel(const Session &session, const CollectiveMatch &match, const EventLocation &kernel)
+{
+    if (!kernel.isValid() || std::size_t(kernel.rank) >= session.ranks().size())
+        return nullptr;
+    const Track &selected = session.track(kernel);
+    if (selected.kind != TrackKind::Kernel && selected.kind != TrackKind::NcclKernels)
+        return nullptr;
+    // Both rows' payloads are the kernel's row in Report::kernels.
+    const std::uint32_t record = selected.slices.payload(kernel.event);
+    for (const CollectiveInstance &c : match.instances)
+        for (const CollectiveArrival &a : c.arrivals)
+            if (a.rankIndex == kernel.rank && session.track(a.kernel).slices.payload(a.kernel.event) == record)
+                return &c;
+    return nullptr;
+}
+
 bool isInScope(const CollectiveInstance &c, const StatsScope &scope)
 {
     return !scope.range || (c.firstArrival >= scope.range->start && c.firstArrival < scope.range->end);

@@ -99,6 +99,10 @@ struct ClockEstimate {
 };
 std::vector<ClockEstimate> alignOnCollectives(const Session &session, const CollectiveMatch &match);
 
+// The instance a communication kernel belongs to, selected on its stream's
+// row or on the NCCL lane (the same kernel record); null if none.
+const CollectiveInstance *instanceOfKernel(const Session &session, const CollectiveMatch &match, const EventLocation &kernel);
+
 // Whether an instance is in a scope: its first arrival inside the range.
 bool isInScope(const CollectiveInstance &c, const StatsScope &scope);
 

@@ -255,6 +255,32 @@ private slots:
         QVERIFY(QFileInfo::exists(dir.filePath(QStringLiteral("rank_wait.csv"))));
     }
 
+    void selectingACollectiveShowsItOnEveryRank()
+    {
+        // The real 2-rank export: a SendRecv kernel on rank 0's NCCL lane.
+        MainWindow w;
+        w.open({dataPath(QStringLiteral("third-party/nsys-ai/mfu_2gpu_before.sqlite"))}, true);
+        const Session &session = *w.timeline()->canvas()->session();
+        QCOMPARE(session.ranks().size(), std::size_t(2));
+        std::optional<EventLocation> nccl;
+        for (std::uint32_t t = 0; t < session.ranks()[0].report->tracks.size() && !nccl; ++t)
+            if (session.ranks()[0].report->tracks[t].kind == TrackKind::NcclKernels
+                && Session::ownsTrack(session.ranks()[0], session.ranks()[0].report->tracks[t]))
+                nccl = EventLocation{0, t, 0};
+        QVERIFY(nccl);
+        w.timeline()->canvas()->selectEvent(nccl, true);
+        const QString details = w.details()->plainText();
+        QVERIFY2(details.contains(QLatin1String("Collective: SendRecv #0 on stream #0")), qPrintable(details));
+        QVERIFY(details.contains(QLatin1String("(last)")));
+        const auto &overlay = w.timeline()->canvas()->collectiveOverlay();
+        QVERIFY(overlay);
+        QCOMPARE(overlay->kernels.size(), std::size_t(2));
+        QVERIFY(overlay->arrivals.duration() > 0);
+        // Another kind of event: no collective.
+        w.timeline()->canvas()->selectEvent(std::nullopt);
+        QVERIFY(!w.timeline()->canvas()->collectiveOverlay());
+    }
+
     void windowLayoutAndHiddenRowsAreRemembered()
     {
         QSettings().clear();

@@ -1,5 +1,6 @@
 #include "details/detailspanel.h"
 
+#include "core/units.h"
 #include "session/eventdetails.h"
 
 #include <QTextBrowser>
@@ -31,6 +32,7 @@ void DetailsPanel::setSession(std::shared_ptr<const Session> session)
 void DetailsPanel::showDetails(std::optional<EventLocation> event)
 {
     if (!event || !m_session) {
+        m_html.clear();
         m_text->clear();
         return;
     }
@@ -43,7 +45,49 @@ void DetailsPanel::showDetails(std::optional<EventLocation> event)
         html += QStringLiteral("<tr><td><b>%1</b></td><td>%2</td></tr>").arg(f.label.toHtmlEscaped(), value);
     }
     html += QStringLiteral("</table>");
-    m_text->setHtml(html);
+    m_html = html;
+    m_text->setHtml(m_html);
+}
+
+namespace {
+
+QString eventLink(const EventLocation &at, const QString &text)
+{
+    return QStringLiteral("<a href='event:%1:%2:%3'>%4</a>").arg(at.rank).arg(at.track).arg(at.event).arg(text.toHtmlEscaped());
+}
+
+} // namespace
+
+void DetailsPanel::appendCollective(const stats::CollectiveInstance &c)
+{
+    if (!m_session)
+        return;
+    auto rankOf = [&](int rankIndex) { return m_session->ranks()[std::size_t(rankIndex)].rank; };
+    QString html = QStringLiteral("<h4>%1</h4><table cellspacing='2'>")
+                       .arg(tr("Collective: %1 #%2 on %3").arg(c.name).arg(c.sequence).arg(c.communicator).toHtmlEscaped());
+    auto field = [&html](const QString &label, const QString &value) {
+        html += QStringLiteral("<tr><td><b>%1</b></td><td>%2</td></tr>").arg(label.toHtmlEscaped(), value.toHtmlEscaped());
+    };
+    field(tr("Last to arrive"), tr("rank %1").arg(rankOf(c.lastRankIndex)));
+    field(tr("Skew"), formatDuration(c.skew()));
+    field(tr("Transfer"), tr("%1 (last arrival to end)").arg(formatDuration(c.transfer())));
+    if (c.bytes >= 0)
+        field(tr("Bytes"), formatBytes(std::uint64_t(c.bytes)));
+    if (const auto bus = c.busBandwidth())
+        field(tr("Bandwidth"), tr("%1 GB/s algorithm, %2 GB/s bus (%3 ranks)")
+                                   .arg(*c.algorithmBandwidth(), 0, 'f', 2).arg(*bus, 0, 'f', 2).arg(c.groupSize));
+    html += QStringLiteral("</table><table cellspacing='4'><tr><th>%1</th><th>%2</th><th>%3</th><th>%4</th></tr>")
+                .arg(tr("Rank"), tr("Arrival"), tr("Wait"), tr("Kernel"));
+    for (const stats::CollectiveArrival &a : c.arrivals) {
+        const bool last = a.rankIndex == c.lastRankIndex;
+        html += QStringLiteral("<tr><td>%1%2</td><td>+%3</td><td>%4</td><td>%5</td></tr>")
+                    .arg(rankOf(a.rankIndex))
+                    .arg(last ? tr(" (last)") : QString())
+                    .arg(formatDuration(a.start - c.firstArrival), formatDuration(c.waitOf(a)), eventLink(a.kernel, tr("select")));
+    }
+    html += QStringLiteral("</table>");
+    m_html += html;
+    m_text->setHtml(m_html);
 }
 
 QString DetailsPanel::plainText() const

@@ -2,6 +2,7 @@
 // Shows the selected event's fields (describeEvent) as a small table.
 // Related events are links: activating one selects it.
 #include "session/session.h"
+#include "stats/collectives.h"
 
 #include <QWidget>
 #include <memory>
@@ -17,6 +18,9 @@ public:
     explicit DetailsPanel(QWidget *parent = nullptr);
     void setSession(std::shared_ptr<const Session> session);
     void showDetails(std::optional<EventLocation> event);
+    // Below the selected kernel's fields: the collective it is part of,
+    // with every rank's arrival, wait and kernel (a link).
+    void appendCollective(const stats::CollectiveInstance &collective);
     QString plainText() const;
 
 signals:
@@ -25,6 +29,7 @@ signals:
 private:
     std::shared_ptr<const Session> m_session;
     QTextBrowser *m_text;
+    QString m_html; // what m_text shows
 };
 
 } // namespace rankscope

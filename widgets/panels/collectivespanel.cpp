@@ -15,8 +15,8 @@ namespace rankscope {
 using namespace stats;
 
 CollectivesPanel::CollectivesPanel(QWidget *parent)
-    : StatsPanel(parent), m_notes(new QLabel(this)), m_ranks(new TableBox(tr("Per rank: who made the others wait, and why it was late"), this)),
-      m_kinds(new TableBox(tr("By communicator and collective"), this)), m_instances(new TableBox(tr("Instances (double-click to go there)"), this))
+    : StatsPanel(parent), m_notes(new QLabel(this)), m_ranks(new TableBox(tr("Who made the others wait"), this)),
+      m_kinds(new TableBox(tr("By communicator"), this)), m_instances(new TableBox(tr("Instances"), this))
 {
     auto *layout = new QVBoxLayout(this);
     m_notes->setWordWrap(true);
@@ -27,6 +27,9 @@ CollectivesPanel::CollectivesPanel(QWidget *parent)
     exportTable(m_kinds);
     exportTable(m_instances);
     exportChart(&m_skewChart, QStringLiteral("collective_skew.png"));
+    m_ranks->setToolTip(tr("Per rank: how often it arrived last, the delay it caused the others, how long it waited, "
+                           "and what its own timeline held while it was late"));
+    m_instances->setToolTip(tr("Double-click an instance to go there and select its kernel on every rank"));
     connect(m_instances, &TableBox::rowActivated, this, &CollectivesPanel::activateInstance);
 }
 

@@ -39,6 +39,7 @@ void TimelineCanvas::setSession(std::shared_ptr<const Session> session)
     m_selected.reset();
     m_correlated.reset();
     m_highlighted.clear();
+    m_collective.reset();
     if (m_session)
         m_rows.build(*m_session);
     else
@@ -219,6 +220,39 @@ void TimelineCanvas::setHighlighted(std::vector<EventLocation> events)
     viewport()->update();
 }
 
+void TimelineCanvas::setCollectiveOverlay(std::optional<CollectiveOverlay> overlay)
+{
+    m_collective = std::move(overlay);
+    viewport()->update();
+}
+
+void TimelineCanvas::paintCollective(QPainter &p) const
+{
+    if (!m_collective)
+        return;
+    const TimeScale s = scale();
+    const int width = trackAreaWidth();
+    QColor band = Theme::highlightOutline();
+    band.setAlpha(40);
+    const double x0 = std::clamp(s.x(m_collective->arrivals.start), -1.0, double(width) + 1);
+    const double x1 = std::clamp(s.x(m_collective->arrivals.end), -1.0, double(width) + 1);
+    p.fillRect(QRectF(m_labelWidth + x0, 0, std::max(2.0, x1 - x0), viewport()->height()), band);
+    for (const EventLocation &k : m_collective->kernels) {
+        const auto at = pointOf(k);
+        if (!at)
+            continue;
+        const TimeRange when = m_session->sessionTime(k);
+        const double w = std::max(3.0, double(when.duration()) / s.nsPerPixel);
+        const bool last = k == m_collective->last;
+        p.setPen(QPen(last ? QColor(0xd0, 0x20, 0x20) : Theme::highlightOutline(), last ? 3 : 2));
+        p.setBrush(Qt::NoBrush);
+        const QRectF box(at->x() - w / 2, at->y() - TimelineRows::kLaneHeight / 2, w, TimelineRows::kLaneHeight - 1);
+        p.drawRect(box);
+        if (last)
+            p.drawText(QRectF(box.left() - 60, box.top(), 56, box.height()), Qt::AlignRight | Qt::AlignVCenter, tr("last"));
+    }
+}
+
 void TimelineCanvas::paintEvent(QPaintEvent *)
 {
     QElapsedTimer timer;
@@ -336,6 +370,7 @@ void TimelineCanvas::paintOverlays(QPainter &p) const
     const Theme theme(palette());
     p.save();
     p.setClipRect(m_labelWidth, 0, width, viewport()->height());
+    paintCollective(p);
     if (const auto sel = m_zoom->selection()) {
         const double x0 = std::clamp(s.x(sel->start), -1.0, double(width) + 1);
         const double x1 = std::clamp(s.x(sel->end), -1.0, double(width) + 1);

@@ -58,6 +58,15 @@ public:
     // also selected and brought into view.
     void setHighlighted(std::vector<EventLocation> events);
     const std::vector<EventLocation> &highlighted() const { return m_highlighted; }
+    // A collective across ranks: a band over every row from its first to
+    // its last arrival, each rank's kernel outlined, the last one marked.
+    struct CollectiveOverlay {
+        TimeRange arrivals;                // session time
+        std::vector<EventLocation> kernels;
+        EventLocation last;
+    };
+    void setCollectiveOverlay(std::optional<CollectiveOverlay> overlay);
+    const std::optional<CollectiveOverlay> &collectiveOverlay() const { return m_collective; }
     // Where a shown row is, in viewport coordinates (null when not shown).
     QRect rowRect(int row) const;
     // The viewport point at the middle of an event, if it is on screen.
@@ -82,6 +91,7 @@ private:
     void paintRow(QPainter &p, const RowGeometry &g) const;
     void paintCounter(QPainter &p, const RowGeometry &g) const;
     void paintOverlays(QPainter &p) const;
+    void paintCollective(QPainter &p) const;
     int laneTop(const RowGeometry &g, int lane) const;
 
     ZoomState *m_zoom;
@@ -92,6 +102,7 @@ private:
     std::optional<EventLocation> m_selected;
     std::optional<EventLocation> m_correlated;
     std::vector<EventLocation> m_highlighted;
+    std::optional<CollectiveOverlay> m_collective;
 
     mutable FrameGeometry m_geometry;
     mutable bool m_geometryValid = false;

@@ -167,6 +167,20 @@ private slots:
             }
         }
 
+        // Each arrival's kernel finds its instance, on its stream's row and
+        // on the NCCL lane.
+        for (const CollectiveInstance &c : match.instances)
+            for (const CollectiveArrival &a : c.arrivals)
+                QCOMPARE(instanceOfKernel(session, match, a.kernel), &c);
+        const Report &rank0 = *session.ranks()[0].report;
+        int ncclLanes = 0;
+        for (std::uint32_t t = 0; t < rank0.tracks.size(); ++t)
+            if (rank0.tracks[t].kind == TrackKind::NcclKernels) {
+                ++ncclLanes;
+                QCOMPARE(instanceOfKernel(session, match, {0, t, 0}), &match.instances[0]);
+            }
+        QCOMPARE(ncclLanes, 1);
+
         // The CLI's tables.
         const ResultTable collectives = collectivesTable(session, match);
         QCOMPARE(collectives.headers.join(QLatin1Char(',')),
