@@ -98,30 +98,6 @@ std::optional<double> CollectiveInstance::busBandwidth() const
 
 namespace {
 
-// Whether each kernel name of a report is communication: the classifier's
-// regular expression runs once per distinct name, not once per kernel.
-class CommunicationNames {
-public:
-    CommunicationNames(const Report &report, const KernelClassifier &classes)
-        : m_report(report), m_classes(classes), m_known(report.strings.size(), Unknown)
-    {
-    }
-    bool contains(StringId name)
-    {
-        if (name >= m_known.size())
-            return m_classes.classify(m_report.strings.view(name)) == KernelClass::Communication;
-        if (m_known[name] == Unknown)
-            m_known[name] = m_classes.classify(m_report.strings.view(name)) == KernelClass::Communication ? Yes : No;
-        return m_known[name] == Yes;
-    }
-
-private:
-    enum : std::uint8_t { Unknown, Yes, No };
-    const Report &m_report;
-    const KernelClassifier &m_classes;
-    std::vector<std::uint8_t> m_known;
-};
-
 // One communication kernel of a rank, before matching.
 struct RankOp {
     TimeNs start, end;
@@ -155,13 +131,13 @@ std::map<QString, std::vector<RankOp>> opsOfRank(const Session &session, int ran
         std::pair<int, std::uint32_t> stream; // device, stream
     };
     std::vector<Pending> pending;
-    CommunicationNames communication(r, classes);
+    KernelClassCache classOf(r.strings, classes);
     for (std::uint32_t t = 0; t < r.tracks.size(); ++t) {
         const Track &track = r.tracks[t];
         if (track.kind != TrackKind::Kernel || !Session::ownsTrack(entry, track))
             continue;
         for (std::size_t i = 0; i < track.slices.size(); ++i) {
-            if (!communication.contains(track.slices.name(i)))
+            if (classOf.of(track.slices.name(i)) != KernelClass::Communication)
                 continue;
             const std::string_view name = r.strings.view(track.slices.name(i));
             const KernelRecord &k = r.kernels[track.slices.payload(i)];
@@ -305,14 +281,14 @@ std::vector<Interval> otherGpuWork(const Session &session, int rankIndex, const 
     const RankEntry &entry = session.ranks()[std::size_t(rankIndex)];
     const Report &r = *entry.report;
     std::vector<Interval> busy;
-    CommunicationNames communication(r, classes);
+    KernelClassCache classOf(r.strings, classes);
     for (const Track &track : r.tracks) {
         if (!Session::ownsTrack(entry, track))
             continue;
         if (track.kind != TrackKind::Kernel && track.kind != TrackKind::Memcpy && track.kind != TrackKind::Memset)
             continue;
         for (std::size_t i = 0; i < track.slices.size(); ++i) {
-            if (track.kind == TrackKind::Kernel && communication.contains(track.slices.name(i)))
+            if (track.kind == TrackKind::Kernel && classOf.of(track.slices.name(i)) == KernelClass::Communication)
                 continue;
             busy.emplace_back(track.slices.start(i) + entry.sessionOffset, track.slices.end(i) + entry.sessionOffset);
         }

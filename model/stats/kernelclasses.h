@@ -4,6 +4,8 @@
 // communication libraries Rankscope recognises, HTA's own rules for
 // rank_summary, and the user's pattern when they give one (GUI: Rank
 // comparison > Communication kernels; CLI: --comm-pattern).
+#include "core/stringtable.h"
+
 #include <QRegularExpression>
 #include <QString>
 
@@ -58,6 +60,30 @@ private:
     bool m_userPattern = false;
     QString m_communicationText;
     QRegularExpression m_communication, m_memory, m_notComputation;
+};
+
+// A classifier's answer per name of one report's string table: the regular
+// expression runs once per distinct kernel name, not once per kernel.
+class KernelClassCache {
+public:
+    KernelClassCache(const StringTable &strings, const KernelClassifier &classes)
+        : m_strings(strings), m_classes(classes), m_known(strings.size(), kUnknown)
+    {
+    }
+    KernelClass of(StringId name)
+    {
+        if (name >= m_known.size())
+            return m_classes.classify(m_strings.view(name));
+        if (m_known[name] == kUnknown)
+            m_known[name] = std::uint8_t(m_classes.classify(m_strings.view(name)));
+        return KernelClass(m_known[name]);
+    }
+
+private:
+    static constexpr std::uint8_t kUnknown = 0xFF;
+    const StringTable &m_strings;
+    const KernelClassifier &m_classes;
+    std::vector<std::uint8_t> m_known;
 };
 
 } // namespace rankscope::stats

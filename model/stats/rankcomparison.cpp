@@ -1,11 +1,11 @@
 #include "stats/rankcomparison.h"
 
 #include "core/intervals.h"
+#include "stats/collectives.h"
 
 #include <QRegularExpression>
 
 #include <algorithm>
-#include <unordered_map>
 
 namespace rankscope::stats {
 
@@ -17,23 +17,6 @@ bool isStepName(std::string_view name)
 }
 
 namespace {
-
-// A report's kernel names classified once each, not once per kernel.
-class ClassCache {
-public:
-    explicit ClassCache(const KernelClassifier &classes) : m_classes(classes) {}
-    KernelClass of(const Report &r, StringId name)
-    {
-        auto [it, added] = m_known.try_emplace(name);
-        if (added)
-            it->second = m_classes.classify(r.strings.view(name));
-        return it->second;
-    }
-
-private:
-    const KernelClassifier &m_classes;
-    std::unordered_map<StringId, KernelClass> m_known;
-};
 
 // Splits the GPU span by class with priority compute > communication >
 // memory. With C, N and M their unions: |C| + |N \ C| + |M \ (C u N)| =
@@ -74,7 +57,7 @@ std::vector<RankComparisonRow> compareRanks(const Session &session, const StatsS
         row.rank = session.ranks()[std::size_t(slice.rankIndex)].rank;
         std::vector<Interval> compute, communication, memory;
         std::vector<TimeNs> steps;
-        ClassCache classOf(classes);
+        KernelClassCache classOf(r.strings, classes);
         for (const Track &t : r.tracks) {
             if (!slice.acceptsTrack(t))
                 continue;
@@ -83,7 +66,7 @@ std::vector<RankComparisonRow> compareRanks(const Session &session, const StatsS
                 const Interval span{t.slices.start(i), t.slices.end(i)};
                 switch (t.kind) {
                 case TrackKind::Kernel:
-                    switch (classOf.of(r, t.slices.name(i))) {
+                    switch (classOf.of(t.slices.name(i))) {
                     case KernelClass::Communication: communication.push_back(span); break;
                     case KernelClass::Memory: memory.push_back(span); break;
                     default: compute.push_back(span); break;
@@ -114,6 +97,18 @@ std::vector<RankComparisonRow> compareRanks(const Session &session, const StatsS
         }
         rows.push_back(row);
     }
+    // Who made the others wait at collectives, and who waited: matched
+    // across every rank, whatever rank the scope names.
+    if (rows.size() > 1) {
+        StatsScope everyRank = scope;
+        everyRank.rankIndex.reset();
+        const std::vector<RankWait> waits = rankWaits(session, matchCollectives(session, classes), everyRank, classes);
+        for (RankComparisonRow &row : rows)
+            if (row.rankIndex >= 0 && std::size_t(row.rankIndex) < waits.size() && waits[std::size_t(row.rankIndex)].collectives > 0) {
+                row.delayCaused = waits[std::size_t(row.rankIndex)].delayCaused;
+                row.waited = waits[std::size_t(row.rankIndex)].waited;
+            }
+    }
     std::stable_sort(rows.begin(), rows.end(), [](const auto &a, const auto &b) { return a.rank < b.rank; });
     return rows;
 }
@@ -121,14 +116,14 @@ std::vector<RankComparisonRow> compareRanks(const Session &session, const StatsS
 std::vector<std::optional<bool>> rankComparisonWorseIsHigher()
 {
     // Rank, Span, Busy, Idle, Compute, Exposed Comm, Exposed Memory, Hidden,
-    // Steps, Mean step, Max step, HtoD, DtoH, DtoD, PtoP.
-    // Communication time and its hidden share are never shaded: a collective
-    // kernel runs from a rank's own arrival to the last rank's, so the rank
-    // that waited longest shows the most communication, and it is the
-    // victim of a straggler, not the straggler. Telling the rank that made
-    // others wait needs the collectives matched across ranks.
+    // Steps, Mean step, Max step, HtoD, DtoH, DtoD, PtoP, Delay Caused, Waited.
+    // Communication time, its hidden share and the time waited at
+    // collectives are never shaded: a collective kernel runs from a rank's
+    // own arrival to the last rank's, so the rank that waited longest shows
+    // the most communication, and it is the victim of a straggler, not the
+    // straggler. The straggler is the one whose Delay Caused is largest.
     return {std::nullopt, true, false, true, std::nullopt, std::nullopt, true, std::nullopt, std::nullopt, true, true,
-            std::nullopt, std::nullopt, std::nullopt, std::nullopt};
+            std::nullopt, std::nullopt, std::nullopt, std::nullopt, true, std::nullopt};
 }
 
 ResultTable rankComparisonTable(const Session &session, const StatsScope &scope, const KernelClassifier &classes)
@@ -140,7 +135,8 @@ ResultTable rankComparisonTable(const Session &session, const StatsScope &scope,
                             QStringLiteral("GPU Idle (%)"), QStringLiteral("Compute (ns)"), QStringLiteral("Exposed Comm (ns)"),
                             QStringLiteral("Exposed Memory (ns)"), QStringLiteral("Comm Hidden (%)"), QStringLiteral("Steps"),
                             QStringLiteral("Mean Step (ns)"), QStringLiteral("Max Step (ns)"), QStringLiteral("HtoD (B)"),
-                            QStringLiteral("DtoH (B)"), QStringLiteral("DtoD (B)"), QStringLiteral("PtoP (B)")};
+                            QStringLiteral("DtoH (B)"), QStringLiteral("DtoD (B)"), QStringLiteral("PtoP (B)"),
+                            QStringLiteral("Delay Caused (ns)"), QStringLiteral("Waited at Collectives (ns)")};
     for (const RankComparisonRow &r : compareRanks(session, scope, classes))
         t.rows.push_back({Cell::ofInteger(r.rank), Cell::ofInteger(r.span), Cell::ofDecimal(r.busyPercent, 1),
                           Cell::ofDecimal(r.idlePercent, 1), Cell::ofInteger(r.computeNs), Cell::ofInteger(r.communicationNs),
@@ -148,7 +144,8 @@ ResultTable rankComparisonTable(const Session &session, const StatsScope &scope,
                           Cell::ofInteger(std::int64_t(r.steps)), r.meanStep ? Cell::ofInteger(*r.meanStep) : Cell(),
                           r.maxStep ? Cell::ofInteger(*r.maxStep) : Cell(), Cell::ofInteger(std::int64_t(r.bytes[0])),
                           Cell::ofInteger(std::int64_t(r.bytes[1])), Cell::ofInteger(std::int64_t(r.bytes[2])),
-                          Cell::ofInteger(std::int64_t(r.bytes[3]))});
+                          Cell::ofInteger(std::int64_t(r.bytes[3])), r.delayCaused ? Cell::ofInteger(*r.delayCaused) : Cell(),
+                          r.waited ? Cell::ofInteger(*r.waited) : Cell()});
     return t;
 }
 

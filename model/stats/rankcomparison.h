@@ -25,6 +25,10 @@ struct RankComparisonRow {
     std::size_t steps = 0;
     std::optional<TimeNs> meanStep, maxStep;
     std::uint64_t bytes[kDirectionCount] = {};
+    // At collectives matched across ranks (see stats/collectives.h): the
+    // others' waits where this rank arrived last, and its own waits; none
+    // when the rank took part in no collective.
+    std::optional<TimeNs> delayCaused, waited;
 };
 
 // "step 3", "iteration 12", "ProfilerStep#7" (NVTX or record_function).

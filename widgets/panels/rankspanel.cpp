@@ -20,9 +20,10 @@ RanksPanel::RanksPanel(QWidget *parent)
 {
     auto *layout = new QVBoxLayout(this);
     auto *hint = new QLabel(tr("The GPU span split so that each nanosecond counts once: compute, else communication, "
-                               "else memory, else idle. Shaded: the worst rank of each column (longest, most idle). "
-                               "Communication is not shaded: the rank that waits longest in a collective is waiting "
-                               "for a straggler, not the straggler."), this);
+                               "else memory, else idle. Shaded: the worst rank of each column (longest, most idle; "
+                               "at collectives, the one that caused the most delay). Communication and the time waited "
+                               "at collectives are not shaded: the rank that waits longest is waiting for a straggler, "
+                               "not the straggler."), this);
     hint->setWordWrap(true);
     layout->addWidget(hint);
     auto *classesRow = new QHBoxLayout;

@@ -3,6 +3,7 @@
 // offsets. Planted-truth traces written here, then the real 2-rank sets.
 #include "session/session.h"
 #include "stats/collectives.h"
+#include "stats/rankcomparison.h"
 #include "testdata.h"
 
 #include <QtTest>
@@ -254,6 +255,11 @@ private slots:
             const std::vector<RankWait> waits = rankWaits(session, match);
             QCOMPARE(waits[0].delayCaused, waits[1].waited); // two ranks: one's delay is the other's wait
             QCOMPARE(waits[1].delayCaused, waits[0].waited);
+            // The rank comparison reads the same figures.
+            for (const RankComparisonRow &row : compareRanks(session, {})) {
+                QCOMPARE(*row.delayCaused, waits[std::size_t(row.rankIndex)].delayCaused);
+                QCOMPARE(*row.waited, waits[std::size_t(row.rankIndex)].waited);
+            }
         }
     }
 
