@@ -79,7 +79,11 @@ int runStats(const QStringList &arguments)
                                                        "replacing the built-in patterns (default: %1; rank_summary: HTA's).")
                                             .arg(stats::defaultCommunicationPattern()),
                                         QStringLiteral("REGEX"));
-    parser.addOptions({reportOption, formatOption, outputOption, gapOption, utilOption, commOption});
+    const QCommandLineOption alignOption(QStringLiteral("align"),
+                                         QStringLiteral("collectives, rank_wait: 'recorded' (the reports' UTC starts, default) or 'collectives'\n"
+                                                        "(each rank shifted so matched collectives end together)."),
+                                         QStringLiteral("HOW"), QStringLiteral("recorded"));
+    parser.addOptions({reportOption, formatOption, outputOption, gapOption, utilOption, commOption, alignOption});
     addInputArgument(parser);
     parser.process(arguments);
 
@@ -113,6 +117,12 @@ int runStats(const QStringList &arguments)
         QTextStream(stderr) << "rankscope-cli: --comm-pattern: " << error << "\n";
         return 1;
     }
+    const QString align = parser.value(alignOption);
+    if (align != QLatin1String("recorded") && align != QLatin1String("collectives")) {
+        QTextStream(stderr) << "rankscope-cli: --align is 'recorded' or 'collectives'\n";
+        return 1;
+    }
+    options.alignOnCollectives = align == QLatin1String("collectives");
     const std::optional<Session> loadedSession = loadInputs(parser);
     if (!loadedSession)
         return 1;

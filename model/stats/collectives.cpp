@@ -178,6 +178,39 @@ std::map<QString, std::vector<RankOp>> opsOfRank(const Session &session, int ran
     return byCommunicator;
 }
 
+// Half the usual time between a rank's consecutive operations on a
+// communicator: operations of one instance end together (up to the ranks'
+// clock offsets), the next instance's a step later.
+TimeNs matchingTolerance(const std::map<int, std::vector<RankOp>> &perRank)
+{
+    std::vector<TimeNs> spacing;
+    for (const auto &[ri, ops] : perRank)
+        for (std::size_t i = 1; i < ops.size(); ++i)
+            spacing.push_back(ops[i].end - ops[i - 1].end);
+    if (spacing.empty())
+        return kTimeMax / 4;
+    const auto mid = spacing.begin() + std::ptrdiff_t(spacing.size() / 2);
+    std::nth_element(spacing.begin(), mid, spacing.end());
+    return std::max<TimeNs>(*mid / 2, 1);
+}
+
+// First and last arrival, the last rank (the first such on ties), the end.
+void measureInstance(CollectiveInstance &c)
+{
+    c.firstArrival = c.arrivals.front().start;
+    c.lastArrival = c.arrivals.front().start;
+    c.lastRankIndex = c.arrivals.front().rankIndex;
+    c.end = c.arrivals.front().end;
+    for (const CollectiveArrival &a : c.arrivals) {
+        c.firstArrival = std::min(c.firstArrival, a.start);
+        if (a.start > c.lastArrival) {
+            c.lastArrival = a.start;
+            c.lastRankIndex = a.rankIndex;
+        }
+        c.end = std::max(c.end, a.end);
+    }
+}
+
 } // namespace
 
 CollectiveMatch matchCollectives(const Session &session, const KernelClassifier &classes)
@@ -202,9 +235,10 @@ CollectiveMatch matchCollectives(const Session &session, const KernelClassifier 
     }
     if (!withoutCommunication.isEmpty() && withoutCommunication.size() < rankCount)
         match.notes << QStringLiteral("Ranks without communication kernels: %1.").arg(withoutCommunication.join(QStringLiteral(", ")));
-    match.notes << (keyedByGroup ? QStringLiteral("Collectives matched by process group and their order in it.")
-                                 : QStringLiteral("The trace names no process groups: the k-th communication kernel on a rank's "
-                                                  "k-th communication stream is matched with the same on the other ranks."));
+    match.notes << (keyedByGroup ? QStringLiteral("Collectives matched by process group, in order of their end on each rank.")
+                                 : QStringLiteral("The trace names no process groups: the communication kernels of each rank's k-th "
+                                                  "communication stream are matched with the other ranks' by their end, which a "
+                                                  "collective reaches on every rank together."));
     for (const auto &[communicator, perRank] : communicators) {
         if (perRank.size() < 2) {
             match.notes << QStringLiteral("%1 has operations on rank %2 only: nothing to match.")
@@ -215,17 +249,33 @@ CollectiveMatch matchCollectives(const Session &session, const KernelClassifier 
         std::size_t most = 0;
         for (const auto &[ri, ops] : perRank)
             most = std::max(most, ops.size());
+        const TimeNs tolerance = matchingTolerance(perRank);
+        // Greedy by end time: the operations that end with the earliest
+        // remaining one (within the tolerance) are one instance; a rank
+        // whose next operation ends later has none in it: it skipped it.
+        std::map<int, std::size_t> next, firstMissing, skipped;
         for (const auto &[ri, ops] : perRank)
-            if (ops.size() < most)
-                match.desyncs.push_back({communicator, ri, ops.size(), most});
-        for (std::size_t k = 0; k < most; ++k) {
+            next[ri] = 0;
+        for (std::size_t sequence = 0;; ++sequence) {
+            TimeNs earliest = kTimeMax;
+            for (const auto &[ri, ops] : perRank)
+                if (next[ri] < ops.size())
+                    earliest = std::min(earliest, ops[next[ri]].end);
+            if (earliest == kTimeMax)
+                break;
             CollectiveInstance c;
             c.communicator = communicator;
-            c.sequence = k;
+            c.sequence = sequence;
             for (const auto &[ri, ops] : perRank) {
-                if (k >= ops.size())
+                if (next[ri] >= ops.size())
                     continue;
-                const RankOp &op = ops[k];
+                const RankOp &op = ops[next[ri]];
+                if (op.end > earliest + tolerance) {
+                    firstMissing.try_emplace(ri, sequence);
+                    ++skipped[ri];
+                    continue;
+                }
+                ++next[ri];
                 CollectiveArrival a;
                 a.rankIndex = ri;
                 a.kernel = op.kernel;
@@ -245,30 +295,30 @@ CollectiveMatch matchCollectives(const Session &session, const KernelClassifier 
             if (c.arrivals.size() < 2)
                 continue;
             c.groupSize = std::max<int>(c.groupSize, int(c.arrivals.size()));
-            c.firstArrival = c.arrivals.front().start;
-            c.lastArrival = c.arrivals.front().start;
-            c.lastRankIndex = c.arrivals.front().rankIndex;
-            c.end = c.arrivals.front().end;
-            for (const CollectiveArrival &a : c.arrivals) {
-                c.firstArrival = std::min(c.firstArrival, a.start);
-                if (a.start > c.lastArrival) {
-                    c.lastArrival = a.start;
-                    c.lastRankIndex = a.rankIndex;
-                }
-                c.end = std::max(c.end, a.end);
-            }
+            measureInstance(c);
             match.instances.push_back(std::move(c));
         }
+        for (const auto &[ri, ops] : perRank)
+            if (ops.size() < most || firstMissing.count(ri)) {
+                const auto missing = firstMissing.find(ri);
+                match.desyncs.push_back({communicator, ri, ops.size(), most, skipped[ri],
+                                         missing != firstMissing.end() ? std::optional<std::size_t>(missing->second) : std::nullopt});
+            }
     }
     std::stable_sort(match.instances.begin(), match.instances.end(),
                      [](const CollectiveInstance &a, const CollectiveInstance &b) { return a.firstArrival < b.firstArrival; });
-    for (const CommunicatorDesync &d : match.desyncs)
-        match.notes << QStringLiteral("Desync on %1: rank %2 has %3 operations, another rank %4 (%5 behind, or cut by the capture).")
-                           .arg(d.communicator)
-                           .arg(session.ranks()[std::size_t(d.rankIndex)].rank)
-                           .arg(d.operations)
-                           .arg(d.expected)
-                           .arg(d.expected - d.operations);
+    if (!match.instances.empty())
+        match.notes << QStringLiteral("Times as recorded: the reports are aligned on their recorded UTC starts.");
+    for (const CommunicatorDesync &d : match.desyncs) {
+        const int rank = session.ranks()[std::size_t(d.rankIndex)].rank;
+        QString note = QStringLiteral("Desync on %1: rank %2 has %3 operations, another rank %4").arg(d.communicator).arg(rank).arg(d.operations).arg(d.expected);
+        if (d.firstMissing)
+            note += QStringLiteral("; rank %1 is absent from %2 instance(s) the others took part in, the first operation #%3")
+                        .arg(rank).arg(d.skipped).arg(*d.firstMissing);
+        else
+            note += QStringLiteral(" (%1 behind at the end, or cut by the capture)").arg(d.expected - d.operations);
+        match.notes << note + QLatin1Char('.');
+    }
     return match;
 }
 
@@ -336,7 +386,9 @@ std::vector<RankWait> rankWaits(const Session &session, const CollectiveMatch &m
                 for (const CollectiveArrival &other : c.arrivals)
                     w.delayCaused += c.waitOf(other);
             }
-            const TimeNs from = c.firstArrival, to = a.start;
+            // The late interval on the rank's own (recorded) timeline.
+            const TimeNs shift = match.shiftOf(a.rankIndex);
+            const TimeNs from = c.firstArrival - shift, to = a.start - shift;
             if (to <= from)
                 continue;
             std::optional<std::vector<Interval>> &runs = busy[std::size_t(a.rankIndex)];
@@ -345,8 +397,8 @@ std::vector<RankWait> rankWaits(const Session &session, const CollectiveMatch &m
             const TimeNs compute = coveredIn(*runs, from, to);
             // From the launching call on, an idle GPU waits for the launch.
             TimeNs host = 0;
-            if (a.launch && *a.launch < to) {
-                const TimeNs launchFrom = std::max(from, *a.launch);
+            if (a.launch && *a.launch - shift < to) {
+                const TimeNs launchFrom = std::max(from, *a.launch - shift);
                 host = (to - launchFrom) - coveredIn(*runs, launchFrom, to);
             }
             w.late += to - from;
@@ -420,6 +472,48 @@ const CollectiveInstance *instanceOfKernel(const Session &session, const Collect
 bool isInScope(const CollectiveInstance &c, const StatsScope &scope)
 {
     return !scope.range || (c.firstArrival >= scope.range->start && c.firstArrival < scope.range->end);
+}
+
+CollectiveMatch alignedOnCollectives(const Session &session, const CollectiveMatch &match)
+{
+    const std::vector<ClockEstimate> clocks = alignOnCollectives(session, match);
+    CollectiveMatch aligned = match;
+    aligned.notes.removeIf([](const QString &note) { return note.startsWith(QLatin1String("Times as recorded")); });
+    aligned.clockShift.assign(session.ranks().size(), 0);
+    QStringList offsets;
+    TimeNs largestResidual = 0, largestOffset = 0;
+    for (std::size_t ri = 0; ri < clocks.size(); ++ri) {
+        if (!clocks[ri].offset)
+            continue;
+        aligned.clockShift[ri] = *clocks[ri].offset;
+        largestResidual = std::max(largestResidual, *clocks[ri].residual);
+        largestOffset = std::max(largestOffset, *clocks[ri].offset < 0 ? -*clocks[ri].offset : *clocks[ri].offset);
+        offsets << QStringLiteral("rank %1 %2%3 ns (residual %4 ns)")
+                       .arg(session.ranks()[ri].rank)
+                       .arg(*clocks[ri].offset >= 0 ? QStringLiteral("+") : QString())
+                       .arg(*clocks[ri].offset)
+                       .arg(*clocks[ri].residual);
+    }
+    for (CollectiveInstance &c : aligned.instances) {
+        for (CollectiveArrival &a : c.arrivals) {
+            const TimeNs shift = aligned.shiftOf(a.rankIndex);
+            a.start += shift;
+            a.end += shift;
+            if (a.launch)
+                *a.launch += shift;
+        }
+        measureInstance(c);
+    }
+    std::stable_sort(aligned.instances.begin(), aligned.instances.end(),
+                     [](const CollectiveInstance &a, const CollectiveInstance &b) { return a.firstArrival < b.firstArrival; });
+    if (offsets.isEmpty())
+        aligned.notes << QStringLiteral("Aligned on collectives: no rank shares a collective with another; times as recorded.");
+    else if (largestOffset <= 10'000 && largestResidual <= 10'000)
+        aligned.notes << QStringLiteral("Aligned on collectives: the recorded clocks already agree (offsets and residuals within 10 µs, "
+                                        "as on one host); %1.").arg(offsets.join(QStringLiteral(", ")));
+    else
+        aligned.notes << QStringLiteral("Aligned on collectives (the ends of matched collectives lined up): %1.").arg(offsets.join(QStringLiteral(", ")));
+    return aligned;
 }
 
 ResultTable collectivesTable(const Session &session, const CollectiveMatch &match, const StatsScope &scope)

@@ -60,14 +60,27 @@ struct CommunicatorDesync {
     int rankIndex = -1;        // the rank that is behind
     std::size_t operations = 0; // what it has
     std::size_t expected = 0;   // the most any rank has
+    // The instances it is absent from while it has later operations (it
+    // skipped them), and the first of them; none when it only has fewer at
+    // the end (behind, or the capture cut it).
+    std::size_t skipped = 0;
+    std::optional<std::size_t> firstMissing;
 };
 
 struct CollectiveMatch {
     std::vector<CollectiveInstance> instances; // by first arrival
     std::vector<CommunicatorDesync> desyncs;
     // What the user should know: how the matching keyed the operations,
-    // ranks without communication kernels, why nothing was matched.
+    // ranks without communication kernels, why nothing was matched, which
+    // clock alignment the times use.
     QStringList notes;
+    // Per rank index, what was added to its recorded session times (see
+    // alignedOnCollectives); empty: times as recorded.
+    std::vector<TimeNs> clockShift;
+    TimeNs shiftOf(int rankIndex) const
+    {
+        return std::size_t(rankIndex) < clockShift.size() ? clockShift[std::size_t(rankIndex)] : 0;
+    }
 };
 
 CollectiveMatch matchCollectives(const Session &session, const KernelClassifier &classes = KernelClassifier::rankscope());
@@ -98,6 +111,10 @@ struct ClockEstimate {
     std::size_t collectives = 0;    // shared with the reference rank
 };
 std::vector<ClockEstimate> alignOnCollectives(const Session &session, const CollectiveMatch &match);
+// The match with each rank's times shifted by its estimated offset (ranks
+// without one stay as recorded), every instance measured again; a note
+// gives the offsets and residuals, or says the clocks already agree.
+CollectiveMatch alignedOnCollectives(const Session &session, const CollectiveMatch &match);
 
 // The instance a communication kernel belongs to, selected on its stream's
 // row or on the NCCL lane (the same kernel record); null if none.

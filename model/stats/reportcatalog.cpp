@@ -76,7 +76,9 @@ std::optional<ResultTable> runSessionReport(const QString &name, const Session &
         return rankComparisonTable(session, {}, KernelClassifier::rankscope(options.communicationPattern));
     if (name == QLatin1String("collectives") || name == QLatin1String("rank_wait")) {
         const KernelClassifier classes = KernelClassifier::rankscope(options.communicationPattern);
-        const CollectiveMatch match = matchCollectives(session, classes);
+        CollectiveMatch match = matchCollectives(session, classes);
+        if (options.alignOnCollectives)
+            match = alignedOnCollectives(session, match);
         ResultTable t = name == QLatin1String("collectives") ? collectivesTable(session, match) : rankWaitTable(session, match, {}, classes);
         t.notes = match.notes;
         return t;

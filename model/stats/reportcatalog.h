@@ -17,6 +17,9 @@ struct ReportOptions {
     // rank_summary, rank_comparison, collectives, rank_wait: the user's communication kernel
     // pattern (empty: the built-in table; see stats/kernelclasses.h).
     QString communicationPattern;
+    // collectives, rank_wait: times shifted so matched collectives end
+    // together on every rank (see alignedOnCollectives), not as recorded.
+    bool alignOnCollectives = false;
 };
 
 // Per-file reports first, then the session-wide ones.

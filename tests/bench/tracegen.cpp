@@ -19,8 +19,13 @@
 // --gpu-metrics-devices) over the trace: 10 kHz, nsys' default, in the
 // pytorch profile; none in the synthetic one.
 //
-//   rankscope-tracegen --format nsys|kineto [--profile synthetic|pytorch] [--shuffle]
-//                      [--gpu-metrics-hz HZ] --ranks R --events N [--seed S] OUTDIR
+// - ddp: ranks of one data-parallel job on a common time axis, with an
+//   NCCL all-reduce per step and planted truth: --straggler, --clock-offsets-us,
+//   --skip (see makeDdpRanks).
+//
+//   rankscope-tracegen --format nsys|kineto [--profile synthetic|pytorch|ddp] [--shuffle]
+//                      [--gpu-metrics-hz HZ] [--straggler R:US[:EVERY]] [--clock-offsets-us A,B,..]
+//                      [--skip R:STEP] --ranks R --events N [--seed S] OUTDIR
 #include <QCommandLineParser>
 #include <QCoreApplication>
 #include <QDir>
@@ -119,6 +124,78 @@ std::vector<Event> makeRank(std::size_t n, std::uint64_t seed)
         t += 200'000 + std::int64_t(rng() % 2'000'000); // the loader's gap between steps
     }
     return events;
+}
+
+// The ddp profile's planted truth (the tests of the cross-rank analysis
+// recover it): a straggler delayed before chosen all-reduces, clock offsets
+// of the recorded starts, a rank that skips one all-reduce.
+struct CollectivePlan {
+    int straggler = -1;
+    std::int64_t delayNs = 0;
+    int every = 4;                         // delayed before the all-reduce of steps 0, every, 2 every, ...
+    std::vector<std::int64_t> clockOffsetNs; // per rank, added to its recorded start
+    int skipRank = -1, skipStep = -1;
+};
+
+// Ranks of one data-parallel job on a common true time axis: per step an
+// NVTX "step k" range, 20 compute kernels of 0.2-0.8 ms (the same on every rank,
+// plus under 1 µs of per-rank jitter on the first), then an NCCL
+// all-reduce on stream 30. Each rank's all-reduce starts when its GPU is
+// free (its arrival) and all end together 200 µs after the last arrival.
+// The straggler runs an extra kernel of the planted delay before its
+// all-reduce every `every` steps.
+std::vector<std::vector<Event>> makeDdpRanks(int ranks, std::size_t perRank, std::uint64_t seed, const CollectivePlan &plan)
+{
+    std::mt19937_64 rng(seed);
+    std::vector<std::vector<Event>> out(static_cast<std::size_t>(ranks));
+    std::vector<int> correlation(static_cast<std::size_t>(ranks), 1);
+    const std::size_t perStep = 2 * 20 + 3;
+    const std::size_t steps = std::max<std::size_t>(1, perRank / perStep);
+    std::int64_t stepStart = 1'000'000;
+    for (std::size_t step = 0; step < steps; ++step) {
+        std::int64_t lengths[20];
+        for (std::int64_t &l : lengths)
+            l = 200'000 + std::int64_t(rng() % 600'000);
+        std::vector<std::int64_t> arrival(std::size_t(ranks), -1);
+        std::vector<std::size_t> ncclAt(std::size_t(ranks), 0);
+        for (int r = 0; r < ranks; ++r) {
+            std::vector<Event> &ev = out[std::size_t(r)];
+            std::int64_t cpu = stepStart, gpuFree = stepStart;
+            const std::size_t stepRange = ev.size();
+            ev.push_back({Event::Nvtx, stepStart, 0, int(step), 7, 0, 0, 1, 0, 2, 0, 0, 0, {}});
+            auto launch = [&](Event::Kind kind, int name, std::int64_t length, int stream) {
+                const int corr = correlation[std::size_t(r)]++;
+                ev.push_back({Event::Api, cpu, cpu + 4'000, 0, 7, corr, 0, 1, 0, 2, 0, 0, 0, {}});
+                const std::int64_t start = std::max(gpuFree, cpu + 6'000);
+                ev.push_back({kind, start, start + length, name, stream, corr, 0, 1, 0, 2, 0, 0, 0, {}});
+                cpu += 8'000;
+                return ev.size() - 1;
+            };
+            for (int k = 0; k < 20; ++k) {
+                const std::int64_t jitter = k == 0 ? std::int64_t(rng() % 1'000) : 0;
+                gpuFree = ev[launch(Event::Kernel, k % int(kKernels.size()), lengths[k] + jitter, 7)].end;
+            }
+            if (r == plan.straggler && plan.every > 0 && step % std::size_t(plan.every) == 0)
+                gpuFree = ev[launch(Event::Kernel, 1, plan.delayNs, 7)].end;
+            if (r == plan.skipRank && int(step) == plan.skipStep) {
+                ev[stepRange].end = cpu;
+                continue;
+            }
+            ncclAt[std::size_t(r)] = launch(Event::Nccl, 0, 0, 30);
+            Event &nccl = ev[ncclAt[std::size_t(r)]];
+            nccl.start = std::max(nccl.start, gpuFree);
+            arrival[std::size_t(r)] = nccl.start;
+            ev[stepRange].end = cpu;
+        }
+        const std::int64_t end = *std::max_element(arrival.begin(), arrival.end()) + 200'000;
+        for (int r = 0; r < ranks; ++r)
+            if (arrival[std::size_t(r)] >= 0) {
+                out[std::size_t(r)][ncclAt[std::size_t(r)]].end = end;
+                out[std::size_t(r)][ncclAt[std::size_t(r)] - 1].end = std::min(out[std::size_t(r)][ncclAt[std::size_t(r)] - 1].end, end);
+            }
+        stepStart = end + 50'000 + std::int64_t(rng() % 100'000); // the host's turn between steps
+    }
+    return out;
 }
 
 // Names as PyTorch's CUDA kernels are printed: long template instantiations.
@@ -357,7 +434,8 @@ void writeGpuMetrics(sqlite3 *db, const std::vector<Event> &events, int hz)
     sqlite3_finalize(sample);
 }
 
-bool writeNsys(const QString &path, const std::vector<Event> &events, int rank, const Names &names, int gpuMetricsHz)
+bool writeNsys(const QString &path, const std::vector<Event> &events, int rank, const Names &names, int gpuMetricsHz,
+               std::int64_t startOffsetNs)
 {
     QFile::remove(path);
     sqlite3 *db = nullptr;
@@ -411,7 +489,7 @@ bool writeNsys(const QString &path, const std::vector<Event> &events, int rank, 
     int processes = 1;
     for (const Event &e : events)
         processes = std::max(processes, e.process + 1);
-    std::string meta = "INSERT INTO TARGET_INFO_SESSION_START_TIME VALUES(" + std::to_string(1795351401000000000LL + rank * 1000000LL) + ",'','');";
+    std::string meta = "INSERT INTO TARGET_INFO_SESSION_START_TIME VALUES(" + std::to_string(1795351401000000000LL + startOffsetNs) + ",'','');";
     for (int p = 0; p < processes; ++p)
         meta += " INSERT INTO PROCESSES VALUES(" + std::to_string(globalPidOf(p)) + "," + std::to_string(pidOf(p)) + (p ? ",'pt_data_worker');" : ",'python3');");
     exec(db, meta.c_str());
@@ -516,17 +594,19 @@ std::string micros(std::int64_t ns)
     return buf;
 }
 
-bool writeKineto(const QString &path, const std::vector<Event> &events, int rank, int ranks, const Names &names)
+bool writeKineto(const QString &path, const std::vector<Event> &events, int rank, int ranks, const Names &names, std::int64_t startOffsetNs)
 {
     std::FILE *f = std::fopen(path.toUtf8().constData(), "wb");
     if (!f)
         return false;
     const int pid = 1000 + rank;
     std::fprintf(f, "{\"schemaVersion\": 1, \"deviceProperties\": [{\"id\": 0, \"name\": \"NVIDIA H100 80GB HBM3\", \"totalGlobalMem\": 85017493504, \"numSms\": 132}],\n"
-                    " \"distributedInfo\": {\"backend\": \"nccl\", \"rank\": %d, \"world_size\": %d},\n \"baseTimeNanoseconds\": 1790857026000000000,\n"
+                    " \"distributedInfo\": {\"backend\": \"nccl\", \"rank\": %d, \"world_size\": %d},\n \"baseTimeNanoseconds\": %lld,\n"
                     " \"traceEvents\": [\n  {\"ph\": \"M\", \"name\": \"process_name\", \"pid\": %d, \"tid\": 0, \"args\": {\"name\": \"python3\"}}",
-                 rank, ranks, pid);
+                 rank, ranks, (long long)(1790857026000000000LL + startOffsetNs), pid);
     static const char *copyNames[] = {"", "Memcpy HtoD (%s -> Device)", "Memcpy DtoH (Device -> %s)"};
+    const std::string groupArgs = ", \"Collective name\": \"allreduce\", \"dtype\": \"Float\", \"In msg nelems\": 1048576, \"Group size\": "
+                                  + std::to_string(ranks);
     for (const Event &e : events) {
         const std::string ts = micros(e.start), dur = micros(e.end - e.start);
         switch (e.kind) {
@@ -548,7 +628,7 @@ bool writeKineto(const QString &path, const std::vector<Event> &events, int rank
             std::fprintf(f, ",\n  {\"ph\": \"X\", \"cat\": \"kernel\", \"name\": %s, \"pid\": 0, \"tid\": %d, \"ts\": %s, \"dur\": %s, \"args\": "
                             "{\"device\": 0, \"stream\": %d, \"correlation\": %d, \"registers per thread\": 64, \"grid\": [128, 1, 1], \"block\": [256, 1, 1]%s}}",
                          jsonString(name).c_str(), e.stream, ts.c_str(), dur.c_str(), e.stream, e.correlation,
-                         e.kind == Event::Nccl ? ", \"Collective name\": \"allreduce\", \"dtype\": \"Float\", \"In msg nelems\": 1048576, \"Group size\": 8" : "");
+                         e.kind == Event::Nccl ? groupArgs.c_str() : "");
             break;
         }
         case Event::Memcpy: {
@@ -593,7 +673,16 @@ int main(int argc, char **argv)
     const QCommandLineOption gpuMetricsHz(QStringLiteral("gpu-metrics-hz"),
                                           QStringLiteral("GPU metric samples per second, nsys only (default: 10000 for pytorch, 0 for synthetic)"),
                                           QStringLiteral("HZ"));
-    parser.addOptions({format, profile, shuffle, gpuMetricsHz, ranks, events, seed});
+    const QCommandLineOption straggler(QStringLiteral("straggler"),
+                                       QStringLiteral("ddp: RANK:DELAY_US[:EVERY]: that rank runs DELAY_US more compute before the all-reduce "
+                                                      "of every EVERY-th step (default 4)"),
+                                       QStringLiteral("PLAN"));
+    const QCommandLineOption clockOffsets(QStringLiteral("clock-offsets-us"),
+                                          QStringLiteral("ddp: per rank, µs added to its recorded start (clocks off by that much)"),
+                                          QStringLiteral("A,B,..."));
+    const QCommandLineOption skip(QStringLiteral("skip"), QStringLiteral("ddp: RANK:STEP: that rank skips the all-reduce of that step (a desync)"),
+                                  QStringLiteral("PLAN"));
+    parser.addOptions({format, profile, shuffle, gpuMetricsHz, ranks, events, seed, straggler, clockOffsets, skip});
     parser.addPositionalArgument(QStringLiteral("outdir"), QStringLiteral("Where to write the files"));
     parser.process(app);
     if (parser.positionalArguments().size() != 1) {
@@ -606,22 +695,45 @@ int main(int argc, char **argv)
     const auto perRank = std::size_t(parser.value(events).toLongLong());
     const bool kineto = parser.value(format) == QLatin1String("kineto");
     const bool pytorch = parser.value(profile) == QLatin1String("pytorch");
-    if (!pytorch && parser.value(profile) != QLatin1String("synthetic")) {
-        QTextStream(stderr) << "rankscope-tracegen: --profile is synthetic or pytorch\n";
+    const bool ddp = parser.value(profile) == QLatin1String("ddp");
+    if (!pytorch && !ddp && parser.value(profile) != QLatin1String("synthetic")) {
+        QTextStream(stderr) << "rankscope-tracegen: --profile is synthetic, pytorch or ddp\n";
         return 1;
     }
+    CollectivePlan plan;
+    if (parser.isSet(straggler)) {
+        const QStringList parts = parser.value(straggler).split(QLatin1Char(':'));
+        plan.straggler = parts.value(0).toInt();
+        plan.delayNs = std::int64_t(parts.value(1).toDouble() * 1000);
+        plan.every = parts.size() > 2 ? parts[2].toInt() : 4;
+    }
+    for (const QString &offset : parser.value(clockOffsets).split(QLatin1Char(','), Qt::SkipEmptyParts))
+        plan.clockOffsetNs.push_back(std::int64_t(offset.toDouble() * 1000));
+    if (parser.isSet(skip)) {
+        const QStringList parts = parser.value(skip).split(QLatin1Char(':'));
+        plan.skipRank = parts.value(0).toInt();
+        plan.skipStep = parts.value(1).toInt();
+    }
     const Names &names = pytorch ? kPytorchNames : kSyntheticNames;
-    const QString stem = pytorch ? QStringLiteral("pytorch") : QStringLiteral("synthetic");
+    const QString stem = pytorch ? QStringLiteral("pytorch") : ddp ? QStringLiteral("ddp") : QStringLiteral("synthetic");
     const int metricsHz = parser.isSet(gpuMetricsHz) ? parser.value(gpuMetricsHz).toInt() : pytorch ? 10000 : 0;
+    std::vector<std::vector<Event>> ddpRanks;
+    if (ddp)
+        ddpRanks = makeDdpRanks(rankCount, perRank, parser.value(seed).toULongLong(), plan);
     for (int r = 0; r < rankCount; ++r) {
         const std::uint64_t rankSeed = parser.value(seed).toULongLong() * 1000003 + std::uint64_t(r);
-        std::vector<Event> evs = pytorch ? makePytorchRank(perRank, rankSeed) : makeRank(perRank, rankSeed);
+        std::vector<Event> evs = ddp ? std::move(ddpRanks[std::size_t(r)]) : pytorch ? makePytorchRank(perRank, rankSeed) : makeRank(perRank, rankSeed);
+        // ddp ranks share one time axis, their recorded starts off by the
+        // planted clock offsets; the other profiles' nsys files start 1 ms
+        // apart per rank.
+        const std::int64_t startOffset = ddp ? (std::size_t(r) < plan.clockOffsetNs.size() ? plan.clockOffsetNs[std::size_t(r)] : 0)
+                                             : kineto ? 0 : std::int64_t(r) * 1'000'000;
         if (parser.isSet(shuffle)) {
             std::mt19937_64 rng(rankSeed ^ 0x5eed);
             std::shuffle(evs.begin(), evs.end(), rng);
         }
         const QString path = out.filePath(kineto ? QStringLiteral("%1_rank%2.pt.trace.json").arg(stem).arg(r) : QStringLiteral("%1_rank%2.sqlite").arg(stem).arg(r));
-        if (!(kineto ? writeKineto(path, evs, r, rankCount, names) : writeNsys(path, evs, r, names, metricsHz))) {
+        if (!(kineto ? writeKineto(path, evs, r, rankCount, names, startOffset) : writeNsys(path, evs, r, names, metricsHz, startOffset))) {
             QTextStream(stderr) << "rankscope-tracegen: cannot write " << path << "\n";
             return 2;
         }
