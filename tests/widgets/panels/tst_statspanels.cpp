@@ -194,7 +194,7 @@ private slots:
         }
         QCOMPARE(panel.kindsTable()->model()->rowCount(), 1);
         QVERIFY(panel.instancesTable()->model()->rowCount() >= 30);
-        QVERIFY(panel.notes().contains(QLatin1String("k-th communication kernel")));
+        QVERIFY(panel.notes().contains(QLatin1String("The trace names no process groups")));
         // Double-clicking an instance goes there and selects both kernels.
         QSignalSpy zoom(&panel, &StatsPanel::zoomRequested);
         QSignalSpy selected(&panel, &StatsPanel::eventsSelected);
