@@ -443,7 +443,11 @@ std::vector<ClockEstimate> alignOnCollectives(const Session &session, const Coll
             continue;
         ClockEstimate &e = out[ri];
         e.collectives = d.size();
-        e.offset = median(d);
+        // Processes of one export were recorded against one clock: no
+        // offset to estimate (what remains is the collective's own
+        // asymmetry, e.g. a send ending before its receive).
+        e.sameClock = session.ranks()[ri].report == session.ranks()[std::size_t(reference)].report;
+        e.offset = e.sameClock ? 0 : median(d);
         std::vector<TimeNs> distance;
         distance.reserve(d.size());
         for (const TimeNs x : d)
@@ -481,18 +485,31 @@ CollectiveMatch alignedOnCollectives(const Session &session, const CollectiveMat
     aligned.notes.removeIf([](const QString &note) { return note.startsWith(QLatin1String("Times as recorded")); });
     aligned.clockShift.assign(session.ranks().size(), 0);
     QStringList offsets;
-    TimeNs largestResidual = 0, largestOffset = 0;
+    bool agree = true;
     for (std::size_t ri = 0; ri < clocks.size(); ++ri) {
-        if (!clocks[ri].offset)
+        const ClockEstimate &e = clocks[ri];
+        if (!e.offset)
             continue;
-        aligned.clockShift[ri] = *clocks[ri].offset;
-        largestResidual = std::max(largestResidual, *clocks[ri].residual);
-        largestOffset = std::max(largestOffset, *clocks[ri].offset < 0 ? -*clocks[ri].offset : *clocks[ri].offset);
+        // An offset within the matching's own scatter (3 residuals) or
+        // 50 µs is no evidence of a clock difference.
+        const TimeNs magnitude = *e.offset < 0 ? -*e.offset : *e.offset;
+        agree = agree && (e.sameClock || magnitude <= std::max<TimeNs>(50'000, 3 * *e.residual));
+        aligned.clockShift[ri] = *e.offset;
         offsets << QStringLiteral("rank %1 %2%3 ns (residual %4 ns)")
                        .arg(session.ranks()[ri].rank)
-                       .arg(*clocks[ri].offset >= 0 ? QStringLiteral("+") : QString())
-                       .arg(*clocks[ri].offset)
-                       .arg(*clocks[ri].residual);
+                       .arg(*e.offset >= 0 ? QStringLiteral("+") : QString())
+                       .arg(*e.offset)
+                       .arg(*e.residual);
+    }
+    if (offsets.isEmpty()) {
+        aligned.notes << QStringLiteral("Aligned on collectives: no rank shares a collective with another; times as recorded.");
+        return aligned;
+    }
+    if (agree) {
+        aligned.clockShift.assign(session.ranks().size(), 0);
+        aligned.notes << QStringLiteral("Aligned on collectives: the recorded clocks already agree (one export, or offsets within "
+                                        "50 µs or three residuals, as on one host), no correction: %1.").arg(offsets.join(QStringLiteral(", ")));
+        return aligned;
     }
     for (CollectiveInstance &c : aligned.instances) {
         for (CollectiveArrival &a : c.arrivals) {
@@ -506,13 +523,7 @@ CollectiveMatch alignedOnCollectives(const Session &session, const CollectiveMat
     }
     std::stable_sort(aligned.instances.begin(), aligned.instances.end(),
                      [](const CollectiveInstance &a, const CollectiveInstance &b) { return a.firstArrival < b.firstArrival; });
-    if (offsets.isEmpty())
-        aligned.notes << QStringLiteral("Aligned on collectives: no rank shares a collective with another; times as recorded.");
-    else if (largestOffset <= 10'000 && largestResidual <= 10'000)
-        aligned.notes << QStringLiteral("Aligned on collectives: the recorded clocks already agree (offsets and residuals within 10 µs, "
-                                        "as on one host); %1.").arg(offsets.join(QStringLiteral(", ")));
-    else
-        aligned.notes << QStringLiteral("Aligned on collectives (the ends of matched collectives lined up): %1.").arg(offsets.join(QStringLiteral(", ")));
+    aligned.notes << QStringLiteral("Aligned on collectives (the ends of matched collectives lined up): %1.").arg(offsets.join(QStringLiteral(", ")));
     return aligned;
 }
 

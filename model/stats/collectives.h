@@ -109,6 +109,7 @@ struct ClockEstimate {
     std::optional<TimeNs> offset;   // add to the rank's session time; none: no shared collective
     std::optional<TimeNs> residual;
     std::size_t collectives = 0;    // shared with the reference rank
+    bool sameClock = false;         // in the reference rank's export: offset 0 by construction
 };
 std::vector<ClockEstimate> alignOnCollectives(const Session &session, const CollectiveMatch &match);
 // The match with each rank's times shifted by its estimated offset (ranks

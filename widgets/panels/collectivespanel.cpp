@@ -1,10 +1,13 @@
 #include "panels/collectivespanel.h"
 
+#include "core/units.h"
 #include "panels/chartfactory.h"
 #include "panels/resulttablemodel.h"
 #include "panels/tablebox.h"
 #include "theme/theme.h"
 
+#include <QCheckBox>
+#include <QHBoxLayout>
 #include <QLabel>
 #include <QVBoxLayout>
 
@@ -15,13 +18,19 @@ namespace rankscope {
 using namespace stats;
 
 CollectivesPanel::CollectivesPanel(QWidget *parent)
-    : StatsPanel(parent), m_notes(new QLabel(this)), m_ranks(new TableBox(tr("Who made the others wait"), this)),
+    : StatsPanel(parent), m_align(new QCheckBox(tr("Align ranks on collectives"), this)), m_notes(new QLabel(this)), m_ranks(new TableBox(tr("Who made the others wait"), this)),
       m_kinds(new TableBox(tr("By communicator"), this)), m_instances(new TableBox(tr("Instances"), this))
 {
     auto *layout = new QVBoxLayout(this);
+    auto *header = new QHBoxLayout;
     m_notes->setWordWrap(true);
     m_notes->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    layout->addWidget(m_notes);
+    header->addWidget(m_notes, 1);
+    m_align->setToolTip(tr("Reports are aligned on their recorded start times, which differ by milliseconds across hosts. "
+                           "Collectives end together on every rank: shift each rank so that they do."));
+    header->addWidget(m_align, 0, Qt::AlignTop);
+    layout->addLayout(header);
+    connect(m_align, &QCheckBox::toggled, this, [this] { refreshWhenShown(); });
     layout->addWidget(chartsOverTables(this, {{&m_skewChart, 1}}, {{m_ranks, 2}, {m_kinds, 2}, {m_instances, 3}}), 1);
     exportTable(m_ranks);
     exportTable(m_kinds);
@@ -41,6 +50,11 @@ void CollectivesPanel::setCommunicationPattern(const QString &pattern)
     refreshWhenShown();
 }
 
+void CollectivesPanel::setAlignOnCollectives(bool align)
+{
+    m_align->setChecked(align);
+}
+
 QString CollectivesPanel::notes() const
 {
     return m_notes->text();
@@ -52,9 +66,21 @@ void CollectivesPanel::refresh()
         return;
     const Session *s = session();
     const StatsScope sc = scope();
-    run<Result>([s, sc, pattern = m_communicationPattern] {
+    run<Result>([s, sc, pattern = m_communicationPattern, align = m_align->isChecked()] {
         const KernelClassifier classes = KernelClassifier::rankscope(pattern);
-        auto match = std::make_shared<const CollectiveMatch>(matchCollectives(*s, classes));
+        CollectiveMatch recorded = matchCollectives(*s, classes);
+        if (!align) { // say what aligning would do
+            QStringList offsets;
+            const std::vector<ClockEstimate> clocks = alignOnCollectives(*s, recorded);
+            for (std::size_t ri = 0; ri < clocks.size(); ++ri)
+                if (clocks[ri].offset && ri > 0)
+                    offsets << tr("rank %1 %2 (residual %3)")
+                                   .arg(s->ranks()[ri].rank)
+                                   .arg(formatDuration(*clocks[ri].offset), formatDuration(*clocks[ri].residual));
+            if (!offsets.isEmpty())
+                recorded.notes << tr("Clock offsets the collectives suggest: %1.").arg(offsets.join(QStringLiteral(", ")));
+        }
+        auto match = std::make_shared<const CollectiveMatch>(align ? alignedOnCollectives(*s, recorded) : std::move(recorded));
         Result r{match, rankWaitTable(*s, *match, sc, classes), collectiveKindsTable(*match, sc), collectivesTable(*s, *match, sc)};
         return r;
     }, [this](Result r) { present(std::move(r)); });

@@ -8,6 +8,7 @@
 #include "panels/statspanel.h"
 #include "stats/collectives.h"
 
+class QCheckBox;
 class QLabel;
 
 namespace rankscope {
@@ -24,6 +25,9 @@ public:
     TableBox *kindsTable() const { return m_kinds; }
     TableBox *instancesTable() const { return m_instances; }
     QString notes() const;
+    // Times shifted so matched collectives end together on every rank
+    // (stats::alignedOnCollectives), or as recorded.
+    void setAlignOnCollectives(bool align);
 
 protected:
     void refresh() override;
@@ -38,6 +42,7 @@ private:
     void activateInstance(int row);
 
     QString m_communicationPattern;
+    QCheckBox *m_align;
     QLabel *m_notes;
     QWidget *m_skewChart = nullptr;
     TableBox *m_ranks;

@@ -195,6 +195,13 @@ private slots:
         QCOMPARE(panel.kindsTable()->model()->rowCount(), 1);
         QVERIFY(panel.instancesTable()->model()->rowCount() >= 30);
         QVERIFY(panel.notes().contains(QLatin1String("The trace names no process groups")));
+        QVERIFY(panel.notes().contains(QLatin1String("Times as recorded")));
+        QVERIFY(panel.notes().contains(QLatin1String("Clock offsets the collectives suggest: rank 1 ")));
+        // One host: aligning changes nothing, and says so.
+        panel.setAlignOnCollectives(true);
+        QVERIFY2(panel.notes().contains(QLatin1String("already agree")), qPrintable(panel.notes()));
+        QVERIFY(!panel.notes().contains(QLatin1String("Times as recorded")));
+        panel.setAlignOnCollectives(false);
         // Double-clicking an instance goes there and selects both kernels.
         QSignalSpy zoom(&panel, &StatsPanel::zoomRequested);
         QSignalSpy selected(&panel, &StatsPanel::eventsSelected);
