@@ -1,6 +1,7 @@
 #include "mainwindow.h"
 
 #include "collectivelookup.h"
+#include "stats/collectives.h"
 
 #include "core/units.h"
 #include "details/detailspanel.h"
@@ -193,6 +194,13 @@ void MainWindow::createMenus()
     view->addSeparator();
     for (QDockWidget *dock : findChildren<QDockWidget *>())
         view->addAction(dock->toggleViewAction());
+    view->addSeparator();
+    m_alignAction = view->addAction(tr("&Align Ranks on Collectives"));
+    m_alignAction->setCheckable(true);
+    m_alignAction->setEnabled(false);
+    m_alignAction->setToolTip(tr("Move each rank by the clock offset that lines up the ends of its collectives "
+                                 "(recorded start times differ by milliseconds across hosts)"));
+    connect(m_alignAction, &QAction::toggled, this, [this](bool on) { alignOnCollectives(on); });
 
     QMenu *help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&Keyboard Shortcuts"), this, &MainWindow::showShortcuts);
@@ -239,6 +247,45 @@ void MainWindow::open(const QStringList &paths, bool wait)
 }
 
 void MainWindow::setSession(std::shared_ptr<const Session> session)
+{
+    m_recorded = session;
+    if (m_alignAction) {
+        const QSignalBlocker block(m_alignAction);
+        m_alignAction->setChecked(false);
+        m_alignAction->setEnabled(session && session->ranks().size() > 1);
+    }
+    showSession(std::move(session));
+}
+
+QString MainWindow::alignOnCollectives(bool align)
+{
+    if (!m_recorded)
+        return {};
+    QString message;
+    std::shared_ptr<const Session> shown = m_recorded;
+    if (align) {
+        const stats::KernelClassifier classes = stats::KernelClassifier::rankscope(m_stats->ranks()->communicationPattern());
+        const stats::CollectiveMatch aligned = stats::alignedOnCollectives(*m_recorded, stats::matchCollectives(*m_recorded, classes));
+        message = aligned.notes.isEmpty() ? QString() : aligned.notes.back();
+        if (std::any_of(aligned.clockShift.begin(), aligned.clockShift.end(), [](TimeNs shift) { return shift != 0; }))
+            shown = std::make_shared<const Session>(m_recorded->withShiftedRanks(aligned.clockShift));
+        else if (m_alignAction) { // nothing to move: stay on the recorded starts
+            const QSignalBlocker block(m_alignAction);
+            m_alignAction->setChecked(false);
+        }
+    } else {
+        message = tr("Ranks aligned on their recorded start times.");
+    }
+    if (m_timeline->canvas()->session() != shown.get()) {
+        const TimeRange visible = m_timeline->zoom()->visible(); // the user keeps looking where they were
+        showSession(shown);
+        m_timeline->zoom()->show(visible);
+    }
+    statusBar()->showMessage(message, 15000);
+    return message;
+}
+
+void MainWindow::showSession(std::shared_ptr<const Session> session)
 {
     m_timeline->setSession(session);
     applyHiddenRows();

@@ -7,6 +7,7 @@
 #include <QMainWindow>
 #include <memory>
 
+class QAction;
 class QDockWidget;
 class QMenu;
 class QProgressDialog;
@@ -32,6 +33,10 @@ public:
     // one is ready. With `wait`, returns when loading has ended.
     void open(const QStringList &paths, bool wait = false);
     void setSession(std::shared_ptr<const Session> session);
+    // View > Align Ranks on Collectives: the session with each rank moved by
+    // the clock offset that lines up the ends of its collectives, or as
+    // recorded. Returns what happened, as the status bar says it.
+    QString alignOnCollectives(bool align);
 
     TimelineView *timeline() const { return m_timeline; }
     DetailsPanel *details() const { return m_details; }
@@ -53,6 +58,7 @@ protected:
 
 private:
     void createMenus();
+    void showSession(std::shared_ptr<const Session> session); // the widgets, not m_recorded
     void rebuildRecentMenu();
     void showShortcuts();
     void showAbout();
@@ -75,6 +81,8 @@ private:
     QMenu *m_exportMenu = nullptr;
     QStringList m_loading;
     std::unique_ptr<CollectiveLookup> m_collectives;
+    std::shared_ptr<const Session> m_recorded; // as loaded: aligned on recorded starts
+    QAction *m_alignAction = nullptr;
 };
 
 } // namespace rankscope

@@ -97,6 +97,14 @@ TimeRange Session::sessionTime(const EventLocation &at) const
     return {t.slices.start(at.event) + offset, t.slices.end(at.event) + offset};
 }
 
+Session Session::withShiftedRanks(const std::vector<TimeNs> &shift) const
+{
+    Session shifted = *this;
+    for (std::size_t i = 0; i < shifted.m_ranks.size() && i < shift.size(); ++i)
+        shifted.m_ranks[i].sessionOffset += shift[i];
+    return shifted;
+}
+
 TimeRange Session::extent() const
 {
     TimeRange all{kTimeMax, kTimeMin};

@@ -56,6 +56,9 @@ public:
     TimeRange sessionTime(const EventLocation &at) const;
     // The union of every rank's events, in session time.
     TimeRange extent() const;
+    // The same ranks (the reports shared) with rank i's session times moved
+    // by shift[i]: e.g. the clock offsets that line up collectives.
+    Session withShiftedRanks(const std::vector<TimeNs> &shift) const;
 
 private:
     void assignRanks();

@@ -276,6 +276,10 @@ private slots:
         QVERIFY(overlay);
         QCOMPARE(overlay->kernels.size(), std::size_t(2));
         QVERIFY(overlay->arrivals.duration() > 0);
+        // One export, one clock: aligning on collectives moves nothing and says so.
+        const Session *before = w.timeline()->canvas()->session();
+        QVERIFY(w.alignOnCollectives(true).contains(QLatin1String("already agree")));
+        QCOMPARE(w.timeline()->canvas()->session(), before);
         // Another kind of event: no collective.
         w.timeline()->canvas()->selectEvent(std::nullopt);
         QVERIFY(!w.timeline()->canvas()->collectiveOverlay());
