@@ -119,7 +119,8 @@ std::int64_t bytesOf(const CollectiveRecord &c, CollectiveKind kind)
 // The communication kernels of one rank, keyed by communicator: the
 // process group's name when the trace records it, else the rank's k-th
 // stream that runs communication kernels ("stream #k", streams in order of
-// first use), so the k-th collective on it matches the k-th elsewhere.
+// first use), each list in time order. matchCollectives pairs them across
+// ranks by their end.
 std::map<QString, std::vector<RankOp>> opsOfRank(const Session &session, int rankIndex, const KernelClassifier &classes,
                                                  bool &keyedByGroup)
 {
@@ -266,13 +267,13 @@ CollectiveMatch matchCollectives(const Session &session, const KernelClassifier 
             CollectiveInstance c;
             c.communicator = communicator;
             c.sequence = sequence;
+            std::vector<int> absent; // ranks with later operations only
             for (const auto &[ri, ops] : perRank) {
                 if (next[ri] >= ops.size())
                     continue;
                 const RankOp &op = ops[next[ri]];
                 if (op.end > earliest + tolerance) {
-                    firstMissing.try_emplace(ri, sequence);
-                    ++skipped[ri];
+                    absent.push_back(ri);
                     continue;
                 }
                 ++next[ri];
@@ -293,7 +294,11 @@ CollectiveMatch matchCollectives(const Session &session, const KernelClassifier 
                 c.arrivals.push_back(a);
             }
             if (c.arrivals.size() < 2)
-                continue;
+                continue; // one rank's extra operation: the others skipped nothing
+            for (const int ri : absent) {
+                firstMissing.try_emplace(ri, sequence);
+                ++skipped[ri];
+            }
             c.groupSize = std::max<int>(c.groupSize, int(c.arrivals.size()));
             measureInstance(c);
             match.instances.push_back(std::move(c));

@@ -128,12 +128,15 @@ private slots:
         QCOMPARE(rankOf(second.lastRankIndex), 1);
         QCOMPARE(second.skew(), TimeNs(500'000));
 
-        // Rank 0 issued a third all-reduce the others never reached.
+        // Rank 0 issued a third all-reduce the others never reached: they
+        // are behind, they skipped nothing.
         QCOMPARE(match.desyncs.size(), std::size_t(2));
         for (const CommunicatorDesync &d : match.desyncs) {
             QVERIFY(rankOf(d.rankIndex) == 1 || rankOf(d.rankIndex) == 2);
             QCOMPARE(d.operations, std::size_t(2));
             QCOMPARE(d.expected, std::size_t(3));
+            QCOMPARE(d.skipped, std::size_t(0));
+            QVERIFY(!d.firstMissing);
         }
         QVERIFY2(match.notes.join(QLatin1Char('\n')).contains(QLatin1String("Desync on 0: rank 1 has 2 operations, another rank 3 (1 behind")),
                  qPrintable(match.notes.join(QLatin1Char('\n'))));
@@ -195,6 +198,27 @@ private slots:
         QCOMPARE(ranks.headers.join(QLatin1Char(',')),
                  QStringLiteral("Rank,Collectives,Times Last,Delay Caused (ns),Waited (ns),Late: Compute (%),Late: Idle (%),Late: Host (%)"));
         QCOMPARE(ranks.rows.size(), std::size_t(3));
+    }
+
+    void oneRanksExtraOperationIsNoSkipByTheOthers()
+    {
+        // Rank 0 runs an all-reduce between the two both ranks run: an
+        // extra operation (one arrival: no instance); rank 1 skipped
+        // nothing it could have taken part in, it only has fewer.
+        const QString sub = QStringLiteral("extra");
+        QDir(m_dir.path()).mkpath(sub);
+        const QString rank0 = writeFile(m_dir, sub + QStringLiteral("/rank0.json"),
+                                        rankTrace(0, 2, kBase, 100, {{50, 100, 500}, {690, 700, 800}, {1490, 1500, 1600}}).toUtf8());
+        const QString rank1 = writeFile(m_dir, sub + QStringLiteral("/rank1.json"),
+                                        rankTrace(1, 2, kBase, 100, {{50, 100, 500}, {1490, 1500, 1600}}).toUtf8());
+        const Session session = Session::load({rank0, rank1});
+        const CollectiveMatch match = matchCollectives(session);
+        QCOMPARE(match.instances.size(), std::size_t(2));
+        QCOMPARE(match.instances[1].end, match.instances[1].arrivals[0].end);
+        QCOMPARE(match.instances[1].arrivals[0].end, match.instances[1].arrivals[1].end);
+        QCOMPARE(match.desyncs.size(), std::size_t(1));
+        QCOMPARE(session.ranks()[std::size_t(match.desyncs[0].rankIndex)].rank, 1);
+        QCOMPARE(match.desyncs[0].skipped, std::size_t(0));
     }
 
     void scopeKeepsCollectivesStartingInIt()
