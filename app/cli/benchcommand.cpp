@@ -1,4 +1,5 @@
 #include "clicommands.h"
+#include "viewerrun.h"
 #include "core/memoryusage.h"
 #include "stats/rankbreakdown.h"
 #include "stats/reportcatalog.h"
@@ -7,10 +8,12 @@
 #include "timeline/zoomstate.h"
 
 #include <QApplication>
+#include <QCoreApplication>
 #include <QCommandLineParser>
 #include <QElapsedTimer>
 #include <QImage>
 #include <QPainter>
+#include <QTemporaryDir>
 #include <QTextStream>
 #include <sqlite3.h>
 
@@ -181,6 +184,39 @@ void measureStatistics(const Session &session, QTextStream &out)
     out << "Statistics (all):      " << QString::number(double(timer.nsecsElapsed()) / 1e6, 'f', 1) << " ms\n";
 }
 
+// The viewer as a user runs it, each in a process of its own, against the
+// CLI doing the same work: to its first frame (a screenshot of the window
+// as it opens, docks as by default) against `rankscope-cli info`, and with
+// the Statistics dock open and filled (its Summaries tab) against
+// `rankscope-cli stats`. Wall time and peak resident memory of each.
+void measureViewer(const QStringList &inputs, QTextStream &out)
+{
+    const QString viewer = viewerExecutable();
+    QTemporaryDir dir;
+    if (viewer.isEmpty() || !dir.isValid()) {
+        out << "Viewer:                not measured (no rankscope executable beside rankscope-cli)\n";
+        return;
+    }
+    const QString cli = QCoreApplication::applicationFilePath();
+    const QString png = dir.filePath(QStringLiteral("frame.png"));
+    runMeasured(cli, QStringList{QStringLiteral("info")} + inputs); // the files into the page cache, for both sides
+    auto compare = [&](const char *label, const QStringList &viewerArgs, const QStringList &cliArgs, const char *cliName) {
+        const auto v = runMeasured(viewer, viewerArgs + inputs);
+        const auto c = runMeasured(cli, cliArgs + inputs);
+        if (!v || !c || v->exitCode != 0 || c->exitCode != 0) {
+            out << label << "could not be measured (a process did not run to the end)\n";
+            return;
+        }
+        out << label << QString::number(v->seconds, 'f', 2) << " s, peak " << QString::number(double(v->peakKiB) / 1024, 'f', 1)
+            << " MiB; " << cliName << " " << QString::number(c->seconds, 'f', 2) << " s, " << QString::number(double(c->peakKiB) / 1024, 'f', 1)
+            << " MiB: " << QString::number(v->seconds / c->seconds, 'f', 2) << "x the time, "
+            << QString::number(double(v->peakKiB) / double(c->peakKiB), 'f', 2) << "x the memory\n";
+    };
+    compare("Viewer, first frame:   ", {QStringLiteral("--screenshot"), png}, {QStringLiteral("info")}, "info");
+    compare("Viewer, statistics:    ", {QStringLiteral("--screenshot"), png, QStringLiteral("--panel"), QStringLiteral("summaries")},
+            {QStringLiteral("stats")}, "stats");
+}
+
 } // namespace
 
 int runBench(const QStringList &arguments)
@@ -188,15 +224,20 @@ int runBench(const QStringList &arguments)
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral(
         "Measure a file set: load time to a ready session, events per second, resident bytes per event, frame times "
-        "(full range and 200 random zoom/pan frames, 1920x1080 offscreen), hit-test latency, statistics time, and the "
-        "single-thread SQLite scan floor for Nsight Systems exports."));
+        "(full range and 200 random zoom/pan frames, 1920x1080 offscreen), hit-test latency, statistics time, the "
+        "single-thread SQLite scan floor for Nsight Systems exports, and the viewer as its own process: time and peak "
+        "memory to its first frame and with the statistics filled."));
     parser.addHelpOption();
     addInputArgument(parser);
     const QCommandLineOption framesOption(QStringLiteral("frames"), QStringLiteral("Random frames (default 200)."), QStringLiteral("N"), QStringLiteral("200"));
-    parser.addOption(framesOption);
+    const QCommandLineOption noViewerOption(QStringLiteral("no-viewer"), QStringLiteral("Do not run the viewer process."));
+    parser.addOptions({framesOption, noViewerOption});
     parser.process(arguments);
     QTextStream out(stdout);
 
+    // First, while this process is small (see runMeasured).
+    if (!parser.isSet(noViewerOption))
+        measureViewer(parser.positionalArguments(), out);
     LoadFigures load = measureLoad(parser, out);
     if (!load.session)
         return 1;

@@ -176,6 +176,19 @@ private slots:
         QVERIFY(r.out.contains(QLatin1String("Resident memory:")));
     }
 
+    void benchMeasuresTheViewerProcess()
+    {
+        // The viewer runs as its own process beside the CLI's own run.
+        const Run run = runCli({"bench", "--frames", "5", slowFixture()});
+        QCOMPARE(run.exitCode, 0);
+        QVERIFY2(run.out.contains(QLatin1String("SQLite bare-scan floor:")), qPrintable(run.out));
+        const QRegularExpression viewer(QStringLiteral("Viewer, first frame: +[0-9.]+ s, peak [0-9.]+ MiB; info [0-9.]+ s, [0-9.]+ MiB: "
+                                                       "[0-9.]+x the time, [0-9.]+x the memory"));
+        QVERIFY2(viewer.match(run.out).hasMatch(), qPrintable(run.out));
+        QVERIFY(run.out.contains(QLatin1String("Viewer, statistics:")));
+        QVERIFY(!runCli({"bench", "--frames", "5", "--no-viewer", slowFixture()}).out.contains(QLatin1String("Viewer")));
+    }
+
     void collectivesAcrossRanks()
     {
         // The real 2-rank nsys export: SendRecv pairs matched by stream, one
