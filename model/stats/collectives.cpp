@@ -179,6 +179,14 @@ std::map<QString, std::vector<RankOp>> opsOfRank(const Session &session, int ran
     return byCommunicator;
 }
 
+// The note that says a match's times are as recorded; an aligned match
+// replaces it with its own.
+const QString &recordedTimesNote()
+{
+    static const QString note = QStringLiteral("Times as recorded: the reports are aligned on their recorded UTC starts.");
+    return note;
+}
+
 // Half the usual time between a rank's consecutive operations on a
 // communicator: operations of one instance end together (up to the ranks'
 // clock offsets), the next instance's a step later.
@@ -313,7 +321,7 @@ CollectiveMatch matchCollectives(const Session &session, const KernelClassifier 
     std::stable_sort(match.instances.begin(), match.instances.end(),
                      [](const CollectiveInstance &a, const CollectiveInstance &b) { return a.firstArrival < b.firstArrival; });
     if (!match.instances.empty())
-        match.notes << QStringLiteral("Times as recorded: the reports are aligned on their recorded UTC starts.");
+        match.notes << recordedTimesNote();
     for (const CommunicatorDesync &d : match.desyncs) {
         const int rank = session.ranks()[std::size_t(d.rankIndex)].rank;
         QString note = QStringLiteral("Desync on %1: rank %2 has %3 operations, another rank %4").arg(d.communicator).arg(rank).arg(d.operations).arg(d.expected);
@@ -487,7 +495,7 @@ CollectiveMatch alignedOnCollectives(const Session &session, const CollectiveMat
 {
     const std::vector<ClockEstimate> clocks = alignOnCollectives(session, match);
     CollectiveMatch aligned = match;
-    aligned.notes.removeIf([](const QString &note) { return note.startsWith(QLatin1String("Times as recorded")); });
+    aligned.notes.removeAll(recordedTimesNote());
     aligned.clockShift.assign(session.ranks().size(), 0);
     QStringList offsets;
     bool agree = true;
