@@ -104,16 +104,20 @@ struct KernelRecord {
     static constexpr std::uint32_t kNoCollective = 0xffffffffu;
 };
 
-// The arguments of a collective that Kineto copies onto its NCCL kernel
-// (from the record_param_comms op).
+// The arguments of a collective on its NCCL kernel: Kineto's copy of the
+// record_param_comms op's, or NCCL's own NVTX payloads under nsys
+// (load/ncclcalls.h).
 struct CollectiveRecord {
-    StringId name = 0;            // "allreduce"
+    StringId name = 0;            // "allreduce", "ncclAllReduce", "ncclSend + ncclRecv"
     StringId dtype = 0;           // "Float"
     std::int64_t inNelems = -1, outNelems = -1;
-    std::int64_t inBytes = -1, outBytes = -1; // nelems x size of dtype; -1 unknown
+    std::int64_t inBytes = -1, outBytes = -1; // -1 unknown
     int groupSize = 0;
-    StringId processGroupName = 0;
+    int commRank = -1;            // this rank's place in the communicator; -1 unknown
+    int root = -1;                // broadcast and reduce
+    StringId processGroupName = 0; // Kineto's process group, or "NCCL comm 0x…"
     StringId processGroupRanks = 0;
+    StringId peers = 0;           // send/receive: the peers' ranks in the communicator, "1" or "0,2"
 };
 
 // Memcpy slice name: "[CUDA memcpy <copy kind label>]".
@@ -163,7 +167,7 @@ struct ApiCallRecord {
 struct NvtxRecord {
     static constexpr std::uint32_t kNoRecord = 0xFFFFFFFFu; // slice payload of a plain push/pop range
 
-    enum class PayloadKind : std::uint8_t { None, Int, Unsigned, Double, Json };
+    enum class PayloadKind : std::uint8_t { None, Int, Unsigned, Double, Json, Fields };
     std::uint8_t eventType = NvtxEventType::PushPopRange;
     PayloadKind payloadKind = PayloadKind::None;
     bool hasColor = false;
@@ -174,7 +178,7 @@ struct NvtxRecord {
     std::uint32_t endTid = 0;    // start/end ranges may end on another thread; 0: the one it started on
     std::int64_t intPayload = 0; // Int and Unsigned (bit pattern)
     double doublePayload = 0.0;
-    StringId jsonPayload = 0;
+    StringId jsonPayload = 0;    // Json: the text; Fields: "name: value" lines (an extended payload)
     std::uint32_t externalId = 0; // Kineto CPU ops and annotations
 
     // Whether a range needs a record of its own (anything but the default).

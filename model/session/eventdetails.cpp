@@ -53,10 +53,23 @@ void addKernelFields(EventDetails &d, const Report &r, const Track &t, std::size
     if (k.collective != KernelRecord::kNoCollective) {
         const CollectiveRecord &c = r.collectives[k.collective];
         d.fields.push_back({QStringLiteral("Collective"), r.strings.string(c.name), {}});
-        if (c.inBytes >= 0)
-            d.fields.push_back({QStringLiteral("Message size"), formatBytes(std::uint64_t(c.inBytes)) + QStringLiteral(" (%1 × %2)").arg(c.inNelems).arg(r.strings.string(c.dtype)), {}});
-        d.fields.push_back({QStringLiteral("Group size"), QString::number(c.groupSize), {}});
-        d.fields.push_back({QStringLiteral("Process group"), QStringLiteral("%1 %2").arg(r.strings.string(c.processGroupName), r.strings.string(c.processGroupRanks)), {}});
+        if (c.inBytes >= 0) {
+            QString size = formatBytes(std::uint64_t(c.inBytes));
+            if (c.inNelems >= 0)
+                size += QStringLiteral(" (%1 × %2)").arg(c.inNelems).arg(r.strings.string(c.dtype));
+            d.fields.push_back({QStringLiteral("Message size"), size, {}});
+        }
+        if (c.outBytes >= 0 && c.outBytes != c.inBytes)
+            d.fields.push_back({QStringLiteral("Output size"), formatBytes(std::uint64_t(c.outBytes)), {}});
+        if (c.groupSize > 0)
+            d.fields.push_back({QStringLiteral("Group size"), QString::number(c.groupSize), {}});
+        d.fields.push_back({QStringLiteral("Process group"), QStringLiteral("%1 %2").arg(r.strings.string(c.processGroupName), r.strings.string(c.processGroupRanks)).trimmed(), {}});
+        if (c.commRank >= 0)
+            d.fields.push_back({QStringLiteral("Rank in communicator"), QString::number(c.commRank), {}});
+        if (c.peers)
+            d.fields.push_back({QStringLiteral("Peer"), r.strings.string(c.peers), {}});
+        if (c.root >= 0)
+            d.fields.push_back({QStringLiteral("Root"), QString::number(c.root), {}});
     }
 }
 
@@ -89,6 +102,12 @@ void addNvtxFields(EventDetails &d, const Report &r, const Track &t, std::size_t
     case PK::Unsigned: d.fields.push_back({QStringLiteral("Payload"), QString::number(std::uint64_t(n.intPayload)), {}}); break;
     case PK::Double: d.fields.push_back({QStringLiteral("Payload"), QString::number(n.doublePayload), {}}); break;
     case PK::Json: d.fields.push_back({QStringLiteral("Payload"), r.strings.string(n.jsonPayload), {}}); break;
+    case PK::Fields: // one row per field: "Message size [bytes]" | "4194304"
+        for (const QString &line : r.strings.string(n.jsonPayload).split(QLatin1Char('\n'))) {
+            const qsizetype colon = line.indexOf(QStringLiteral(": "));
+            d.fields.push_back({colon < 0 ? QStringLiteral("Payload") : line.left(colon), colon < 0 ? line : line.mid(colon + 2), {}});
+        }
+        break;
     case PK::None: break;
     }
     if (n.openAtEnd)
@@ -98,6 +117,21 @@ void addNvtxFields(EventDetails &d, const Report &r, const Track &t, std::size_t
 }
 
 } // namespace
+
+QString collectiveSummary(const Report &r, const KernelRecord &k)
+{
+    if (k.collective == KernelRecord::kNoCollective || k.collective >= r.collectives.size())
+        return {};
+    const CollectiveRecord &c = r.collectives[k.collective];
+    QString text = r.strings.string(c.name);
+    if (c.inBytes >= 0)
+        text += QLatin1Char(' ') + formatBytes(std::uint64_t(c.inBytes));
+    if (c.peers)
+        text += QStringLiteral(" peer ") + r.strings.string(c.peers);
+    if (c.root >= 0)
+        text += QStringLiteral(" root %1").arg(c.root);
+    return text;
+}
 
 EventDetails describeEvent(const Session &session, const EventLocation &at)
 {

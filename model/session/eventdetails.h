@@ -24,4 +24,9 @@ struct EventDetails {
 
 EventDetails describeEvent(const Session &session, const EventLocation &at);
 
+// A communication kernel's call in one line, for its label on the NCCL
+// lane and its tooltip: "ncclAllReduce 4.00 MiB", "ncclSend + ncclRecv
+// 2.00 MiB peer 0,1"; empty when the trace does not say.
+QString collectiveSummary(const Report &report, const KernelRecord &kernel);
+
 } // namespace rankscope

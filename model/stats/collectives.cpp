@@ -44,6 +44,9 @@ std::string normalised(std::string_view name)
 std::optional<CollectiveKind> kindInName(std::string_view name)
 {
     const std::string n = normalised(name);
+    // NCCL's grouped calls: "ncclSend + ncclRecv".
+    if (n.find("send") != std::string::npos && n.find("recv") != std::string::npos)
+        return CollectiveKind::SendRecv;
     // Longer names first: "allreduce" and "reducescatter" contain "reduce".
     static const std::pair<const char *, CollectiveKind> kinds[] = {
         {"allreduce", CollectiveKind::AllReduce},  {"reducescatter", CollectiveKind::ReduceScatter},
@@ -116,6 +119,29 @@ std::int64_t bytesOf(const CollectiveRecord &c, CollectiveKind kind)
     return preferred >= 0 ? preferred : std::max(c.inBytes, c.outBytes);
 }
 
+bool isPointToPoint(CollectiveKind kind)
+{
+    return kind == CollectiveKind::Send || kind == CollectiveKind::Recv || kind == CollectiveKind::SendRecv;
+}
+
+// A send or receive pairs with its peer's: both key it by the pair of
+// their ranks in the communicator ("ranks 2↔3"), so a pipeline's sends
+// between stages 2 and 3 match each other, not stage 0's.
+QString pointToPointPair(const Report &r, const CollectiveRecord &c)
+{
+    if (c.commRank < 0 || c.peers == StringTable::kEmpty)
+        return {};
+    QList<int> ranks{c.commRank};
+    for (const QString &peer : r.strings.string(c.peers).split(QLatin1Char(',')))
+        if (!ranks.contains(peer.toInt()))
+            ranks << peer.toInt();
+    std::sort(ranks.begin(), ranks.end());
+    QStringList names;
+    for (const int rank : ranks)
+        names << QString::number(rank);
+    return QStringLiteral(" ranks ") + names.join(ranks.size() == 2 ? QStringLiteral("↔") : QStringLiteral(","));
+}
+
 // The communication kernels of one rank, keyed by communicator: the
 // process group's name when the trace records it, else the rank's k-th
 // stream that runs communication kernels ("stream #k", streams in order of
@@ -153,6 +179,8 @@ std::map<QString, std::vector<RankOp>> opsOfRank(const Session &session, int ran
                 collectiveName = r.strings.view(c.name);
                 p.group = r.strings.string(c.processGroupName);
                 p.op.kind = collectiveKindOf(collectiveName, name);
+                if (isPointToPoint(p.op.kind) && !p.group.isEmpty())
+                    p.group += pointToPointPair(r, c);
                 p.op.bytes = bytesOf(c, p.op.kind);
                 p.op.groupSize = c.groupSize;
             } else {
@@ -244,7 +272,8 @@ CollectiveMatch matchCollectives(const Session &session, const KernelClassifier 
     }
     if (!withoutCommunication.isEmpty() && withoutCommunication.size() < rankCount)
         match.notes << QStringLiteral("Ranks without communication kernels: %1.").arg(withoutCommunication.join(QStringLiteral(", ")));
-    match.notes << (keyedByGroup ? QStringLiteral("Collectives matched by process group, in order of their end on each rank.")
+    match.notes << (keyedByGroup ? QStringLiteral("Collectives matched by process group (or NCCL communicator; sends and receives by the pair of ranks), "
+                                                 "in order of their end on each rank.")
                                  : QStringLiteral("The trace names no process groups: the communication kernels of each rank's k-th "
                                                   "communication stream are matched with the other ranks' by their end, which a "
                                                   "collective reaches on every rank together."));

@@ -1,6 +1,7 @@
 #include "timeline/timelinecanvas.h"
 
 #include "core/units.h"
+#include "session/eventdetails.h"
 #include "session/eventlinks.h"
 #include "theme/theme.h"
 #include "timeline/timelineinput.h"
@@ -316,9 +317,13 @@ void TimelineCanvas::paintRow(QPainter &p, const RowGeometry &g) const
                 p.fillRect(x0, top, w, h, pattern);
         if (w > 30 && r.count == 1) {
             p.setPen(Theme::textColorOn(c));
-            const QString name = report.strings.string(track.kind == TrackKind::Kernel || track.kind == TrackKind::NcclKernels
-                                                           ? report.kernels[track.slices.payload(r.event)].shortName
-                                                           : track.slices.name(r.event));
+            QString name;
+            if (track.kind == TrackKind::NcclKernels) // the call, as NCCL or PyTorch recorded it
+                name = collectiveSummary(report, report.kernels[track.slices.payload(r.event)]);
+            if (name.isEmpty())
+                name = report.strings.string(track.kind == TrackKind::Kernel || track.kind == TrackKind::NcclKernels
+                                                 ? report.kernels[track.slices.payload(r.event)].shortName
+                                                 : track.slices.name(r.event));
             p.drawText(QRect(x0 + 2, top, w - 4, h), Qt::AlignVCenter | Qt::AlignLeft, fm.elidedText(name, Qt::ElideRight, w - 4));
         }
     }

@@ -1,6 +1,7 @@
 #include "timeline/timelineinput.h"
 
 #include "core/units.h"
+#include "session/eventdetails.h"
 #include "timeline/timelinecanvas.h"
 #include "timeline/zoomstate.h"
 
@@ -201,6 +202,9 @@ QString TimelineInput::tooltipAt(QPoint pos) const
         return text;
     }
     QString text = report.strings.string(track.slices.name(r.event)).left(300) + QLatin1Char('\n') + formatDuration(track.slices.duration(r.event));
+    if (track.kind == TrackKind::Kernel || track.kind == TrackKind::NcclKernels)
+        if (const QString call = collectiveSummary(report, report.kernels[track.slices.payload(r.event)]); !call.isEmpty())
+            text += QLatin1Char('\n') + call;
     if (track.kind == TrackKind::Memcpy) {
         const MemcpyRecord &m = report.memcpys[track.slices.payload(r.event)];
         text += QStringLiteral("\n%1, %2 → %3").arg(formatBytes(m.bytes), report.memoryKindLabel(int(m.srcKind)), report.memoryKindLabel(int(m.dstKind)));

@@ -1,6 +1,9 @@
 #include "core/narrowing.h"
 #include "load/nsys/nsysreaders.h"
+#include "load/nsys/nvtxpayloadschemas.h"
 
+#include <algorithm>
+#include <cctype>
 #include <map>
 
 namespace rankscope::nsys {
@@ -71,7 +74,50 @@ StringId nvtxText(NsysLoadContext &ctx, const SqliteStatement &row, int textColu
 namespace {
 
 enum NvtxColumn { Start, End, Type, Category, Color, Text, GlobalTid, EndGlobalTid, TextId, DomainId,
-                  U64, I64, Dbl, U32, I32, Flt, JsonTextId, JsonText };
+                  U64, I64, Dbl, U32, I32, Flt, JsonTextId, JsonText, BinaryData };
+
+// binaryData as bytes: stored as a BLOB, or as hex text.
+std::string payloadBytes(std::string_view stored)
+{
+    const bool hexText = !stored.empty() && stored.size() % 2 == 0
+                         && std::all_of(stored.begin(), stored.end(), [](char c) { return std::isxdigit(static_cast<unsigned char>(c)); });
+    if (!hexText)
+        return std::string(stored);
+    std::string bytes(stored.size() / 2, '\0');
+    for (std::size_t i = 0; i < bytes.size(); ++i)
+        bytes[i] = char(std::stoi(std::string(stored.substr(2 * i, 2)), nullptr, 16));
+    return bytes;
+}
+
+// An extended payload: its fields as the record's text, and NCCL's calls
+// kept for attachNcclCalls.
+void decodeSchemaPayload(NsysLoadContext &ctx, const NvtxPayloadSchemas &schemas, const SqliteStatement &row, std::int64_t globalTid,
+                         TimeRange span, StringId name, NvtxRecord &record)
+{
+    if (schemas.isEmpty() || row.isNull(BinaryData))
+        return;
+    const std::vector<PayloadField> fields = schemas.decode(row.int64(DomainId), payloadBytes(row.blob(BinaryData)), ctx.report.strings.view(name));
+    if (fields.empty())
+        return;
+    record.payloadKind = NvtxRecord::PayloadKind::Fields;
+    record.jsonPayload = ctx.intern(formatPayloadFields(fields));
+    const auto communicator = payloadValue(fields, ncclfield::kCommunicator);
+    if (!communicator)
+        return;
+    NcclCall call;
+    call.pid = pidOfGlobalId(globalTid);
+    call.tid = tidOfGlobalId(globalTid);
+    call.start = span.start;
+    call.end = span.end;
+    call.name = name;
+    call.communicator = std::uint64_t(*communicator);
+    call.bytes = payloadValue(fields, ncclfield::kBytes);
+    call.peer = payloadValue(fields, ncclfield::kPeer);
+    call.root = payloadValue(fields, ncclfield::kRoot);
+    call.ranks = payloadValue(fields, ncclfield::kRanks);
+    call.rank = payloadValue(fields, ncclfield::kRank);
+    ctx.ncclCalls.push_back(call);
+}
 
 // The classic payload columns: at most one of them is set per row.
 void decodeNvtxPayload(NsysLoadContext &ctx, const SqliteStatement &row, NvtxRecord &record)
@@ -123,7 +169,9 @@ void readNvtx(NsysLoadContext &ctx)
     const std::string sql = ctx.db.selectColumns(
         table, {"start", "end", "eventType", "category", "color", "text", "globalTid", "endGlobalTid",
                 "textId", "domainId", "uint64Value", "int64Value", "doubleValue", "uint32Value",
-                "int32Value", "floatValue", "jsonTextId", "jsonText"});
+                "int32Value", "floatValue", "jsonTextId", "jsonText", "binaryData"});
+    NvtxPayloadSchemas schemas;
+    schemas.read(ctx.db);
     NvtxPass pass;
     std::vector<NvtxRecord> &records = ctx.report.nvtx;
     const bool ok = ctx.forEachRow(table, sql, [&](const SqliteStatement &row) {
@@ -171,6 +219,7 @@ void readNvtx(NsysLoadContext &ctx)
             record.endTid = tidOfGlobalId(endGlobalTid);
         decodeNvtxPayload(ctx, row, record);
         const StringId name = nvtxText(ctx, row, Text, TextId);
+        decodeSchemaPayload(ctx, schemas, row, globalTid, {start, end}, name, record);
         const bool plain = record.isDefault();
         const auto recordIndex = plain ? NvtxRecord::kNoRecord : std::uint32_t(records.size());
         if (open) // its end is the last timestamp, known after the pass

@@ -4,6 +4,7 @@
 // the track lookup and the tally of oddities for the diagnostics list.
 #include "core/report.h"
 #include "load/loadcontrol.h"
+#include "load/ncclcalls.h"
 #include "load/nsys/sqlitedatabase.h"
 #include "load/trackregistry.h"
 
@@ -28,6 +29,9 @@ public:
     const LoadControl &control;
     QString filePath;   // the export being read
     QString fatalError; // set once; loading stops
+    // NCCL's annotated calls (NVTX payloads), attached to its kernels once
+    // the correlation maps exist (attachNcclCalls).
+    std::vector<NcclCall> ncclCalls;
 
     void readStringIds();
     // Reuses another context's StringIds mapping (read-only from here on),

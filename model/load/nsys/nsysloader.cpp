@@ -298,6 +298,7 @@ LoadResult NsysSqliteLoader::load(const QString &path, const LoadControl &contro
         ctx.note(Diagnostic::Severity::Warning, QStringLiteral("the export holds no events"));
     finalizeTracks(*report);
     buildDerivedTracks(*report);
+    attachNcclCalls(*report, std::move(ctx.ncclCalls));
     for (CounterTrack &c : report->counters)
         c.finalize();
     report->shrinkToFit();

@@ -68,6 +68,14 @@ std::string_view SqliteStatement::text(int column) const
     return {data, static_cast<std::size_t>(sqlite3_column_bytes(m_stmt, column))};
 }
 
+std::string_view SqliteStatement::blob(int column) const
+{
+    const auto *data = static_cast<const char *>(sqlite3_column_blob(m_stmt, column));
+    if (!data)
+        return {};
+    return {data, static_cast<std::size_t>(sqlite3_column_bytes(m_stmt, column))};
+}
+
 QString SqliteStatement::qtext(int column) const
 {
     const std::string_view t = text(column);

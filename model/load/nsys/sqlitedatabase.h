@@ -41,6 +41,8 @@ public:
     std::int64_t int64(int column, std::int64_t ifNull = 0) const;
     double real(int column, double ifNull = 0.0) const;
     std::string_view text(int column) const;
+    // The column's bytes as stored (a BLOB, or TEXT without conversion).
+    std::string_view blob(int column) const;
     QString qtext(int column) const;
 
 private:
