@@ -83,7 +83,11 @@ int runStats(const QStringList &arguments)
                                          QStringLiteral("collectives, rank_wait: 'recorded' (the reports' UTC starts, default) or 'collectives'\n"
                                                         "(each rank shifted so matched collectives end together)."),
                                          QStringLiteral("HOW"), QStringLiteral("recorded"));
-    parser.addOptions({reportOption, formatOption, outputOption, gapOption, utilOption, commOption, alignOption});
+    const QCommandLineOption rowsOption(QStringLiteral("rows"),
+                                        QStringLiteral("cuda_memcpy_async, cuda_memcpy_sync, cuda_memset_sync, cuda_api_sync: at most N rows,\n"
+                                                       "the longest first (default 50, as nsys analyze; -1: all)."),
+                                        QStringLiteral("N"), QStringLiteral("50"));
+    parser.addOptions({reportOption, formatOption, outputOption, gapOption, utilOption, commOption, alignOption, rowsOption});
     addInputArgument(parser);
     parser.process(arguments);
 
@@ -108,6 +112,8 @@ int runStats(const QStringList &arguments)
     options.gapThresholdMs = parser.value(gapOption).toDouble(&ok);
     if (ok)
         options.utilThresholdPercent = parser.value(utilOption).toDouble(&ok);
+    if (ok)
+        options.ruleRowLimit = parser.value(rowsOption).toInt(&ok);
     if (!ok || options.gapThresholdMs < 0) {
         QTextStream(stderr) << "rankscope-cli: thresholds must be non-negative numbers\n";
         return 1;

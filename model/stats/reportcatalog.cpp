@@ -1,5 +1,6 @@
 #include "stats/reportcatalog.h"
 
+#include "stats/apirules.h"
 #include "stats/collectives.h"
 #include "stats/gpurules.h"
 #include "stats/nsysreports.h"
@@ -24,6 +25,10 @@ const std::vector<std::pair<QString, Runner>> &catalog()
         {QStringLiteral("gpu_gaps"), [](const Report &r, const ReportOptions &o) { return gpuGaps(r, o.gapThresholdMs); }},
         {QStringLiteral("gpu_time_util"), [](const Report &r, const ReportOptions &o) {
              return gpuTimeUtil(r, o.utilThresholdPercent, o.utilChunks); }},
+        {QStringLiteral("cuda_memcpy_async"), [](const Report &r, const ReportOptions &o) { return cudaMemcpyAsyncRule(r, o.ruleRowLimit); }},
+        {QStringLiteral("cuda_memcpy_sync"), [](const Report &r, const ReportOptions &o) { return cudaMemcpySyncRule(r, o.ruleRowLimit); }},
+        {QStringLiteral("cuda_memset_sync"), [](const Report &r, const ReportOptions &o) { return cudaMemsetSyncRule(r, o.ruleRowLimit); }},
+        {QStringLiteral("cuda_api_sync"), [](const Report &r, const ReportOptions &o) { return cudaApiSyncRule(r, o.ruleRowLimit); }},
     };
     return reports;
 }
