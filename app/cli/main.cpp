@@ -14,6 +14,7 @@ namespace {
 constexpr const char *kCommands =
     "Commands:\n"
     "  stats   Print nsys-compatible statistics reports (rankscope-cli stats --help)\n"
+    "  diagnose  Print what is wrong with the run: findings, cost, advice (rankscope-cli diagnose --help)\n"
     "  info    Print what each report holds (rankscope-cli info --help)\n"
     "  bench   Measure loading, drawing, hit tests and statistics (rankscope-cli bench --help)";
 
@@ -39,7 +40,7 @@ int main(int argc, char **argv)
     parser.setOptionsAfterPositionalArgumentsMode(QCommandLineParser::ParseAsPositionalArguments);
     parser.addHelpOption();
     parser.addVersionOption();
-    parser.addPositionalArgument(QStringLiteral("command"), QStringLiteral("stats, info or bench"), QStringLiteral("<command> [options] FILE|DIR..."));
+    parser.addPositionalArgument(QStringLiteral("command"), QStringLiteral("stats, diagnose, info or bench"), QStringLiteral("<command> [options] FILE|DIR..."));
     QStringList args = QCoreApplication::arguments();
     if (!parser.parse(args.mid(0, 2))) {
         QTextStream(stderr) << "rankscope-cli: " << parser.errorText() << "\n";
@@ -57,6 +58,8 @@ int main(int argc, char **argv)
     args.removeAt(1); // leave the program name for the command's parser
     if (command == QLatin1String("stats"))
         return rankscope::cli::runStats(args);
+    if (command == QLatin1String("diagnose"))
+        return rankscope::cli::runDiagnose(args);
     if (command == QLatin1String("info"))
         return rankscope::cli::runInfo(args);
     if (command == QLatin1String("bench"))

@@ -45,4 +45,21 @@ inline TimeNs overlapOf(const std::vector<Interval> &a, const std::vector<Interv
     return total;
 }
 
+// Time of the sorted, disjoint runs inside [from, to).
+inline TimeNs coveredIn(const std::vector<Interval> &runs, TimeNs from, TimeNs to)
+{
+    if (to <= from)
+        return 0;
+    auto it = std::upper_bound(runs.begin(), runs.end(), Interval{from, kTimeMax});
+    if (it != runs.begin())
+        --it;
+    TimeNs total = 0;
+    for (; it != runs.end() && it->first < to; ++it) {
+        const TimeNs lo = std::max(from, it->first), hi = std::min(to, it->second);
+        if (hi > lo)
+            total += hi - lo;
+    }
+    return total;
+}
+
 } // namespace rankscope::stats

@@ -388,23 +388,6 @@ std::vector<Interval> otherGpuWork(const Session &session, int rankIndex, const 
     return unionOf(std::move(busy));
 }
 
-// Time of the runs inside [from, to).
-TimeNs coveredIn(const std::vector<Interval> &runs, TimeNs from, TimeNs to)
-{
-    if (to <= from)
-        return 0;
-    auto it = std::upper_bound(runs.begin(), runs.end(), Interval{from, kTimeMax});
-    if (it != runs.begin())
-        --it;
-    TimeNs total = 0;
-    for (; it != runs.end() && it->first < to; ++it) {
-        const TimeNs lo = std::max(from, it->first), hi = std::min(to, it->second);
-        if (hi > lo)
-            total += hi - lo;
-    }
-    return total;
-}
-
 } // namespace
 
 std::vector<RankWait> rankWaits(const Session &session, const CollectiveMatch &match, const StatsScope &scope, const KernelClassifier &classes)

@@ -22,8 +22,10 @@
 // - ddp: ranks of one data-parallel job on a common time axis, with an
 //   NCCL all-reduce per step and planted truth: --straggler, --clock-offsets-us,
 //   --skip (see makeDdpRanks).
+// - launchbound, synchost: one problem each for the Diagnosis' tests
+//   (kernels shorter than their launches; a sync per step draining the GPU).
 //
-//   rankscope-tracegen --format nsys|kineto [--profile synthetic|pytorch|ddp] [--shuffle]
+//   rankscope-tracegen --format nsys|kineto [--profile synthetic|pytorch|ddp|launchbound|synchost] [--shuffle]
 //                      [--gpu-metrics-hz HZ] [--straggler R:US[:EVERY]] [--clock-offsets-us A,B,..]
 //                      [--skip R:STEP] --ranks R --events N [--seed S] OUTDIR
 #include <QCommandLineParser>
@@ -122,6 +124,63 @@ std::vector<Event> makeRank(std::size_t n, std::uint64_t seed)
         }
         events[stepIndex].end = t;
         t += 200'000 + std::int64_t(rng() % 2'000'000); // the loader's gap between steps
+    }
+    return events;
+}
+
+// The launchbound profile: steps of 200 kernels of 3 µs, each launched by
+// an 8 µs cudaLaunchKernel: the GPU idles between kernels waiting for the
+// next launch (the Diagnosis' launch-bound finding, and no other).
+std::vector<Event> makeLaunchBoundRank(std::size_t n)
+{
+    std::vector<Event> events;
+    std::int64_t t = 1'000'000;
+    int correlation = 1, step = 0;
+    while (events.size() < n) {
+        const std::size_t stepIndex = events.size();
+        events.push_back({Event::Nvtx, t, 0, step++, 7, 0, 0, 1, 0, 2, 0, 0, 0, {}});
+        std::int64_t gpuFree = t;
+        for (int k = 0; k < 200; ++k) {
+            const int corr = correlation++;
+            events.push_back({Event::Api, t, t + 8'000, 0, 7, corr, 0, 1, 0, 2, 0, 0, 0, {}});
+            const std::int64_t start = std::max(gpuFree, t + 9'000);
+            events.push_back({Event::Kernel, start, start + 3'000, k % int(kKernels.size()), 7, corr, 0, 1, 0, 2, 0, 0, 0, {}});
+            gpuFree = start + 3'000;
+            t += 8'500;
+        }
+        events[stepIndex].end = t;
+        t += 20'000;
+    }
+    return events;
+}
+
+// The synchost profile: steps of 20 kernels of 0.5 ms queued back to
+// back, then a cudaStreamSynchronize that waits for them, then 2 ms of
+// host work (an "optimizer" range) before the next step's launches: the
+// GPU runs dry after every sync (the Diagnosis' synchronisation finding,
+// and no other).
+std::vector<Event> makeSyncHostRank(std::size_t n)
+{
+    std::vector<Event> events;
+    std::int64_t t = 1'000'000;
+    int correlation = 1, step = 0;
+    while (events.size() < n) {
+        const std::size_t stepIndex = events.size();
+        events.push_back({Event::Nvtx, t, 0, step++, 7, 0, 0, 1, 0, 2, 0, 0, 0, {}});
+        std::int64_t gpuFree = t;
+        for (int k = 0; k < 20; ++k) {
+            const int corr = correlation++;
+            events.push_back({Event::Api, t, t + 5'000, 0, 7, corr, 0, 1, 0, 2, 0, 0, 0, {}});
+            const std::int64_t start = std::max(gpuFree, t + 6'000);
+            events.push_back({Event::Kernel, start, start + 500'000, k % int(kKernels.size()), 7, corr, 0, 1, 0, 2, 0, 0, 0, {}});
+            gpuFree = start + 500'000;
+            t += 6'000;
+        }
+        events.push_back({Event::Api, t, gpuFree + 10'000, 3, 7, correlation++, 0, 1, 0, 2, 0, 0, 0, {}}); // cudaStreamSynchronize
+        t = gpuFree + 10'000;
+        events.push_back({Event::Nvtx, t, t + 2'000'000, 3, 7, 0, 0, 1, 0, 2, 1, 0, 0, {}}); // "optimizer", on the host
+        t += 2'000'000;
+        events[stepIndex].end = t;
     }
     return events;
 }
@@ -667,7 +726,7 @@ int main(int argc, char **argv)
     const QCommandLineOption ranks(QStringLiteral("ranks"), QStringLiteral("Ranks (files)"), QStringLiteral("R"), QStringLiteral("1"));
     const QCommandLineOption events(QStringLiteral("events"), QStringLiteral("Events per rank"), QStringLiteral("N"), QStringLiteral("1000000"));
     const QCommandLineOption seed(QStringLiteral("seed"), QStringLiteral("Random seed"), QStringLiteral("S"), QStringLiteral("1"));
-    const QCommandLineOption profile(QStringLiteral("profile"), QStringLiteral("synthetic (default) or pytorch (shaped like a real emit_nvtx export)"),
+    const QCommandLineOption profile(QStringLiteral("profile"), QStringLiteral("synthetic (default), pytorch (shaped like a real emit_nvtx export), ddp, launchbound or synchost"),
                                      QStringLiteral("PROFILE"), QStringLiteral("synthetic"));
     const QCommandLineOption shuffle(QStringLiteral("shuffle"), QStringLiteral("Write rows out of time order (as nsys 2025.6 and later may)"));
     const QCommandLineOption gpuMetricsHz(QStringLiteral("gpu-metrics-hz"),
@@ -696,8 +755,10 @@ int main(int argc, char **argv)
     const bool kineto = parser.value(format) == QLatin1String("kineto");
     const bool pytorch = parser.value(profile) == QLatin1String("pytorch");
     const bool ddp = parser.value(profile) == QLatin1String("ddp");
-    if (!pytorch && !ddp && parser.value(profile) != QLatin1String("synthetic")) {
-        QTextStream(stderr) << "rankscope-tracegen: --profile is synthetic, pytorch or ddp\n";
+    const bool launchBound = parser.value(profile) == QLatin1String("launchbound");
+    const bool syncHost = parser.value(profile) == QLatin1String("synchost");
+    if (!pytorch && !ddp && !launchBound && !syncHost && parser.value(profile) != QLatin1String("synthetic")) {
+        QTextStream(stderr) << "rankscope-tracegen: --profile is synthetic, pytorch, ddp, launchbound or synchost\n";
         return 1;
     }
     CollectivePlan plan;
@@ -715,14 +776,18 @@ int main(int argc, char **argv)
         plan.skipStep = parts.value(1).toInt();
     }
     const Names &names = pytorch ? kPytorchNames : kSyntheticNames;
-    const QString stem = pytorch ? QStringLiteral("pytorch") : ddp ? QStringLiteral("ddp") : QStringLiteral("synthetic");
+    const QString stem = parser.value(profile);
     const int metricsHz = parser.isSet(gpuMetricsHz) ? parser.value(gpuMetricsHz).toInt() : pytorch ? 10000 : 0;
     std::vector<std::vector<Event>> ddpRanks;
     if (ddp)
         ddpRanks = makeDdpRanks(rankCount, perRank, parser.value(seed).toULongLong(), plan);
     for (int r = 0; r < rankCount; ++r) {
         const std::uint64_t rankSeed = parser.value(seed).toULongLong() * 1000003 + std::uint64_t(r);
-        std::vector<Event> evs = ddp ? std::move(ddpRanks[std::size_t(r)]) : pytorch ? makePytorchRank(perRank, rankSeed) : makeRank(perRank, rankSeed);
+        std::vector<Event> evs = ddp           ? std::move(ddpRanks[std::size_t(r)])
+                                 : pytorch     ? makePytorchRank(perRank, rankSeed)
+                                 : launchBound ? makeLaunchBoundRank(perRank)
+                                 : syncHost    ? makeSyncHostRank(perRank)
+                                               : makeRank(perRank, rankSeed);
         // ddp ranks share one time axis, their recorded starts off by the
         // planted clock offsets; the other profiles' nsys files start 1 ms
         // apart per rank.

@@ -1,0 +1,78 @@
+// rankscope-cli diagnose: the Diagnosis panel's findings, as a short
+// Markdown report, CSV or JSON.
+#include "clicommands.h"
+#include "stats/diagnosis.h"
+
+#include <QCommandLineParser>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTextStream>
+
+namespace rankscope::cli {
+
+namespace {
+
+QString findingsJson(const Session &session, const stats::Diagnosis &d)
+{
+    QJsonArray findings;
+    const TimeNs zero = session.extent().start;
+    for (const stats::Finding &f : d.findings) {
+        QJsonArray instances;
+        for (const stats::FindingInstance &i : f.instances)
+            instances.append(QJsonObject{{QStringLiteral("rank"), session.ranks()[std::size_t(i.rankIndex)].rank},
+                                         {QStringLiteral("start_ns"), double(i.time.start - zero)},
+                                         {QStringLiteral("duration_ns"), double(i.time.duration())},
+                                         {QStringLiteral("cost_ns"), double(i.cost)},
+                                         {QStringLiteral("what"), i.what}});
+        QJsonArray ranks;
+        for (const int ri : f.rankIndices)
+            ranks.append(session.ranks()[std::size_t(ri)].rank);
+        findings.append(QJsonObject{{QStringLiteral("id"), f.id}, {QStringLiteral("title"), f.title},
+                                    {QStringLiteral("severity"), stats::severityName(f.severity)},
+                                    {QStringLiteral("cost_ns"), double(f.cost)}, {QStringLiteral("share"), f.share},
+                                    {QStringLiteral("ranks"), ranks}, {QStringLiteral("evidence"), f.evidence},
+                                    {QStringLiteral("advice"), f.advice}, {QStringLiteral("instances"), instances}});
+    }
+    return QString::fromUtf8(QJsonDocument(QJsonObject{{QStringLiteral("gpu_span_ns"), double(d.gpuSpan)},
+                                                       {QStringLiteral("findings"), findings},
+                                                       {QStringLiteral("notes"), QJsonArray::fromStringList(d.notes)}})
+                                 .toJson(QJsonDocument::Indented));
+}
+
+} // namespace
+
+int runDiagnose(const QStringList &arguments)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral(
+        "What is wrong with this run, across all ranks: input starvation, blocking copies, synchronisation, launch-bound "
+        "execution, stragglers, low utilisation; each with its cost, ranks, evidence and advice (docs/statistics.md, \"Diagnosis\")."));
+    parser.addHelpOption();
+    const QCommandLineOption formatOption({QStringLiteral("f"), QStringLiteral("format")},
+                                          QStringLiteral("md (default), csv or json."), QStringLiteral("FORMAT"), QStringLiteral("md"));
+    parser.addOption(formatOption);
+    addInputArgument(parser);
+    parser.process(arguments);
+    const QString format = parser.value(formatOption);
+    if (format != QLatin1String("md") && format != QLatin1String("csv") && format != QLatin1String("json")) {
+        QTextStream(stderr) << "rankscope-cli: unknown format '" << format << "' (md, csv or json)\n";
+        return 1;
+    }
+    const std::optional<Session> session = loadInputs(parser);
+    if (!session)
+        return 1;
+    if (session->ranks().empty())
+        return 2;
+    const stats::Diagnosis d = stats::diagnose(*session);
+    QTextStream out(stdout);
+    if (format == QLatin1String("json"))
+        out << findingsJson(*session, d);
+    else if (format == QLatin1String("csv"))
+        out << stats::findingsTable(d).toCsv();
+    else
+        out << stats::findingsMarkdown(*session, d);
+    return session->failures().empty() ? 0 : 2;
+}
+
+} // namespace rankscope::cli

@@ -1,0 +1,66 @@
+#pragma once
+// Diagnosis: what is wrong with a run, across all ranks, each finding with
+// what it costs, the ranks it applies to, its instances and advice. The
+// rules, thresholds and costs are in docs/statistics.md, "Diagnosis".
+#include "session/session.h"
+#include "stats/resulttable.h"
+
+#include <optional>
+#include <vector>
+
+namespace rankscope::stats {
+
+struct DiagnosisThresholds {
+    double inLoopGapShareOfStep = 0.10;   // an in-loop gap: at least this share of the median step...
+    TimeNs inLoopGapWithoutSteps = 1'000'000; // ...or, without annotated steps, this long
+    double inputCoverage = 0.5;           // a gap is the input pipeline's when data loading covers this much of it
+    double launchBoundShortKernels = 0.5; // share of kernels shorter than their launch call
+    double launchBoundIdle = 0.10;        // and short gaps idle this share of the GPU span
+    double lowUtilisationBusy = 0.5;      // GPU busy share under this...
+    double lowUtilisationUnexplained = 0.2; // ...with this share of the span idle for no other finding's reason
+    double reportedShare = 0.01;          // findings costing less are not listed
+    double mediumShare = 0.05, highShare = 0.20; // severity by share of the GPU span
+};
+
+enum class FindingKind { InputStarvation, BlockingCopies, Synchronisation, LaunchBound, Straggler, LowUtilisation };
+enum class Severity { Low, Medium, High };
+QString severityName(Severity s);
+
+struct FindingInstance {
+    int rankIndex = 0;
+    TimeRange time;                      // session time
+    std::optional<EventLocation> event;  // what to select
+    QString what;                        // "gap of 3.2 s, data_loading covers 97%"
+    TimeNs cost = 0;
+};
+
+struct Finding {
+    FindingKind kind = FindingKind::InputStarvation;
+    QString id;       // "input_starvation"
+    QString title;
+    TimeNs cost = 0;  // over all ranks
+    double share = 0; // cost / the ranks' GPU spans
+    Severity severity = Severity::Low;
+    std::vector<int> rankIndices; // the ranks it applies to
+    QString ranks;    // "ranks 0-7", "rank 3 only"
+    QString evidence; // one line
+    QString advice;
+    std::vector<FindingInstance> instances; // costliest first
+};
+
+struct Diagnosis {
+    std::vector<Finding> findings; // costliest first
+    TimeNs gpuSpan = 0;            // summed over ranks: first GPU op to last
+    QStringList notes;
+};
+
+Diagnosis diagnose(const Session &session, const DiagnosisThresholds &thresholds = {});
+
+// One row per finding: Severity, Finding, Ranks, Cost (ns), Share (%), Instances, Evidence, Advice.
+ResultTable findingsTable(const Diagnosis &d);
+// One finding's instances: Rank, Start (ns) (from the session start), Duration (ns), Cost (ns), What.
+ResultTable findingInstancesTable(const Session &session, const Finding &f);
+// A short report: the findings with their evidence, advice and first instances.
+QString findingsMarkdown(const Session &session, const Diagnosis &d);
+
+} // namespace rankscope::stats
