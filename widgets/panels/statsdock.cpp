@@ -2,6 +2,7 @@
 
 #include "core/units.h"
 #include "panels/collectivespanel.h"
+#include "panels/diagnosispanel.h"
 #include "panels/gapspanel.h"
 #include "panels/memcpypanel.h"
 #include "panels/rankspanel.h"
@@ -26,6 +27,7 @@ struct PanelName {
     const char *title;
 };
 constexpr PanelName kPanels[] = {
+    {"diagnosis", QT_TRANSLATE_NOOP("rankscope::StatsDock", "Diagnosis")},
     {"memcpy", QT_TRANSLATE_NOOP("rankscope::StatsDock", "Memory transfers")},
     {"gaps", QT_TRANSLATE_NOOP("rankscope::StatsDock", "GPU gaps")},
     {"summaries", QT_TRANSLATE_NOOP("rankscope::StatsDock", "Summaries")},
@@ -47,7 +49,7 @@ StatsDock::StatsDock(QWidget *parent)
     : QWidget(parent), m_rank(new QComboBox(this)), m_range(new QLabel(this)), m_clearRange(new QPushButton(tr("Whole session"), this)),
       m_export(new QPushButton(tr("Export all..."), this)), m_tabs(new QTabWidget(this)), m_memcpy(new MemcpyPanel(this)),
       m_gaps(new GapsPanel(this)), m_summaries(new SummaryPanel(this)), m_ranks(new RanksPanel(this)),
-      m_collectives(new CollectivesPanel(this))
+      m_collectives(new CollectivesPanel(this)), m_diagnosis(new DiagnosisPanel(this))
 {
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);
@@ -59,8 +61,8 @@ StatsDock::StatsDock(QWidget *parent)
     bar->addWidget(m_export);
     layout->addLayout(bar);
     layout->addWidget(m_tabs, 1);
-    m_panels = {m_memcpy, m_gaps, m_summaries, m_ranks, m_collectives}; // in the order of kPanels
-    static_assert(std::size(kPanels) == 5);
+    m_panels = {m_diagnosis, m_memcpy, m_gaps, m_summaries, m_ranks, m_collectives}; // in the order of kPanels
+    static_assert(std::size(kPanels) == 6);
     // Both read the communication kernels the user chose in the Rank comparison.
     connect(m_ranks, &RanksPanel::communicationPatternChanged, m_collectives, &CollectivesPanel::setCommunicationPattern);
     for (std::size_t i = 0; i < m_panels.size(); ++i)

@@ -16,6 +16,7 @@ class QTabWidget;
 namespace rankscope {
 
 class CollectivesPanel;
+class DiagnosisPanel;
 class GapsPanel;
 class MemcpyPanel;
 class RanksPanel;
@@ -38,6 +39,7 @@ public:
     SummaryPanel *summaries() const { return m_summaries; }
     RanksPanel *ranks() const { return m_ranks; }
     CollectivesPanel *collectives() const { return m_collectives; }
+    DiagnosisPanel *diagnosis() const { return m_diagnosis; }
     const stats::StatsScope &scope() const { return m_scope; }
     void setComputeInBackground(bool background);
     void setComputeOnlyWhenShown(bool onlyWhenShown); // see StatsPanel
@@ -67,6 +69,7 @@ private:
     SummaryPanel *m_summaries;
     RanksPanel *m_ranks;
     CollectivesPanel *m_collectives;
+    DiagnosisPanel *m_diagnosis;
     std::vector<StatsPanel *> m_panels; // every panel above, in tab order
 };
 

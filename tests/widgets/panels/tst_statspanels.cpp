@@ -1,6 +1,7 @@
 // The statistics panels: every table model passes QAbstractItemModelTester,
 // tables show what nsys printed, panels follow the range and rank scope.
 #include "panels/collectivespanel.h"
+#include "panels/diagnosispanel.h"
 #include "panels/gapspanel.h"
 #include "panels/memcpypanel.h"
 #include "panels/rankspanel.h"
@@ -154,6 +155,38 @@ private slots:
             QCOMPARE(m_slow->ranks()[0].report->memcpys[m_slow->track(e).slices.payload(e.event)].bytes, std::uint64_t(4194304));
     }
 
+    void diagnosisListsFindingsAndGoesToInstances()
+    {
+        DiagnosisPanel panel;
+        panel.setSession(m_slow);
+        const ResultTableModel *findings = panel.findingsTable()->model();
+        QVERIFY(findings->rowCount() >= 2);
+        QCOMPARE(findings->data(findings->index(0, 1)).toString(), QStringLiteral("GPU starved by the input pipeline"));
+        // The first finding is shown: its advice and instances.
+        QVERIFY(panel.advice().contains(QLatin1String("num_workers")));
+        QVERIFY(panel.instancesTable()->model()->rowCount() > 0);
+        // Another finding: its own instances.
+        int copiesRow = -1;
+        for (int r = 0; r < findings->rowCount(); ++r)
+            if (findings->data(findings->index(r, 1)).toString().startsWith(QLatin1String("Pageable")))
+                copiesRow = r;
+        QVERIFY(copiesRow > 0);
+        panel.showFinding(copiesRow);
+        QVERIFY(panel.advice().contains(QLatin1String("pin_memory")));
+        // Double-click: zoom to the copy and select it.
+        QSignalSpy zoom(&panel, &StatsPanel::zoomRequested), selected(&panel, &StatsPanel::eventsSelected);
+        emit panel.instancesTable()->rowActivated(0);
+        QCOMPARE(zoom.count(), 1);
+        QCOMPARE(selected.count(), 1);
+        const auto events = selected.first().first().value<std::vector<EventLocation>>();
+        QCOMPARE(events.size(), std::size_t(1));
+        QCOMPARE(m_slow->track(events[0]).kind, TrackKind::Memcpy);
+        const TimeRange to = zoom.first().first().value<TimeRange>();
+        const TimeRange copy = m_slow->sessionTime(events[0]);
+        QVERIFY(to.start < copy.start && to.end > copy.end);
+        QVERIFY(panel.markdown().startsWith(QLatin1String("# Diagnosis")));
+    }
+
     void slowestRankIsMarked()
     {
         RanksPanel panel;
@@ -248,8 +281,11 @@ private slots:
         dock.resize(1200, 800);
         dock.show();
         QVERIFY(QTest::qWaitForWindowExposed(&dock));
-        QVERIFY(dock.memcpy()->sizeTable()->model()->rowCount() > 0); // the current tab
-        QCOMPARE(dock.ranks()->table()->model()->rowCount(), 0);  // a hidden tab
+        QVERIFY(dock.diagnosis()->findingsTable()->model()->rowCount() > 0); // the current (first) tab
+        QCOMPARE(dock.memcpy()->sizeTable()->model()->rowCount(), 0);          // hidden tabs
+        QCOMPARE(dock.ranks()->table()->model()->rowCount(), 0);
+        dock.showPanel(QStringLiteral("memcpy"));
+        QVERIFY(dock.memcpy()->sizeTable()->model()->rowCount() > 0);
         dock.showPanel(QStringLiteral("ranks"));
         QCOMPARE(dock.ranks()->table()->model()->rowCount(), 4);
         // Within Summaries, each summary waits for its own tab.

@@ -1,0 +1,125 @@
+#include "panels/diagnosispanel.h"
+
+#include "panels/resulttablemodel.h"
+#include "panels/tablebox.h"
+
+#include <QFile>
+#include <QFileDialog>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPushButton>
+#include <QSplitter>
+#include <QVBoxLayout>
+
+namespace rankscope {
+
+using namespace stats;
+
+DiagnosisPanel::DiagnosisPanel(QWidget *parent)
+    : StatsPanel(parent), m_notes(new QLabel(this)), m_advice(new QLabel(this)), m_findings(new TableBox(tr("Findings, costliest first"), this)),
+      m_instances(new TableBox(tr("Instances"), this))
+{
+    auto *layout = new QVBoxLayout(this);
+    auto *header = new QHBoxLayout;
+    m_notes->setWordWrap(true);
+    m_notes->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    header->addWidget(m_notes, 1);
+    auto *save = new QPushButton(tr("Save report..."), this);
+    save->setToolTip(tr("The findings, their evidence, advice and first instances as a Markdown file"));
+    header->addWidget(save, 0, Qt::AlignTop);
+    layout->addLayout(header);
+    auto *split = new QSplitter(Qt::Vertical, this);
+    split->addWidget(m_findings);
+    auto *lower = new QWidget(split);
+    auto *lowerLayout = new QVBoxLayout(lower);
+    lowerLayout->setContentsMargins(0, 0, 0, 0);
+    m_advice->setWordWrap(true);
+    m_advice->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    lowerLayout->addWidget(m_advice);
+    lowerLayout->addWidget(m_instances, 1);
+    split->addWidget(lower);
+    split->setStretchFactor(0, 1);
+    split->setStretchFactor(1, 2);
+    layout->addWidget(split, 1);
+    exportTable(m_findings);
+    exportTable(m_instances);
+    m_findings->setToolTip(tr("Select a finding to list its instances and read its advice"));
+    m_instances->setToolTip(tr("Double-click an instance to zoom the timeline to it and select it"));
+    connect(m_findings, &TableBox::rowSelected, this, &DiagnosisPanel::showFinding);
+    connect(m_findings, &TableBox::rowActivated, this, &DiagnosisPanel::showFinding);
+    connect(m_instances, &TableBox::rowActivated, this, &DiagnosisPanel::activateInstance);
+    connect(save, &QPushButton::clicked, this, &DiagnosisPanel::saveReport);
+}
+
+void DiagnosisPanel::refresh()
+{
+    if (!session())
+        return;
+    const Session *s = session();
+    run<std::shared_ptr<const Diagnosis>>([s] { return std::make_shared<const Diagnosis>(diagnose(*s)); },
+                                          [this](std::shared_ptr<const Diagnosis> d) { present(std::move(d)); });
+}
+
+void DiagnosisPanel::present(std::shared_ptr<const Diagnosis> diagnosis)
+{
+    m_diagnosis = std::move(diagnosis);
+    QString notes = m_diagnosis->findings.empty() ? tr("No findings: nothing costs 1% or more of the GPU time in the loop. ")
+                                                  : tr("%n finding(s) over the whole session. ", nullptr, int(m_diagnosis->findings.size()));
+    m_notes->setText(notes + m_diagnosis->notes.join(QLatin1Char(' ')));
+    m_findings->setTable(stats::findingsTable(*m_diagnosis));
+    m_shown = -1;
+    showFinding(m_diagnosis->findings.empty() ? -1 : 0);
+}
+
+void DiagnosisPanel::showFinding(int row)
+{
+    if (!m_diagnosis || row < 0 || std::size_t(row) >= m_diagnosis->findings.size()) {
+        m_advice->clear();
+        m_instances->setTable({});
+        return;
+    }
+    if (row == m_shown)
+        return;
+    m_shown = row;
+    const Finding &f = m_diagnosis->findings[std::size_t(row)];
+    m_advice->setText(tr("<b>%1</b> (%2, %3): %4.<br><b>Advice.</b> %5")
+                          .arg(f.title.toHtmlEscaped(), severityName(f.severity), f.ranks.toHtmlEscaped(), f.evidence.toHtmlEscaped(),
+                               f.advice.toHtmlEscaped()));
+    m_instances->setTable(findingInstancesTable(*session(), f));
+}
+
+QString DiagnosisPanel::advice() const
+{
+    return m_advice->text();
+}
+
+QString DiagnosisPanel::markdown() const
+{
+    return m_diagnosis && session() ? findingsMarkdown(*session(), *m_diagnosis) : QString();
+}
+
+void DiagnosisPanel::activateInstance(int row)
+{
+    if (!m_diagnosis || m_shown < 0 || row < 0)
+        return;
+    const Finding &f = m_diagnosis->findings[std::size_t(m_shown)];
+    if (std::size_t(row) >= f.instances.size())
+        return;
+    const FindingInstance &i = f.instances[std::size_t(row)];
+    const TimeNs pad = std::max<TimeNs>(i.time.duration() / 2, 2'000);
+    emit zoomRequested({i.time.start - pad, i.time.end + pad});
+    if (i.event)
+        emit eventsSelected({*i.event});
+}
+
+void DiagnosisPanel::saveReport()
+{
+    const QString path = QFileDialog::getSaveFileName(this, tr("Save the diagnosis"), QStringLiteral("diagnosis.md"), tr("Markdown (*.md)"));
+    if (path.isEmpty())
+        return;
+    QFile file(path);
+    if (file.open(QIODevice::WriteOnly | QIODevice::Truncate))
+        file.write(markdown().toUtf8());
+}
+
+} // namespace rankscope
