@@ -38,8 +38,9 @@ DiagnosisPanel::DiagnosisPanel(QWidget *parent)
     lowerLayout->addWidget(m_advice);
     lowerLayout->addWidget(m_instances, 1);
     split->addWidget(lower);
-    split->setStretchFactor(0, 1);
-    split->setStretchFactor(1, 2);
+    m_findings->setMinimumHeight(150); // four findings without scrolling
+    split->setStretchFactor(0, 2);
+    split->setStretchFactor(1, 3);
     layout->addWidget(split, 1);
     exportTable(m_findings);
     exportTable(m_instances);
