@@ -9,6 +9,8 @@
 #include <QJsonObject>
 #include <QTextStream>
 
+#include <map>
+
 namespace rankscope::cli {
 
 namespace {
@@ -51,7 +53,13 @@ int runDiagnose(const QStringList &arguments)
     parser.addHelpOption();
     const QCommandLineOption formatOption({QStringLiteral("f"), QStringLiteral("format")},
                                           QStringLiteral("md (default), csv or json."), QStringLiteral("FORMAT"), QStringLiteral("md"));
+    const QCommandLineOption thresholdOption(QStringLiteral("threshold"),
+                                             QStringLiteral("Change a threshold (repeatable): gap-share (of the median step, 0.10), gap-without-steps-ms (1),\n"
+                                                            "input-coverage (0.5), launch-short-kernels (0.5), launch-idle (0.10), low-busy (0.5),\n"
+                                                            "low-unexplained (0.2), reported-share (0.01)."),
+                                             QStringLiteral("NAME=VALUE"));
     parser.addOption(formatOption);
+    parser.addOption(thresholdOption);
     addInputArgument(parser);
     parser.process(arguments);
     const QString format = parser.value(formatOption);
@@ -59,12 +67,31 @@ int runDiagnose(const QStringList &arguments)
         QTextStream(stderr) << "rankscope-cli: unknown format '" << format << "' (md, csv or json)\n";
         return 1;
     }
+    stats::DiagnosisThresholds thresholds;
+    for (const QString &setting : parser.values(thresholdOption)) {
+        const QString name = setting.section(QLatin1Char('='), 0, 0).trimmed();
+        bool ok = false;
+        const double value = setting.section(QLatin1Char('='), 1).toDouble(&ok);
+        const std::map<QString, double *> shares{
+            {QStringLiteral("gap-share"), &thresholds.inLoopGapShareOfStep},    {QStringLiteral("input-coverage"), &thresholds.inputCoverage},
+            {QStringLiteral("launch-short-kernels"), &thresholds.launchBoundShortKernels}, {QStringLiteral("launch-idle"), &thresholds.launchBoundIdle},
+            {QStringLiteral("low-busy"), &thresholds.lowUtilisationBusy},       {QStringLiteral("low-unexplained"), &thresholds.lowUtilisationUnexplained},
+            {QStringLiteral("reported-share"), &thresholds.reportedShare}};
+        if (ok && value >= 0 && name == QLatin1String("gap-without-steps-ms")) {
+            thresholds.inLoopGapWithoutSteps = TimeNs(value * 1e6);
+        } else if (const auto it = shares.find(name); ok && value >= 0 && it != shares.end()) {
+            *it->second = value;
+        } else {
+            QTextStream(stderr) << "rankscope-cli: --threshold " << setting << ": unknown name or not a non-negative number\n";
+            return 1;
+        }
+    }
     const std::optional<Session> session = loadInputs(parser);
     if (!session)
         return 1;
     if (session->ranks().empty())
         return 2;
-    const stats::Diagnosis d = stats::diagnose(*session);
+    const stats::Diagnosis d = stats::diagnose(*session, thresholds);
     QTextStream out(stdout);
     if (format == QLatin1String("json"))
         out << findingsJson(*session, d);

@@ -1,5 +1,7 @@
 #include "stats/apirules.h"
 
+#include "core/asciitext.h"
+
 #include <algorithm>
 #include <cctype>
 #include <string_view>
@@ -11,14 +13,6 @@ namespace {
 
 // SQLite's LIKE is case-insensitive for ASCII: 'cudaMemcpy%Async%' also
 // matches "cudaMemcpy2DAsync_v3020" and "cudamemcpyasync".
-std::string lowered(std::string_view s)
-{
-    std::string out(s);
-    for (char &c : out)
-        c = char(std::tolower(static_cast<unsigned char>(c)));
-    return out;
-}
-
 bool startsWith(const std::string &s, std::string_view prefix)
 {
     return s.compare(0, prefix.size(), prefix) == 0;
@@ -44,12 +38,12 @@ bool isSyncApi(const std::string &n) // 'cudaDeviceSynchronize%' OR 'cudaStreamS
 
 using NameFilter = bool (*)(const std::string &);
 
-// Correlation id -> the names of the runtime calls with it that pass the
-// filter (across processes, as nsys' join).
-std::unordered_multimap<std::uint32_t, StringId> apiCallsByCorrelation(const Report &r, NameFilter filter)
+// Calls each CUDA API call whose name passes the filter (as the rule's
+// `sid` CTE selects names; decided once per name) with its track and index.
+template<class OnCall>
+void forEachApiCallNamed(const Report &r, NameFilter filter, OnCall &&onCall)
 {
     std::unordered_map<StringId, bool> passes;
-    std::unordered_multimap<std::uint32_t, StringId> calls;
     for (const Track &track : r.tracks) {
         if (track.kind != TrackKind::CudaApi)
             continue;
@@ -57,11 +51,19 @@ std::unordered_multimap<std::uint32_t, StringId> apiCallsByCorrelation(const Rep
             const StringId name = track.slices.name(i);
             auto [it, added] = passes.try_emplace(name, false);
             if (added)
-                it->second = filter(lowered(r.strings.view(name)));
+                it->second = filter(asciiLowered(r.strings.view(name)));
             if (it->second)
-                calls.emplace(r.correlationIdOf(track, i), name);
+                onCall(track, i);
         }
     }
+}
+
+// Correlation id -> the names of the runtime calls with it that pass the
+// filter (across processes, as nsys' join).
+std::unordered_multimap<std::uint32_t, StringId> apiCallsByCorrelation(const Report &r, NameFilter filter)
+{
+    std::unordered_multimap<std::uint32_t, StringId> calls;
+    forEachApiCallNamed(r, filter, [&](const Track &track, std::size_t i) { calls.emplace(r.correlationIdOf(track, i), track.slices.name(i)); });
     return calls;
 }
 
@@ -169,20 +171,10 @@ ResultTable cudaApiSyncRule(const Report &r, int rowLimit)
     t.title = QStringLiteral("CUDA Synchronization APIs");
     t.headers = QStringList{QStringLiteral("Duration (ns)"), QStringLiteral("Start (ns)"), QStringLiteral("PID"), QStringLiteral("TID"),
                             QStringLiteral("API Name")};
-    std::unordered_map<StringId, bool> passes;
-    for (const Track &track : r.tracks) {
-        if (track.kind != TrackKind::CudaApi)
-            continue;
-        for (std::size_t i = 0; i < track.slices.size(); ++i) {
-            const StringId name = track.slices.name(i);
-            auto [it, added] = passes.try_emplace(name, false);
-            if (added)
-                it->second = isSyncApi(lowered(r.strings.view(name)));
-            if (it->second)
-                t.rows.push_back({Cell::ofInteger(track.slices.duration(i)), Cell::ofInteger(track.slices.start(i)), Cell::ofInteger(track.pid),
-                                  Cell::ofInteger(track.tid), Cell::ofText(r.strings.string(name))});
-        }
-    }
+    forEachApiCallNamed(r, isSyncApi, [&](const Track &track, std::size_t i) {
+        t.rows.push_back({Cell::ofInteger(track.slices.duration(i)), Cell::ofInteger(track.slices.start(i)), Cell::ofInteger(track.pid),
+                          Cell::ofInteger(track.tid), Cell::ofText(r.strings.string(track.slices.name(i)))});
+    });
     orderAndLimit(t, rowLimit);
     return t;
 }

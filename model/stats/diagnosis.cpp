@@ -1,5 +1,6 @@
 #include "stats/diagnosis.h"
 
+#include "core/asciitext.h"
 #include "core/intervals.h"
 #include "core/units.h"
 #include "session/eventlinks.h"
@@ -149,24 +150,16 @@ QString mainLoadingName(const Report &r, const RankLoop &l, TimeNs from, TimeNs 
     return best == covered.end() ? QString() : r.strings.string(best->first);
 }
 
-std::string lowered(std::string_view s)
-{
-    std::string out(s);
-    for (char &c : out)
-        c = char(std::tolower(static_cast<unsigned char>(c)));
-    return out;
-}
-
 bool isBlockingSync(std::string_view apiName)
 {
-    const std::string n = lowered(apiName);
+    const std::string n = asciiLowered(apiName);
     return n.starts_with("cudastreamsynchronize") || n.starts_with("cudadevicesynchronize") || n.starts_with("cudaeventsynchronize")
            || n.starts_with("cuctxsynchronize") || n.starts_with("custreamsynchronize") || n.starts_with("cueventsynchronize");
 }
 
 bool isSynchronousCopyApi(std::string_view apiName)
 {
-    const std::string n = lowered(apiName);
+    const std::string n = asciiLowered(apiName);
     return (n.starts_with("cudamemcpy") || n.starts_with("cumemcpy")) && n.find("async") == std::string::npos;
 }
 
@@ -197,8 +190,46 @@ QString percentText(double share)
     return QString::number(100.0 * share, 'f', 1) + QLatin1Char('%');
 }
 
+// Each finding's name and advice, in the user's terms.
+struct FindingText {
+    FindingKind kind;
+    const char *id, *title, *advice;
+};
+constexpr FindingText kFindingTexts[] = {
+    {FindingKind::InputStarvation, "input_starvation", "GPU starved by the input pipeline",
+         "The GPU waits while the CPU loads data. Load batches in background workers (DataLoader num_workers > 0, "
+         "persistent_workers=True, prefetch_factor 2-4), pin host memory (pin_memory=True) and copy with non_blocking=True; "
+         "move heavy preprocessing off the training process or onto the GPU."},
+    {FindingKind::BlockingCopies, "blocking_copies", "Pageable or synchronous host-device copies",
+         "Copies from pageable memory are staged and block the CPU; synchronous copies wait for the GPU. Pin the host buffers "
+         "(DataLoader pin_memory=True, tensor.pin_memory()) and copy with tensor.to(device, non_blocking=True) / cudaMemcpyAsync."},
+    {FindingKind::Synchronisation, "synchronisation", "CPU blocks on the GPU in the loop",
+         "Each synchronisation stops the CPU from queueing work ahead. Remove per-step .item(), .cpu(), print() of GPU tensors and "
+         "explicit torch.cuda.synchronize(); accumulate metrics on the GPU and read them every N steps; wait on events "
+         "(cudaStreamWaitEvent) instead of the host."},
+    {FindingKind::LaunchBound, "launch_bound", "Launch-bound: kernels too short to keep the GPU busy",
+         "The CPU takes longer to launch a kernel than the GPU to run it. Batch more work per kernel (a larger batch), fuse "
+         "operations (torch.compile), capture the step in a CUDA graph (torch.cuda.graphs / mode=\"reduce-overhead\")."},
+    {FindingKind::Straggler, "straggler", "A straggler makes the other ranks wait at collectives",
+         "The other ranks idle in their collectives until the late rank arrives. See why it is late (the Collectives panel's "
+         "shares): uneven compute or data (balance the shards, the sequence lengths), its own input pipeline or host work, or "
+         "a slower GPU or link."},
+    {FindingKind::LowUtilisation, "low_utilisation", "Low GPU utilisation",
+         "The GPU is idle most of the time for no single reason found here. A larger batch (or gradient accumulation), "
+         "fewer host-side operations per step, torch.compile or CUDA graphs give it more work per launch."},
+};
+
 // Per rank, the instances' costs and the finding's cost.
 struct Accumulator {
+    explicit Accumulator(FindingKind kind)
+    {
+        const FindingText &text = *std::find_if(std::begin(kFindingTexts), std::end(kFindingTexts),
+                                                [&](const FindingText &t) { return t.kind == kind; });
+        finding.kind = kind;
+        finding.id = QString::fromLatin1(text.id);
+        finding.title = QString::fromLatin1(text.title);
+        finding.advice = QString::fromUtf8(text.advice);
+    }
     Finding finding;
     std::map<int, TimeNs> perRank;
     void add(FindingInstance i)
@@ -233,7 +264,7 @@ Diagnosis diagnose(const Session &session, const DiagnosisThresholds &th)
 
     // GPU gaps in the loop: the input pipeline's (data loading covers most
     // of them), or unexplained.
-    Accumulator input, unexplainedGaps;
+    Accumulator input(FindingKind::InputStarvation), unexplainedGaps(FindingKind::LowUtilisation);
     for (std::size_t ri = 0; ri < loops.size(); ++ri) {
         const RankLoop &l = loops[ri];
         const Report &r = *session.ranks()[ri].report;
@@ -254,23 +285,16 @@ Diagnosis diagnose(const Session &session, const DiagnosisThresholds &th)
             }
         }
     }
-    input.finding.kind = FindingKind::InputStarvation;
-    input.finding.id = QStringLiteral("input_starvation");
-    input.finding.title = QStringLiteral("GPU starved by the input pipeline");
-    input.finding.advice = QStringLiteral(
-        "The GPU waits while the CPU loads data. Load batches in background workers (DataLoader num_workers > 0, "
-        "persistent_workers=True, prefetch_factor 2-4), pin host memory (pin_memory=True) and copy with non_blocking=True; "
-        "move heavy preprocessing off the training process or onto the GPU.");
 
     // Blocking copies: from or to pageable memory, or by a synchronous API.
-    Accumulator copies;
+    Accumulator copies(FindingKind::BlockingCopies);
     std::map<int, std::uint64_t> copiedBytes;
     // Synchronisation calls in the loop.
-    Accumulator syncs;
+    Accumulator syncs(FindingKind::Synchronisation);
     std::map<int, std::size_t> syncCalls;
     // Launch-bound: kernels shorter than the call that launched them.
     std::map<int, std::pair<std::size_t, std::size_t>> shortKernels; // rank -> (short, all)
-    Accumulator launch;
+    Accumulator launch(FindingKind::LaunchBound);
     for (std::size_t ri = 0; ri < session.ranks().size(); ++ri) {
         const RankEntry &entry = session.ranks()[ri];
         const Report &r = *entry.report;
@@ -365,28 +389,9 @@ Diagnosis diagnose(const Session &session, const DiagnosisThresholds &th)
         for (FindingInstance &i : shortOnes)
             launch.finding.instances.push_back(std::move(i));
     }
-    copies.finding.kind = FindingKind::BlockingCopies;
-    copies.finding.id = QStringLiteral("blocking_copies");
-    copies.finding.title = QStringLiteral("Pageable or synchronous host-device copies");
-    copies.finding.advice = QStringLiteral(
-        "Copies from pageable memory are staged and block the CPU; synchronous copies wait for the GPU. Pin the host buffers "
-        "(DataLoader pin_memory=True, tensor.pin_memory()) and copy with tensor.to(device, non_blocking=True) / cudaMemcpyAsync.");
-    syncs.finding.kind = FindingKind::Synchronisation;
-    syncs.finding.id = QStringLiteral("synchronisation");
-    syncs.finding.title = QStringLiteral("CPU blocks on the GPU in the loop");
-    syncs.finding.advice = QStringLiteral(
-        "Each synchronisation stops the CPU from queueing work ahead. Remove per-step .item(), .cpu(), print() of GPU tensors and "
-        "explicit torch.cuda.synchronize(); accumulate metrics on the GPU and read them every N steps; wait on events "
-        "(cudaStreamWaitEvent) instead of the host.");
-    launch.finding.kind = FindingKind::LaunchBound;
-    launch.finding.id = QStringLiteral("launch_bound");
-    launch.finding.title = QStringLiteral("Launch-bound: kernels too short to keep the GPU busy");
-    launch.finding.advice = QStringLiteral(
-        "The CPU takes longer to launch a kernel than the GPU to run it. Batch more work per kernel (a larger batch), fuse "
-        "operations (torch.compile), capture the step in a CUDA graph (torch.cuda.graphs / mode=\"reduce-overhead\").");
 
     // Stragglers, from the collectives matched across ranks.
-    Accumulator straggler;
+    Accumulator straggler(FindingKind::Straggler);
     if (session.ranks().size() > 1) {
         // Aligned on collectives where the clocks disagree (across hosts),
         // as recorded where they agree: a clock offset is no straggler.
@@ -416,16 +421,9 @@ Diagnosis diagnose(const Session &session, const DiagnosisThresholds &th)
                                                   percentText(double(worst->lateIdle) / late), percentText(double(worst->lateHost) / late));
         }
     }
-    straggler.finding.kind = FindingKind::Straggler;
-    straggler.finding.id = QStringLiteral("straggler");
-    straggler.finding.title = QStringLiteral("A straggler makes the other ranks wait at collectives");
-    straggler.finding.advice = QStringLiteral(
-        "The other ranks idle in their collectives until the late rank arrives. See why it is late (the Collectives panel's "
-        "shares): uneven compute or data (balance the shards, the sequence lengths), its own input pipeline or host work, or "
-        "a slower GPU or link.");
 
     // Low utilisation that no other finding explains.
-    Accumulator low;
+    Accumulator low(FindingKind::LowUtilisation);
     for (std::size_t ri = 0; ri < loops.size(); ++ri) {
         const RankLoop &l = loops[ri];
         const TimeNs idle = l.idleTime(), busy = l.span() - idle;
@@ -444,12 +442,6 @@ Diagnosis diagnose(const Session &session, const DiagnosisThresholds &th)
             if (i.rankIndex == int(ri))
                 low.finding.instances.push_back(i);
     }
-    low.finding.kind = FindingKind::LowUtilisation;
-    low.finding.id = QStringLiteral("low_utilisation");
-    low.finding.title = QStringLiteral("Low GPU utilisation");
-    low.finding.advice = QStringLiteral(
-        "The GPU is idle most of the time for no single reason found here. A larger batch (or gradient accumulation), "
-        "fewer host-side operations per step, torch.compile or CUDA graphs give it more work per launch.");
 
     // Evidence lines for the per-instance findings, then rank, share, severity.
     auto summarise = [&](Accumulator &a, const QString &evidence) {

@@ -3,6 +3,9 @@
 #include "badcorpus.h"
 #include "testdata.h"
 
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QtTest>
 
 using namespace rankscope::test;
@@ -208,6 +211,28 @@ private slots:
         QCOMPARE(ranks.size(), 3);
         QCOMPARE(ranks[0][3], QStringLiteral("Delay Caused (ns)"));
         QCOMPARE(ranks[1][3], ranks[2][4]); // two ranks: one's delay is the other's wait
+    }
+
+    void diagnosePrintsThePanelsFindings()
+    {
+        // The data-loader-bound run: input starvation first, as the panel lists it.
+        const Run md = runCli({"diagnose", slowFixture()});
+        QCOMPARE(md.exitCode, 0);
+        QVERIFY2(md.out.startsWith(QLatin1String("# Diagnosis\n\n## GPU starved by the input pipeline (high")), qPrintable(md.out.left(300)));
+        QVERIFY(md.out.contains(QLatin1String("num_workers")));
+        const QList<QStringList> rows = parseCsv(runCli({"diagnose", "--format", "csv", slowFixture()}).out);
+        QCOMPARE(rows[0].join(QLatin1Char(',')), QStringLiteral("Severity,Finding,Ranks,Cost (ns),Share (%),Instances,Evidence,Advice"));
+        QCOMPARE(rows[1][1], QStringLiteral("GPU starved by the input pipeline"));
+        const QJsonDocument json = QJsonDocument::fromJson(runCli({"diagnose", "--format", "json", slowFixture()}).out.toUtf8());
+        const QJsonArray findings = json.object().value(QStringLiteral("findings")).toArray();
+        QCOMPARE(findings.size(), rows.size() - 1);
+        QCOMPARE(findings[0].toObject().value(QStringLiteral("id")).toString(), QStringLiteral("input_starvation"));
+        QVERIFY(findings[0].toObject().value(QStringLiteral("instances")).toArray().size() > 0);
+        // Thresholds are the user's: a gap must now be 3 steps long.
+        const QList<QStringList> strict = parseCsv(runCli({"diagnose", "--format", "csv", "--threshold", "gap-share=3", slowFixture()}).out);
+        for (const QStringList &row : strict)
+            QVERIFY(row.value(1) != QLatin1String("GPU starved by the input pipeline"));
+        QCOMPARE(runCli({"diagnose", "--threshold", "nope=1", slowFixture()}).exitCode, 1);
     }
 
     void communicationPatternIsTheUsers()

@@ -128,6 +128,25 @@ std::vector<Event> makeRank(std::size_t n, std::uint64_t seed)
     return events;
 }
 
+// `count` kernels of `kernelNs` on stream 7, each launched by a
+// cudaLaunchKernel of `callNs`, one every `everyNs` from t (advanced past
+// them); the GPU runs them in order, each 1 µs after its call returns at
+// the earliest. Returns when the GPU is free again.
+std::int64_t launchKernels(std::vector<Event> &events, std::int64_t &t, int &correlation, int count, std::int64_t callNs, std::int64_t everyNs,
+                           std::int64_t kernelNs)
+{
+    std::int64_t gpuFree = t;
+    for (int k = 0; k < count; ++k) {
+        const int corr = correlation++;
+        events.push_back({Event::Api, t, t + callNs, 0, 7, corr, 0, 1, 0, 2, 0, 0, 0, {}});
+        const std::int64_t start = std::max(gpuFree, t + callNs + 1'000);
+        events.push_back({Event::Kernel, start, start + kernelNs, k % int(kKernels.size()), 7, corr, 0, 1, 0, 2, 0, 0, 0, {}});
+        gpuFree = start + kernelNs;
+        t += everyNs;
+    }
+    return gpuFree;
+}
+
 // The launchbound profile: steps of 200 kernels of 3 µs, each launched by
 // an 8 µs cudaLaunchKernel: the GPU idles between kernels waiting for the
 // next launch (the Diagnosis' launch-bound finding, and no other).
@@ -139,15 +158,7 @@ std::vector<Event> makeLaunchBoundRank(std::size_t n)
     while (events.size() < n) {
         const std::size_t stepIndex = events.size();
         events.push_back({Event::Nvtx, t, 0, step++, 7, 0, 0, 1, 0, 2, 0, 0, 0, {}});
-        std::int64_t gpuFree = t;
-        for (int k = 0; k < 200; ++k) {
-            const int corr = correlation++;
-            events.push_back({Event::Api, t, t + 8'000, 0, 7, corr, 0, 1, 0, 2, 0, 0, 0, {}});
-            const std::int64_t start = std::max(gpuFree, t + 9'000);
-            events.push_back({Event::Kernel, start, start + 3'000, k % int(kKernels.size()), 7, corr, 0, 1, 0, 2, 0, 0, 0, {}});
-            gpuFree = start + 3'000;
-            t += 8'500;
-        }
+        launchKernels(events, t, correlation, 200, 8'000, 8'500, 3'000);
         events[stepIndex].end = t;
         t += 20'000;
     }
@@ -167,15 +178,7 @@ std::vector<Event> makeSyncHostRank(std::size_t n)
     while (events.size() < n) {
         const std::size_t stepIndex = events.size();
         events.push_back({Event::Nvtx, t, 0, step++, 7, 0, 0, 1, 0, 2, 0, 0, 0, {}});
-        std::int64_t gpuFree = t;
-        for (int k = 0; k < 20; ++k) {
-            const int corr = correlation++;
-            events.push_back({Event::Api, t, t + 5'000, 0, 7, corr, 0, 1, 0, 2, 0, 0, 0, {}});
-            const std::int64_t start = std::max(gpuFree, t + 6'000);
-            events.push_back({Event::Kernel, start, start + 500'000, k % int(kKernels.size()), 7, corr, 0, 1, 0, 2, 0, 0, 0, {}});
-            gpuFree = start + 500'000;
-            t += 6'000;
-        }
+        const std::int64_t gpuFree = launchKernels(events, t, correlation, 20, 5'000, 6'000, 500'000);
         events.push_back({Event::Api, t, gpuFree + 10'000, 3, 7, correlation++, 0, 1, 0, 2, 0, 0, 0, {}}); // cudaStreamSynchronize
         t = gpuFree + 10'000;
         events.push_back({Event::Nvtx, t, t + 2'000'000, 3, 7, 0, 0, 1, 0, 2, 1, 0, 0, {}}); // "optimizer", on the host

@@ -1,5 +1,6 @@
 #include "load/nsys/nvtxpayloadschemas.h"
 
+#include "core/asciitext.h"
 #include "load/nsys/sqlitedatabase.h"
 
 #include <algorithm>
@@ -79,14 +80,6 @@ std::uint64_t readUnsigned(const char *at, std::uint64_t size)
     return v;
 }
 
-std::string lower(std::string_view s)
-{
-    std::string out(s);
-    for (char &c : out)
-        c = char(std::tolower(static_cast<unsigned char>(c)));
-    return out;
-}
-
 bool hasEntry(const NvtxPayloadSchemas::Schema &s, std::string_view name)
 {
     return std::any_of(s.entries.begin(), s.entries.end(), [&](const auto &e) { return e.name == name; });
@@ -103,7 +96,7 @@ bool sameLayout(const NvtxPayloadSchemas::Schema &a, const NvtxPayloadSchemas::S
 // layouts of send/receive (peer) and broadcast/reduce (root) are alike.
 std::string_view entryNamedBy(std::string_view rangeName)
 {
-    const std::string n = lower(rangeName);
+    const std::string n = asciiLowered(rangeName);
     if (n.find("send") != std::string::npos || n.find("recv") != std::string::npos)
         return "Peer rank";
     if (n.find("allreduce") != std::string::npos || n.find("reducescatter") != std::string::npos)
