@@ -231,6 +231,49 @@ TimeNs matchingTolerance(const std::map<int, std::vector<RankOp>> &perRank)
     return std::max<TimeNs>(*mid / 2, 1);
 }
 
+// How many of a rank's operations end within the tolerance of the
+// reference rank's once shifted by `shift` (in order, each used once).
+std::size_t endsMatched(const std::vector<RankOp> &reference, const std::vector<RankOp> &ops, TimeNs shift, TimeNs tolerance)
+{
+    std::size_t matched = 0;
+    for (std::size_t i = 0, j = 0; i < reference.size() && j < ops.size();) {
+        const TimeNs d = ops[j].end + shift - reference[i].end;
+        if (d < -tolerance) {
+            ++j;
+        } else if (d > tolerance) {
+            ++i;
+        } else {
+            ++matched;
+            ++i;
+            ++j;
+        }
+    }
+    return matched;
+}
+
+// The shift that lines a rank's operation ends up with the reference
+// rank's, for matching only: across hosts the recorded clocks can be off by
+// more than the time between collectives. Candidates pair one of the first
+// few operations of each; the one that matches most wins (no shift on a
+// tie), so a skipped operation cannot mislead it as a k-th-with-k-th guess
+// would.
+TimeNs matchingShift(const std::vector<RankOp> &reference, const std::vector<RankOp> &ops, TimeNs tolerance)
+{
+    constexpr std::size_t kCandidates = 4;
+    TimeNs best = 0;
+    std::size_t bestMatched = endsMatched(reference, ops, 0, tolerance);
+    for (std::size_t i = 0; i < std::min(kCandidates, reference.size()); ++i)
+        for (std::size_t j = 0; j < std::min(kCandidates, ops.size()); ++j) {
+            const TimeNs shift = reference[i].end - ops[j].end;
+            const std::size_t matched = endsMatched(reference, ops, shift, tolerance);
+            if (matched > bestMatched || (matched == bestMatched && std::abs(shift) < std::abs(best))) {
+                best = shift;
+                bestMatched = matched;
+            }
+        }
+    return best;
+}
+
 // First and last arrival, the last rank (the first such on ties), the end.
 void measureInstance(CollectiveInstance &c)
 {
@@ -288,6 +331,10 @@ CollectiveMatch matchCollectives(const Session &session, const KernelClassifier 
         for (const auto &[ri, ops] : perRank)
             most = std::max(most, ops.size());
         const TimeNs tolerance = matchingTolerance(perRank);
+        // Each rank's ends shifted onto the first rank's clock, for matching.
+        std::map<int, TimeNs> shift;
+        for (const auto &[ri, ops] : perRank)
+            shift[ri] = matchingShift(perRank.begin()->second, ops, tolerance);
         // Greedy by end time: the operations that end with the earliest
         // remaining one (within the tolerance) are one instance; a rank
         // whose next operation ends later has none in it: it skipped it.
@@ -298,7 +345,7 @@ CollectiveMatch matchCollectives(const Session &session, const KernelClassifier 
             TimeNs earliest = kTimeMax;
             for (const auto &[ri, ops] : perRank)
                 if (next[ri] < ops.size())
-                    earliest = std::min(earliest, ops[next[ri]].end);
+                    earliest = std::min(earliest, ops[next[ri]].end + shift[ri]);
             if (earliest == kTimeMax)
                 break;
             CollectiveInstance c;
@@ -309,7 +356,7 @@ CollectiveMatch matchCollectives(const Session &session, const KernelClassifier 
                 if (next[ri] >= ops.size())
                     continue;
                 const RankOp &op = ops[next[ri]];
-                if (op.end > earliest + tolerance) {
+                if (op.end + shift[ri] > earliest + tolerance) {
                     absent.push_back(ri);
                     continue;
                 }

@@ -354,6 +354,28 @@ private slots:
         QVERIFY(straggler.lateCompute * 100 >= straggler.late * 99);
     }
 
+    void clocksOffByMoreThanAStepStillMatch()
+    {
+        // Recorded starts off by 25, -17 and 40 ms: more than the ~10 ms
+        // between all-reduces, so the k-th end of one rank lies nearer
+        // another instance's end on the others. The matching lines the
+        // ranks' ends up first; the desync is still found.
+        const QString dir = m_dir.filePath(QStringLiteral("ddp_far_clocks"));
+        QCOMPARE(QProcess::execute(QStringLiteral(RANKSCOPE_TRACEGEN),
+                                   {"--profile", "ddp", "--format", "nsys", "--ranks", "4", "--events", "1720", "--clock-offsets-us",
+                                    "0,25000,-17000,40000", "--skip", "3:5", dir}),
+                 0);
+        const Session session = Session::load({dir});
+        const CollectiveMatch match = matchCollectives(session);
+        QCOMPARE(match.instances.size(), std::size_t(40));
+        for (const CollectiveInstance &c : match.instances)
+            QCOMPARE(c.arrivals.size(), std::size_t(c.sequence == 5 ? 3 : 4));
+        QCOMPARE(match.desyncs.size(), std::size_t(1));
+        QCOMPARE(*match.desyncs[0].firstMissing, std::size_t(5));
+        for (const ClockEstimate &e : alignOnCollectives(session, match))
+            QCOMPARE(*e.residual, TimeNs(0));
+    }
+
     void realTwoRankNsysExport()
     {
         // nsys-ai's fixture: 2 ranks (processes) in one export, NCCL
