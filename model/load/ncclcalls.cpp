@@ -28,8 +28,10 @@ std::string hex(std::uint64_t v)
 // One kernel's record from the calls that launched it. Sizes as nccl-tests
 // count them (see stats::CollectiveInstance::bytes): NCCL records the
 // all-gather's send and the reduce-scatter's receive count, a rank's share.
-CollectiveRecord recordOf(Report &r, const std::vector<const NcclCall *> &calls,
-                          const std::map<std::pair<std::uint32_t, std::uint64_t>, const NcclCall *> &inits)
+// A process's place in a communicator, from its init call: (size, rank).
+using CommunicatorPlaces = std::map<std::pair<std::uint32_t, std::uint64_t>, std::pair<int, int>>;
+
+CollectiveRecord recordOf(Report &r, const std::vector<const NcclCall *> &calls, const CommunicatorPlaces &inits)
 {
     CollectiveRecord c;
     std::vector<std::string> names;
@@ -56,8 +58,8 @@ CollectiveRecord recordOf(Report &r, const std::vector<const NcclCall *> &calls,
     c.processGroupName = r.strings.intern("NCCL comm " + hex(*first.communicator));
     const auto init = inits.find({first.pid, *first.communicator});
     if (init != inits.end()) {
-        c.groupSize = int(init->second->ranks.value_or(0));
-        c.commRank = int(init->second->rank.value_or(-1));
+        c.groupSize = init->second.first;
+        c.commRank = init->second.second;
     }
     const std::int64_t n = std::max(c.groupSize, 1);
     if (sends || received > 0) {
@@ -88,10 +90,10 @@ void attachNcclCalls(Report &r, std::vector<NcclCall> calls)
     if (calls.empty())
         return;
     // Which rank of which communicator each process is, from its init calls.
-    std::map<std::pair<std::uint32_t, std::uint64_t>, const NcclCall *> inits;
+    CommunicatorPlaces inits;
     for (const NcclCall &c : calls)
         if (c.communicator && c.ranks)
-            inits[{c.pid, *c.communicator}] = &c;
+            inits[{c.pid, *c.communicator}] = {int(*c.ranks), int(c.rank.value_or(-1))};
     std::erase_if(calls, [](const NcclCall &c) { return !isCommunicationCall(c); });
     std::sort(calls.begin(), calls.end(), [](const NcclCall &a, const NcclCall &b) {
         return std::tie(a.pid, a.tid, a.start) < std::tie(b.pid, b.tid, b.start);

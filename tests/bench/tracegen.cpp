@@ -24,8 +24,10 @@
 //   --skip (see makeDdpRanks).
 // - launchbound, synchost: one problem each for the Diagnosis' tests
 //   (kernels shorter than their launches; a sync per step draining the GPU).
+// - pipeline: one stage per rank passing activations with NCCL send/receive,
+//   NCCL's NVTX payloads included (nsys), a planted bubble (makePipelineRanks).
 //
-//   rankscope-tracegen --format nsys|kineto [--profile synthetic|pytorch|ddp|launchbound|synchost] [--shuffle]
+//   rankscope-tracegen --format nsys|kineto [--profile synthetic|pytorch|ddp|launchbound|synchost|pipeline] [--shuffle]
 //                      [--gpu-metrics-hz HZ] [--straggler R:US[:EVERY]] [--clock-offsets-us A,B,..]
 //                      [--skip R:STEP] --ranks R --events N [--seed S] OUTDIR
 #include <QCommandLineParser>
@@ -55,7 +57,8 @@ struct Event {
     int depth = 0;
     int tid = 0;      // thread of its process: 0 main, 1 helper, 2 autograd
     int process = 0;  // 0 the training process, 1.. its data-loader workers
-    std::string text; // an NVTX range's own text (pytorch profile)
+    std::string text; // an NVTX range's own text (pytorch profile; NCCL's calls in the pipeline profile)
+    int peer = -1;    // ncclSend/ncclRecv: the peer rank; ncclCommInitRank: the communicator's size
 };
 
 const std::vector<std::string> kKernels{
@@ -145,6 +148,59 @@ std::int64_t launchKernels(std::vector<Event> &events, std::int64_t &t, int &cor
         t += everyNs;
     }
     return gpuFree;
+}
+
+// The pipeline profile: one stage per rank, one communicator, NCCL's
+// annotated calls (NVTX domain "NCCL" with their payloads, as NCCL 2.2x
+// writes them under nsys). Per step, stage s > 0 posts its receive from
+// s-1 at the step's start (its kernel starts 9 µs later); each stage
+// computes 1 ms once its input arrived, then sends to s+1 (the send
+// kernel starts 1 µs after the compute ends); a transfer ends 50 µs after
+// the send starts, on both sides. So the pair (s, s+1) has the sender last,
+// by 1001 + 1051 s µs: the pipeline's bubble, planted.
+constexpr std::int64_t kPipelineComputeNs = 1'000'000, kPipelineTransferNs = 50'000, kPipelineMessageBytes = 8 << 20;
+std::vector<std::vector<Event>> makePipelineRanks(int ranks, std::size_t perRank)
+{
+    std::vector<std::vector<Event>> out(static_cast<std::size_t>(ranks));
+    const std::size_t steps = std::max<std::size_t>(1, perRank / 10);
+    std::vector<int> correlation(static_cast<std::size_t>(ranks), 1);
+    auto nccl = [](std::int64_t at, const char *call, int peer) {
+        Event e{Event::Nvtx, at, at + 10'000, 0, 7, 0, kPipelineMessageBytes, 1, 0, 2, 1, 0, 0, call};
+        e.peer = peer;
+        return e;
+    };
+    for (int s = 0; s < ranks; ++s) {
+        Event init = nccl(500'000, "ncclCommInitRank", ranks);
+        init.depth = 0;
+        out[std::size_t(s)].push_back(init);
+    }
+    const std::int64_t period = std::int64_t(ranks + 1) * (kPipelineComputeNs + kPipelineTransferNs) + 1'000'000;
+    for (std::size_t step = 0; step < steps; ++step) {
+        const std::int64_t stepStart = 1'000'000 + std::int64_t(step) * period;
+        std::int64_t previousSendStart = 0;
+        for (int s = 0; s < ranks; ++s) {
+            std::vector<Event> &ev = out[std::size_t(s)];
+            int &corr = correlation[std::size_t(s)];
+            ev.push_back({Event::Nvtx, stepStart, stepStart + period - 500'000, int(step), 7, 0, 0, 1, 0, 2, 0, 0, 0, {}});
+            std::int64_t computeStart = stepStart + 9'000;
+            if (s > 0) { // receive from s-1: the call, its launch, the kernel waiting for the data
+                ev.push_back(nccl(stepStart, "ncclRecv", s - 1));
+                ev.push_back({Event::Api, stepStart + 2'000, stepStart + 8'000, 0, 7, corr, 0, 1, 0, 2, 0, 0, 0, {}});
+                computeStart = previousSendStart + kPipelineTransferNs;
+                ev.push_back({Event::Nccl, stepStart + 9'000, computeStart, 0, 30, corr++, 0, 1, 0, 2, 0, 0, 0, {}});
+            }
+            ev.push_back({Event::Api, stepStart + 12'000, stepStart + 16'000, 0, 7, corr, 0, 1, 0, 2, 0, 0, 0, {}});
+            ev.push_back({Event::Kernel, computeStart, computeStart + kPipelineComputeNs, 1, 7, corr++, 0, 1, 0, 2, 0, 0, 0, {}});
+            if (s + 1 < ranks) { // send to s+1 once the compute is done
+                const std::int64_t sendStart = computeStart + kPipelineComputeNs + 1'000;
+                ev.push_back(nccl(stepStart + 20'000, "ncclSend", s + 1));
+                ev.push_back({Event::Api, stepStart + 22'000, stepStart + 28'000, 0, 7, corr, 0, 1, 0, 2, 0, 0, 0, {}});
+                ev.push_back({Event::Nccl, sendStart, sendStart + kPipelineTransferNs, 0, 30, corr++, 0, 1, 0, 2, 0, 0, 0, {}});
+                previousSendStart = sendStart;
+            }
+        }
+    }
+    return out;
 }
 
 // The launchbound profile: steps of 200 kernels of 3 µs, each launched by
@@ -415,6 +471,8 @@ struct Names {
 };
 const Names kSyntheticNames{kKernels, kNccl, kApis, kOsrt};
 const Names kPytorchNames{kPytorchKernels, kNccl, kPytorchApis, kPytorchOsrt};
+const std::vector<std::string> kPointToPointNccl{"ncclDevKernel_SendRecv"};
+const Names kPipelineNames{kKernels, kPointToPointNccl, kApis, kOsrt};
 
 // An NVTX range's text: its own, or the synthetic profile's step and phases.
 std::string nvtxText(const Event &e, const char *stepPrefix)
@@ -496,6 +554,63 @@ void writeGpuMetrics(sqlite3 *db, const std::vector<Event> &events, int hz)
     sqlite3_finalize(sample);
 }
 
+// NCCL's annotations under nsys (pipeline profile): domain 1 named
+// "NCCL", the schemas of NCCL 2.2x's payloads for its send/receive and
+// communicator init (as in the real exports of tests/data/third-party),
+// each call's struct in binaryData.
+constexpr std::int64_t kNcclDomain = 1;
+constexpr std::uint64_t kPipelineCommunicator = 0x5eedc0ffee000001ull;
+constexpr std::int64_t kCommInitRankSchema = 16777218, kPeerSchema = 16777225;
+
+void appendLittleEndian(std::string &out, std::uint64_t v, int bytes)
+{
+    for (int i = 0; i < bytes; ++i)
+        out += char((v >> (8 * i)) & 0xFF);
+}
+
+std::string ncclPayload(const Event &e, int rank)
+{
+    std::string p;
+    if (e.peer < 0 || !e.text.starts_with("nccl"))
+        return p;
+    appendLittleEndian(p, kPipelineCommunicator, 8);
+    if (e.text == "ncclCommInitRank") { // comm, nranks, rank, device, padding
+        appendLittleEndian(p, std::uint64_t(e.peer), 4);
+        appendLittleEndian(p, std::uint64_t(rank), 4);
+        appendLittleEndian(p, 0, 4);
+    } else { // comm, size, peer, padding
+        appendLittleEndian(p, std::uint64_t(e.bytes), 8);
+        appendLittleEndian(p, std::uint64_t(e.peer), 4);
+    }
+    appendLittleEndian(p, 0, 4);
+    return p;
+}
+
+template<class GlobalTidOf>
+void writeNcclPayloadSchemas(sqlite3 *db, const std::vector<Event> &events, GlobalTidOf globalTidOf)
+{
+    const auto first = std::find_if(events.begin(), events.end(), [](const Event &e) { return e.peer >= 0; });
+    if (first == events.end())
+        return;
+    const std::string sql =
+        "CREATE TABLE NVTX_PAYLOAD_SCHEMAS(domainId INTEGER, schemaId INTEGER, name TEXT, type INTEGER, flags INTEGER, numEntries INTEGER,"
+        " payloadSize INTEGER, alignTo INTEGER);"
+        "CREATE TABLE NVTX_PAYLOAD_SCHEMA_ENTRIES(domainId INTEGER NOT NULL, schemaId INTEGER NOT NULL, idx INTEGER NOT NULL, flags INTEGER,"
+        " type INTEGER, name TEXT, description TEXT, arrayOrUnionDetail INTEGER, offset INTEGER);"
+        "INSERT INTO NVTX_PAYLOAD_SCHEMAS VALUES(1," + std::to_string(kCommInitRankSchema) + ",NULL,1,NULL,4,24,NULL),(1," +
+        std::to_string(kPeerSchema) + ",NULL,1,NULL,3,24,NULL);"
+        "INSERT INTO NVTX_PAYLOAD_SCHEMA_ENTRIES VALUES"
+        "(1," + std::to_string(kCommInitRankSchema) + ",0,NULL,18,'NCCL communicator ID',NULL,NULL,NULL),"
+        "(1," + std::to_string(kCommInitRankSchema) + ",1,NULL,5,'No. of ranks',NULL,NULL,8),"
+        "(1," + std::to_string(kCommInitRankSchema) + ",2,NULL,5,'Rank',NULL,NULL,12),"
+        "(1," + std::to_string(kCommInitRankSchema) + ",3,NULL,5,'CUDA device',NULL,NULL,16),"
+        "(1," + std::to_string(kPeerSchema) + ",0,NULL,18,'NCCL communicator ID',NULL,NULL,NULL),"
+        "(1," + std::to_string(kPeerSchema) + ",1,NULL,22,'Message size [bytes]',NULL,NULL,8),"
+        "(1," + std::to_string(kPeerSchema) + ",2,NULL,5,'Peer rank',NULL,NULL,16);"
+        "INSERT INTO NVTX_EVENTS VALUES(0,0,75,'NCCL'," + std::to_string(globalTidOf(*first)) + ",1,NULL);";
+    exec(db, sql.c_str());
+}
+
 bool writeNsys(const QString &path, const std::vector<Event> &events, int rank, const Names &names, int gpuMetricsHz,
                std::int64_t startOffsetNs)
 {
@@ -521,7 +636,8 @@ bool writeNsys(const QString &path, const std::vector<Event> &events, int rank, 
              " streamId INTEGER NOT NULL, correlationId INTEGER, globalPid INTEGER, value INTEGER NOT NULL, bytes INTEGER NOT NULL, memKind INTEGER);"
              "CREATE TABLE CUPTI_ACTIVITY_KIND_RUNTIME(start INTEGER NOT NULL, end INTEGER NOT NULL, eventClass INTEGER NOT NULL, globalTid INTEGER,"
              " correlationId INTEGER, nameId INTEGER NOT NULL, returnValue INTEGER NOT NULL);"
-             "CREATE TABLE NVTX_EVENTS(start INTEGER NOT NULL, end INTEGER, eventType INTEGER NOT NULL, text TEXT, globalTid INTEGER, domainId INTEGER);"
+             "CREATE TABLE NVTX_EVENTS(start INTEGER NOT NULL, end INTEGER, eventType INTEGER NOT NULL, text TEXT, globalTid INTEGER, domainId INTEGER,"
+             " binaryData BLOB);"
              "CREATE TABLE OSRT_API(start INTEGER NOT NULL, end INTEGER NOT NULL, eventClass INTEGER NOT NULL, globalTid INTEGER, nameId INTEGER NOT NULL,"
              " returnValue INTEGER NOT NULL, nestingLevel INTEGER, callchainId INTEGER NOT NULL);"
              "CREATE TABLE CUDA_GPU_MEMORY_USAGE_EVENTS(start INTEGER NOT NULL, globalPid INTEGER, deviceId INTEGER NOT NULL, bytes INTEGER NOT NULL,"
@@ -560,7 +676,8 @@ bool writeNsys(const QString &path, const std::vector<Event> &events, int rank, 
     sqlite3_prepare_v2(db, "INSERT INTO CUPTI_ACTIVITY_KIND_MEMCPY VALUES(?,?,0,1,?,?,?,?,?,?,?)", -1, &memcpy, nullptr);
     sqlite3_prepare_v2(db, "INSERT INTO CUPTI_ACTIVITY_KIND_MEMSET VALUES(?,?,0,1,?,?,?,0,?,2)", -1, &memset, nullptr);
     sqlite3_prepare_v2(db, "INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME VALUES(?,?,0,?,?,?,0)", -1, &api, nullptr);
-    sqlite3_prepare_v2(db, "INSERT INTO NVTX_EVENTS VALUES(?,?,59,?,?,0)", -1, &nvtx, nullptr);
+    sqlite3_prepare_v2(db, "INSERT INTO NVTX_EVENTS VALUES(?,?,59,?,?,?,?)", -1, &nvtx, nullptr);
+    writeNcclPayloadSchemas(db, events, globalTidOf);
     sqlite3_prepare_v2(db, "INSERT INTO OSRT_API VALUES(?,?,27,?,?,0,0,0)", -1, &osrt, nullptr);
     sqlite3_prepare_v2(db, "INSERT INTO CUDA_GPU_MEMORY_USAGE_EVENTS VALUES(?,?,0,?,?,1,0,?)", -1, &memory, nullptr);
     // The pytorch profile's caching allocator: a workspace allocated before
@@ -619,6 +736,12 @@ bool writeNsys(const QString &path, const std::vector<Event> &events, int rank, 
             const std::string text = nvtxText(e, "step ");
             sqlite3_bind_text(s, 3, text.c_str(), int(text.size()), SQLITE_TRANSIENT);
             sqlite3_bind_int64(s, 4, globalTidOf(e));
+            const std::string payload = ncclPayload(e, rank);
+            sqlite3_bind_int64(s, 5, payload.empty() ? 0 : kNcclDomain);
+            if (payload.empty())
+                sqlite3_bind_null(s, 6);
+            else
+                sqlite3_bind_blob(s, 6, payload.data(), int(payload.size()), SQLITE_TRANSIENT);
             break;
         }
         case Event::Osrt:
@@ -729,7 +852,7 @@ int main(int argc, char **argv)
     const QCommandLineOption ranks(QStringLiteral("ranks"), QStringLiteral("Ranks (files)"), QStringLiteral("R"), QStringLiteral("1"));
     const QCommandLineOption events(QStringLiteral("events"), QStringLiteral("Events per rank"), QStringLiteral("N"), QStringLiteral("1000000"));
     const QCommandLineOption seed(QStringLiteral("seed"), QStringLiteral("Random seed"), QStringLiteral("S"), QStringLiteral("1"));
-    const QCommandLineOption profile(QStringLiteral("profile"), QStringLiteral("synthetic (default), pytorch (shaped like a real emit_nvtx export), ddp, launchbound or synchost"),
+    const QCommandLineOption profile(QStringLiteral("profile"), QStringLiteral("synthetic (default), pytorch (shaped like a real emit_nvtx export), ddp, launchbound, synchost or pipeline"),
                                      QStringLiteral("PROFILE"), QStringLiteral("synthetic"));
     const QCommandLineOption shuffle(QStringLiteral("shuffle"), QStringLiteral("Write rows out of time order (as nsys 2025.6 and later may)"));
     const QCommandLineOption gpuMetricsHz(QStringLiteral("gpu-metrics-hz"),
@@ -760,8 +883,9 @@ int main(int argc, char **argv)
     const bool ddp = parser.value(profile) == QLatin1String("ddp");
     const bool launchBound = parser.value(profile) == QLatin1String("launchbound");
     const bool syncHost = parser.value(profile) == QLatin1String("synchost");
-    if (!pytorch && !ddp && !launchBound && !syncHost && parser.value(profile) != QLatin1String("synthetic")) {
-        QTextStream(stderr) << "rankscope-tracegen: --profile is synthetic, pytorch, ddp, launchbound or synchost\n";
+    const bool pipeline = parser.value(profile) == QLatin1String("pipeline");
+    if (!pytorch && !ddp && !launchBound && !syncHost && !pipeline && parser.value(profile) != QLatin1String("synthetic")) {
+        QTextStream(stderr) << "rankscope-tracegen: --profile is synthetic, pytorch, ddp, launchbound, synchost or pipeline\n";
         return 1;
     }
     CollectivePlan plan;
@@ -778,15 +902,17 @@ int main(int argc, char **argv)
         plan.skipRank = parts.value(0).toInt();
         plan.skipStep = parts.value(1).toInt();
     }
-    const Names &names = pytorch ? kPytorchNames : kSyntheticNames;
+    const Names &names = pytorch ? kPytorchNames : pipeline ? kPipelineNames : kSyntheticNames;
     const QString stem = parser.value(profile);
     const int metricsHz = parser.isSet(gpuMetricsHz) ? parser.value(gpuMetricsHz).toInt() : pytorch ? 10000 : 0;
     std::vector<std::vector<Event>> ddpRanks;
     if (ddp)
         ddpRanks = makeDdpRanks(rankCount, perRank, parser.value(seed).toULongLong(), plan);
+    else if (pipeline)
+        ddpRanks = makePipelineRanks(rankCount, perRank);
     for (int r = 0; r < rankCount; ++r) {
         const std::uint64_t rankSeed = parser.value(seed).toULongLong() * 1000003 + std::uint64_t(r);
-        std::vector<Event> evs = ddp           ? std::move(ddpRanks[std::size_t(r)])
+        std::vector<Event> evs = ddp || pipeline ? std::move(ddpRanks[std::size_t(r)])
                                  : pytorch     ? makePytorchRank(perRank, rankSeed)
                                  : launchBound ? makeLaunchBoundRank(perRank)
                                  : syncHost    ? makeSyncHostRank(perRank)
@@ -794,7 +920,7 @@ int main(int argc, char **argv)
         // ddp ranks share one time axis, their recorded starts off by the
         // planted clock offsets; the other profiles' nsys files start 1 ms
         // apart per rank.
-        const std::int64_t startOffset = ddp ? (std::size_t(r) < plan.clockOffsetNs.size() ? plan.clockOffsetNs[std::size_t(r)] : 0)
+        const std::int64_t startOffset = ddp || pipeline ? (std::size_t(r) < plan.clockOffsetNs.size() ? plan.clockOffsetNs[std::size_t(r)] : 0)
                                              : kineto ? 0 : std::int64_t(r) * 1'000'000;
         if (parser.isSet(shuffle)) {
             std::mt19937_64 rng(rankSeed ^ 0x5eed);

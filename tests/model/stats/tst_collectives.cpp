@@ -7,6 +7,7 @@
 #include "testdata.h"
 
 #include <QProcess>
+#include <map>
 #include <QtTest>
 
 using namespace rankscope;
@@ -374,6 +375,40 @@ private slots:
         QCOMPARE(*match.desyncs[0].firstMissing, std::size_t(5));
         for (const ClockEstimate &e : alignOnCollectives(session, match))
             QCOMPARE(*e.residual, TimeNs(0));
+    }
+
+    void pipelineSendsPairWithTheirPeers()
+    {
+        // 4 stages on one NCCL communicator, NCCL's payloads naming the
+        // peers: stage s sends to s+1 once its 1 ms compute is done; s+1
+        // posted its receive at the step's start. The pair (s, s+1) is one
+        // instance per step, the sender last by 1001 + 1051 s µs (the bubble).
+        const QString dir = m_dir.filePath(QStringLiteral("pipeline"));
+        QCOMPARE(QProcess::execute(QStringLiteral(RANKSCOPE_TRACEGEN), {"--profile", "pipeline", "--format", "nsys", "--ranks", "4", "--events", "200", dir}), 0);
+        const Session session = Session::load({dir});
+        QCOMPARE(session.ranks().size(), std::size_t(4));
+        const CollectiveMatch match = matchCollectives(session);
+        QVERIFY2(match.desyncs.empty(), qPrintable(match.notes.join(QLatin1Char('\n'))));
+        QCOMPARE(match.instances.size(), std::size_t(3 * 20));
+        std::map<QString, int> perPair;
+        for (const CollectiveInstance &c : match.instances) {
+            QCOMPARE(c.arrivals.size(), std::size_t(2));
+            const int sender = session.ranks()[std::size_t(c.lastRankIndex)].rank;
+            QCOMPARE(c.communicator, QStringLiteral("NCCL comm 0x5eedc0ffee000001 ranks %1↔%2").arg(sender).arg(sender + 1));
+            QCOMPARE(c.skew(), TimeNs(1'001'000 + 1'051'000 * sender));
+            QCOMPARE(c.transfer(), TimeNs(50'000));
+            QCOMPARE(c.bytes, std::int64_t(8 << 20));
+            QCOMPARE(c.groupSize, 4);
+            ++perPair[c.communicator];
+        }
+        QCOMPARE(perPair.size(), std::size_t(3));
+        for (const auto &[pair, count] : perPair)
+            QCOMPARE(count, 20);
+        // The last stage only waits; the first only makes others wait.
+        const std::vector<RankWait> waits = rankWaits(session, match);
+        QCOMPARE(waits[0].waited, TimeNs(0));
+        QCOMPARE(waits[3].delayCaused, TimeNs(0));
+        QCOMPARE(waits[3].waited, TimeNs(20 * 3'103'000));
     }
 
     void realTwoRankNsysExport()
