@@ -118,6 +118,7 @@ struct CollectiveRecord {
     StringId processGroupName = 0; // Kineto's process group, or "NCCL comm 0x…"
     StringId processGroupRanks = 0;
     StringId peers = 0;           // send/receive: the peers' ranks in the communicator, "1" or "0,2"
+    std::int64_t sequence = -1;   // the operation's number on its process group (Kineto's "Seq"); -1 unknown
 };
 
 // Memcpy slice name: "[CUDA memcpy <copy kind label>]".

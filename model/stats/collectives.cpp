@@ -109,6 +109,7 @@ struct RankOp {
     QString name;
     std::int64_t bytes = -1;
     int groupSize = 0;
+    std::int64_t sequence = -1; // the trace's number of it on its process group; -1 unknown
 };
 
 std::int64_t bytesOf(const CollectiveRecord &c, CollectiveKind kind)
@@ -183,6 +184,7 @@ std::map<QString, std::vector<RankOp>> opsOfRank(const Session &session, int ran
                     p.group += pointToPointPair(r, c);
                 p.op.bytes = bytesOf(c, p.op.kind);
                 p.op.groupSize = c.groupSize;
+                p.op.sequence = c.sequence;
             } else {
                 p.op.kind = collectiveKindOf({}, name);
             }
@@ -320,7 +322,8 @@ CollectiveMatch matchCollectives(const Session &session, const KernelClassifier 
                                  : QStringLiteral("The trace names no process groups: the communication kernels of each rank's k-th "
                                                   "communication stream are matched with the other ranks' by their end, which a "
                                                   "collective reaches on every rank together."));
-    for (const auto &[communicator, perRank] : communicators) {
+    bool usedSequences = false;
+    for (auto &[communicator, perRank] : communicators) {
         if (perRank.size() < 2) {
             match.notes << QStringLiteral("%1 has operations on rank %2 only: nothing to match.")
                                .arg(communicator)
@@ -330,11 +333,26 @@ CollectiveMatch matchCollectives(const Session &session, const KernelClassifier 
         std::size_t most = 0;
         for (const auto &[ri, ops] : perRank)
             most = std::max(most, ops.size());
-        const TimeNs tolerance = matchingTolerance(perRank);
+        // With the trace's sequence numbers on every operation (Kineto's
+        // "Seq"), an instance is the operations of one number: exact, whatever
+        // the clocks. Sends and receives number apart from collectives, so
+        // they are matched by time.
+        bool bySequence = true;
+        for (const auto &[ri, ops] : perRank)
+            for (const RankOp &op : ops)
+                bySequence = bySequence && op.sequence >= 0 && !isPointToPoint(op.kind);
+        if (bySequence) {
+            usedSequences = true;
+            for (auto &[ri, ops] : perRank)
+                std::stable_sort(ops.begin(), ops.end(), [](const RankOp &a, const RankOp &b) { return a.sequence < b.sequence; });
+        }
+        const TimeNs tolerance = bySequence ? 0 : matchingTolerance(perRank);
         // Each rank's ends shifted onto the first rank's clock, for matching.
         std::map<int, TimeNs> shift;
         for (const auto &[ri, ops] : perRank)
-            shift[ri] = matchingShift(perRank.begin()->second, ops, tolerance);
+            shift[ri] = bySequence ? 0 : matchingShift(perRank.begin()->second, ops, tolerance);
+        // What the greedy pass orders by: the number, else the shifted end.
+        auto keyOf = [&](int ri, const RankOp &op) { return bySequence ? TimeNs(op.sequence) : op.end + shift[ri]; };
         // Greedy by end time: the operations that end with the earliest
         // remaining one (within the tolerance) are one instance; a rank
         // whose next operation ends later has none in it: it skipped it.
@@ -345,7 +363,7 @@ CollectiveMatch matchCollectives(const Session &session, const KernelClassifier 
             TimeNs earliest = kTimeMax;
             for (const auto &[ri, ops] : perRank)
                 if (next[ri] < ops.size())
-                    earliest = std::min(earliest, ops[next[ri]].end + shift[ri]);
+                    earliest = std::min(earliest, keyOf(ri, ops[next[ri]]));
             if (earliest == kTimeMax)
                 break;
             CollectiveInstance c;
@@ -356,7 +374,7 @@ CollectiveMatch matchCollectives(const Session &session, const KernelClassifier 
                 if (next[ri] >= ops.size())
                     continue;
                 const RankOp &op = ops[next[ri]];
-                if (op.end + shift[ri] > earliest + tolerance) {
+                if (keyOf(ri, op) > earliest + tolerance) {
                     absent.push_back(ri);
                     continue;
                 }
@@ -396,6 +414,9 @@ CollectiveMatch matchCollectives(const Session &session, const KernelClassifier 
     }
     std::stable_sort(match.instances.begin(), match.instances.end(),
                      [](const CollectiveInstance &a, const CollectiveInstance &b) { return a.firstArrival < b.firstArrival; });
+    if (usedSequences)
+        match.notes << QStringLiteral("Where every operation of a process group carries the trace's sequence number (Kineto's \"Seq\"), "
+                                      "its instances are the operations of one number.");
     if (!match.instances.empty())
         match.notes << recordedTimesNote();
     for (const CommunicatorDesync &d : match.desyncs) {

@@ -313,6 +313,13 @@ CollectiveRecord KinetoBuilder::collectiveOf(const KinetoEvent &e)
     c.groupSize = e.groupSize == kNone ? 0 : int(e.groupSize);
     c.processGroupName = strings.intern(e.processGroupName);
     c.processGroupRanks = strings.intern(e.processGroupRanks);
+    c.sequence = e.seq == kNone ? -1 : e.seq;
+    if (e.rank != kNone)
+        c.commRank = int(e.rank);
+    // A send names its destination, a receive its source: the peer.
+    const std::int64_t peer = e.p2pDst != kNone ? e.p2pDst : e.p2pSrc;
+    if (peer != kNone && peer != e.rank)
+        c.peers = strings.intern(std::to_string(peer));
     return c;
 }
 

@@ -174,6 +174,10 @@ void readArgs(ondemand::object args, KinetoEvent &e, std::string &ranksStorage)
         else if (key == "In msg nelems") e.inNelems = integerOf(v);
         else if (key == "Out msg nelems") e.outNelems = integerOf(v);
         else if (key == "Group size") e.groupSize = integerOf(v);
+        else if (key == "Seq") e.seq = integerOf(v);
+        else if (key == "Rank") e.rank = integerOf(v);
+        else if (key == "Src Rank") e.p2pSrc = integerOf(v);
+        else if (key == "Dst Rank") e.p2pDst = integerOf(v);
         else if ((key == "Process Group Name" || key == "Process Group ID") && v.type() == ondemand::json_type::string) e.processGroupName = v.get_string();
         else if (key == "Process Group Ranks") e.processGroupRanks = ranksText(v, ranksStorage);
     }

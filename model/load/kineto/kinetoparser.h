@@ -63,6 +63,7 @@ struct KinetoEvent {
     // collectives (record_param_comms and NCCL kernels)
     std::string_view collectiveName, dtype, processGroupName, processGroupRanks;
     std::int64_t inNelems = kNone, outNelems = kNone, groupSize = kNone;
+    std::int64_t seq = kNone, rank = kNone, p2pSrc = kNone, p2pDst = kNone; // "Seq", "Rank", "Src Rank", "Dst Rank"
     // counters ('C'): numeric args by name
     std::vector<std::pair<std::string_view, double>> counterValues;
 };

@@ -23,7 +23,8 @@ struct PlantedCollective {
     double launch, start, end;
 };
 
-QString rankTrace(int rank, int ranks, long long baseNs, double computeEnd, const std::vector<PlantedCollective> &collectives)
+QString rankTrace(int rank, int ranks, long long baseNs, double computeEnd, const std::vector<PlantedCollective> &collectives,
+                  bool withSequence = false)
 {
     QString events = QString::fromLatin1(
                          R"json({"ph": "X", "cat": "kernel", "name": "ampere_sgemm_128x64_tn", "pid": 0, "tid": 7, "ts": 0.0, "dur": %1, "args": {"correlation": 1, "device": 0, "stream": 7}},
@@ -35,12 +36,14 @@ QString rankTrace(int rank, int ranks, long long baseNs, double computeEnd, cons
  {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1000, "tid": 1000, "ts": %1, "dur": 5.0, "args": {"correlation": %2}},
  {"ph": "X", "cat": "kernel", "name": "ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevComm*, unsigned long, ncclWork*)", "pid": 0, "tid": 20, "ts": %3, "dur": %4,
   "args": {"correlation": %2, "device": 0, "stream": 20, "Collective name": "allreduce", "dtype": "Float", "In msg nelems": 262144, "Out msg nelems": 262144,
-           "Group size": %5, "Process Group Name": "0", "Process Group Ranks": "[0, 1, 2]"}})json")
+           "Group size": %5, "Process Group Name": "0", "Process Group Ranks": "[0, 1, 2]"%6}})json")
                       .arg(c.launch, 0, 'f', 1)
-                      .arg(correlation++)
+                      .arg(correlation)
                       .arg(c.start, 0, 'f', 1)
                       .arg(c.end - c.start, 0, 'f', 1)
-                      .arg(ranks);
+                      .arg(ranks)
+                      .arg(withSequence ? QStringLiteral(", \"Seq\": %1, \"Rank\": %2").arg(correlation - 100).arg(rank) : QString());
+        ++correlation;
     }
     return QString::fromLatin1(R"json({"schemaVersion": 1, "distributedInfo": {"backend": "nccl", "rank": %1, "world_size": %2}, "baseTimeNanoseconds": %3,
  "traceEvents": [%4]})json")
@@ -409,6 +412,32 @@ private slots:
         QCOMPARE(waits[0].waited, TimeNs(0));
         QCOMPARE(waits[3].delayCaused, TimeNs(0));
         QCOMPARE(waits[3].waited, TimeNs(20 * 3'103'000));
+    }
+
+    void sequenceNumbersMatchWhateverTheClocks()
+    {
+        // PyTorch's "Seq" on each collective: rank 1's clock is off by
+        // exactly the time between the two all-reduces, so its first ends
+        // when the others' second does. By number, each instance is right.
+        QDir(m_dir.path()).mkpath(QStringLiteral("seq"));
+        QStringList paths;
+        for (int r = 0; r < 3; ++r)
+            paths << writeFile(m_dir, QStringLiteral("seq/rank%1.json").arg(r),
+                               rankTrace(r, 3, kBase + (r == 1 ? 1'100'000 : 0), 100, {{50, 100, 500}, {1000, 1010, 1600}}, true).toUtf8());
+        const Session session = Session::load(paths);
+        const CollectiveMatch match = matchCollectives(session);
+        QCOMPARE(match.instances.size(), std::size_t(2));
+        for (const CollectiveInstance &c : match.instances) {
+            QCOMPARE(c.arrivals.size(), std::size_t(3));
+            // Each arrival is its rank's k-th all-reduce.
+            for (const CollectiveArrival &a : c.arrivals) {
+                const Report &r = *session.ranks()[std::size_t(a.rankIndex)].report;
+                const KernelRecord &k = r.kernels[session.track(a.kernel).slices.payload(a.kernel.event)];
+                QCOMPARE(r.collectives[k.collective].sequence, std::int64_t(c.sequence));
+            }
+        }
+        QVERIFY(match.desyncs.empty());
+        QVERIFY(match.notes.join(QLatin1Char(' ')).contains(QLatin1String("sequence number")));
     }
 
     void realTwoRankNsysExport()
