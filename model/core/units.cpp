@@ -73,4 +73,15 @@ QString formatCounterValue(double value, const QString &unit)
     return unit.isEmpty() ? number : number + QLatin1Char(' ') + unit;
 }
 
+QString formatTimestamp(TimeNs ns)
+{
+    // Magnitude as unsigned: |kTimeMin| does not fit a TimeNs.
+    const std::uint64_t magnitude = ns < 0 ? std::uint64_t(0) - std::uint64_t(ns) : std::uint64_t(ns);
+    const QString fraction = QStringLiteral("%1").arg(magnitude % 1'000'000'000ull, 9, 10, QLatin1Char('0'));
+    return QStringLiteral("%1%2.%3 %4 %5 s")
+        .arg(ns < 0 ? QStringLiteral("-") : QString())
+        .arg(magnitude / 1'000'000'000ull)
+        .arg(fraction.mid(0, 3), fraction.mid(3, 3), fraction.mid(6, 3));
+}
+
 } // namespace rankscope

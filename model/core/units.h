@@ -10,6 +10,9 @@ namespace rankscope {
 // "357.832 µs", "1.254 s", "800 ns": three decimals in the largest unit
 // that keeps the value >= 1.
 QString formatDuration(TimeNs ns);
+// A point in time to the nanosecond, digits grouped by three as nsys shows
+// it: "7.096 050 123 s", "-0.000 001 500 s".
+QString formatTimestamp(TimeNs ns);
 // "79.18 GiB", "512 B": two decimals in the largest binary unit.
 QString formatBinarySize(std::uint64_t bytes);
 // "16,777,216 B (16.00 MiB)"; below 1 KiB just "512 B".

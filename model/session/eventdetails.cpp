@@ -146,8 +146,9 @@ EventDetails describeEvent(const Session &session, const EventLocation &at)
     const TimeNs zero = session.extent().start;
     d.title = eventName(session, at);
     d.kind = trackKindName(t.kind);
-    d.fields.push_back({QStringLiteral("Start"), formatDuration(when.start - zero), {}});
-    d.fields.push_back({QStringLiteral("End"), formatDuration(when.end - zero), {}});
+    // To the nanosecond: a 327 µs copy must not read "7.096 s - 7.096 s".
+    d.fields.push_back({QStringLiteral("Start"), formatTimestamp(when.start - zero), {}});
+    d.fields.push_back({QStringLiteral("End"), formatTimestamp(when.end - zero), {}});
     d.fields.push_back({QStringLiteral("Duration"), formatDuration(when.duration()) + QStringLiteral(" (") + formatInteger(when.duration()) + QStringLiteral(" ns)"), {}});
     d.fields.push_back({QStringLiteral("Rank"), QString::number(entry.rank), {}});
     d.fields.push_back({QStringLiteral("Process"), processLabel(r, t.pid), {}});

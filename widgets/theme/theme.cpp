@@ -9,9 +9,14 @@ namespace {
 
 // A stable colour per name within a band of hues, so that kernels look
 // alike (blues), API calls alike (oranges), and so on.
-QColor hashed(StringId id, int saturation, int value, int hueStart, int hueSpan)
+// A colour from the name's text (FNV-1a), not its id: ids differ between
+// reports, and "forward" must look the same on every rank and in every
+// session.
+QColor hashed(std::string_view name, int saturation, int value, int hueStart, int hueSpan)
 {
-    std::uint32_t h = id * 2654435761u;
+    std::uint32_t h = 2166136261u;
+    for (const char c : name)
+        h = (h ^ static_cast<unsigned char>(c)) * 16777619u;
     h ^= h >> 16;
     return QColor::fromHsv(hueStart + int(h % std::uint32_t(hueSpan)), saturation, value);
 }
@@ -73,18 +78,18 @@ QColor Theme::eventColor(const Report &report, const Track &track, std::uint32_t
         const NvtxRecord &n = report.nvtxRecord(track.slices.payload(event));
         if (n.hasColor)
             return QColor::fromRgb(n.color | 0xFF000000u);
-        return hashed(track.slices.name(event), 90, 215, 190, 80);
+        return hashed(report.strings.view(track.slices.name(event)), 90, 215, 190, 80);
     }
     case TrackKind::NvtxGpuProjection: {
         const NvtxRecord &n = report.nvtxRecord(report.nvtxProjections[track.slices.payload(event)].nvtxRow);
         if (n.hasColor)
             return QColor::fromRgb(n.color | 0xFF000000u).lighter(115);
-        return hashed(track.slices.name(event), 70, 225, 190, 80);
+        return hashed(report.strings.view(track.slices.name(event)), 70, 225, 190, 80);
     }
-    case TrackKind::Kernel: return hashed(track.slices.name(event), 150, 210, 195, 50);
-    case TrackKind::NcclKernels: return hashed(track.slices.name(event), 140, 200, 270, 40);
-    case TrackKind::CudaApi: return hashed(track.slices.name(event), 150, 225, 30, 25);
-    case TrackKind::OsRuntime: return hashed(track.slices.name(event), 40, 190, 20, 30);
+    case TrackKind::Kernel: return hashed(report.strings.view(track.slices.name(event)), 150, 210, 195, 50);
+    case TrackKind::NcclKernels: return hashed(report.strings.view(track.slices.name(event)), 140, 200, 270, 40);
+    case TrackKind::CudaApi: return hashed(report.strings.view(track.slices.name(event)), 150, 225, 30, 25);
+    case TrackKind::OsRuntime: return hashed(report.strings.view(track.slices.name(event)), 40, 190, 20, 30);
     default: return kindColor(track.kind);
     }
 }

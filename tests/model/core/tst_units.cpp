@@ -34,6 +34,13 @@ private slots:
         QCOMPARE(formatDuration(-1500), QStringLiteral("-1.500 µs"));
     }
 
+    void timestampsToTheNanosecond()
+    {
+        QCOMPARE(formatTimestamp(7'096'050'123), QStringLiteral("7.096 050 123 s"));
+        QCOMPARE(formatTimestamp(0), QStringLiteral("0.000 000 000 s"));
+        QCOMPARE(formatTimestamp(-1'500), QStringLiteral("-0.000 001 500 s"));
+        QCOMPARE(formatTimestamp(kTimeMin), QStringLiteral("-9223372036.854 775 808 s"));
+    }
     void throughput()
     {
         // 4 MiB in 357,832 ns: 11.72 GB/s (decimal, as nsys prints rates).

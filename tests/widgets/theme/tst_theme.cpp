@@ -59,6 +59,22 @@ private slots:
         QCOMPARE(Theme::seriesColor(0), Theme::seriesColor(4));
         QVERIFY(Theme::seriesColor(0) != Theme::seriesColor(1));
     }
+    void aNameHasOneColourInEveryReport()
+    {
+        // Two ranks' reports intern "forward" under different ids: the
+        // colour follows the text, not the id.
+        Report a, b;
+        b.strings.intern("backward");
+        for (Report *r : {&a, &b}) {
+            Track t;
+            t.kind = TrackKind::Nvtx;
+            t.slices.append(0, 10, r->strings.intern("forward"), NvtxRecord::kNoRecord);
+            t.slices.finalize();
+            r->tracks.push_back(std::move(t));
+        }
+        QVERIFY(a.tracks[0].slices.name(0) != b.tracks[0].slices.name(0));
+        QCOMPARE(Theme::eventColor(a, a.tracks[0], 0), Theme::eventColor(b, b.tracks[0], 0));
+    }
     void textIsReadableOnEveryKindColour()
     {
         for (TrackKind kind : {TrackKind::OsRuntime, TrackKind::CudaApi, TrackKind::Nvtx, TrackKind::Kernel, TrackKind::Memcpy,
