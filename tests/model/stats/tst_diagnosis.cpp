@@ -75,7 +75,8 @@ private slots:
         // nsys analyze's cuda_memcpy_async lists the run's pageable copies;
         // the ones inside the loop are the finding's instances.
         const Session session = Session::load({slowFixture()});
-        const Finding *copies = findingOf(diagnose(session), QStringLiteral("blocking_copies"));
+        const Diagnosis d = diagnose(session);
+        const Finding *copies = findingOf(d, QStringLiteral("blocking_copies"));
         QVERIFY(copies);
         QVERIFY(copies->instances.size() >= 10);
         for (const FindingInstance &i : copies->instances)
@@ -133,7 +134,8 @@ private slots:
                                      {"--ranks", "4", "--straggler", "2:2000:1", "--clock-offsets-us", "0,1500,-700,200"}, QStringLiteral("1720"));
         QVERIFY(!dir.isEmpty());
         const Session session = Session::load({dir});
-        const Finding *straggler = findingOf(diagnose(session), QStringLiteral("straggler"));
+        const Diagnosis d = diagnose(session);
+        const Finding *straggler = findingOf(d, QStringLiteral("straggler"));
         QVERIFY(straggler);
         QCOMPARE(straggler->ranks, QStringLiteral("rank 2 only"));
         QVERIFY(straggler->instances.size() >= 39);
