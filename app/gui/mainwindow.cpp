@@ -39,6 +39,7 @@ namespace {
 const QString kGeometryKey = QStringLiteral("window/geometry");
 const QString kStateKey = QStringLiteral("window/state");
 const QString kHiddenRowsKey = QStringLiteral("timeline/hiddenRows");
+const QString kLabelWidthKey = QStringLiteral("timeline/labelWidth");
 const QString kCommunicationPatternKey = QStringLiteral("statistics/communicationPattern");
 constexpr int kLayoutVersion = 1; // bump when the docks change
 
@@ -354,6 +355,8 @@ void MainWindow::restoreLayout()
     const QSettings settings;
     restoreGeometry(settings.value(kGeometryKey).toByteArray());
     restoreState(settings.value(kStateKey).toByteArray(), kLayoutVersion);
+    if (const int width = settings.value(kLabelWidthKey, 0).toInt(); width > 0)
+        m_timeline->canvas()->setLabelWidth(width);
 }
 
 void MainWindow::saveLayout() const
@@ -361,6 +364,7 @@ void MainWindow::saveLayout() const
     QSettings settings;
     settings.setValue(kGeometryKey, saveGeometry());
     settings.setValue(kStateKey, saveState(kLayoutVersion));
+    settings.setValue(kLabelWidthKey, m_timeline->canvas()->labelWidth());
 }
 
 void MainWindow::closeEvent(QCloseEvent *event)

@@ -46,7 +46,8 @@ void addToLevel(LodSummary::Level &level, std::int64_t b, std::uint32_t count, T
 
 } // namespace
 
-void LodSummary::build(std::span<const TimeNs> starts, std::span<const TimeNs> ends)
+void LodSummary::build(std::span<const TimeNs> starts, std::span<const TimeNs> ends,
+                       std::span<const std::uint32_t> ids)
 {
     m_levels.clear();
     const std::size_t n = starts.size();
@@ -132,6 +133,11 @@ void LodSummary::build(std::span<const TimeNs> starts, std::span<const TimeNs> e
                        below.busy[i], below.longest[i], starts, ends);
         m_levels.push_back(std::move(up));
     }
+    if (!ids.empty())
+        for (Level &level : m_levels)
+            for (std::uint32_t &e : level.longest)
+                if (e != kNoEvent)
+                    e = ids[e];
 }
 
 const LodSummary::Level *LodSummary::levelFor(double nsPerPixel) const

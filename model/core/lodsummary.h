@@ -34,8 +34,11 @@ public:
         std::pair<std::size_t, std::size_t> bucketsIn(TimeNs lo, TimeNs hi) const;
     };
 
-    // `starts` sorted ascending. Events may nest or overlap.
-    void build(std::span<const TimeNs> starts, std::span<const TimeNs> ends);
+    // `starts` sorted ascending. Events may nest or overlap. When `ids` is
+    // given, event i of the spans is event ids[i] of its track (a summary of
+    // a subset, such as one nesting depth), and `longest` names ids.
+    void build(std::span<const TimeNs> starts, std::span<const TimeNs> ends,
+               std::span<const std::uint32_t> ids = {});
 
     const std::vector<Level> &levels() const { return m_levels; }
     // The coarsest level whose buckets are no wider than `nsPerPixel`, or

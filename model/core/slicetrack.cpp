@@ -86,10 +86,41 @@ void SliceTrack::finalize()
         m_extent = {m_start.front(), *std::max_element(m_end.begin(), m_end.end())};
     m_index.build(m_start, m_end);
     m_lod.build(m_start, m_end);
+    buildDepthRows();
     m_start.shrink_to_fit();
     m_end.shrink_to_fit();
     m_name.shrink_to_fit();
     m_payload.shrink_to_fit();
+}
+
+void SliceTrack::buildDepthRows()
+{
+    m_depthRows.clear();
+    if (m_maxDepth == 0)
+        return;
+    m_depthRows.resize(std::size_t(m_maxDepth) + 1);
+    for (std::size_t i = 0; i < m_start.size(); ++i)
+        m_depthRows[m_depth[i]].events.push_back(std::uint32_t(i));
+    std::vector<TimeNs> starts, ends;
+    for (DepthRow &row : m_depthRows) {
+        row.events.shrink_to_fit();
+        starts.clear();
+        ends.clear();
+        for (std::uint32_t e : row.events) {
+            starts.push_back(m_start[e]);
+            ends.push_back(m_end[e]);
+        }
+        row.lod.build(starts, ends, row.events);
+    }
+}
+
+std::pair<std::size_t, std::size_t> SliceTrack::depthRowEventsIn(std::size_t row, TimeNs lo, TimeNs hi) const
+{
+    const std::vector<std::uint32_t> &events = m_depthRows[row].events;
+    // On one row events do not overlap, so ends ascend with starts.
+    const auto first = std::partition_point(events.begin(), events.end(), [&](std::uint32_t e) { return m_end[e] < lo; });
+    const auto last = std::partition_point(first, events.end(), [&](std::uint32_t e) { return m_start[e] <= hi; });
+    return {std::size_t(first - events.begin()), std::size_t(last - events.begin())};
 }
 
 void SliceTrack::compactPayloads()
@@ -111,10 +142,13 @@ void SliceTrack::compactPayloads()
 
 std::size_t SliceTrack::memoryBytes() const
 {
+    std::size_t depthRowBytes = m_depthRows.capacity() * sizeof(DepthRow);
+    for (const DepthRow &row : m_depthRows)
+        depthRowBytes += row.events.capacity() * sizeof(std::uint32_t) + row.lod.memoryBytes();
     return m_start.capacity() * sizeof(TimeNs) + m_end.capacity() * sizeof(TimeNs)
            + m_name.capacity() * sizeof(StringId) + m_payload.capacity() * sizeof(std::uint32_t)
            + m_depth.capacity() * sizeof(std::uint16_t) + m_index.memoryBytes()
-           + m_lod.memoryBytes();
+           + m_lod.memoryBytes() + depthRowBytes;
 }
 
 } // namespace rankscope

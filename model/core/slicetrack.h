@@ -62,10 +62,24 @@ public:
         return m_index.overlapping(m_start, m_end, lo, hi);
     }
     const LodSummary &lod() const { return m_lod; }
+
+    // Per nesting depth (only when events nest, else empty): the events on
+    // that row in start order, which on one row is also end order (no two
+    // overlap), and their own summary, so each row of a nested track looks
+    // as busy as it is when zoomed out, not only the top one.
+    struct DepthRow {
+        std::vector<std::uint32_t> events;
+        LodSummary lod;
+    };
+    const std::vector<DepthRow> &depthRows() const { return m_depthRows; }
+    // The events of depth row `row` that overlap [lo, hi], as a range of
+    // positions in depthRows()[row].events.
+    std::pair<std::size_t, std::size_t> depthRowEventsIn(std::size_t row, TimeNs lo, TimeNs hi) const;
     std::size_t memoryBytes() const;
 
 private:
     void compactPayloads();
+    void buildDepthRows();
 
     std::vector<TimeNs> m_start;
     std::vector<TimeNs> m_end;
@@ -78,6 +92,7 @@ private:
     TimeRange m_extent{0, -1};
     IntervalIndex m_index;
     LodSummary m_lod;
+    std::vector<DepthRow> m_depthRows;
 };
 
 } // namespace rankscope

@@ -300,10 +300,12 @@ private slots:
             hiddenKey = canvas->rows().key(row);
             canvas->rows().hide(row);
             emit canvas->rowVisibilityChanged(); // as the row's context menu does
+            canvas->setLabelWidth(411);           // as dragging the column's edge does
             w.close();
         }
         MainWindow again;
         QCOMPARE(again.size(), QSize(1234, 777));
+        QCOMPARE(again.timeline()->canvas()->labelWidth(), 411);
         QVERIFY(again.findChild<QDockWidget *>(QStringLiteral("statisticsDock"))->isVisibleTo(&again));
         again.open({slowFixture()}, true);
         const QStringList hidden = again.timeline()->canvas()->rows().hiddenKeys();

@@ -15,6 +15,7 @@ struct RowGeometry {
     int top = 0;    // viewport y
     int height = 0;
     std::vector<SliceRect> rects;
+    std::vector<float> busy; // a collapsed group: busy share per pixel column
 };
 
 class FrameGeometry {

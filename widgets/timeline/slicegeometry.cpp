@@ -44,52 +44,120 @@ private:
 
 } // namespace
 
+namespace {
+
+// Fills one call's rectangles: the events themselves or their summaries.
+class GeometryBuilder {
+public:
+    GeometryBuilder(const SliceGeometryInput &input, const TimeScale &scale, int widthPx, std::vector<SliceRect> &out)
+        : m_input(input), m_track(*input.track), m_scale(scale), m_widthPx(widthPx), m_merger(out, *input.track)
+    {
+        lo = scale.start - input.sessionOffset;
+        hi = lo + TimeNs(double(widthPx) * scale.nsPerPixel) + 1;
+    }
+
+    TimeNs lo = 0, hi = 0; // the visible range in the track's own time
+    // More events than this in view are drawn from summaries.
+    std::size_t manyEvents() const { return std::size_t(m_widthPx) * 2; }
+
+    void addEvent(std::uint32_t i, std::uint16_t lane)
+    {
+        SliceRect r;
+        r.x0 = xOf(m_track.start(i));
+        r.x1 = xOf(m_track.end(i));
+        r.lane = lane;
+        r.event = i;
+        r.count = 1;
+        r.trackSlot = m_input.trackSlot;
+        m_merger.add(r);
+    }
+
+    // A level's buckets in view, on one lane. A bucket where one event
+    // starts draws that event as it is (it may be much wider than the
+    // bucket); buckets it covers then add nothing.
+    void addBuckets(const LodSummary::Level &level, std::uint16_t lane)
+    {
+        TimeNs exactEnd = kTimeMin;
+        const auto [first, last] = level.bucketsIn(lo, hi);
+        for (std::size_t b = first; b < last; ++b) {
+            const TimeNs bucketStart = level.bucket[b] * level.width;
+            if (level.count[b] == 1 && level.longest[b] != LodSummary::kNoEvent) {
+                addEvent(level.longest[b], lane);
+                exactEnd = std::max(exactEnd, m_track.end(level.longest[b]));
+                continue;
+            }
+            if (level.count[b] == 0 && bucketStart + level.width <= exactEnd)
+                continue;
+            SliceRect r;
+            r.x0 = xOf(bucketStart);
+            r.x1 = xOf(bucketStart + level.width);
+            r.lane = lane;
+            r.event = level.longest[b];
+            r.count = level.count[b];
+            r.coverage = float(double(level.busy[b]) / double(level.width));
+            r.trackSlot = m_input.trackSlot;
+            m_merger.add(r);
+        }
+    }
+
+    // One depth row of a nested track: its events when few are in view,
+    // else its own summary.
+    void addDepthRow(std::size_t depth)
+    {
+        const SliceTrack::DepthRow &row = m_track.depthRows()[depth];
+        const auto lane = std::uint16_t(m_input.laneOffset + int(depth));
+        const auto [first, last] = m_track.depthRowEventsIn(depth, lo, hi);
+        const LodSummary::Level *level = row.lod.levelFor(m_scale.nsPerPixel);
+        if (!level || last - first <= manyEvents()) {
+            for (std::size_t i = first; i < last; ++i)
+                addEvent(row.events[i], lane);
+            return;
+        }
+        addBuckets(*level, lane);
+    }
+
+private:
+    float xOf(TimeNs reportTime) const
+    {
+        const double left = -2.0, right = double(m_widthPx) + 2.0;
+        return float(std::clamp(double(reportTime + m_input.sessionOffset - m_scale.start) / m_scale.nsPerPixel, left, right));
+    }
+
+    const SliceGeometryInput &m_input;
+    const SliceTrack &m_track;
+    const TimeScale &m_scale;
+    int m_widthPx;
+    LaneMerger m_merger;
+};
+
+} // namespace
+
 void buildSliceGeometry(const SliceGeometryInput &input, const TimeScale &scale, int widthPx,
                         std::vector<SliceRect> &out)
 {
     const SliceTrack &track = *input.track;
     if (track.isEmpty() || widthPx <= 0)
         return;
-    const TimeNs lo = scale.start - input.sessionOffset;
-    const TimeNs hi = lo + TimeNs(double(widthPx) * scale.nsPerPixel) + 1;
-    const float left = -2.0f, right = float(widthPx) + 2.0f;
-    auto xOf = [&](TimeNs reportTime) {
-        return float(std::clamp(double(reportTime + input.sessionOffset - scale.start) / scale.nsPerPixel, double(left), double(right)));
-    };
-    LaneMerger merger(out, track);
+    GeometryBuilder builder(input, scale, widthPx, out);
 
     // Events starting inside the range (a cheap estimate of the work).
     const auto starts = track.starts();
-    const auto firstIn = std::lower_bound(starts.begin(), starts.end(), lo);
-    const auto lastIn = std::upper_bound(firstIn, starts.end(), hi);
+    const auto firstIn = std::lower_bound(starts.begin(), starts.end(), builder.lo);
+    const auto lastIn = std::upper_bound(firstIn, starts.end(), builder.hi);
     const auto inRange = std::size_t(lastIn - firstIn);
-    const LodSummary::Level *level = track.lod().levelFor(scale.nsPerPixel);
-    if (level && inRange > std::size_t(widthPx) * 2) {
-        const auto [first, last] = level->bucketsIn(lo, hi);
-        for (std::size_t b = first; b < last; ++b) {
-            SliceRect r;
-            r.x0 = xOf(level->bucket[b] * level->width);
-            r.x1 = xOf((level->bucket[b] + 1) * level->width);
-            r.lane = std::uint16_t(input.laneOffset);
-            r.event = level->longest[b];
-            r.count = level->count[b];
-            r.coverage = float(double(level->busy[b]) / double(level->width));
-            r.trackSlot = input.trackSlot;
-            merger.add(r);
+    if (inRange > builder.manyEvents()) {
+        if (!input.flatten && !track.depthRows().empty()) {
+            for (std::size_t depth = 0; depth < track.depthRows().size(); ++depth)
+                builder.addDepthRow(depth);
+            return;
         }
-        return;
+        if (const LodSummary::Level *level = track.lod().levelFor(scale.nsPerPixel)) {
+            builder.addBuckets(*level, std::uint16_t(input.laneOffset));
+            return;
+        }
     }
-    std::vector<std::uint32_t> hits = track.overlapping(lo, hi);
-    for (std::uint32_t i : hits) {
-        SliceRect r;
-        r.x0 = xOf(track.start(i));
-        r.x1 = xOf(track.end(i));
-        r.lane = std::uint16_t(input.laneOffset + (input.flatten ? 0 : track.depth(i)));
-        r.event = i;
-        r.count = 1;
-        r.trackSlot = input.trackSlot;
-        merger.add(r);
-    }
+    for (std::uint32_t i : track.overlapping(builder.lo, builder.hi))
+        builder.addEvent(i, std::uint16_t(input.laneOffset + (input.flatten ? 0 : track.depth(i))));
 }
 
 } // namespace rankscope

@@ -3,6 +3,7 @@
 #include "core/units.h"
 #include "session/eventdetails.h"
 #include "session/eventlinks.h"
+#include "timeline/busyshare.h"
 #include "theme/theme.h"
 #include "timeline/timelineinput.h"
 #include "timeline/zoomstate.h"
@@ -41,6 +42,7 @@ void TimelineCanvas::setSession(std::shared_ptr<const Session> session)
     m_correlated.reset();
     m_highlighted.clear();
     m_collective.reset();
+    m_busyRuns.clear();
     if (m_session)
         m_rows.build(*m_session);
     else
@@ -63,7 +65,10 @@ void TimelineCanvas::rowsChanged()
 
 void TimelineCanvas::setLabelWidth(int width)
 {
-    width = std::clamp(width, 80, std::max(80, viewport()->width() - 100));
+    // Before the window is shown (a remembered width being restored) the
+    // viewport's size means nothing yet.
+    const int widest = isVisible() ? std::max(80, viewport()->width() - 100) : 1200;
+    width = std::clamp(width, 80, widest);
     if (width == m_labelWidth)
         return;
     m_labelWidth = width;
@@ -123,6 +128,13 @@ void TimelineCanvas::ensureGeometry() const
                     in.trackSlot = std::uint8_t(t);
                     buildSliceGeometry(in, s, width, g.rects);
                 }
+            } else if (r.kind == TimelineRow::Kind::Group && r.collapsed && !r.summaryTracks.empty()) {
+                const RankEntry &entry = m_session->ranks()[std::size_t(r.rank)];
+                std::unique_ptr<SliceTrack> &runs = m_busyRuns[row];
+                if (!runs) // built once, when the group is first drawn collapsed
+                    runs = std::make_unique<SliceTrack>(busyRuns(*entry.report, r.summaryTracks));
+                g.busy.assign(std::size_t(width), 0.0f);
+                addBusyShare(*runs, entry.sessionOffset, s, g.busy);
             }
             m_geometry.rows().push_back(std::move(g));
         }
@@ -287,6 +299,7 @@ void TimelineCanvas::paintRow(QPainter &p, const RowGeometry &g) const
     const Theme theme(palette());
     if (row.kind == TimelineRow::Kind::Group) {
         p.fillRect(area, theme.groupBackground());
+        paintBusy(p, g);
         return;
     }
     p.setPen(theme.rowSeparator());
@@ -328,6 +341,21 @@ void TimelineCanvas::paintRow(QPainter &p, const RowGeometry &g) const
         }
     }
     p.restore();
+}
+
+void TimelineCanvas::paintBusy(QPainter &p, const RowGeometry &g) const
+{
+    if (g.busy.empty())
+        return;
+    const TimelineRow &row = m_rows.rows()[std::size_t(g.row)];
+    const Report &report = *m_session->ranks()[std::size_t(row.rank)].report;
+    const QColor fill = Theme::kindColor(report.tracks[row.summaryTracks.front()].kind);
+    const int base = g.top + g.height - 2, span = g.height - 5;
+    for (std::size_t x = 0; x < g.busy.size(); ++x)
+        if (g.busy[x] > 0) {
+            const int h = std::max(1, int(std::round(g.busy[x] * float(span))));
+            p.fillRect(m_labelWidth + int(x), base - h, 1, h, fill);
+        }
 }
 
 void TimelineCanvas::paintCounter(QPainter &p, const RowGeometry &g) const

@@ -11,6 +11,7 @@
 
 #include <QAbstractScrollArea>
 #include <QLoggingCategory>
+#include <map>
 #include <memory>
 #include <optional>
 
@@ -89,6 +90,8 @@ private:
     void updateScrollBar();
     void paintLabels(QPainter &p) const;
     void paintRow(QPainter &p, const RowGeometry &g) const;
+    // A collapsed group: its rows' busy share per pixel, as a bar graph.
+    void paintBusy(QPainter &p, const RowGeometry &g) const;
     void paintCounter(QPainter &p, const RowGeometry &g) const;
     void paintOverlays(QPainter &p) const;
     void paintCollective(QPainter &p) const;
@@ -106,6 +109,8 @@ private:
 
     mutable FrameGeometry m_geometry;
     mutable bool m_geometryValid = false;
+    // Per group row: the union of its summary tracks, made when first drawn collapsed.
+    mutable std::map<int, std::unique_ptr<SliceTrack>> m_busyRuns;
     TimelineInput *m_input;
 };
 

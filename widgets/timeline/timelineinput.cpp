@@ -190,6 +190,16 @@ QString TimelineInput::tooltipAt(QPoint pos) const
     const TimelineRow &row = m_canvas->rows().rows()[std::size_t(hit.row->row)];
     if (pos.x() < m_canvas->labelWidth())
         return row.tooltip;
+    if (!hit.row->busy.empty()) { // a collapsed group's graph
+        const auto x = std::size_t(pos.x() - m_canvas->labelWidth());
+        if (x >= hit.row->busy.size())
+            return {};
+        const Report &report = *m_canvas->session()->ranks()[std::size_t(row.rank)].report;
+        const bool gpu = isGpuTrack(report.tracks[row.summaryTracks.front()].kind);
+        return QStringLiteral("%1\n%2 %3 % busy here (collapsed: click the label to expand)")
+            .arg(row.label, gpu ? QStringLiteral("GPU") : QStringLiteral("Rows"))
+            .arg(int(std::round(hit.row->busy[x] * 100)));
+    }
     if (!hit.rect)
         return {};
     const SliceRect &r = *hit.rect;

@@ -23,7 +23,26 @@ void TimelineRows::build(const Session &session)
     for (std::size_t i = 0; i < m_rows.size(); ++i)
         for (std::size_t t = 0; t < m_rows[i].tracks.size(); ++t)
             m_rowOfTrack.try_emplace({m_rows[i].rank, m_rows[i].tracks[t]}, int(i));
+    collectSummaryTracks(session);
     refresh();
+}
+
+void TimelineRows::collectSummaryTracks(const Session &session)
+{
+    std::vector<std::set<std::uint32_t>> all(m_rows.size()), gpu(m_rows.size());
+    for (const TimelineRow &row : m_rows) {
+        const Report &report = *session.ranks()[std::size_t(row.rank)].report;
+        for (int p = row.parent; p >= 0; p = m_rows[std::size_t(p)].parent)
+            for (std::uint32_t t : row.tracks) {
+                all[std::size_t(p)].insert(t);
+                if (const TrackKind kind = report.tracks[t].kind; kind == TrackKind::Kernel || kind == TrackKind::Memcpy || kind == TrackKind::Memset)
+                    gpu[std::size_t(p)].insert(t);
+            }
+    }
+    for (std::size_t g = 0; g < m_rows.size(); ++g) {
+        const std::set<std::uint32_t> &chosen = gpu[g].empty() ? all[g] : gpu[g];
+        m_rows[g].summaryTracks.assign(chosen.begin(), chosen.end());
+    }
 }
 
 namespace {
@@ -92,6 +111,7 @@ int TimelineRows::addGroup(int rank, int parent, int level, QString label, bool 
     group.rank = rank;
     group.level = level;
     group.parent = parent;
+    group.tooltip = label; // the full name, where the column cuts it short
     group.label = std::move(label);
     group.collapsed = collapsed;
     return add(std::move(group));
@@ -110,7 +130,7 @@ int TimelineRows::addRankGroup(const RankTracks &tracks)
     if (!gpuNames.isEmpty())
         label += QStringLiteral(" · ") + gpuNames.join(QStringLiteral(", "));
     const int row = addGroup(tracks.rank, -1, 0, label, false);
-    m_rows[std::size_t(row)].tooltip = r.filePath;
+    m_rows[std::size_t(row)].tooltip = label + QLatin1Char('\n') + r.filePath;
     return row;
 }
 

@@ -23,6 +23,9 @@ struct TimelineRow {
     QString label;
     QString tooltip;
     std::vector<std::uint32_t> tracks; // tracks of the rank's report drawn here
+    // Kind::Group: the tracks whose busy time it draws when collapsed (its
+    // GPU work when it has any, else all its rows' tracks), once each.
+    std::vector<std::uint32_t> summaryTracks;
     std::vector<int> laneOffset;       // first lane of each track in this row
     bool flatten = false;              // draw every event on its track's first lane
     int counter = -1;                  // Kind::Counter: index into Report::counters
@@ -74,6 +77,7 @@ private:
     // One row drawing `tracks`: flattened into one lane, or stacked by depth. Nothing when empty.
     void addSlicesRow(const Report &r, int rank, int parent, int level, const QString &label,
                       const std::vector<std::uint32_t> &tracks, bool flatten);
+    void collectSummaryTracks(const Session &session);
     void refresh();
 
     std::vector<TimelineRow> m_rows;

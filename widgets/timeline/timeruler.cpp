@@ -45,16 +45,32 @@ void TimeRuler::paintTo(QPainter &p) const
     p.drawText(QRect(4, 0, m_labelWidth - 8, height()), Qt::AlignVCenter | Qt::AlignLeft,
                tr("Span %1").arg(formatDuration(visible.duration())));
     p.setClipRect(m_labelWidth, 0, width, height());
+    // Two bands: the base and the selected range's duration above, the
+    // ticks and their labels below, so neither covers the other.
+    const int band = height() / 2;
+    const RulerTicks ruler = rulerTicks(visible, m_zero, width);
+    const QFontMetrics fm = p.fontMetrics();
     if (const auto sel = m_zoom->selection()) {
         const double x0 = s.x(sel->start), x1 = s.x(sel->end);
-        const QRectF band(m_labelWidth + x0, 0, std::max(1.0, x1 - x0), height());
-        p.fillRect(band, theme.selectionShade(90));
-        p.drawText(band.adjusted(2, 0, -2, 0), Qt::AlignCenter, formatDuration(sel->duration()));
+        p.fillRect(QRectF(m_labelWidth + x0, 0, std::max(1.0, x1 - x0), height()), theme.selectionShade(90));
+        const QString text = formatDuration(sel->duration());
+        const int textWidth = fm.horizontalAdvance(text) + 8;
+        const double centre = m_labelWidth + (std::max(x0, 0.0) + std::min(x1, double(width))) / 2;
+        const QRectF box(centre - textWidth / 2.0, 1, textWidth, band - 2);
+        p.fillRect(box, theme.labelBackground());
+        p.drawRect(box);
+        p.drawText(box, Qt::AlignCenter, text);
     }
-    for (const RulerTick &tick : rulerTicks(visible, m_zero, width)) {
+    if (ruler.hasBase) {
+        const QString text = ruler.baseLabel;
+        const QRect box(m_labelWidth + 2, 1, fm.horizontalAdvance(text) + 8, band - 2);
+        p.fillRect(box, theme.labelBackground());
+        p.drawText(box, Qt::AlignCenter, text);
+    }
+    for (const RulerTick &tick : ruler.ticks) {
         const int x = m_labelWidth + int(s.x(tick.time));
-        p.drawLine(x, height() - 8, x, height());
-        p.drawText(x + 3, height() - 10, tick.label);
+        p.drawLine(x, height() - 6, x, height());
+        p.drawText(QRect(x + 3, band, fm.horizontalAdvance(tick.label) + 4, height() - band - 1), Qt::AlignVCenter | Qt::AlignLeft, tick.label);
     }
     p.setPen(theme.edge());
     p.drawLine(m_labelWidth, height() - 1, this->width(), height() - 1);

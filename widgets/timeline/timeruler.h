@@ -1,6 +1,7 @@
 #pragma once
 // The time axis above the rows: adaptive ticks in ns / µs / ms / s relative
-// to the session start, and the selected range with its duration.
+// to the session start (or "+50 µs" from a labelled base when zoomed in far
+// from it), and the selected range with its duration above the ticks.
 // Double-clicking it zooms to the selection.
 #include "core/timetypes.h"
 
@@ -16,7 +17,7 @@ public:
     explicit TimeRuler(ZoomState *zoom, QWidget *parent = nullptr);
     void setLabelWidth(int width);
     void setZero(TimeNs zero);
-    QSize sizeHint() const override { return {400, 26}; }
+    QSize sizeHint() const override { return {400, 36}; }
 
 protected:
     void paintEvent(QPaintEvent *event) override;

@@ -41,21 +41,66 @@ QString formatTickLabel(TimeNs relative, TimeNs step)
     return QString::number(value, 'f', decimals) + QLatin1Char(' ') + QString::fromUtf8(unit->name);
 }
 
-std::vector<RulerTick> rulerTicks(TimeRange visible, TimeNs zero, int widthPx, int minSpacingPx)
+namespace {
+
+// "7.096 s": a base `unit` ns round, with the decimals that unit needs,
+// grouped in threes as Details writes timestamps ("3600.000 00 s").
+QString formatBase(TimeNs relative, TimeNs unit)
 {
-    std::vector<RulerTick> ticks;
+    int decimals = 0;
+    for (TimeNs u = unit; u < 1000000000 && decimals < 9; u *= 10)
+        ++decimals;
+    const TimeNs whole = relative / 1000000000, part = relative % 1000000000;
+    QString text = QString::number(whole);
+    if (decimals > 0) {
+        const QString digits = QStringLiteral("%1").arg(part < 0 ? -part : part, 9, 10, QLatin1Char('0')).left(decimals);
+        text += QLatin1Char('.');
+        for (int i = 0; i < digits.size(); i += 3)
+            text += (i > 0 ? QStringLiteral(" ") : QString()) + digits.mid(i, 3);
+    }
+    if (relative < 0 && whole == 0)
+        text.prepend(QLatin1Char('-'));
+    return text + QStringLiteral(" s");
+}
+
+} // namespace
+
+RulerTicks rulerTicks(TimeRange visible, TimeNs zero, int widthPx, int minSpacingPx)
+{
+    RulerTicks out;
     if (widthPx <= 0 || visible.duration() <= 0)
-        return ticks;
+        return out;
     const double nsPerPx = double(visible.duration()) / widthPx;
     const TimeNs step = niceStep(nsPerPx * minSpacingPx);
+    out.step = step;
     // First multiple of step (relative to zero) at or after the left edge.
     const TimeNs rel = visible.start - zero;
     TimeNs first = rel / step * step;
     if (first < rel)
         first += step;
-    for (TimeNs t = first; t + zero <= visible.end; t += step)
-        ticks.push_back({t + zero, formatTickLabel(t, step)});
-    return ticks;
+    const TimeNs last = visible.end - zero;
+    // A base when the labels would run to more than 1000 steps: a power of
+    // ten at least 100 steps (so the offsets stay short), at or before the
+    // first tick.
+    const TimeNs largest = std::max(std::abs(first), std::abs(last));
+    TimeNs baseUnit = 0;
+    if (largest / step >= 1000) {
+        baseUnit = 1;
+        while (baseUnit < step * 100 && baseUnit <= kTimeMax / 10)
+            baseUnit *= 10;
+        TimeNs base = first / baseUnit * baseUnit;
+        if (base > first)
+            base -= baseUnit;
+        out.hasBase = true;
+        out.base = base + zero;
+        out.baseLabel = formatBase(base, baseUnit);
+    }
+    for (TimeNs t = first; t <= last; t += step) {
+        const QString label = out.hasBase ? QStringLiteral("+") + formatTickLabel(t + zero - out.base, step)
+                                          : formatTickLabel(t, step);
+        out.ticks.push_back({t + zero, label});
+    }
+    return out;
 }
 
 } // namespace rankscope

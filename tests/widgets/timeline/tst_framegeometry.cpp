@@ -25,8 +25,8 @@ SliceRect rect(float x0, float x1, std::uint16_t lane, std::uint32_t event)
 FrameGeometry frame()
 {
     FrameGeometry f;
-    f.rows().push_back({0, 0, 40, {rect(10, 20, 0, 1), rect(20.5f, 30, 0, 2), rect(10, 50, 1, 3)}});
-    f.rows().push_back({3, 40, 22, {rect(0, 5, 0, 4)}});
+    f.rows().push_back({0, 0, 40, {rect(10, 20, 0, 1), rect(20.5f, 30, 0, 2), rect(10, 50, 1, 3)}, {}});
+    f.rows().push_back({3, 40, 22, {rect(0, 5, 0, 4)}, {}});
     return f;
 }
 

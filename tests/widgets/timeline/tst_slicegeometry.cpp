@@ -3,6 +3,8 @@
 
 #include <QtTest>
 
+#include <map>
+
 using namespace rankscope;
 
 class TestSliceGeometry : public QObject {
@@ -62,6 +64,45 @@ private slots:
         QCOMPARE(totalCount(out), std::uint64_t(200000));
         for (const SliceRect &r : out)
             QVERIFY(r.coverage > 0.5f && r.coverage < 0.7f); // 60% busy
+    }
+
+    // A GPT-2 shaped NVTX row: one long step, a forward/backward pair in
+    // it, and 100,000 short ops in those. Zoomed out to the whole run every
+    // depth row is drawn as busy as it is, not only the top one.
+    void everyDepthRowIsDrawnZoomedOut()
+    {
+        SliceTrack t;
+        const TimeNs opCount = 100000;
+        t.append(0, opCount * 100, 1, 0);               // step, depth 0
+        t.append(0, opCount * 50, 2, 0);                // forward, depth 1
+        t.append(opCount * 50, opCount * 100, 3, 0);    // backward, depth 1
+        for (TimeNs i = 0; i < opCount; ++i)
+            t.append(i * 100, i * 100 + 80, 4, 0);      // ops, depth 2 (80 % busy)
+        t.append(10, 20, 5, 0);                          // one tiny op's child, depth 3
+        t.finalize();
+        QCOMPARE(t.maxDepth(), std::uint16_t(3));
+        std::vector<SliceRect> out;
+        buildSliceGeometry({&t, 0, 0, false, 0}, TimeScale::fit({0, opCount * 100}, 1000), 1000, out);
+        std::map<int, std::uint64_t> countPerLane;
+        std::map<int, double> coveredPerLane;
+        for (const SliceRect &r : out) {
+            countPerLane[r.lane] += r.count;
+            coveredPerLane[r.lane] += (r.x1 - r.x0) * r.coverage;
+        }
+        QCOMPARE(countPerLane[0], std::uint64_t(1));
+        QCOMPARE(countPerLane[1], std::uint64_t(2));
+        QCOMPARE(countPerLane[2], std::uint64_t(opCount));
+        QCOMPARE(countPerLane[3], std::uint64_t(1));  // few events: drawn as themselves
+        QVERIFY(std::abs(coveredPerLane[2] / 1000.0 - 0.8) < 0.02);
+        QVERIFY(coveredPerLane[1] > 999.0);
+        // The two depth-1 ranges are drawn as themselves, with their names.
+        int exact = 0;
+        for (const SliceRect &r : out)
+            if (r.lane == 1 && r.count == 1 && r.event != SliceRect::kNoEvent && (t.name(r.event) == 2 || t.name(r.event) == 3))
+                ++exact;
+        QCOMPARE(exact, 2);
+        // The cost follows the pixels, not the 100,000 events.
+        QVERIFY(out.size() < 3000);
     }
 
     void sessionOffsetShiftsEverything()

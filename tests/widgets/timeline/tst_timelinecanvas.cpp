@@ -133,6 +133,44 @@ private slots:
         }
         QVERIFY(rects < m_view->session()->ranks()[0].report->eventCount() / 4);
     }
+
+    // A collapsed rank draws its GPU's busy share per pixel: summed over the
+    // row it is the GPU's busy time (the union of kernels, copies and
+    // memsets, worked out here from the events themselves).
+    void aCollapsedRankDrawsWhereItsGpuIsBusy()
+    {
+        zoom()->fit();
+        const Report &report = *m_view->session()->ranks()[0].report;
+        std::vector<std::pair<TimeNs, TimeNs>> work;
+        for (const Track &t : report.tracks)
+            if (t.kind == TrackKind::Kernel || t.kind == TrackKind::Memcpy || t.kind == TrackKind::Memset)
+                for (std::size_t i = 0; i < t.slices.size(); ++i)
+                    work.push_back({t.slices.start(i), t.slices.end(i)});
+        std::sort(work.begin(), work.end());
+        TimeNs busy = 0, runStart = work.front().first, runEnd = work.front().second;
+        for (const auto &[s, e] : work) {
+            if (s > runEnd) {
+                busy += runEnd - runStart;
+                runStart = s;
+            }
+            runEnd = std::max(runEnd, e);
+        }
+        busy += runEnd - runStart;
+
+        canvas()->rows().setCollapsed(0, true);
+        canvas()->rowsChanged();
+        const RowGeometry &g = canvas()->geometry().rows().front();
+        QCOMPARE(g.row, 0);
+        QCOMPARE(int(g.busy.size()), canvas()->trackAreaWidth());
+        double drawn = 0;
+        for (float share : g.busy)
+            drawn += share;
+        drawn *= canvas()->scale().nsPerPixel;
+        QVERIFY2(std::abs(drawn / double(busy) - 1.0) < 0.01, qPrintable(QStringLiteral("%1 vs %2").arg(drawn).arg(busy)));
+        canvas()->rows().setCollapsed(0, false);
+        canvas()->rowsChanged();
+        QVERIFY(canvas()->geometry().rows().front().busy.empty());
+    }
 };
 
 QTEST_MAIN(TestTimelineCanvas)

@@ -59,13 +59,37 @@ private slots:
     void ticksCoverTheRangeAtLeastMinSpacingApart()
     {
         const TimeNs zero = 1000000;
-        const auto ticks = rulerTicks({zero + 3500, zero + 1003500}, zero, 1000, 100);
+        const RulerTicks ruler = rulerTicks({zero + 3500, zero + 1003500}, zero, 1000, 100);
+        QVERIFY(!ruler.hasBase); // labels near the start read as they are
+        const auto &ticks = ruler.ticks;
         QVERIFY(ticks.size() >= 5);
         for (std::size_t i = 1; i < ticks.size(); ++i)
             QVERIFY(ticks[i].time - ticks[i - 1].time >= 100000); // 100 px at 1000 ns/px
         QVERIFY(ticks.front().time >= zero + 3500);
         QVERIFY(ticks.back().time <= zero + 1003500);
         QCOMPARE((ticks.front().time - zero) % (ticks[1].time - ticks[0].time), TimeNs(0));
+    }
+
+    // 100 µs seen 7.096 s into the run: "7.096 s" once, then "+50 µs".
+    void zoomedInFarFromTheStartTicksCountFromABase()
+    {
+        const TimeNs zero = 1000000;
+        const TimeNs at = zero + 7096050123;
+        const RulerTicks ruler = rulerTicks({at, at + 100000}, zero, 1000, 100);
+        QCOMPARE(ruler.step, TimeNs(10000));
+        QVERIFY(ruler.hasBase);
+        QCOMPARE(ruler.baseLabel, QStringLiteral("7.096 s"));
+        QCOMPARE(ruler.base, zero + 7096000000);
+        QCOMPARE(ruler.ticks.front().time, zero + 7096060000);
+        QCOMPARE(ruler.ticks.front().label, QStringLiteral("+60 µs"));
+        QCOMPARE(ruler.ticks.back().label, QStringLiteral("+150 µs"));
+        // Zoomed out the same place reads from the start.
+        QVERIFY(!rulerTicks({zero, zero + 10000000000}, zero, 1000, 100).hasBase);
+        // Nanoseconds deep into a long run: the base keeps its digits.
+        const RulerTicks deep = rulerTicks({zero + 3600000000123, zero + 3600000000323}, zero, 1000, 100);
+        QVERIFY(deep.hasBase);
+        QCOMPARE(deep.baseLabel, QStringLiteral("3600.000 00 s"));
+        QCOMPARE(deep.ticks.front().label, QStringLiteral("+140 ns"));
     }
 };
 

@@ -1,0 +1,84 @@
+#include "timeline/busyshare.h"
+
+#include <algorithm>
+#include <cmath>
+#include <queue>
+
+namespace rankscope {
+
+SliceTrack busyRuns(const Report &report, std::span<const std::uint32_t> tracks)
+{
+    // Each track is sorted by start: merge them with a heap of cursors.
+    struct Cursor {
+        TimeNs start;
+        std::uint32_t track;
+        std::size_t next;
+        bool operator>(const Cursor &o) const { return start > o.start; }
+    };
+    std::priority_queue<Cursor, std::vector<Cursor>, std::greater<>> heap;
+    for (std::uint32_t t : tracks)
+        if (!report.tracks[t].slices.isEmpty())
+            heap.push({report.tracks[t].slices.start(0), t, 0});
+    SliceTrack runs;
+    TimeNs runStart = 0, runEnd = kTimeMin;
+    while (!heap.empty()) {
+        const Cursor c = heap.top();
+        heap.pop();
+        const SliceTrack &slices = report.tracks[c.track].slices;
+        const TimeNs end = slices.end(c.next);
+        if (c.start > runEnd) {
+            if (runEnd > runStart)
+                runs.append(runStart, runEnd, StringTable::kEmpty, 0);
+            runStart = c.start;
+            runEnd = end;
+        } else {
+            runEnd = std::max(runEnd, end);
+        }
+        if (c.next + 1 < slices.size())
+            heap.push({slices.start(c.next + 1), c.track, c.next + 1});
+    }
+    if (runEnd > runStart)
+        runs.append(runStart, runEnd, StringTable::kEmpty, 0);
+    runs.finalize();
+    return runs;
+}
+
+void addBusyShare(const SliceTrack &track, TimeNs sessionOffset, const TimeScale &scale, std::vector<float> &share)
+{
+    const int width = int(share.size());
+    if (track.isEmpty() || width == 0)
+        return;
+    const TimeNs lo = scale.start - sessionOffset;
+    const TimeNs hi = lo + TimeNs(double(width) * scale.nsPerPixel) + 1;
+    std::vector<double> covered(std::size_t(width), 0.0); // pixels' worth covered
+    // Adds `weight` of [from, to) (track time) to the columns it crosses.
+    auto spread = [&](TimeNs from, TimeNs to, double weight) {
+        const double x0 = std::clamp(double(from - lo) / scale.nsPerPixel, 0.0, double(width));
+        const double x1 = std::clamp(double(to - lo) / scale.nsPerPixel, 0.0, double(width));
+        for (int x = int(x0); x < width && x < x1; ++x)
+            covered[std::size_t(x)] += weight * (std::min(x1, double(x + 1)) - std::max(x0, double(x)));
+    };
+    const auto starts = track.starts();
+    const auto inView = std::upper_bound(starts.begin(), starts.end(), hi) - std::lower_bound(starts.begin(), starts.end(), lo);
+    const LodSummary::Level *level = track.lod().levelFor(scale.nsPerPixel);
+    if (level && std::size_t(inView) > std::size_t(width) * 2) {
+        const auto [first, last] = level->bucketsIn(lo, hi);
+        for (std::size_t b = first; b < last; ++b)
+            spread(level->bucket[b] * level->width, (level->bucket[b] + 1) * level->width,
+                   double(level->busy[b]) / double(level->width));
+    } else if (!track.depthRows().empty()) {
+        // Nested: the top row covers what the children do (a child that
+        // outlives its parent is the rare exception).
+        const auto [first, last] = track.depthRowEventsIn(0, lo, hi);
+        for (std::size_t i = first; i < last; ++i) {
+            const std::uint32_t e = track.depthRows()[0].events[i];
+            spread(track.start(e), track.end(e), 1.0);
+        }
+    } else {
+        track.forEachOverlapping(lo, hi, [&](std::uint32_t e) { spread(track.start(e), track.end(e), 1.0); });
+    }
+    for (int x = 0; x < width; ++x)
+        share[std::size_t(x)] = std::max(share[std::size_t(x)], float(std::min(1.0, covered[std::size_t(x)])));
+}
+
+} // namespace rankscope

@@ -1,0 +1,24 @@
+#pragma once
+// How busy a track is across each pixel column: what a collapsed group
+// draws instead of its rows (Nsight Systems draws a collapsed row as a
+// utilisation graph). Read from the level-of-detail summaries when the view
+// holds many events, so the cost follows the pixels.
+#include "core/report.h"
+#include "core/slicetrack.h"
+#include "timeline/timescale.h"
+
+#include <span>
+#include <vector>
+
+namespace rankscope {
+
+// The union of the events of `tracks`: disjoint runs of time when at least
+// one of them is busy, as a track of its own (so it has summaries).
+// Concurrent work (a copy beside a kernel) counts once.
+SliceTrack busyRuns(const Report &report, std::span<const std::uint32_t> tracks);
+
+// Raises share[x] to the share of pixel column x (0..1) that `track`
+// covers; `share` has one entry per column of the track area.
+void addBusyShare(const SliceTrack &track, TimeNs sessionOffset, const TimeScale &scale, std::vector<float> &share);
+
+} // namespace rankscope
