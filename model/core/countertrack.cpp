@@ -102,4 +102,42 @@ std::size_t CounterTrack::memoryBytes() const
            + (m_blockLargest.capacity() + m_superBlockLargest.capacity()) * sizeof(double);
 }
 
+std::optional<double> CounterTrack::valueAt(TimeNs t) const
+{
+    const auto after = std::upper_bound(time.begin(), time.end(), t);
+    if (after == time.begin())
+        return std::nullopt;
+    return value[std::size_t(after - time.begin()) - 1];
+}
+
+std::optional<CounterTrack::RangeSummary> CounterTrack::summaryIn(TimeNs from, TimeNs to) const
+{
+    if (to <= from)
+        return std::nullopt;
+    auto i = std::size_t(std::upper_bound(time.begin(), time.end(), from) - time.begin());
+    // The sample in force at `from`, if any, else the first inside.
+    TimeNs at = from;
+    if (i == 0) {
+        if (time.empty() || time.front() >= to)
+            return std::nullopt;
+        at = time.front();
+    } else {
+        --i;
+    }
+    RangeSummary summary{value[i], 0, value[i]};
+    long double weighted = 0;
+    const TimeNs counted = to - at;
+    for (; i < time.size(); ++i) {
+        const TimeNs begin = std::max(time[i], at);
+        if (begin >= to)
+            break;
+        const TimeNs end = i + 1 < time.size() ? std::min(time[i + 1], to) : to;
+        summary.smallest = std::min(summary.smallest, value[i]);
+        summary.largest = std::max(summary.largest, value[i]);
+        weighted += (long double)(value[i]) * (long double)(end - begin);
+    }
+    summary.mean = double(weighted / (long double)(counted));
+    return summary;
+}
+
 } // namespace rankscope

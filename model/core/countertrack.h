@@ -35,6 +35,17 @@ struct CounterTrack {
     // proportional to the block size, however many samples the range holds,
     // so a zoomed-out frame does not read every sample.
     std::optional<double> largestIn(TimeNs from, TimeNs to) const;
+    // The value in force at `t` (the last sample at or before it); none
+    // before the first sample.
+    std::optional<double> valueAt(TimeNs t) const;
+    // Over [from, to): the smallest and largest value in force and the
+    // time-weighted mean (each sample holds until the next, the last until
+    // `to`); the part before the first sample does not count. None when no
+    // sample is in force anywhere in the range.
+    struct RangeSummary {
+        double smallest = 0, mean = 0, largest = 0;
+    };
+    std::optional<RangeSummary> summaryIn(TimeNs from, TimeNs to) const;
     std::size_t memoryBytes() const;
 
 private:

@@ -16,6 +16,7 @@ struct RowGeometry {
     int height = 0;
     std::vector<SliceRect> rects;
     std::vector<float> busy; // a collapsed group: busy share per pixel column
+    bool pinned = false;     // in the fixed area at the top
 };
 
 class FrameGeometry {
@@ -27,7 +28,8 @@ public:
     void clear() { m_rows.clear(); }
     std::size_t rectCount() const;
 
-    // The row drawn at viewport height y, if any.
+    // The row drawn at viewport height y, if any (pinned rows come first,
+    // so they win over a scrolled row sliding under them).
     const RowGeometry *rowAt(int y) const;
     // The rectangle under `pos` (viewport coordinates; the track area starts
     // at `trackAreaLeft`), preferring one that contains x over a neighbour

@@ -94,8 +94,9 @@ void TimelineCanvas::invalidateGeometry()
 
 void TimelineCanvas::updateScrollBar()
 {
-    verticalScrollBar()->setPageStep(viewport()->height());
-    verticalScrollBar()->setRange(0, std::max(0, m_rows.totalHeight() - viewport()->height()));
+    const int scrolledArea = std::max(0, viewport()->height() - m_rows.pinnedHeight());
+    verticalScrollBar()->setPageStep(scrolledArea);
+    verticalScrollBar()->setRange(0, std::max(0, m_rows.totalHeight() - scrolledArea));
 }
 
 void TimelineCanvas::ensureGeometry() const
@@ -108,43 +109,60 @@ void TimelineCanvas::ensureGeometry() const
         return;
     const TimeScale s = scale();
     const int width = trackAreaWidth();
-    int y = -verticalScrollBar()->value();
-    for (int row : m_rows.shownRows()) {
+    const int pinnedHeight = m_rows.pinnedHeight();
+    auto place = [&](int row, int y, bool pinned) {
         const int h = m_rows.height(row);
-        if (y + h >= 0 && y < viewport()->height()) {
-            RowGeometry g;
-            g.row = row;
-            g.top = y;
-            g.height = h;
-            const TimelineRow &r = m_rows.rows()[std::size_t(row)];
-            if (r.kind == TimelineRow::Kind::Slices) {
-                const RankEntry &entry = m_session->ranks()[std::size_t(r.rank)];
-                for (std::size_t t = 0; t < r.tracks.size(); ++t) {
-                    SliceGeometryInput in;
-                    in.track = &entry.report->tracks[r.tracks[t]].slices;
-                    in.sessionOffset = entry.sessionOffset;
-                    in.laneOffset = r.laneOffset[t];
-                    in.flatten = r.flatten;
-                    in.trackSlot = std::uint8_t(t);
-                    buildSliceGeometry(in, s, width, g.rects);
-                }
-            } else if (r.kind == TimelineRow::Kind::Group && r.collapsed && !r.summaryTracks.empty()) {
-                const RankEntry &entry = m_session->ranks()[std::size_t(r.rank)];
-                std::unique_ptr<SliceTrack> &runs = m_busyRuns[row];
-                if (!runs) // built once, when the group is first drawn collapsed
-                    runs = std::make_unique<SliceTrack>(busyRuns(*entry.report, r.summaryTracks));
-                g.busy.assign(std::size_t(width), 0.0f);
-                addBusyShare(*runs, entry.sessionOffset, s, g.busy);
+        const int visibleTop = pinned ? 0 : pinnedHeight;
+        if (y + h <= visibleTop || y >= viewport()->height())
+            return;
+        RowGeometry g;
+        g.row = row;
+        g.top = y;
+        g.height = h;
+        g.pinned = pinned;
+        const TimelineRow &r = m_rows.rows()[std::size_t(row)];
+        if (r.kind == TimelineRow::Kind::Slices) {
+            const RankEntry &entry = m_session->ranks()[std::size_t(r.rank)];
+            for (std::size_t t = 0; t < r.tracks.size(); ++t) {
+                SliceGeometryInput in;
+                in.track = &entry.report->tracks[r.tracks[t]].slices;
+                in.sessionOffset = entry.sessionOffset;
+                in.laneOffset = r.laneOffset[t];
+                in.flatten = r.flatten;
+                in.trackSlot = std::uint8_t(t);
+                buildSliceGeometry(in, s, width, g.rects);
             }
-            m_geometry.rows().push_back(std::move(g));
+        } else if (r.kind == TimelineRow::Kind::Group && r.collapsed && !r.summaryTracks.empty()) {
+            const RankEntry &entry = m_session->ranks()[std::size_t(r.rank)];
+            std::unique_ptr<SliceTrack> &runs = m_busyRuns[row];
+            if (!runs) // built once, when the group is first drawn collapsed
+                runs = std::make_unique<SliceTrack>(busyRuns(*entry.report, r.summaryTracks));
+            g.busy.assign(std::size_t(width), 0.0f);
+            addBusyShare(*runs, entry.sessionOffset, s, g.busy);
         }
-        y += h;
+        m_geometry.rows().push_back(std::move(g));
+    };
+    int y = 0;
+    for (int row : m_rows.pinnedRows()) {
+        place(row, y, true);
+        y += m_rows.height(row);
+    }
+    y = pinnedHeight - verticalScrollBar()->value();
+    for (int row : m_rows.shownRows()) {
+        place(row, y, false);
+        y += m_rows.height(row);
     }
 }
 
 QRect TimelineCanvas::rowRect(int row) const
 {
-    int y = -verticalScrollBar()->value();
+    int y = 0;
+    for (int pinned : m_rows.pinnedRows()) {
+        if (pinned == row)
+            return QRect(0, y, viewport()->width(), m_rows.height(row));
+        y += m_rows.height(pinned);
+    }
+    y = m_rows.pinnedHeight() - verticalScrollBar()->value();
     for (int shown : m_rows.shownRows()) {
         const int h = m_rows.height(shown);
         if (shown == row)
@@ -286,10 +304,20 @@ void TimelineCanvas::paintTo(QPainter &p)
         p.drawText(viewport()->rect().adjusted(40, 40, -40, -40), Qt::AlignCenter | Qt::TextWordWrap, m_emptyMessage);
         return;
     }
-    for (const RowGeometry &g : m_geometry.rows())
+    const int pinnedHeight = m_rows.pinnedHeight();
+    for (const RowGeometry &g : m_geometry.rows()) {
+        p.save();
+        if (!g.pinned) // scrolled rows slide under the pinned ones
+            p.setClipRect(0, pinnedHeight, viewport()->width(), viewport()->height() - pinnedHeight);
         paintRow(p, g);
+        p.restore();
+    }
     paintOverlays(p);
     paintLabels(p);
+    if (pinnedHeight > 0) {
+        p.setPen(QPen(Theme(palette()).edge(), 2));
+        p.drawLine(0, pinnedHeight, viewport()->width(), pinnedHeight);
+    }
 }
 
 void TimelineCanvas::paintRow(QPainter &p, const RowGeometry &g) const
@@ -312,7 +340,7 @@ void TimelineCanvas::paintRow(QPainter &p, const RowGeometry &g) const
     const Report &report = *entry.report;
     const QFontMetrics fm = p.fontMetrics();
     p.save();
-    p.setClipRect(area);
+    p.setClipRect(area, Qt::IntersectClip);
     p.translate(m_labelWidth, 0);
     for (const SliceRect &r : g.rects) {
         const Track &track = report.tracks[row.tracks[r.trackSlot]];
@@ -394,6 +422,23 @@ void TimelineCanvas::paintCounter(QPainter &p, const RowGeometry &g) const
     p.setPen(Theme(palette()).valueText());
     p.drawText(QRect(m_labelWidth + 4, g.top, width - 8, 14), Qt::AlignLeft | Qt::AlignTop,
                tr("max %1").arg(formatCounterValue(maxValue, c.unit)));
+    if (const QString range = counterRangeText(row); !range.isEmpty())
+        p.drawText(QRect(m_labelWidth + 4, g.top, width - 8, 14), Qt::AlignRight | Qt::AlignTop, range);
+}
+
+QString TimelineCanvas::counterRangeText(const TimelineRow &row) const
+{
+    const auto sel = m_zoom->selection();
+    if (!sel || row.kind != TimelineRow::Kind::Counter)
+        return {};
+    const RankEntry &entry = m_session->ranks()[std::size_t(row.rank)];
+    const CounterTrack &c = entry.report->counters[std::size_t(row.counter)];
+    const auto summary = c.summaryIn(sel->start - entry.sessionOffset, sel->end - entry.sessionOffset);
+    if (!summary)
+        return {};
+    return tr("selection: min %1 · mean %2 · max %3")
+        .arg(formatCounterValue(summary->smallest, c.unit), formatCounterValue(summary->mean, c.unit),
+             formatCounterValue(summary->largest, c.unit));
 }
 
 void TimelineCanvas::paintOverlays(QPainter &p) const
@@ -447,25 +492,27 @@ void TimelineCanvas::paintLabels(QPainter &p) const
     const QRect column(0, 0, m_labelWidth, viewport()->height());
     const Theme theme(palette());
     p.fillRect(column, theme.labelBackground());
-    int y = -verticalScrollBar()->value();
-    for (int row : m_rows.shownRows()) {
-        const int h = m_rows.height(row);
-        if (y + h >= 0 && y < viewport()->height()) {
-            const TimelineRow &r = m_rows.rows()[std::size_t(row)];
-            const int indent = 4 + r.level * kIndent;
-            QString text = r.label;
-            QFont font = p.font();
-            font.setBold(r.kind == TimelineRow::Kind::Group && r.level == 0);
-            p.setFont(font);
-            if (r.kind == TimelineRow::Kind::Group)
-                text = (r.collapsed ? QStringLiteral("▸ ") : QStringLiteral("▾ ")) + text;
-            p.setPen(theme.labelText());
-            p.drawText(QRect(indent, y, m_labelWidth - indent - 6, std::min(h, TimelineRows::kGroupHeight)),
-                       Qt::AlignVCenter | Qt::AlignLeft, QFontMetrics(font).elidedText(text, Qt::ElideRight, m_labelWidth - indent - 6));
-            p.setPen(theme.rowSeparator());
-            p.drawLine(0, y + h - 1, m_labelWidth, y + h - 1);
-        }
-        y += h;
+    const int pinnedHeight = m_rows.pinnedHeight();
+    for (const RowGeometry &g : m_geometry.rows()) {
+        p.save();
+        if (!g.pinned)
+            p.setClipRect(0, pinnedHeight, m_labelWidth, viewport()->height() - pinnedHeight);
+        const TimelineRow &r = m_rows.rows()[std::size_t(g.row)];
+        const int indent = 4 + (g.pinned ? 0 : r.level * kIndent);
+        QString text = r.label;
+        if (g.pinned) // out of its group: say whose row it is
+            text = m_rows.key(g.row);
+        QFont font = p.font();
+        font.setBold(r.kind == TimelineRow::Kind::Group && r.level == 0);
+        p.setFont(font);
+        if (r.kind == TimelineRow::Kind::Group && !g.pinned)
+            text = (r.collapsed ? QStringLiteral("▸ ") : QStringLiteral("▾ ")) + text;
+        p.setPen(theme.labelText());
+        p.drawText(QRect(indent, g.top, m_labelWidth - indent - 6, std::min(g.height, TimelineRows::kGroupHeight)),
+                   Qt::AlignVCenter | Qt::AlignLeft, QFontMetrics(font).elidedText(text, Qt::ElideMiddle, m_labelWidth - indent - 6));
+        p.setPen(theme.rowSeparator());
+        p.drawLine(0, g.top + g.height - 1, m_labelWidth, g.top + g.height - 1);
+        p.restore();
     }
     p.setFont(font());
     p.setPen(theme.edge());

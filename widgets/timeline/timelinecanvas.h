@@ -72,6 +72,11 @@ public:
     QRect rowRect(int row) const;
     // The viewport point at the middle of an event, if it is on screen.
     std::optional<QPoint> pointOf(const EventLocation &event) const;
+    // A counter row over the selected range: "selection: min … · mean … ·
+    // max …", or empty.
+    QString counterRangeText(const TimelineRow &row) const;
+    // Mouse, wheel, menu and tooltips.
+    const TimelineInput *input() const { return m_input; }
 
 signals:
     void eventSelected(std::optional<rankscope::EventLocation> event);

@@ -144,31 +144,56 @@ bool TimelineInput::wheel(QWheelEvent *event)
 
 void TimelineInput::contextMenu(QContextMenuEvent *event)
 {
-    const RowGeometry *g = m_canvas->geometry().rowAt(event->pos().y());
-    if (!g || event->pos().x() >= m_canvas->labelWidth())
-        return;
-    const int row = g->row;
     TimelineCanvas *canvas = m_canvas;
     TimelineRows &rows = canvas->rows();
+    const RowGeometry *g = canvas->geometry().rowAt(event->pos().y());
     QMenu menu(canvas);
-    menu.addAction(tr("Hide row"), canvas, [canvas, &rows, row] {
-        rows.hide(row);
+    auto changed = [canvas](bool visibility) {
         canvas->rowsChanged();
-        emit canvas->rowVisibilityChanged();
+        if (visibility)
+            emit canvas->rowVisibilityChanged();
+    };
+    if (g) {
+        const int row = g->row;
+        const bool pinned = rows.rows()[std::size_t(row)].pinned;
+        menu.addAction(pinned ? tr("Unpin row") : tr("Pin row to the top"), canvas, [&rows, row, pinned, changed] {
+            rows.setPinned(row, !pinned);
+            changed(false);
+        });
+        menu.addAction(tr("Hide row"), canvas, [&rows, row, changed] {
+            rows.hide(row);
+            changed(true);
+        });
+        menu.addAction(tr("Move up"), canvas, [&rows, row, changed] {
+            if (rows.move(row, -1))
+                changed(false);
+        });
+        menu.addAction(tr("Move down"), canvas, [&rows, row, changed] {
+            if (rows.move(row, +1))
+                changed(false);
+        });
+        menu.addSeparator();
+    }
+    menu.addAction(tr("Expand all"), canvas, [&rows, changed] {
+        rows.setAllCollapsed(false);
+        changed(false);
     });
-    menu.addAction(tr("Move up"), canvas, [canvas, &rows, row] {
-        if (rows.move(row, -1))
-            canvas->rowsChanged();
+    menu.addAction(tr("Collapse all"), canvas, [&rows, changed] {
+        rows.setAllCollapsed(true);
+        changed(false);
     });
-    menu.addAction(tr("Move down"), canvas, [canvas, &rows, row] {
-        if (rows.move(row, +1))
-            canvas->rowsChanged();
+    menu.addAction(tr("Show only GPU rows"), canvas, [&rows, changed] {
+        rows.showOnly(RowFilter::GpuRows);
+        changed(true);
     });
-    menu.addSeparator();
-    menu.addAction(tr("Show all hidden rows"), canvas, [canvas, &rows] {
+    QAction *nccl = menu.addAction(tr("Show only NCCL rows"), canvas, [&rows, changed] {
+        rows.showOnly(RowFilter::NcclRows);
+        changed(true);
+    });
+    nccl->setEnabled(std::any_of(rows.rows().begin(), rows.rows().end(), [](const TimelineRow &r) { return r.nccl; }));
+    menu.addAction(tr("Show all rows"), canvas, [&rows, changed] {
         rows.showAll();
-        canvas->rowsChanged();
-        emit canvas->rowVisibilityChanged();
+        changed(true);
     });
     menu.exec(event->globalPos());
 }
@@ -190,6 +215,19 @@ QString TimelineInput::tooltipAt(QPoint pos) const
     const TimelineRow &row = m_canvas->rows().rows()[std::size_t(hit.row->row)];
     if (pos.x() < m_canvas->labelWidth())
         return row.tooltip;
+    if (row.kind == TimelineRow::Kind::Counter) {
+        const RankEntry &entry = m_canvas->session()->ranks()[std::size_t(row.rank)];
+        const CounterTrack &c = entry.report->counters[std::size_t(row.counter)];
+        const TimeNs at = m_canvas->scale().time(pos.x() - m_canvas->labelWidth());
+        QString text = row.label;
+        if (const auto value = c.valueAt(at - entry.sessionOffset))
+            text += QStringLiteral("\n%1 at %2").arg(formatCounterValue(*value, c.unit), formatTimestamp(at - m_canvas->session()->extent().start));
+        else
+            text += QStringLiteral("\nno sample yet at this time");
+        if (const QString range = m_canvas->counterRangeText(row); !range.isEmpty())
+            text += QLatin1Char('\n') + range;
+        return text;
+    }
     if (!hit.row->busy.empty()) { // a collapsed group's graph
         const auto x = std::size_t(pos.x() - m_canvas->labelWidth());
         if (x >= hit.row->busy.size())

@@ -14,6 +14,7 @@ int TimelineRows::add(TimelineRow row)
 void TimelineRows::build(const Session &session)
 {
     m_rows.clear();
+    m_pinned.clear();
     m_rowOfTrack.clear();
     for (int r = 0; r < int(session.ranks().size()); ++r)
         addRank(session, r);
@@ -148,6 +149,9 @@ void TimelineRows::addSlicesRow(const Report &r, int rank, int parent, int level
     row.flatten = flatten;
     int lane = 0;
     for (std::uint32_t t : tracks) {
+        const TrackKind kind = r.tracks[t].kind;
+        row.onGpu |= isGpuTrack(kind) || isDerivedTrack(kind);
+        row.nccl |= kind == TrackKind::NcclKernels;
         row.tracks.push_back(t);
         row.laneOffset.push_back(flatten ? 0 : lane);
         if (!flatten)
@@ -243,20 +247,36 @@ void TimelineRows::addProcessGroup(const RankTracks &tracks, int rankRow, std::u
 void TimelineRows::addCounterRows(const RankTracks &tracks, int rankRow)
 {
     const std::vector<CounterTrack> &counters = tracks.report.counters;
+    std::vector<int> active, idle;
     for (int c = 0; c < int(counters.size()); ++c) {
         const CounterTrack &counter = counters[std::size_t(c)];
         if (tracks.entry.pid && counter.pid && counter.pid != *tracks.entry.pid)
             continue;
+        const bool allZero = counter.largest() == 0 && counter.smallest() == 0;
+        (allZero ? idle : active).push_back(c);
+    }
+    auto addCounter = [&](int c, int parent, int level) {
         TimelineRow row;
         row.kind = TimelineRow::Kind::Counter;
         row.rank = tracks.rank;
-        row.level = 1;
-        row.parent = rankRow;
+        row.level = level;
+        row.parent = parent;
         row.counter = c;
-        row.label = counter.name;
-        row.tooltip = counter.name;
+        row.label = counters[std::size_t(c)].name;
+        row.tooltip = row.label;
         add(std::move(row));
-    }
+    };
+    for (int c : active)
+        addCounter(c, rankRow, 1);
+    // Counters that never left 0 (metrics of an idle engine, memory never
+    // used) would each take a row to say nothing: one folded note holds them.
+    if (idle.empty())
+        return;
+    const int note = addGroup(tracks.rank, rankRow, 1,
+                              QStringLiteral("No activity: %1 counter%2 always 0").arg(idle.size()).arg(idle.size() == 1 ? "" : "s"),
+                              true);
+    for (int c : idle)
+        addCounter(c, note, 2);
 }
 
 int TimelineRows::height(int row) const
@@ -278,6 +298,14 @@ int TimelineRows::totalHeight() const
     return h;
 }
 
+int TimelineRows::pinnedHeight() const
+{
+    int h = 0;
+    for (int row : m_pinnedShown)
+        h += height(row);
+    return h;
+}
+
 int TimelineRows::rowOf(int rank, std::uint32_t track) const
 {
     const auto it = m_rowOfTrack.find({rank, track});
@@ -287,8 +315,12 @@ int TimelineRows::rowOf(int rank, std::uint32_t track) const
 void TimelineRows::refresh()
 {
     m_shown.clear();
+    m_pinnedShown.clear();
+    for (int row : m_pinned)
+        if (!m_rows[std::size_t(row)].hidden)
+            m_pinnedShown.push_back(row);
     for (int row : m_order) {
-        bool shown = !m_rows[std::size_t(row)].hidden;
+        bool shown = !m_rows[std::size_t(row)].hidden && !m_rows[std::size_t(row)].pinned;
         for (int p = m_rows[std::size_t(row)].parent; shown && p >= 0; p = m_rows[std::size_t(p)].parent)
             shown = !m_rows[std::size_t(p)].collapsed && !m_rows[std::size_t(p)].hidden;
         if (shown)
@@ -312,6 +344,45 @@ void TimelineRows::showAll()
 {
     for (TimelineRow &r : m_rows)
         r.hidden = false;
+    refresh();
+}
+
+void TimelineRows::setAllCollapsed(bool collapsed)
+{
+    for (TimelineRow &r : m_rows)
+        if (r.kind == TimelineRow::Kind::Group)
+            r.collapsed = collapsed;
+    refresh();
+}
+
+void TimelineRows::showOnly(RowFilter filter)
+{
+    std::vector<bool> keep(m_rows.size(), false);
+    for (std::size_t i = 0; i < m_rows.size(); ++i) {
+        const TimelineRow &r = m_rows[i];
+        if (r.kind == TimelineRow::Kind::Group || !(filter == RowFilter::GpuRows ? r.onGpu : r.nccl))
+            continue;
+        keep[i] = true;
+        for (int p = r.parent; p >= 0; p = m_rows[std::size_t(p)].parent) {
+            keep[std::size_t(p)] = true;
+            m_rows[std::size_t(p)].collapsed = false;
+        }
+    }
+    for (std::size_t i = 0; i < m_rows.size(); ++i)
+        m_rows[i].hidden = !keep[i];
+    refresh();
+}
+
+void TimelineRows::setPinned(int row, bool pinned)
+{
+    TimelineRow &r = m_rows[std::size_t(row)];
+    if (r.pinned == pinned)
+        return;
+    r.pinned = pinned;
+    if (pinned)
+        m_pinned.push_back(row);
+    else
+        m_pinned.erase(std::remove(m_pinned.begin(), m_pinned.end(), row), m_pinned.end());
     refresh();
 }
 

@@ -32,7 +32,13 @@ struct TimelineRow {
     int lanes = 1;
     bool collapsed = false;
     bool hidden = false;
+    bool pinned = false;   // drawn at the top, above the scrolled rows
+    bool onGpu = false;    // draws GPU work (a CUDA HW row)
+    bool nccl = false;     // draws NCCL kernels
 };
+
+// Which rows "show only" keeps.
+enum class RowFilter : std::uint8_t { GpuRows, NcclRows };
 
 class TimelineRows {
 public:
@@ -43,10 +49,15 @@ public:
 
     void build(const Session &session);
     const std::vector<TimelineRow> &rows() const { return m_rows; }
-    // Rows in display order that are neither hidden nor inside a collapsed group.
+    // Rows in display order that are neither hidden, pinned nor inside a
+    // collapsed group: the rows that scroll.
     const std::vector<int> &shownRows() const { return m_shown; }
+    // Pinned rows in the order they were pinned (Perfetto's pinned tracks):
+    // they stay at the top while the others scroll under them.
+    const std::vector<int> &pinnedRows() const { return m_pinnedShown; }
     int height(int row) const;
-    int totalHeight() const;
+    int totalHeight() const;  // of the scrolled rows
+    int pinnedHeight() const;
     // The row that draws a track (the first, for tracks drawn twice).
     int rowOf(int rank, std::uint32_t track) const;
 
@@ -54,6 +65,11 @@ public:
     void toggle(int row) { setCollapsed(row, !m_rows[std::size_t(row)].collapsed); }
     void hide(int row);
     void showAll();
+    void setAllCollapsed(bool collapsed);
+    // Hides every row the filter does not keep, and the groups left empty;
+    // unfolds the groups above the rows kept. showAll() undoes it.
+    void showOnly(RowFilter filter);
+    void setPinned(int row, bool pinned);
     // A row's name that survives reloading: its labels from the rank group
     // down, " / " joined ("Rank 0 / GPU 0 / Stream 7").
     QString key(int row) const;
@@ -83,6 +99,8 @@ private:
     std::vector<TimelineRow> m_rows;
     std::vector<int> m_order; // display order of row indices
     std::vector<int> m_shown;
+    std::vector<int> m_pinned;      // pin order
+    std::vector<int> m_pinnedShown; // of those, the ones not hidden
     std::map<std::pair<int, std::uint32_t>, int> m_rowOfTrack;
 };
 

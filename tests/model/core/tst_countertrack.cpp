@@ -52,6 +52,37 @@ private slots:
         QCOMPARE(c.largestIn(t + 10, t + 20), std::optional<double>(c.value.back())); // the last stays in force
     }
 
+    // Memory in use: 0 until 100, 4 GiB from 100, 2 GiB from 300.
+    void valueAtAndRangeSummaryFollowTheSteps()
+    {
+        CounterTrack c;
+        c.time = {100, 300, 50};
+        c.value = {4.0, 2.0, 0.0};
+        c.finalize();
+        QVERIFY(!c.valueAt(49));
+        QCOMPARE(*c.valueAt(50), 0.0);
+        QCOMPARE(*c.valueAt(299), 4.0);
+        QCOMPARE(*c.valueAt(300), 2.0);
+        QCOMPARE(*c.valueAt(1000000), 2.0);
+        // [0, 400): nothing before 50, then 0 for 50 ns, 4 for 200, 2 for 100.
+        const auto all = c.summaryIn(0, 400);
+        QVERIFY(all);
+        QCOMPARE(all->smallest, 0.0);
+        QCOMPARE(all->largest, 4.0);
+        QCOMPARE(all->mean, (0.0 * 50 + 4.0 * 200 + 2.0 * 100) / 350);
+        // Inside one step: that value alone.
+        const auto inside = c.summaryIn(150, 250);
+        QCOMPARE(inside->smallest, 4.0);
+        QCOMPARE(inside->largest, 4.0);
+        QCOMPARE(inside->mean, 4.0);
+        // Across a change: 4 for 50 ns, 2 for 150 ns.
+        const auto across = c.summaryIn(250, 450);
+        QCOMPARE(across->smallest, 2.0);
+        QCOMPARE(across->mean, (4.0 * 50 + 2.0 * 150) / 200);
+        QVERIFY(!c.summaryIn(0, 50));   // before the first sample
+        QVERIFY(!c.summaryIn(400, 400)); // empty range
+    }
+
     void repeatedValuesAreDropped()
     {
         CounterTrack c;

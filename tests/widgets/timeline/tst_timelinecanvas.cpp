@@ -1,12 +1,15 @@
 // The timeline as a user drives it: keys zoom around the centre, Shift+drag
 // and Z zoom to a range, F fits, a click selects the event under it.
+#include "core/units.h"
 #include "session/eventlinks.h"
+#include "timeline/timelineinput.h"
 #include "session/session.h"
 #include "testdata.h"
 #include "timeline/timelinecanvas.h"
 #include "timeline/timelineview.h"
 #include "timeline/zoomstate.h"
 
+#include <QScrollBar>
 #include <QtTest>
 
 using namespace rankscope;
@@ -170,6 +173,56 @@ private slots:
         canvas()->rows().setCollapsed(0, false);
         canvas()->rowsChanged();
         QVERIFY(canvas()->geometry().rows().front().busy.empty());
+    }
+
+    // A pinned row sits at the top while the rest scroll under it, and the
+    // pointer finds it there.
+    void aPinnedRowStaysOnTopWhileScrolling()
+    {
+        TimelineRows &rows = canvas()->rows();
+        const int all = rows.shownRows()[2]; // "All streams"
+        QCOMPARE(rows.rows()[std::size_t(all)].label, QStringLiteral("All streams"));
+        rows.setPinned(all, true);
+        canvas()->rowsChanged();
+        canvas()->verticalScrollBar()->setValue(canvas()->verticalScrollBar()->maximum());
+        const RowGeometry &first = canvas()->geometry().rows().front();
+        QCOMPARE(first.row, all);
+        QVERIFY(first.pinned);
+        QCOMPARE(first.top, 0);
+        QCOMPARE(canvas()->hit(QPoint(canvas()->labelWidth() + 10, 5)).row->row, all);
+        QCOMPARE(canvas()->rowRect(all).top(), 0);
+        for (const RowGeometry &g : canvas()->geometry().rows())
+            if (!g.pinned)
+                QVERIFY(g.top + g.height > rows.pinnedHeight());
+        rows.setPinned(all, false);
+        canvas()->rowsChanged();
+        canvas()->verticalScrollBar()->setValue(0);
+    }
+
+    // Hovering the memory counter reads its value there; a range gives min, mean, max.
+    void counterRowsReadOutValues()
+    {
+        TimelineRows &rows = canvas()->rows();
+        int counterRow = -1;
+        for (int r : rows.shownRows())
+            if (rows.rows()[std::size_t(r)].kind == TimelineRow::Kind::Counter)
+                counterRow = r;
+        QVERIFY(counterRow >= 0);
+        const RankEntry &entry = m_view->session()->ranks()[0];
+        const CounterTrack &c = entry.report->counters[std::size_t(rows.rows()[std::size_t(counterRow)].counter)];
+        // Zoom onto one sample so the pixel reads it.
+        const std::size_t sample = c.time.size() / 2;
+        const TimeNs at = c.time[sample] + entry.sessionOffset;
+        zoom()->show({at - 1000, at + 1000});
+        const QRect rect = canvas()->rowRect(counterRow);
+        const int x = canvas()->labelWidth() + canvas()->trackAreaWidth() * 3 / 4; // just after the sample
+        const QString tip = canvas()->input()->tooltipAt(QPoint(x, rect.center().y()));
+        QVERIFY2(tip.contains(formatCounterValue(c.value[sample], c.unit) + QStringLiteral(" at ")), qPrintable(tip));
+        zoom()->setSelection(TimeRange{c.time.front() + entry.sessionOffset, c.time.back() + entry.sessionOffset});
+        const QString range = canvas()->counterRangeText(rows.rows()[std::size_t(counterRow)]);
+        QVERIFY2(range.contains(QStringLiteral("max ") + formatCounterValue(c.largest(), c.unit)), qPrintable(range));
+        QVERIFY(range.contains(QStringLiteral("min ")) && range.contains(QStringLiteral("mean ")));
+        zoom()->setSelection(std::nullopt);
     }
 };
 

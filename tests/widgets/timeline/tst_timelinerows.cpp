@@ -79,6 +79,93 @@ private slots:
         QVERIFY(rows.move(rank1, +1));
         QVERIFY(shownLabels(rows).first().startsWith(QLatin1String("Rank 0")));
     }
+
+    void expandAndCollapseAll()
+    {
+        TimelineRows rows;
+        rows.build(*m_session);
+        rows.setAllCollapsed(true);
+        QStringList labels = shownLabels(rows);
+        QCOMPARE(labels.size(), 4); // one folded group per rank
+        for (const QString &l : labels)
+            QVERIFY(l.startsWith(QLatin1String("Rank ")));
+        rows.setAllCollapsed(false);
+        QVERIFY(shownLabels(rows).contains(QStringLiteral("Stream 7"))); // even the folded streams
+    }
+
+    void showOnlyGpuOrNcclRows()
+    {
+        TimelineRows rows;
+        rows.build(*m_session);
+        rows.showOnly(RowFilter::GpuRows);
+        for (int r : rows.shownRows()) {
+            const TimelineRow &row = rows.rows()[std::size_t(r)];
+            QVERIFY2(row.kind == TimelineRow::Kind::Group ? !row.label.startsWith(QLatin1String("python3")) : row.onGpu,
+                     qPrintable(row.label));
+        }
+        QVERIFY(shownLabels(rows).contains(QStringLiteral("All streams")));
+        QVERIFY(!shownLabels(rows).contains(QStringLiteral("python3 [1359] · NVTX")));
+        rows.showAll();
+        QVERIFY(shownLabels(rows).contains(QStringLiteral("python3 [1359] · NVTX")));
+
+        // A real NCCL export (nsys-ai's 2-GPU MFU run): its NCCL lanes alone.
+        const Session nccl = Session::load({dataPath(QStringLiteral("third-party/nsys-ai/mfu_2gpu_after.sqlite"))});
+        rows.build(nccl);
+        rows.showOnly(RowFilter::NcclRows);
+        int lanes = 0;
+        for (int r : rows.shownRows()) {
+            const TimelineRow &row = rows.rows()[std::size_t(r)];
+            QVERIFY2(row.kind == TimelineRow::Kind::Group || row.nccl, qPrintable(row.label));
+            lanes += row.nccl;
+        }
+        QCOMPARE(lanes, 2); // one per GPU
+    }
+
+    void pinnedRowsLeaveTheScrolledOnes()
+    {
+        TimelineRows rows;
+        rows.build(*m_session);
+        const int total = rows.totalHeight();
+        const int stream = rows.shownRows()[std::size_t(shownLabels(rows).indexOf(QStringLiteral("All streams")))];
+        rows.setPinned(stream, true);
+        QCOMPARE(rows.pinnedRows(), std::vector<int>{stream});
+        QCOMPARE(rows.pinnedHeight(), rows.height(stream));
+        QCOMPARE(rows.totalHeight(), total - rows.height(stream));
+        rows.setPinned(stream, false);
+        QVERIFY(rows.pinnedRows().empty());
+        QCOMPARE(rows.totalHeight(), total);
+        // Pinned rows stay when their group folds.
+        rows.setPinned(stream, true);
+        rows.setAllCollapsed(true);
+        QCOMPARE(rows.pinnedRows(), std::vector<int>{stream});
+    }
+
+    // Counters that never left 0 share one folded note instead of a row each.
+    void idleCountersShareOneNote()
+    {
+        auto report = std::make_shared<Report>();
+        report->filePath = QStringLiteral("counters.json");
+        for (const auto &[name, top] : std::vector<std::pair<QString, double>>{{QStringLiteral("SM active"), 0.0},
+                                                                           {QStringLiteral("Memory in use"), 5.0},
+                                                                           {QStringLiteral("NVLink TX"), 0.0}}) {
+            CounterTrack c;
+            c.name = name;
+            c.time = {0, 10, 20};
+            c.value = {0.0, top, 0.0};
+            c.finalize();
+            report->counters.push_back(std::move(c));
+        }
+        const Session session = Session::fromReports({report});
+        TimelineRows rows;
+        rows.build(session);
+        QStringList labels = shownLabels(rows);
+        QVERIFY2(labels.contains(QStringLiteral("Memory in use")), qPrintable(labels.join(QLatin1Char('|'))));
+        QVERIFY(labels.contains(QStringLiteral("No activity: 2 counters always 0")));
+        QVERIFY(!labels.contains(QStringLiteral("SM active")));
+        rows.setAllCollapsed(false);
+        labels = shownLabels(rows);
+        QVERIFY(labels.contains(QStringLiteral("SM active")) && labels.contains(QStringLiteral("NVLink TX")));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestTimelineRows)
