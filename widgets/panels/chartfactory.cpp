@@ -3,11 +3,14 @@
 #include "theme/theme.h"
 
 #include <QGuiApplication>
+#include <QImage>
+#include <QPainter>
 
 #include <QtCharts/QAreaSeries>
 #include <QtCharts/QBarCategoryAxis>
 #include <QtCharts/QBarSeries>
 #include <QtCharts/QBarSet>
+#include <QtCharts/QCategoryAxis>
 #include <QtCharts/QChart>
 #include <QtCharts/QChartView>
 #include <QtCharts/QLineSeries>
@@ -36,11 +39,12 @@ QChart *newChart(const QString &title, const QWidget *parent)
 
 QChartView *viewOf(QChart *chart, QWidget *parent)
 {
-    chart->legend()->setAlignment(Qt::AlignBottom);
+    // Beside the plot, not under it: docks are wide and short.
+    chart->legend()->setAlignment(Qt::AlignRight);
     chart->setMargins(QMargins(4, 4, 4, 4));
     auto *view = new QChartView(chart, parent);
     view->setRenderHint(QPainter::Antialiasing);
-    view->setMinimumHeight(200);
+    view->setMinimumHeight(kMinimumChartHeight); // the plot, its axis labels and title
     return view;
 }
 
@@ -78,43 +82,64 @@ QWidget *barChart(const QString &title, const QStringList &categories, const std
     y->setTickCount(5);
     chart->addAxis(y, Qt::AlignLeft);
     bars->attachAxis(y);
+    // Whole labels ("256 B", not "256…"), slanted when there are many bins.
+    x->setTruncateLabels(false);
+    if (categories.size() > 8)
+        x->setLabelsAngle(-45);
     return viewOf(chart, parent);
 }
 
 QWidget *scatterChart(const QString &title, const std::vector<Series> &series, const QString &xTitle,
-                      const QString &yTitle, bool logX, QWidget *parent)
+                      const QString &yTitle, const std::optional<LogAxis> &logX, QWidget *parent)
 {
     QChart *chart = newChart(title, parent);
-    double minX = 1e300, maxX = 0, maxY = 0;
+    // On a log axis the points are placed at log2(x): Qt's log axis labels
+    // its ticks with printf formats only ("1.04858e+06"), a category axis
+    // at powers of two can say "1 MiB".
+    auto place = [&](double x) { return logX ? std::log2(std::max(x, 1.0)) : x; };
+    double minX = 1e300, maxX = -1e300, maxY = 0;
     std::vector<QScatterSeries *> made;
     for (const Series &s : series) {
         auto *scatter = new QScatterSeries;
         scatter->setName(s.name);
         scatter->setColor(s.color);
-        scatter->setMarkerSize(7);
+        scatter->setBorderColor(s.color.darker(140));
+        scatter->setMarkerShape(s.squareMarkers ? QScatterSeries::MarkerShapeRectangle : QScatterSeries::MarkerShapeCircle);
+        scatter->setMarkerSize(s.squareMarkers ? 8 : 7);
         for (const QPointF &p : s.points) {
-            *scatter << QPointF(logX ? std::max(p.x(), 1.0) : p.x(), p.y());
-            minX = std::min(minX, std::max(p.x(), 1.0));
-            maxX = std::max(maxX, p.x());
+            const double x = place(p.x());
+            *scatter << QPointF(x, p.y());
+            minX = std::min(minX, x);
+            maxX = std::max(maxX, x);
             maxY = std::max(maxY, p.y());
         }
         chart->addSeries(scatter);
         made.push_back(scatter);
     }
+    if (minX > maxX)
+        minX = maxX = 0;
     QAbstractAxis *x = nullptr;
     if (logX) {
-        auto *log = new QLogValueAxis;
-        log->setBase(2);
-        log->setLabelFormat(QStringLiteral("%g"));
-        log->setRange(std::max(1.0, minX / 2), std::max(2.0, maxX * 2));
-        x = log;
+        auto *axis = new QCategoryAxis;
+        const int first = int(std::floor(minX)) - 1, last = int(std::ceil(maxX)) + 1;
+        const int step = std::max(1, (last - first + 7) / 8); // at most about 8 labels
+        for (int k = first - (first % step + step) % step; k <= last; k += step)
+            axis->append(logX->log2Label(k), k);
+        axis->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
+        axis->setRange(first, last);
+        x = axis;
     } else {
-        x = new QValueAxis;
+        auto *axis = new QValueAxis;
+        axis->setRange(minX, maxX);
+        axis->applyNiceNumbers();
+        x = axis;
     }
     x->setTitleText(xTitle);
     auto *y = new QValueAxis;
     y->setTitleText(yTitle);
     y->setRange(0, std::max(1e-3, maxY * 1.1));
+    y->applyNiceNumbers(); // 0, 200, 400 GB/s rather than 171.8, 343.6
+    y->setLabelFormat(QStringLiteral("%g"));
     chart->addAxis(x, Qt::AlignBottom);
     chart->addAxis(y, Qt::AlignLeft);
     for (QScatterSeries *s : made) {
@@ -162,7 +187,23 @@ QWidget *areaChart(const QString &title, const std::vector<Series> &series, cons
 
 bool savePng(QWidget *chart, const QString &path)
 {
-    return chart && chart->grab().save(path, "PNG");
+    auto *view = qobject_cast<QChartView *>(chart);
+    if (!view)
+        return chart && chart->grab().save(path, "PNG");
+    // Laid out again at the export size, drawn, and put back: the view on
+    // screen is often a strip too narrow for its axis labels.
+    QChart *c = view->chart();
+    const QSizeF onScreen = c->size();
+    c->resize(kExportSize);
+    QImage image(kExportSize, QImage::Format_ARGB32);
+    image.fill(c->backgroundBrush().color());
+    {
+        QPainter painter(&image);
+        painter.setRenderHint(QPainter::Antialiasing);
+        view->scene()->render(&painter, QRectF(QPointF(0, 0), QSizeF(kExportSize)), QRectF(c->pos(), QSizeF(kExportSize)));
+    }
+    c->resize(onScreen);
+    return image.save(path, "PNG");
 }
 
 } // namespace rankscope::charts

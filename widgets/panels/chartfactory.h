@@ -5,7 +5,9 @@
 #include <QPointF>
 #include <QStringList>
 #include <QWidget>
+#include <QSize>
 #include <functional>
+#include <optional>
 #include <vector>
 
 namespace rankscope::charts {
@@ -15,16 +17,28 @@ struct Series {
     QColor color;
     std::vector<double> values;   // bar charts: one per category
     std::vector<QPointF> points;  // scatter and area charts
+    bool squareMarkers = false;   // scatter: tell apart series of one hue
+};
+
+// A scatter chart's x axis: plain numbers, or a power-of-two scale (sizes)
+// with ticks at powers of two labelled by `log2Label` ("4 KiB").
+struct LogAxis {
+    std::function<QString(int log2)> log2Label;
 };
 
 // Grouped bars; onClick(series, category) when a bar is clicked.
 QWidget *barChart(const QString &title, const QStringList &categories, const std::vector<Series> &series,
                   const QString &valueTitle, std::function<void(int, int)> onClick, QWidget *parent);
 QWidget *scatterChart(const QString &title, const std::vector<Series> &series, const QString &xTitle,
-                      const QString &yTitle, bool logX, QWidget *parent);
+                      const QString &yTitle, const std::optional<LogAxis> &logX, QWidget *parent);
 // Filled areas under each series' points (x in seconds).
 QWidget *areaChart(const QString &title, const std::vector<Series> &series, const QString &xTitle,
                    const QString &yTitle, QWidget *parent);
+// The least height at which a chart shows its plot and its axis labels.
+constexpr int kMinimumChartHeight = 220;
+
+// Writes the chart at a readable size (kExportSize), whatever its size on screen.
+constexpr QSize kExportSize{1600, 900};
 bool savePng(QWidget *chart, const QString &path);
 
 } // namespace rankscope::charts

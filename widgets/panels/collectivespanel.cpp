@@ -130,7 +130,7 @@ void CollectivesPanel::present(Result r)
     for (auto &[key, s] : byKind)
         series.push_back(std::move(s));
     replaceWidget(m_skewChart, charts::scatterChart(tr("Skew per collective: last arrival - first arrival"), series,
-                                                    tr("session time (s)"), tr("skew (µs)"), false, this));
+                                                    tr("session time (s)"), tr("skew (µs)"), std::nullopt, this));
 }
 
 void CollectivesPanel::activateInstance(int row)

@@ -117,7 +117,7 @@ void MemcpyPanel::present(ResultTable sizes, ResultTable times, const MemcpyAnal
     for (int d : directions) {
         for (bool pageable : {false, true}) {
             charts::Series s{directionName(Direction(d)) + (pageable ? tr(" (pageable)") : QString()),
-                             pageable ? Theme::transferColor(Direction(d)).darker(150) : Theme::transferColor(Direction(d)), {}, {}};
+                             pageable ? Theme::pageableTransferColor(Direction(d)) : Theme::transferColor(Direction(d)), {}, {}, pageable};
             for (const TransferPoint &p : a.points)
                 if (int(p.direction) == d && p.pageable == pageable)
                     s.points.emplace_back(double(p.bytes), p.gigabytesPerSecond);
@@ -125,7 +125,8 @@ void MemcpyPanel::present(ResultTable sizes, ResultTable times, const MemcpyAnal
                 points.push_back(std::move(s));
         }
     }
-    replaceWidget(m_scatter, charts::scatterChart(tr("Size against throughput"), points, tr("bytes"), tr("GB/s"), true, this));
+    replaceWidget(m_scatter, charts::scatterChart(tr("Size against throughput"), points, tr("transfer size"), tr("GB/s"),
+                                                  charts::LogAxis{[](int k) { return powerOfTwoLabel(k); }}, this));
 }
 
 void MemcpyPanel::selectBin(Direction direction, int log2Bytes)

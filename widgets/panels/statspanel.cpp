@@ -75,7 +75,7 @@ QSplitter *chartsOverTables(QWidget *parent, const std::vector<std::pair<QWidget
     split->addWidget(tableArea);
     // The chart placeholders have no size of their own: without a minimum
     // and stretch the splitter would give the charts nothing in a short dock.
-    charts->setMinimumHeight(140);
+    charts->setMinimumHeight(charts::kMinimumChartHeight);
     split->setStretchFactor(0, 2);
     split->setStretchFactor(1, 3);
     return split;

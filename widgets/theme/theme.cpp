@@ -49,6 +49,17 @@ QColor Theme::transferColor(Direction direction)
     return kUnknown;
 }
 
+QColor Theme::pageableTransferColor(Direction direction)
+{
+    // Another hue, not a shade: beside the pinned colour in a legend a
+    // darker green read as the same series.
+    switch (direction) {
+    case Direction::HtoD: return QColor(0xb8, 0xc9, 0x1e);  // yellow-green
+    case Direction::DtoH: return QColor(0xe8, 0x7c, 0xa8);  // pink
+    default: return transferColor(direction).lighter(140);
+    }
+}
+
 QColor Theme::kindColor(TrackKind kind)
 {
     switch (kind) {

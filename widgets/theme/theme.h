@@ -23,6 +23,8 @@ public:
     static QColor kindColor(TrackKind kind); // merged summaries, counters, the overview
     static QColor memcpyColor(MemcpyKind kind);
     static QColor transferColor(stats::Direction direction);
+    // Copies from or to pageable host memory, told apart from pinned ones.
+    static QColor pageableTransferColor(stats::Direction direction);
     // The pattern drawn over an event's fill: hatched for a pageable copy.
     static QBrush eventPattern(const Report &report, const Track &track, std::uint32_t event);
     static QColor textColorOn(const QColor &background);

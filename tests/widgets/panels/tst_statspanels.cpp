@@ -17,6 +17,11 @@
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
 #include <QTabWidget>
+#include "panels/chartfactory.h"
+
+#include <QtCharts/QCategoryAxis>
+#include <QtCharts/QChartView>
+#include <QtCharts/QScatterSeries>
 #include <QtTest>
 
 using namespace rankscope;
@@ -306,6 +311,37 @@ private slots:
                  qPrintable(files.join(QLatin1Char(' '))));
     }
 
+    // The throughput chart's size axis reads in binary units, its legend
+    // tells pageable from pinned copies by hue and by marker.
+    void throughputChartSpeaksInUnits()
+    {
+        StatsDock dock;
+        dock.setSession(m_slow);
+        const auto views = dock.memcpy()->findChildren<QChartView *>();
+        QChartView *scatter = nullptr;
+        for (QChartView *v : views)
+            if (v->chart()->title() == QStringLiteral("Size against throughput"))
+                scatter = v;
+        QVERIFY(scatter);
+        auto *x = qobject_cast<QCategoryAxis *>(scatter->chart()->axes(Qt::Horizontal).front());
+        QVERIFY(x);
+        const QString labels = x->categoriesLabels().join(QLatin1Char('|'));
+        QVERIFY2(labels.contains(QLatin1String("KiB")) && labels.contains(QLatin1String("MiB")) && !labels.contains(QLatin1Char('e')), qPrintable(labels));
+        QColor pinned, pageable;
+        for (QAbstractSeries *s : scatter->chart()->series()) {
+            auto *points = qobject_cast<QScatterSeries *>(s);
+            if (points->name() == QStringLiteral("HtoD"))
+                pinned = points->color();
+            if (points->name() == QStringLiteral("HtoD (pageable)")) {
+                pageable = points->color();
+                QCOMPARE(points->markerShape(), QScatterSeries::MarkerShapeRectangle);
+            }
+        }
+        QVERIFY(pageable.isValid());
+        if (pinned.isValid()) // distinct hues, not two shades of one green
+            QVERIFY(std::abs(pinned.hslHue() - pageable.hslHue()) >= 25);
+    }
+
     void exportWritesCsvAndPng()
     {
         QTemporaryDir dir;
@@ -318,6 +354,9 @@ private slots:
         QVERIFY(files.contains(dir.filePath(QStringLiteral("cuda_gpu_mem_size_sum.csv"))));
         QVERIFY(files.contains(dir.filePath(QStringLiteral("memcpy_sizes.png"))));
         QVERIFY(files.contains(dir.filePath(QStringLiteral("gpu_utilization.png"))));
+        // At a readable size, whatever the strip on screen measures.
+        QCOMPARE(QImage(dir.filePath(QStringLiteral("memcpy_sizes.png"))).size(), charts::kExportSize);
+        QCOMPARE(QImage(dir.filePath(QStringLiteral("memcpy_throughput.png"))).size(), charts::kExportSize);
         QCOMPARE(readText(dir.filePath(QStringLiteral("cuda_gpu_mem_size_sum.csv"))),
                  readText(referenceCsv(QStringLiteral("slow_1gpu"), QStringLiteral("cuda_gpu_mem_size_sum"))).remove(QLatin1Char('\r')));
     }
