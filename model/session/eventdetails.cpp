@@ -88,6 +88,30 @@ void addMemcpyFields(EventDetails &d, const Report &r, const Track &t, std::size
     d.fields.push_back({QStringLiteral("Correlation id"), QString::number(m.correlationId), {}});
 }
 
+// What a CPU range launched on the GPU, as links; or why it has no GPU
+// projection.
+void addLaunchedWork(EventDetails &d, const Session &session, const EventLocation &at)
+{
+    constexpr std::size_t kListed = 50;
+    const RangeGpuWork work = gpuWorkOfRange(session, at, kListed);
+    for (const EventLocation &op : work.ops)
+        d.fields.push_back({QStringLiteral("Launched"), eventName(session, op) + QStringLiteral(" (") + formatDuration(session.sessionTime(op).duration()) + QLatin1Char(')'), op});
+    if (work.opCount > work.ops.size())
+        d.fields.push_back({QStringLiteral("Launched"), QStringLiteral("… and %1 more (%2 GPU ops in all)").arg(work.opCount - work.ops.size()).arg(work.opCount), {}});
+    const Report &r = *session.ranks()[std::size_t(at.rank)].report;
+    const QString other = work.busiestOtherOps == 0 ? QString()
+                          : QStringLiteral("thread %1 launched %2 GPU ops while it was open")
+                                .arg(threadLabel(r, session.track(at).pid, work.busiestOtherTid))
+                                .arg(work.busiestOtherOps);
+    if (work.opCount == 0)
+        d.fields.push_back({QStringLiteral("GPU work"),
+                            QStringLiteral("no GPU projection: its thread launched no GPU work while it was open")
+                                + (other.isEmpty() ? QString() : QStringLiteral("; ") + other),
+                            {}});
+    else if (work.busiestOtherOps > work.opCount) // most of its GPU work came from elsewhere
+        d.fields.push_back({QStringLiteral("GPU work"), QStringLiteral("more ran elsewhere: ") + other, {}});
+}
+
 void addNvtxFields(EventDetails &d, const Report &r, const Track &t, std::size_t i)
 {
     const NvtxRecord &n = r.nvtxRecord(t.slices.payload(i));
@@ -184,7 +208,10 @@ EventDetails describeEvent(const Session &session, const EventLocation &at)
             d.fields.push_back({QStringLiteral("GPU work"), eventName(session, work) + QStringLiteral(" (") + formatDuration(session.sessionTime(work).duration()) + QLatin1Char(')'), work});
         break;
     }
-    case TrackKind::Nvtx: addNvtxFields(d, r, t, i); break;
+    case TrackKind::Nvtx:
+        addNvtxFields(d, r, t, i);
+        addLaunchedWork(d, session, at);
+        break;
     case TrackKind::NvtxGpuProjection: {
         const NvtxProjectionRecord &p = r.nvtxProjections[t.slices.payload(i)];
         if (p.gpuOps > 0) { // projected by Rankscope (a Kineto trace records its own)

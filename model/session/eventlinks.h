@@ -14,4 +14,17 @@ std::vector<EventLocation> launchedGpuWork(const Session &session, const EventLo
 // Either direction: the API call of a GPU op, or the first GPU op of a call.
 std::optional<EventLocation> correlatedEvent(const Session &session, const EventLocation &at);
 
+// The GPU work a CPU range (NVTX, or a Kineto CPU op) launched: the kernels,
+// copies and memsets of the CUDA calls its thread made inside it, in GPU
+// time order; and the other thread of the same process that launched the
+// most while it was open (PyTorch runs backward on pt_autograd_0, not on
+// the thread whose "backward" range encloses it).
+struct RangeGpuWork {
+    std::vector<EventLocation> ops;  // at most `limit`
+    std::size_t opCount = 0;         // all of them
+    std::uint32_t busiestOtherTid = 0;
+    std::size_t busiestOtherOps = 0;  // 0: no other thread launched any
+};
+RangeGpuWork gpuWorkOfRange(const Session &session, const EventLocation &range, std::size_t limit);
+
 } // namespace rankscope
