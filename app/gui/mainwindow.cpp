@@ -172,8 +172,13 @@ void MainWindow::createMenus()
     rebuildRecentMenu();
     file->addSeparator();
     QMenu *exportMenu = file->addMenu(tr("&Export"));
-    exportMenu->addAction(tr("Timeline as &PNG..."), this, [this] { exportTimeline(QStringLiteral("png")); });
-    exportMenu->addAction(tr("Timeline as &SVG..."), this, [this] { exportTimeline(QStringLiteral("svg")); });
+    for (const auto &[format, title] : {std::pair{QStringLiteral("png"), tr("Timeline as &PNG")}, std::pair{QStringLiteral("svg"), tr("Timeline as &SVG")}}) {
+        QMenu *formatMenu = exportMenu->addMenu(title);
+        using Scope = TimelineView::ExportScope;
+        for (const auto &[scope, what] : {std::pair{Scope::View, tr("&Visible view...")}, std::pair{Scope::AllRows, tr("&All rows of the visible range...")},
+                                          std::pair{Scope::WholeSession, tr("&Whole session, all rows...")}})
+            formatMenu->addAction(what, this, [this, format, scope] { exportTimeline(format, scope); });
+    }
     exportMenu->addAction(tr("Statistics as &CSV..."), this, [this] {
         const QString dir = QFileDialog::getExistingDirectory(this, tr("Export statistics into folder"));
         if (!dir.isEmpty())
@@ -391,15 +396,15 @@ void MainWindow::rememberHiddenRows()
     QSettings().setValue(kHiddenRowsKey, keys);
 }
 
-bool MainWindow::exportTimelineTo(const QString &path)
+bool MainWindow::exportTimelineTo(const QString &path, TimelineView::ExportScope scope)
 {
     const bool svg = path.endsWith(QLatin1String(".svg"), Qt::CaseInsensitive);
-    const bool ok = svg ? m_timeline->exportSvg(path) : m_timeline->exportPng(path);
+    const bool ok = svg ? m_timeline->exportSvg(path, scope) : m_timeline->exportPng(path, scope);
     statusBar()->showMessage(ok ? tr("Timeline written to %1").arg(path) : tr("Could not write %1").arg(path), 5000);
     return ok;
 }
 
-void MainWindow::exportTimeline(const QString &format)
+void MainWindow::exportTimeline(const QString &format, TimelineView::ExportScope scope)
 {
     const QString filter = format == QLatin1String("svg") ? tr("SVG images (*.svg)") : tr("PNG images (*.png)");
     QString path = QFileDialog::getSaveFileName(this, tr("Export timeline"), QStringLiteral("timeline.%1").arg(format), filter);
@@ -407,7 +412,7 @@ void MainWindow::exportTimeline(const QString &format)
         return;
     if (!path.endsWith(QLatin1Char('.') + format, Qt::CaseInsensitive))
         path += QLatin1Char('.') + format;
-    exportTimelineTo(path);
+    exportTimelineTo(path, scope);
 }
 
 QStringList MainWindow::exportStatistics(const QString &directory)

@@ -3,6 +3,7 @@
 // docks, the search bar, menus, and opening files (arguments, File > Open,
 // Open Recent, drag and drop) through a background load with progress.
 #include "session/session.h"
+#include "timeline/timelineview.h"
 
 #include <QMainWindow>
 #include <memory>
@@ -48,7 +49,7 @@ public:
     bool showStatsPanel(const QString &name);
     // File > Export, without the dialogs. Each returns false and says why
     // in the status bar when the file cannot be written.
-    bool exportTimelineTo(const QString &path);      // .png or .svg
+    bool exportTimelineTo(const QString &path, TimelineView::ExportScope scope = TimelineView::ExportScope::View); // .png or .svg
     QStringList exportStatistics(const QString &directory);
 
 protected:
@@ -62,7 +63,7 @@ private:
     void rebuildRecentMenu();
     void showShortcuts();
     void showAbout();
-    void exportTimeline(const QString &format);
+    void exportTimeline(const QString &format, TimelineView::ExportScope scope);
     // Window geometry, dock layout and hidden rows, in QSettings.
     void restoreLayout();
     void saveLayout() const;

@@ -236,6 +236,27 @@ private slots:
         // The row names and the ruler are there as text, not pixels.
         QVERIFY2(words.join(QLatin1Char('|')).contains(QLatin1String("CUDA HW")), qPrintable(words.join(QLatin1Char('|'))));
         QVERIFY(words.join(QLatin1Char('|')).contains(QLatin1String("Span ")));
+
+        // Every row, not only those in the window: as tall as the rows are.
+        TimelineCanvas *canvas = w.timeline()->canvas();
+        canvas->rows().setAllCollapsed(false);
+        canvas->rowsChanged();
+        w.resize(1200, 420);
+        QTRY_VERIFY(canvas->rows().totalHeight() > canvas->viewport()->height());
+        const QString all = dir.filePath(QStringLiteral("all.png"));
+        QVERIFY(w.exportTimelineTo(all, TimelineView::ExportScope::AllRows));
+        QCOMPARE(QImage(all).height(), w.timeline()->ruler()->height() + canvas->rows().totalHeight());
+        // The whole session while zoomed in: the ruler starts at 0 s again,
+        // and the window's view is as it was.
+        const TimeRange session = w.timeline()->session()->extent();
+        const TimeRange zoomed{session.start + session.duration() / 2, session.start + session.duration() / 2 + 1000000};
+        w.timeline()->zoom()->show(zoomed);
+        const QString whole = dir.filePath(QStringLiteral("whole.svg"));
+        QVERIFY(w.exportTimelineTo(whole, TimelineView::ExportScope::WholeSession));
+        QVERIFY2(readText(whole).contains(QLatin1String(">0 s<")), "the whole session's ruler starts at 0 s");
+        QCOMPARE(w.timeline()->zoom()->visible().start, zoomed.start);
+        QCOMPARE(w.timeline()->zoom()->visible().end, zoomed.end);
+        QCOMPARE(canvas->frameHeight(), canvas->viewport()->height());
     }
 
     void exportWritesEveryStatisticsTable()

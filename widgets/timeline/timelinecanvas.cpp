@@ -76,6 +76,32 @@ void TimelineCanvas::setLabelWidth(int width)
     emit labelWidthChanged(width);
 }
 
+void TimelineCanvas::setExportFrame(std::optional<ExportFrame> frame)
+{
+    m_export = frame;
+    invalidateGeometry();
+}
+
+int TimelineCanvas::frameHeight() const
+{
+    return m_export ? m_export->height : viewport()->height();
+}
+
+int TimelineCanvas::scrollOffset() const
+{
+    return m_export ? 0 : verticalScrollBar()->value();
+}
+
+TimeRange TimelineCanvas::visibleRange() const
+{
+    return m_export && m_export->visible ? *m_export->visible : m_zoom->visible();
+}
+
+QRect TimelineCanvas::frameRect() const
+{
+    return QRect(0, 0, viewport()->width(), frameHeight());
+}
+
 int TimelineCanvas::trackAreaWidth() const
 {
     return std::max(1, viewport()->width() - m_labelWidth);
@@ -83,7 +109,7 @@ int TimelineCanvas::trackAreaWidth() const
 
 TimeScale TimelineCanvas::scale() const
 {
-    return TimeScale::fit(m_zoom->visible(), trackAreaWidth());
+    return TimeScale::fit(visibleRange(), trackAreaWidth());
 }
 
 void TimelineCanvas::invalidateGeometry()
@@ -113,7 +139,7 @@ void TimelineCanvas::ensureGeometry() const
     auto place = [&](int row, int y, bool pinned) {
         const int h = m_rows.height(row);
         const int visibleTop = pinned ? 0 : pinnedHeight;
-        if (y + h <= visibleTop || y >= viewport()->height())
+        if (y + h <= visibleTop || y >= frameHeight())
             return;
         RowGeometry g;
         g.row = row;
@@ -147,7 +173,7 @@ void TimelineCanvas::ensureGeometry() const
         place(row, y, true);
         y += m_rows.height(row);
     }
-    y = pinnedHeight - verticalScrollBar()->value();
+    y = pinnedHeight - scrollOffset();
     for (int row : m_rows.shownRows()) {
         place(row, y, false);
         y += m_rows.height(row);
@@ -162,7 +188,7 @@ QRect TimelineCanvas::rowRect(int row) const
             return QRect(0, y, viewport()->width(), m_rows.height(row));
         y += m_rows.height(pinned);
     }
-    y = m_rows.pinnedHeight() - verticalScrollBar()->value();
+    y = m_rows.pinnedHeight() - scrollOffset();
     for (int shown : m_rows.shownRows()) {
         const int h = m_rows.height(shown);
         if (shown == row)
@@ -267,7 +293,7 @@ void TimelineCanvas::paintCollective(QPainter &p) const
     band.setAlpha(40);
     const double x0 = std::clamp(s.x(m_collective->arrivals.start), -1.0, double(width) + 1);
     const double x1 = std::clamp(s.x(m_collective->arrivals.end), -1.0, double(width) + 1);
-    p.fillRect(QRectF(m_labelWidth + x0, 0, std::max(2.0, x1 - x0), viewport()->height()), band);
+    p.fillRect(QRectF(m_labelWidth + x0, 0, std::max(2.0, x1 - x0), frameHeight()), band);
     for (const EventLocation &k : m_collective->kernels) {
         const auto at = pointOf(k);
         if (!at)
@@ -298,17 +324,17 @@ void TimelineCanvas::paintEvent(QPaintEvent *)
 void TimelineCanvas::paintTo(QPainter &p)
 {
     ensureGeometry();
-    p.fillRect(viewport()->rect(), Theme(palette()).canvasBackground());
+    p.fillRect(frameRect(), Theme(palette()).canvasBackground());
     if (!m_session) {
         p.setPen(Theme(palette()).labelText());
-        p.drawText(viewport()->rect().adjusted(40, 40, -40, -40), Qt::AlignCenter | Qt::TextWordWrap, m_emptyMessage);
+        p.drawText(frameRect().adjusted(40, 40, -40, -40), Qt::AlignCenter | Qt::TextWordWrap, m_emptyMessage);
         return;
     }
     const int pinnedHeight = m_rows.pinnedHeight();
     for (const RowGeometry &g : m_geometry.rows()) {
         p.save();
         if (!g.pinned) // scrolled rows slide under the pinned ones
-            p.setClipRect(0, pinnedHeight, viewport()->width(), viewport()->height() - pinnedHeight);
+            p.setClipRect(0, pinnedHeight, viewport()->width(), frameHeight() - pinnedHeight);
         paintRow(p, g);
         p.restore();
     }
@@ -447,12 +473,12 @@ void TimelineCanvas::paintOverlays(QPainter &p) const
     const int width = trackAreaWidth();
     const Theme theme(palette());
     p.save();
-    p.setClipRect(m_labelWidth, 0, width, viewport()->height());
+    p.setClipRect(m_labelWidth, 0, width, frameHeight());
     paintCollective(p);
     if (const auto sel = m_zoom->selection()) {
         const double x0 = std::clamp(s.x(sel->start), -1.0, double(width) + 1);
         const double x1 = std::clamp(s.x(sel->end), -1.0, double(width) + 1);
-        p.fillRect(QRectF(m_labelWidth + x0, 0, std::max(1.0, x1 - x0), viewport()->height()), theme.selectionShade(50));
+        p.fillRect(QRectF(m_labelWidth + x0, 0, std::max(1.0, x1 - x0), frameHeight()), theme.selectionShade(50));
     }
     // Highlighted events: outlined where they are on screen (at most a few
     // thousand are looked at per frame).
@@ -489,14 +515,14 @@ void TimelineCanvas::paintOverlays(QPainter &p) const
 
 void TimelineCanvas::paintLabels(QPainter &p) const
 {
-    const QRect column(0, 0, m_labelWidth, viewport()->height());
+    const QRect column(0, 0, m_labelWidth, frameHeight());
     const Theme theme(palette());
     p.fillRect(column, theme.labelBackground());
     const int pinnedHeight = m_rows.pinnedHeight();
     for (const RowGeometry &g : m_geometry.rows()) {
         p.save();
         if (!g.pinned)
-            p.setClipRect(0, pinnedHeight, m_labelWidth, viewport()->height() - pinnedHeight);
+            p.setClipRect(0, pinnedHeight, m_labelWidth, frameHeight() - pinnedHeight);
         const TimelineRow &r = m_rows.rows()[std::size_t(g.row)];
         const int indent = 4 + (g.pinned ? 0 : r.level * kIndent);
         QString text = r.label;
@@ -516,7 +542,7 @@ void TimelineCanvas::paintLabels(QPainter &p) const
     }
     p.setFont(font());
     p.setPen(theme.edge());
-    p.drawLine(m_labelWidth - 1, 0, m_labelWidth - 1, viewport()->height());
+    p.drawLine(m_labelWidth - 1, 0, m_labelWidth - 1, frameHeight());
 }
 
 void TimelineCanvas::resizeEvent(QResizeEvent *event)

@@ -33,6 +33,16 @@ public:
     void rowsChanged();
     // What a frame shows, onto any painter the viewport's size (exports).
     void paintTo(QPainter &p);
+    // An export drawing more than the window shows: every row from the top
+    // (`height` px, no scrolling) and optionally another time range.
+    // Cleared with nullopt; painting the window uses the view meanwhile.
+    struct ExportFrame {
+        int height = 0;
+        std::optional<TimeRange> visible;
+    };
+    void setExportFrame(std::optional<ExportFrame> frame);
+    int frameHeight() const;       // px painted: the viewport's, or the export's
+    TimeRange visibleRange() const; // the zoom's, or the export's
 
     int labelWidth() const { return m_labelWidth; }
     void setLabelWidth(int width);
@@ -92,6 +102,8 @@ protected:
 private:
     void invalidateGeometry();
     void ensureGeometry() const;
+    int scrollOffset() const;
+    QRect frameRect() const;
     void updateScrollBar();
     void paintLabels(QPainter &p) const;
     void paintRow(QPainter &p, const RowGeometry &g) const;
@@ -111,6 +123,7 @@ private:
     std::optional<EventLocation> m_correlated;
     std::vector<EventLocation> m_highlighted;
     std::optional<CollectiveOverlay> m_collective;
+    std::optional<ExportFrame> m_export;
 
     mutable FrameGeometry m_geometry;
     mutable bool m_geometryValid = false;

@@ -55,21 +55,43 @@ namespace {
 void paintTimeline(QPainter &p, const TimeRuler *ruler, TimelineCanvas *canvas)
 {
     p.setFont(ruler->font());
-    ruler->paintTo(p);
+    ruler->paintTo(p, canvas->visibleRange());
     p.save();
     p.translate(0, ruler->height());
-    p.setClipRect(canvas->viewport()->rect());
+    p.setClipRect(QRect(0, 0, canvas->viewport()->width(), canvas->frameHeight()));
     p.setFont(canvas->font());
     canvas->paintTo(p);
     p.restore();
 }
 
+// Sets the canvas up for an export of `scope` while it lives.
+class ExportFrameScope {
+public:
+    ExportFrameScope(TimelineCanvas *canvas, TimelineView::ExportScope scope, const Session *session) : m_canvas(canvas)
+    {
+        if (scope == TimelineView::ExportScope::View)
+            return;
+        TimelineCanvas::ExportFrame frame;
+        frame.height = std::clamp(canvas->rows().pinnedHeight() + canvas->rows().totalHeight(), 1, TimelineView::kMaxExportHeight);
+        if (scope == TimelineView::ExportScope::WholeSession && session)
+            frame.visible = session->extent();
+        canvas->setExportFrame(frame);
+    }
+    ~ExportFrameScope() { m_canvas->setExportFrame(std::nullopt); }
+    QSize size(const TimeRuler *ruler) const { return {m_canvas->viewport()->width(), ruler->height() + m_canvas->frameHeight()}; }
+
+private:
+    TimelineCanvas *m_canvas;
+};
+
 } // namespace
 
-bool TimelineView::exportPng(const QString &path)
+bool TimelineView::exportPng(const QString &path, ExportScope scope)
 {
-    const QSize size(m_canvas->viewport()->width(), m_ruler->height() + m_canvas->viewport()->height());
-    QImage image(size, QImage::Format_ARGB32_Premultiplied);
+    const ExportFrameScope frame(m_canvas, scope, m_session.get());
+    QImage image(frame.size(m_ruler), QImage::Format_ARGB32_Premultiplied);
+    if (image.isNull())
+        return false;
     image.fill(Theme(palette()).canvasBackground());
     {
         QPainter p(&image);
@@ -78,9 +100,10 @@ bool TimelineView::exportPng(const QString &path)
     return image.save(path, "PNG");
 }
 
-bool TimelineView::exportSvg(const QString &path)
+bool TimelineView::exportSvg(const QString &path, ExportScope scope)
 {
-    const QSize size(m_canvas->viewport()->width(), m_ruler->height() + m_canvas->viewport()->height());
+    const ExportFrameScope frame(m_canvas, scope, m_session.get());
+    const QSize size = frame.size(m_ruler);
     QSvgGenerator generator;
     generator.setFileName(path);
     generator.setSize(size);

@@ -27,10 +27,15 @@ public:
     // The timeline's commands, for menus and the shortcut help.
     TimelineActions *actions() const { return m_actions; }
 
-    // The visible timeline (ruler and rows, as on screen) as a picture:
-    // PNG by QImage, SVG by QSvgGenerator. False when the file cannot be written.
-    bool exportPng(const QString &path);
-    bool exportSvg(const QString &path);
+    // The timeline (ruler and rows) as a picture: PNG by QImage, SVG by
+    // QSvgGenerator. What it holds: the view as on screen, every shown row
+    // of the visible time range, or every shown row of the whole session.
+    // False when the file cannot be written.
+    enum class ExportScope { View, AllRows, WholeSession };
+    // Taller pictures stop here (a PNG of 20,000 rows would take gigabytes).
+    static constexpr int kMaxExportHeight = 16000;
+    bool exportPng(const QString &path, ExportScope scope = ExportScope::View);
+    bool exportSvg(const QString &path, ExportScope scope = ExportScope::View);
 
 signals:
     void eventSelected(std::optional<rankscope::EventLocation> event);

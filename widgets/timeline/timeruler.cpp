@@ -34,12 +34,12 @@ void TimeRuler::paintEvent(QPaintEvent *)
     paintTo(p);
 }
 
-void TimeRuler::paintTo(QPainter &p) const
+void TimeRuler::paintTo(QPainter &p, std::optional<TimeRange> shown) const
 {
     const Theme theme(palette());
     p.fillRect(rect(), theme.labelBackground());
     const int width = std::max(1, this->width() - m_labelWidth);
-    const TimeRange visible = m_zoom->visible();
+    const TimeRange visible = shown ? *shown : m_zoom->visible();
     const TimeScale s = TimeScale::fit(visible, width);
     p.setPen(theme.labelText());
     p.drawText(QRect(4, 0, m_labelWidth - 8, height()), Qt::AlignVCenter | Qt::AlignLeft,

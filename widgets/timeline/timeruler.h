@@ -6,6 +6,7 @@
 #include "core/timetypes.h"
 
 #include <QWidget>
+#include <optional>
 
 namespace rankscope {
 
@@ -22,8 +23,9 @@ public:
 protected:
     void paintEvent(QPaintEvent *event) override;
 public:
-    // What paintEvent draws, onto any painter (exports).
-    void paintTo(QPainter &p) const;
+    // What paintEvent draws, onto any painter (exports, which may show
+    // another range than the zoom's).
+    void paintTo(QPainter &p, std::optional<TimeRange> visible = std::nullopt) const;
 protected:
     void mouseDoubleClickEvent(QMouseEvent *event) override;
 
