@@ -6,6 +6,7 @@
 #include "core/units.h"
 #include "details/detailspanel.h"
 #include "details/diagnosticspanel.h"
+#include "events/eventspanel.h"
 #include "panels/rankspanel.h"
 #include "panels/statsdock.h"
 #include "recentfiles.h"
@@ -47,7 +48,7 @@ constexpr int kLayoutVersion = 1; // bump when the docks change
 
 MainWindow::MainWindow(QWidget *parent)
     : QMainWindow(parent), m_timeline(new TimelineView(this)), m_details(new DetailsPanel(this)),
-      m_diagnostics(new DiagnosticsPanel(this)), m_search(new SearchBar(this)), m_job(new SessionLoadJob(this)),
+      m_diagnostics(new DiagnosticsPanel(this)), m_events(new EventsPanel(this)), m_search(new SearchBar(this)), m_job(new SessionLoadJob(this)),
       m_stats(new StatsDock(this)), m_collectives(std::make_unique<CollectiveLookup>())
 {
     setWindowTitle(QStringLiteral("Rankscope"));
@@ -63,11 +64,17 @@ MainWindow::MainWindow(QWidget *parent)
     diagnosticsDock->setWidget(m_diagnostics);
     addDockWidget(Qt::BottomDockWidgetArea, diagnosticsDock);
     diagnosticsDock->hide();
+    auto *eventsDock = new QDockWidget(tr("Events"), this);
+    eventsDock->setObjectName(QStringLiteral("eventsDock"));
+    eventsDock->setWidget(m_events);
+    addDockWidget(Qt::BottomDockWidgetArea, eventsDock);
+    eventsDock->hide();
     m_statsDock = new QDockWidget(tr("Statistics"), this);
     m_statsDock->setObjectName(QStringLiteral("statisticsDock"));
     m_statsDock->setWidget(m_stats);
     addDockWidget(Qt::BottomDockWidgetArea, m_statsDock);
     tabifyDockWidget(diagnosticsDock, m_statsDock);
+    tabifyDockWidget(m_statsDock, eventsDock);
     m_statsDock->hide();
     m_stats->setComputeInBackground(true); // a huge trace must not freeze the window
     m_stats->setComputeOnlyWhenShown(true); // nor cost minutes of CPU for a closed dock
@@ -102,6 +109,15 @@ MainWindow::MainWindow(QWidget *parent)
         m_timeline->canvas()->setCollectiveOverlay(std::move(overlay));
     });
     connect(m_details, &DetailsPanel::linkActivated, this, [this](EventLocation e) { m_timeline->canvas()->selectEvent(e, true); });
+    // The Events table lists the row last clicked, within the selected range.
+    connect(m_timeline->canvas(), &TimelineCanvas::rowChosen, this, [this](int row) { showRowEvents(row); });
+    connect(m_timeline, &TimelineView::eventSelected, this, [this](std::optional<EventLocation> event) {
+        if (event && !m_events->lists(*event)) // chosen by search, a link or a panel
+            showRowEvents(m_timeline->canvas()->rows().rowOf(event->rank, event->track));
+        m_events->markEvent(event);
+    });
+    connect(m_timeline->zoom(), &ZoomState::selectionChanged, this, [this] { m_events->setRange(m_timeline->zoom()->selection()); });
+    connect(m_events, &EventsPanel::eventActivated, this, [this](EventLocation e) { m_timeline->canvas()->selectEvent(e, true); });
     connect(m_search, &SearchBar::matchActivated, this, [this](EventLocation e) { m_timeline->canvas()->selectEvent(e, true); });
     // The panels follow the range selection; while the mouse drags it, wait
     // until it rests before recomputing.
@@ -297,6 +313,7 @@ void MainWindow::showSession(std::shared_ptr<const Session> session)
     applyHiddenRows();
     m_exportMenu->setEnabled(true);
     m_details->setSession(session);
+    m_events->setSession(session);
     m_collectives->setSession(session);
     m_search->setSession(session);
     m_diagnostics->setSession(*session);
@@ -353,6 +370,17 @@ void MainWindow::showAbout()
                        tr("<h3>Rankscope %1</h3><p>Timeline viewer for multi-rank GPU training traces.</p>"
                           "<p>Qt %2, SQLite %3.<br>Reads Nsight Systems SQLite exports (schema 2.9 to 3.28) and PyTorch profiler (Kineto) JSON traces.</p>")
                            .arg(QStringLiteral(RANKSCOPE_VERSION), QString::fromLatin1(qVersion()), QString::fromLatin1(sqlite3_libversion())));
+}
+
+void MainWindow::showRowEvents(int row)
+{
+    const TimelineRows &rows = m_timeline->canvas()->rows();
+    if (row < 0 || rows.rows()[std::size_t(row)].kind != TimelineRow::Kind::Slices)
+        return;
+    const TimelineRow &r = rows.rows()[std::size_t(row)];
+    m_events->showRow(r.rank, r.tracks, rows.key(row));
+    if (QDockWidget *dock = findChild<QDockWidget *>(QStringLiteral("eventsDock")); dock && dock->isHidden())
+        dock->show();
 }
 
 void MainWindow::restoreLayout()

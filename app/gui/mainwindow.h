@@ -19,6 +19,7 @@ class CollectiveLookup;
 
 class DetailsPanel;
 class DiagnosticsPanel;
+class EventsPanel;
 class SearchBar;
 class SessionLoadJob;
 class StatsDock;
@@ -43,6 +44,7 @@ public:
     DetailsPanel *details() const { return m_details; }
     SearchBar *searchBar() const { return m_search; }
     DiagnosticsPanel *diagnostics() const { return m_diagnostics; }
+    EventsPanel *events() const { return m_events; }
     SessionLoadJob *loadJob() const { return m_job; }
     StatsDock *stats() const { return m_stats; }
     // Shows the statistics dock on one panel ("memcpy", "gaps", ...).
@@ -68,11 +70,14 @@ private:
     void restoreLayout();
     void saveLayout() const;
     void applyHiddenRows();
+    // Lists a timeline row's events in the Events dock (and shows the dock).
+    void showRowEvents(int row);
     void rememberHiddenRows();
 
     TimelineView *m_timeline;
     DetailsPanel *m_details;
     DiagnosticsPanel *m_diagnostics;
+    EventsPanel *m_events;
     SearchBar *m_search;
     SessionLoadJob *m_job;
     StatsDock *m_stats;

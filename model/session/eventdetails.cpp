@@ -25,18 +25,6 @@ QString deviceLabel(const Report &r, int device)
     return g ? QStringLiteral("%1: %2").arg(device).arg(g->name) : QString::number(device);
 }
 
-QString eventName(const Session &session, const EventLocation &at)
-{
-    const Report &r = *session.ranks()[std::size_t(at.rank)].report;
-    const Track &t = session.track(at);
-    if (t.kind == TrackKind::Kernel || t.kind == TrackKind::NcclKernels) {
-        const QString shortName = r.strings.string(r.kernels[t.slices.payload(at.event)].shortName);
-        if (!shortName.isEmpty())
-            return shortName;
-    }
-    return r.strings.string(t.slices.name(at.event));
-}
-
 void addKernelFields(EventDetails &d, const Report &r, const Track &t, std::size_t i)
 {
     const KernelRecord &k = r.kernels[t.slices.payload(i)];
@@ -155,6 +143,18 @@ QString collectiveSummary(const Report &r, const KernelRecord &k)
     if (c.root >= 0)
         text += QStringLiteral(" root %1").arg(c.root);
     return text;
+}
+
+QString eventName(const Session &session, const EventLocation &at)
+{
+    const Report &r = *session.ranks()[std::size_t(at.rank)].report;
+    const Track &t = session.track(at);
+    if (t.kind == TrackKind::Kernel || t.kind == TrackKind::NcclKernels) {
+        const QString shortName = r.strings.string(r.kernels[t.slices.payload(at.event)].shortName);
+        if (!shortName.isEmpty())
+            return shortName;
+    }
+    return r.strings.string(t.slices.name(at.event));
 }
 
 EventDetails describeEvent(const Session &session, const EventLocation &at)

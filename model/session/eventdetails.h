@@ -23,6 +23,8 @@ struct EventDetails {
 };
 
 EventDetails describeEvent(const Session &session, const EventLocation &at);
+// What an event is called: a kernel's short (demangled) name, else its name.
+QString eventName(const Session &session, const EventLocation &at);
 
 // A communication kernel's call in one line, for its label on the NCCL
 // lane and its tooltip: "ncclAllReduce 4.00 MiB", "ncclSend + ncclRecv

@@ -3,6 +3,7 @@
 #include "badcorpus.h"
 #include "details/detailspanel.h"
 #include "details/diagnosticspanel.h"
+#include "events/eventspanel.h"
 #include "mainwindow.h"
 #include "nsysfixture.h"
 #include "palettes.h"
@@ -13,6 +14,7 @@
 #include "testdata.h"
 #include "timeline/searchbar.h"
 #include "timeline/timelineactions.h"
+#include "events/eventspanel.h"
 #include "timeline/timelinecanvas.h"
 #include "timeline/timelineview.h"
 #include "timeline/timeruler.h"
@@ -23,6 +25,7 @@
 #include <QMenuBar>
 #include <QProgressDialog>
 #include <QSettings>
+#include <QTableView>
 #include <QXmlStreamReader>
 #include <QPushButton>
 #include <QtTest>
@@ -66,6 +69,26 @@ private slots:
         QVERIFY(details.contains(QLatin1String("Pageable")));
         QVERIFY(details.contains(QLatin1String("cudaMemcpyAsync_v3020"))); // launched by
         QVERIFY(details.contains(QLatin1String("GB/s")));
+
+        // The Events dock lists the clicked row: Stream 7's 691 GPU ops
+        // (cuda_gpu_trace.csv rows with Strm 7), the clicked copy marked.
+        const EventsTableModel *events = w.events()->model();
+        QCOMPARE(events->rowCount(), 691);
+        QVERIFY(w.events()->rowName().endsWith(QLatin1String("Stream 7")));
+        const QModelIndex marked = w.events()->table()->currentIndex();
+        QVERIFY(marked.isValid());
+        QCOMPARE(events->eventAt(marked.row()), *canvas->selectedEvent());
+        // Sorted by size, largest first: a 4 MiB copy; choosing it selects it.
+        const auto columns = events->columns();
+        const int size = int(std::find(columns.begin(), columns.end(), EventsTableModel::Column::Size) - columns.begin());
+        QVERIFY(size < int(columns.size()));
+        w.events()->table()->sortByColumn(size, Qt::DescendingOrder);
+        QCOMPARE(events->data(events->index(0, size), Qt::DisplayRole).toString(), QStringLiteral("4.00 MiB"));
+        w.events()->table()->selectRow(1);
+        QCOMPARE(*canvas->selectedEvent(), events->eventAt(1));
+        // A range keeps the events inside it.
+        w.timeline()->zoom()->setSelection(TimeRange{start - 1000, start + duration + 1000});
+        QCOMPARE(events->rowCount(), 1);
     }
 
     void searchFindsAKernelInEveryRank()

@@ -93,6 +93,8 @@ signals:
     void labelWidthChanged(int width);
     // The user hid a row or showed the hidden ones.
     void rowVisibilityChanged();
+    // The user clicked a row's label (for the Events table).
+    void rowChosen(int row);
 
 protected:
     void paintEvent(QPaintEvent *event) override;

@@ -68,11 +68,14 @@ void TimelineInput::press(QMouseEvent *event)
         return;
     }
     if (event->pos().x() < m_canvas->labelWidth()) { // a group's label folds or unfolds it
-        if (const RowGeometry *g = m_canvas->geometry().rowAt(event->pos().y()))
+        if (const RowGeometry *g = m_canvas->geometry().rowAt(event->pos().y())) {
             if (m_canvas->rows().rows()[std::size_t(g->row)].kind == TimelineRow::Kind::Group) {
                 m_canvas->rows().toggle(g->row);
                 m_canvas->rowsChanged();
+            } else {
+                emit m_canvas->rowChosen(g->row);
             }
+        }
         return;
     }
     m_pressTime = m_canvas->scale().time(event->pos().x() - m_canvas->labelWidth());
@@ -113,7 +116,11 @@ void TimelineInput::release(QMouseEvent *event)
         m_canvas->zoom()->setSelection(std::nullopt);
         return;
     }
-    m_canvas->selectEvent(m_canvas->eventAt(event->pos()));
+    const auto clicked = m_canvas->eventAt(event->pos());
+    if (clicked) // the row clicked, not the first row drawing the track
+        if (const RowGeometry *g = m_canvas->geometry().rowAt(event->pos().y()))
+            emit m_canvas->rowChosen(g->row);
+    m_canvas->selectEvent(clicked);
 }
 
 void TimelineInput::doubleClick(QMouseEvent *event)
