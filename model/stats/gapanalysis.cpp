@@ -1,9 +1,12 @@
 #include "stats/gapanalysis.h"
 
 #include "core/intervals.h"
+#include "stats/rankcomparison.h"
 
 #include <algorithm>
 #include <map>
+#include <tuple>
+#include <unordered_map>
 
 namespace rankscope::stats {
 
@@ -41,16 +44,35 @@ std::map<std::tuple<int, std::uint32_t, int>, DeviceOps> deviceOps(const Session
     return ops;
 }
 
+// The thread of `pid` that made the most CUDA API calls (the training
+// thread); the process's main thread when none did.
+std::uint32_t trainingThread(const Report &r, std::uint32_t pid)
+{
+    std::map<std::uint32_t, std::size_t> calls;
+    for (const Track &t : r.tracks)
+        if (t.pid == pid && t.kind == TrackKind::CudaApi)
+            calls[t.tid] += t.slices.size();
+    std::uint32_t best = pid;
+    std::size_t most = 0;
+    for (const auto &[tid, n] : calls)
+        if (n > most) {
+            most = n;
+            best = tid;
+        }
+    return best;
+}
+
 // What the process's threads did during [lo, hi] (report time): per NVTX
-// range name and OS runtime call name, the time of the gap they cover.
+// range name and OS runtime call name, on the training thread or another,
+// the time of the gap they cover.
 std::vector<CpuActivity> activityDuring(const Report &r, std::uint32_t pid, TimeNs lo, TimeNs hi)
 {
     struct Coverage {
         std::vector<std::pair<TimeNs, TimeNs>> pieces;
         int depth = 0;
-        bool nvtx = false;
     };
-    std::map<std::pair<bool, StringId>, Coverage> byName;
+    const std::uint32_t training = trainingThread(r, pid);
+    std::map<std::tuple<bool, bool, StringId>, Coverage> byName; // (NVTX, training thread, name)
     for (const Track &t : r.tracks) {
         if (t.pid != pid || (t.kind != TrackKind::Nvtx && t.kind != TrackKind::OsRuntime))
             continue;
@@ -59,59 +81,81 @@ std::vector<CpuActivity> activityDuring(const Report &r, std::uint32_t pid, Time
             const TimeNs s = std::max(lo, t.slices.start(i)), e = std::min(hi, t.slices.end(i));
             if (e <= s)
                 return;
-            Coverage &c = byName[{nvtx, t.slices.name(i)}];
+            Coverage &c = byName[{nvtx, t.tid == training, t.slices.name(i)}];
             c.pieces.emplace_back(s, e);
             c.depth = std::max<int>(c.depth, t.slices.depth(i));
-            c.nvtx = nvtx;
         });
     }
     std::vector<CpuActivity> out;
     const double length = double(std::max<TimeNs>(hi - lo, 1));
     for (auto &[key, c] : byName) {
+        const auto &[nvtx, main, name] = key;
         const TimeNs covered = lengthOf(unionOf(std::move(c.pieces)));
-        out.push_back({r.strings.string(key.second), c.nvtx ? QStringLiteral("NVTX") : QStringLiteral("OS runtime"), covered,
-                       double(covered) / length, c.depth});
+        out.push_back({r.strings.string(name), nvtx ? QStringLiteral("NVTX") : QStringLiteral("OS runtime"), covered,
+                       double(covered) / length, c.depth, main});
     }
     std::sort(out.begin(), out.end(), [](const CpuActivity &a, const CpuActivity &b) {
-        return a.covered != b.covered ? a.covered > b.covered : a.name < b.name;
+        if (a.covered != b.covered)
+            return a.covered > b.covered;
+        return a.mainThread != b.mainThread ? a.mainThread : a.name < b.name;
     });
     return out;
 }
 
-} // namespace
-
-const CpuActivity *GpuGapInfo::mainActivity() const
+// The rank's annotated steps (report time), by start.
+std::vector<TimeRange> stepsOf(const RankEntry &entry)
 {
-    const CpuActivity *best = nullptr;
-    for (const CpuActivity &a : activity)
-        if (a.source == QLatin1String("NVTX") && a.share >= 0.5 && (!best || a.depth > best->depth))
-            best = &a;
-    if (best)
-        return best;
-    for (const CpuActivity &a : activity)
-        if (a.source == QLatin1String("OS runtime"))
-            return &a;
-    return activity.empty() ? nullptr : &activity.front();
+    std::vector<TimeRange> steps;
+    const Report &r = *entry.report;
+    for (const Track &t : r.tracks) {
+        if (t.kind != TrackKind::Nvtx || !Session::ownsTrack(entry, t))
+            continue;
+        std::unordered_map<StringId, bool> isStep;
+        for (std::size_t i = 0; i < t.slices.size(); ++i) {
+            auto [it, added] = isStep.try_emplace(t.slices.name(i), false);
+            if (added)
+                it->second = isStepName(r.strings.view(t.slices.name(i)));
+            if (it->second)
+                steps.push_back({t.slices.start(i), t.slices.end(i)});
+        }
+    }
+    std::sort(steps.begin(), steps.end(), [](const TimeRange &a, const TimeRange &b) { return a.start < b.start; });
+    return steps;
 }
 
-std::vector<GpuGapInfo> findGaps(const Session &session, const StatsScope &scope, TimeNs minimum, bool withActivity,
-                                 std::size_t activityLimit)
+// Where and how long a gap must be to count, per rank.
+struct GapWindow {
+    TimeRange within{kTimeMin, kTimeMax}; // report time; gaps are clipped to it
+    TimeNs minimum = 0;
+    TimeNs medianStep = 0;
+};
+
+template<class WindowOf>
+std::vector<GpuGapInfo> gapsWhere(const Session &session, const StatsScope &scope, WindowOf &&windowOf,
+                                  bool withActivity, std::size_t activityLimit)
 {
     std::vector<GpuGapInfo> gaps;
+    std::map<int, GapWindow> windows;
     for (const auto &[key, d] : deviceOps(session, scope)) {
         const auto &[rankIndex, pid, device] = key;
+        auto found = windows.find(rankIndex);
+        if (found == windows.end())
+            found = windows.emplace(rankIndex, windowOf(rankIndex)).first;
+        const GapWindow &w = found->second;
         for (std::size_t k = 0; k + 1 < d.starts.size(); ++k) {
-            const TimeNs idle = d.starts[k + 1] - d.ends[k];
-            if (idle <= 0 || idle < minimum)
+            const TimeNs from = std::max(d.ends[k], w.within.start), to = std::min(d.starts[k + 1], w.within.end);
+            const TimeNs idle = to - from;
+            if (idle <= 0 || idle < w.minimum)
                 continue;
             GpuGapInfo g;
             g.rankIndex = rankIndex;
             g.rank = session.ranks()[std::size_t(rankIndex)].rank;
             g.pid = pid;
             g.deviceId = device;
-            g.time = {d.ends[k] + d.offset, d.starts[k + 1] + d.offset};
+            g.time = {from + d.offset, to + d.offset};
+            g.medianStep = w.medianStep;
             if (withActivity) {
-                g.activity = activityDuring(*d.report, pid, d.ends[k], d.starts[k + 1]);
+                g.activity = activityDuring(*d.report, pid, from, to);
                 if (g.activity.size() > activityLimit)
                     g.activity.resize(activityLimit);
             }
@@ -122,6 +166,51 @@ std::vector<GpuGapInfo> findGaps(const Session &session, const StatsScope &scope
         return a.time.duration() != b.time.duration() ? a.time.duration() > b.time.duration() : a.time.start < b.time.start;
     });
     return gaps;
+}
+
+} // namespace
+
+const CpuActivity *GpuGapInfo::mainActivity() const
+{
+    for (const bool onMain : {true, false}) {
+        const CpuActivity *best = nullptr;
+        for (const CpuActivity &a : activity)
+            if (a.mainThread == onMain && a.source == QLatin1String("NVTX") && a.share >= 0.5 && (!best || a.depth > best->depth))
+                best = &a;
+        if (best)
+            return best;
+    }
+    for (const bool onMain : {true, false})
+        for (const CpuActivity &a : activity) // most covering first
+            if (a.mainThread == onMain && a.source == QLatin1String("OS runtime"))
+                return &a;
+    return activity.empty() ? nullptr : &activity.front();
+}
+
+std::vector<GpuGapInfo> findGaps(const Session &session, const StatsScope &scope, TimeNs minimum, bool withActivity,
+                                 std::size_t activityLimit)
+{
+    return gapsWhere(session, scope, [minimum](int) { return GapWindow{{kTimeMin, kTimeMax}, minimum, 0}; }, withActivity, activityLimit);
+}
+
+std::vector<GpuGapInfo> findInLoopGaps(const Session &session, const StatsScope &scope, double shareOfStep,
+                                       TimeNs withoutSteps, std::size_t activityLimit)
+{
+    auto windowOf = [&](int rankIndex) {
+        const std::vector<TimeRange> steps = stepsOf(session.ranks()[std::size_t(rankIndex)]);
+        if (steps.empty())
+            return GapWindow{{kTimeMin, kTimeMax}, withoutSteps, 0};
+        std::vector<TimeNs> lengths;
+        TimeNs loopEnd = kTimeMin;
+        for (const TimeRange &st : steps) {
+            lengths.push_back(st.duration());
+            loopEnd = std::max(loopEnd, st.end);
+        }
+        std::nth_element(lengths.begin(), lengths.begin() + std::ptrdiff_t(lengths.size() / 2), lengths.end());
+        const TimeNs median = lengths[lengths.size() / 2];
+        return GapWindow{{steps.front().start, loopEnd}, std::max<TimeNs>(TimeNs(double(median) * shareOfStep), 1), median};
+    };
+    return gapsWhere(session, scope, windowOf, true, activityLimit);
 }
 
 std::vector<UtilizationSeries> utilizationOverTime(const Session &session, const StatsScope &scope, int chunks)

@@ -14,6 +14,9 @@ struct CpuActivity {
     TimeNs covered = 0;  // ns of the gap inside at least one such call/range
     double share = 0;    // covered / gap length
     int depth = 0;       // deepest nesting level seen (NVTX)
+    // On the training thread (the one that made the most CUDA calls): what
+    // the CPU "did" is its activity, not a helper thread's wait.
+    bool mainThread = false;
 };
 
 struct GpuGapInfo {
@@ -22,9 +25,11 @@ struct GpuGapInfo {
     std::uint32_t pid = 0;
     int deviceId = 0;
     TimeRange time;    // session time
+    TimeNs medianStep = 0; // the rank's median annotated step; 0 without steps
     std::vector<CpuActivity> activity; // most covering first
-    // The innermost NVTX range covering at least half the gap, else the
-    // OS runtime call covering most of it: "data_loading covers 94%".
+    // What the CPU did: the innermost NVTX range covering at least half
+    // the gap ("data_loading covers 94%"), else the OS runtime call that
+    // covers most of it; the training thread's before other threads'.
     const CpuActivity *mainActivity() const;
 };
 
@@ -32,6 +37,13 @@ struct GpuGapInfo {
 // as gpu_gaps), longest first, among the GPU ops that start in the scope.
 std::vector<GpuGapInfo> findGaps(const Session &session, const StatsScope &scope, TimeNs minimum,
                                  bool withActivity = true, std::size_t activityLimit = 8);
+// The stalls of the training loop: gaps inside each rank's annotated loop
+// (first step start to last step end; clipped to it) of at least
+// `shareOfStep` of its median step, or `withoutSteps` ns on a rank without
+// annotated steps (then anywhere). nsys' 500 ms rule hides these: a step
+// is often shorter than that.
+std::vector<GpuGapInfo> findInLoopGaps(const Session &session, const StatsScope &scope, double shareOfStep,
+                                       TimeNs withoutSteps, std::size_t activityLimit = 8);
 
 struct UtilizationSeries {
     int rankIndex = 0;

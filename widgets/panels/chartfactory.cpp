@@ -179,8 +179,10 @@ QWidget *areaChart(const QString &title, const std::vector<Series> &series, cons
         area->attachAxis(x);
         area->attachAxis(y);
     }
-    if (minX <= maxX)
+    if (minX <= maxX) {
         x->setRange(minX, maxX);
+        x->applyNiceNumbers(); // 0, 2, 4 s rather than 0, 2.3, 4.7
+    }
     y->setRange(0, maxY);
     return viewOf(chart, parent);
 }

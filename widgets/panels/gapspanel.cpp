@@ -4,9 +4,12 @@
 #include "panels/chartfactory.h"
 #include "panels/resulttablemodel.h"
 #include "panels/tablebox.h"
+#include "stats/diagnosis.h"
 #include "theme/theme.h"
 
+#include <QComboBox>
 #include <QDir>
+#include <QSignalBlocker>
 #include <QDoubleSpinBox>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -23,21 +26,35 @@ QString describeMainActivity(const GpuGapInfo &gap)
     const CpuActivity *main = gap.mainActivity();
     if (!main)
         return QObject::tr("no traced CPU activity");
-    return QObject::tr("%1 covers %2% of this gap").arg(main->name).arg(int(std::lround(main->share * 100)));
+    return QObject::tr("%1 covers %2% of this gap%3")
+        .arg(main->name)
+        .arg(int(std::lround(main->share * 100)))
+        .arg(main->mainThread ? QString() : QObject::tr(" (not on the training thread)"));
 }
 
 GapsPanel::GapsPanel(QWidget *parent)
-    : StatsPanel(parent), m_threshold(new QDoubleSpinBox(this)), m_gaps(new TableBox(tr("GPU gaps"), this)),
+    : StatsPanel(parent), m_rule(new QComboBox(this)), m_threshold(new QDoubleSpinBox(this)), m_gaps(new TableBox(tr("GPU gaps"), this)),
       m_activity(new TableBox(tr("CPU activity during the selected gap"), this))
 {
     auto *layout = new QVBoxLayout(this);
     auto *controls = new QHBoxLayout;
-    controls->addWidget(new QLabel(tr("List gaps of at least"), this));
+    controls->addWidget(new QLabel(tr("List"), this));
+    // nsys' 500 ms rule finds a stalled pipeline but hides per-step stalls:
+    // a step is often shorter than that. The loop's own scale comes first.
+    m_rule->addItem(tr("stalls of the training loop: gaps of at least %1% of its median step")
+                        .arg(100.0 * DiagnosisThresholds{}.inLoopGapShareOfStep));
+    m_rule->addItem(tr("every gap (nsys' gpu_gaps rule) of at least"));
+    controls->addWidget(m_rule);
     m_threshold->setRange(0.001, 1e6);
     m_threshold->setDecimals(3);
     m_threshold->setSuffix(tr(" ms"));
     m_threshold->setValue(500.0); // nsys' default
+    m_threshold->setEnabled(false);
     controls->addWidget(m_threshold);
+    connect(m_rule, &QComboBox::currentIndexChanged, this, [this](int rule) {
+        m_threshold->setEnabled(rule == 1);
+        refresh();
+    });
     controls->addStretch(1);
     layout->addLayout(controls);
     layout->addWidget(chartsOverTables(this, {{&m_utilization, 3}, {&m_histogram, 2}}, {{m_gaps, 3}, {m_activity, 2}}), 1);
@@ -58,7 +75,22 @@ GapsPanel::GapsPanel(QWidget *parent)
 
 void GapsPanel::setThresholdMs(double ms)
 {
+    const QSignalBlocker quiet(m_threshold);
     m_threshold->setValue(ms);
+    if (m_rule->currentIndex() == 1)
+        refresh();
+    else
+        m_rule->setCurrentIndex(1);
+}
+
+void GapsPanel::setInLoopRule()
+{
+    m_rule->setCurrentIndex(0);
+}
+
+bool GapsPanel::usesInLoopRule() const
+{
+    return m_rule->currentIndex() == 0;
 }
 
 namespace {
@@ -76,7 +108,12 @@ void GapsPanel::refresh()
     const Session *s = session();
     const StatsScope sc = scope();
     const TimeNs minimum = TimeNs(m_threshold->value() * 1e6);
-    run<GapsResult>([s, sc, minimum] { return GapsResult{findGaps(*s, sc, minimum), utilizationOverTime(*s, sc, 100), gapHistogram(*s, sc)}; },
+    const bool inLoop = usesInLoopRule();
+    run<GapsResult>([s, sc, minimum, inLoop] {
+        const DiagnosisThresholds th;
+        return GapsResult{inLoop ? findInLoopGaps(*s, sc, th.inLoopGapShareOfStep, th.inLoopGapWithoutSteps) : findGaps(*s, sc, minimum),
+                          utilizationOverTime(*s, sc, 100), gapHistogram(*s, sc)};
+    },
                     [this](GapsResult r) { present(std::move(r.gaps), r.utilization, r.histogram); });
 }
 
@@ -87,11 +124,13 @@ void GapsPanel::present(std::vector<GpuGapInfo> found, const std::vector<Utiliza
     m_found = std::move(found);
     ResultTable gaps;
     gaps.name = QStringLiteral("gpu_gaps_with_cpu_activity");
-    gaps.headers = QStringList{tr("Rank"), tr("GPU"), tr("Start (s)"), tr("Duration (ns)"), tr("Duration"), tr("Main CPU activity")};
+    gaps.headers = QStringList{tr("Rank"), tr("GPU"), tr("Start (s)"), tr("Duration (ns)"), tr("Duration"), tr("Main CPU activity"),
+                               tr("Share of step (%)")};
     for (const GpuGapInfo &g : m_found)
         gaps.rows.push_back({Cell::ofInteger(g.rank), Cell::ofInteger(g.deviceId), Cell::ofDecimal(double(g.time.start - zero) / 1e9, 6),
                              Cell::ofInteger(g.time.duration()), Cell::ofText(formatDuration(g.time.duration())),
-                             Cell::ofText(describeMainActivity(g))});
+                             Cell::ofText(describeMainActivity(g)),
+                             g.medianStep > 0 ? Cell::ofDecimal(100.0 * double(g.time.duration()) / double(g.medianStep), 1) : Cell::ofText(QString())});
     m_gaps->setTable(gaps);
     showActivity(m_found.empty() ? -1 : 0);
 
@@ -120,10 +159,11 @@ void GapsPanel::showActivity(int gapRow)
 {
     ResultTable t;
     t.name = QStringLiteral("gap_cpu_activity");
-    t.headers = QStringList{tr("Name"), tr("Source"), tr("Covered (ns)"), tr("Share of gap (%)")};
+    t.headers = QStringList{tr("Name"), tr("Source"), tr("Thread"), tr("Covered (ns)"), tr("Share of gap (%)")};
     if (gapRow >= 0 && std::size_t(gapRow) < m_found.size())
         for (const CpuActivity &a : m_found[std::size_t(gapRow)].activity)
-            t.rows.push_back({Cell::ofText(a.name), Cell::ofText(a.source), Cell::ofInteger(a.covered), Cell::ofDecimal(a.share * 100, 1)});
+            t.rows.push_back({Cell::ofText(a.name), Cell::ofText(a.source), Cell::ofText(a.mainThread ? tr("training") : tr("other")),
+                              Cell::ofInteger(a.covered), Cell::ofDecimal(a.share * 100, 1)});
     m_activity->setTable(t);
 }
 

@@ -8,6 +8,7 @@
 #include "testdata.h"
 
 #include <QtTest>
+#include <sqlite3.h>
 
 using namespace rankscope;
 using namespace rankscope::stats;
@@ -114,6 +115,66 @@ private slots:
             QCOMPARE(main->name, QStringLiteral("data_loading"));
             QVERIFY2(main->share > 0.8, qPrintable(QString::number(main->share)));
         }
+    }
+
+    // The loop's stalls, from nsys' own printout of the GPU ops
+    // (cuda_gpu_trace.csv) and the export's NVTX "step N" ranges (read
+    // from the file): gaps inside the loop of at least 10% of the median
+    // step, clipped to it, paired as gpu_gaps pairs them.
+    void inLoopGapsAreTheLoopsStalls()
+    {
+        std::vector<TimeNs> starts, ends;
+        const QList<QStringList> trace = parseCsv(readText(referenceCsv(QStringLiteral("slow_1gpu"), QStringLiteral("cuda_gpu_trace"))));
+        for (qsizetype i = 1; i < trace.size(); ++i) {
+            if (trace[i].size() < 2)
+                continue;
+            starts.push_back(trace[i][0].toLongLong());
+            ends.push_back(trace[i][0].toLongLong() + trace[i][1].toLongLong());
+        }
+        std::sort(starts.begin(), starts.end());
+        std::sort(ends.begin(), ends.end());
+        std::vector<TimeRange> steps;
+        sqlite3 *db = nullptr;
+        QCOMPARE(sqlite3_open_v2(slowFixture().toUtf8().constData(), &db, SQLITE_OPEN_READONLY, nullptr), SQLITE_OK);
+        sqlite3_stmt *st = nullptr;
+        QCOMPARE(sqlite3_prepare_v2(db, "SELECT n.start, n.end FROM NVTX_EVENTS n LEFT JOIN StringIds s ON s.id = n.textId"
+                                        " WHERE coalesce(n.text, s.value) LIKE 'step %' ORDER BY n.start", -1, &st, nullptr), SQLITE_OK);
+        while (sqlite3_step(st) == SQLITE_ROW)
+            steps.push_back({sqlite3_column_int64(st, 0), sqlite3_column_int64(st, 1)});
+        sqlite3_finalize(st);
+        sqlite3_close(db);
+        QCOMPARE(steps.size(), std::size_t(8));
+        std::vector<TimeNs> lengths;
+        TimeNs loopEnd = 0;
+        for (const TimeRange &s : steps) {
+            lengths.push_back(s.duration());
+            loopEnd = std::max(loopEnd, s.end);
+        }
+        std::sort(lengths.begin(), lengths.end());
+        const TimeNs median = lengths[4], minimum = median / 10;
+        std::vector<std::pair<TimeNs, TimeNs>> expected; // (start, duration)
+        for (std::size_t k = 0; k + 1 < starts.size(); ++k) {
+            const TimeNs from = std::max(ends[k], steps.front().start), to = std::min(starts[k + 1], loopEnd);
+            if (to - from > 0 && to - from >= minimum)
+                expected.push_back({from, to - from});
+        }
+        std::vector<std::pair<TimeNs, TimeNs>> found;
+        const auto gaps = findInLoopGaps(*m_slow, {}, 0.10, 1000000);
+        for (const GpuGapInfo &g : gaps) {
+            found.push_back({g.time.start, g.time.duration()});
+            QCOMPARE(g.medianStep, median);
+        }
+        std::sort(expected.begin(), expected.end());
+        std::sort(found.begin(), found.end());
+        QVERIFY(expected.size() >= 8);
+        QCOMPARE(found, expected);
+        // nsys' 500 ms rule sees none of them: its one gap is before the loop.
+        for (const auto &[start, length] : expected)
+            QVERIFY(length < 500000000);
+        // What the CPU did: the training thread's data loading.
+        const CpuActivity *main = gaps.front().mainActivity();
+        QVERIFY(main && main->mainThread);
+        QCOMPARE(main->name, QStringLiteral("data_loading"));
     }
 
     void utilizationAndHistogram()
