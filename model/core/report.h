@@ -196,6 +196,17 @@ struct NvtxProjectionRecord {
 };
 static_assert(sizeof(NvtxProjectionRecord) == 32, "one per projected NVTX range: keep it unpadded");
 
+// A flow arrow as the trace wrote it: from a point on one thread to a point
+// on another, each bound to the innermost slice open there (Kineto's
+// "fwdbwd" flows: a forward op to the backward op autograd ran for it).
+struct FlowPoint {
+    std::uint32_t pid = 0, tid = 0;
+    TimeNs time = 0; // report time
+};
+struct FlowRecord {
+    FlowPoint from, to;
+};
+
 struct Diagnostic {
     enum class Severity : std::uint8_t { Info, Warning, Error };
     Severity severity = Severity::Info;
@@ -255,6 +266,7 @@ struct Report {
     std::vector<NvtxRecord> nvtx; // see NvtxRecord::kNoRecord; read through nvtxRecord()
     std::vector<NvtxProjectionRecord> nvtxProjections;
     std::vector<CollectiveRecord> collectives;
+    std::vector<FlowRecord> flows; // Kineto's forward -> backward arrows
 
     // API call <-> GPU work, by (pid, correlation id): ids repeat across
     // processes. Events sorted by that key, 8 bytes each: the key itself is

@@ -211,6 +211,9 @@ EventDetails describeEvent(const Session &session, const EventLocation &at)
     case TrackKind::Nvtx:
         addNvtxFields(d, r, t, i);
         addLaunchedWork(d, session, at);
+        for (const EventLocation &other : flowPartners(session, at)) // forward <-> backward
+            d.fields.push_back({session.sessionTime(other).start > session.sessionTime(at).start ? QStringLiteral("Backward op") : QStringLiteral("Forward op"),
+                                eventName(session, other) + QStringLiteral(" (") + formatDuration(session.sessionTime(other).duration()) + QLatin1Char(')'), other});
         break;
     case TrackKind::NvtxGpuProjection: {
         const NvtxProjectionRecord &p = r.nvtxProjections[t.slices.payload(i)];

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <unordered_map>
 
 namespace rankscope {
 
@@ -65,6 +66,94 @@ void forEachApiCall(const Report &report, std::uint32_t pid, std::uint32_t tid, 
 }
 
 } // namespace
+
+namespace {
+
+// The CPU slice a flow point binds to: on the point's thread, the outermost
+// slice starting exactly there (the op that emitted it), else the innermost
+// one open there.
+std::optional<EventLocation> sliceAt(const Session &session, int rank, const FlowPoint &p)
+{
+    const Report &r = *session.ranks()[std::size_t(rank)].report;
+    std::optional<EventLocation> best;
+    int bestScore = 0;
+    for (std::uint32_t t = 0; t < r.tracks.size(); ++t) {
+        const Track &track = r.tracks[t];
+        if (track.kind != TrackKind::Nvtx || track.pid != p.pid || track.tid != p.tid)
+            continue;
+        track.slices.forEachOverlapping(p.time, p.time, [&](std::uint32_t e) {
+            const int depth = track.slices.depth(e);
+            const int score = track.slices.start(e) == p.time ? 1000000 - depth : depth + 1;
+            if (score > bestScore) {
+                bestScore = score;
+                best = EventLocation{rank, t, e};
+            }
+        });
+    }
+    return best;
+}
+
+// "aten::linear, seq = 12" -> (12, forward); "MmBackward0, stashed seq = 12" -> (12, backward).
+struct SeqMark {
+    std::int64_t seq = -1;
+    bool stashed = false;
+};
+SeqMark seqMarkOf(std::string_view name)
+{
+    static constexpr std::string_view kSeq = "seq = ";
+    const auto at = name.rfind(kSeq);
+    if (at == std::string_view::npos)
+        return {};
+    std::int64_t value = 0;
+    std::size_t i = at + kSeq.size(), digits = 0;
+    for (; i < name.size() && name[i] >= '0' && name[i] <= '9' && digits < 18; ++i, ++digits)
+        value = value * 10 + (name[i] - '0');
+    if (digits == 0)
+        return {};
+    const bool stashed = at >= 8 && name.substr(at - 8, 8) == "stashed ";
+    return {value, stashed};
+}
+
+} // namespace
+
+std::vector<EventLocation> flowPartners(const Session &session, const EventLocation &at)
+{
+    std::vector<EventLocation> partners;
+    const Report &r = *session.ranks()[std::size_t(at.rank)].report;
+    const Track &track = session.track(at);
+    if (track.kind != TrackKind::Nvtx)
+        return partners;
+    for (const FlowRecord &flow : r.flows)
+        for (const auto &[here, there] : {std::pair{flow.from, flow.to}, std::pair{flow.to, flow.from}}) {
+            if (here.pid != track.pid || here.tid != track.tid || here.time < track.slices.start(at.event)
+                || here.time > track.slices.end(at.event))
+                continue;
+            if (sliceAt(session, at.rank, here) != at)
+                continue;
+            if (const auto other = sliceAt(session, at.rank, there))
+                partners.push_back(*other);
+        }
+    // emit_nvtx: the matching "seq = N" ranges of the same process.
+    const SeqMark mark = seqMarkOf(r.strings.view(track.slices.name(at.event)));
+    if (mark.seq < 0)
+        return partners;
+    for (std::uint32_t t = 0; t < r.tracks.size(); ++t) {
+        const Track &other = r.tracks[t];
+        if (other.kind != TrackKind::Nvtx || other.pid != track.pid)
+            continue;
+        std::unordered_map<StringId, bool> matches;
+        for (std::uint32_t e = 0; e < other.slices.size(); ++e) {
+            auto [it, added] = matches.try_emplace(other.slices.name(e), false);
+            if (added) {
+                const SeqMark m = seqMarkOf(r.strings.view(other.slices.name(e)));
+                it->second = m.seq == mark.seq && m.stashed != mark.stashed;
+            }
+            if (it->second)
+                partners.push_back({at.rank, t, e});
+        }
+    }
+    return partners;
+}
 
 RangeGpuWork gpuWorkOfRange(const Session &session, const EventLocation &range, std::size_t limit)
 {

@@ -14,6 +14,12 @@ std::vector<EventLocation> launchedGpuWork(const Session &session, const EventLo
 // Either direction: the API call of a GPU op, or the first GPU op of a call.
 std::optional<EventLocation> correlatedEvent(const Session &session, const EventLocation &at);
 
+// The other end of the flow arrows an event has: a forward op's backward op
+// and back, from Kineto's "fwdbwd" flows or, in an nsys export of a run
+// under torch.autograd.profiler.emit_nvtx, from the NVTX ranges' "seq = N"
+// and "stashed seq = N" (the backward op of forward op N).
+std::vector<EventLocation> flowPartners(const Session &session, const EventLocation &at);
+
 // The GPU work a CPU range (NVTX, or a Kineto CPU op) launched: the kernels,
 // copies and memsets of the CUDA calls its thread made inside it, in GPU
 // time order; and the other thread of the same process that launched the

@@ -10,6 +10,7 @@
 
 #include <QElapsedTimer>
 #include <QPainter>
+#include <QPainterPath>
 #include <QScrollBar>
 
 #include <algorithm>
@@ -40,6 +41,7 @@ void TimelineCanvas::setSession(std::shared_ptr<const Session> session)
     m_session = std::move(session);
     m_selected.reset();
     m_correlated.reset();
+    m_flows.clear();
     m_highlighted.clear();
     m_collective.reset();
     m_busyRuns.clear();
@@ -251,6 +253,7 @@ void TimelineCanvas::selectEvent(std::optional<EventLocation> event, bool reveal
         event.reset();
     m_selected = event;
     m_correlated = event && m_session ? correlatedEvent(*m_session, *event) : std::nullopt;
+    m_flows = event && m_session ? flowPartners(*m_session, *event) : std::vector<EventLocation>{};
     if (event && reveal && m_session) {
         const int row = m_rows.rowOf(event->rank, event->track);
         for (int p = row >= 0 ? m_rows.rows()[std::size_t(row)].parent : -1; p >= 0; p = m_rows.rows()[std::size_t(p)].parent)
@@ -509,8 +512,35 @@ void TimelineCanvas::paintOverlays(QPainter &p) const
                 p.drawLine(*at, *other);
             }
         }
+        if (at)
+            for (const EventLocation &flow : m_flows)
+                if (const auto other = pointOf(flow))
+                    paintFlowArrow(p, *at, *other, m_session->sessionTime(flow).start > when.start);
     }
     p.restore();
+}
+
+void TimelineCanvas::paintFlowArrow(QPainter &p, QPoint from, QPoint to, bool forward) const
+{
+    // An S-curve from one event to the other with its head at the later
+    // one, as Perfetto draws flows.
+    if (!forward)
+        std::swap(from, to);
+    QPainterPath path(from);
+    const double bend = std::max(20.0, std::abs(to.x() - from.x()) / 3.0);
+    path.cubicTo(from.x() + bend, from.y(), to.x() - bend, to.y(), to.x(), to.y());
+    const QColor colour = Theme(palette()).selectionOutline();
+    p.setPen(QPen(colour, 2));
+    p.setBrush(Qt::NoBrush);
+    p.drawPath(path);
+    const double angle = std::atan2(to.y() - path.pointAtPercent(0.97).y(), to.x() - path.pointAtPercent(0.97).x());
+    const QPointF tip(to);
+    QPolygonF head;
+    head << tip << tip - QPointF(std::cos(angle - 0.4) * 9, std::sin(angle - 0.4) * 9)
+         << tip - QPointF(std::cos(angle + 0.4) * 9, std::sin(angle + 0.4) * 9);
+    p.setBrush(colour);
+    p.drawPolygon(head);
+    p.setBrush(Qt::NoBrush);
 }
 
 void TimelineCanvas::paintLabels(QPainter &p) const

@@ -57,6 +57,8 @@ public:
     const QString &emptyMessage() const { return m_emptyMessage; }
 
     std::optional<EventLocation> selectedEvent() const { return m_selected; }
+    // The selection's flow partners, drawn as arrows (forward <-> backward op).
+    const std::vector<EventLocation> &flowPartnersOfSelection() const { return m_flows; }
     // Selects an event (or nothing); with `reveal`, expands its groups,
     // scrolls it into view and centres it if it is off screen.
     void selectEvent(std::optional<EventLocation> event, bool reveal = false);
@@ -114,6 +116,8 @@ private:
     void paintCounter(QPainter &p, const RowGeometry &g) const;
     void paintOverlays(QPainter &p) const;
     void paintCollective(QPainter &p) const;
+    // An arrow between two events' points, head at `to` when `forward`.
+    void paintFlowArrow(QPainter &p, QPoint from, QPoint to, bool forward) const;
     int laneTop(const RowGeometry &g, int lane) const;
 
     ZoomState *m_zoom;
@@ -123,6 +127,7 @@ private:
     QString m_emptyMessage;
     std::optional<EventLocation> m_selected;
     std::optional<EventLocation> m_correlated;
+    std::vector<EventLocation> m_flows; // forward <-> backward partners of the selection
     std::vector<EventLocation> m_highlighted;
     std::optional<CollectiveOverlay> m_collective;
     std::optional<ExportFrame> m_export;

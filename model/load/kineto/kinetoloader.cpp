@@ -159,7 +159,9 @@ public:
         case 'i':
         case 'I': addInstant(e); break;
         case 'C': addCounter(e); break;
-        default: break; // flows ('s', 'f') repeat the correlation ids the events carry
+        case 's':
+        case 'f': addFlowPoint(e); break;
+        default: break;
         }
     }
 
@@ -193,8 +195,12 @@ private:
     void addMetadata(const KinetoEvent &e);
     void addInstant(const KinetoEvent &e);
     void addCounter(const KinetoEvent &e);
+    // "ac2g" flows repeat the correlation ids the events carry; "fwdbwd"
+    // ones link a forward op to its backward op and are kept.
+    void addFlowPoint(const KinetoEvent &e);
     CounterTrack &counter(const QString &name, std::uint32_t pid, int device, const QString &unit);
 
+    std::map<std::int64_t, std::pair<FlowRecord, int>> m_flows; // by id: the flow, which ends were seen (1 start, 2 finish)
     Report &m_report;
     TrackRegistry m_tracks;
     KernelConfigInterner m_configs;
@@ -437,6 +443,16 @@ void KinetoBuilder::addCounter(const KinetoEvent &e)
     }
 }
 
+void KinetoBuilder::addFlowPoint(const KinetoEvent &e)
+{
+    if (e.cat != "fwdbwd" || e.id == kNone || e.pid == kNone || e.tsNs == kNone || !isKinetoTime(e.tsNs))
+        return;
+    auto &flow = m_flows[e.id];
+    FlowPoint &point = e.ph == 's' ? flow.first.from : flow.first.to;
+    point = {std::uint32_t(e.pid), threadIdOf(e.tid), e.tsNs};
+    flow.second |= e.ph == 's' ? 1 : 2;
+}
+
 void KinetoBuilder::finish(const kineto::TraceHeader &header)
 {
     Report &r = m_report;
@@ -485,6 +501,12 @@ void KinetoBuilder::finish(const kineto::TraceHeader &header)
     }
     for (Track &t : r.tracks)
         t.slices.shift(-origin);
+    for (auto &[id, flow] : m_flows)
+        if (flow.second == 3) { // both ends seen
+            flow.first.from.time -= origin;
+            flow.first.to.time -= origin;
+            r.flows.push_back(flow.first);
+        }
     for (CounterTrack &c : r.counters) {
         for (TimeNs &t : c.time)
             t -= origin;

@@ -130,6 +130,71 @@ private slots:
                 why = field.value;
         QVERIFY2(why.startsWith(QLatin1String("no GPU projection")), qPrintable(why));
     }
+
+    // PyTorch's own fwdbwd flow #1 in the real slow Kineto trace: the
+    // forward op aten::nll_loss_forward (thread 430, ts 4493981677012.465
+    // µs) to NllLossBackward0 (autograd thread 456, ts 4493981677680.478 µs).
+    void kinetoFlowsLinkAForwardOpToItsBackwardOp()
+    {
+        const Session kineto = Session::load({dataPath(QStringLiteral("kineto/slow_rank0.pt.trace.json.gz"))});
+        const Report &r = *kineto.ranks()[0].report;
+        QCOMPARE(r.flows.size(), std::size_t(96)); // the file's 96 fwdbwd start/finish pairs
+        const TimeNs forwardAt = 4493981677012465 - r.meta.rawTimeOrigin;
+        const TimeNs backwardAt = 4493981677680478 - r.meta.rawTimeOrigin;
+        std::optional<EventLocation> forward;
+        for (std::uint32_t t = 0; t < r.tracks.size(); ++t)
+            if (r.tracks[t].kind == TrackKind::Nvtx && r.tracks[t].tid == 430)
+                for (std::uint32_t e = 0; e < r.tracks[t].slices.size(); ++e)
+                    if (r.tracks[t].slices.start(e) == forwardAt && r.strings.string(r.tracks[t].slices.name(e)) == QStringLiteral("aten::nll_loss_forward"))
+                        forward = EventLocation{0, t, e};
+        QVERIFY(forward);
+        const std::vector<EventLocation> partners = flowPartners(kineto, *forward);
+        QCOMPARE(partners.size(), std::size_t(1));
+        const Track &bt = kineto.track(partners[0]);
+        QCOMPARE(bt.tid, 456u);
+        QCOMPARE(bt.slices.start(partners[0].event), backwardAt);
+        QCOMPARE(r.strings.string(bt.slices.name(partners[0].event)), QStringLiteral("NllLossBackward0"));
+        // And back.
+        QCOMPARE(flowPartners(kineto, partners[0]), std::vector<EventLocation>{*forward});
+        // Details link them.
+        bool linked = false;
+        for (const auto &field : describeEvent(kineto, *forward).fields)
+            linked |= field.label == QStringLiteral("Backward op") && field.link == partners[0];
+        QVERIFY(linked);
+    }
+
+    // torch.autograd.profiler.emit_nvtx names forward ops "…, seq = N" and
+    // the backward op made for them "…, stashed seq = N".
+    void emitNvtxSequenceNumbersPairForwardAndBackward()
+    {
+        auto report = std::make_shared<Report>();
+        report->filePath = QStringLiteral("emit_nvtx.sqlite");
+        auto addRange = [&](std::uint32_t tid, TimeNs start, TimeNs end, const char *name) {
+            Track *track = nullptr;
+            for (Track &t : report->tracks)
+                if (t.tid == tid)
+                    track = &t;
+            if (!track) {
+                report->tracks.push_back({TrackKind::Nvtx, 7, tid, -1, 0, 0, 0, StringTable::kEmpty, {}});
+                track = &report->tracks.back();
+            }
+            track->slices.append(start, end, report->strings.intern(name), 0);
+        };
+        addRange(7, 100, 200, "aten::linear, seq = 12");
+        addRange(7, 300, 400, "aten::relu, seq = 13");
+        addRange(7, 500, 600, "aten::linear, seq = 120"); // not 12
+        addRange(9, 1000, 1100, "ReluBackward0, stashed seq = 13");
+        addRange(9, 1200, 1300, "AddmmBackward0, stashed seq = 12");
+        for (Track &t : report->tracks)
+            t.slices.finalize();
+        const Session session = Session::fromReports({report});
+        const std::vector<EventLocation> partners = flowPartners(session, {0, 0, 0});
+        QCOMPARE(partners.size(), std::size_t(1));
+        QCOMPARE(report->strings.string(session.track(partners[0]).slices.name(partners[0].event)), QStringLiteral("AddmmBackward0, stashed seq = 12"));
+        const std::vector<EventLocation> forwardOnly{EventLocation{0, 0, 0}};
+        QCOMPARE(flowPartners(session, partners[0]), forwardOnly);
+        QVERIFY(flowPartners(session, {0, 0, 2}).empty()); // seq 120 has no backward op
+    }
 };
 
 QTEST_GUILESS_MAIN(TestEventLinks)
