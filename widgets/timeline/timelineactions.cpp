@@ -83,7 +83,8 @@ QList<TimelineActions::HelpRow> TimelineActions::gestureRows()
         {tr("`Shift`+drag"), tr("select a time range; the ruler shows its duration")},
         {tr("click an event"), tr("select it; its details show in the Details dock")},
         {tr("double-click an event"), tr("zoom to it")},
-        {tr("right-click a row name"), tr("hide the row, move it up or down, show the hidden rows (remembered)")},
+        {tr("click a row name"), tr("fold or unfold a group; list a row's events in the Events dock")},
+        {tr("right-click a row"), tr("pin it to the top, hide it, move it; expand or collapse all; show only GPU or NCCL rows; show all (remembered)")},
     };
 }
 

@@ -23,22 +23,39 @@ TimeNs niceStep(double minimumNs)
     }
 }
 
+namespace {
+
+struct TimeUnit {
+    TimeNs ns;
+    const char *name;
+};
+constexpr TimeUnit kUnits[] = {{1000000000, "s"}, {1000000, "ms"}, {1000, "µs"}, {1, "ns"}};
+
+// The largest unit no bigger than `magnitude`.
+const TimeUnit &unitFor(TimeNs magnitude)
+{
+    for (const TimeUnit &u : kUnits)
+        if (magnitude >= u.ns)
+            return u;
+    return kUnits[3];
+}
+
+// `relative` in `unit`, with the decimals ticks `step` apart need.
+QString formatIn(TimeNs relative, TimeNs step, const TimeUnit &unit)
+{
+    int decimals = 0;
+    for (TimeNs s = step; s % unit.ns != 0 && decimals < 9; s *= 10)
+        ++decimals;
+    const double value = double(relative) / double(unit.ns);
+    return QString::number(value, 'f', decimals) + QLatin1Char(' ') + QString::fromUtf8(unit.name);
+}
+
+} // namespace
+
 QString formatTickLabel(TimeNs relative, TimeNs step)
 {
-    struct Unit { TimeNs ns; const char *name; };
-    static constexpr Unit units[] = {{1000000000, "s"}, {1000000, "ms"}, {1000, "µs"}, {1, "ns"}};
     // The largest unit no bigger than the step keeps labels short.
-    const Unit *unit = &units[3];
-    for (const Unit &u : units)
-        if (step >= u.ns) {
-            unit = &u;
-            break;
-        }
-    int decimals = 0;
-    for (TimeNs s = step; s % unit->ns != 0 && decimals < 9; s *= 10)
-        ++decimals;
-    const double value = double(relative) / double(unit->ns);
-    return QString::number(value, 'f', decimals) + QLatin1Char(' ') + QString::fromUtf8(unit->name);
+    return formatIn(relative, step, unitFor(step));
 }
 
 namespace {
@@ -95,8 +112,11 @@ RulerTicks rulerTicks(TimeRange visible, TimeNs zero, int widthPx, int minSpacin
         out.base = base + zero;
         out.baseLabel = formatBase(base, baseUnit);
     }
+    // Offsets from the base share one unit, the largest no bigger than the
+    // largest offset: "+24.2 ms" rather than "+24200 µs".
+    const TimeUnit &offsetUnit = unitFor(std::max(step, last - (out.base - zero)));
     for (TimeNs t = first; t <= last; t += step) {
-        const QString label = out.hasBase ? QStringLiteral("+") + formatTickLabel(t + zero - out.base, step)
+        const QString label = out.hasBase ? QStringLiteral("+") + formatIn(t + zero - out.base, step, offsetUnit)
                                           : formatTickLabel(t, step);
         out.ticks.push_back({t + zero, label});
     }

@@ -90,6 +90,13 @@ private slots:
         QVERIFY(deep.hasBase);
         QCOMPARE(deep.baseLabel, QStringLiteral("3600.000 00 s"));
         QCOMPARE(deep.ticks.front().label, QStringLiteral("+140 ns"));
+        // Offsets past a thousand steps read in the larger unit: 1.2 ms seen
+        // 7.724 s in, 200 µs apart, from a base of 7.7 s.
+        const RulerTicks copy = rulerTicks({zero + 7724000000, zero + 7725200000}, zero, 600, 100);
+        QCOMPARE(copy.step, TimeNs(200000));
+        QCOMPARE(copy.baseLabel, QStringLiteral("7.7 s"));
+        QCOMPARE(copy.ticks.front().label, QStringLiteral("+24.0 ms"));
+        QCOMPARE(copy.ticks[1].label, QStringLiteral("+24.2 ms"));
     }
 };
 
