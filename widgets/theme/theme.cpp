@@ -151,4 +151,28 @@ QColor Theme::neutralSeriesColor()
     return kindColor(TrackKind::OsRuntime);
 }
 
+QColor EventColorCache::color(const Report &report, const Track &track, std::uint32_t event)
+{
+    // Copies are coloured by direction and NVTX ranges may carry their own
+    // colour: both are cheap and per event, not per name.
+    if (track.kind == TrackKind::Memcpy)
+        return Theme::eventColor(report, track, event);
+    if (track.kind == TrackKind::Nvtx && report.nvtxRecord(track.slices.payload(event)).hasColor)
+        return Theme::eventColor(report, track, event);
+    if (track.kind == TrackKind::NvtxGpuProjection
+        && report.nvtxRecord(report.nvtxProjections[track.slices.payload(event)].nvtxRow).hasColor)
+        return Theme::eventColor(report, track, event);
+    if (m_lastReport != &report || !m_last) {
+        m_last = &m_reports[&report];
+        m_lastReport = &report;
+    }
+    std::vector<QRgb> &names = track.kind == TrackKind::NvtxGpuProjection ? m_last->projected : m_last->other;
+    const StringId name = track.slices.name(event);
+    if (name >= names.size())
+        names.resize(std::max<std::size_t>(report.strings.size(), std::size_t(name) + 1), 0);
+    if (names[name] == 0) // every computed colour is opaque, so never 0
+        names[name] = Theme::eventColor(report, track, event).rgba();
+    return QColor::fromRgba(names[name]);
+}
+
 } // namespace rankscope

@@ -11,6 +11,7 @@
 #include <QBrush>
 #include <QColor>
 #include <QPalette>
+#include <unordered_map>
 
 namespace rankscope {
 
@@ -55,6 +56,30 @@ public:
 
 private:
     QPalette m_palette;
+};
+
+// Event colours remembered by name: hashing a kernel's 200-character name
+// and converting from HSV for every rectangle of every frame cost more than
+// filling it. One per timeline; clear() when its session changes (names
+// are keyed by their report and string id).
+class EventColorCache {
+public:
+    QColor color(const Report &report, const Track &track, std::uint32_t event);
+    void clear()
+    {
+        m_reports.clear();
+        m_last = nullptr;
+    }
+
+private:
+    // Per report, per string id: the colour of that name on GPU-projected
+    // NVTX rows and on every other row (0: not computed yet).
+    struct Names {
+        std::vector<QRgb> projected, other;
+    };
+    std::unordered_map<const Report *, Names> m_reports;
+    const Report *m_lastReport = nullptr;
+    Names *m_last = nullptr;
 };
 
 } // namespace rankscope

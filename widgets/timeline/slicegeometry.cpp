@@ -1,7 +1,7 @@
 #include "timeline/slicegeometry.h"
 
 #include <algorithm>
-#include <map>
+#include <vector>
 
 namespace rankscope {
 
@@ -17,9 +17,10 @@ public:
 
     void add(SliceRect r)
     {
-        const auto it = m_last.find(r.lane);
-        if (it != m_last.end()) {
-            SliceRect &last = m_out[it->second];
+        if (r.lane >= m_last.size())
+            m_last.resize(std::size_t(r.lane) + 1, kNone);
+        if (m_last[r.lane] != kNone) {
+            SliceRect &last = m_out[m_last[r.lane]];
             const bool narrow = r.x1 - r.x0 < kMergeGap && (last.x1 - last.x0 < kMergeGap || last.isMerged());
             if (narrow && r.x0 <= last.x1 + kMergeGap) {
                 const float width = std::max(last.x1, r.x1) - last.x0;
@@ -39,7 +40,8 @@ public:
 private:
     std::vector<SliceRect> &m_out;
     const SliceTrack &m_track;
-    std::map<std::uint16_t, std::size_t> m_last;
+    static constexpr std::size_t kNone = ~std::size_t(0);
+    std::vector<std::size_t> m_last; // per lane: its last rectangle in m_out
 };
 
 } // namespace
@@ -75,14 +77,15 @@ public:
     // A level's buckets in view, on one lane. A bucket where one event
     // starts draws that event as it is (it may be much wider than the
     // bucket); buckets it covers then add nothing.
-    void addBuckets(const LodSummary::Level &level, std::uint16_t lane)
+    void addBuckets(const LodSummary::Level &level, std::uint16_t lane, std::uint32_t drawn = SliceRect::kNoEvent)
     {
-        TimeNs exactEnd = kTimeMin;
+        TimeNs exactEnd = drawn == SliceRect::kNoEvent ? kTimeMin : m_track.end(drawn);
         const auto [first, last] = level.bucketsIn(lo, hi);
         for (std::size_t b = first; b < last; ++b) {
             const TimeNs bucketStart = level.bucket[b] * level.width;
             if (level.count[b] == 1 && level.longest[b] != LodSummary::kNoEvent) {
-                addEvent(level.longest[b], lane);
+                if (level.longest[b] != drawn)
+                    addEvent(level.longest[b], lane);
                 exactEnd = std::max(exactEnd, m_track.end(level.longest[b]));
                 continue;
             }
@@ -106,14 +109,25 @@ public:
     {
         const SliceTrack::DepthRow &row = m_track.depthRows()[depth];
         const auto lane = std::uint16_t(m_input.laneOffset + int(depth));
-        const auto [first, last] = m_track.depthRowEventsIn(depth, lo, hi);
-        const LodSummary::Level *level = row.lod.levelFor(m_scale.nsPerPixel);
-        if (!level || last - first <= manyEvents()) {
-            for (std::size_t i = first; i < last; ++i)
-                addEvent(row.events[i], lane);
+        // A level whose buckets fit in a pixel draws the row exactly as
+        // well (a bucket with one event draws that event) for at most one
+        // rectangle per pixel; without one the row is sparse: its events.
+        if (const LodSummary::Level *level = row.lod.levelFor(m_scale.nsPerPixel)) {
+            // An event open at the left edge that started in a bucket out of
+            // view: drawn as itself, not as its buckets' busy time.
+            std::uint32_t openEvent = SliceRect::kNoEvent;
+            const TimeNs firstBucket = LodSummary::bucketOf(lo, level->width) * level->width;
+            if (const auto [open, none] = m_track.depthRowEventsIn(depth, lo, lo);
+                open < none && m_track.start(row.events[open]) < firstBucket) {
+                openEvent = row.events[open];
+                addEvent(openEvent, lane);
+            }
+            addBuckets(*level, lane, openEvent);
             return;
         }
-        addBuckets(*level, lane);
+        const auto [first, last] = m_track.depthRowEventsIn(depth, lo, hi);
+        for (std::size_t i = first; i < last; ++i)
+            addEvent(row.events[i], lane);
     }
 
 private:
@@ -147,8 +161,10 @@ void buildSliceGeometry(const SliceGeometryInput &input, const TimeScale &scale,
     const auto inRange = std::size_t(lastIn - firstIn);
     if (inRange > builder.manyEvents()) {
         if (!input.flatten && !track.depthRows().empty()) {
-            for (std::size_t depth = 0; depth < track.depthRows().size(); ++depth)
-                builder.addDepthRow(depth);
+            const int first = std::max(0, input.firstLane - input.laneOffset);
+            const int last = std::min(int(track.depthRows().size()) - 1, input.lastLane - input.laneOffset);
+            for (int depth = first; depth <= last; ++depth)
+                builder.addDepthRow(std::size_t(depth));
             return;
         }
         if (const LodSummary::Level *level = track.lod().levelFor(scale.nsPerPixel)) {
@@ -156,8 +172,11 @@ void buildSliceGeometry(const SliceGeometryInput &input, const TimeScale &scale,
             return;
         }
     }
-    for (std::uint32_t i : track.overlapping(builder.lo, builder.hi))
-        builder.addEvent(i, std::uint16_t(input.laneOffset + (input.flatten ? 0 : track.depth(i))));
+    for (std::uint32_t i : track.overlapping(builder.lo, builder.hi)) {
+        const int lane = input.laneOffset + (input.flatten ? 0 : track.depth(i));
+        if (lane >= input.firstLane && lane <= input.lastLane)
+            builder.addEvent(i, std::uint16_t(lane));
+    }
 }
 
 } // namespace rankscope

@@ -30,6 +30,9 @@ struct SliceGeometryInput {
     int laneOffset = 0;
     bool flatten = false;     // every event on laneOffset
     std::uint8_t trackSlot = 0;
+    // The lanes on screen: a row of a hundred nested lanes taller than the
+    // window builds only those it shows.
+    int firstLane = 0, lastLane = 0xffff;
 };
 
 // Rectangles for [scale.start, scale.start + widthPx * nsPerPixel], in

@@ -45,6 +45,7 @@ void TimelineCanvas::setSession(std::shared_ptr<const Session> session)
     m_highlighted.clear();
     m_collective.reset();
     m_busyRuns.clear();
+    m_colors.clear();
     if (m_session)
         m_rows.build(*m_session);
     else
@@ -151,8 +152,11 @@ void TimelineCanvas::ensureGeometry() const
         const TimelineRow &r = m_rows.rows()[std::size_t(row)];
         if (r.kind == TimelineRow::Kind::Slices) {
             const RankEntry &entry = m_session->ranks()[std::size_t(r.rank)];
+            const int lanesTop = y + FrameGeometry::kLaneTopMargin;
             for (std::size_t t = 0; t < r.tracks.size(); ++t) {
                 SliceGeometryInput in;
+                in.firstLane = std::max(0, (visibleTop - lanesTop) / TimelineRows::kLaneHeight);
+                in.lastLane = (frameHeight() - lanesTop) / TimelineRows::kLaneHeight;
                 in.track = &entry.report->tracks[r.tracks[t]].slices;
                 in.sessionOffset = entry.sessionOffset;
                 in.laneOffset = r.laneOffset[t];
@@ -378,7 +382,7 @@ void TimelineCanvas::paintRow(QPainter &p, const RowGeometry &g) const
         const int x0 = int(std::floor(r.x0));
         const int w = std::max(1, int(std::ceil(r.x1)) - x0);
         QColor c = r.isMerged() || r.event == SliceRect::kNoEvent ? Theme::kindColor(track.kind)
-                                                                   : Theme::eventColor(report, track, r.event);
+                                                                   : m_colors.color(report, track, r.event);
         if (r.coverage < 1.0f)
             c.setAlphaF(0.35 + 0.65 * double(r.coverage));
         p.fillRect(x0, top, w, h, c);

@@ -5,6 +5,7 @@
 // and highlights are drawn over it without rebuilding. Mouse, wheel and
 // tooltips are TimelineInput's; keys are TimelineActions'.
 #include "session/session.h"
+#include "theme/theme.h"
 #include "timeline/framegeometry.h"
 #include "timeline/timelinerows.h"
 #include "timeline/timescale.h"
@@ -136,6 +137,7 @@ private:
     mutable bool m_geometryValid = false;
     // Per group row: the union of its summary tracks, made when first drawn collapsed.
     mutable std::map<int, std::unique_ptr<SliceTrack>> m_busyRuns;
+    mutable EventColorCache m_colors;
     TimelineInput *m_input;
 };
 

@@ -103,6 +103,38 @@ private slots:
         QCOMPARE(exact, 2);
         // The cost follows the pixels, not the 100,000 events.
         QVERIFY(out.size() < 3000);
+        // Only the lanes on screen are built.
+        out.clear();
+        SliceGeometryInput visible{&t, 0, 0, false, 0};
+        visible.firstLane = 1;
+        visible.lastLane = 1;
+        buildSliceGeometry(visible, TimeScale::fit({0, opCount * 100}, 1000), 1000, out);
+        QVERIFY(!out.empty());
+        for (const SliceRect &r : out)
+            QCOMPARE(r.lane, std::uint16_t(1));
+    }
+
+    // Zoomed in on the end of a long range followed by many short ones on
+    // its row: the long one is drawn as itself (its colour, its name), not
+    // as the busy time of buckets it started before.
+    void aLongRangeOpenAtTheLeftEdgeIsDrawnAsItself()
+    {
+        SliceTrack t;
+        t.append(0, 20000000, 1, 0);                 // parent, depth 0
+        t.append(10000000, 13000000, 2, 0);          // the long range, depth 1
+        for (TimeNs s = 13000000; s < 16000000; s += 100)
+            t.append(s, s + 60, 3, 0);               // 30,000 short ones after it, depth 1
+        t.finalize();
+        std::vector<SliceRect> out;
+        buildSliceGeometry({&t, 0, 0, false, 0}, TimeScale::fit({12000000, 16000000}, 1000), 1000, out);
+        const SliceRect *longOne = nullptr;
+        for (const SliceRect &r : out)
+            if (r.lane == 1 && r.count == 1 && r.event != SliceRect::kNoEvent && t.name(r.event) == 2)
+                longOne = &r;
+        QVERIFY(longOne);
+        QVERIFY(longOne->x0 <= 0.0f);
+        QCOMPARE(longOne->x1, 250.0f); // 13 ms is a quarter of the way across
+        QVERIFY(out.size() < 2100);     // the short ones from summaries
     }
 
     void sessionOffsetShiftsEverything()
