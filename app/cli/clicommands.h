@@ -13,6 +13,7 @@ namespace rankscope::cli {
 int runStats(const QStringList &arguments);
 int runInfo(const QStringList &arguments);
 int runDiagnose(const QStringList &arguments);
+int runDiff(const QStringList &arguments);
 int runBench(const QStringList &arguments); // needs a QApplication
 
 // One line per failed file on stderr: "rankscope-cli: FILE: reason".

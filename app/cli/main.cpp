@@ -15,6 +15,7 @@ constexpr const char *kCommands =
     "Commands:\n"
     "  stats   Print nsys-compatible statistics reports (rankscope-cli stats --help)\n"
     "  diagnose  Print what is wrong with the run: findings, cost, advice (rankscope-cli diagnose --help)\n"
+    "  diff    Compare two runs (or two ranks) per kernel, NVTX path, API call or copy kind (rankscope-cli diff --help)\n"
     "  info    Print what each report holds (rankscope-cli info --help)\n"
     "  bench   Measure loading, drawing, hit tests and statistics (rankscope-cli bench --help)";
 
@@ -40,7 +41,7 @@ int main(int argc, char **argv)
     parser.setOptionsAfterPositionalArgumentsMode(QCommandLineParser::ParseAsPositionalArguments);
     parser.addHelpOption();
     parser.addVersionOption();
-    parser.addPositionalArgument(QStringLiteral("command"), QStringLiteral("stats, diagnose, info or bench"), QStringLiteral("<command> [options] FILE|DIR..."));
+    parser.addPositionalArgument(QStringLiteral("command"), QStringLiteral("stats, diagnose, diff, info or bench"), QStringLiteral("<command> [options] FILE|DIR..."));
     QStringList args = QCoreApplication::arguments();
     if (!parser.parse(args.mid(0, 2))) {
         QTextStream(stderr) << "rankscope-cli: " << parser.errorText() << "\n";
@@ -60,6 +61,8 @@ int main(int argc, char **argv)
         return rankscope::cli::runStats(args);
     if (command == QLatin1String("diagnose"))
         return rankscope::cli::runDiagnose(args);
+    if (command == QLatin1String("diff"))
+        return rankscope::cli::runDiff(args);
     if (command == QLatin1String("info"))
         return rankscope::cli::runInfo(args);
     if (command == QLatin1String("bench"))

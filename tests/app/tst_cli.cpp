@@ -166,6 +166,25 @@ private slots:
         }
     }
 
+    // Before and after a fix, as CSV: largest change first; bad usage says so.
+    void diffComparesTwoRuns()
+    {
+        const QString before = dataPath(QStringLiteral("third-party/nsys-ai/mfu_2gpu_before.sqlite"));
+        const QString after = dataPath(QStringLiteral("third-party/nsys-ai/mfu_2gpu_after.sqlite"));
+        const Run r = runCli({"diff", "--report", "kernels", "--format", "csv", before, after});
+        QCOMPARE(r.exitCode, 0);
+        const QList<QStringList> rows = parseCsv(r.out);
+        QVERIFY(rows.size() > 10);
+        QCOMPARE(rows[0].first(), QStringLiteral("Name"));
+        QCOMPARE(rows[0].last(), QStringLiteral("Ratio B/A"));
+        QVERIFY(rows[1][0].contains(QLatin1String("flash_fwd_kernel")));
+        const Run ranks = runCli({"diff", "--report", "memcpy", "--rank-a", "0", "--rank-b", "1", before, before});
+        QCOMPARE(ranks.exitCode, 0);
+        QCOMPARE(runCli({"diff", "--report", "steps", before, after}).exitCode, 1);
+        QCOMPARE(runCli({"diff", before}).exitCode, 1);
+        QCOMPARE(runCli({"diff", "--rank-b", "7", before, after}).exitCode, 1);
+    }
+
     void infoDescribesEachRank()
     {
         const Run r = runCli({"info", demoPath()});

@@ -1,0 +1,76 @@
+// rankscope-cli diff: two runs (or two ranks) compared per kernel, NVTX
+// path, CUDA API call or copy kind, largest absolute change first.
+#include "clicommands.h"
+#include "stats/rundiff.h"
+
+#include <QCommandLineParser>
+#include <QTextStream>
+
+namespace rankscope::cli {
+
+int runDiff(const QStringList &arguments)
+{
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral(
+        "Compare run A with run B (each a report or a folder of rank reports): per kernel, NVTX path, CUDA API call or "
+        "memcpy kind, the count, total and mean time on each side, the difference and the ratio, largest change first."));
+    parser.addHelpOption();
+    const QCommandLineOption reportOption({QStringLiteral("r"), QStringLiteral("report")},
+                                          QStringLiteral("kernels (default), nvtx, api or memcpy."), QStringLiteral("REPORT"),
+                                          QStringLiteral("kernels"));
+    const QCommandLineOption formatOption({QStringLiteral("f"), QStringLiteral("format")},
+                                          QStringLiteral("table (default), csv or json."), QStringLiteral("FORMAT"), QStringLiteral("table"));
+    const QCommandLineOption normalizeOption(QStringLiteral("normalize-kernels"),
+                                             QStringLiteral("Compare kernels without their template arguments and hashes."));
+    const QCommandLineOption rankAOption(QStringLiteral("rank-a"), QStringLiteral("Only this rank of A (its place in A's ranks, from 0)."),
+                                         QStringLiteral("N"));
+    const QCommandLineOption rankBOption(QStringLiteral("rank-b"), QStringLiteral("Only this rank of B."), QStringLiteral("N"));
+    parser.addOptions({reportOption, formatOption, normalizeOption, rankAOption, rankBOption});
+    parser.addPositionalArgument(QStringLiteral("A"), QStringLiteral("The run before: a report or a folder of rank reports."));
+    parser.addPositionalArgument(QStringLiteral("B"), QStringLiteral("The run after (may be A again, with --rank-a/--rank-b)."));
+    parser.process(arguments);
+    const auto report = stats::diffReportNamed(parser.value(reportOption));
+    const QString format = parser.value(formatOption);
+    if (!report || (format != QLatin1String("table") && format != QLatin1String("csv") && format != QLatin1String("json"))
+        || parser.positionalArguments().size() != 2) {
+        QTextStream(stderr) << "rankscope-cli diff: give A and B, --report kernels|nvtx|api|memcpy and --format table|csv|json\n";
+        return 1;
+    }
+    stats::DiffOptions options;
+    options.normalizeKernelNames = parser.isSet(normalizeOption);
+    bool failed = false;
+    std::vector<Session> sides;
+    for (const QString &input : parser.positionalArguments()) {
+        Session s = Session::load({input});
+        for (const auto &f : s.failures()) {
+            printFailure(f.path, f.error);
+            failed = true;
+        }
+        if (s.ranks().empty()) {
+            QTextStream(stderr) << "rankscope-cli diff: nothing could be read from " << input << "\n";
+            return 2;
+        }
+        sides.push_back(std::move(s));
+    }
+    for (const auto &[option, side, target] : {std::tuple{&rankAOption, 0, &options.rankA}, std::tuple{&rankBOption, 1, &options.rankB}})
+        if (parser.isSet(*option)) {
+            bool ok = false;
+            const int rank = parser.value(*option).toInt(&ok);
+            if (!ok || rank < 0 || rank >= int(sides[std::size_t(side)].ranks().size())) {
+                QTextStream(stderr) << "rankscope-cli diff: no rank " << parser.value(*option) << " in " << parser.positionalArguments()[side] << "\n";
+                return 1;
+            }
+            *target = rank;
+        }
+    const ResultTable table = stats::diffTable(stats::diffRuns(sides[0], sides[1], *report, options), *report);
+    QTextStream out(stdout);
+    if (format == QLatin1String("csv"))
+        out << table.toCsv();
+    else if (format == QLatin1String("json"))
+        out << table.toJson();
+    else
+        out << table.toText();
+    return failed ? 2 : 0;
+}
+
+} // namespace rankscope::cli

@@ -1,0 +1,42 @@
+#pragma once
+// Two runs compared (or two ranks): per kernel, NVTX path, CUDA API call or
+// copy kind, the count, total and mean time on each side, the difference
+// and the ratio, largest absolute change first. What `rankscope-cli diff`
+// prints. Each side sums its ranks.
+#include "session/session.h"
+#include "stats/resulttable.h"
+
+#include <optional>
+#include <vector>
+
+namespace rankscope::stats {
+
+enum class DiffReport : std::uint8_t { Kernels, Nvtx, Api, Memcpy };
+std::optional<DiffReport> diffReportNamed(const QString &name); // "kernels", "nvtx", "api", "memcpy"
+QString diffReportName(DiffReport report);
+
+struct DiffOptions {
+    // Kernels: drop template arguments and hexadecimal hashes from names,
+    // so "gemm<float, 128>" and "gemm<half, 64>" compare as one "gemm<…>".
+    bool normalizeKernelNames = false;
+    // Compare one rank of each side (an index into Session::ranks()), not all.
+    std::optional<int> rankA, rankB;
+};
+
+struct DiffRow {
+    QString name;
+    std::int64_t countA = 0, countB = 0;
+    TimeNs totalA = 0, totalB = 0;
+    TimeNs delta() const { return totalB - totalA; }
+};
+
+// An NVTX range's part of its path: "step 12" and "ProfilerStep#12" read
+// "step" (each step of one run matches each of the other), and PyTorch's
+// per-call markers (", op_id = N", ", seq = N") are dropped.
+QString nvtxPathPart(std::string_view name);
+QString normalizedKernelName(std::string_view name);
+
+std::vector<DiffRow> diffRuns(const Session &a, const Session &b, DiffReport report, const DiffOptions &options = {});
+ResultTable diffTable(const std::vector<DiffRow> &rows, DiffReport report);
+
+} // namespace rankscope::stats

@@ -1,0 +1,131 @@
+// Comparing two runs: the real nsys-ai pair (the same 2-rank job before and
+// after a fix), whose per-kernel totals must be each side's own kernel
+// summary (cuda_gpu_kern_sum, checked against nsys on the other fixtures),
+// and the name normalisations.
+#include "session/session.h"
+#include "stats/nsysreports.h"
+#include "stats/rundiff.h"
+#include "testdata.h"
+
+#include <QtTest>
+#include <map>
+#include <set>
+
+using namespace rankscope;
+using namespace rankscope::stats;
+using namespace rankscope::test;
+
+namespace {
+
+// Name -> Total Time (ns) of a report's cuda_gpu_kern_sum.
+std::map<QString, std::int64_t> kernelTotals(const Report &r)
+{
+    const ResultTable t = cudaGpuKernSum(r);
+    const auto name = t.headers.indexOf(QStringLiteral("Name")), total = t.headers.indexOf(QStringLiteral("Total Time (ns)"));
+    std::map<QString, std::int64_t> out;
+    for (const auto &row : t.rows)
+        out[row[std::size_t(name)].text] += row[std::size_t(total)].integer;
+    return out;
+}
+
+QString fixture(const char *which)
+{
+    return dataPath(QStringLiteral("third-party/nsys-ai/mfu_2gpu_%1.sqlite").arg(QLatin1String(which)));
+}
+
+} // namespace
+
+class TestRunDiff : public QObject {
+    Q_OBJECT
+    std::unique_ptr<Session> m_before, m_after;
+
+private slots:
+    void initTestCase()
+    {
+        m_before = std::make_unique<Session>(Session::load({fixture("before")}));
+        m_after = std::make_unique<Session>(Session::load({fixture("after")}));
+        QVERIFY(!m_before->ranks().empty() && !m_after->ranks().empty());
+    }
+
+    void kernelTotalsAreEachSidesSummary()
+    {
+        const std::map<QString, std::int64_t> a = kernelTotals(*m_before->ranks()[0].report);
+        const std::map<QString, std::int64_t> b = kernelTotals(*m_after->ranks()[0].report);
+        const std::vector<DiffRow> rows = diffRuns(*m_before, *m_after, DiffReport::Kernels);
+        QCOMPARE(rows.size(), [&] {
+            std::set<QString> names;
+            for (const auto &[n, t] : a)
+                names.insert(n);
+            for (const auto &[n, t] : b)
+                names.insert(n);
+            return names.size();
+        }());
+        std::int64_t delta = 0, expected = 0;
+        for (const DiffRow &r : rows) {
+            QCOMPARE(std::int64_t(r.totalA), a.count(r.name) ? a.at(r.name) : 0);
+            QCOMPARE(std::int64_t(r.totalB), b.count(r.name) ? b.at(r.name) : 0);
+            delta += r.delta();
+        }
+        for (const auto &[n, t] : b)
+            expected += t;
+        for (const auto &[n, t] : a)
+            expected -= t;
+        QCOMPARE(delta, expected);
+        // Largest absolute change first.
+        for (std::size_t i = 1; i < rows.size(); ++i)
+            QVERIFY(std::llabs(rows[i - 1].delta()) >= std::llabs(rows[i].delta()));
+        // The fix made NCCL's SendRecv slower per call and flash attention
+        // run fewer times: both near the top.
+        QVERIFY(rows[0].name.contains(QLatin1String("flash_fwd_kernel")));
+        const ResultTable t = diffTable(rows, DiffReport::Kernels);
+        QCOMPARE(t.rows.size(), rows.size());
+        QCOMPARE(t.headers.size(), 9);
+    }
+
+    void nvtxPathsMatchAcrossRuns()
+    {
+        const std::vector<DiffRow> rows = diffRuns(*m_before, *m_after, DiffReport::Nvtx);
+        QVERIFY(!rows.empty());
+        int onBothSides = 0;
+        for (const DiffRow &r : rows) {
+            QVERIFY2(!r.name.contains(QLatin1String("op_id =")), qPrintable(r.name));
+            onBothSides += r.countA > 0 && r.countB > 0;
+        }
+        QVERIFY(onBothSides > int(rows.size()) / 2);
+    }
+
+    void oneRankAgainstItselfChangesNothing()
+    {
+        DiffOptions options;
+        options.rankA = 0;
+        options.rankB = 0;
+        for (DiffReport report : {DiffReport::Kernels, DiffReport::Api, DiffReport::Memcpy, DiffReport::Nvtx})
+            for (const DiffRow &r : diffRuns(*m_before, *m_before, report, options)) {
+                QCOMPARE(r.delta(), TimeNs(0));
+                QCOMPARE(r.countA, r.countB);
+            }
+        // Rank 0 against rank 1 of the same run: each side only its rank.
+        options.rankB = 1;
+        std::int64_t a = 0, all = 0;
+        for (const DiffRow &r : diffRuns(*m_before, *m_before, DiffReport::Kernels, options))
+            a += r.totalA;
+        for (const DiffRow &r : diffRuns(*m_before, *m_before, DiffReport::Kernels))
+            all += r.totalA;
+        QVERIFY(a > 0 && a < all);
+    }
+
+    void namesNormalise()
+    {
+        QCOMPARE(normalizedKernelName("void gemm<float, cutlass::half_t<8>>(Params)"), QStringLiteral("void gemm<…>(Params)"));
+        QCOMPARE(normalizedKernelName("kernel_0x1f3a9c"), QStringLiteral("kernel_…"));
+        QCOMPARE(nvtxPathPart("ProfilerStep#12"), QStringLiteral("step"));
+        QCOMPARE(nvtxPathPart("step 3"), QStringLiteral("step"));
+        QCOMPARE(nvtxPathPart("aten::to, op_id = 998949"), QStringLiteral("aten::to"));
+        QCOMPARE(nvtxPathPart("MmBackward0, stashed seq = 12"), QStringLiteral("MmBackward0"));
+        QCOMPARE(*diffReportNamed(QStringLiteral("memcpy")), DiffReport::Memcpy);
+        QVERIFY(!diffReportNamed(QStringLiteral("steps")));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestRunDiff)
+#include "tst_rundiff.moc"
