@@ -1,6 +1,7 @@
 #include "stats/rundiff.h"
 
 #include "core/cudaenums.h"
+#include "core/intervals.h"
 #include "stats/rankcomparison.h"
 
 #include <QRegularExpression>
@@ -13,7 +14,7 @@ namespace rankscope::stats {
 
 std::optional<DiffReport> diffReportNamed(const QString &name)
 {
-    for (DiffReport r : {DiffReport::Kernels, DiffReport::Nvtx, DiffReport::Api, DiffReport::Memcpy})
+    for (DiffReport r : {DiffReport::Kernels, DiffReport::Nvtx, DiffReport::Api, DiffReport::Memcpy, DiffReport::Steps})
         if (name == diffReportName(r))
             return r;
     return std::nullopt;
@@ -26,6 +27,7 @@ QString diffReportName(DiffReport report)
     case DiffReport::Nvtx: return QStringLiteral("nvtx");
     case DiffReport::Api: return QStringLiteral("api");
     case DiffReport::Memcpy: return QStringLiteral("memcpy");
+    case DiffReport::Steps: return QStringLiteral("steps");
     }
     return {};
 }
@@ -122,6 +124,7 @@ Grouped groupSide(const Session &s, DiffReport report, const DiffOptions &option
                     g.total += sl.duration(i);
                 }
                 break;
+            case DiffReport::Steps: break; // diffSteps()
             case DiffReport::Nvtx: {
                 if (t.kind != TrackKind::Nvtx)
                     break;
@@ -189,6 +192,86 @@ ResultTable diffTable(const std::vector<DiffRow> &rows, DiffReport report)
         t.rows.push_back({Cell::ofText(r.name), Cell::ofInteger(r.countA), Cell::ofInteger(r.totalA), mean(r.totalA, r.countA),
                           Cell::ofInteger(r.countB), Cell::ofInteger(r.totalB), mean(r.totalB, r.countB), Cell::ofInteger(r.delta()),
                           r.totalA > 0 ? Cell::ofDecimal(double(r.totalB) / double(r.totalA), 3) : Cell::ofText(QString())});
+    return t;
+}
+
+namespace {
+
+// One rank's annotated steps (report time, by start) and its GPU's busy runs.
+struct RankSteps {
+    std::vector<TimeRange> steps;
+    std::vector<Interval> busy;
+};
+
+RankSteps stepsOfRank(const Session &s, int rankIndex)
+{
+    RankSteps out;
+    const RankEntry &entry = s.ranks()[std::size_t(rankIndex)];
+    const Report &r = *entry.report;
+    std::vector<Interval> busy;
+    for (const Track &t : r.tracks) {
+        if (!Session::ownsTrack(entry, t))
+            continue;
+        if (t.kind == TrackKind::Kernel || t.kind == TrackKind::Memcpy || t.kind == TrackKind::Memset) {
+            for (std::size_t i = 0; i < t.slices.size(); ++i)
+                busy.push_back({t.slices.start(i), t.slices.end(i)});
+        } else if (t.kind == TrackKind::Nvtx) {
+            std::unordered_map<StringId, bool> isStep;
+            for (std::size_t i = 0; i < t.slices.size(); ++i) {
+                auto [it, added] = isStep.try_emplace(t.slices.name(i), false);
+                if (added)
+                    it->second = isStepName(r.strings.view(t.slices.name(i)));
+                if (it->second)
+                    out.steps.push_back({t.slices.start(i), t.slices.end(i)});
+            }
+        }
+    }
+    std::sort(out.steps.begin(), out.steps.end(), [](const TimeRange &x, const TimeRange &y) { return x.start < y.start; });
+    out.busy = unionOf(std::move(busy));
+    return out;
+}
+
+} // namespace
+
+std::vector<StepDiff> diffSteps(const Session &a, const Session &b, const DiffOptions &options)
+{
+    const RankSteps sa = stepsOfRank(a, options.rankA.value_or(0));
+    const RankSteps sb = stepsOfRank(b, options.rankB.value_or(0));
+    std::vector<StepDiff> out(std::max(sa.steps.size(), sb.steps.size()));
+    for (std::size_t k = 0; k < out.size(); ++k) {
+        out[k].index = int(k);
+        if (k < sa.steps.size()) {
+            out[k].durationA = sa.steps[k].duration();
+            out[k].busyA = coveredIn(sa.busy, sa.steps[k].start, sa.steps[k].end);
+        }
+        if (k < sb.steps.size()) {
+            out[k].durationB = sb.steps[k].duration();
+            out[k].busyB = coveredIn(sb.busy, sb.steps[k].start, sb.steps[k].end);
+        }
+    }
+    std::stable_sort(out.begin(), out.end(), [](const StepDiff &x, const StepDiff &y) {
+        return std::llabs(x.delta()) > std::llabs(y.delta());
+    });
+    return out;
+}
+
+ResultTable stepDiffTable(const std::vector<StepDiff> &steps)
+{
+    ResultTable t;
+    t.name = QStringLiteral("diff_steps");
+    t.title = QStringLiteral("Run comparison: steps");
+    t.headers = QStringList{QStringLiteral("Step"),           QStringLiteral("Duration A (ns)"), QStringLiteral("GPU busy A (%)"),
+                            QStringLiteral("Duration B (ns)"), QStringLiteral("GPU busy B (%)"), QStringLiteral("Delta (ns)"),
+                            QStringLiteral("Ratio B/A")};
+    auto duration = [](const std::optional<TimeNs> &d) { return d ? Cell::ofInteger(*d) : Cell::ofText(QString()); };
+    auto share = [](const std::optional<TimeNs> &busy, const std::optional<TimeNs> &d) {
+        return busy && d && *d > 0 ? Cell::ofDecimal(100.0 * double(*busy) / double(*d), 1) : Cell::ofText(QString());
+    };
+    for (const StepDiff &s : steps)
+        t.rows.push_back({Cell::ofInteger(s.index), duration(s.durationA), share(s.busyA, s.durationA), duration(s.durationB),
+                          share(s.busyB, s.durationB), s.durationA && s.durationB ? Cell::ofInteger(s.delta()) : Cell::ofText(QString()),
+                          s.durationA && s.durationB && *s.durationA > 0 ? Cell::ofDecimal(double(*s.durationB) / double(*s.durationA), 3)
+                                                                          : Cell::ofText(QString())});
     return t;
 }
 

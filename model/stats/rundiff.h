@@ -11,8 +11,8 @@
 
 namespace rankscope::stats {
 
-enum class DiffReport : std::uint8_t { Kernels, Nvtx, Api, Memcpy };
-std::optional<DiffReport> diffReportNamed(const QString &name); // "kernels", "nvtx", "api", "memcpy"
+enum class DiffReport : std::uint8_t { Kernels, Nvtx, Api, Memcpy, Steps };
+std::optional<DiffReport> diffReportNamed(const QString &name); // "kernels", "nvtx", "api", "memcpy", "steps"
 QString diffReportName(DiffReport report);
 
 struct DiffOptions {
@@ -38,5 +38,17 @@ QString normalizedKernelName(std::string_view name);
 
 std::vector<DiffRow> diffRuns(const Session &a, const Session &b, DiffReport report, const DiffOptions &options = {});
 ResultTable diffTable(const std::vector<DiffRow> &rows, DiffReport report);
+
+// Step k of A against step k of B (annotated steps of one rank per side:
+// rankA/rankB, else the first): duration and the GPU's busy time inside
+// (the union of its kernels, copies and memsets), largest change of
+// duration first. Steps only one side has are listed with the other empty.
+struct StepDiff {
+    int index = 0;
+    std::optional<TimeNs> durationA, durationB, busyA, busyB;
+    TimeNs delta() const { return durationB.value_or(0) - durationA.value_or(0); }
+};
+std::vector<StepDiff> diffSteps(const Session &a, const Session &b, const DiffOptions &options = {});
+ResultTable stepDiffTable(const std::vector<StepDiff> &steps);
 
 } // namespace rankscope::stats

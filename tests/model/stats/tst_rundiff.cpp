@@ -123,7 +123,81 @@ private slots:
         QCOMPARE(nvtxPathPart("aten::to, op_id = 998949"), QStringLiteral("aten::to"));
         QCOMPARE(nvtxPathPart("MmBackward0, stashed seq = 12"), QStringLiteral("MmBackward0"));
         QCOMPARE(*diffReportNamed(QStringLiteral("memcpy")), DiffReport::Memcpy);
-        QVERIFY(!diffReportNamed(QStringLiteral("steps")));
+        QCOMPARE(*diffReportNamed(QStringLiteral("steps")), DiffReport::Steps);
+        QVERIFY(!diffReportNamed(QStringLiteral("frames")));
+    }
+
+    // A generated pair: B's gemm takes three times as long and B no longer
+    // copies its input from pageable memory; everything else is the same.
+    // The two changes are the top two rows, nothing else moved.
+    void aPlantedChangeIsFoundFirst()
+    {
+        auto makeRun = [](bool after) {
+            auto r = std::make_shared<Report>();
+            r->filePath = after ? QStringLiteral("after.sqlite") : QStringLiteral("before.sqlite");
+            const StringId gemm = r->strings.intern("gemm"), relu = r->strings.intern("relu"), copy = r->strings.intern("[CUDA memcpy HtoD]");
+            r->tracks.push_back({TrackKind::Kernel, 1, 0, 0, 7, 1, 0, StringTable::kEmpty, {}});
+            for (int i = 0; i < 10; ++i) {
+                const TimeNs at = 100000 * i;
+                r->kernels.push_back({gemm, gemm, std::uint32_t(2 * i), 0, 0, KernelRecord::kNoCollective, -1});
+                r->tracks[0].slices.append(at, at + (after ? 3000 : 1000), gemm, std::uint32_t(r->kernels.size() - 1));
+                r->kernels.push_back({relu, relu, std::uint32_t(2 * i + 1), 0, 0, KernelRecord::kNoCollective, -1});
+                r->tracks[0].slices.append(at + 5000, at + 5500, relu, std::uint32_t(r->kernels.size() - 1));
+            }
+            r->kernelConfigs.push_back({});
+            if (!after) {
+                r->tracks.push_back({TrackKind::Memcpy, 1, 0, 0, 7, 1, 0, StringTable::kEmpty, {}});
+                MemcpyRecord m;
+                m.bytes = 1 << 20;
+                m.copyKind = MemcpyKind::HtoD;
+                m.srcKind = MemoryKind::Pageable;
+                m.dstKind = MemoryKind::Device;
+                r->memcpys.push_back(m);
+                r->tracks[1].slices.append(90000, 92000, copy, 0);
+            }
+            for (Track &t : r->tracks)
+                t.slices.finalize();
+            return Session::fromReports({r});
+        };
+        const Session before = makeRun(false), after = makeRun(true);
+        const std::vector<DiffRow> kernels = diffRuns(before, after, DiffReport::Kernels);
+        QCOMPARE(kernels.size(), std::size_t(2));
+        QCOMPARE(kernels[0].name, QStringLiteral("gemm"));
+        QCOMPARE(kernels[0].delta(), TimeNs(10 * 2000));
+        QCOMPARE(kernels[1].delta(), TimeNs(0));
+        const std::vector<DiffRow> copies = diffRuns(before, after, DiffReport::Memcpy);
+        QCOMPARE(copies.size(), std::size_t(1));
+        QCOMPARE(copies[0].name, QStringLiteral("HtoD (pageable)"));
+        QCOMPARE(copies[0].countA, 1);
+        QCOMPARE(copies[0].countB, 0);
+        QCOMPARE(copies[0].delta(), TimeNs(-2000));
+    }
+
+    // Rank 0 against rank 2 of the 4-rank demo, step by step: each step's
+    // duration is the export's own NVTX "step k" range (nsys' nvtx_sum
+    // prints each as a one-instance range).
+    void stepsOfTwoRanks()
+    {
+        const Session demo = Session::load({demoPath()});
+        DiffOptions options;
+        options.rankA = 0;
+        options.rankB = 2;
+        const std::vector<StepDiff> steps = diffSteps(demo, demo, options);
+        QCOMPARE(steps.size(), std::size_t(8));
+        const QList<QStringList> nvtx = parseCsv(readText(referenceCsv(QStringLiteral("ddp4"), QStringLiteral("nvtx_sum"))));
+        std::map<int, std::int64_t> rank0;
+        for (const QStringList &row : nvtx)
+            if (row.size() >= 10 && row[9].startsWith(QLatin1String(":step ")))
+                rank0[row[9].mid(6).toInt()] = row[1].toLongLong();
+        QCOMPARE(rank0.size(), std::size_t(8));
+        for (const StepDiff &s : steps) {
+            QVERIFY(s.durationA && s.durationB && s.busyA && s.busyB);
+            QCOMPARE(std::int64_t(*s.durationA), rank0.at(s.index));
+            QVERIFY(*s.busyA <= *s.durationA);
+        }
+        for (std::size_t i = 1; i < steps.size(); ++i)
+            QVERIFY(std::llabs(steps[i - 1].delta()) >= std::llabs(steps[i].delta()));
+        QCOMPARE(stepDiffTable(steps).rows.size(), std::size_t(8));
     }
 };
 
