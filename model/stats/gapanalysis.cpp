@@ -102,26 +102,6 @@ std::vector<CpuActivity> activityDuring(const Report &r, std::uint32_t pid, Time
     return out;
 }
 
-// The rank's annotated steps (report time), by start.
-std::vector<TimeRange> stepsOf(const RankEntry &entry)
-{
-    std::vector<TimeRange> steps;
-    const Report &r = *entry.report;
-    for (const Track &t : r.tracks) {
-        if (t.kind != TrackKind::Nvtx || !Session::ownsTrack(entry, t))
-            continue;
-        std::unordered_map<StringId, bool> isStep;
-        for (std::size_t i = 0; i < t.slices.size(); ++i) {
-            auto [it, added] = isStep.try_emplace(t.slices.name(i), false);
-            if (added)
-                it->second = isStepName(r.strings.view(t.slices.name(i)));
-            if (it->second)
-                steps.push_back({t.slices.start(i), t.slices.end(i)});
-        }
-    }
-    std::sort(steps.begin(), steps.end(), [](const TimeRange &a, const TimeRange &b) { return a.start < b.start; });
-    return steps;
-}
 
 // Where and how long a gap must be to count, per rank.
 struct GapWindow {
@@ -197,7 +177,7 @@ std::vector<GpuGapInfo> findInLoopGaps(const Session &session, const StatsScope 
                                        TimeNs withoutSteps, std::size_t activityLimit)
 {
     auto windowOf = [&](int rankIndex) {
-        const std::vector<TimeRange> steps = stepsOf(session.ranks()[std::size_t(rankIndex)]);
+        const std::vector<TimeRange> steps = annotatedSteps(session.ranks()[std::size_t(rankIndex)]);
         if (steps.empty())
             return GapWindow{{kTimeMin, kTimeMax}, withoutSteps, 0};
         std::vector<TimeNs> lengths;

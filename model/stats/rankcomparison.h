@@ -33,6 +33,9 @@ struct RankComparisonRow {
 
 // "step 3", "iteration 12", "ProfilerStep#7" (NVTX or record_function).
 bool isStepName(std::string_view name);
+// A rank's annotated steps (NVTX ranges or record_function scopes with a
+// step name), report time, by start.
+std::vector<TimeRange> annotatedSteps(const RankEntry &entry);
 
 std::vector<RankComparisonRow> compareRanks(const Session &session, const StatsScope &scope,
                                             const KernelClassifier &classes = KernelClassifier::rankscope());

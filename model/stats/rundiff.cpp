@@ -212,21 +212,11 @@ RankSteps stepsOfRank(const Session &s, int rankIndex)
     for (const Track &t : r.tracks) {
         if (!Session::ownsTrack(entry, t))
             continue;
-        if (t.kind == TrackKind::Kernel || t.kind == TrackKind::Memcpy || t.kind == TrackKind::Memset) {
+        if (t.kind == TrackKind::Kernel || t.kind == TrackKind::Memcpy || t.kind == TrackKind::Memset)
             for (std::size_t i = 0; i < t.slices.size(); ++i)
                 busy.push_back({t.slices.start(i), t.slices.end(i)});
-        } else if (t.kind == TrackKind::Nvtx) {
-            std::unordered_map<StringId, bool> isStep;
-            for (std::size_t i = 0; i < t.slices.size(); ++i) {
-                auto [it, added] = isStep.try_emplace(t.slices.name(i), false);
-                if (added)
-                    it->second = isStepName(r.strings.view(t.slices.name(i)));
-                if (it->second)
-                    out.steps.push_back({t.slices.start(i), t.slices.end(i)});
-            }
-        }
     }
-    std::sort(out.steps.begin(), out.steps.end(), [](const TimeRange &x, const TimeRange &y) { return x.start < y.start; });
+    out.steps = annotatedSteps(entry);
     out.busy = unionOf(std::move(busy));
     return out;
 }
