@@ -45,7 +45,11 @@ int main(int argc, char **argv)
                                          QStringLiteral("START:END"));
     const QCommandLineOption panelOption(QStringLiteral("panel"),
                                          QStringLiteral("Show a statistics panel: memcpy, gaps, summaries or ranks."), QStringLiteral("NAME"));
-    parser.addOptions({screenshotOption, sizeOption, rangeOption, panelOption});
+    const QCommandLineOption compareOption(QStringLiteral("compare"),
+                                           QStringLiteral("Compare the files opened (run A) with run B: a trace file or a directory of rank files "
+                                                          "(repeat for more files of run B)."),
+                                           QStringLiteral("B"));
+    parser.addOptions({screenshotOption, sizeOption, rangeOption, panelOption, compareOption});
     parser.addPositionalArgument(QStringLiteral("files"), QStringLiteral("Trace files or directories to open as one session."),
                                  QStringLiteral("[FILE|DIR...]"));
     parser.process(app);
@@ -73,6 +77,8 @@ int main(int argc, char **argv)
             return 1;
         }
         window.open(inputs, true);
+        if (parser.isSet(compareOption))
+            window.compareWith(parser.values(compareOption), true);
         const rankscope::Session *session = window.timeline()->session().get();
         if (!session || session->ranks().empty()) {
             err << "rankscope: nothing could be opened\n";
@@ -93,5 +99,7 @@ int main(int argc, char **argv)
     if (!panel.isEmpty())
         window.showStatsPanel(panel);
     window.open(inputs);
+    if (parser.isSet(compareOption))
+        window.compareWith(parser.values(compareOption)); // once run A is open
     return app.exec();
 }

@@ -143,10 +143,14 @@ MainWindow::MainWindow(QWidget *parent)
     connect(m_job, &SessionLoadJob::loaded, this, [this, diagnosticsDock](std::shared_ptr<const Session> session) {
         if (m_progress)
             m_progress->reset();
+        const bool runB = std::exchange(m_loadingRunB, false);
         if (!session->ranks().empty()) {
             RecentFiles::add(m_loading);
             rebuildRecentMenu();
-            setSession(session);
+            if (runB)
+                showComparison(session);
+            else
+                setSession(session);
         } else {
             m_diagnostics->setSession(*session);
             if (!m_timeline->session()) { // nothing shown yet: say what failed instead of an empty timeline
@@ -160,8 +164,11 @@ MainWindow::MainWindow(QWidget *parent)
             diagnosticsDock->show(); // the rest waits in View > Diagnostics
         if (!session->failures().empty())
             statusBar()->showMessage(tr("%n file(s) could not be opened: see Diagnostics", nullptr, int(session->failures().size())));
+        if (!m_queuedRunB.isEmpty() && m_recorded && !m_job->isRunning())
+            compareWith(std::exchange(m_queuedRunB, {}));
     });
     connect(m_job, &SessionLoadJob::cancelled, this, [this] {
+        m_loadingRunB = false;
         if (m_progress)
             m_progress->reset();
         statusBar()->showMessage(tr("Loading cancelled"), 5000);
@@ -183,6 +190,12 @@ void MainWindow::createMenus()
                                                                    "Nsight Systems reports, exported with nsys (*.nsys-rep *.qdrep);;PyTorch profiler traces (*.json *.json.gz);;All files (*)"));
         if (!paths.isEmpty())
             open(paths);
+    });
+    file->addAction(tr("&Compare With..."), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O), this, [this] {
+        const QStringList paths = QFileDialog::getOpenFileNames(this, tr("Compare with traces (run B)"), QString(),
+                                                                tr("Traces (*.sqlite *.nsys-rep *.qdrep *.json *.json.gz);;All files (*)"));
+        if (!paths.isEmpty())
+            compareWith(paths);
     });
     m_recentMenu = file->addMenu(tr("Open &Recent"));
     rebuildRecentMenu();
@@ -223,6 +236,12 @@ void MainWindow::createMenus()
     m_alignAction->setToolTip(tr("Move each rank by the clock offset that lines up the ends of its collectives "
                                  "(recorded start times differ by milliseconds across hosts)"));
     connect(m_alignAction, &QAction::toggled, this, [this](bool on) { alignOnCollectives(on); });
+    m_alignRunsMenu = view->addMenu(tr("Align &Runs (A and B)"));
+    m_alignRunsMenu->addAction(tr("On Their &First Steps"), this, [this] { alignRuns(stats::RunAnchor::FirstStep); });
+    m_alignRunsMenu->addAction(tr("On Their First &Events"), this, [this] { alignRuns(stats::RunAnchor::Starts); });
+    m_alignRunsMenu->addAction(tr("On the &Selected Event and Its Counterpart"), QKeySequence(Qt::CTRL | Qt::Key_K), this,
+                               [this] { alignRunsOnSelectedEvent(); });
+    m_alignRunsMenu->setEnabled(false);
 
     QMenu *help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&Keyboard Shortcuts"), this, &MainWindow::showShortcuts);
@@ -248,7 +267,13 @@ void MainWindow::rebuildRecentMenu()
 
 void MainWindow::open(const QStringList &paths, bool wait)
 {
+    startLoad(paths, wait, false);
+}
+
+void MainWindow::startLoad(const QStringList &paths, bool wait, bool runB)
+{
     m_loading = paths;
+    m_loadingRunB = runB;
     if (!wait) {
         if (!m_progress) {
             m_progress = new QProgressDialog(tr("Loading traces..."), tr("Cancel"), 0, 100, this);
@@ -268,6 +293,27 @@ void MainWindow::open(const QStringList &paths, bool wait)
     }
 }
 
+void MainWindow::compareWith(const QStringList &paths, bool wait)
+{
+    if (!m_recorded || m_job->isRunning()) { // run A first
+        m_queuedRunB = paths;
+        return;
+    }
+    startLoad(paths, wait, true);
+}
+
+void MainWindow::showComparison(std::shared_ptr<const Session> runB)
+{
+    // Run A is what was open; comparing again replaces run B.
+    const Session runA = m_recorded->isComparison() ? m_recorded->subset(m_recorded->rankIndicesOf(RunSide::A)) : *m_recorded;
+    auto both = std::make_shared<const Session>(Session::comparison(runA, *runB));
+    setSession(both);
+    // The same step of both runs one above the other, if both have steps.
+    if (alignRuns(stats::RunAnchor::FirstStep).isEmpty())
+        alignRuns(stats::RunAnchor::Starts);
+    showStatsPanel(QStringLiteral("compare"));
+}
+
 void MainWindow::setSession(std::shared_ptr<const Session> session)
 {
     m_recorded = session;
@@ -276,7 +322,59 @@ void MainWindow::setSession(std::shared_ptr<const Session> session)
         m_alignAction->setChecked(false);
         m_alignAction->setEnabled(session && session->ranks().size() > 1);
     }
+    if (m_alignRunsMenu)
+        m_alignRunsMenu->setEnabled(session && session->isComparison());
     showSession(std::move(session));
+}
+
+void MainWindow::moveRunB(TimeNs delta)
+{
+    m_recorded = std::make_shared<const Session>(stats::movedRun(*m_recorded, RunSide::B, delta));
+    const auto shown = m_timeline->session();
+    const auto moved = shown.get() == m_recorded.get() ? m_recorded : std::make_shared<const Session>(stats::movedRun(*shown, RunSide::B, delta));
+    const TimeRange visible = m_timeline->zoom()->visible(); // the user keeps looking where they were
+    showSession(moved);
+    m_timeline->zoom()->show(visible);
+}
+
+QString MainWindow::alignRuns(stats::RunAnchor anchor)
+{
+    const auto shown = m_timeline->session();
+    if (!shown || !shown->isComparison())
+        return {};
+    const std::optional<TimeNs> delta = stats::runAnchorDelta(*shown, anchor);
+    const QString what = anchor == stats::RunAnchor::FirstStep ? tr("their first steps") : tr("their first events");
+    if (!delta) {
+        statusBar()->showMessage(tr("Cannot align the runs on %1: a run has none (steps are ProfilerStep# or NVTX \"step N\" ranges).").arg(what), 15000);
+        return {};
+    }
+    moveRunB(*delta);
+    const QString message = tr("Runs A and B aligned on %1 (B moved by %2).").arg(what, formatDuration(*delta));
+    statusBar()->showMessage(message, 15000);
+    return message;
+}
+
+QString MainWindow::alignRunsOnSelectedEvent()
+{
+    const auto shown = m_timeline->session();
+    const std::optional<EventLocation> selected = m_timeline->canvas()->selectedEvent();
+    if (!shown || !shown->isComparison() || !selected) {
+        statusBar()->showMessage(tr("Select an event of run A or B first: its counterpart in the other run is the same occurrence of its name."), 15000);
+        return {};
+    }
+    const std::optional<EventLocation> other = stats::counterpartEvent(*shown, *selected);
+    if (!other) {
+        statusBar()->showMessage(tr("The other run has no counterpart of this event (no event of this name, or fewer of them)."), 15000);
+        return {};
+    }
+    const bool selectedInA = shown->ranks()[std::size_t(selected->rank)].side == RunSide::A;
+    const EventLocation a = selectedInA ? *selected : *other, b = selectedInA ? *other : *selected;
+    const TimeNs delta = shown->sessionTime(a).start - shown->sessionTime(b).start;
+    moveRunB(delta);
+    m_timeline->canvas()->selectEvent(*selected, false);
+    const QString message = tr("Runs aligned on this event and its counterpart (B moved by %1).").arg(formatDuration(delta));
+    statusBar()->showMessage(message, 15000);
+    return message;
 }
 
 QString MainWindow::alignOnCollectives(bool align)
@@ -323,10 +421,15 @@ void MainWindow::showSession(std::shared_ptr<const Session> session)
         events += r->eventCount();
     statusBar()->showMessage(tr("%n rank(s), %1 events, %2 across", nullptr, int(session->ranks().size()))
                                  .arg(formatInteger(std::int64_t(events)), formatDuration(session->extent().duration())));
-    QStringList names;
-    for (const ReportPtr &r : session->reports())
-        names << QFileInfo(r->filePath).fileName();
-    setWindowTitle(QStringLiteral("Rankscope - %1").arg(names.size() > 3 ? tr("%n files", nullptr, int(names.size())) : names.join(QStringLiteral(", "))));
+    auto namesOf = [&](RunSide side) {
+        QStringList names;
+        for (int i : session->rankIndicesOf(side))
+            names << QFileInfo(session->ranks()[std::size_t(i)].report->filePath).fileName();
+        names.removeDuplicates();
+        return names.size() > 3 ? tr("%n files", nullptr, int(names.size())) : names.join(QStringLiteral(", "));
+    };
+    setWindowTitle(QStringLiteral("Rankscope - %1").arg(session->isComparison() ? tr("A: %1 vs B: %2").arg(namesOf(RunSide::A), namesOf(RunSide::B))
+                                                                                 : namesOf(RunSide::None)));
 }
 
 bool MainWindow::showStatsPanel(const QString &name)
@@ -351,7 +454,12 @@ void MainWindow::dropEvent(QDropEvent *event)
     for (const QUrl &url : event->mimeData()->urls())
         if (url.isLocalFile())
             paths << url.toLocalFile();
-    if (!paths.isEmpty())
+    if (paths.isEmpty())
+        return;
+    // Shift held: the files are run B, compared with what is open.
+    if (event->modifiers() & Qt::ShiftModifier)
+        compareWith(paths);
+    else
         open(paths);
 }
 

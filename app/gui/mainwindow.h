@@ -3,6 +3,7 @@
 // docks, the search bar, menus, and opening files (arguments, File > Open,
 // Open Recent, drag and drop) through a background load with progress.
 #include "session/session.h"
+#include "stats/runalignment.h"
 #include "timeline/timelineview.h"
 
 #include <QMainWindow>
@@ -34,6 +35,16 @@ public:
     // Loads in the background; the current session stays until the new
     // one is ready. With `wait`, returns when loading has ended.
     void open(const QStringList &paths, bool wait = false);
+    // File > Compare With...: loads `paths` as run B beside the session
+    // open now (run A; in a comparison, its run A), aligned on the first
+    // step when both have steps, else on their first events. With nothing
+    // open yet, B waits for the next open() to finish.
+    void compareWith(const QStringList &paths, bool wait = false);
+    // View > Align Runs: moves run B so its anchor lies on run A's, or so
+    // the selected event lies on its counterpart in the other run. Returns
+    // what happened, as the status bar says it.
+    QString alignRuns(stats::RunAnchor anchor);
+    QString alignRunsOnSelectedEvent();
     void setSession(std::shared_ptr<const Session> session);
     // View > Align Ranks on Collectives: the session with each rank moved by
     // the clock offset that lines up the ends of its collectives, or as
@@ -61,7 +72,13 @@ protected:
 
 private:
     void createMenus();
+    void startLoad(const QStringList &paths, bool wait, bool runB);
     void showSession(std::shared_ptr<const Session> session); // the widgets, not m_recorded
+    // Run B loaded: shown beside run A, aligned on the best anchor.
+    void showComparison(std::shared_ptr<const Session> runB);
+    // Moves run B by delta in the recorded and the shown session.
+    void moveRunB(TimeNs delta);
+    void enableComparisonActions();
     void rebuildRecentMenu();
     void showShortcuts();
     void showAbout();
@@ -89,6 +106,10 @@ private:
     std::unique_ptr<CollectiveLookup> m_collectives;
     std::shared_ptr<const Session> m_recorded; // as loaded: aligned on recorded starts
     QAction *m_alignAction = nullptr;
+    QMenu *m_alignRunsMenu = nullptr;
+    // Where the load under way goes: a session of its own, or run B.
+    bool m_loadingRunB = false;
+    QStringList m_queuedRunB; // compareWith() before anything was open
 };
 
 } // namespace rankscope

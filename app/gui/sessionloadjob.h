@@ -20,6 +20,7 @@ public:
 
     void start(const QStringList &paths);
     void cancel();
+    bool isRunning() const { return m_watcher.isRunning(); }
     // Blocks until the current load ends (for tests and screenshots).
     void waitForFinished();
 

@@ -86,6 +86,12 @@ StringId StringTable::intern(std::string_view text)
     return id;
 }
 
+std::optional<StringId> StringTable::find(std::string_view text) const
+{
+    const std::uint32_t entry = m_slots[slotOf(text)];
+    return entry != 0 ? std::optional<StringId>(entry - 1) : std::nullopt;
+}
+
 std::string_view StringTable::view(StringId id) const
 {
     return id < m_begin.size() ? std::string_view(m_begin[id], m_length[id]) : std::string_view();

@@ -10,6 +10,7 @@
 #include <QString>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string_view>
 #include <vector>
 
@@ -29,6 +30,8 @@ public:
     // Views returned by view() stay valid while the table grows.
     StringId intern(std::string_view text);
     std::string_view view(StringId id) const;
+    // The id of `text` if the table holds it; nothing is added.
+    std::optional<StringId> find(std::string_view text) const;
     QString string(StringId id) const;
     std::size_t size() const { return m_begin.size(); }
     std::size_t memoryBytes() const;

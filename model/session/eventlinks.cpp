@@ -179,12 +179,16 @@ RangeGpuWork gpuWorkOfRange(const Session &session, const EventLocation &range, 
     for (const Track &other : report.tracks)
         if (other.kind == TrackKind::CudaApi && other.pid == track.pid && other.tid != track.tid)
             byThread.try_emplace(other.tid, 0);
-    for (auto &[tid, count] : byThread)
-        forEachApiCall(report, track.pid, tid, from, to, [&](std::uint32_t t, std::uint32_t e) {
+    // A plain loop variable, not a structured binding: clang 14 cannot
+    // capture a binding in a lambda.
+    for (auto &entry : byThread) {
+        std::size_t &count = entry.second;
+        forEachApiCall(report, track.pid, entry.first, from, to, [&](std::uint32_t t, std::uint32_t e) {
             const std::uint32_t id = report.correlationIdOf(report.tracks[t], e);
             if (id != 0)
                 count += report.gpuOpsFor(Report::correlationKey(track.pid, id)).size();
         });
+    }
     for (const auto &[tid, count] : byThread)
         if (count > result.busiestOtherOps) {
             result.busiestOtherOps = count;

@@ -105,6 +105,69 @@ Session Session::withShiftedRanks(const std::vector<TimeNs> &shift) const
     return shifted;
 }
 
+QString runSideName(RunSide side)
+{
+    switch (side) {
+    case RunSide::A: return QStringLiteral("A");
+    case RunSide::B: return QStringLiteral("B");
+    case RunSide::None: break;
+    }
+    return {};
+}
+
+QString RankEntry::displayName() const
+{
+    const QString name = QStringLiteral("rank %1").arg(rank);
+    return side == RunSide::None ? name : runSideName(side) + QStringLiteral(" · ") + name;
+}
+
+Session Session::comparison(const Session &a, const Session &b, TimeNs shiftB)
+{
+    Session both;
+    both.m_cancelled = a.m_cancelled || b.m_cancelled;
+    for (const auto &[side, run] : {std::pair{RunSide::A, &a}, std::pair{RunSide::B, &b}}) {
+        for (RankEntry entry : run->m_ranks) {
+            entry.side = side;
+            if (side == RunSide::B)
+                entry.sessionOffset += shiftB;
+            both.m_ranks.push_back(std::move(entry));
+        }
+        for (const ReportPtr &r : run->m_reports)
+            if (std::find(both.m_reports.begin(), both.m_reports.end(), r) == both.m_reports.end())
+                both.m_reports.push_back(r); // rank vs rank of one session shares its reports
+        both.m_failures.insert(both.m_failures.end(), run->m_failures.begin(), run->m_failures.end());
+    }
+    return both;
+}
+
+bool Session::isComparison() const
+{
+    return std::any_of(m_ranks.begin(), m_ranks.end(), [](const RankEntry &e) { return e.side != RunSide::None; });
+}
+
+std::vector<int> Session::rankIndicesOf(RunSide side) const
+{
+    std::vector<int> indices;
+    for (int i = 0; i < int(m_ranks.size()); ++i)
+        if (side == RunSide::None || m_ranks[std::size_t(i)].side == side)
+            indices.push_back(i);
+    return indices;
+}
+
+Session Session::subset(const std::vector<int> &rankIndices) const
+{
+    Session part;
+    part.m_failures = m_failures;
+    part.m_cancelled = m_cancelled;
+    for (int i : rankIndices) {
+        const RankEntry &entry = m_ranks.at(std::size_t(i));
+        part.m_ranks.push_back(entry);
+        if (std::find(part.m_reports.begin(), part.m_reports.end(), entry.report) == part.m_reports.end())
+            part.m_reports.push_back(entry.report);
+    }
+    return part;
+}
+
 TimeRange Session::extent() const
 {
     TimeRange all{kTimeMax, kTimeMin};

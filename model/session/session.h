@@ -11,6 +11,11 @@
 
 namespace rankscope {
 
+// Which run of a comparison a rank belongs to (File > Compare With...):
+// "A" (the session open before) or "B" (the one compared with it).
+enum class RunSide : std::uint8_t { None, A, B };
+QString runSideName(RunSide side); // "A", "B", ""
+
 struct RankEntry {
     int rank = 0;
     ReportPtr report;
@@ -18,6 +23,10 @@ struct RankEntry {
     // Add to a report time to get session time (ns since the earliest
     // report's start): reports align on their absolute UTC start.
     TimeNs sessionOffset = 0;
+    RunSide side = RunSide::None;
+
+    // "rank 3", or in a comparison "B · rank 3": how every view names it.
+    QString displayName() const;
 };
 
 // One event of a session: rank entry, track of that rank's report, event.
@@ -59,6 +68,16 @@ public:
     // The same ranks (the reports shared) with rank i's session times moved
     // by shift[i]: e.g. the clock offsets that line up collectives.
     Session withShiftedRanks(const std::vector<TimeNs> &shift) const;
+
+    // Two runs side by side (File > Compare With...): A's ranks, then B's,
+    // each marked with its side; B's session times moved by `shiftB`.
+    static Session comparison(const Session &a, const Session &b, TimeNs shiftB = 0);
+    bool isComparison() const;
+    // The indices (into ranks()) of one side's ranks; RunSide::None: all.
+    std::vector<int> rankIndicesOf(RunSide side) const;
+    // Only these ranks (indices into ranks()), in this order, the reports
+    // shared; failures are kept.
+    Session subset(const std::vector<int> &rankIndices) const;
 
 private:
     void assignRanks();

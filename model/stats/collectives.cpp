@@ -307,8 +307,11 @@ CollectiveMatch matchCollectives(const Session &session, const KernelClassifier 
         auto ops = opsOfRank(session, ri, classes, keyedByGroup);
         if (ops.empty())
             withoutCommunication << QString::number(session.ranks()[std::size_t(ri)].rank);
+        // Two runs compared share communicator names but no collective:
+        // each run's ranks are matched among themselves.
+        const RunSide side = session.ranks()[std::size_t(ri)].side;
         for (auto &[communicator, list] : ops)
-            communicators[communicator][ri] = std::move(list);
+            communicators[side == RunSide::None ? communicator : runSideName(side) + QStringLiteral(": ") + communicator][ri] = std::move(list);
     }
     if (communicators.empty()) {
         match.notes << QStringLiteral("No communication kernels (NCCL or the other libraries of the kernel classes) in any rank: "

@@ -2,6 +2,7 @@
 
 #include "core/cudaenums.h"
 #include "core/intervals.h"
+#include "stats/collectives.h"
 #include "stats/rankcomparison.h"
 
 #include <QRegularExpression>
@@ -72,16 +73,18 @@ struct Totals {
 };
 using Grouped = std::map<QString, Totals>;
 
-// The names of one side, grouped, summed over its ranks (or one rank).
-Grouped groupSide(const Session &s, DiffReport report, const DiffOptions &options, std::optional<int> onlyRank)
+// Every event one side's report counts, with the name it is grouped
+// under: visit(key, rankIndex, track, event, duration). Over its ranks,
+// or one rank.
+template<class Visit>
+void forEachKeyedEvent(const Session &s, DiffReport report, const DiffOptions &options, std::optional<int> onlyRank, Visit &&visit)
 {
-    Grouped grouped;
     for (int ri = 0; ri < int(s.ranks().size()); ++ri) {
         if (onlyRank && *onlyRank != ri)
             continue;
         const RankEntry &entry = s.ranks()[std::size_t(ri)];
         const Report &r = *entry.report;
-        // Names are interned per report: group each string once.
+        // Names are interned per report: make each key once.
         std::unordered_map<StringId, QString> keyOf;
         auto keyFor = [&](StringId id, auto make) -> const QString & {
             auto it = keyOf.find(id);
@@ -89,7 +92,8 @@ Grouped groupSide(const Session &s, DiffReport report, const DiffOptions &option
                 it = keyOf.emplace(id, make(r.strings.view(id))).first;
             return it->second;
         };
-        for (const Track &t : r.tracks) {
+        for (std::uint32_t ti = 0; ti < r.tracks.size(); ++ti) {
+            const Track &t = r.tracks[ti];
             if (!Session::ownsTrack(entry, t))
                 continue;
             const SliceTrack &sl = t.slices;
@@ -97,31 +101,25 @@ Grouped groupSide(const Session &s, DiffReport report, const DiffOptions &option
             case DiffReport::Kernels:
                 if (t.kind != TrackKind::Kernel)
                     break;
-                for (std::size_t i = 0; i < sl.size(); ++i) {
-                    Totals &g = grouped[keyFor(sl.name(i), [&](std::string_view n) {
-                        return options.normalizeKernelNames ? normalizedKernelName(n) : QString::fromUtf8(n.data(), qsizetype(n.size()));
-                    })];
-                    ++g.count;
-                    g.total += sl.duration(i);
-                }
+                for (std::uint32_t i = 0; i < sl.size(); ++i)
+                    visit(keyFor(sl.name(i), [&](std::string_view n) {
+                              return options.normalizeKernelNames ? normalizedKernelName(n) : QString::fromUtf8(n.data(), qsizetype(n.size()));
+                          }),
+                          ri, ti, i, sl.duration(i));
                 break;
             case DiffReport::Api:
                 if (t.kind != TrackKind::CudaApi)
                     break;
-                for (std::size_t i = 0; i < sl.size(); ++i) {
-                    Totals &g = grouped[keyFor(sl.name(i), [](std::string_view n) { return QString::fromUtf8(n.data(), qsizetype(n.size())); })];
-                    ++g.count;
-                    g.total += sl.duration(i);
-                }
+                for (std::uint32_t i = 0; i < sl.size(); ++i)
+                    visit(keyFor(sl.name(i), [](std::string_view n) { return QString::fromUtf8(n.data(), qsizetype(n.size())); }), ri, ti, i,
+                          sl.duration(i));
                 break;
             case DiffReport::Memcpy:
                 if (t.kind != TrackKind::Memcpy)
                     break;
-                for (std::size_t i = 0; i < sl.size(); ++i) {
+                for (std::uint32_t i = 0; i < sl.size(); ++i) {
                     const MemcpyRecord &m = r.memcpys[sl.payload(i)];
-                    Totals &g = grouped[memcpyKindShortName(m.copyKind) + (m.isPageable() ? QStringLiteral(" (pageable)") : QString())];
-                    ++g.count;
-                    g.total += sl.duration(i);
+                    visit(memcpyKindShortName(m.copyKind) + (m.isPageable() ? QStringLiteral(" (pageable)") : QString()), ri, ti, i, sl.duration(i));
                 }
                 break;
             case DiffReport::Steps: break; // diffSteps()
@@ -130,15 +128,13 @@ Grouped groupSide(const Session &s, DiffReport report, const DiffOptions &option
                     break;
                 // Events come parents first: the open ranges above each one.
                 std::vector<std::pair<std::uint16_t, QString>> open; // (depth, path)
-                for (std::size_t i = 0; i < sl.size(); ++i) {
+                for (std::uint32_t i = 0; i < sl.size(); ++i) {
                     const std::uint16_t depth = sl.depth(i);
                     while (!open.empty() && open.back().first >= depth)
                         open.pop_back();
                     const QString &part = keyFor(sl.name(i), [](std::string_view n) { return nvtxPathPart(n); });
                     QString path = open.empty() ? part : open.back().second + QStringLiteral(" > ") + part;
-                    Totals &g = grouped[path];
-                    ++g.count;
-                    g.total += sl.duration(i);
+                    visit(path, ri, ti, i, sl.duration(i));
                     open.emplace_back(depth, std::move(path));
                 }
                 break;
@@ -146,6 +142,17 @@ Grouped groupSide(const Session &s, DiffReport report, const DiffOptions &option
             }
         }
     }
+}
+
+// The names of one side, grouped, summed over its ranks (or one rank).
+Grouped groupSide(const Session &s, DiffReport report, const DiffOptions &options, std::optional<int> onlyRank)
+{
+    Grouped grouped;
+    forEachKeyedEvent(s, report, options, onlyRank, [&](const QString &key, int, std::uint32_t, std::uint32_t, TimeNs duration) {
+        Totals &g = grouped[key];
+        ++g.count;
+        g.total += duration;
+    });
     return grouped;
 }
 
@@ -179,6 +186,23 @@ std::vector<DiffRow> diffRuns(const Session &a, const Session &b, DiffReport rep
     return out;
 }
 
+namespace {
+Cell meanCell(TimeNs total, std::int64_t count)
+{
+    return count > 0 ? Cell::ofDecimal(double(total) / double(count), 1) : Cell::ofText(QString());
+}
+} // namespace
+
+std::vector<EventLocation> eventsOfDiffRow(const Session &s, DiffReport report, const DiffOptions &options, const QString &name)
+{
+    std::vector<EventLocation> events;
+    forEachKeyedEvent(s, report, options, std::nullopt, [&](const QString &key, int rank, std::uint32_t track, std::uint32_t event, TimeNs) {
+        if (key == name)
+            events.push_back({rank, track, event});
+    });
+    return events;
+}
+
 ResultTable diffTable(const std::vector<DiffRow> &rows, DiffReport report)
 {
     ResultTable t;
@@ -187,10 +211,9 @@ ResultTable diffTable(const std::vector<DiffRow> &rows, DiffReport report)
     t.headers = QStringList{QStringLiteral("Name"),        QStringLiteral("Count A"), QStringLiteral("Total A (ns)"),
                             QStringLiteral("Mean A (ns)"), QStringLiteral("Count B"), QStringLiteral("Total B (ns)"),
                             QStringLiteral("Mean B (ns)"), QStringLiteral("Delta (ns)"), QStringLiteral("Ratio B/A")};
-    auto mean = [](TimeNs total, std::int64_t count) { return count > 0 ? Cell::ofDecimal(double(total) / double(count), 1) : Cell::ofText(QString()); };
     for (const DiffRow &r : rows)
-        t.rows.push_back({Cell::ofText(r.name), Cell::ofInteger(r.countA), Cell::ofInteger(r.totalA), mean(r.totalA, r.countA),
-                          Cell::ofInteger(r.countB), Cell::ofInteger(r.totalB), mean(r.totalB, r.countB), Cell::ofInteger(r.delta()),
+        t.rows.push_back({Cell::ofText(r.name), Cell::ofInteger(r.countA), Cell::ofInteger(r.totalA), meanCell(r.totalA, r.countA),
+                          Cell::ofInteger(r.countB), Cell::ofInteger(r.totalB), meanCell(r.totalB, r.countB), Cell::ofInteger(r.delta()),
                           r.totalA > 0 ? Cell::ofDecimal(double(r.totalB) / double(r.totalA), 3) : Cell::ofText(QString())});
     return t;
 }
@@ -262,6 +285,46 @@ ResultTable stepDiffTable(const std::vector<StepDiff> &steps)
                           share(s.busyB, s.durationB), s.durationA && s.durationB ? Cell::ofInteger(s.delta()) : Cell::ofText(QString()),
                           s.durationA && s.durationB && *s.durationA > 0 ? Cell::ofDecimal(double(*s.durationB) / double(*s.durationA), 3)
                                                                           : Cell::ofText(QString())});
+    return t;
+}
+
+std::vector<CollectiveDiff> diffCollectives(const Session &a, const Session &b, const KernelClassifier &classes)
+{
+    std::map<QString, CollectiveDiff> byName;
+    for (const bool sideA : {true, false}) {
+        for (const CollectiveInstance &c : matchCollectives(sideA ? a : b, classes).instances) {
+            if (c.arrivals.size() < 2)
+                continue; // one rank's operation: nothing waited, no skew
+            CollectiveDiff &row = byName[c.name];
+            row.name = c.name;
+            TimeNs wait = 0;
+            for (const CollectiveArrival &arrival : c.arrivals)
+                wait += c.waitOf(arrival);
+            (sideA ? row.countA : row.countB) += 1;
+            (sideA ? row.skewA : row.skewB) += c.skew();
+            (sideA ? row.waitA : row.waitB) += wait;
+        }
+    }
+    std::vector<CollectiveDiff> out;
+    for (auto &[name, row] : byName)
+        out.push_back(std::move(row));
+    std::stable_sort(out.begin(), out.end(), [](const CollectiveDiff &x, const CollectiveDiff &y) {
+        return std::llabs(x.waitB - x.waitA) > std::llabs(y.waitB - y.waitA);
+    });
+    return out;
+}
+
+ResultTable collectiveDiffTable(const std::vector<CollectiveDiff> &rows)
+{
+    ResultTable t;
+    t.name = QStringLiteral("diff_collectives");
+    t.title = QStringLiteral("Run comparison: collectives");
+    t.headers = QStringList{QStringLiteral("Collective"),     QStringLiteral("Count A"),          QStringLiteral("Mean skew A (ns)"),
+                            QStringLiteral("Total wait A (ns)"), QStringLiteral("Count B"),       QStringLiteral("Mean skew B (ns)"),
+                            QStringLiteral("Total wait B (ns)"), QStringLiteral("Wait delta (ns)")};
+    for (const CollectiveDiff &r : rows)
+        t.rows.push_back({Cell::ofText(r.name), Cell::ofInteger(r.countA), meanCell(r.skewA, r.countA), Cell::ofInteger(r.waitA),
+                          Cell::ofInteger(r.countB), meanCell(r.skewB, r.countB), Cell::ofInteger(r.waitB), Cell::ofInteger(r.waitB - r.waitA)});
     return t;
 }
 

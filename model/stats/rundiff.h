@@ -4,6 +4,7 @@
 // and the ratio, largest absolute change first. What `rankscope-cli diff`
 // prints. Each side sums its ranks.
 #include "session/session.h"
+#include "stats/kernelclasses.h"
 #include "stats/resulttable.h"
 
 #include <optional>
@@ -38,6 +39,8 @@ QString normalizedKernelName(std::string_view name);
 
 std::vector<DiffRow> diffRuns(const Session &a, const Session &b, DiffReport report, const DiffOptions &options = {});
 ResultTable diffTable(const std::vector<DiffRow> &rows, DiffReport report);
+// The events of one side counted under a row's name (every rank of `s`).
+std::vector<EventLocation> eventsOfDiffRow(const Session &s, DiffReport report, const DiffOptions &options, const QString &name);
 
 // Step k of A against step k of B (annotated steps of one rank per side:
 // rankA/rankB, else the first): duration and the GPU's busy time inside
@@ -50,5 +53,17 @@ struct StepDiff {
 };
 std::vector<StepDiff> diffSteps(const Session &a, const Session &b, const DiffOptions &options = {});
 ResultTable stepDiffTable(const std::vector<StepDiff> &steps);
+
+// Collectives matched among each run's ranks, grouped by name: how many,
+// their skew (last arrival - first) and the ranks' waits for the last one,
+// in A and in B. Empty when neither run has collectives across ranks.
+struct CollectiveDiff {
+    QString name;
+    std::int64_t countA = 0, countB = 0;
+    TimeNs skewA = 0, skewB = 0; // summed over the instances
+    TimeNs waitA = 0, waitB = 0; // summed over the instances' arrivals
+};
+std::vector<CollectiveDiff> diffCollectives(const Session &a, const Session &b, const KernelClassifier &classes = KernelClassifier::rankscope());
+ResultTable collectiveDiffTable(const std::vector<CollectiveDiff> &rows);
 
 } // namespace rankscope::stats

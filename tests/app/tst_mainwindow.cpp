@@ -7,7 +7,10 @@
 #include "mainwindow.h"
 #include "nsysfixture.h"
 #include "palettes.h"
+#include "panels/comparepanel.h"
 #include "panels/rankspanel.h"
+#include "panels/tablebox.h"
+#include "panels/resulttablemodel.h"
 #include "panels/statsdock.h"
 #include "recentfiles.h"
 #include "sessionloadjob.h"
@@ -19,6 +22,7 @@
 #include "timeline/timelineview.h"
 #include "timeline/timeruler.h"
 #include "timeline/zoomstate.h"
+#include "stats/runalignment.h"
 
 #include <QDockWidget>
 #include <QMenu>
@@ -328,6 +332,69 @@ private slots:
         // Another kind of event: no collective.
         w.timeline()->canvas()->selectEvent(std::nullopt);
         QVERIFY(!w.timeline()->canvas()->collectiveOverlay());
+    }
+
+    // File > Compare With... on the real before/after PyTorch pair: both
+    // runs in one timeline, labelled by run and file, their first steps
+    // one above the other, the Compare panel on the difference.
+    void comparingTwoRunsShowsBothAndTheirDifference()
+    {
+        MainWindow w;
+        const QString slow = dataPath(QStringLiteral("kineto/slow_rank0.pt.trace.json.gz"));
+        const QString fast = dataPath(QStringLiteral("kineto/fast_rank0.pt.trace.json.gz"));
+        w.open({slow}, true);
+        w.compareWith({fast}, true);
+        const Session *s = w.timeline()->canvas()->session();
+        QVERIFY(s && s->isComparison());
+        QCOMPARE(s->ranks().size(), 2u);
+        QVERIFY2(w.windowTitle().contains(QLatin1String("A: slow_rank0.pt.trace.json.gz vs B: fast_rank0.pt.trace.json.gz")), qPrintable(w.windowTitle()));
+        QStringList groups;
+        for (const TimelineRow &row : w.timeline()->canvas()->rows().rows())
+            if (row.parent < 0)
+                groups << row.label;
+        QVERIFY2(groups.value(0).startsWith(QStringLiteral("A · rank 0 · slow_rank0.pt.trace.json.gz")), qPrintable(groups.join(QLatin1Char('|'))));
+        QVERIFY2(groups.value(1).startsWith(QStringLiteral("B · rank 0 · fast_rank0.pt.trace.json.gz")), qPrintable(groups.join(QLatin1Char('|'))));
+        QCOMPARE(stats::runAnchorDelta(*s, stats::RunAnchor::FirstStep), std::optional<TimeNs>(0));
+
+        ComparePanel *compare = w.stats()->compare();
+        QVERIFY(!compare->isHidden()); // its tab is the current one
+        compare->ensureComputed();
+        QVERIFY(compare->choiceNames().value(0).startsWith(QLatin1String("Run A: slow_rank0.pt.trace.json.gz")));
+        // Step k: ProfilerStep#(k+2)'s dur in each JSON (µs).
+        const ResultTable steps = compare->stepsTable()->model()->table();
+        QCOMPARE(steps.rows.size(), 6u);
+        for (const auto &row : steps.rows)
+            if (row[0].integer == 0) {
+                QCOMPARE(row[1].integer, std::int64_t(146966408));
+                QCOMPARE(row[3].integer, std::int64_t(18635010));
+            }
+        // A row of the difference lights up its events in both runs.
+        const ResultTable diff = compare->diffTable()->model()->table();
+        QVERIFY(!diff.rows.empty());
+        compare->diffTable()->view()->selectRow(0);
+        const auto &lit = w.timeline()->canvas()->highlighted();
+        QCOMPARE(std::int64_t(lit.size()), diff.rows[0][1].integer + diff.rows[0][4].integer);
+        QVERIFY(std::any_of(lit.begin(), lit.end(), [](const EventLocation &e) { return e.rank == 0; }));
+        QVERIFY(std::any_of(lit.begin(), lit.end(), [](const EventLocation &e) { return e.rank == 1; }));
+
+        // An event of B and its counterpart in A, one above the other.
+        const EventLocation b = lit.back();
+        QCOMPARE(b.rank, 1);
+        w.timeline()->canvas()->selectEvent(b);
+        QVERIFY(w.alignRunsOnSelectedEvent().contains(QLatin1String("counterpart")));
+        s = w.timeline()->canvas()->session();
+        const std::optional<EventLocation> a = stats::counterpartEvent(*s, b);
+        QVERIFY(a && a->rank == 0);
+        QCOMPARE(s->sessionTime(*a).start, s->sessionTime(b).start);
+        QVERIFY(!w.alignRuns(stats::RunAnchor::Starts).isEmpty());
+        QCOMPARE(s = w.timeline()->canvas()->session(), s);
+        QCOMPARE(s->subset({0}).extent().start, s->subset({1}).extent().start);
+
+        // Comparing again replaces run B; run A stays.
+        w.compareWith({slow}, true);
+        s = w.timeline()->canvas()->session();
+        QCOMPARE(s->ranks().size(), 2u);
+        QVERIFY(s->ranks()[1].report->filePath.endsWith(QLatin1String("slow_rank0.pt.trace.json.gz")));
     }
 
     void windowLayoutAndHiddenRowsAreRemembered()

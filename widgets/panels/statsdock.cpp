@@ -2,6 +2,7 @@
 
 #include "core/units.h"
 #include "panels/collectivespanel.h"
+#include "panels/comparepanel.h"
 #include "panels/diagnosispanel.h"
 #include "panels/gapspanel.h"
 #include "panels/memcpypanel.h"
@@ -33,6 +34,7 @@ constexpr PanelName kPanels[] = {
     {"summaries", QT_TRANSLATE_NOOP("rankscope::StatsDock", "Summaries")},
     {"ranks", QT_TRANSLATE_NOOP("rankscope::StatsDock", "Rank comparison")},
     {"collectives", QT_TRANSLATE_NOOP("rankscope::StatsDock", "Collectives")},
+    {"compare", QT_TRANSLATE_NOOP("rankscope::StatsDock", "Compare")},
 };
 
 } // namespace
@@ -49,7 +51,7 @@ StatsDock::StatsDock(QWidget *parent)
     : QWidget(parent), m_rank(new QComboBox(this)), m_range(new QLabel(this)), m_clearRange(new QPushButton(tr("Whole session"), this)),
       m_export(new QPushButton(tr("Export all..."), this)), m_tabs(new QTabWidget(this)), m_memcpy(new MemcpyPanel(this)),
       m_gaps(new GapsPanel(this)), m_summaries(new SummaryPanel(this)), m_ranks(new RanksPanel(this)),
-      m_collectives(new CollectivesPanel(this)), m_diagnosis(new DiagnosisPanel(this))
+      m_collectives(new CollectivesPanel(this)), m_diagnosis(new DiagnosisPanel(this)), m_compare(new ComparePanel(this))
 {
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);
@@ -61,10 +63,11 @@ StatsDock::StatsDock(QWidget *parent)
     bar->addWidget(m_export);
     layout->addLayout(bar);
     layout->addWidget(m_tabs, 1);
-    m_panels = {m_diagnosis, m_memcpy, m_gaps, m_summaries, m_ranks, m_collectives}; // in the order of kPanels
-    static_assert(std::size(kPanels) == 6);
-    // Both read the communication kernels the user chose in the Rank comparison.
+    m_panels = {m_diagnosis, m_memcpy, m_gaps, m_summaries, m_ranks, m_collectives, m_compare}; // in the order of kPanels
+    static_assert(std::size(kPanels) == 7);
+    // They read the communication kernels the user chose in the Rank comparison.
     connect(m_ranks, &RanksPanel::communicationPatternChanged, m_collectives, &CollectivesPanel::setCommunicationPattern);
+    connect(m_ranks, &RanksPanel::communicationPatternChanged, m_compare, &ComparePanel::setCommunicationPattern);
     for (std::size_t i = 0; i < m_panels.size(); ++i)
         m_tabs->addTab(m_panels[i], tr(kPanels[i].title));
     for (StatsPanel *p : m_panels) {
@@ -95,7 +98,7 @@ void StatsDock::setSession(std::shared_ptr<const Session> session)
     m_rank->addItem(tr("All ranks"));
     if (m_session)
         for (const RankEntry &e : m_session->ranks())
-            m_rank->addItem(tr("Rank %1").arg(e.rank));
+            m_rank->addItem(e.side == RunSide::None ? tr("Rank %1").arg(e.rank) : e.displayName());
     for (StatsPanel *p : m_panels)
         p->setSession(m_session);
     applyScope();

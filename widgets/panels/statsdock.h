@@ -16,6 +16,7 @@ class QTabWidget;
 namespace rankscope {
 
 class CollectivesPanel;
+class ComparePanel;
 class DiagnosisPanel;
 class GapsPanel;
 class MemcpyPanel;
@@ -30,7 +31,7 @@ public:
     void setSession(std::shared_ptr<const Session> session);
     void setRange(std::optional<TimeRange> range);
     void setRankIndex(std::optional<int> rankIndex);
-    // "memcpy", "gaps", "summaries", "ranks", "collectives"; false for another name.
+    // "memcpy", "gaps", "summaries", "ranks", "collectives", "compare"; false for another name.
     bool showPanel(const QString &name);
     static QStringList panelNames();
 
@@ -40,6 +41,7 @@ public:
     RanksPanel *ranks() const { return m_ranks; }
     CollectivesPanel *collectives() const { return m_collectives; }
     DiagnosisPanel *diagnosis() const { return m_diagnosis; }
+    ComparePanel *compare() const { return m_compare; }
     const stats::StatsScope &scope() const { return m_scope; }
     void setComputeInBackground(bool background);
     void setComputeOnlyWhenShown(bool onlyWhenShown); // see StatsPanel
@@ -70,6 +72,7 @@ private:
     RanksPanel *m_ranks;
     CollectivesPanel *m_collectives;
     DiagnosisPanel *m_diagnosis;
+    ComparePanel *m_compare;
     std::vector<StatsPanel *> m_panels; // every panel above, in tab order
 };
 

@@ -27,6 +27,7 @@ public:
     {
         m_session = std::move(session);
         m_scope = {};
+        sessionChanged();
         refreshWhenShown();
     }
     void setScope(const stats::StatsScope &scope)
@@ -58,6 +59,8 @@ signals:
 
 protected:
     virtual void refresh() = 0;
+    // A new session arrived (before its first refresh()).
+    virtual void sessionChanged() {}
     // What a panel that computes its parts one by one (sub-tabs) still owes
     // when everything is wanted; ensureComputed() calls it, inline.
     virtual void computeRemainingParts() {}

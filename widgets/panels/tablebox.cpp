@@ -13,7 +13,13 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 namespace rankscope {
+
+namespace {
+constexpr int kMinimumCappedColumn = 360; // px: a long name's cap when the view is narrow
+} // namespace
 
 TableBox::TableBox(const QString &title, QWidget *parent)
     : QWidget(parent), m_title(new QLabel(title, this)), m_filter(new QLineEdit(this)), m_view(new QTableView(this)),
@@ -33,6 +39,7 @@ TableBox::TableBox(const QString &title, QWidget *parent)
     bar->addWidget(m_filter);
     bar->addWidget(exportButton);
     layout->addLayout(bar);
+    m_view->setTextElideMode(Qt::ElideMiddle);
     layout->addWidget(m_view, 1);
 
     m_proxy->setSourceModel(m_model);
@@ -66,6 +73,12 @@ void TableBox::setTable(ResultTable table)
     m_model->setTable(std::move(table));
     m_view->sortByColumn(-1, Qt::AscendingOrder); // keep the table's own order until the user sorts
     m_view->resizeColumnsToContents();
+    // A kernel name can be 2,000 characters: cap the column so the numbers
+    // stay in view; the tooltip and the elided middle keep both ends.
+    const int widest = std::max(kMinimumCappedColumn, m_view->viewport()->width() / 2);
+    for (int column = 0; column < m_model->columnCount(); ++column)
+        if (m_view->columnWidth(column) > widest)
+            m_view->setColumnWidth(column, widest);
 }
 
 bool TableBox::exportCsv(const QString &path) const

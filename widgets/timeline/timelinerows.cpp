@@ -1,5 +1,7 @@
 #include "timeline/timelinerows.h"
 
+#include <QFileInfo>
+
 #include <algorithm>
 #include <set>
 
@@ -125,7 +127,10 @@ int TimelineRows::addRankGroup(const RankTracks &tracks)
     for (const GpuInfo &g : r.gpus)
         gpuNames << g.name;
     gpuNames.removeDuplicates();
-    QString label = QStringLiteral("Rank %1").arg(tracks.entry.rank);
+    // In a comparison the run and the file say which side a rank is on.
+    QString label = tracks.entry.side == RunSide::None
+                        ? QStringLiteral("Rank %1").arg(tracks.entry.rank)
+                        : tracks.entry.displayName() + QStringLiteral(" · ") + QFileInfo(r.filePath).fileName();
     if (!r.meta.hostName.isEmpty())
         label += QStringLiteral(" · ") + r.meta.hostName;
     if (!gpuNames.isEmpty())

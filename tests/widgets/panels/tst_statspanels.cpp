@@ -1,6 +1,7 @@
 // The statistics panels: every table model passes QAbstractItemModelTester,
 // tables show what nsys printed, panels follow the range and rank scope.
 #include "panels/collectivespanel.h"
+#include "panels/comparepanel.h"
 #include "panels/diagnosispanel.h"
 #include "panels/gapspanel.h"
 #include "panels/memcpypanel.h"
@@ -23,6 +24,7 @@
 #include <QtCharts/QChartView>
 #include <QtCharts/QScatterSeries>
 #include <QtTest>
+#include <map>
 
 using namespace rankscope;
 using namespace rankscope::test;
@@ -122,6 +124,41 @@ private slots:
         QVERIFY(total(dock.summaries()->kernels()->model()) < rank1);
         // The rank comparison always compares every rank.
         QCOMPARE(dock.ranks()->table()->model()->rowCount(), 4);
+    }
+
+    // Rank against rank of one session: rank 0 of the demo against rank 1,
+    // rank 0's side checked against what nsys printed for its file.
+    void comparePanelComparesTwoRanks()
+    {
+        StatsDock dock;
+        dock.setSession(m_ddp);
+        dock.showPanel(QStringLiteral("compare"));
+        ComparePanel *compare = dock.compare();
+        const QStringList choices = compare->choiceNames();
+        QCOMPARE(choices.size(), 4);
+        QCOMPARE(choices[0], QStringLiteral("rank 0 · ddp4_rank0.sqlite"));
+        compare->setSides(0, 1);
+        const ResultTable diff = compare->diffTable()->model()->table();
+        std::map<QString, std::pair<std::int64_t, std::int64_t>> nsys; // name -> instances, total
+        const QList<QStringList> csv = parseCsv(readText(dataPath(QStringLiteral("nsys/ddp4/stats/ddp4_rank0_cuda_gpu_kern_sum.csv"))));
+        for (qsizetype i = 1; i < csv.size(); ++i)
+            if (csv[i].size() == 9)
+                nsys[csv[i][8]] = {csv[i][2].toLongLong(), csv[i][1].toLongLong()};
+        std::map<QString, std::int64_t> rank1; // the engine's summary of rank 1
+        for (const auto &row : stats::cudaGpuKernSum(*m_ddp->ranks()[1].report).rows)
+            rank1[row[8].text] += row[1].integer;
+        std::size_t inA = 0;
+        for (const auto &row : diff.rows) {
+            const auto a = nsys.find(row[0].text);
+            QCOMPARE(row[1].integer, a == nsys.end() ? 0 : a->second.first);
+            QCOMPARE(row[2].integer, a == nsys.end() ? 0 : a->second.second);
+            inA += a != nsys.end();
+            QCOMPARE(row[5].integer, rank1.count(row[0].text) ? rank1[row[0].text] : 0);
+        }
+        QCOMPARE(inA, nsys.size());
+        // The same rank on both sides is no comparison.
+        compare->setSides(2, 2);
+        QCOMPARE(compare->diffTable()->model()->rowCount(), 0);
     }
 
     void largestGapsNameTheDataLoader()
