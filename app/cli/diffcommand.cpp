@@ -16,7 +16,8 @@ int runDiff(const QStringList &arguments)
         "memcpy kind, the count, total and mean time on each side, the difference and the ratio, largest change first."));
     parser.addHelpOption();
     const QCommandLineOption reportOption({QStringLiteral("r"), QStringLiteral("report")},
-                                          QStringLiteral("kernels (default), nvtx, api, memcpy or steps (step k of A against step k of B)."), QStringLiteral("REPORT"),
+                                          QStringLiteral("kernels (default), nvtx, api, memcpy, steps (step k of A against step k of B) or "
+                                                                         "collectives (skew and waits, each run's ranks matched among themselves)."), QStringLiteral("REPORT"),
                                           QStringLiteral("kernels"));
     const QCommandLineOption formatOption({QStringLiteral("f"), QStringLiteral("format")},
                                           QStringLiteral("table (default), csv or json."), QStringLiteral("FORMAT"), QStringLiteral("table"));
@@ -33,7 +34,7 @@ int runDiff(const QStringList &arguments)
     const QString format = parser.value(formatOption);
     if (!report || (format != QLatin1String("table") && format != QLatin1String("csv") && format != QLatin1String("json"))
         || parser.positionalArguments().size() != 2) {
-        QTextStream(stderr) << "rankscope-cli diff: give A and B, --report kernels|nvtx|api|memcpy|steps and --format table|csv|json\n";
+        QTextStream(stderr) << "rankscope-cli diff: give A and B, --report kernels|nvtx|api|memcpy|steps|collectives and --format table|csv|json\n";
         return 1;
     }
     stats::DiffOptions options;
@@ -62,9 +63,9 @@ int runDiff(const QStringList &arguments)
             }
             *target = rank;
         }
-    const ResultTable table = *report == stats::DiffReport::Steps
-                                  ? stats::stepDiffTable(stats::diffSteps(sides[0], sides[1], options))
-                                  : stats::diffTable(stats::diffRuns(sides[0], sides[1], *report, options), *report);
+    const ResultTable table = *report == stats::DiffReport::Steps         ? stats::stepDiffTable(stats::diffSteps(sides[0], sides[1], options))
+                              : *report == stats::DiffReport::Collectives ? stats::collectiveDiffTable(stats::diffCollectives(sides[0], sides[1]))
+                                                                          : stats::diffTable(stats::diffRuns(sides[0], sides[1], *report, options), *report);
     QTextStream out(stdout);
     if (format == QLatin1String("csv"))
         out << table.toCsv();

@@ -206,7 +206,7 @@ void MainWindow::createMenus()
         using Scope = TimelineView::ExportScope;
         for (const auto &[scope, what] : {std::pair{Scope::View, tr("&Visible view...")}, std::pair{Scope::AllRows, tr("&All rows of the visible range...")},
                                           std::pair{Scope::WholeSession, tr("&Whole session, all rows...")}})
-            formatMenu->addAction(what, this, [this, format, scope] { exportTimeline(format, scope); });
+            formatMenu->addAction(what, this, [this, f = format, s = scope] { exportTimeline(f, s); }); // init-captures: clang 14 cannot capture a binding
     }
     exportMenu->addAction(tr("Statistics as &CSV..."), this, [this] {
         const QString dir = QFileDialog::getExistingDirectory(this, tr("Export statistics into folder"));

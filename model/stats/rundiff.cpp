@@ -15,7 +15,7 @@ namespace rankscope::stats {
 
 std::optional<DiffReport> diffReportNamed(const QString &name)
 {
-    for (DiffReport r : {DiffReport::Kernels, DiffReport::Nvtx, DiffReport::Api, DiffReport::Memcpy, DiffReport::Steps})
+    for (DiffReport r : {DiffReport::Kernels, DiffReport::Nvtx, DiffReport::Api, DiffReport::Memcpy, DiffReport::Steps, DiffReport::Collectives})
         if (name == diffReportName(r))
             return r;
     return std::nullopt;
@@ -29,6 +29,7 @@ QString diffReportName(DiffReport report)
     case DiffReport::Api: return QStringLiteral("api");
     case DiffReport::Memcpy: return QStringLiteral("memcpy");
     case DiffReport::Steps: return QStringLiteral("steps");
+    case DiffReport::Collectives: return QStringLiteral("collectives");
     }
     return {};
 }
@@ -122,7 +123,8 @@ void forEachKeyedEvent(const Session &s, DiffReport report, const DiffOptions &o
                     visit(memcpyKindShortName(m.copyKind) + (m.isPageable() ? QStringLiteral(" (pageable)") : QString()), ri, ti, i, sl.duration(i));
                 }
                 break;
-            case DiffReport::Steps: break; // diffSteps()
+            case DiffReport::Steps: // diffSteps()
+            case DiffReport::Collectives: break; // diffCollectives()
             case DiffReport::Nvtx: {
                 if (t.kind != TrackKind::Nvtx)
                     break;

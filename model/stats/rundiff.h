@@ -12,8 +12,9 @@
 
 namespace rankscope::stats {
 
-enum class DiffReport : std::uint8_t { Kernels, Nvtx, Api, Memcpy, Steps };
-std::optional<DiffReport> diffReportNamed(const QString &name); // "kernels", "nvtx", "api", "memcpy", "steps"
+enum class DiffReport : std::uint8_t { Kernels, Nvtx, Api, Memcpy, Steps, Collectives };
+// "kernels", "nvtx", "api", "memcpy", "steps", "collectives"
+std::optional<DiffReport> diffReportNamed(const QString &name);
 QString diffReportName(DiffReport report);
 
 struct DiffOptions {

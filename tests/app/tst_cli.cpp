@@ -182,6 +182,15 @@ private slots:
         QCOMPARE(ranks.exitCode, 0);
         QCOMPARE(runCli({"diff", "--report", "frames", before, after}).exitCode, 1);
         QCOMPARE(runCli({"diff", "--report", "steps", "--format", "json", before, after}).exitCode, 0);
+        // SendRecv pairs and their summed skew, from the exports with sqlite3 (see tst_rundiff).
+        const Run collectives = runCli({"diff", "--report", "collectives", "--format", "csv", before, after});
+        QCOMPARE(collectives.exitCode, 0);
+        const QList<QStringList> c = parseCsv(collectives.out);
+        QCOMPARE(c.value(1).value(0), QStringLiteral("SendRecv"));
+        QCOMPARE(c.value(1).value(1), QStringLiteral("33"));
+        QCOMPARE(c.value(1).value(3), QStringLiteral("13375816"));
+        QCOMPARE(c.value(1).value(4), QStringLiteral("31"));
+        QCOMPARE(c.value(1).value(6), QStringLiteral("22485194"));
         QCOMPARE(runCli({"diff", before}).exitCode, 1);
         QCOMPARE(runCli({"diff", "--rank-b", "7", before, after}).exitCode, 1);
     }

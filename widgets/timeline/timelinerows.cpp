@@ -222,7 +222,9 @@ void TimelineRows::addProcessGroup(const RankTracks &tracks, int rankRow, std::u
     const ProcessInfo *info = r.process(pid);
     const int processRow = addGroup(tracks.rank, rankRow, 1,
                                     QStringLiteral("%1 (%2)").arg(info && !info->name.isEmpty() ? info->name : QStringLiteral("Process")).arg(pid),
-                                    !tracks.cudaPids.count(pid)); // helper processes start folded
+                                    // Helper processes start folded; in a comparison every
+                                    // process does, so both runs' GPU rows are in view.
+                                    !tracks.cudaPids.count(pid) || tracks.entry.side != RunSide::None);
     const auto host = tracks.host.find(pid);
     if (host == tracks.host.end())
         return;
