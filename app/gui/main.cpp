@@ -49,7 +49,9 @@ int main(int argc, char **argv)
                                            QStringLiteral("Compare the files opened (run A) with run B: a trace file or a directory of rank files "
                                                           "(repeat for more files of run B)."),
                                            QStringLiteral("B"));
-    parser.addOptions({screenshotOption, sizeOption, rangeOption, panelOption, compareOption});
+    const QCommandLineOption stretchOption(QStringLiteral("stretch-steps"),
+                                           QStringLiteral("With --compare: draw step k of run B over step k of run A (View > Align Runs)."));
+    parser.addOptions({screenshotOption, sizeOption, rangeOption, panelOption, compareOption, stretchOption});
     parser.addPositionalArgument(QStringLiteral("files"), QStringLiteral("Trace files or directories to open as one session."),
                                  QStringLiteral("[FILE|DIR...]"));
     parser.process(app);
@@ -79,6 +81,8 @@ int main(int argc, char **argv)
         window.open(inputs, true);
         if (parser.isSet(compareOption))
             window.compareWith(parser.values(compareOption), true);
+        if (parser.isSet(stretchOption))
+            window.stretchSteps(true);
         const rankscope::Session *session = window.timeline()->session().get();
         if (!session || session->ranks().empty()) {
             err << "rankscope: nothing could be opened\n";

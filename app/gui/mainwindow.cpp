@@ -241,6 +241,12 @@ void MainWindow::createMenus()
     m_alignRunsMenu->addAction(tr("On Their First &Events"), this, [this] { alignRuns(stats::RunAnchor::Starts); });
     m_alignRunsMenu->addAction(tr("On the &Selected Event and Its Counterpart"), QKeySequence(Qt::CTRL | Qt::Key_K), this,
                                [this] { alignRunsOnSelectedEvent(); });
+    m_alignRunsMenu->addSeparator();
+    m_stretchAction = m_alignRunsMenu->addAction(tr("S&tretch Steps Over Each Other"));
+    m_stretchAction->setCheckable(true);
+    m_stretchAction->setToolTip(tr("Draw step k of run B over step k of run A, each step of B stretched or squeezed to A's length "
+                                   "(the drawing only: times and durations stay as recorded)"));
+    connect(m_stretchAction, &QAction::toggled, this, [this](bool on) { stretchSteps(on); });
     m_alignRunsMenu->setEnabled(false);
 
     QMenu *help = menuBar()->addMenu(tr("&Help"));
@@ -324,6 +330,10 @@ void MainWindow::setSession(std::shared_ptr<const Session> session)
     }
     if (m_alignRunsMenu)
         m_alignRunsMenu->setEnabled(session && session->isComparison());
+    if (m_stretchAction && !(session && session->isComparison())) {
+        const QSignalBlocker block(m_stretchAction);
+        m_stretchAction->setChecked(false);
+    }
     showSession(std::move(session));
 }
 
@@ -405,9 +415,30 @@ QString MainWindow::alignOnCollectives(bool align)
     return message;
 }
 
+QString MainWindow::stretchSteps(bool stretch)
+{
+    const auto shown = m_timeline->session();
+    if (m_stretchAction && m_stretchAction->isChecked() != stretch) {
+        const QSignalBlocker block(m_stretchAction);
+        m_stretchAction->setChecked(stretch);
+    }
+    if (!stretch || !shown || !shown->isComparison()) {
+        m_timeline->canvas()->setStretch({});
+        return {};
+    }
+    m_timeline->canvas()->setStretch(stats::stepStretchPoints(*shown));
+    const QString message = m_timeline->canvas()->displayTime().isStretched()
+                                ? tr("Step k of run B drawn over step k of run A (stretched to its length; times stay as recorded).")
+                                : tr("Nothing to stretch: a run has no steps (ProfilerStep#, NVTX \"step N\" or \"iteration N\").");
+    statusBar()->showMessage(message, 15000);
+    return message;
+}
+
 void MainWindow::showSession(std::shared_ptr<const Session> session)
 {
     m_timeline->setSession(session);
+    if (m_stretchAction && m_stretchAction->isChecked() && session->isComparison()) // the canvas dropped it with the old session
+        m_timeline->canvas()->setStretch(stats::stepStretchPoints(*session));
     applyHiddenRows();
     m_exportMenu->setEnabled(true);
     m_details->setSession(session);

@@ -45,6 +45,9 @@ public:
     // what happened, as the status bar says it.
     QString alignRuns(stats::RunAnchor anchor);
     QString alignRunsOnSelectedEvent();
+    // View > Align Runs > Stretch Steps Over Each Other: step k of B drawn
+    // over step k of A (the drawing only). Returns the status bar's words.
+    QString stretchSteps(bool stretch);
     void setSession(std::shared_ptr<const Session> session);
     // View > Align Ranks on Collectives: the session with each rank moved by
     // the clock offset that lines up the ends of its collectives, or as
@@ -107,6 +110,7 @@ private:
     std::shared_ptr<const Session> m_recorded; // as loaded: aligned on recorded starts
     QAction *m_alignAction = nullptr;
     QMenu *m_alignRunsMenu = nullptr;
+    QAction *m_stretchAction = nullptr;
     // Where the load under way goes: a session of its own, or run B.
     bool m_loadingRunB = false;
     QStringList m_queuedRunB; // compareWith() before anything was open

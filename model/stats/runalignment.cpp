@@ -91,4 +91,30 @@ Session movedRun(const Session &comparison, RunSide side, TimeNs delta)
     return comparison.withShiftedRanks(shift);
 }
 
+std::vector<std::vector<StretchPoint>> stepStretchPoints(const Session &comparison)
+{
+    std::vector<std::vector<StretchPoint>> points(comparison.ranks().size());
+    const std::vector<int> ranksA = comparison.rankIndicesOf(RunSide::A), ranksB = comparison.rankIndicesOf(RunSide::B);
+    if (ranksA.empty())
+        return points;
+    auto sessionSteps = [&](int rankIndex) {
+        const RankEntry &entry = comparison.ranks()[std::size_t(rankIndex)];
+        std::vector<TimeRange> steps = annotatedSteps(entry);
+        for (TimeRange &step : steps)
+            step = {step.start + entry.sessionOffset, step.end + entry.sessionOffset};
+        return steps;
+    };
+    for (std::size_t place = 0; place < ranksB.size(); ++place) {
+        const int b = ranksB[place];
+        const std::vector<TimeRange> own = sessionSteps(b), shown = sessionSteps(ranksA[std::min(place, ranksA.size() - 1)]);
+        std::vector<StretchPoint> &out = points[std::size_t(b)];
+        for (std::size_t k = 0; k < std::min(own.size(), shown.size()); ++k)
+            for (const auto &[o, s] : {std::pair{own[k].start, shown[k].start}, std::pair{own[k].end, shown[k].end}})
+                // Both strictly increasing: overlapping or empty steps give no point.
+                if (out.empty() || (o > out.back().own && s > out.back().shown))
+                    out.push_back({o, s});
+    }
+    return points;
+}
+
 } // namespace rankscope::stats

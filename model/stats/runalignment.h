@@ -25,4 +25,16 @@ std::optional<EventLocation> counterpartEvent(const Session &comparison, const E
 // The comparison with one run's ranks all moved by `delta`.
 Session movedRun(const Session &comparison, RunSide side, TimeNs delta);
 
+// For showing step k of B over step k of A (View > Align Runs > Stretch
+// Steps): per rank index, the points where its session time is pinned to
+// its counterpart's, (time in this rank, time in the A rank at the same
+// place): each step's start and end, for the steps both have. Between two
+// points a rank is drawn stretched linearly; before the first and after the
+// last, as it is. Empty for the ranks of A, ranks without steps, and
+// outside a comparison. Display only: every number stays in recorded time.
+struct StretchPoint {
+    TimeNs own = 0, shown = 0;
+};
+std::vector<std::vector<StretchPoint>> stepStretchPoints(const Session &comparison);
+
 } // namespace rankscope::stats

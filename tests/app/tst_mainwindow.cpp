@@ -390,6 +390,14 @@ private slots:
         s = w.timeline()->canvas()->session();
         QCOMPARE(s->subset({0}).extent().start, s->subset({1}).extent().start);
 
+        // Stretched, step k of B is drawn over step k of A, and stays so when B moves.
+        QVERIFY(w.stretchSteps(true).contains(QLatin1String("drawn over")));
+        QVERIFY(w.timeline()->canvas()->displayTime().isStretched(1));
+        w.alignRuns(stats::RunAnchor::FirstStep);
+        QVERIFY(w.timeline()->canvas()->displayTime().isStretched(1));
+        w.stretchSteps(false);
+        QVERIFY(!w.timeline()->canvas()->displayTime().isStretched());
+
         // Comparing again replaces run B; run A stays.
         w.compareWith({slow}, true);
         s = w.timeline()->canvas()->session();

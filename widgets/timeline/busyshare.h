@@ -18,7 +18,9 @@ namespace rankscope {
 SliceTrack busyRuns(const Report &report, std::span<const std::uint32_t> tracks);
 
 // Raises share[x] to the share of pixel column x (0..1) that `track`
-// covers; `share` has one entry per column of the track area.
-void addBusyShare(const SliceTrack &track, TimeNs sessionOffset, const TimeScale &scale, std::vector<float> &share);
+// covers; `share` has one entry per column of the track area. Only columns
+// [clipX0, clipX1) (-1: to the right edge): one piece of a stretched rank.
+void addBusyShare(const SliceTrack &track, TimeNs sessionOffset, const TimeScale &scale, std::vector<float> &share, int clipX0 = 0,
+                  int clipX1 = -1);
 
 } // namespace rankscope

@@ -54,13 +54,19 @@ public:
     GeometryBuilder(const SliceGeometryInput &input, const TimeScale &scale, int widthPx, std::vector<SliceRect> &out)
         : m_input(input), m_track(*input.track), m_scale(scale), m_widthPx(widthPx), m_merger(out, *input.track)
     {
-        lo = scale.start - input.sessionOffset;
-        hi = lo + TimeNs(double(widthPx) * scale.nsPerPixel) + 1;
+        m_clipX0 = std::clamp(input.clipX0, 0, widthPx);
+        m_clipX1 = input.clipX1 < 0 ? widthPx : std::clamp(input.clipX1, m_clipX0, widthPx);
+        lo = scale.time(m_clipX0) - input.sessionOffset;
+        hi = scale.time(m_clipX1) - input.sessionOffset + 1;
+        // At the view's edges events may overhang by 2 px (their borders
+        // stay off screen); inside a stretched rank a piece ends exactly.
+        m_left = m_clipX0 == 0 ? -2.0 : double(m_clipX0);
+        m_right = m_clipX1 == widthPx ? double(widthPx) + 2.0 : double(m_clipX1);
     }
 
     TimeNs lo = 0, hi = 0; // the visible range in the track's own time
     // More events than this in view are drawn from summaries.
-    std::size_t manyEvents() const { return std::size_t(m_widthPx) * 2; }
+    std::size_t manyEvents() const { return std::size_t(m_clipX1 - m_clipX0) * 2; }
 
     void addEvent(std::uint32_t i, std::uint16_t lane)
     {
@@ -133,14 +139,15 @@ public:
 private:
     float xOf(TimeNs reportTime) const
     {
-        const double left = -2.0, right = double(m_widthPx) + 2.0;
-        return float(std::clamp(double(reportTime + m_input.sessionOffset - m_scale.start) / m_scale.nsPerPixel, left, right));
+        return float(std::clamp(double(reportTime + m_input.sessionOffset - m_scale.start) / m_scale.nsPerPixel, m_left, m_right));
     }
 
     const SliceGeometryInput &m_input;
     const SliceTrack &m_track;
     const TimeScale &m_scale;
     int m_widthPx;
+    int m_clipX0 = 0, m_clipX1 = 0;
+    double m_left = 0, m_right = 0;
     LaneMerger m_merger;
 };
 

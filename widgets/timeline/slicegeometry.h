@@ -33,6 +33,9 @@ struct SliceGeometryInput {
     // The lanes on screen: a row of a hundred nested lanes taller than the
     // window builds only those it shows.
     int firstLane = 0, lastLane = 0xffff;
+    // Only pixels [clipX0, clipX1) of the width (-1: to the right edge): one
+    // piece of a stretched rank (DisplayTime), drawn with its own scale.
+    int clipX0 = 0, clipX1 = -1;
 };
 
 // Rectangles for [scale.start, scale.start + widthPx * nsPerPixel], in

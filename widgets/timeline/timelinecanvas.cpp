@@ -46,12 +46,25 @@ void TimelineCanvas::setSession(std::shared_ptr<const Session> session)
     m_collective.reset();
     m_busyRuns.clear();
     m_colors.clear();
+    m_displayTime.clear(); // a stretch belongs to the session it was made for
     if (m_session)
         m_rows.build(*m_session);
     else
         m_rows = TimelineRows();
     verticalScrollBar()->setValue(0);
     rowsChanged();
+}
+
+void TimelineCanvas::setStretch(std::vector<std::vector<stats::StretchPoint>> points)
+{
+    m_displayTime.setStretch(std::move(points));
+    m_geometryValid = false;
+    viewport()->update();
+}
+
+TimeRange TimelineCanvas::displayedTime(const EventLocation &event) const
+{
+    return m_displayTime.toDisplay(event.rank, m_session->sessionTime(event));
 }
 
 void TimelineCanvas::setEmptyMessage(const QString &text)
@@ -153,24 +166,29 @@ void TimelineCanvas::ensureGeometry() const
         if (r.kind == TimelineRow::Kind::Slices) {
             const RankEntry &entry = m_session->ranks()[std::size_t(r.rank)];
             const int lanesTop = y + FrameGeometry::kLaneTopMargin;
-            for (std::size_t t = 0; t < r.tracks.size(); ++t) {
-                SliceGeometryInput in;
-                in.firstLane = std::max(0, (visibleTop - lanesTop) / TimelineRows::kLaneHeight);
-                in.lastLane = (frameHeight() - lanesTop) / TimelineRows::kLaneHeight;
-                in.track = &entry.report->tracks[r.tracks[t]].slices;
-                in.sessionOffset = entry.sessionOffset;
-                in.laneOffset = r.laneOffset[t];
-                in.flatten = r.flatten;
-                in.trackSlot = std::uint8_t(t);
-                buildSliceGeometry(in, s, width, g.rects);
-            }
+            const std::vector<DisplayTime::Piece> pieces = m_displayTime.pieces(r.rank, s, width); // one, unless stretched
+            for (std::size_t t = 0; t < r.tracks.size(); ++t)
+                for (const DisplayTime::Piece &piece : pieces) {
+                    SliceGeometryInput in;
+                    in.firstLane = std::max(0, (visibleTop - lanesTop) / TimelineRows::kLaneHeight);
+                    in.lastLane = (frameHeight() - lanesTop) / TimelineRows::kLaneHeight;
+                    in.track = &entry.report->tracks[r.tracks[t]].slices;
+                    in.sessionOffset = entry.sessionOffset;
+                    in.laneOffset = r.laneOffset[t];
+                    in.flatten = r.flatten;
+                    in.trackSlot = std::uint8_t(t);
+                    in.clipX0 = piece.x0;
+                    in.clipX1 = piece.x1;
+                    buildSliceGeometry(in, piece.scale, width, g.rects);
+                }
         } else if (r.kind == TimelineRow::Kind::Group && r.collapsed && !r.summaryTracks.empty()) {
             const RankEntry &entry = m_session->ranks()[std::size_t(r.rank)];
             std::unique_ptr<SliceTrack> &runs = m_busyRuns[row];
             if (!runs) // built once, when the group is first drawn collapsed
                 runs = std::make_unique<SliceTrack>(busyRuns(*entry.report, r.summaryTracks));
             g.busy.assign(std::size_t(width), 0.0f);
-            addBusyShare(*runs, entry.sessionOffset, s, g.busy);
+            for (const DisplayTime::Piece &piece : m_displayTime.pieces(r.rank, s, width))
+                addBusyShare(*runs, entry.sessionOffset, piece.scale, g.busy, piece.x0, piece.x1);
         }
         m_geometry.rows().push_back(std::move(g));
     };
@@ -243,7 +261,7 @@ std::optional<QPoint> TimelineCanvas::pointOf(const EventLocation &event) const
     while (slot < r.tracks.size() && r.tracks[slot] != event.track)
         ++slot;
     const int lane = r.laneOffset[slot] + (r.flatten ? 0 : track.slices.depth(event.event));
-    const TimeRange when = m_session->sessionTime(event);
+    const TimeRange when = displayedTime(event);
     const TimeScale s = scale();
     const double x = s.x(when.start + when.duration() / 2);
     if (x < 0 || x >= trackAreaWidth())
@@ -264,7 +282,7 @@ void TimelineCanvas::selectEvent(std::optional<EventLocation> event, bool reveal
             if (m_rows.rows()[std::size_t(p)].collapsed)
                 m_rows.setCollapsed(p, false);
         rowsChanged();
-        const TimeRange when = m_session->sessionTime(*event);
+        const TimeRange when = displayedTime(*event);
         const TimeRange visible = m_zoom->visible();
         if (when.end < visible.start || when.start > visible.end || when.duration() > visible.duration())
             m_zoom->centreOn(when.start + when.duration() / 2);
@@ -305,7 +323,7 @@ void TimelineCanvas::paintCollective(QPainter &p) const
         const auto at = pointOf(k);
         if (!at)
             continue;
-        const TimeRange when = m_session->sessionTime(k);
+        const TimeRange when = displayedTime(k);
         const double w = std::max(3.0, double(when.duration()) / s.nsPerPixel);
         const bool last = k == m_collective->last;
         p.setPen(QPen(last ? QColor(0xd0, 0x20, 0x20) : Theme::highlightOutline(), last ? 3 : 2));
@@ -442,7 +460,8 @@ void TimelineCanvas::paintCounter(QPainter &p, const RowGeometry &g) const
     // samples than pixels when zoomed out).
     std::vector<double> column(std::size_t(width), -1.0);
     for (int x = 0; x < width; ++x) {
-        const TimeNs from = s.time(x) - entry.sessionOffset, to = std::max(from + 1, s.time(x + 1) - entry.sessionOffset);
+        const TimeNs from = m_displayTime.toSession(row.rank, s.time(x)) - entry.sessionOffset;
+        const TimeNs to = std::max(from + 1, m_displayTime.toSession(row.rank, s.time(x + 1)) - entry.sessionOffset);
         if (const auto v = c.largestIn(from, to))
             column[std::size_t(x)] = *v;
     }
@@ -466,7 +485,8 @@ QString TimelineCanvas::counterRangeText(const TimelineRow &row) const
         return {};
     const RankEntry &entry = m_session->ranks()[std::size_t(row.rank)];
     const CounterTrack &c = entry.report->counters[std::size_t(row.counter)];
-    const auto summary = c.summaryIn(sel->start - entry.sessionOffset, sel->end - entry.sessionOffset);
+    const auto summary = c.summaryIn(m_displayTime.toSession(row.rank, sel->start) - entry.sessionOffset,
+                                     m_displayTime.toSession(row.rank, sel->end) - entry.sessionOffset);
     if (!summary)
         return {};
     return tr("selection: min %1 · mean %2 · max %3")
@@ -493,13 +513,13 @@ void TimelineCanvas::paintOverlays(QPainter &p) const
     p.setBrush(Qt::NoBrush);
     for (std::size_t i = 0; i < m_highlighted.size() && i < 4096; ++i)
         if (const auto at = pointOf(m_highlighted[i])) {
-            const TimeRange when = m_session->sessionTime(m_highlighted[i]);
+            const TimeRange when = displayedTime(m_highlighted[i]);
             const double w = std::max(3.0, double(when.duration()) / s.nsPerPixel);
             p.drawRect(QRectF(at->x() - w / 2, at->y() - TimelineRows::kLaneHeight / 2, w, TimelineRows::kLaneHeight - 1));
         }
     if (m_selected) {
         const auto at = pointOf(*m_selected);
-        const TimeRange when = m_session->sessionTime(*m_selected);
+        const TimeRange when = displayedTime(*m_selected);
         const int row = m_rows.rowOf(m_selected->rank, m_selected->track);
         const QRect rect = rowRect(row);
         if (!rect.isNull()) {
@@ -519,7 +539,7 @@ void TimelineCanvas::paintOverlays(QPainter &p) const
         if (at)
             for (const EventLocation &flow : m_flows)
                 if (const auto other = pointOf(flow))
-                    paintFlowArrow(p, *at, *other, m_session->sessionTime(flow).start > when.start);
+                    paintFlowArrow(p, *at, *other, displayedTime(flow).start > when.start);
     }
     p.restore();
 }

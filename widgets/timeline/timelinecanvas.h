@@ -6,6 +6,7 @@
 // tooltips are TimelineInput's; keys are TimelineActions'.
 #include "session/session.h"
 #include "theme/theme.h"
+#include "timeline/displaytime.h"
 #include "timeline/framegeometry.h"
 #include "timeline/timelinerows.h"
 #include "timeline/timescale.h"
@@ -49,6 +50,12 @@ public:
     void setLabelWidth(int width);
     int trackAreaWidth() const;
     TimeScale scale() const;
+    // Step k of compared runs drawn over each other (the points from
+    // stats::stepStretchPoints), or every rank as recorded (empty).
+    void setStretch(std::vector<std::vector<stats::StretchPoint>> points);
+    const DisplayTime &displayTime() const { return m_displayTime; }
+    // Where an event is drawn: its session time, through the stretch.
+    TimeRange displayedTime(const EventLocation &event) const;
     // Where keyboard zoom anchors: the time under the mouse, or the view centre.
     TimeNs anchorTime() const;
 
@@ -122,6 +129,7 @@ private:
     int laneTop(const RowGeometry &g, int lane) const;
 
     ZoomState *m_zoom;
+    DisplayTime m_displayTime;
     std::shared_ptr<const Session> m_session;
     TimelineRows m_rows;
     int m_labelWidth = 280;

@@ -126,7 +126,7 @@ void TimelineInput::release(QMouseEvent *event)
 void TimelineInput::doubleClick(QMouseEvent *event)
 {
     if (const auto hit = m_canvas->eventAt(event->pos())) {
-        const TimeRange when = m_canvas->session()->sessionTime(*hit);
+        const TimeRange when = m_canvas->displayedTime(*hit);
         const TimeNs pad = std::max<TimeNs>(when.duration() / 10, kMinimumPad);
         m_canvas->zoom()->show({when.start - pad, when.end + pad});
     }
@@ -225,7 +225,8 @@ QString TimelineInput::tooltipAt(QPoint pos) const
     if (row.kind == TimelineRow::Kind::Counter) {
         const RankEntry &entry = m_canvas->session()->ranks()[std::size_t(row.rank)];
         const CounterTrack &c = entry.report->counters[std::size_t(row.counter)];
-        const TimeNs at = m_canvas->scale().time(pos.x() - m_canvas->labelWidth());
+        // The rank's own time under the mouse (a stretched rank is drawn elsewhere).
+        const TimeNs at = m_canvas->displayTime().toSession(row.rank, m_canvas->scale().time(pos.x() - m_canvas->labelWidth()));
         QString text = row.label;
         if (const auto value = c.valueAt(at - entry.sessionOffset))
             text += QStringLiteral("\n%1 at %2").arg(formatCounterValue(*value, c.unit), formatTimestamp(at - m_canvas->session()->extent().start));

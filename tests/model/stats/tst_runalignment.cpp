@@ -124,6 +124,20 @@ private slots:
         QCOMPARE(aligned.sessionTime(*other).start, aligned.sessionTime(inA[9]).start);
     }
 
+    void stretchPinsStepKOfBToStepKOfA()
+    {
+        const std::vector<std::vector<StretchPoint>> points = stepStretchPoints(*m_both);
+        QCOMPARE(points.size(), 2u);
+        QVERIFY(points[0].empty()); // A is drawn as recorded
+        QCOMPARE(points[1].size(), 12u); // six steps, each start and end (they do not touch)
+        for (int k = 0; k < 6; ++k) {
+            const StretchPoint &start = points[1][std::size_t(2 * k)];
+            QVERIFY(std::llabs(start.own - points[1][0].own - microsToNs(kFastStepTs[k] - kFastStepTs[0])) <= kDoublePrecision);
+            QVERIFY(std::llabs(start.shown - points[1][0].shown - microsToNs(kSlowStepTs[k] - kSlowStepTs[0])) <= kDoublePrecision);
+        }
+        QVERIFY(stepStretchPoints(m_both->subset({0})).front().empty()); // no comparison, nothing to stretch
+    }
+
     void noCounterpartOutsideAComparison()
     {
         const Session one = m_both->subset({0});
