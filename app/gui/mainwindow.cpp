@@ -19,10 +19,14 @@
 #include "timeline/zoomstate.h"
 
 #include <QApplication>
+#include <QComboBox>
+#include <QDialog>
+#include <QDialogButtonBox>
 #include <QDockWidget>
 #include <QDragEnterEvent>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QFormLayout>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
@@ -197,6 +201,8 @@ void MainWindow::createMenus()
         if (!paths.isEmpty())
             compareWith(paths);
     });
+    m_compareRanksAction = file->addAction(tr("Compare Two Ran&ks..."), this, &MainWindow::chooseRanksToCompare);
+    m_compareRanksAction->setEnabled(false);
     m_recentMenu = file->addMenu(tr("Open &Recent"));
     rebuildRecentMenu();
     file->addSeparator();
@@ -320,9 +326,49 @@ void MainWindow::showComparison(std::shared_ptr<const Session> runB)
     showStatsPanel(QStringLiteral("compare"));
 }
 
+void MainWindow::chooseRanksToCompare()
+{
+    if (!m_recorded || m_recorded->ranks().size() < 2)
+        return;
+    QDialog dialog(this);
+    dialog.setWindowTitle(tr("Compare Two Ranks"));
+    auto *form = new QFormLayout(&dialog);
+    QComboBox *first = new QComboBox(&dialog), *second = new QComboBox(&dialog);
+    for (const RankEntry &e : m_recorded->ranks())
+        for (QComboBox *box : {first, second})
+            box->addItem(e.displayName() + QStringLiteral(" · ") + QFileInfo(e.report->filePath).fileName());
+    second->setCurrentIndex(1);
+    form->addRow(tr("Rank A:"), first);
+    form->addRow(tr("Rank B:"), second);
+    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, &dialog);
+    connect(buttons, &QDialogButtonBox::accepted, &dialog, &QDialog::accept);
+    connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
+    form->addRow(buttons);
+    if (dialog.exec() == QDialog::Accepted)
+        compareRanks(first->currentIndex(), second->currentIndex());
+}
+
+bool MainWindow::compareRanks(int a, int b)
+{
+    if (!m_recorded || a == b || a < 0 || b < 0 || std::size_t(std::max(a, b)) >= m_recorded->ranks().size()) {
+        statusBar()->showMessage(tr("Choose two different ranks of the session."), 15000);
+        return false;
+    }
+    // Each rank becomes a run of its own (the reports shared), so aligning,
+    // stretching and the counterpart of an event work as for two runs.
+    auto both = std::make_shared<const Session>(Session::comparison(m_recorded->subset({a}), m_recorded->subset({b})));
+    setSession(both);
+    if (alignRuns(stats::RunAnchor::FirstStep).isEmpty())
+        alignRuns(stats::RunAnchor::Starts);
+    showStatsPanel(QStringLiteral("compare"));
+    return true;
+}
+
 void MainWindow::setSession(std::shared_ptr<const Session> session)
 {
     m_recorded = session;
+    if (m_compareRanksAction)
+        m_compareRanksAction->setEnabled(session && session->ranks().size() > 1);
     if (m_alignAction) {
         const QSignalBlocker block(m_alignAction);
         m_alignAction->setChecked(false);

@@ -45,6 +45,9 @@ public:
     // what happened, as the status bar says it.
     QString alignRuns(stats::RunAnchor anchor);
     QString alignRunsOnSelectedEvent();
+    // File > Compare Two Ranks: ranks a and b of the session (indices into
+    // its ranks) as runs A and B, aligned like two runs.
+    bool compareRanks(int a, int b);
     // View > Align Runs > Stretch Steps Over Each Other: step k of B drawn
     // over step k of A (the drawing only). Returns the status bar's words.
     QString stretchSteps(bool stretch);
@@ -75,6 +78,7 @@ protected:
 
 private:
     void createMenus();
+    void chooseRanksToCompare();
     void startLoad(const QStringList &paths, bool wait, bool runB);
     void showSession(std::shared_ptr<const Session> session); // the widgets, not m_recorded
     // Run B loaded: shown beside run A, aligned on the best anchor.
@@ -111,6 +115,7 @@ private:
     QAction *m_alignAction = nullptr;
     QMenu *m_alignRunsMenu = nullptr;
     QAction *m_stretchAction = nullptr;
+    QAction *m_compareRanksAction = nullptr;
     // Where the load under way goes: a session of its own, or run B.
     bool m_loadingRunB = false;
     QStringList m_queuedRunB; // compareWith() before anything was open

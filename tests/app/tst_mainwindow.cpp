@@ -405,6 +405,22 @@ private slots:
         QVERIFY(s->ranks()[1].report->filePath.endsWith(QLatin1String("slow_rank0.pt.trace.json.gz")));
     }
 
+    // Rank against rank of one session is the same comparison.
+    void comparingTwoRanksOfOneSession()
+    {
+        MainWindow w;
+        w.open({demoPath()}, true);
+        QVERIFY(!w.compareRanks(1, 1));
+        QVERIFY(w.compareRanks(3, 0));
+        const Session *s = w.timeline()->canvas()->session();
+        QVERIFY(s->isComparison());
+        QCOMPARE(s->ranks().size(), 2u);
+        QCOMPARE(s->ranks()[0].displayName(), QStringLiteral("A · rank 3"));
+        QCOMPARE(s->ranks()[1].displayName(), QStringLiteral("B · rank 0"));
+        QVERIFY2(w.windowTitle().contains(QLatin1String("A: ddp4_rank3.sqlite vs B: ddp4_rank0.sqlite")), qPrintable(w.windowTitle()));
+        QVERIFY(w.stats()->compare()->choiceNames().value(0).startsWith(QLatin1String("Run A: ddp4_rank3.sqlite")));
+    }
+
     void windowLayoutAndHiddenRowsAreRemembered()
     {
         QSettings().clear();
