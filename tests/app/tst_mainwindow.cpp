@@ -27,6 +27,7 @@
 #include <QDockWidget>
 #include <QMenu>
 #include <QMenuBar>
+#include <QMimeData>
 #include <QProgressDialog>
 #include <QSettings>
 #include <QTableView>
@@ -397,6 +398,21 @@ private slots:
         QVERIFY(w.timeline()->canvas()->displayTime().isStretched(1));
         w.stretchSteps(false);
         QVERIFY(!w.timeline()->canvas()->displayTime().isStretched());
+
+        // Files dropped with Shift held are run B.
+        {
+            QMimeData mime;
+            mime.setUrls({QUrl::fromLocalFile(fast)});
+            QDropEvent drop(QPointF(100, 100), Qt::CopyAction, &mime, Qt::LeftButton, Qt::ShiftModifier);
+            QApplication::sendEvent(&w, &drop);
+            w.loadJob()->waitForFinished();
+            QCoreApplication::sendPostedEvents();
+            QCoreApplication::processEvents();
+            s = w.timeline()->canvas()->session();
+            QCOMPARE(s->ranks().size(), 2u);
+            QVERIFY(s->isComparison());
+            QVERIFY(s->ranks()[1].report->filePath.endsWith(QLatin1String("fast_rank0.pt.trace.json.gz")));
+        }
 
         // Comparing again replaces run B; run A stays.
         w.compareWith({slow}, true);
