@@ -33,7 +33,11 @@ separator='\n#rankscope-next-file#\n'
 { cat tests/data/kineto/variants/nccl_rank1.json; printf "$separator"; cat tests/data/kineto/variants/old_bare_array.json; } >"$seeds/kineto/two_files.json"
 small_exports=$(ls -S "$seeds"/all/*.sqlite | tail -n 2)
 { first=1; for f in $small_exports; do [ $first = 1 ] || printf "$separator"; cat "$f"; first=0; done; } >"$seeds/nsys/two_files.sqlite"
-for target in kineto nsys; do
+# Index caches: a sound one for the trace fuzz_indexcache names, and a damaged one.
+mkdir -p "$seeds/indexcache"
+"$build/app/cli/rankscope-cli" index --cache "$seeds/indexcache" "$PWD/tests/data/kineto/variants/nccl_rank1.json" >/dev/null
+head -c 3000 "$seeds"/indexcache/*.rsindex >"$seeds/indexcache/truncated.rsindex"
+for target in kineto nsys indexcache; do
   mkdir -p "$build/fuzz-findings/$target" "$build/fuzz-work-$target"
   echo "== fuzz_$target for ${fuzz_seconds}s"
   "$build/tests/fuzz/fuzz_$target" -max_total_time="$fuzz_seconds" -timeout=20 -rss_limit_mb=4096 \

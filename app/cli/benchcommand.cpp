@@ -84,7 +84,7 @@ LoadFigures measureLoad(const QCommandLineParser &parser, QTextStream &out)
     const std::uint64_t rssBefore = residentBytes();
     QElapsedTimer timer;
     timer.start();
-    figures.session = loadInputs(parser, control);
+    figures.session = loadInputs(parser, control, false);
     figures.seconds = double(timer.nsecsElapsed()) / 1e9;
     if (!figures.session)
         return figures;
@@ -234,6 +234,10 @@ int runBench(const QStringList &arguments)
     parser.addOptions({framesOption, noViewerOption});
     parser.process(arguments);
     QTextStream out(stdout);
+    // The bench measures parsing unless told to open from caches, and the
+    // processes it measures (viewer, info) do as it does.
+    const QString cacheDirectory = indexCacheDirectoryFrom(parser, false);
+    qputenv("RANKSCOPE_INDEX_CACHE", cacheDirectory.isEmpty() ? QByteArray("off") : QFile::encodeName(cacheDirectory));
 
     // First, while this process is small (see runMeasured).
     if (!parser.isSet(noViewerOption))

@@ -15,14 +15,21 @@ int runInfo(const QStringList &arguments);
 int runDiagnose(const QStringList &arguments);
 int runDiff(const QStringList &arguments);
 int runBench(const QStringList &arguments); // needs a QApplication
+int runIndex(const QStringList &arguments);
 
 // One line per failed file on stderr: "rankscope-cli: FILE: reason".
 void printFailure(const QString &path, const QString &reason);
 
-// Adds the FILE|DIR... positional argument to a parser.
+// Adds --cache DIR and --no-cache (load/cache/indexcache.h) to a parser.
+void addIndexCacheOptions(QCommandLineParser &parser);
+// The index cache folder those options choose; none when --no-cache, or
+// when neither is given and the command does not cache by default.
+QString indexCacheDirectoryFrom(const QCommandLineParser &parser, bool cacheByDefault = true);
+// Adds the FILE|DIR... positional argument and the index cache options.
 void addInputArgument(QCommandLineParser &parser);
-// Loads the files the parser's positional arguments name, printing a line
-// per file that fails; nullopt (after a usage message) when none are given.
-std::optional<Session> loadInputs(const QCommandLineParser &parser, const LoadControl &control = {});
+// Loads the files the parser's positional arguments name (through their
+// index caches as the options say), printing a line per file that fails;
+// nullopt (after a usage message) when none are given.
+std::optional<Session> loadInputs(const QCommandLineParser &parser, const LoadControl &control = {}, bool cacheByDefault = true);
 
 } // namespace rankscope::cli

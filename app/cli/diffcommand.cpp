@@ -27,6 +27,7 @@ int runDiff(const QStringList &arguments)
                                          QStringLiteral("N"));
     const QCommandLineOption rankBOption(QStringLiteral("rank-b"), QStringLiteral("Only this rank of B."), QStringLiteral("N"));
     parser.addOptions({reportOption, formatOption, normalizeOption, rankAOption, rankBOption});
+    addIndexCacheOptions(parser);
     parser.addPositionalArgument(QStringLiteral("A"), QStringLiteral("The run before: a report or a folder of rank reports."));
     parser.addPositionalArgument(QStringLiteral("B"), QStringLiteral("The run after (may be A again, with --rank-a/--rank-b)."));
     parser.process(arguments);
@@ -41,8 +42,10 @@ int runDiff(const QStringList &arguments)
     options.normalizeKernelNames = parser.isSet(normalizeOption);
     bool failed = false;
     std::vector<Session> sides;
+    LoadControl control;
+    control.indexCacheDirectory = indexCacheDirectoryFrom(parser);
     for (const QString &input : parser.positionalArguments()) {
-        Session s = Session::load({input});
+        Session s = Session::load({input}, control);
         for (const auto &f : s.failures()) {
             printFailure(f.path, f.error);
             failed = true;

@@ -17,6 +17,7 @@ constexpr const char *kCommands =
     "  diagnose  Print what is wrong with the run: findings, cost, advice (rankscope-cli diagnose --help)\n"
     "  diff    Compare two runs (or two ranks) per kernel, NVTX path, API call or copy kind (rankscope-cli diff --help)\n"
     "  info    Print what each report holds (rankscope-cli info --help)\n"
+    "  index   Build the index cache of each report, for fast opening (rankscope-cli index --help)\n"
     "  bench   Measure loading, drawing, hit tests and statistics (rankscope-cli bench --help)";
 
 } // namespace
@@ -41,7 +42,7 @@ int main(int argc, char **argv)
     parser.setOptionsAfterPositionalArgumentsMode(QCommandLineParser::ParseAsPositionalArguments);
     parser.addHelpOption();
     parser.addVersionOption();
-    parser.addPositionalArgument(QStringLiteral("command"), QStringLiteral("stats, diagnose, diff, info or bench"), QStringLiteral("<command> [options] FILE|DIR..."));
+    parser.addPositionalArgument(QStringLiteral("command"), QStringLiteral("stats, diagnose, diff, info, index or bench"), QStringLiteral("<command> [options] FILE|DIR..."));
     QStringList args = QCoreApplication::arguments();
     if (!parser.parse(args.mid(0, 2))) {
         QTextStream(stderr) << "rankscope-cli: " << parser.errorText() << "\n";
@@ -65,6 +66,8 @@ int main(int argc, char **argv)
         return rankscope::cli::runDiff(args);
     if (command == QLatin1String("info"))
         return rankscope::cli::runInfo(args);
+    if (command == QLatin1String("index"))
+        return rankscope::cli::runIndex(args);
     if (command == QLatin1String("bench"))
         return rankscope::cli::runBench(args);
     QTextStream(stderr) << "rankscope-cli: unknown command '" << command << "'\n" << parser.helpText();

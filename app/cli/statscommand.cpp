@@ -1,4 +1,5 @@
 #include "clicommands.h"
+#include "load/cache/indexcache.h"
 #include "stats/kernelclasses.h"
 #include "stats/reportcatalog.h"
 
@@ -14,18 +15,38 @@ void printFailure(const QString &path, const QString &reason)
     QTextStream(stderr) << "rankscope-cli: " << path << ": " << reason << "\n";
 }
 
+void addIndexCacheOptions(QCommandLineParser &parser)
+{
+    parser.addOption({QStringLiteral("cache"),
+                      QStringLiteral("Index caches: read and write them in DIR (default: $RANKSCOPE_INDEX_CACHE, else ~/.cache/rankscope/index)."),
+                      QStringLiteral("DIR")});
+    parser.addOption({QStringLiteral("no-cache"), QStringLiteral("Parse every file; read and write no index cache.")});
+}
+
+QString indexCacheDirectoryFrom(const QCommandLineParser &parser, bool cacheByDefault)
+{
+    if (parser.isSet(QStringLiteral("no-cache")))
+        return {};
+    if (parser.isSet(QStringLiteral("cache")))
+        return parser.value(QStringLiteral("cache"));
+    return cacheByDefault ? defaultIndexCacheDirectory() : QString();
+}
+
 void addInputArgument(QCommandLineParser &parser)
 {
     parser.addPositionalArgument(QStringLiteral("files"), QStringLiteral("Trace files or directories."), QStringLiteral("FILE|DIR..."));
+    addIndexCacheOptions(parser);
 }
 
-std::optional<Session> loadInputs(const QCommandLineParser &parser, const LoadControl &control)
+std::optional<Session> loadInputs(const QCommandLineParser &parser, const LoadControl &control, bool cacheByDefault)
 {
     if (parser.positionalArguments().isEmpty()) {
         QTextStream(stderr) << "rankscope-cli: no input files\n";
         return std::nullopt;
     }
-    Session session = Session::load(parser.positionalArguments(), control);
+    LoadControl withCache = control;
+    withCache.indexCacheDirectory = indexCacheDirectoryFrom(parser, cacheByDefault);
+    Session session = Session::load(parser.positionalArguments(), withCache);
     for (const LoadFailure &f : session.failures())
         printFailure(f.path, f.error);
     return session;

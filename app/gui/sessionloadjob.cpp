@@ -1,5 +1,7 @@
 #include "sessionloadjob.h"
 
+#include "load/cache/indexcache.h"
+
 #include <QtConcurrent/QtConcurrentRun>
 
 namespace rankscope {
@@ -33,6 +35,7 @@ void SessionLoadJob::start(const QStringList &paths)
     m_watcher.setFuture(QtConcurrent::run([paths, flag, self] {
         LoadControl control;
         control.cancel = flag.get();
+        control.indexCacheDirectory = defaultIndexCacheDirectory();
         auto lastPercent = std::make_shared<std::atomic<int>>(-1);
         control.progress = [self, lastPercent](double fraction) {
             const int percent = int(fraction * 100.0);

@@ -13,8 +13,8 @@ void CounterTrack::sortByTime()
     std::vector<std::size_t> order(time.size());
     std::iota(order.begin(), order.end(), std::size_t(0));
     std::stable_sort(order.begin(), order.end(), [&](auto a, auto b) { return time[a] < time[b]; });
-    std::vector<TimeNs> sortedTime(order.size());
-    std::vector<double> sortedValue(order.size());
+    Column<TimeNs> sortedTime(order.size(), 0);
+    Column<double> sortedValue(order.size(), 0.0);
     for (std::size_t i = 0; i < order.size(); ++i) {
         sortedTime[i] = time[order[i]];
         sortedValue[i] = value[order[i]];
@@ -38,9 +38,9 @@ void CounterTrack::dropRepeatedValues()
 
 namespace {
 
-std::vector<double> blockMaxima(const std::vector<double> &values, std::size_t block)
+Column<double> blockMaxima(const Column<double> &values, std::size_t block)
 {
-    std::vector<double> out((values.size() + block - 1) / block, -std::numeric_limits<double>::infinity());
+    Column<double> out((values.size() + block - 1) / block, -std::numeric_limits<double>::infinity());
     for (std::size_t i = 0; i < values.size(); ++i)
         out[i / block] = std::max(out[i / block], values[i]);
     return out;

@@ -1,6 +1,7 @@
 #pragma once
 // A counter row: samples of one value over time (GPU metrics, memory in
 // use), each in force until the next one, a step function.
+#include "core/column.h"
 #include "core/timetypes.h"
 
 #include <QString>
@@ -10,13 +11,15 @@
 
 namespace rankscope {
 
+struct ReportCacheAccess;
+
 struct CounterTrack {
     QString name;
     QString unit;
     std::uint32_t pid = 0;
     int deviceId = -1;
-    std::vector<TimeNs> time;
-    std::vector<double> value;
+    Column<TimeNs> time;
+    Column<double> value;
 
     // Puts the samples in time order (loaders may read them out of order).
     void sortByTime();
@@ -48,12 +51,15 @@ struct CounterTrack {
     std::optional<RangeSummary> summaryIn(TimeNs from, TimeNs to) const;
     std::size_t memoryBytes() const;
 
+    // The index cache (load/cache/) writes and maps every member.
+    friend struct ReportCacheAccess;
+
 private:
     double largestOfSamples(std::size_t first, std::size_t last) const; // [first, last)
 
     static constexpr std::size_t kBlock = 64;
-    std::vector<double> m_blockLargest;      // per kBlock samples
-    std::vector<double> m_superBlockLargest; // per kBlock * kBlock samples
+    Column<double> m_blockLargest;      // per kBlock samples
+    Column<double> m_superBlockLargest; // per kBlock * kBlock samples
     double m_largest = 0.0;
     double m_smallest = 0.0;
 };

@@ -7,6 +7,7 @@
 //
 // Intervals are closed: [start, end] overlaps [lo, hi] when
 // start <= hi && end >= lo, so zero-length events (marks) are found too.
+#include "core/column.h"
 #include "core/timetypes.h"
 
 #include <cstdint>
@@ -14,6 +15,8 @@
 #include <vector>
 
 namespace rankscope {
+
+struct ReportCacheAccess;
 
 class IntervalIndex {
 public:
@@ -33,13 +36,16 @@ public:
 
     std::size_t memoryBytes() const { return m_oddMaxEnd.capacity() * sizeof(TimeNs); }
 
+    // The index cache (load/cache/) writes and maps every member.
+    friend struct ReportCacheAccess;
+
 private:
     TimeNs maxEnd(std::span<const TimeNs> ends, std::size_t i) const
     {
         return (i & 1) ? m_oddMaxEnd[i >> 1] : ends[i];
     }
 
-    std::vector<TimeNs> m_oddMaxEnd; // subtree max end of odd (inner) nodes
+    Column<TimeNs> m_oddMaxEnd; // subtree max end of odd (inner) nodes
     int m_maxLevel = -1;
 };
 

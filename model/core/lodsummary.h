@@ -9,6 +9,7 @@
 // stored, sorted by bucket number. Level 0 is about one bucket per
 // kEventsPerBaseBucket events, each level halves the count, and the last
 // level's buckets are as wide as the track: about 3 bytes per event in all.
+#include "core/column.h"
 #include "core/timetypes.h"
 
 #include <cstdint>
@@ -17,6 +18,8 @@
 
 namespace rankscope {
 
+struct ReportCacheAccess;
+
 class LodSummary {
 public:
     static constexpr std::size_t kEventsPerBaseBucket = 16;
@@ -24,10 +27,10 @@ public:
 
     struct Level {
         TimeNs width = 1;
-        std::vector<std::int64_t> bucket;    // bucket number, ascending
-        std::vector<std::uint32_t> count;    // events starting in the bucket
-        std::vector<TimeNs> busy;            // covered ns inside the bucket
-        std::vector<std::uint32_t> longest;  // event index, or kNoEvent
+        Column<std::int64_t> bucket;    // bucket number, ascending
+        Column<std::uint32_t> count;    // events starting in the bucket
+        Column<TimeNs> busy;            // covered ns inside the bucket
+        Column<std::uint32_t> longest;  // event index, or kNoEvent
 
         std::size_t size() const { return bucket.size(); }
         // Index range [first, last) of stored buckets overlapping [lo, hi].
@@ -48,6 +51,9 @@ public:
     std::size_t memoryBytes() const;
 
     static std::int64_t bucketOf(TimeNs t, TimeNs width);
+
+    // The index cache (load/cache/) writes and maps every member.
+    friend struct ReportCacheAccess;
 
 private:
     std::vector<Level> m_levels;

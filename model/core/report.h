@@ -2,6 +2,7 @@
 // One loaded trace file: its processes, threads, GPUs, tracks and side
 // tables. A loader builds it; after that it is immutable and shared between
 // threads as std::shared_ptr<const Report>.
+#include "core/column.h"
 #include "core/countertrack.h"
 #include "core/cudaenums.h"
 #include "core/slicetrack.h"
@@ -257,23 +258,23 @@ struct Report {
     std::vector<CounterTrack> counters;
     std::vector<Diagnostic> diagnostics;
 
-    std::vector<KernelRecord> kernels;
-    std::vector<KernelConfig> kernelConfigs;
-    std::vector<MemcpyRecord> memcpys;
-    std::vector<MemsetRecord> memsets;
-    std::vector<SyncRecord> syncs;
-    std::vector<ApiCallRecord> apiCalls;
-    std::vector<NvtxRecord> nvtx; // see NvtxRecord::kNoRecord; read through nvtxRecord()
-    std::vector<NvtxProjectionRecord> nvtxProjections;
-    std::vector<CollectiveRecord> collectives;
-    std::vector<FlowRecord> flows; // Kineto's forward -> backward arrows
+    Column<KernelRecord> kernels;
+    Column<KernelConfig> kernelConfigs;
+    Column<MemcpyRecord> memcpys;
+    Column<MemsetRecord> memsets;
+    Column<SyncRecord> syncs;
+    Column<ApiCallRecord> apiCalls;
+    Column<NvtxRecord> nvtx; // see NvtxRecord::kNoRecord; read through nvtxRecord()
+    Column<NvtxProjectionRecord> nvtxProjections;
+    Column<CollectiveRecord> collectives;
+    Column<FlowRecord> flows; // Kineto's forward -> backward arrows
 
     // API call <-> GPU work, by (pid, correlation id): ids repeat across
     // processes. Events sorted by that key, 8 bytes each: the key itself is
     // read back from the event (a hash map would cost ~50 bytes per event).
     // Filled once tracks are final.
-    std::vector<TrackEvent> apiByCorrelation; // one per key
-    std::vector<TrackEvent> gpuByCorrelation; // several per key
+    Column<TrackEvent> apiByCorrelation; // one per key
+    Column<TrackEvent> gpuByCorrelation; // several per key
     static std::uint64_t correlationKey(std::uint32_t pid, std::uint32_t correlationId)
     {
         return (std::uint64_t(pid) << 32) | correlationId;

@@ -32,9 +32,9 @@ void SliceTrack::shift(TimeNs delta)
 namespace {
 
 template<class T>
-void applyPermutation(std::vector<T> &column, const std::vector<std::uint32_t> &order)
+void applyPermutation(Column<T> &column, const std::vector<std::uint32_t> &order)
 {
-    std::vector<T> sorted(column.size());
+    Column<T> sorted(column.size(), T{});
     for (std::size_t i = 0; i < order.size(); ++i)
         sorted[i] = column[order[i]];
     column.swap(sorted);
@@ -78,7 +78,7 @@ void SliceTrack::finalize()
     }
 
     if (m_maxDepth == 0)
-        std::vector<std::uint16_t>().swap(m_depth);
+        m_depth = {};
     compactPayloads();
 
     m_extent = {0, -1};
@@ -116,7 +116,7 @@ void SliceTrack::buildDepthRows()
 
 std::pair<std::size_t, std::size_t> SliceTrack::depthRowEventsIn(std::size_t row, TimeNs lo, TimeNs hi) const
 {
-    const std::vector<std::uint32_t> &events = m_depthRows[row].events;
+    const Column<std::uint32_t> &events = m_depthRows[row].events;
     // On one row events do not overlap, so ends ascend with starts.
     const auto first = std::partition_point(events.begin(), events.end(), [&](std::uint32_t e) { return m_end[e] < lo; });
     const auto last = std::partition_point(first, events.end(), [&](std::uint32_t e) { return m_start[e] <= hi; });
@@ -135,7 +135,7 @@ void SliceTrack::compactPayloads()
     for (std::size_t i = 0; i < n; ++i)
         if (m_payload[i] != base + step * std::uint32_t(i))
             return;
-    std::vector<std::uint32_t>().swap(m_payload);
+    m_payload = {};
     m_payloadBase = base;
     m_payloadStep = step;
 }

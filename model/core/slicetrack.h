@@ -12,6 +12,7 @@
 // order) or are all the same (no side table). `payload` is a row in a
 // per-kind side table of the report (kernel launch parameters, memcpy
 // sizes, ...).
+#include "core/column.h"
 #include "core/intervalindex.h"
 #include "core/lodsummary.h"
 #include "core/stringtable.h"
@@ -22,6 +23,8 @@
 #include <vector>
 
 namespace rankscope {
+
+struct ReportCacheAccess;
 
 class SliceTrack {
 public:
@@ -68,7 +71,7 @@ public:
     // overlap), and their own summary, so each row of a nested track looks
     // as busy as it is when zoomed out, not only the top one.
     struct DepthRow {
-        std::vector<std::uint32_t> events;
+        Column<std::uint32_t> events;
         LodSummary lod;
     };
     const std::vector<DepthRow> &depthRows() const { return m_depthRows; }
@@ -77,15 +80,18 @@ public:
     std::pair<std::size_t, std::size_t> depthRowEventsIn(std::size_t row, TimeNs lo, TimeNs hi) const;
     std::size_t memoryBytes() const;
 
+    // The index cache (load/cache/) writes and maps every member.
+    friend struct ReportCacheAccess;
+
 private:
     void compactPayloads();
     void buildDepthRows();
 
-    std::vector<TimeNs> m_start;
-    std::vector<TimeNs> m_end;
-    std::vector<StringId> m_name;
-    std::vector<std::uint32_t> m_payload;
-    std::vector<std::uint16_t> m_depth;   // empty after finalize() when every depth is 0
+    Column<TimeNs> m_start;
+    Column<TimeNs> m_end;
+    Column<StringId> m_name;
+    Column<std::uint32_t> m_payload;
+    Column<std::uint16_t> m_depth;   // empty after finalize() when every depth is 0
     std::uint32_t m_payloadBase = 0;      // when m_payload is empty after finalize():
     std::uint32_t m_payloadStep = 0;      //   payload(i) = base + step * i
     std::uint16_t m_maxDepth = 0;

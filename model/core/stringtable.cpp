@@ -12,12 +12,12 @@ namespace {
 
 constexpr std::size_t kFirstBlockBytes = 4096, kLargestBlockBytes = std::size_t(1) << 20;
 
-std::size_t hashOf(std::string_view text)
+} // namespace
+
+std::size_t StringTable::hashOf(std::string_view text)
 {
     return std::hash<std::string_view>()(text);
 }
-
-} // namespace
 
 StringTable::StringTable()
 {
@@ -59,9 +59,14 @@ std::size_t StringTable::slotOf(std::string_view text) const
 
 void StringTable::growSlots()
 {
-    std::vector<std::uint32_t> grown(m_slots.size() * 2, 0);
+    rebuildSlots(m_slots.size() * 2);
+}
+
+void StringTable::rebuildSlots(std::size_t slotCount)
+{
+    Column<std::uint32_t> grown(slotCount, 0);
     const std::size_t mask = grown.size() - 1;
-    for (StringId id = 0; id < m_begin.size(); ++id) {
+    for (StringId id = 0; id < size(); ++id) {
         std::size_t slot = hashOf(view(id)) & mask;
         while (grown[slot] != 0)
             slot = (slot + 1) & mask;
@@ -70,8 +75,27 @@ void StringTable::growSlots()
     m_slots = std::move(grown);
 }
 
+void StringTable::copyMappedTexts()
+{
+    const std::size_t count = size();
+    Column<std::uint64_t> offsets = std::move(m_mappedOffset);
+    Column<char> texts = std::move(m_mappedText);
+    m_mappedOffset = {};
+    m_mappedText = {};
+    m_begin.reserve(count);
+    m_length.reserve(count);
+    for (std::size_t id = 0; id < count; ++id) {
+        const std::string_view text(texts.data() + offsets[id], offsets[id + 1] - offsets[id] - 1);
+        m_begin.push_back(store(text));
+        m_length.push_back(std::uint32_t(text.size()));
+    }
+    m_slots.reserve(m_slots.size()); // an own copy: intern() writes to it
+}
+
 StringId StringTable::intern(std::string_view text)
 {
+    if (isMapped())
+        copyMappedTexts();
     const std::size_t slot = slotOf(text);
     if (m_slots[slot] != 0)
         return m_slots[slot] - 1;
@@ -94,6 +118,10 @@ std::optional<StringId> StringTable::find(std::string_view text) const
 
 std::string_view StringTable::view(StringId id) const
 {
+    if (isMapped())
+        return id + 1 < m_mappedOffset.size()
+                   ? std::string_view(m_mappedText.data() + m_mappedOffset[id], m_mappedOffset[id + 1] - m_mappedOffset[id] - 1)
+                   : std::string_view();
     return id < m_begin.size() ? std::string_view(m_begin[id], m_length[id]) : std::string_view();
 }
 
@@ -106,7 +134,7 @@ QString StringTable::string(StringId id) const
 std::size_t StringTable::memoryBytes() const
 {
     return m_allocatedBytes + m_begin.capacity() * sizeof(const char *) + m_length.capacity() * sizeof(std::uint32_t)
-           + m_slots.capacity() * sizeof(std::uint32_t) + m_blocks.capacity() * sizeof(std::unique_ptr<char[]>);
+           + m_slots.capacity() * sizeof(std::uint32_t) + m_mappedOffset.capacity() * sizeof(std::uint64_t) + m_mappedText.capacity() + m_blocks.capacity() * sizeof(std::unique_ptr<char[]>);
 }
 
 } // namespace rankscope

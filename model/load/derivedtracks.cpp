@@ -56,7 +56,7 @@ void buildCorrelations(Report &report)
         }
     }
     // Sorted by key; keys computed once for the sort, then dropped.
-    auto sortByKey = [&](std::vector<TrackEvent> &events) {
+    auto sortByKey = [&](Column<TrackEvent> &events) {
         std::vector<std::pair<std::uint64_t, TrackEvent>> keyed;
         keyed.reserve(events.size());
         for (const TrackEvent &e : events)

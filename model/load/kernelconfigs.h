@@ -8,14 +8,14 @@ namespace rankscope {
 
 class KernelConfigInterner {
 public:
-    explicit KernelConfigInterner(std::vector<KernelConfig> &configs) : m_configs(configs) {}
+    explicit KernelConfigInterner(Column<KernelConfig> &configs) : m_configs(configs) {}
     std::uint32_t intern(const KernelConfig &config);
 
 private:
     struct Hash {
         std::size_t operator()(const KernelConfig &c) const;
     };
-    std::vector<KernelConfig> &m_configs;
+    Column<KernelConfig> &m_configs;
     std::unordered_map<KernelConfig, std::uint32_t, Hash> m_ids;
 };
 

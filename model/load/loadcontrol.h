@@ -20,6 +20,9 @@ struct LoadControl {
     // Memory the machine can still give, in bytes (load/memorycheck.h);
     // unset: /proc's MemAvailable. Tests set it.
     std::function<std::uint64_t()> availableMemory;
+    // Where index caches are read and written (load/cache/indexcache.h);
+    // empty: every file is parsed and nothing is written.
+    QString indexCacheDirectory;
 
     bool isCancelled() const { return cancel && cancel->load(std::memory_order_relaxed); }
     void report(double fraction) const
@@ -38,6 +41,10 @@ struct LoadResult {
     std::shared_ptr<Report> report; // set on success
     QString error;                  // one line, without the file name
     bool cancelled = false;
+    // What the index cache did (LoadControl::indexCacheDirectory set).
+    enum class IndexCache : std::uint8_t { Unused, Opened, Written, Rebuilt, NotWritten };
+    IndexCache indexCache = IndexCache::Unused;
+    QString indexCachePath{};
 
     bool ok() const { return report != nullptr; }
     // `why` becomes one line of at most kMaxErrorLength characters: an

@@ -2,6 +2,7 @@
 
 #include "core/memoryusage.h"
 #include "core/units.h"
+#include "load/cache/indexcache.h"
 #include "load/kineto/kinetoloader.h"
 #include "load/nsys/nsysloader.h"
 #include "load/nsys/nsysreportexport.h"
@@ -63,6 +64,8 @@ LoadResult loadTraceFile(const QString &path, const LoadControl &control)
     // files of the session still open and the process lives on.
     const QFileInfo info(path);
     try {
+        if (!control.indexCacheDirectory.isEmpty() && info.isFile())
+            return loadThroughIndexCache(path, control, [&] { return loadByContent(path, info, control); });
         return loadByContent(path, info, control);
     } catch (const std::bad_alloc &) {
         return LoadResult::failure(QStringLiteral("ran out of memory while loading it (the file is %1; %2 of memory is available now)")

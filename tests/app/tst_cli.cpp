@@ -1,11 +1,13 @@
 // rankscope-cli as a user runs it: output, files written, exit status and
 // error lines.
 #include "badcorpus.h"
+#include "load/traceloader.h"
 #include "testdata.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+
 #include <QtTest>
 
 using namespace rankscope::test;
@@ -47,6 +49,29 @@ class TestCli : public QObject {
     QTemporaryDir m_dir;
 
 private slots:
+    void indexBuildsCachesThatStatsOpen()
+    {
+        // `index` writes one cache per report of a folder; a second run finds
+        // them up to date; `stats` opened from them prints what nsys printed.
+        QTemporaryDir cache;
+        const Run first = runCli({"index", "--cache", cache.path(), demoPath()});
+        QCOMPARE(first.exitCode, 0);
+        QCOMPARE(first.out.count(QLatin1String(": indexed in ")), rankscope::traceFilesIn(demoPath()).size());
+        QCOMPARE(QDir(cache.path()).entryList({QStringLiteral("*.rsindex")}).size(), rankscope::traceFilesIn(demoPath()).size());
+        const Run second = runCli({"index", "--cache", cache.path(), ddpFixture(0)});
+        QCOMPARE(second.exitCode, 0);
+        QVERIFY2(second.out.contains(QLatin1String(": up to date (")), qPrintable(second.out));
+        const Run stats = runCli({"stats", "--cache", cache.path(), "--report", "cuda_gpu_kern_sum", ddpFixture(0)});
+        QCOMPARE(stats.exitCode, 0);
+        QCOMPARE(stats.out, reference(QStringLiteral("ddp4"), QStringLiteral("cuda_gpu_kern_sum")));
+        const Run noFolder = runCli({"index", "--no-cache", ddpFixture(0)});
+        QCOMPARE(noFolder.exitCode, 1);
+        const Run broken = runCli({"index", "--cache", cache.path(), dataPath(QStringLiteral("bad/empty.sqlite")), ddpFixture(0)});
+        QCOMPARE(broken.exitCode, 2);
+        QVERIFY(broken.err.contains(QLatin1String("empty.sqlite")));
+        QVERIFY(broken.out.contains(QLatin1String("up to date")));
+    }
+
     void statsCsvEqualsNsysOutput_data()
     {
         QTest::addColumn<QString>("fixture");

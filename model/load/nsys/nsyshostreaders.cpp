@@ -173,7 +173,7 @@ void readNvtx(NsysLoadContext &ctx)
     NvtxPayloadSchemas schemas;
     schemas.read(ctx.db);
     NvtxPass pass;
-    std::vector<NvtxRecord> &records = ctx.report.nvtx;
+    Column<NvtxRecord> &records = ctx.report.nvtx;
     const bool ok = ctx.forEachRow(table, sql, [&](const SqliteStatement &row) {
         const int type = int(row.int64(Type));
         const TimeNs start = row.int64(Start);

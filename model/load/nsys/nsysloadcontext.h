@@ -52,8 +52,8 @@ public:
     static std::uint64_t rowsFileCanHold(qint64 fileBytes) { return std::uint64_t(std::max<qint64>(fileBytes, 0)) / 4; }
     // Reserves room in a per-kind table for the rows `table` holds, so it
     // grows once instead of doubling (copies, page faults, slack).
-    template<class T>
-    void reserveFor(std::vector<T> &records, const std::string &table)
+    template<class Records>
+    void reserveFor(Records &records, const std::string &table)
     {
         records.reserve(records.size() + rowsAtMost(table));
     }

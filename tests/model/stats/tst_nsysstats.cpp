@@ -1,6 +1,9 @@
 // Every statistics report against the CSV that nsys itself printed for the
-// same real export, value by value.
+// same real export, value by value: the report as parsed, and as opened from
+// its index cache (load/cache/), which must give the same bytes.
+#include "load/cache/indexcache.h"
 #include "load/nsys/nsysloader.h"
+#include "load/traceloader.h"
 #include "nsysfixture.h"
 #include "stats/apirules.h"
 #include "stats/reportcatalog.h"
@@ -14,16 +17,27 @@ using namespace rankscope::test;
 class TestNsysStats : public QObject {
     Q_OBJECT
 
-    std::map<QString, ReportPtr> m_reports;
+    std::map<QString, ReportPtr> m_reports;       // as parsed
+    std::map<QString, ReportPtr> m_cachedReports; // the same, opened from the index cache the first load wrote
+    QTemporaryDir m_cacheDir;
+
+    const Report &reportOf(const QString &fixture, bool cached) { return *(cached ? m_cachedReports : m_reports)[fixture]; }
 
 private slots:
     void initTestCase()
     {
+        LoadControl control;
+        control.indexCacheDirectory = m_cacheDir.path();
         for (const auto &[name, path] : {std::pair{QStringLiteral("slow_1gpu"), slowFixture()},
                                          std::pair{QStringLiteral("ddp4"), ddpFixture(0)}}) {
             const LoadResult r = NsysSqliteLoader::load(path);
             QVERIFY2(r.ok(), qPrintable(r.error));
             m_reports[name] = r.report;
+            QCOMPARE(loadTraceFile(path, control).indexCache, LoadResult::IndexCache::Written);
+            const LoadResult cached = loadTraceFile(path, control);
+            QCOMPARE(cached.indexCache, LoadResult::IndexCache::Opened);
+            QVERIFY(cached.report->tracks.front().slices.starts().data() != r.report->tracks.front().slices.starts().data());
+            m_cachedReports[name] = cached.report;
         }
     }
 
@@ -31,25 +45,29 @@ private slots:
     {
         QTest::addColumn<QString>("fixture");
         QTest::addColumn<QString>("report");
-        for (const char *fixture : {"slow_1gpu", "ddp4"})
-            for (const QString &report : stats::fileReportNames())
-                QTest::addRow("%s/%s", fixture, qPrintable(report)) << QString::fromLatin1(fixture) << report;
+        QTest::addColumn<bool>("cached");
+        for (const bool cached : {false, true})
+            for (const char *fixture : {"slow_1gpu", "ddp4"})
+                for (const QString &report : stats::fileReportNames())
+                    QTest::addRow("%s%s/%s", fixture, cached ? " from its index cache" : "", qPrintable(report))
+                        << QString::fromLatin1(fixture) << report << cached;
     }
 
     void matchesNsys()
     {
         QFETCH(QString, fixture);
         QFETCH(QString, report);
+        QFETCH(bool, cached);
         if (!QFile::exists(referenceCsv(fixture, report))) {
             // nsys analyze printed "no problems detected" for these rules
             // on both runs (no synchronous copies or memsets), not a table.
             QVERIFY2(report == QLatin1String("cuda_memcpy_sync") || report == QLatin1String("cuda_memset_sync"), "reference CSV missing");
-            QCOMPARE(stats::runReport(report, *m_reports[fixture])->rows.size(), std::size_t(0));
+            QCOMPARE(stats::runReport(report, reportOf(fixture, cached))->rows.size(), std::size_t(0));
             return;
         }
         const QList<QStringList> expected = parseCsv(readText(referenceCsv(fixture, report)));
         QVERIFY2(expected.size() >= 1, "reference CSV missing");
-        const auto table = stats::runReport(report, *m_reports[fixture]);
+        const auto table = stats::runReport(report, reportOf(fixture, cached));
         QVERIFY(table);
         const QList<QStringList> actual = parseCsv(table->toCsv());
         QCOMPARE(actual.value(0), expected.value(0)); // header, column order
@@ -67,11 +85,12 @@ private slots:
     {
         QFETCH(QString, fixture);
         QFETCH(QString, report);
+        QFETCH(bool, cached);
         if (!QFile::exists(referenceCsv(fixture, report)))
             QSKIP("nsys printed no table (see matchesNsys)");
         QString expected = readText(referenceCsv(fixture, report));
         expected.remove(QLatin1Char('\r'));
-        QCOMPARE(stats::runReport(report, *m_reports[fixture])->toCsv(), expected);
+        QCOMPARE(stats::runReport(report, reportOf(fixture, cached))->toCsv(), expected);
     }
 
     void syncRulesPickTheirCalls()

@@ -1,0 +1,193 @@
+#include "load/cache/cachechecks.h"
+
+#include "load/cache/reportfields.h"
+#include "load/workerpool.h"
+
+#include <cmath>
+#include <cstddef>
+#include <limits>
+#include <vector>
+#include <cstring>
+
+namespace rankscope {
+
+namespace {
+
+constexpr auto kLastTrackKind = TrackKind::NcclKernels;
+
+// The side table an event's payload is a row of, and whether a payload may
+// name no row (a plain NVTX range).
+struct PayloadTable {
+    std::size_t rows = 0;
+    bool checked = false;
+    bool noRecordAllowed = false;
+};
+
+PayloadTable payloadTableOf(const Report &r, TrackKind kind)
+{
+    switch (kind) {
+    case TrackKind::CudaApi: return {r.apiCalls.size(), true, false};
+    case TrackKind::Kernel:
+    case TrackKind::NcclKernels: return {r.kernels.size(), true, false};
+    case TrackKind::Memcpy: return {r.memcpys.size(), true, false};
+    case TrackKind::Memset: return {r.memsets.size(), true, false};
+    case TrackKind::Sync: return {r.syncs.size(), true, false};
+    case TrackKind::Nvtx: return {r.nvtx.size(), true, true};
+    case TrackKind::NvtxGpuProjection: return {r.nvtxProjections.size(), true, false};
+    case TrackKind::OsRuntime: return {}; // payloads unused
+    }
+    return {};
+}
+
+const char *lodProblem(const LodSummary &lod, std::size_t events)
+{
+    for (const LodSummary::Level &level : lod.levels()) {
+        const std::size_t n = level.bucket.size();
+        if (level.width < 1)
+            return "a summary level has no width";
+        if (level.count.size() != n || level.busy.size() != n || level.longest.size() != n)
+            return "a summary level's columns differ in length";
+        for (const std::uint32_t e : level.longest)
+            if (e != LodSummary::kNoEvent && e >= events)
+                return "a summary names an event its track does not have";
+    }
+    return nullptr;
+}
+
+const char *sliceTrackProblem(const Report &r, const Track &t)
+{
+    if (t.kind > kLastTrackKind)
+        return "a track of an unknown kind";
+    const SliceTrack &s = t.slices;
+    if (const char *problem = ReportCacheAccess::sliceTrackShapeProblem(s))
+        return problem;
+    const std::size_t n = s.size();
+    // What every loader guarantees and statistics rely on: times within the
+    // trace range, no event ending before it starts, starts in order.
+    for (std::size_t i = 0; i < n; ++i)
+        if (!isTraceTime(s.start(i)) || !isTraceTime(s.end(i)) || s.end(i) < s.start(i) || (i > 0 && s.start(i) < s.start(i - 1)))
+            return "a track's times are out of order or range";
+    const PayloadTable table = payloadTableOf(r, t.kind);
+    if (table.checked)
+        for (std::size_t i = 0; i < n; ++i) {
+            const std::uint32_t row = s.payload(i);
+            if (row >= table.rows && !(table.noRecordAllowed && row == NvtxRecord::kNoRecord))
+                return "an event's record is outside its table";
+        }
+    if (const char *problem = lodProblem(s.lod(), n))
+        return problem;
+    for (const SliceTrack::DepthRow &row : s.depthRows()) {
+        for (const std::uint32_t e : row.events)
+            if (e >= n)
+                return "a depth row names an event its track does not have";
+        if (const char *problem = lodProblem(row.lod, n))
+            return problem;
+    }
+    return nullptr;
+}
+
+// A bool stored in a mapped record is read as a byte first: a byte other
+// than 0 or 1 would be undefined behaviour to read as bool.
+bool isFlag(const void *at)
+{
+    std::uint8_t byte = 0;
+    std::memcpy(&byte, at, 1);
+    return byte <= 1;
+}
+
+const char *counterProblem(const CounterTrack &c)
+{
+    if (const char *problem = ReportCacheAccess::counterShapeProblem(c))
+        return problem;
+    for (std::size_t i = 0; i < c.time.size(); ++i)
+        if (!isTraceTime(c.time[i]) || (i > 0 && c.time[i] < c.time[i - 1]) || !std::isfinite(c.value[i]))
+            return "a counter's samples are out of order or range";
+    return nullptr;
+}
+
+const char *recordProblem(const Report &r)
+{
+    for (const KernelRecord &k : r.kernels)
+        if (k.config >= r.kernelConfigs.size() || (k.collective != KernelRecord::kNoCollective && k.collective >= r.collectives.size()))
+            return "a kernel names a launch or collective that is not there";
+    constexpr auto kMaxBytes = std::uint64_t(std::numeric_limits<std::int64_t>::max());
+    for (const MemcpyRecord &m : r.memcpys)
+        if (m.bytes > kMaxBytes || std::uint8_t(m.copyKind) >= kMemcpyKindCount || std::uint8_t(m.srcKind) >= kMemoryKindCount
+            || std::uint8_t(m.dstKind) >= kMemoryKindCount)
+            return "a copy of an unknown kind";
+    for (const MemsetRecord &m : r.memsets)
+        if (m.bytes > kMaxBytes || std::uint8_t(m.memKind) >= kMemoryKindCount)
+            return "a memset of an unknown memory kind";
+    for (const SyncRecord &s : r.syncs)
+        if (std::uint8_t(s.kind) >= kSyncKindCount)
+            return "a synchronisation of an unknown kind";
+    for (const NvtxRecord &n : r.nvtx)
+        if (!isFlag(&n.hasColor) || !isFlag(&n.openAtEnd) || std::uint8_t(n.payloadKind) > std::uint8_t(NvtxRecord::PayloadKind::Fields))
+            return "an NVTX record with an unknown flag or payload kind";
+    for (const NvtxProjectionRecord &p : r.nvtxProjections)
+        if (p.nvtxRow != NvtxRecord::kNoRecord && p.nvtxRow >= r.nvtx.size())
+            return "a projected range names an NVTX record that is not there";
+    for (const auto *byCorrelation : {&r.apiByCorrelation, &r.gpuByCorrelation})
+        for (const TrackEvent &e : *byCorrelation)
+            if (e.track >= r.tracks.size() || e.event >= r.tracks[e.track].slices.size())
+                return "a correlation names an event that is not there";
+    return nullptr;
+}
+
+} // namespace
+
+QString checkCachedReport(const Report &r)
+{
+    if (r.meta.source != TraceSource::NsysSqlite && r.meta.source != TraceSource::Kineto)
+        return QStringLiteral("a trace of an unknown format");
+    for (const Diagnostic &d : r.diagnostics)
+        if (d.severity > Diagnostic::Severity::Error)
+            return QStringLiteral("a note of an unknown severity");
+    // One job per track, per counter and for the side tables, on the load
+    // pool: the checks read every index column once, which is most of what
+    // opening a cache costs after its checksum.
+    const std::size_t jobs = r.tracks.size() + r.counters.size() + 1;
+    std::vector<const char *> problems(jobs, nullptr);
+    parallelFor(jobs, [&](std::size_t job) {
+        if (job < r.tracks.size()) {
+            problems[job] = sliceTrackProblem(r, r.tracks[job]);
+        } else if (job < r.tracks.size() + r.counters.size()) {
+            problems[job] = counterProblem(r.counters[job - r.tracks.size()]);
+        } else {
+            problems[job] = recordProblem(r);
+        }
+    });
+    for (const char *problem : problems)
+        if (problem)
+            return QString::fromLatin1(problem);
+    return {};
+}
+
+} // namespace rankscope
+
+#include "load/cache/cachestreams.h"
+
+namespace rankscope {
+
+void CacheReader::checkStrings(const Column<std::uint64_t> &offsets, const Column<char> &texts, const Column<std::uint32_t> &slotTable) const
+{
+    if (offsets.size() < 2 || offsets[0] != 0 || offsets.back() != texts.size())
+        throw CacheDamaged("the string table's offsets do not cover its texts");
+    const std::size_t count = offsets.size() - 1;
+    for (std::size_t id = 0; id < count; ++id)
+        if (offsets[id + 1] <= offsets[id] || texts[offsets[id + 1] - 1] != '\0')
+            throw CacheDamaged("a string does not end where the next begins");
+    // Lookups probe until an empty slot: at least half must be empty.
+    if (slotTable.size() < 2 * count || (slotTable.size() & (slotTable.size() - 1)) != 0)
+        throw CacheDamaged("the string table's slotTable are too few");
+    std::size_t used = 0;
+    for (const std::uint32_t entry : slotTable) {
+        if (entry > count)
+            throw CacheDamaged("a string slot names a string that is not there");
+        used += entry != 0;
+    }
+    if (used > count)
+        throw CacheDamaged("the string table has more slotTable used than strings");
+}
+
+} // namespace rankscope

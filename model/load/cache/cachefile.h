@@ -1,0 +1,47 @@
+#pragma once
+// One report's index cache: everything loading built (track columns,
+// interval indexes, LOD summaries, strings, side tables, collective
+// records) in one file that is memory-mapped back, so opening costs the
+// checksum and the small tables, and a column costs memory only when read.
+//
+// Layout: a fixed header (magic, format version, byte order, the source's
+// size and modification time, the body's length and CRC-32), then the body:
+// the report's members in one fixed order (reportcodec.cpp), every column
+// 64-byte aligned so it is read in place. Nothing in it is trusted: a wrong
+// magic, version, length or checksum, a count past the end of the file or
+// an index out of range makes the open fail with a reason, and the caller
+// rebuilds the cache from the trace.
+#include "core/report.h"
+
+#include <QString>
+#include <cstdint>
+#include <memory>
+
+namespace rankscope {
+
+// Which trace file a cache was built from: a cache serves a trace only while
+// the trace's path, size and modification time are the ones recorded.
+struct CacheKey {
+    QString sourcePath; // absolute
+    std::int64_t sourceBytes = 0;
+    std::int64_t sourceModifiedNs = 0;
+
+    static CacheKey of(const QString &tracePath);
+    bool operator==(const CacheKey &) const = default;
+};
+
+constexpr std::uint32_t kIndexCacheFormatVersion = 1;
+
+struct CacheOpenResult {
+    std::shared_ptr<Report> report; // set when the cache was sound and matched
+    QString whyNot;                 // otherwise: "none yet", "written for another version of the file", ...
+};
+
+// Writes `report` to `cachePath` atomically (a temporary file renamed over
+// it, so a reader never sees half a cache). Returns an error, empty on success.
+QString writeIndexCache(const Report &report, const CacheKey &key, const QString &cachePath);
+
+// Maps `cachePath` and checks it against `key`.
+CacheOpenResult openIndexCache(const QString &cachePath, const CacheKey &key);
+
+} // namespace rankscope

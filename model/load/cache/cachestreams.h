@@ -1,0 +1,239 @@
+#pragma once
+// The two walkers of reportfields.h: CacheWriter appends a report's members
+// to a file, CacheReader takes them back from a mapped one. Numbers are
+// stored as the machine holds them (the header records the byte order);
+// a column is its length, padding to 64 bytes, then its values, so the
+// reader hands out a view of the mapping instead of a copy.
+#include "core/column.h"
+#include "core/timetypes.h"
+
+#include <QFileDevice>
+#include <QString>
+
+#include <cstdint>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <optional>
+#include <span>
+#include <stdexcept>
+#include <type_traits>
+#include <vector>
+#include <zlib.h>
+
+namespace rankscope {
+
+constexpr std::size_t kCacheColumnAlignment = 64;
+
+// Why a cache cannot be used; the reader throws it, the caller rebuilds.
+struct CacheDamaged : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+class CacheWriter {
+public:
+    static constexpr bool kWriting = true;
+
+    // Appends to `file` from its current position; `offset` is that
+    // position's place in the cache file (for the columns' alignment).
+    CacheWriter(QFileDevice &file, std::uint64_t offset) : m_file(file), m_offset(offset) {}
+
+    template<class T>
+    void operator()(const Column<T> &column)
+    {
+        const std::uint64_t count = column.size();
+        raw(&count, sizeof count);
+        pad();
+        raw(column.data(), column.size() * sizeof(T));
+    }
+    void operator()(const QString &text)
+    {
+        const QByteArray utf8 = text.toUtf8();
+        const auto bytes = std::uint32_t(utf8.size());
+        raw(&bytes, sizeof bytes);
+        raw(utf8.constData(), utf8.size());
+    }
+    void operator()(const std::vector<QString> &texts)
+    {
+        list(texts, [this](const QString &text) { (*this)(text); });
+    }
+    template<class T>
+    void operator()(const std::optional<T> &value)
+    {
+        (*this)(value.has_value());
+        if (value)
+            (*this)(*value);
+    }
+    template<class K, class T>
+    void operator()(const std::map<K, T> &map)
+    {
+        (*this)(std::uint64_t(map.size()));
+        for (const auto &[key, value] : map) {
+            (*this)(key);
+            (*this)(value);
+        }
+    }
+    void operator()(bool value)
+    {
+        const std::uint8_t byte = value ? 1 : 0;
+        raw(&byte, 1);
+    }
+    template<class T>
+        requires std::is_trivially_copyable_v<T> && (!std::is_same_v<T, bool>)
+    void operator()(const T &value)
+    {
+        raw(&value, sizeof value);
+    }
+    template<class T, class Each>
+    void list(const std::vector<T> &items, Each &&each)
+    {
+        (*this)(std::uint64_t(items.size()));
+        for (const T &item : items)
+            each(item);
+    }
+    template<class A, class B, class C>
+    void checkStrings(const A &, const B &, const C &) {}
+
+    std::uint64_t offset() const { return m_offset; }
+    // CRC-32 of everything written so far.
+    std::uint32_t crc() const { return std::uint32_t(m_crc); }
+
+private:
+    void raw(const void *data, std::size_t bytes)
+    {
+        if (bytes == 0)
+            return;
+        if (m_file.write(static_cast<const char *>(data), qint64(bytes)) != qint64(bytes))
+            throw std::runtime_error(m_file.errorString().toStdString());
+        m_crc = crc32_z(m_crc, static_cast<const Bytef *>(data), bytes);
+        m_offset += bytes;
+    }
+    void pad()
+    {
+        static constexpr char zeros[kCacheColumnAlignment] = {};
+        raw(zeros, (kCacheColumnAlignment - m_offset % kCacheColumnAlignment) % kCacheColumnAlignment);
+    }
+
+    QFileDevice &m_file;
+    std::uint64_t m_offset;
+    uLong m_crc = crc32_z(0, nullptr, 0);
+};
+
+class CacheReader {
+public:
+    static constexpr bool kWriting = false;
+
+    // Reads `bytes` (the body), which start at `offset` in the file and stay
+    // mapped while `mapping` lives.
+    CacheReader(std::span<const std::uint8_t> bytes, std::uint64_t offset, std::shared_ptr<const void> mapping)
+        : m_bytes(bytes), m_offset(offset), m_mapping(std::move(mapping))
+    {
+    }
+
+    template<class T>
+    void operator()(Column<T> &column)
+    {
+        const std::uint64_t count = number<std::uint64_t>();
+        skip((kCacheColumnAlignment - (m_offset + m_at) % kCacheColumnAlignment) % kCacheColumnAlignment);
+        if (count > remaining() / sizeof(T))
+            throw CacheDamaged("a column runs past the end of the file");
+        const auto *values = reinterpret_cast<const T *>(m_bytes.data() + m_at);
+        if (reinterpret_cast<std::uintptr_t>(values) % alignof(T) != 0)
+            throw CacheDamaged("a column is not aligned");
+        column = Column<T>::mapped({values, std::size_t(count)}, m_mapping);
+        m_at += count * sizeof(T);
+    }
+    void operator()(QString &text)
+    {
+        const auto bytes = number<std::uint32_t>();
+        if (bytes > remaining())
+            throw CacheDamaged("a text runs past the end of the file");
+        text = QString::fromUtf8(reinterpret_cast<const char *>(m_bytes.data() + m_at), qsizetype(bytes));
+        m_at += bytes;
+    }
+    void operator()(std::vector<QString> &texts)
+    {
+        list(texts, [this](QString &text) { (*this)(text); });
+    }
+    template<class T>
+    void operator()(std::optional<T> &value)
+    {
+        bool present = false;
+        (*this)(present);
+        value.reset();
+        if (present)
+            (*this)(value.emplace());
+    }
+    template<class K, class T>
+    void operator()(std::map<K, T> &map)
+    {
+        const std::uint64_t count = number<std::uint64_t>();
+        if (count > remaining())
+            throw CacheDamaged("a table's length runs past the end of the file");
+        map.clear();
+        for (std::uint64_t i = 0; i < count; ++i) {
+            K key{};
+            T value{};
+            (*this)(key);
+            (*this)(value);
+            map.emplace(std::move(key), std::move(value));
+        }
+    }
+    void operator()(bool &value)
+    {
+        const auto byte = number<std::uint8_t>();
+        if (byte > 1)
+            throw CacheDamaged("a flag is neither 0 nor 1");
+        value = byte == 1;
+    }
+    template<class T>
+        requires std::is_trivially_copyable_v<T> && (!std::is_same_v<T, bool>)
+    void operator()(T &value)
+    {
+        value = number<T>();
+    }
+    template<class T, class Each>
+    void list(std::vector<T> &items, Each &&each)
+    {
+        const std::uint64_t count = number<std::uint64_t>();
+        // Every item takes at least a byte: a longer list is damage, not a
+        // reason to allocate.
+        if (count > remaining())
+            throw CacheDamaged("a list's length runs past the end of the file");
+        items.clear();
+        items.resize(std::size_t(count));
+        for (T &item : items)
+            each(item);
+    }
+    // The string table's parts agree: offsets ascend within the texts, each
+    // text ends with its NUL, and every slot names a string or none.
+    void checkStrings(const Column<std::uint64_t> &offsets, const Column<char> &texts, const Column<std::uint32_t> &slotTable) const;
+
+    bool atEnd() const { return m_at == m_bytes.size(); }
+
+private:
+    std::size_t remaining() const { return m_bytes.size() - m_at; }
+    void skip(std::size_t bytes)
+    {
+        if (bytes > remaining())
+            throw CacheDamaged("the file ends early");
+        m_at += bytes;
+    }
+    template<class T>
+    T number()
+    {
+        if (sizeof(T) > remaining())
+            throw CacheDamaged("the file ends early");
+        T value;
+        std::memcpy(&value, m_bytes.data() + m_at, sizeof(T));
+        m_at += sizeof(T);
+        return value;
+    }
+
+    std::span<const std::uint8_t> m_bytes;
+    std::uint64_t m_offset;
+    std::size_t m_at = 0;
+    std::shared_ptr<const void> m_mapping;
+};
+
+} // namespace rankscope

@@ -1,0 +1,65 @@
+#include "load/cache/indexcache.h"
+
+#include "load/cache/cachefile.h"
+
+#include <QCryptographicHash>
+#include <QDir>
+#include <QStandardPaths>
+
+namespace rankscope {
+
+QString defaultIndexCacheDirectory()
+{
+    const QString configured = qEnvironmentVariable("RANKSCOPE_INDEX_CACHE");
+    if (configured == QLatin1String("off"))
+        return {};
+    if (!configured.isEmpty())
+        return configured;
+    const QString base = QStandardPaths::writableLocation(QStandardPaths::GenericCacheLocation);
+    return base.isEmpty() ? QString() : base + QStringLiteral("/rankscope/index");
+}
+
+QString indexCachePathFor(const QString &directory, const CacheKey &key)
+{
+    const QByteArray digest = QCryptographicHash::hash(key.sourcePath.toUtf8(), QCryptographicHash::Sha1).toHex();
+    return QDir(directory).filePath(QString::fromLatin1(digest.left(24)) + QStringLiteral(".rsindex"));
+}
+
+LoadResult loadThroughIndexCache(const QString &path, const LoadControl &control,
+                                 const std::function<LoadResult()> &load)
+{
+    const CacheKey key = CacheKey::of(path);
+    const QString cachePath = indexCachePathFor(control.indexCacheDirectory, key);
+    CacheOpenResult cached = openIndexCache(cachePath, key);
+    if (cached.report) {
+        cached.report->filePath = path;
+        cached.report->diagnostics.insert(cached.report->diagnostics.begin(),
+            {Diagnostic::Severity::Info, std::nullopt, QStringLiteral("opened from the index cache %1").arg(cachePath)});
+        control.report(1.0);
+        LoadResult opened{std::move(cached.report), {}, false};
+        opened.indexCache = LoadResult::IndexCache::Opened;
+        opened.indexCachePath = cachePath;
+        return opened;
+    }
+    LoadResult result = load();
+    if (!result.ok() || result.cancelled)
+        return result;
+    QString note;
+    result.indexCachePath = cachePath;
+    result.indexCache = LoadResult::IndexCache::NotWritten;
+    if (!QDir().mkpath(control.indexCacheDirectory)) {
+        note = QStringLiteral("could not create the index cache folder %1").arg(control.indexCacheDirectory);
+    } else if (const QString error = writeIndexCache(*result.report, key, cachePath); !error.isEmpty()) {
+        note = QStringLiteral("could not write its index cache: %1").arg(error);
+    } else if (cached.whyNot != QLatin1String("none yet")) {
+        result.indexCache = LoadResult::IndexCache::Rebuilt;
+        note = QStringLiteral("rebuilt the index cache %1: the old one was %2").arg(cachePath, cached.whyNot);
+    } else {
+        result.indexCache = LoadResult::IndexCache::Written;
+    }
+    if (!note.isEmpty())
+        result.report->diagnostics.push_back({Diagnostic::Severity::Info, std::nullopt, note});
+    return result;
+}
+
+} // namespace rankscope

@@ -1,0 +1,295 @@
+// Index caches (load/cache/): a report opened from its cache is the report
+// that was parsed (tst_nsysstats checks its statistics against nsys' own
+// CSVs); a stale, damaged, truncated, foreign or crafted cache is never
+// used, the trace is parsed again and the cache replaced.
+#include "load/cache/cachefile.h"
+#include "load/cache/indexcache.h"
+#include "load/traceloader.h"
+#include "session/session.h"
+#include "stats/reportcatalog.h"
+#include "testdata.h"
+
+#include <QtTest>
+#include <cstring>
+#include <zlib.h>
+
+using namespace rankscope;
+using namespace rankscope::test;
+
+namespace {
+
+QString nsysAiFixture(const char *which)
+{
+    return dataPath(QStringLiteral("third-party/nsys-ai/mfu_2gpu_%1.sqlite").arg(QLatin1String(which)));
+}
+
+QString kinetoFixture() { return dataPath(QStringLiteral("kineto/variants/nccl_rank1.json")); }
+
+template<class T>
+bool sameBytes(const Column<T> &a, const Column<T> &b)
+{
+    return a.size() == b.size() && (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0);
+}
+
+// Every statistics report of one file, as CSV.
+QString allFileReports(const Report &report)
+{
+    QString all;
+    for (const QString &name : stats::fileReportNames())
+        if (const auto table = stats::runReport(name, report))
+            all += name + QLatin1Char('\n') + table->toCsv();
+    return all;
+}
+
+QString allSessionReports(const Session &session)
+{
+    QString all;
+    for (const QString &name : stats::reportNames())
+        if (stats::isSessionReport(name))
+            if (const auto table = stats::runSessionReport(name, session))
+                all += name + QLatin1Char('\n') + table->toCsv();
+    return all;
+}
+
+QByteArray readAll(const QString &path)
+{
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+
+void writeAll(const QString &path, const QByteArray &bytes)
+{
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    file.write(bytes);
+}
+
+// The header's checksums after an edit, as the writer computes them
+// (cachefile.cpp: body CRC at byte 48, header CRC at 52 over the header
+// with that field zero): a cache that passes its checksums but lies.
+void refreshChecksums(QByteArray &bytes)
+{
+    const auto crc32Of = [](const char *data, std::size_t size) {
+        return std::uint32_t(crc32_z(0, reinterpret_cast<const Bytef *>(data), size));
+    };
+    const std::uint32_t body = crc32Of(bytes.constData() + 64, std::size_t(bytes.size() - 64));
+    std::memcpy(bytes.data() + 48, &body, 4);
+    std::memset(bytes.data() + 52, 0, 4);
+    const std::uint32_t header = crc32Of(bytes.constData(), 64);
+    std::memcpy(bytes.data() + 52, &header, 4);
+}
+
+} // namespace
+
+class TestIndexCache : public QObject {
+    Q_OBJECT
+
+    LoadControl cachedIn(const QTemporaryDir &dir)
+    {
+        LoadControl control;
+        control.indexCacheDirectory = dir.path();
+        return control;
+    }
+
+private slots:
+    void openedReportIsTheParsedOne_data()
+    {
+        QTest::addColumn<QString>("file");
+        QTest::addRow("nsys-ai NCCL export") << nsysAiFixture("before");
+        QTest::addRow("kineto NCCL trace") << kinetoFixture();
+        QTest::addRow("demo ddp rank") << ddpFixture(2);
+    }
+
+    void openedReportIsTheParsedOne()
+    {
+        QFETCH(QString, file);
+        QTemporaryDir dir;
+        const LoadResult parsed = loadTraceFile(file);
+        QVERIFY2(parsed.ok(), qPrintable(parsed.error));
+        QCOMPARE(loadTraceFile(file, cachedIn(dir)).indexCache, LoadResult::IndexCache::Written);
+        const LoadResult opened = loadTraceFile(file, cachedIn(dir));
+        QCOMPARE(opened.indexCache, LoadResult::IndexCache::Opened);
+        const Report &a = *parsed.report, &b = *opened.report;
+
+        QCOMPARE(b.filePath, a.filePath);
+        QCOMPARE(b.eventCount(), a.eventCount());
+        QCOMPARE(b.tracks.size(), a.tracks.size());
+        QCOMPARE(b.counters.size(), a.counters.size());
+        QCOMPARE(b.strings.size(), a.strings.size());
+        for (StringId id = 0; id < a.strings.size(); ++id)
+            QCOMPARE(b.strings.view(id), a.strings.view(id));
+        QCOMPARE(b.strings.find("no such text"), std::nullopt);
+        QCOMPARE(b.strings.find(a.strings.view(StringId(a.strings.size() - 1))), std::optional<StringId>(StringId(a.strings.size() - 1)));
+        for (std::size_t t = 0; t < a.tracks.size(); ++t) {
+            const SliceTrack &x = a.tracks[t].slices, &y = b.tracks[t].slices;
+            QCOMPARE(y.size(), x.size());
+            QVERIFY(std::equal(x.starts().begin(), x.starts().end(), y.starts().begin()));
+            QVERIFY(std::equal(x.ends().begin(), x.ends().end(), y.ends().begin()));
+            QVERIFY(std::equal(x.names().begin(), x.names().end(), y.names().begin()));
+            QCOMPARE(y.maxDepth(), x.maxDepth());
+            QCOMPARE(y.lod().levels().size(), x.lod().levels().size());
+            QCOMPARE(y.depthRows().size(), x.depthRows().size());
+            for (std::size_t i = 0; i < x.size(); ++i)
+                QVERIFY(y.payload(i) == x.payload(i) && y.depth(i) == x.depth(i));
+            if (!x.isEmpty())
+                QCOMPARE(y.overlapping(x.extent().start, x.extent().end).size(), x.size());
+        }
+        QVERIFY(sameBytes(b.kernels, a.kernels));
+        QVERIFY(sameBytes(b.collectives, a.collectives));
+        QVERIFY(sameBytes(b.memcpys, a.memcpys));
+        QVERIFY(sameBytes(b.nvtxProjections, a.nvtxProjections));
+        QVERIFY(sameBytes(b.apiByCorrelation, a.apiByCorrelation));
+        QVERIFY(sameBytes(b.gpuByCorrelation, a.gpuByCorrelation));
+        QCOMPARE(b.meta.utcStartNs, a.meta.utcStartNs);
+        QCOMPARE(b.meta.sourceEventCounts, a.meta.sourceEventCounts);
+        QCOMPARE(allFileReports(b), allFileReports(a));
+        // Mapped, not copied: the columns cost this process nothing until read.
+        QVERIFY(b.kernels.empty() || b.kernels.isMapped());
+        QVERIFY2(b.memoryBytes() < a.memoryBytes() && (a.memoryBytes() < (1 << 20) || b.memoryBytes() * 10 < a.memoryBytes()),
+                 qPrintable(QStringLiteral("%1 vs %2").arg(b.memoryBytes()).arg(a.memoryBytes())));
+        QVERIFY(b.diagnostics.front().text.startsWith(QLatin1String("opened from the index cache")));
+    }
+
+    void sessionOfCachedRanksMatchesCollectives()
+    {
+        // Cross-rank matching (collectives, waits) reads the cached records
+        // (one export, two ranks).
+        QTemporaryDir dir;
+        const QStringList files{nsysAiFixture("before")};
+        const Session parsed = Session::load(files);
+        (void)Session::load(files, cachedIn(dir));
+        const Session opened = Session::load(files, cachedIn(dir));
+        QCOMPARE(opened.ranks().size(), std::size_t(2));
+        QCOMPARE(allSessionReports(opened), allSessionReports(parsed));
+    }
+
+    void staleCacheIsRebuilt()
+    {
+        QTemporaryDir dir, traces;
+        const QString file = traces.filePath(QStringLiteral("rank.sqlite"));
+        QVERIFY(QFile::copy(ddpFixture(1), file));
+        QCOMPARE(loadTraceFile(file, cachedIn(dir)).indexCache, LoadResult::IndexCache::Written);
+        QFile touched(file);
+        QVERIFY(touched.open(QIODevice::ReadWrite));
+        QVERIFY(touched.setFileTime(QDateTime::currentDateTimeUtc().addSecs(60), QFileDevice::FileModificationTime));
+        touched.close();
+        const LoadResult again = loadTraceFile(file, cachedIn(dir));
+        QCOMPARE(again.indexCache, LoadResult::IndexCache::Rebuilt);
+        QVERIFY(again.report->diagnostics.back().text.contains(QLatin1String("another version of the trace")));
+        QCOMPARE(loadTraceFile(file, cachedIn(dir)).indexCache, LoadResult::IndexCache::Opened);
+    }
+
+    void damagedCacheIsRebuilt_data()
+    {
+        QTest::addColumn<int>("damage");
+        QTest::addColumn<QString>("why");
+        QTest::addRow("a body byte flipped") << 0 << "checksum mismatch";
+        QTest::addRow("truncated") << 1 << "truncated";
+        QTest::addRow("bytes appended") << 2 << "truncated or extended";
+        QTest::addRow("a foreign file") << 3 << "not an index cache";
+        QTest::addRow("empty") << 4 << "too short";
+        QTest::addRow("a header byte flipped") << 5 << "header is damaged";
+        QTest::addRow("another format version") << 6 << "another version of Rankscope";
+        QTest::addRow("half the body, checksums refreshed") << 7 << "damaged (";
+    }
+
+    void damagedCacheIsRebuilt()
+    {
+        QFETCH(int, damage);
+        QFETCH(QString, why);
+        QTemporaryDir dir;
+        const QString file = ddpFixture(3);
+        const LoadResult written = loadTraceFile(file, cachedIn(dir));
+        QCOMPARE(written.indexCache, LoadResult::IndexCache::Written);
+        const QString cachePath = written.indexCachePath;
+        QByteArray bytes = readAll(cachePath);
+        QVERIFY(bytes.size() > 4096);
+        switch (damage) {
+        case 0: bytes[bytes.size() / 2] = char(bytes[bytes.size() / 2] ^ 0x40); break;
+        case 1: bytes.truncate(bytes.size() - 1000); break;
+        case 2: bytes.append(QByteArray(100, 'x')); break;
+        case 3: bytes = readAll(file).left(100000); break;
+        case 4: bytes.clear(); break;
+        case 5: bytes[20] = char(bytes[20] ^ 1); break;
+        case 6: bytes[8] = char(bytes[8] + 1); refreshChecksums(bytes); break;
+        case 7: {
+            // Half the body, with a header and checksums that say so: the
+            // reader runs out of bytes mid-report and must notice.
+            bytes.truncate(bytes.size() / 2);
+            const std::uint64_t bodyBytes = std::uint64_t(bytes.size() - 64);
+            std::memcpy(bytes.data() + 24, &bodyBytes, 8);
+            refreshChecksums(bytes);
+            break;
+        }
+        }
+        writeAll(cachePath, bytes);
+        const CacheOpenResult direct = openIndexCache(cachePath, CacheKey::of(file));
+        QVERIFY(!direct.report);
+        QVERIFY2(direct.whyNot.contains(why), qPrintable(direct.whyNot));
+        const LoadResult again = loadTraceFile(file, cachedIn(dir));
+        QVERIFY2(again.ok(), qPrintable(again.error));
+        QCOMPARE(again.indexCache, LoadResult::IndexCache::Rebuilt);
+        QVERIFY2(again.report->diagnostics.back().text.contains(why), qPrintable(again.report->diagnostics.back().text));
+        QCOMPARE(loadTraceFile(file, cachedIn(dir)).indexCache, LoadResult::IndexCache::Opened);
+    }
+
+    void craftedCacheIsRejected_data()
+    {
+        QTest::addColumn<int>("lie");
+        QTest::addColumn<QString>("why");
+        QTest::addRow("kernel launch out of range") << 0 << "launch or collective";
+        QTest::addRow("projection of a missing range") << 1 << "NVTX record";
+        QTest::addRow("correlation to a missing track") << 2 << "correlation";
+        QTest::addRow("copy of an unknown kind") << 3 << "copy of an unknown kind";
+        QTest::addRow("track of an unknown kind") << 4 << "unknown kind";
+    }
+
+    void craftedCacheIsRejected()
+    {
+        // A cache its checksums vouch for, written from a report that lies:
+        // the checks refuse it before anything indexes with it.
+        QFETCH(int, lie);
+        QFETCH(QString, why);
+        QTemporaryDir dir;
+        const QString file = ddpFixture(0);
+        const LoadResult parsed = loadTraceFile(file);
+        Report &r = *parsed.report;
+        QVERIFY(!r.kernels.empty() && !r.nvtxProjections.empty() && !r.apiByCorrelation.empty() && !r.memcpys.empty());
+        switch (lie) {
+        case 0: r.kernels[0].config = std::uint32_t(r.kernelConfigs.size()); break;
+        case 1: r.nvtxProjections[0].nvtxRow = std::uint32_t(r.nvtx.size()) + 5; break;
+        case 2: r.apiByCorrelation[0].track = 9999; break;
+        case 3: r.memcpys[0].copyKind = MemcpyKind(200); break;
+        case 4: r.tracks[0].kind = TrackKind(200); break;
+        }
+        const CacheKey key = CacheKey::of(file);
+        const QString cachePath = indexCachePathFor(dir.path(), key);
+        QCOMPARE(writeIndexCache(r, key, cachePath), QString());
+        const CacheOpenResult opened = openIndexCache(cachePath, key);
+        QVERIFY(!opened.report);
+        QVERIFY2(opened.whyNot.contains(why), qPrintable(opened.whyNot));
+        QCOMPARE(loadTraceFile(file, cachedIn(dir)).indexCache, LoadResult::IndexCache::Rebuilt);
+    }
+
+    void cacheOfAnotherPathIsNotUsed()
+    {
+        // Two traces whose caches collide (one copied over the other's name)
+        // are told apart by the path recorded inside.
+        QTemporaryDir dir;
+        const QString a = ddpFixture(0), b = ddpFixture(1);
+        const LoadResult first = loadTraceFile(a, cachedIn(dir));
+        const QString cacheOfB = indexCachePathFor(dir.path(), CacheKey::of(b));
+        QVERIFY(QFile::copy(first.indexCachePath, cacheOfB));
+        const CacheOpenResult opened = openIndexCache(cacheOfB, CacheKey::of(b));
+        QVERIFY(!opened.report);
+    }
+
+    void withoutAFolderNothingIsWritten()
+    {
+        const LoadResult r = loadTraceFile(ddpFixture(0));
+        QCOMPARE(r.indexCache, LoadResult::IndexCache::Unused);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestIndexCache)
+#include "tst_indexcache.moc"
