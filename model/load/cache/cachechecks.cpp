@@ -175,11 +175,11 @@ void CacheReader::checkStrings(const Column<std::uint64_t> &offsets, const Colum
         throw CacheDamaged("the string table's offsets do not cover its texts");
     const std::size_t count = offsets.size() - 1;
     for (std::size_t id = 0; id < count; ++id)
-        if (offsets[id + 1] <= offsets[id] || texts[offsets[id + 1] - 1] != '\0')
+        if (offsets[id + 1] <= offsets[id] || offsets[id + 1] > texts.size() || texts[offsets[id + 1] - 1] != '\0')
             throw CacheDamaged("a string does not end where the next begins");
     // Lookups probe until an empty slot: at least half must be empty.
     if (slotTable.size() < 2 * count || (slotTable.size() & (slotTable.size() - 1)) != 0)
-        throw CacheDamaged("the string table's slotTable are too few");
+        throw CacheDamaged("the string table has too few lookup slots");
     std::size_t used = 0;
     for (const std::uint32_t entry : slotTable) {
         if (entry > count)
@@ -187,7 +187,7 @@ void CacheReader::checkStrings(const Column<std::uint64_t> &offsets, const Colum
         used += entry != 0;
     }
     if (used > count)
-        throw CacheDamaged("the string table has more slotTable used than strings");
+        throw CacheDamaged("the string table has more lookup slots in use than strings");
 }
 
 } // namespace rankscope

@@ -181,7 +181,7 @@ CacheOpenResult openIndexCache(const QString &cachePath, const CacheKey &key)
         QString sourcePath;
         reader(sourcePath);
         if (sourcePath != key.sourcePath)
-            return {nullptr, QStringLiteral("written for another file (%1)").arg(sourcePath)};
+            return {nullptr, QStringLiteral("written for another file (%1)").arg(sourcePath.simplified().left(300))}; // one line, whatever the cache holds
         ReportCacheAccess::report(reader, *report);
         if (!reader.atEnd())
             throw CacheDamaged("bytes are left over after the report");
@@ -191,6 +191,7 @@ CacheOpenResult openIndexCache(const QString &cachePath, const CacheKey &key)
     if (const QString problem = checkCachedReport(*report); !problem.isEmpty())
         return {nullptr, QStringLiteral("damaged (%1)").arg(problem)};
     report->loadSeconds = double(timer.nsecsElapsed()) / 1e9;
+    report->indexCacheBytes = fileBytes;
     return {std::move(report), {}};
 }
 

@@ -10,6 +10,7 @@
 #include <QFileDevice>
 #include <QString>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <map>
@@ -200,10 +201,12 @@ public:
         // reason to allocate.
         if (count > remaining())
             throw CacheDamaged("a list's length runs past the end of the file");
+        // Grown as items are read, so a damaged length costs the bytes
+        // actually there, not count times an item's size.
         items.clear();
-        items.resize(std::size_t(count));
-        for (T &item : items)
-            each(item);
+        items.reserve(std::size_t(std::min<std::uint64_t>(count, 1024)));
+        for (std::uint64_t i = 0; i < count; ++i)
+            each(items.emplace_back());
     }
     // The string table's parts agree: offsets ascend within the texts, each
     // text ends with its NUL, and every slot names a string or none.
