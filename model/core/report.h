@@ -293,6 +293,9 @@ struct Report {
     std::vector<QString> memoryKindLabels;
 
     double loadSeconds = 0.0;
+    // Opened from an index cache (load/cache/): the cache's size. Its columns
+    // are views of the mapped file, not counted by memoryBytes().
+    std::uint64_t indexCacheBytes = 0;
 
     const KernelConfig &launch(const KernelRecord &k) const { return kernelConfigs[k.config]; }
     QString memcpyKindLabel(int id) const;
