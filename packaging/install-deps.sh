@@ -2,7 +2,8 @@
 # Installs what Rankscope needs to build and test on Debian 12, from Debian's
 # own packages. Safe to run again; uses sudo only when not already root.
 # --checked adds clang and its sanitizer and libFuzzer runtimes, for
-# tests/sanitize.sh.
+# tests/sanitize.sh; --mpi adds Open MPI, for -DRANKSCOPE_MPI=ON
+# (tests/mpi/run.sh).
 set -euo pipefail
 packages=(
   cmake g++ make pkg-config dpkg-dev file desktop-file-utils appstream libxml2-utils
@@ -11,6 +12,9 @@ packages=(
 )
 if [ "${1:-}" = "--checked" ]; then
   packages+=(clang-14 libclang-rt-14-dev)
+fi
+if [ "${1:-}" = "--mpi" ]; then
+  packages+=(libopenmpi-dev openmpi-bin)
 fi
 missing=()
 for p in "${packages[@]}"; do

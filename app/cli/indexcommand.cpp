@@ -6,14 +6,26 @@
 #include "core/units.h"
 #include "load/cache/indexcache.h"
 #include "load/traceloader.h"
+#include "processworld.h"
+#include "session/filesplit.h"
 
+#include <QDataStream>
 #include <QElapsedTimer>
 #include <QFileInfo>
 #include <QTextStream>
 
+#include <algorithm>
+#include <vector>
+
 namespace rankscope::cli {
 
 namespace {
+
+struct IndexOutcome {
+    qsizetype file = 0; // in the serial order of the inputs
+    bool failed = false;
+    QString text;       // the stdout line's tail, or the failure's reason
+};
 
 QString describe(const LoadResult &result, double seconds)
 {
@@ -29,14 +41,67 @@ QString describe(const LoadResult &result, double seconds)
     return result.report && !result.report->diagnostics.empty() ? result.report->diagnostics.back().text : QStringLiteral("no index cache written");
 }
 
+std::vector<IndexOutcome> indexOverProcesses(const QStringList &files, const QString &directory)
+{
+    std::vector<std::int64_t> sizes;
+    for (const QString &file : files)
+        sizes.push_back(QFileInfo(file).size());
+    const std::vector<int> owner = splitFilesBySize(sizes, processWorld().size);
+    LoadControl control;
+    control.indexCacheDirectory = directory;
+    // One report at a time: each is dropped once its cache is written, so
+    // memory stays that of the largest report.
+    QByteArray mine;
+    QDataStream stream(&mine, QIODevice::WriteOnly);
+    for (qsizetype i = 0; i < files.size(); ++i) {
+        if (owner[std::size_t(i)] != processWorld().rank)
+            continue;
+        QElapsedTimer timer;
+        timer.start();
+        const LoadResult result = loadTraceFile(files[i], control);
+        const bool failed = !result.ok() || result.indexCache == LoadResult::IndexCache::NotWritten;
+        stream << qint64(i) << failed << (result.ok() ? describe(result, double(timer.nsecsElapsed()) / 1e9) : result.error);
+    }
+    std::vector<IndexOutcome> outcomes;
+    for (const QByteArray &part : gatherToFirst(mine)) {
+        QDataStream in(part);
+        while (!in.atEnd()) {
+            IndexOutcome outcome;
+            qint64 file = 0;
+            in >> file >> outcome.failed >> outcome.text;
+            outcome.file = qsizetype(file);
+            outcomes.push_back(outcome);
+        }
+    }
+    std::sort(outcomes.begin(), outcomes.end(), [](const IndexOutcome &a, const IndexOutcome &b) { return a.file < b.file; });
+    return outcomes;
+}
+
+QStringList expandInputs(const QStringList &inputs)
+{
+    QStringList files;
+    for (const QString &input : inputs)
+        files += QFileInfo(input).isDir() ? traceFilesIn(input) : QStringList{input};
+    return files;
+}
+
 } // namespace
+
+void indexAcrossProcesses(const QStringList &inputs, const QString &directory)
+{
+    if (processWorld().size > 1 && !directory.isEmpty())
+        (void)indexOverProcesses(expandInputs(inputs), directory);
+    waitForAllProcesses();
+}
 
 int runIndex(const QStringList &arguments)
 {
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral(
         "Build the index cache of each report: what loading builds, in one file that opens by mapping it. A cache is\n"
-        "used while its report keeps its path, size and modification time; a stale or damaged one is rebuilt."));
+        "used while its report keeps its path, size and modification time; a stale or damaged one is rebuilt.\n"
+        "Under mpirun or srun (built with -DRANKSCOPE_MPI=ON) the files are split over the processes by size and\n"
+        "process 0 prints what a single process prints."));
     parser.addHelpOption();
     addInputArgument(parser);
     parser.process(arguments);
@@ -45,31 +110,22 @@ int runIndex(const QStringList &arguments)
         QTextStream(stderr) << "rankscope-cli index: no cache folder (--no-cache, or RANKSCOPE_INDEX_CACHE=off): give --cache DIR\n";
         return 1;
     }
-    QStringList files;
-    for (const QString &input : parser.positionalArguments())
-        files += QFileInfo(input).isDir() ? traceFilesIn(input) : QStringList{input};
+    const QStringList files = expandInputs(parser.positionalArguments());
     if (files.isEmpty()) {
         QTextStream(stderr) << "rankscope-cli index: no input files\n";
         return 1;
     }
-    LoadControl control;
-    control.indexCacheDirectory = directory;
+    const std::vector<IndexOutcome> outcomes = indexOverProcesses(files, directory);
+    if (!processWorld().isFirst())
+        return 0;
     QTextStream out(stdout);
     bool failed = false;
-    // One report at a time: each is dropped once its cache is written, so
-    // memory stays that of the largest report.
-    for (const QString &file : files) {
-        QElapsedTimer timer;
-        timer.start();
-        const LoadResult result = loadTraceFile(file, control);
-        if (!result.ok()) {
-            printFailure(file, result.error);
-            failed = true;
-            continue;
-        }
-        out << file << ": " << describe(result, double(timer.nsecsElapsed()) / 1e9) << "\n";
-        out.flush();
-        failed = failed || result.indexCache == LoadResult::IndexCache::NotWritten;
+    for (const IndexOutcome &outcome : outcomes) {
+        if (outcome.failed)
+            printFailure(files[outcome.file], outcome.text);
+        else
+            out << files[outcome.file] << ": " << outcome.text << "\n";
+        failed = failed || outcome.failed;
     }
     return failed ? 2 : 0;
 }

@@ -1,6 +1,7 @@
 // rankscope-cli: the headless side of Rankscope. The same statistics as the
 // viewer, printed like `nsys stats` prints them, without nsys installed.
 #include "clicommands.h"
+#include "processworld.h"
 #include "load/traceloader.h"
 
 #include <QApplication>
@@ -20,9 +21,7 @@ constexpr const char *kCommands =
     "  index   Build the index cache of each report, for fast opening (rankscope-cli index --help)\n"
     "  bench   Measure loading, drawing, hit tests and statistics (rankscope-cli bench --help)";
 
-} // namespace
-
-int main(int argc, char **argv)
+int run(int argc, char **argv)
 {
     // bench paints real frames: it needs a GUI application (offscreen);
     // everything else stays a plain console program.
@@ -72,4 +71,15 @@ int main(int argc, char **argv)
         return rankscope::cli::runBench(args);
     QTextStream(stderr) << "rankscope-cli: unknown command '" << command << "'\n" << parser.helpText();
     return 1;
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    // Before anything else reads the arguments: MPI may take its own.
+    rankscope::cli::startProcessWorld(&argc, &argv);
+    const int status = run(argc, argv);
+    rankscope::cli::stopProcessWorld();
+    return status;
 }

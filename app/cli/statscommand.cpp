@@ -1,4 +1,5 @@
 #include "clicommands.h"
+#include "processworld.h"
 #include "load/cache/indexcache.h"
 #include "stats/kernelclasses.h"
 #include "stats/reportcatalog.h"
@@ -150,6 +151,12 @@ int runStats(const QStringList &arguments)
         return 1;
     }
     options.alignOnCollectives = align == QLatin1String("collectives");
+    // Under MPI the processes index their shares of the files in parallel;
+    // process 0 then opens them all from their caches and prints, so the
+    // output is a single process's.
+    indexAcrossProcesses(parser.positionalArguments(), indexCacheDirectoryFrom(parser));
+    if (!processWorld().isFirst())
+        return 0;
     const std::optional<Session> loadedSession = loadInputs(parser);
     if (!loadedSession)
         return 1;

@@ -1,6 +1,7 @@
 // Multi-rank sessions: rank assignment, time alignment, parallel loading.
 #include "load/workerpool.h"
 #include "nsysfixture.h"
+#include "session/filesplit.h"
 #include "session/session.h"
 #include "testdata.h"
 
@@ -62,6 +63,19 @@ class TestSession : public QObject {
     }
 
 private slots:
+    void filesSplitOverProcessesBySize()
+    {
+        // Largest first, each to the least loaded process: 9 | 7+1 | 6+2
+        // (bytes 9, 8, 8), answered in the input's order.
+        const std::vector<std::int64_t> sizes{1, 9, 6, 2, 7};
+        QCOMPARE(splitFilesBySize(sizes, 3), (std::vector<int>{1, 0, 2, 2, 1}));
+        QCOMPARE(splitFilesBySize(sizes, 1), (std::vector<int>(5, 0)));
+        // More processes than files: one file each, the rest idle.
+        QCOMPARE(splitFilesBySize({5, 5}, 4), (std::vector<int>{0, 1}));
+        // Equal sizes alternate in input order.
+        QCOMPARE(splitFilesBySize({4, 4, 4, 4}, 2), (std::vector<int>{0, 1, 0, 1}));
+    }
+
     void rankFromFileName_data()
     {
         QTest::addColumn<QString>("name");

@@ -1,0 +1,28 @@
+#pragma once
+// The processes one rankscope-cli run is spread over: MPI's when the CLI is
+// built with -DRANKSCOPE_MPI=ON and started by mpirun or srun, else this
+// process alone. index and stats split the files over them by size
+// (session/filesplit.h) and gather what each did to process 0, which prints
+// what a serial run prints.
+#include <QByteArray>
+#include <QList>
+
+namespace rankscope::cli {
+
+struct ProcessWorld {
+    int rank = 0;
+    int size = 1;
+    bool isFirst() const { return rank == 0; }
+};
+
+// Joins MPI when the launcher started this process as one of several.
+void startProcessWorld(int *argc, char ***argv);
+void stopProcessWorld();
+const ProcessWorld &processWorld();
+
+// Every process's bytes in process order, on process 0; elsewhere empty.
+QList<QByteArray> gatherToFirst(const QByteArray &mine);
+// Returns once every process has called it.
+void waitForAllProcesses();
+
+} // namespace rankscope::cli
