@@ -97,19 +97,22 @@ int runStats(const QStringList &arguments)
                                         QStringLiteral("gpu_time_util: list chunks under this in-use % (default 50)."),
                                         QStringLiteral("PERCENT"), QStringLiteral("50"));
     const QCommandLineOption commOption(QStringLiteral("comm-pattern"),
-                                        QStringLiteral("rank_summary, rank_comparison, collectives, rank_wait: kernels whose name matches REGEX are\ncommunication, "
+                                        QStringLiteral("rank_summary, rank_comparison, collectives, rank_wait, rank_time_map: kernels whose name matches REGEX are\ncommunication, "
                                                        "replacing the built-in patterns (default: %1; rank_summary: HTA's).")
                                             .arg(stats::defaultCommunicationPattern()),
                                         QStringLiteral("REGEX"));
     const QCommandLineOption alignOption(QStringLiteral("align"),
-                                         QStringLiteral("collectives, rank_wait: 'recorded' (the reports' UTC starts, default) or 'collectives'\n"
+                                         QStringLiteral("collectives, rank_wait, rank_time_map: 'recorded' (the reports' UTC starts, default) or 'collectives'\n"
                                                         "(each rank shifted so matched collectives end together)."),
                                          QStringLiteral("HOW"), QStringLiteral("recorded"));
     const QCommandLineOption rowsOption(QStringLiteral("rows"),
                                         QStringLiteral("cuda_memcpy_async, cuda_memcpy_sync, cuda_memset_sync, cuda_api_sync: at most N rows,\n"
                                                        "the longest first (default 50, as nsys analyze; -1: all)."),
                                         QStringLiteral("N"), QStringLiteral("50"));
-    parser.addOptions({reportOption, formatOption, outputOption, gapOption, utilOption, commOption, alignOption, rowsOption});
+    const QCommandLineOption binsOption(QStringLiteral("bins"),
+                                        QStringLiteral("rank_time_map: time bins across where the GPUs work (default 30)."),
+                                        QStringLiteral("N"), QStringLiteral("30"));
+    parser.addOptions({reportOption, formatOption, outputOption, gapOption, utilOption, commOption, alignOption, rowsOption, binsOption});
     addInputArgument(parser);
     parser.process(arguments);
 
@@ -136,6 +139,12 @@ int runStats(const QStringList &arguments)
         options.utilThresholdPercent = parser.value(utilOption).toDouble(&ok);
     if (ok)
         options.ruleRowLimit = parser.value(rowsOption).toInt(&ok);
+    if (ok)
+        options.mapBins = parser.value(binsOption).toInt(&ok);
+    if (ok && (options.mapBins < 1 || options.mapBins > 100'000)) {
+        QTextStream(stderr) << "rankscope-cli: --bins is a whole number from 1 to 100000\n";
+        return 1;
+    }
     if (!ok || options.gapThresholdMs < 0) {
         QTextStream(stderr) << "rankscope-cli: thresholds must be non-negative numbers\n";
         return 1;

@@ -23,8 +23,12 @@ QString trackKindName(TrackKind kind)
 
 bool isGpuTrack(TrackKind kind)
 {
-    return kind == TrackKind::Kernel || kind == TrackKind::Memcpy || kind == TrackKind::Memset
-           || kind == TrackKind::Sync;
+    return isGpuOperation(kind) || kind == TrackKind::Sync;
+}
+
+bool isGpuOperation(TrackKind kind)
+{
+    return kind == TrackKind::Kernel || kind == TrackKind::Memcpy || kind == TrackKind::Memset;
 }
 
 bool isDerivedTrack(TrackKind kind)
@@ -184,6 +188,8 @@ std::size_t Report::memoryBytes() const
         bytes += sizeof(Track) + t.slices.memoryBytes();
     for (const CounterTrack &c : counters)
         bytes += c.memoryBytes();
+    for (const GpuBusySummary &g : gpuBusy)
+        bytes += sizeof(GpuBusySummary) + g.lod.memoryBytes();
     bytes += kernels.capacity() * sizeof(KernelRecord) + kernelConfigs.capacity() * sizeof(KernelConfig) + memcpys.capacity() * sizeof(MemcpyRecord)
              + memsets.capacity() * sizeof(MemsetRecord) + syncs.capacity() * sizeof(SyncRecord)
              + apiCalls.capacity() * sizeof(ApiCallRecord) + nvtx.capacity() * sizeof(NvtxRecord)

@@ -58,6 +58,9 @@ enum class TrackKind : std::uint8_t {
 };
 QString trackKindName(TrackKind kind);
 bool isGpuTrack(TrackKind kind);     // recorded GPU activity
+// Kernels, copies and memsets: what keeps a GPU busy (nsys' gpu_gaps and
+// gpu_time_util rules, Report::gpuBusy, a collapsed group's graph).
+bool isGpuOperation(TrackKind kind);
 bool isDerivedTrack(TrackKind kind); // built from other tracks after loading
 
 // A track and an event in it, within one report.
@@ -208,6 +211,19 @@ struct FlowRecord {
     FlowPoint from, to;
 };
 
+// When one process's GPU is busy: the union of its kernels, copies and
+// memsets (concurrent work counts once), kept only as level-of-detail
+// summaries of those runs (a few bytes per run; Level::longest numbers runs
+// that are not kept). The rank x time map reads these, so a map of many
+// ranks touches kilobytes per rank instead of their events.
+struct GpuBusySummary {
+    std::uint32_t pid = 0;
+    int deviceId = -1;
+    TimeRange span;  // first op's start to last op's end, report time
+    TimeNs busy = 0; // total busy time in the span
+    LodSummary lod;
+};
+
 struct Diagnostic {
     enum class Severity : std::uint8_t { Info, Warning, Error };
     Severity severity = Severity::Info;
@@ -268,6 +284,7 @@ struct Report {
     Column<NvtxProjectionRecord> nvtxProjections;
     Column<CollectiveRecord> collectives;
     Column<FlowRecord> flows; // Kineto's forward -> backward arrows
+    std::vector<GpuBusySummary> gpuBusy; // per (pid, device), by pid then device
 
     // API call <-> GPU work, by (pid, correlation id): ids repeat across
     // processes. Events sorted by that key, 8 bytes each: the key itself is

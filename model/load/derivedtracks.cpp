@@ -1,5 +1,6 @@
 #include "load/derivedtracks.h"
 
+#include "core/busyruns.h"
 #include "core/intervals.h"
 
 #include <algorithm>
@@ -176,11 +177,37 @@ void buildNcclTracks(Report &report)
     }
 }
 
+void buildGpuBusySummaries(Report &report)
+{
+    // The same operations nsys' gpu_time_util and gpu_gaps rules look at.
+    std::map<std::pair<std::uint32_t, int>, std::vector<std::uint32_t>> opTracks;
+    for (std::uint32_t t = 0; t < report.tracks.size(); ++t) {
+        const Track &track = report.tracks[t];
+        if (isGpuOperation(track.kind))
+            opTracks[{track.pid, track.deviceId}].push_back(t);
+    }
+    report.gpuBusy.clear();
+    for (const auto &[key, tracks] : opTracks) {
+        const SliceTrack runs = busyRuns(report, tracks);
+        if (runs.isEmpty())
+            continue;
+        GpuBusySummary summary;
+        summary.pid = key.first;
+        summary.deviceId = key.second;
+        summary.span = {runs.start(0), runs.end(runs.size() - 1)};
+        for (std::size_t i = 0; i < runs.size(); ++i)
+            summary.busy += runs.end(i) - runs.start(i);
+        summary.lod.build(runs.starts(), runs.ends());
+        report.gpuBusy.push_back(std::move(summary));
+    }
+}
+
 void buildDerivedTracks(Report &report)
 {
     buildCorrelations(report);
     buildNvtxProjections(report);
     buildNcclTracks(report);
+    buildGpuBusySummaries(report);
 }
 
 } // namespace rankscope

@@ -1,7 +1,8 @@
 #pragma once
 // What a loader derives from the recorded tracks once they are final:
 // the API <-> GPU correlation maps, NVTX ranges projected onto the GPU, and
-// one NCCL kernel track per process and device. Shared by every loader.
+// one NCCL kernel track per process and device, and per process and device
+// when its GPU is busy. Shared by every loader.
 #include "core/report.h"
 
 namespace rankscope {
@@ -20,7 +21,11 @@ void buildNvtxProjections(Report &report);
 void buildNcclTracks(Report &report);
 bool isNcclKernelName(std::string_view name);
 
-// All three, in order.
+// Report::gpuBusy: per process and device, the union of its kernel,
+// memcpy and memset tracks, summarised.
+void buildGpuBusySummaries(Report &report);
+
+// All four, in order.
 void buildDerivedTracks(Report &report);
 
 } // namespace rankscope

@@ -18,7 +18,7 @@ std::map<std::pair<std::uint32_t, int>, DeviceOps> opsByProcessAndDevice(const R
 {
     std::map<std::pair<std::uint32_t, int>, DeviceOps> ops;
     for (const Track &track : report.tracks) {
-        if (track.kind != TrackKind::Kernel && track.kind != TrackKind::Memcpy && track.kind != TrackKind::Memset)
+        if (!isGpuOperation(track.kind))
             continue;
         auto [it, added] = ops.try_emplace({track.pid, track.deviceId});
         if (added)

@@ -1,5 +1,7 @@
 #include "stats/reportcatalog.h"
 
+#include "stats/ranktimemap.h"
+
 #include "stats/apirules.h"
 #include "stats/collectives.h"
 #include "stats/gpurules.h"
@@ -36,7 +38,7 @@ const std::vector<std::pair<QString, Runner>> &catalog()
 const QStringList &sessionReportNames()
 {
     static const QStringList names{QStringLiteral("rank_summary"), QStringLiteral("rank_comparison"), QStringLiteral("collectives"),
-                                   QStringLiteral("rank_wait")};
+                                   QStringLiteral("rank_wait"), QStringLiteral("rank_time_map")};
     return names;
 }
 
@@ -79,6 +81,14 @@ std::optional<ResultTable> runSessionReport(const QString &name, const Session &
         return rankSummary(session, KernelClassifier::hta(options.communicationPattern));
     if (name == QLatin1String("rank_comparison"))
         return rankComparisonTable(session, {}, KernelClassifier::rankscope(options.communicationPattern));
+    if (name == QLatin1String("rank_time_map")) {
+        CollectiveMatch match = matchCollectives(session, KernelClassifier::rankscope(options.communicationPattern));
+        if (options.alignOnCollectives)
+            match = alignedOnCollectives(session, match);
+        ResultTable t = rankTimeMapTable(session, match, options.mapBins);
+        t.notes = match.notes;
+        return t;
+    }
     if (name == QLatin1String("collectives") || name == QLatin1String("rank_wait")) {
         const KernelClassifier classes = KernelClassifier::rankscope(options.communicationPattern);
         CollectiveMatch match = matchCollectives(session, classes);

@@ -14,6 +14,7 @@ struct ReportOptions {
     double gapThresholdMs = 500.0;        // gpu_gaps
     double utilThresholdPercent = 50.0;   // gpu_time_util
     int utilChunks = 30;                  // gpu_time_util
+    int mapBins = 30;                     // rank_time_map: bins across where the GPUs work
     int ruleRowLimit = 50;                // cuda_memcpy_async, _sync, cuda_memset_sync, cuda_api_sync (nsys' `rows`; -1: all)
     // rank_summary, rank_comparison, collectives, rank_wait: the user's communication kernel
     // pattern (empty: the built-in table; see stats/kernelclasses.h).

@@ -5,6 +5,8 @@
 #include "testdata.h"
 
 #include <QJsonArray>
+#include <cmath>
+#include <map>
 #include <QJsonDocument>
 #include <QJsonObject>
 
@@ -265,6 +267,43 @@ private slots:
         QCOMPARE(ranks.size(), 3);
         QCOMPARE(ranks[0][3], QStringLiteral("Delay Caused (ns)"));
         QCOMPARE(ranks[1][3], ranks[2][4]); // two ranks: one's delay is the other's wait
+    }
+
+    void rankTimeMapAddsUpToTheRankTables()
+    {
+        // The real 2-rank nsys export in 12 bins: per rank, busy time summed
+        // over the bins is rank_comparison's busy share of its GPU span, and
+        // waiting time summed is rank_wait's waited time (each to the
+        // rounding of the printed percentages).
+        const QString file = dataPath(QStringLiteral("third-party/nsys-ai/mfu_2gpu_before.sqlite"));
+        const Run run = runCli({"stats", "--report", "rank_time_map", "--bins", "12", file});
+        QCOMPARE(run.exitCode, 0);
+        const QList<QStringList> rows = parseCsv(run.out);
+        QCOMPARE(rows[0].join(QLatin1Char(',')), QStringLiteral("Rank,Start (ns),Duration (ns),GPU Busy (%),Collective Wait (%)"));
+        QCOMPARE(rows.size(), 1 + 2 * 12);
+        std::map<QString, double> busy, waited, length;
+        for (qsizetype r = 1; r < rows.size(); ++r) {
+            const double duration = rows[r][2].toDouble();
+            busy[rows[r][0]] += rows[r][3].toDouble() / 100.0 * duration;
+            waited[rows[r][0]] += rows[r][4].toDouble() / 100.0 * duration;
+            length[rows[r][0]] += duration;
+        }
+        const QList<QStringList> comparison = parseCsv(runCli({"stats", "--report", "rank_comparison", file}).out);
+        const QList<QStringList> waits = parseCsv(runCli({"stats", "--report", "rank_wait", file}).out);
+        QCOMPARE(comparison.size(), 3);
+        QCOMPARE(comparison[0][2], QStringLiteral("GPU Busy (%)"));
+        QCOMPARE(waits[0][4], QStringLiteral("Waited (ns)"));
+        for (int r = 1; r <= 2; ++r) {
+            const QString rank = comparison[r][0];
+            const double expectedBusy = comparison[r][1].toDouble() * comparison[r][2].toDouble() / 100.0;
+            QVERIFY2(std::abs(busy[rank] - expectedBusy) <= 0.001 * length[rank],
+                     qPrintable(QStringLiteral("rank %1: %2 vs %3").arg(rank).arg(busy[rank]).arg(expectedBusy)));
+            for (int w = 1; w <= 2; ++w)
+                if (waits[w][0] == rank)
+                    QVERIFY2(std::abs(waited[rank] - waits[w][4].toDouble()) <= 0.001 * length[rank],
+                             qPrintable(QStringLiteral("rank %1: waited %2 vs %3").arg(rank).arg(waited[rank]).arg(waits[w][4])));
+        }
+        QCOMPARE(runCli({"stats", "--report", "rank_time_map", "--bins", "0", file}).exitCode, 1);
     }
 
     void diagnosePrintsThePanelsFindings()

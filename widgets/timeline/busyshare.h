@@ -3,6 +3,7 @@
 // draws instead of its rows (Nsight Systems draws a collapsed row as a
 // utilisation graph). Read from the level-of-detail summaries when the view
 // holds many events, so the cost follows the pixels.
+#include "core/busyruns.h"
 #include "core/report.h"
 #include "core/slicetrack.h"
 #include "timeline/timescale.h"
@@ -11,11 +12,6 @@
 #include <vector>
 
 namespace rankscope {
-
-// The union of the events of `tracks`: disjoint runs of time when at least
-// one of them is busy, as a track of its own (so it has summaries).
-// Concurrent work (a copy beside a kernel) counts once.
-SliceTrack busyRuns(const Report &report, std::span<const std::uint32_t> tracks);
 
 // Raises share[x] to the share of pixel column x (0..1) that `track`
 // covers; `share` has one entry per column of the track area. Only columns

@@ -38,7 +38,7 @@ void TimelineRows::collectSummaryTracks(const Session &session)
         for (int p = row.parent; p >= 0; p = m_rows[std::size_t(p)].parent)
             for (std::uint32_t t : row.tracks) {
                 all[std::size_t(p)].insert(t);
-                if (const TrackKind kind = report.tracks[t].kind; kind == TrackKind::Kernel || kind == TrackKind::Memcpy || kind == TrackKind::Memset)
+                if (isGpuOperation(report.tracks[t].kind))
                     gpu[std::size_t(p)].insert(t);
             }
     }
@@ -178,7 +178,7 @@ void TimelineRows::addGpuGroup(const RankTracks &tracks, int rankRow, std::uint3
     std::map<std::uint32_t, std::vector<std::uint32_t>> byStream;
     for (std::uint32_t t : gpuTracks) {
         const TrackKind kind = r.tracks[t].kind;
-        if (kind == TrackKind::Kernel || kind == TrackKind::Memcpy || kind == TrackKind::Memset) {
+        if (isGpuOperation(kind)) {
             all.push_back(t);
             byStream[r.tracks[t].streamId].push_back(t);
         } else if (kind == TrackKind::Sync) {

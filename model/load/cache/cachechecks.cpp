@@ -43,13 +43,19 @@ const char *lodProblem(const LodSummary &lod, std::size_t events)
 {
     for (const LodSummary::Level &level : lod.levels()) {
         const std::size_t n = level.bucket.size();
-        if (level.width < 1)
-            return "a summary level has no width";
+        if (level.width < 1 || level.width > 2 * kTraceTimeLimit)
+            return "a summary level has no width, or one wider than any trace";
         if (level.count.size() != n || level.busy.size() != n || level.longest.size() != n)
             return "a summary level's columns differ in length";
         for (const std::uint32_t e : level.longest)
             if (e != LodSummary::kNoEvent && e >= events)
                 return "a summary names an event its track does not have";
+        // Buckets ascend (lookups search them) and start at a time that fits
+        // (readers multiply bucket by width); none is busier than it is wide.
+        for (std::size_t i = 0; i < n; ++i)
+            if ((i > 0 && level.bucket[i] <= level.bucket[i - 1]) || level.bucket[i] < kTimeMin / level.width
+                || level.bucket[i] > kTimeMax / level.width - 1 || level.busy[i] < 0 || level.busy[i] > level.width)
+                return "a summary level's buckets are out of order or range";
     }
     return nullptr;
 }
@@ -67,6 +73,13 @@ const char *sliceTrackProblem(const Report &r, const Track &t)
     for (std::size_t i = 0; i < n; ++i)
         if (!isTraceTime(s.start(i)) || !isTraceTime(s.end(i)) || s.end(i) < s.start(i) || (i > 0 && s.start(i) < s.start(i - 1)))
             return "a track's times are out of order or range";
+    // Statistics index arrays by string id: every id names a string.
+    const std::size_t strings = r.strings.size();
+    if (t.domainName >= strings)
+        return "a track names a string that is not there";
+    for (const StringId name : s.names())
+        if (name >= strings)
+            return "an event names a string that is not there";
     const PayloadTable table = payloadTableOf(r, t.kind);
     if (table.checked)
         for (std::size_t i = 0; i < n; ++i) {
@@ -107,9 +120,14 @@ const char *counterProblem(const CounterTrack &c)
 
 const char *recordProblem(const Report &r)
 {
+    const std::size_t strings = r.strings.size();
     for (const KernelRecord &k : r.kernels)
-        if (k.config >= r.kernelConfigs.size() || (k.collective != KernelRecord::kNoCollective && k.collective >= r.collectives.size()))
-            return "a kernel names a launch or collective that is not there";
+        if (k.config >= r.kernelConfigs.size() || (k.collective != KernelRecord::kNoCollective && k.collective >= r.collectives.size())
+            || k.shortName >= strings || k.mangledName >= strings)
+            return "a kernel names a launch, collective or string that is not there";
+    for (const CollectiveRecord &c : r.collectives)
+        if (c.name >= strings || c.dtype >= strings || c.processGroupName >= strings || c.processGroupRanks >= strings || c.peers >= strings)
+            return "a collective names a string that is not there";
     constexpr auto kMaxBytes = std::uint64_t(std::numeric_limits<std::int64_t>::max());
     for (const MemcpyRecord &m : r.memcpys)
         if (m.bytes > kMaxBytes || std::uint8_t(m.copyKind) >= kMemcpyKindCount || std::uint8_t(m.srcKind) >= kMemoryKindCount
@@ -122,11 +140,22 @@ const char *recordProblem(const Report &r)
         if (std::uint8_t(s.kind) >= kSyncKindCount)
             return "a synchronisation of an unknown kind";
     for (const NvtxRecord &n : r.nvtx)
+        if (n.categoryName >= strings || n.jsonPayload >= strings)
+            return "an NVTX record names a string that is not there";
+    for (const NvtxRecord &n : r.nvtx)
         if (!isFlag(&n.hasColor) || !isFlag(&n.openAtEnd) || std::uint8_t(n.payloadKind) > std::uint8_t(NvtxRecord::PayloadKind::Fields))
             return "an NVTX record with an unknown flag or payload kind";
     for (const NvtxProjectionRecord &p : r.nvtxProjections)
         if (p.nvtxRow != NvtxRecord::kNoRecord && p.nvtxRow >= r.nvtx.size())
             return "a projected range names an NVTX record that is not there";
+    for (const GpuBusySummary &g : r.gpuBusy) {
+        // Its runs are not kept: `longest` is never read back.
+        if (!isTraceTime(g.span.start) || !isTraceTime(g.span.end) || g.span.end < g.span.start || g.busy < 0
+            || g.busy > g.span.duration())
+            return "a GPU busy summary outside its span";
+        if (const char *problem = lodProblem(g.lod, std::numeric_limits<std::size_t>::max()))
+            return problem;
+    }
     for (const auto *byCorrelation : {&r.apiByCorrelation, &r.gpuByCorrelation})
         for (const TrackEvent &e : *byCorrelation)
             if (e.track >= r.tracks.size() || e.event >= r.tracks[e.track].slices.size())

@@ -30,7 +30,8 @@ struct CacheKey {
     bool operator==(const CacheKey &) const = default;
 };
 
-constexpr std::uint32_t kIndexCacheFormatVersion = 1;
+// 2: Report::gpuBusy. A cache of another version is rebuilt.
+constexpr std::uint32_t kIndexCacheFormatVersion = 2;
 
 struct CacheOpenResult {
     std::shared_ptr<Report> report; // set when the cache was sound and matched

@@ -140,6 +140,16 @@ private slots:
         QVERIFY(sameBytes(b.nvtxProjections, a.nvtxProjections));
         QVERIFY(sameBytes(b.apiByCorrelation, a.apiByCorrelation));
         QVERIFY(sameBytes(b.gpuByCorrelation, a.gpuByCorrelation));
+        // The GPU busy summaries the rank x time map reads.
+        QCOMPARE(b.gpuBusy.size(), a.gpuBusy.size());
+        for (std::size_t g = 0; g < a.gpuBusy.size(); ++g) {
+            QVERIFY(b.gpuBusy[g].pid == a.gpuBusy[g].pid && b.gpuBusy[g].deviceId == a.gpuBusy[g].deviceId);
+            QVERIFY(b.gpuBusy[g].span.start == a.gpuBusy[g].span.start && b.gpuBusy[g].span.end == a.gpuBusy[g].span.end);
+            QCOMPARE(b.gpuBusy[g].busy, a.gpuBusy[g].busy);
+            QCOMPARE(b.gpuBusy[g].lod.levels().size(), a.gpuBusy[g].lod.levels().size());
+            for (std::size_t l = 0; l < a.gpuBusy[g].lod.levels().size(); ++l)
+                QVERIFY(sameBytes(b.gpuBusy[g].lod.levels()[l].busy, a.gpuBusy[g].lod.levels()[l].busy));
+        }
         QCOMPARE(b.meta.utcStartNs, a.meta.utcStartNs);
         QCOMPARE(b.meta.sourceEventCounts, a.meta.sourceEventCounts);
         QCOMPARE(allFileReports(b), allFileReports(a));
@@ -237,7 +247,7 @@ private slots:
     {
         QTest::addColumn<int>("lie");
         QTest::addColumn<QString>("why");
-        QTest::addRow("kernel launch out of range") << 0 << "launch or collective";
+        QTest::addRow("kernel launch out of range") << 0 << "launch, collective or string";
         QTest::addRow("projection of a missing range") << 1 << "NVTX record";
         QTest::addRow("correlation to a missing track") << 2 << "correlation";
         QTest::addRow("copy of an unknown kind") << 3 << "copy of an unknown kind";

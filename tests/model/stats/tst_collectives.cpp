@@ -4,6 +4,7 @@
 #include "session/session.h"
 #include "stats/collectives.h"
 #include "stats/rankcomparison.h"
+#include "stats/ranktimemap.h"
 #include "testdata.h"
 
 #include <QProcess>
@@ -223,6 +224,37 @@ private slots:
         QCOMPARE(match.desyncs.size(), std::size_t(1));
         QCOMPARE(session.ranks()[std::size_t(match.desyncs[0].rankIndex)].rank, 1);
         QCOMPARE(match.desyncs[0].skipped, std::size_t(0));
+    }
+
+    void waitsFillTheRankTimeMap()
+    {
+        // The planted waits in 100 µs bins from the traces' time 0: ranks 0
+        // and 1 wait for rank 2 from 100 to 400 µs; ranks 0 and 2 wait for
+        // rank 1 from 1010 to 1510 µs (0.9 of bin 10, 0.1 of bin 15).
+        const Session session = plantedSession();
+        const CollectiveMatch match = matchCollectives(session);
+        const TimeNs zero = match.instances[0].firstArrival - 100'000;
+        const RankTimeMap map = collectiveWaitMap(session, match, {zero, zero + 2'000'000}, 20);
+        auto rowOf = [&](int rank) {
+            for (std::size_t row = 0; row < map.rankIndices.size(); ++row)
+                if (session.ranks()[std::size_t(map.rankIndices[row])].rank == rank)
+                    return row;
+            return std::size_t(0);
+        };
+        std::map<int, std::vector<float>> expected;
+        expected[0] = {0, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0.9f, 1, 1, 1, 1, 0.1f, 0, 0, 0, 0};
+        expected[1] = {0, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+        expected[2] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0.9f, 1, 1, 1, 1, 0.1f, 0, 0, 0, 0};
+        for (const auto &[rank, shares] : expected)
+            for (int bin = 0; bin < 20; ++bin) {
+                const float share = map.share(rowOf(rank), bin);
+                // Ranks 1 and 2 recorded nothing after 1600 µs.
+                if (rank != 0 && bin >= 17)
+                    QVERIFY2(std::isnan(share), qPrintable(QStringLiteral("rank %1 bin %2").arg(rank).arg(bin)));
+                else
+                    QVERIFY2(std::abs(share - shares[std::size_t(bin)]) < 1e-6f,
+                             qPrintable(QStringLiteral("rank %1 bin %2: %3").arg(rank).arg(bin).arg(share)));
+            }
     }
 
     void scopeKeepsCollectivesStartingInIt()
