@@ -1,9 +1,12 @@
 #include "panels/rankspanel.h"
 
+#include "panels/rankheatmap.h"
 #include "panels/resulttablemodel.h"
 #include "panels/tablebox.h"
+#include "stats/collectives.h"
 #include "stats/rankcomparison.h"
 
+#include <QComboBox>
 #include <QDir>
 #include <QHBoxLayout>
 #include <QInputDialog>
@@ -11,12 +14,14 @@
 #include <QLineEdit>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QSplitter>
 #include <QVBoxLayout>
 
 namespace rankscope {
 
 RanksPanel::RanksPanel(QWidget *parent)
-    : StatsPanel(parent), m_table(new TableBox(tr("Rank comparison"), this)), m_classes(new QLabel(this))
+    : StatsPanel(parent), m_table(new TableBox(tr("Rank comparison"), this)), m_heatmap(new RankHeatmap(this)),
+      m_measure(new QComboBox(this)), m_mapNote(new QLabel(this)), m_classes(new QLabel(this))
 {
     auto *layout = new QVBoxLayout(this);
     auto *hint = new QLabel(tr("The GPU span split so that each nanosecond counts once: compute, else communication, "
@@ -35,7 +40,28 @@ RanksPanel::RanksPanel(QWidget *parent)
     connect(edit, &QPushButton::clicked, this, &RanksPanel::editCommunicationPattern);
     classesRow->addWidget(edit);
     layout->addLayout(classesRow);
-    layout->addWidget(m_table, 1);
+    auto *mapBox = new QWidget(this);
+    auto *mapLayout = new QVBoxLayout(mapBox);
+    mapLayout->setContentsMargins(0, 0, 0, 0);
+    auto *mapRow = new QHBoxLayout;
+    m_measure->addItem(tr("GPU busy"));
+    m_measure->addItem(tr("Waiting in collectives"));
+    m_measure->setToolTip(tr("What each cell's colour shows: the share of its time the rank's GPU ran a kernel, copy or memset, "
+                             "or the share its communication kernels waited for the last rank to arrive"));
+    mapRow->addWidget(new QLabel(tr("Rank × time:"), mapBox));
+    mapRow->addWidget(m_measure);
+    mapRow->addWidget(m_mapNote, 1);
+    mapLayout->addLayout(mapRow);
+    mapLayout->addWidget(m_heatmap, 1);
+    connect(m_measure, &QComboBox::currentIndexChanged, this, [this] { refreshWhenShown(); });
+    connect(m_heatmap, &RankHeatmap::binActivated, this, [this](int, TimeRange range) { emit zoomRequested(range); });
+    auto *split = new QSplitter(Qt::Vertical, this);
+    split->addWidget(mapBox);
+    split->addWidget(m_table);
+    split->setStretchFactor(0, 1);
+    split->setStretchFactor(1, 1);
+    split->setChildrenCollapsible(false);
+    layout->addWidget(split, 1);
     exportTable(m_table);
     describeClasses();
 }
@@ -97,9 +123,42 @@ void RanksPanel::refresh()
     stats::StatsScope scope = this->scope();
     scope.rankIndex.reset();
     const Session *s = session();
-    run<ResultTable>([s, scope, pattern = m_communicationPattern] {
-        return stats::rankComparisonTable(*s, scope, stats::KernelClassifier::rankscope(pattern));
-    }, [this](ResultTable t) { present(std::move(t)); });
+    // The map over the same range: the selection, else where the GPUs work
+    // (a session's first seconds are often the host starting up).
+    // One computation for both: run() keeps only the newest request's result.
+    const TimeRange range = scope.range ? *scope.range : stats::gpuActiveRange(*s);
+    const bool waits = m_measure->currentIndex() == 1;
+    struct Result {
+        ResultTable table;
+        stats::RankTimeMap map;
+        QString note;
+    };
+    run<Result>([s, scope, range, waits, pattern = m_communicationPattern] {
+        const auto classes = stats::KernelClassifier::rankscope(pattern);
+        Result result;
+        result.table = stats::rankComparisonTable(*s, scope, classes);
+        if (!waits) {
+            result.map = stats::gpuBusyMap(*s, range, kHeatmapBins);
+            return result;
+        }
+        const stats::CollectiveMatch match = stats::matchCollectives(*s, classes);
+        result.map = stats::collectiveWaitMap(*s, match, range, kHeatmapBins);
+        if (match.instances.empty())
+            result.note = tr("No collectives matched across the ranks: nobody waits.");
+        return result;
+    }, [this](Result r) {
+        present(std::move(r.table));
+        presentMap(std::move(r.map), std::move(r.note));
+    });
+}
+
+void RanksPanel::presentMap(stats::RankTimeMap map, QString note)
+{
+    QStringList names;
+    for (const int rankIndex : map.rankIndices)
+        names << session()->ranks()[std::size_t(rankIndex)].displayName();
+    m_mapNote->setText(note);
+    m_heatmap->setMap(std::move(map), names, m_measure->currentText());
 }
 
 void RanksPanel::present(ResultTable t)

@@ -3,19 +3,28 @@
 // where a straggler or a starving rank shows. The header says which kernels
 // count as communication, and the user can change that pattern here.
 #include "panels/statspanel.h"
+#include "stats/ranktimemap.h"
 #include "stats/resulttable.h"
 
+class QComboBox;
 class QLabel;
 
 namespace rankscope {
 
+class RankHeatmap;
 class TableBox;
 
+// Above the table, a rank x time heatmap (GPU busy, or waiting in
+// collectives) over the same range: where in time a rank is out of step.
 class RanksPanel : public StatsPanel {
     Q_OBJECT
 public:
     explicit RanksPanel(QWidget *parent = nullptr);
     TableBox *table() const { return m_table; }
+    RankHeatmap *heatmap() const { return m_heatmap; }
+    // 0: GPU busy, 1: waiting in collectives.
+    QComboBox *heatmapMeasure() const { return m_measure; }
+    static constexpr int kHeatmapBins = 240;
     // The user's communication kernel pattern; empty: the built-in table.
     // Returns false (and keeps the current one) for an invalid expression.
     bool setCommunicationPattern(const QString &pattern);
@@ -30,10 +39,14 @@ protected:
 
 private:
     void present(ResultTable table);
+    void presentMap(stats::RankTimeMap map, QString note);
     void editCommunicationPattern();
     void describeClasses();
 
     TableBox *m_table;
+    RankHeatmap *m_heatmap;
+    QComboBox *m_measure;
+    QLabel *m_mapNote;
     QLabel *m_classes;
     QString m_communicationPattern;
 };

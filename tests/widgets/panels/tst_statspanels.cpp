@@ -5,16 +5,21 @@
 #include "panels/diagnosispanel.h"
 #include "panels/gapspanel.h"
 #include "panels/memcpypanel.h"
+#include "panels/rankheatmap.h"
 #include "panels/rankspanel.h"
 #include "panels/resulttablemodel.h"
 #include "panels/statsdock.h"
 #include "panels/summarypanel.h"
 #include "panels/tablebox.h"
 #include "stats/nsysreports.h"
+#include "stats/collectives.h"
 #include "stats/rankcomparison.h"
+#include "stats/ranktimemap.h"
 #include "testdata.h"
 
 #include <QAbstractItemModelTester>
+#include <cmath>
+#include <QComboBox>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
 #include <QTabWidget>
@@ -30,6 +35,13 @@ using namespace rankscope;
 using namespace rankscope::test;
 
 namespace {
+
+// Shares equal cell by cell, "nothing recorded" (NaN) included.
+bool sameShares(const std::vector<float> &a, const std::vector<float> &b)
+{
+    return std::equal(a.begin(), a.end(), b.begin(), b.end(),
+                      [](float x, float y) { return x == y || (std::isnan(x) && std::isnan(y)); });
+}
 
 // The model's display text, row by row, as a CSV parser would read it.
 QList<QStringList> shown(const ResultTableModel *m)
@@ -249,6 +261,43 @@ private slots:
         QCOMPARE(m->headerData(7, Qt::Horizontal).toString(), QStringLiteral("Comm Hidden (%)"));
         const auto rule = stats::rankComparisonWorseIsHigher();
         QVERIFY(!rule[5] && !rule[7]);
+    }
+
+    void rankHeatmapDrawsEachRanksShareAndZoomsToABin()
+    {
+        RanksPanel panel;
+        panel.resize(900, 600);
+        panel.setSession(m_ddp);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        RankHeatmap *heatmap = panel.heatmap();
+        const stats::RankTimeMap expected = stats::gpuBusyMap(*m_ddp, stats::gpuActiveRange(*m_ddp), RanksPanel::kHeatmapBins);
+        QCOMPARE(heatmap->map().rankIndices, (std::vector<int>{0, 1, 2, 3}));
+        QCOMPARE(heatmap->map().bins, RanksPanel::kHeatmapBins);
+        QVERIFY(sameShares(heatmap->map().shares, expected.shares));
+        // Every cell is painted in its share's colour: the middle of rank
+        // 2's row, bin 100.
+        const QRect area = heatmap->cellArea();
+        const QPoint cell(area.left() + int((100.5) * area.width() / RanksPanel::kHeatmapBins), area.top() + int(2.5 * area.height() / 4));
+        QCOMPARE(heatmap->cellAt(cell), std::make_pair(2, 100));
+        const QImage shot = heatmap->grab().toImage();
+        QCOMPARE(shot.pixelColor(cell * shot.devicePixelRatio()), RankHeatmap::shareColor(expected.share(2, 100)));
+        // A click zooms the timeline to that bin.
+        QSignalSpy zoom(&panel, &StatsPanel::zoomRequested);
+        QTest::mouseClick(panel.heatmap(), Qt::LeftButton, {}, cell);
+        QCOMPARE(zoom.size(), 1);
+        const TimeRange to = zoom.first().first().value<TimeRange>();
+        QCOMPARE(to.start, expected.binStart(100));
+        QCOMPARE(to.end, expected.binStart(101));
+        // Waiting in collectives: the same rows, from the matched collectives.
+        panel.heatmapMeasure()->setCurrentIndex(1);
+        const stats::RankTimeMap waits = stats::collectiveWaitMap(*m_ddp, stats::matchCollectives(*m_ddp), stats::gpuActiveRange(*m_ddp), RanksPanel::kHeatmapBins);
+        QVERIFY(sameShares(heatmap->map().shares, waits.shares));
+        // A range selection maps that range.
+        const TimeRange extent = m_ddp->extent();
+        const TimeRange half{extent.start, extent.start + extent.duration() / 2};
+        panel.setScope({half, std::nullopt});
+        QCOMPARE(heatmap->map().range.end, half.end);
     }
 
     void collectivesPanelShadesWhoCausedTheDelay()

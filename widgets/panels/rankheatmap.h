@@ -1,0 +1,51 @@
+#pragma once
+// A rank x time map (stats/ranktimemap.h) drawn as a heatmap: one row per
+// rank, one column per time bin, the share as a colour. A rank out of step
+// with the others (a straggler's idle GPU, the ranks waiting for it) stands
+// out at any session size. Hover reads a cell; a click zooms the timeline
+// to the cell's bin.
+#include "stats/ranktimemap.h"
+
+#include <QImage>
+#include <QStringList>
+#include <QWidget>
+
+namespace rankscope {
+
+class RankHeatmap : public QWidget {
+    Q_OBJECT
+public:
+    explicit RankHeatmap(QWidget *parent = nullptr);
+    // `rowNames` names the map's rows; `measure` says what a share is
+    // ("GPU busy").
+    void setMap(stats::RankTimeMap map, QStringList rowNames, QString measure);
+    const stats::RankTimeMap &map() const { return m_map; }
+    // The colour a share is drawn in (NaN: no data).
+    static QColor shareColor(float share);
+    // The cell under a widget position: row and bin, or {-1, -1}.
+    std::pair<int, int> cellAt(QPoint position) const;
+    QRect cellArea() const;
+    QSize sizeHint() const override;
+    QSize minimumSizeHint() const override;
+
+signals:
+    void binActivated(int rankIndex, rankscope::TimeRange range);
+
+protected:
+    void paintEvent(QPaintEvent *event) override;
+    void mouseMoveEvent(QMouseEvent *event) override;
+    void mousePressEvent(QMouseEvent *event) override;
+    void leaveEvent(QEvent *event) override;
+
+private:
+    int labelWidth() const;
+    QString describeCell(int row, int bin) const;
+
+    stats::RankTimeMap m_map;
+    QStringList m_rowNames;
+    QString m_measure;
+    QImage m_image; // one pixel per cell, scaled when painted
+    int m_hoverRow = -1;
+};
+
+} // namespace rankscope
