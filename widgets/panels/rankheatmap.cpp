@@ -30,25 +30,36 @@ void RankHeatmap::setMap(stats::RankTimeMap map, QStringList rowNames, QString m
     m_rowNames = std::move(rowNames);
     m_measure = std::move(measure);
     const int rows = int(m_map.rankIndices.size());
+    float largest = 0.0f;
+    for (const float share : m_map.shares)
+        if (!std::isnan(share))
+            largest = std::max(largest, share);
+    m_scaleTop = 1.0f;
+    for (const float step : {0.001f, 0.002f, 0.005f, 0.01f, 0.02f, 0.05f, 0.1f, 0.2f, 0.5f})
+        if (largest <= step) {
+            m_scaleTop = step;
+            break;
+        }
     m_image = QImage(std::max(m_map.bins, 1), std::max(rows, 1), QImage::Format_RGB32);
     m_image.fill(palette().color(QPalette::Base));
     for (int row = 0; row < rows; ++row)
         for (int bin = 0; bin < m_map.bins; ++bin)
-            m_image.setPixelColor(bin, row, shareColor(m_map.share(std::size_t(row), bin)));
+            m_image.setPixelColor(bin, row, cellColor(m_map.share(std::size_t(row), bin)));
     m_hoverRow = -1;
+    QToolTip::hideText(); // it described the map before
     updateGeometry();
     update();
 }
 
-QColor RankHeatmap::shareColor(float share)
+QColor RankHeatmap::shareColor(float fraction)
 {
-    if (std::isnan(share))
+    if (std::isnan(fraction))
         return QColor(0xd8, 0xd8, 0xd8); // nothing recorded: neither busy nor idle
     // Viridis' ends and middle: dark (none) to yellow (all), readable for
     // every kind of colour vision, and darkness follows the share.
     static const QColor stops[] = {QColor(0x44, 0x01, 0x54), QColor(0x3b, 0x52, 0x8b), QColor(0x21, 0x91, 0x8c),
                                    QColor(0x5e, 0xc9, 0x62), QColor(0xfd, 0xe7, 0x25)};
-    const double x = std::clamp(double(share), 0.0, 1.0) * 4.0;
+    const double x = std::clamp(double(fraction), 0.0, 1.0) * 4.0;
     const int i = std::min(int(x), 3);
     const double f = x - i;
     auto mix = [&](int a, int b) { return int(std::lround(a + (b - a) * f)); };
@@ -116,17 +127,17 @@ void RankHeatmap::paintEvent(QPaintEvent *)
     }
     // Cells stay sharp whatever the scale: no smoothing between ranks.
     p.drawImage(area, m_image);
-    // Names where a row is tall enough to hold one; the tooltip names any row.
+    // Every row's name when rows are tall enough; else every k-th row's,
+    // so that names do not overlap (the tooltip names any row).
     const double rowHeight = double(area.height()) / rows;
+    const int textHeight = fontMetrics().height();
+    const int every = std::max(1, int(std::ceil(textHeight / rowHeight)));
     p.setPen(palette().color(QPalette::WindowText));
-    if (rowHeight >= fontMetrics().height() * 0.8)
-        for (int row = 0; row < rows; ++row) {
-            const QRect label(0, area.top() + int(row * rowHeight), area.left() - 6, int(rowHeight));
-            p.drawText(label, Qt::AlignRight | Qt::AlignVCenter, fontMetrics().elidedText(m_rowNames.value(row), Qt::ElideMiddle, label.width()));
-        }
-    else
-        p.drawText(QRect(0, area.top(), area.left() - 6, area.height()), Qt::AlignRight | Qt::AlignVCenter | Qt::TextWordWrap,
-                   tr("%n ranks", nullptr, rows));
+    for (int row = 0; row < rows; row += every) {
+        const double middle = area.top() + (row + 0.5) * rowHeight;
+        const QRect label(0, std::max(0, int(middle - textHeight / 2.0)), area.left() - 6, textHeight);
+        p.drawText(label, Qt::AlignRight | Qt::AlignVCenter, fontMetrics().elidedText(m_rowNames.value(row), Qt::ElideMiddle, label.width()));
+    }
     if (m_hoverRow >= 0) {
         p.setPen(QPen(palette().color(QPalette::Highlight), 1));
         p.setBrush(Qt::NoBrush);
@@ -139,8 +150,9 @@ void RankHeatmap::paintEvent(QPaintEvent *)
     const QRect legend(axis.center().x() - kLegendWidth / 2, axis.top() + 3, kLegendWidth, axis.height() - 6);
     for (int x = 0; x < legend.width(); ++x)
         p.fillRect(legend.left() + x, legend.top(), 1, legend.height(), shareColor(float(x) / float(legend.width() - 1)));
+    const QString top = QStringLiteral("%1 %").arg(double(m_scaleTop) * 100.0, 0, 'g', 3);
     p.drawText(QRect(legend.left() - 40, axis.top(), 36, axis.height()), Qt::AlignRight | Qt::AlignVCenter, QStringLiteral("0 %"));
-    p.drawText(QRect(legend.right() + 4, axis.top(), 50, axis.height()), Qt::AlignLeft | Qt::AlignVCenter, QStringLiteral("100 %"));
+    p.drawText(QRect(legend.right() + 4, axis.top(), 60, axis.height()), Qt::AlignLeft | Qt::AlignVCenter, top);
     p.drawText(axis, Qt::AlignRight | Qt::AlignVCenter, formatTimestamp(m_map.range.end));
 }
 

@@ -20,8 +20,13 @@ public:
     // ("GPU busy").
     void setMap(stats::RankTimeMap map, QStringList rowNames, QString measure);
     const stats::RankTimeMap &map() const { return m_map; }
-    // The colour a share is drawn in (NaN: no data).
-    static QColor shareColor(float share);
+    // The colour of a fraction of the scale (0..1; NaN: no data).
+    static QColor shareColor(float fraction);
+    // The share the scale's top colour stands for: the map's largest,
+    // rounded up to 1, 2 or 5 times a power of ten, so that 9 % waits
+    // against 0 % stand out as well as 99 % busy against 40 %.
+    float scaleTop() const { return m_scaleTop; }
+    QColor cellColor(float share) const { return shareColor(share / m_scaleTop); }
     // The cell under a widget position: row and bin, or {-1, -1}.
     std::pair<int, int> cellAt(QPoint position) const;
     QRect cellArea() const;
@@ -45,6 +50,7 @@ private:
     QStringList m_rowNames;
     QString m_measure;
     QImage m_image; // one pixel per cell, scaled when painted
+    float m_scaleTop = 1.0f;
     int m_hoverRow = -1;
 };
 

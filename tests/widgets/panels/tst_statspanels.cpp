@@ -281,7 +281,8 @@ private slots:
         const QPoint cell(area.left() + int((100.5) * area.width() / RanksPanel::kHeatmapBins), area.top() + int(2.5 * area.height() / 4));
         QCOMPARE(heatmap->cellAt(cell), std::make_pair(2, 100));
         const QImage shot = heatmap->grab().toImage();
-        QCOMPARE(shot.pixelColor(cell * shot.devicePixelRatio()), RankHeatmap::shareColor(expected.share(2, 100)));
+        QCOMPARE(shot.pixelColor(cell * shot.devicePixelRatio()), heatmap->cellColor(expected.share(2, 100)));
+        QCOMPARE(heatmap->scaleTop(), 1.0f); // some bin is busier than half
         // A click zooms the timeline to that bin.
         QSignalSpy zoom(&panel, &StatsPanel::zoomRequested);
         QTest::mouseClick(panel.heatmap(), Qt::LeftButton, {}, cell);
@@ -293,6 +294,11 @@ private slots:
         panel.heatmapMeasure()->setCurrentIndex(1);
         const stats::RankTimeMap waits = stats::collectiveWaitMap(*m_ddp, stats::matchCollectives(*m_ddp), stats::gpuActiveRange(*m_ddp), RanksPanel::kHeatmapBins);
         QVERIFY(sameShares(heatmap->map().shares, waits.shares));
+        // The scale tops out at the largest share, rounded up to 1, 2 or 5 x 10^k.
+        float largest = 0.0f;
+        for (const float share : waits.shares)
+            largest = std::isnan(share) ? largest : std::max(largest, share);
+        QVERIFY(heatmap->scaleTop() >= largest && (largest == 0.0f || heatmap->scaleTop() <= largest * 2.5f || heatmap->scaleTop() == 0.001f));
         // A range selection maps that range.
         const TimeRange extent = m_ddp->extent();
         const TimeRange half{extent.start, extent.start + extent.duration() / 2};
