@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cctype>
 #include <map>
+#include <set>
 #include <tuple>
 
 namespace rankscope {
@@ -177,23 +178,32 @@ void buildNcclTracks(Report &report)
     }
 }
 
+std::vector<std::uint32_t> gpuOperationTracks(const Report &report, std::uint32_t pid, int deviceId)
+{
+    std::vector<std::uint32_t> tracks;
+    for (std::uint32_t t = 0; t < report.tracks.size(); ++t) {
+        const Track &track = report.tracks[t];
+        if (isGpuOperation(track.kind) && track.pid == pid && track.deviceId == deviceId)
+            tracks.push_back(t);
+    }
+    return tracks;
+}
+
 void buildGpuBusySummaries(Report &report)
 {
     // The same operations nsys' gpu_time_util and gpu_gaps rules look at.
-    std::map<std::pair<std::uint32_t, int>, std::vector<std::uint32_t>> opTracks;
-    for (std::uint32_t t = 0; t < report.tracks.size(); ++t) {
-        const Track &track = report.tracks[t];
+    std::set<std::pair<std::uint32_t, int>> devices;
+    for (const Track &track : report.tracks)
         if (isGpuOperation(track.kind))
-            opTracks[{track.pid, track.deviceId}].push_back(t);
-    }
+            devices.insert({track.pid, track.deviceId});
     report.gpuBusy.clear();
-    for (const auto &[key, tracks] : opTracks) {
-        const SliceTrack runs = busyRuns(report, tracks);
+    for (const auto &[pid, deviceId] : devices) {
+        const SliceTrack runs = busyRuns(report, gpuOperationTracks(report, pid, deviceId));
         if (runs.isEmpty())
             continue;
         GpuBusySummary summary;
-        summary.pid = key.first;
-        summary.deviceId = key.second;
+        summary.pid = pid;
+        summary.deviceId = deviceId;
         summary.span = {runs.start(0), runs.end(runs.size() - 1)};
         for (std::size_t i = 0; i < runs.size(); ++i)
             summary.busy += runs.end(i) - runs.start(i);

@@ -24,6 +24,8 @@ bool isNcclKernelName(std::string_view name);
 // Report::gpuBusy: per process and device, the union of its kernel,
 // memcpy and memset tracks, summarised.
 void buildGpuBusySummaries(Report &report);
+// The tracks a process and device's GPU busy summary is the union of.
+std::vector<std::uint32_t> gpuOperationTracks(const Report &report, std::uint32_t pid, int deviceId);
 
 // All four, in order.
 void buildDerivedTracks(Report &report);

@@ -168,15 +168,26 @@ Session Session::subset(const std::vector<int> &rankIndices) const
     return part;
 }
 
+TimeRange Session::recordedExtent(const RankEntry &entry)
+{
+    TimeRange all{kTimeMax, kTimeMin};
+    for (const Track &t : entry.report->tracks)
+        if (!t.slices.isEmpty() && ownsTrack(entry, t)) {
+            all.start = std::min(all.start, t.slices.extent().start);
+            all.end = std::max(all.end, t.slices.extent().end);
+        }
+    if (all.end < all.start)
+        return {0, -1};
+    return {all.start + entry.sessionOffset, all.end + entry.sessionOffset};
+}
+
 TimeRange Session::extent() const
 {
     TimeRange all{kTimeMax, kTimeMin};
     for (const RankEntry &entry : m_ranks)
-        for (const Track &t : entry.report->tracks) {
-            if (t.slices.isEmpty() || !ownsTrack(entry, t))
-                continue;
-            all.start = std::min(all.start, t.slices.extent().start + entry.sessionOffset);
-            all.end = std::max(all.end, t.slices.extent().end + entry.sessionOffset);
+        if (const TimeRange rank = recordedExtent(entry); !rank.isEmpty()) {
+            all.start = std::min(all.start, rank.start);
+            all.end = std::max(all.end, rank.end);
         }
     return all.start <= all.end ? all : TimeRange{0, 0};
 }

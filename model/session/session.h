@@ -65,6 +65,9 @@ public:
     TimeRange sessionTime(const EventLocation &at) const;
     // The union of every rank's events, in session time.
     TimeRange extent() const;
+    // Session time one rank recorded anything in; empty (end < start) when
+    // it recorded nothing.
+    static TimeRange recordedExtent(const RankEntry &entry);
     // The same ranks (the reports shared) with rank i's session times moved
     // by shift[i]: e.g. the clock offsets that line up collectives.
     Session withShiftedRanks(const std::vector<TimeNs> &shift) const;

@@ -1,6 +1,7 @@
 #include "stats/ranktimemap.h"
 
 #include "core/busyruns.h"
+#include "load/derivedtracks.h"
 
 #include <algorithm>
 #include <cmath>
@@ -60,20 +61,6 @@ RankTimeMap emptyMap(const Session &session, TimeRange range, int bins)
     return map;
 }
 
-// Session time the rank recorded anything in.
-TimeRange recordedExtent(const RankEntry &entry)
-{
-    TimeRange all{kTimeMax, kTimeMin};
-    for (const Track &t : entry.report->tracks)
-        if (!t.slices.isEmpty() && Session::ownsTrack(entry, t)) {
-            all.start = std::min(all.start, t.slices.extent().start);
-            all.end = std::max(all.end, t.slices.extent().end);
-        }
-    if (all.end < all.start)
-        return {0, -1};
-    return {all.start + entry.sessionOffset, all.end + entry.sessionOffset};
-}
-
 // Ns per bin into shares; bins the rank recorded nothing in become NaN.
 void storeRow(RankTimeMap &map, std::size_t row, const std::vector<double> &ns, TimeRange recorded, double divisor)
 {
@@ -95,18 +82,6 @@ const LodSummary::Level *levelFineEnough(const LodSummary &lod, TimeNs narrowest
         if (level.width <= narrowestBin / kSummaryBucketsPerBin)
             chosen = &level;
     return chosen;
-}
-
-// The tracks whose union a GPU busy summary is (load/derivedtracks.cpp).
-std::vector<std::uint32_t> opTracksOf(const Report &report, std::uint32_t pid, int deviceId)
-{
-    std::vector<std::uint32_t> tracks;
-    for (std::uint32_t t = 0; t < report.tracks.size(); ++t) {
-        const Track &track = report.tracks[t];
-        if (isGpuOperation(track.kind) && track.pid == pid && track.deviceId == deviceId)
-            tracks.push_back(t);
-    }
-    return tracks;
 }
 
 } // namespace
@@ -155,11 +130,11 @@ RankTimeMap gpuBusyMap(const Session &session, TimeRange range, int bins)
                     add(from, from + level->width, busy / double(level->width));
                 }
             } else {
-                const SliceTrack runs = busyRuns(report, opTracksOf(report, gpu.pid, gpu.deviceId));
+                const SliceTrack runs = busyRuns(report, gpuOperationTracks(report, gpu.pid, gpu.deviceId));
                 runs.forEachOverlapping(lo, hi, [&](std::uint32_t e) { add(runs.start(e), runs.end(e), 1.0); });
             }
         }
-        storeRow(map, row, ns, recordedExtent(entry), std::max(devices, 1));
+        storeRow(map, row, ns, Session::recordedExtent(entry), std::max(devices, 1));
     }
     return map;
 }
@@ -179,7 +154,7 @@ RankTimeMap collectiveWaitMap(const Session &session, const CollectiveMatch &mat
     for (std::size_t row = 0; row < map.rankIndices.size(); ++row) {
         const RankEntry &entry = session.ranks()[std::size_t(map.rankIndices[row])];
         // The shift that aligned the rank's collectives moves what it recorded too.
-        TimeRange recorded = recordedExtent(entry);
+        TimeRange recorded = Session::recordedExtent(entry);
         recorded.start += match.shiftOf(map.rankIndices[row]);
         recorded.end += match.shiftOf(map.rankIndices[row]);
         storeRow(map, row, ns[row], recorded, 1.0);
