@@ -58,8 +58,8 @@ void printRank(QTextStream &out, const RankEntry &entry)
     out << "  Load time:   " << QString::number(r.loadSeconds * 1000.0, 'f', 1) << " ms\n";
     out << "  Model size:  " << formatBinarySize(r.memoryBytes()) << " ("
         << QString::number(r.eventCount() ? double(r.memoryBytes()) / double(r.eventCount()) : 0.0, 'f', 1) << " B/event)";
-    if (r.indexCacheBytes > 0)
-        out << " in memory, and " << formatBinarySize(r.indexCacheBytes) << " mapped from its index cache (read as needed)";
+    if (r.indexCacheBytes() > 0)
+        out << " in memory, and " << formatBinarySize(r.indexCacheBytes()) << " mapped from its index cache (read as needed)";
     out << "\n";
 }
 

@@ -5,6 +5,7 @@
 #include "core/column.h"
 #include "core/countertrack.h"
 #include "core/cudaenums.h"
+#include "core/mappedpages.h"
 #include "core/slicetrack.h"
 #include "core/stringtable.h"
 #include "core/timetypes.h"
@@ -310,9 +311,10 @@ struct Report {
     std::vector<QString> memoryKindLabels;
 
     double loadSeconds = 0.0;
-    // Opened from an index cache (load/cache/): the cache's size. Its columns
-    // are views of the mapped file, not counted by memoryBytes().
-    std::uint64_t indexCacheBytes = 0;
+    // Opened from an index cache (load/cache/): the mapped file its columns
+    // are views of (not counted by memoryBytes()); null when parsed.
+    std::shared_ptr<const MappedPages> indexCache;
+    std::uint64_t indexCacheBytes() const { return indexCache ? indexCache->bytes() : 0; }
 
     const KernelConfig &launch(const KernelRecord &k) const { return kernelConfigs[k.config]; }
     QString memcpyKindLabel(int id) const;

@@ -1,7 +1,8 @@
 // libFuzzer target: index caches (load/cache/). Each input is a cache file
 // for one fixed trace. Before opening it, the harness makes the header's
-// trace size, modification time and both checksums agree with the input,
-// so mutations reach the body's reader and the checks a crafted cache meets
+// trace size, modification time and both checksums agree with the input
+// (resealIndexCache), so mutations reach the body's reader and the checks a
+// crafted cache meets
 // (an input the checksums would reject teaches the fuzzer nothing). A cache
 // that opens is inspected like a loaded trace.
 #include "fuzzload.h"
@@ -14,26 +15,6 @@
 #include <cstring>
 #include <string>
 #include <unistd.h>
-#include <zlib.h>
-
-namespace {
-
-void refreshHeader(std::string &bytes, const rankscope::CacheKey &key)
-{
-    // cachefile.cpp's header: source size at 32, mtime at 40, body CRC at 48, header CRC at 52.
-    constexpr std::size_t kHeader = 64;
-    if (bytes.size() < kHeader)
-        return;
-    std::memcpy(bytes.data() + 32, &key.sourceBytes, 8);
-    std::memcpy(bytes.data() + 40, &key.sourceModifiedNs, 8);
-    const auto body = std::uint32_t(crc32_z(0, reinterpret_cast<const Bytef *>(bytes.data() + kHeader), bytes.size() - kHeader));
-    std::memcpy(bytes.data() + 48, &body, 4);
-    std::memset(bytes.data() + 52, 0, 4);
-    const auto header = std::uint32_t(crc32_z(0, reinterpret_cast<const Bytef *>(bytes.data()), kHeader));
-    std::memcpy(bytes.data() + 52, &header, 4);
-}
-
-} // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size)
 {
@@ -42,7 +23,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
                                          .arg(QDir(QStringLiteral("/dev/shm")).exists() ? QStringLiteral("/dev/shm") : QDir::tempPath())
                                          .arg(::getpid());
     std::string bytes(reinterpret_cast<const char *>(data), size);
-    refreshHeader(bytes, key);
+    rankscope::resealIndexCache({bytes.data(), bytes.size()}, &key);
     {
         QFile file(cachePath);
         if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate))

@@ -3,20 +3,15 @@
 #include "load/cache/cachechecks.h"
 #include "load/cache/cachestreams.h"
 #include "load/cache/reportfields.h"
-#include "load/workerpool.h"
 
 #include <QElapsedTimer>
 #include <QFile>
 #include <QFileInfo>
 #include <QSaveFile>
 
-#include <atomic>
 #include <cstring>
-#include <optional>
-#include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
-#include <unistd.h>
-#include <vector>
 #include <zlib.h>
 
 namespace rankscope {
@@ -34,9 +29,9 @@ struct CacheHeader {
     std::uint64_t bodyBytes = 0;
     std::int64_t sourceBytes = 0;
     std::int64_t sourceModifiedNs = 0;
-    std::uint32_t bodyCrc = 0;
-    std::uint32_t headerCrc = 0; // of the header with this field 0
-    std::uint64_t reserved = 0;
+    std::uint64_t bodyChecksum = 0; // chunkhash.h
+    std::uint32_t headerCrc = 0;    // CRC-32 of the header with this field 0
+    std::uint32_t reserved = 0;
 };
 static_assert(sizeof(CacheHeader) == 64 && std::is_trivially_copyable_v<CacheHeader>);
 
@@ -46,53 +41,23 @@ std::uint32_t headerCrcOf(CacheHeader header)
     return std::uint32_t(crc32_z(0, reinterpret_cast<const Bytef *>(&header), sizeof header));
 }
 
-// CRC-32 of `bytes` bytes from `offset`, read in chunks on the load pool
-// (pread: the checked pages go to the page cache, not to this process).
-std::optional<std::uint32_t> crcOfFileRange(const QString &path, std::uint64_t offset, std::uint64_t bytes)
-{
-    const int fd = ::open(QFile::encodeName(path).constData(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return std::nullopt;
-    constexpr std::uint64_t kChunk = std::uint64_t(8) << 20;
-    const std::size_t chunks = std::size_t((bytes + kChunk - 1) / kChunk);
-    std::vector<std::uint32_t> crcs(chunks, 0);
-    std::vector<std::uint64_t> lengths(chunks, 0);
-    std::atomic<bool> failed{false};
-    parallelFor(chunks, [&](std::size_t c) {
-        const std::uint64_t begin = offset + c * kChunk;
-        const std::uint64_t length = std::min(kChunk, bytes - c * kChunk);
-        std::vector<Bytef> buffer(std::size_t(std::min<std::uint64_t>(length, std::uint64_t(1) << 20)));
-        uLong crc = crc32_z(0, nullptr, 0);
-        for (std::uint64_t done = 0; done < length && !failed;) {
-            const std::size_t want = std::size_t(std::min<std::uint64_t>(buffer.size(), length - done));
-            const ssize_t got = ::pread(fd, buffer.data(), want, off_t(begin + done));
-            if (got <= 0) {
-                failed = true;
-                break;
-            }
-            crc = crc32_z(crc, buffer.data(), std::size_t(got));
-            done += std::uint64_t(got);
-        }
-        crcs[c] = std::uint32_t(crc);
-        lengths[c] = length;
-    });
-    ::close(fd);
-    if (failed)
-        return std::nullopt;
-    uLong crc = crc32_z(0, nullptr, 0);
-    for (std::size_t c = 0; c < chunks; ++c)
-        crc = crc32_combine64(crc, crcs[c], z_off64_t(lengths[c]));
-    return std::uint32_t(crc);
-}
-
 // The file stays mapped while any column of the report points into it.
-struct MappedCacheFile {
+struct MappedCacheFile final : MappedPages {
     QFile file;
     uchar *data = nullptr;
-    ~MappedCacheFile()
+    std::uint64_t size = 0;
+    ~MappedCacheFile() override
     {
         if (data)
             file.unmap(data);
+    }
+    std::uint64_t bytes() const override { return size; }
+    // The mapping is read-only and backed by the file, so dropping its
+    // pages loses nothing: a later read faults them back in.
+    void release() const override
+    {
+        if (data)
+            ::madvise(data, std::size_t(size), MADV_DONTNEED);
     }
 };
 
@@ -129,7 +94,7 @@ QString writeIndexCache(const Report &report, const CacheKey &key, const QString
         header.bodyBytes = writer.offset() - sizeof header;
         header.sourceBytes = key.sourceBytes;
         header.sourceModifiedNs = key.sourceModifiedNs;
-        header.bodyCrc = writer.crc();
+        header.bodyChecksum = writer.finishChecksum();
         header.headerCrc = headerCrcOf(header);
         if (!file.seek(0) || file.write(reinterpret_cast<const char *>(&header), sizeof header) != qint64(sizeof header))
             return QStringLiteral("cannot write %1: %2").arg(cachePath, file.errorString());
@@ -140,6 +105,21 @@ QString writeIndexCache(const Report &report, const CacheKey &key, const QString
     if (!file.commit())
         return QStringLiteral("cannot write %1: %2").arg(cachePath, file.errorString());
     return {};
+}
+
+void resealIndexCache(std::span<char> bytes, const CacheKey *key)
+{
+    CacheHeader header;
+    if (bytes.size() < sizeof header)
+        return;
+    std::memcpy(&header, bytes.data(), sizeof header);
+    if (key) {
+        header.sourceBytes = key->sourceBytes;
+        header.sourceModifiedNs = key->sourceModifiedNs;
+    }
+    header.bodyChecksum = ChunkedHasher::of(bytes.subspan(sizeof header));
+    header.headerCrc = headerCrcOf(header);
+    std::memcpy(bytes.data(), &header, sizeof header);
 }
 
 CacheOpenResult openIndexCache(const QString &cachePath, const CacheKey &key)
@@ -168,11 +148,12 @@ CacheOpenResult openIndexCache(const QString &cachePath, const CacheKey &key)
         return {nullptr, QStringLiteral("truncated or extended (%1 bytes, the header says %2)").arg(fileBytes).arg(header.bodyOffset + header.bodyBytes)};
     if (header.sourceBytes != key.sourceBytes || header.sourceModifiedNs != key.sourceModifiedNs)
         return {nullptr, QStringLiteral("written for another version of the trace (its size or modification time changed)")};
-    const std::optional<std::uint32_t> crc = crcOfFileRange(cachePath, header.bodyOffset, header.bodyBytes);
-    if (!crc || *crc != header.bodyCrc)
+    const std::optional<std::uint64_t> checksum = checksumOfFileRange(cachePath, header.bodyOffset, header.bodyBytes);
+    if (!checksum || *checksum != header.bodyChecksum)
         return {nullptr, QStringLiteral("damaged (checksum mismatch)")};
 
     mapped->data = mapped->file.map(0, qint64(fileBytes));
+    mapped->size = fileBytes;
     if (!mapped->data)
         return {nullptr, QStringLiteral("cannot map it: %1").arg(mapped->file.errorString())};
     auto report = std::make_shared<Report>();
@@ -190,8 +171,11 @@ CacheOpenResult openIndexCache(const QString &cachePath, const CacheKey &key)
     }
     if (const QString problem = checkCachedReport(*report); !problem.isEmpty())
         return {nullptr, QStringLiteral("damaged (%1)").arg(problem)};
+    // The checks read every index column; what reads them next (a view, a
+    // statistic) brings back only the pages it needs.
+    mapped->release();
     report->loadSeconds = double(timer.nsecsElapsed()) / 1e9;
-    report->indexCacheBytes = fileBytes;
+    report->indexCache = mapped;
     return {std::move(report), {}};
 }
 

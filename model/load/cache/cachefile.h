@@ -16,6 +16,7 @@
 #include <QString>
 #include <cstdint>
 #include <memory>
+#include <span>
 
 namespace rankscope {
 
@@ -30,8 +31,9 @@ struct CacheKey {
     bool operator==(const CacheKey &) const = default;
 };
 
-// 2: Report::gpuBusy. A cache of another version is rebuilt.
-constexpr std::uint32_t kIndexCacheFormatVersion = 2;
+// 2: Report::gpuBusy. 3: an XXH3 checksum per 8 MiB chunk instead of one
+// CRC-32. A cache of another version is rebuilt.
+constexpr std::uint32_t kIndexCacheFormatVersion = 3;
 
 struct CacheOpenResult {
     std::shared_ptr<Report> report; // set when the cache was sound and matched
@@ -41,6 +43,11 @@ struct CacheOpenResult {
 // Writes `report` to `cachePath` atomically (a temporary file renamed over
 // it, so a reader never sees half a cache). Returns an error, empty on success.
 QString writeIndexCache(const Report &report, const CacheKey &key, const QString &cachePath);
+
+// For tests and the fuzzer: makes a cache file's header agree with its body
+// (the checksums) and, when given, with `key`'s size and modification time:
+// a cache that passes its checksums but may lie in its body.
+void resealIndexCache(std::span<char> bytes, const CacheKey *key);
 
 // Maps `cachePath` and checks it against `key`.
 CacheOpenResult openIndexCache(const QString &cachePath, const CacheKey &key);

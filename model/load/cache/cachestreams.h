@@ -5,6 +5,7 @@
 // a column is its length, padding to 64 bytes, then its values, so the
 // reader hands out a view of the mapping instead of a copy.
 #include "core/column.h"
+#include "load/cache/chunkhash.h"
 #include "core/timetypes.h"
 
 #include <QFileDevice>
@@ -20,7 +21,6 @@
 #include <stdexcept>
 #include <type_traits>
 #include <vector>
-#include <zlib.h>
 
 namespace rankscope {
 
@@ -96,8 +96,8 @@ public:
     void checkStrings(const A &, const B &, const C &) {}
 
     std::uint64_t offset() const { return m_offset; }
-    // CRC-32 of everything written so far.
-    std::uint32_t crc() const { return std::uint32_t(m_crc); }
+    // The checksum of everything written (chunkhash.h); call once, at the end.
+    std::uint64_t finishChecksum() { return m_hasher.finish(); }
 
 private:
     void raw(const void *data, std::size_t bytes)
@@ -106,7 +106,7 @@ private:
             return;
         if (m_file.write(static_cast<const char *>(data), qint64(bytes)) != qint64(bytes))
             throw std::runtime_error(m_file.errorString().toStdString());
-        m_crc = crc32_z(m_crc, static_cast<const Bytef *>(data), bytes);
+        m_hasher.update(data, bytes);
         m_offset += bytes;
     }
     void pad()
@@ -117,7 +117,7 @@ private:
 
     QFileDevice &m_file;
     std::uint64_t m_offset;
-    uLong m_crc = crc32_z(0, nullptr, 0);
+    ChunkedHasher m_hasher;
 };
 
 class CacheReader {

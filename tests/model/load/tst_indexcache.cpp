@@ -11,7 +11,6 @@
 
 #include <QtTest>
 #include <cstring>
-#include <zlib.h>
 
 using namespace rankscope;
 using namespace rankscope::test;
@@ -64,19 +63,11 @@ void writeAll(const QString &path, const QByteArray &bytes)
     file.write(bytes);
 }
 
-// The header's checksums after an edit, as the writer computes them
-// (cachefile.cpp: body CRC at byte 48, header CRC at 52 over the header
-// with that field zero): a cache that passes its checksums but lies.
+// The header's checksums after an edit, as the writer computes them: a
+// cache that passes its checksums but lies.
 void refreshChecksums(QByteArray &bytes)
 {
-    const auto crc32Of = [](const char *data, std::size_t size) {
-        return std::uint32_t(crc32_z(0, reinterpret_cast<const Bytef *>(data), size));
-    };
-    const std::uint32_t body = crc32Of(bytes.constData() + 64, std::size_t(bytes.size() - 64));
-    std::memcpy(bytes.data() + 48, &body, 4);
-    std::memset(bytes.data() + 52, 0, 4);
-    const std::uint32_t header = crc32Of(bytes.constData(), 64);
-    std::memcpy(bytes.data() + 52, &header, 4);
+    resealIndexCache({bytes.data(), std::size_t(bytes.size())}, nullptr);
 }
 
 } // namespace
