@@ -29,7 +29,7 @@
 //
 //   rankscope-tracegen --format nsys|kineto [--profile synthetic|pytorch|ddp|launchbound|synchost|pipeline] [--shuffle]
 //                      [--gpu-metrics-hz HZ] [--straggler R:US[:EVERY]] [--clock-offsets-us A,B,..]
-//                      [--skip R:STEP] --ranks R --events N [--seed S] OUTDIR
+//                      [--skip R:STEP] [--only-ranks FIRST:LAST] --ranks R --events N [--seed S] OUTDIR
 #include <QCommandLineParser>
 #include <QCoreApplication>
 #include <QDir>
@@ -38,6 +38,7 @@
 #include <sqlite3.h>
 
 #include <algorithm>
+#include <functional>
 #include <cstdio>
 #include <random>
 #include <string>
@@ -261,8 +262,11 @@ struct CollectivePlan {
 // all-reduce on stream 30. Each rank's all-reduce starts when its GPU is
 // free (its arrival) and all end together 200 µs after the last arrival.
 // The straggler runs an extra kernel of the planted delay before its
-// all-reduce every `every` steps.
-std::vector<std::vector<Event>> makeDdpRanks(int ranks, std::size_t perRank, std::uint64_t seed, const CollectivePlan &plan)
+// all-reduce every `every` steps. Only the ranks `keep` accepts are kept
+// (the others are made step by step and dropped, so a 256-rank set can be
+// written in parts that fit in memory and still agree).
+std::vector<std::vector<Event>> makeDdpRanks(int ranks, std::size_t perRank, std::uint64_t seed, const CollectivePlan &plan,
+                                             const std::function<bool(int)> &keep)
 {
     std::mt19937_64 rng(seed);
     std::vector<std::vector<Event>> out(static_cast<std::size_t>(ranks));
@@ -278,6 +282,8 @@ std::vector<std::vector<Event>> makeDdpRanks(int ranks, std::size_t perRank, std
         std::vector<std::size_t> ncclAt(std::size_t(ranks), 0);
         for (int r = 0; r < ranks; ++r) {
             std::vector<Event> &ev = out[std::size_t(r)];
+            if (!keep(r))
+                ev.clear();
             std::int64_t cpu = stepStart, gpuFree = stepStart;
             const std::size_t stepRange = ev.size();
             ev.push_back({Event::Nvtx, stepStart, 0, int(step), 7, 0, 0, 1, 0, 2, 0, 0, 0, {}});
@@ -867,7 +873,9 @@ int main(int argc, char **argv)
                                           QStringLiteral("A,B,..."));
     const QCommandLineOption skip(QStringLiteral("skip"), QStringLiteral("ddp: RANK:STEP: that rank skips the all-reduce of that step (a desync)"),
                                   QStringLiteral("PLAN"));
-    parser.addOptions({format, profile, shuffle, gpuMetricsHz, ranks, events, seed, straggler, clockOffsets, skip});
+    const QCommandLineOption only(QStringLiteral("only-ranks"), QStringLiteral("ddp: FIRST:LAST: write only these ranks of the set (a large set in parts)"),
+                                  QStringLiteral("FIRST:LAST"));
+    parser.addOptions({format, profile, shuffle, gpuMetricsHz, ranks, events, seed, straggler, clockOffsets, skip, only});
     parser.addPositionalArgument(QStringLiteral("outdir"), QStringLiteral("Where to write the files"));
     parser.process(app);
     if (parser.positionalArguments().size() != 1) {
@@ -906,11 +914,20 @@ int main(int argc, char **argv)
     const QString stem = parser.value(profile);
     const int metricsHz = parser.isSet(gpuMetricsHz) ? parser.value(gpuMetricsHz).toInt() : pytorch ? 10000 : 0;
     std::vector<std::vector<Event>> ddpRanks;
+    int firstWritten = 0, lastWritten = rankCount - 1;
+    if (parser.isSet(only)) {
+        const QStringList parts = parser.value(only).split(QLatin1Char(':'));
+        firstWritten = parts.value(0).toInt();
+        lastWritten = parts.value(1).toInt();
+    }
+    const auto written = [&](int r) { return r >= firstWritten && r <= lastWritten; };
     if (ddp)
-        ddpRanks = makeDdpRanks(rankCount, perRank, parser.value(seed).toULongLong(), plan);
+        ddpRanks = makeDdpRanks(rankCount, perRank, parser.value(seed).toULongLong(), plan, written);
     else if (pipeline)
         ddpRanks = makePipelineRanks(rankCount, perRank);
     for (int r = 0; r < rankCount; ++r) {
+        if (!written(r))
+            continue;
         const std::uint64_t rankSeed = parser.value(seed).toULongLong() * 1000003 + std::uint64_t(r);
         std::vector<Event> evs = ddp || pipeline ? std::move(ddpRanks[std::size_t(r)])
                                  : pytorch     ? makePytorchRank(perRank, rankSeed)
