@@ -189,6 +189,19 @@ std::vector<std::uint32_t> gpuOperationTracks(const Report &report, std::uint32_
     return tracks;
 }
 
+const GpuBusySummary *gpuBusySummaryOf(const Report &report, std::span<const std::uint32_t> tracks)
+{
+    if (tracks.empty())
+        return nullptr;
+    const Track &first = report.tracks[tracks.front()];
+    for (const GpuBusySummary &summary : report.gpuBusy)
+        if (summary.pid == first.pid && summary.deviceId == first.deviceId) {
+            const std::vector<std::uint32_t> own = gpuOperationTracks(report, summary.pid, summary.deviceId);
+            return std::equal(own.begin(), own.end(), tracks.begin(), tracks.end()) ? &summary : nullptr;
+        }
+    return nullptr;
+}
+
 void buildGpuBusySummaries(Report &report)
 {
     // The same operations nsys' gpu_time_util and gpu_gaps rules look at.

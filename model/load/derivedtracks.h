@@ -5,6 +5,8 @@
 // when its GPU is busy. Shared by every loader.
 #include "core/report.h"
 
+#include <span>
+
 namespace rankscope {
 
 // Fills Report::apiByCorrelation and Report::gpuByCorrelation.
@@ -26,6 +28,8 @@ bool isNcclKernelName(std::string_view name);
 void buildGpuBusySummaries(Report &report);
 // The tracks a process and device's GPU busy summary is the union of.
 std::vector<std::uint32_t> gpuOperationTracks(const Report &report, std::uint32_t pid, int deviceId);
+// The summary that is the union of exactly `tracks` (ascending), or null.
+const GpuBusySummary *gpuBusySummaryOf(const Report &report, std::span<const std::uint32_t> tracks);
 
 // All four, in order.
 void buildDerivedTracks(Report &report);

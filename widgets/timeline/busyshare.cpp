@@ -5,44 +5,83 @@
 
 namespace rankscope {
 
+namespace {
+
+// Pixel columns [from, to) of a share, and what of each is covered.
+struct Coverage {
+    int from = 0, to = 0;
+    TimeNs base = 0, lo = 0, hi = 0; // track time at x = 0, at `from` and just past `to`
+    double nsPerPixel = 1;
+    std::vector<double> covered; // pixels' worth covered, per column
+
+    Coverage(TimeNs sessionOffset, const TimeScale &scale, int width, int clipX0, int clipX1)
+        : from(std::clamp(clipX0, 0, width)), to(clipX1 < 0 ? width : std::clamp(clipX1, from, width)),
+          base(scale.start - sessionOffset), lo(scale.time(from) - sessionOffset), hi(scale.time(to) - sessionOffset + 1),
+          nsPerPixel(scale.nsPerPixel), covered(std::size_t(width), 0.0)
+    {
+    }
+    bool isEmpty() const { return from >= to; }
+    // Adds `weight` of [start, end) (track time) to the columns it crosses.
+    void spread(TimeNs start, TimeNs end, double weight)
+    {
+        const double x0 = std::clamp(double(start - base) / nsPerPixel, double(from), double(to));
+        const double x1 = std::clamp(double(end - base) / nsPerPixel, double(from), double(to));
+        for (int x = int(x0); x < to && x < x1; ++x)
+            covered[std::size_t(x)] += weight * (std::min(x1, double(x + 1)) - std::max(x0, double(x)));
+    }
+    // Each bucket's busy time spread evenly over the bucket.
+    void spreadLevel(const LodSummary::Level &level)
+    {
+        const auto [first, last] = level.bucketsIn(lo, hi);
+        for (std::size_t b = first; b < last; ++b)
+            spread(level.bucket[b] * level.width, (level.bucket[b] + 1) * level.width, double(level.busy[b]) / double(level.width));
+    }
+    void raise(std::vector<float> &share) const
+    {
+        for (int x = from; x < to; ++x)
+            share[std::size_t(x)] = std::max(share[std::size_t(x)], float(std::min(1.0, covered[std::size_t(x)])));
+    }
+};
+
+} // namespace
+
+bool addBusyShare(const GpuBusySummary &summary, TimeNs sessionOffset, const TimeScale &scale, std::vector<float> &share, int clipX0,
+                  int clipX1)
+{
+    const LodSummary::Level *level = summary.lod.levelFor(scale.nsPerPixel);
+    if (!level)
+        return false;
+    Coverage c(sessionOffset, scale, int(share.size()), clipX0, clipX1);
+    if (c.isEmpty())
+        return true;
+    c.spreadLevel(*level);
+    c.raise(share);
+    return true;
+}
+
 void addBusyShare(const SliceTrack &track, TimeNs sessionOffset, const TimeScale &scale, std::vector<float> &share, int clipX0, int clipX1)
 {
-    const int width = int(share.size());
-    const int from0 = std::clamp(clipX0, 0, width), to0 = clipX1 < 0 ? width : std::clamp(clipX1, from0, width);
-    if (track.isEmpty() || from0 >= to0)
+    Coverage c(sessionOffset, scale, int(share.size()), clipX0, clipX1);
+    if (track.isEmpty() || c.isEmpty())
         return;
-    const TimeNs base = scale.start - sessionOffset; // track time at x = 0
-    const TimeNs lo = scale.time(from0) - sessionOffset;
-    const TimeNs hi = scale.time(to0) - sessionOffset + 1;
-    std::vector<double> covered(std::size_t(width), 0.0); // pixels' worth covered
-    // Adds `weight` of [from, to) (track time) to the columns it crosses.
-    auto spread = [&](TimeNs from, TimeNs to, double weight) {
-        const double x0 = std::clamp(double(from - base) / scale.nsPerPixel, double(from0), double(to0));
-        const double x1 = std::clamp(double(to - base) / scale.nsPerPixel, double(from0), double(to0));
-        for (int x = int(x0); x < to0 && x < x1; ++x)
-            covered[std::size_t(x)] += weight * (std::min(x1, double(x + 1)) - std::max(x0, double(x)));
-    };
     const auto starts = track.starts();
-    const auto inView = std::upper_bound(starts.begin(), starts.end(), hi) - std::lower_bound(starts.begin(), starts.end(), lo);
+    const auto inView = std::upper_bound(starts.begin(), starts.end(), c.hi) - std::lower_bound(starts.begin(), starts.end(), c.lo);
     const LodSummary::Level *level = track.lod().levelFor(scale.nsPerPixel);
-    if (level && std::size_t(inView) > std::size_t(to0 - from0) * 2) {
-        const auto [first, last] = level->bucketsIn(lo, hi);
-        for (std::size_t b = first; b < last; ++b)
-            spread(level->bucket[b] * level->width, (level->bucket[b] + 1) * level->width,
-                   double(level->busy[b]) / double(level->width));
+    const auto spread = [&c](TimeNs from, TimeNs to, double weight) { c.spread(from, to, weight); };
+    if (level && std::size_t(inView) > std::size_t(c.to - c.from) * 2) {
+        c.spreadLevel(*level);
     } else if (!track.depthRows().empty()) {
         // Nested: the top row covers what the children do (a child that
         // outlives its parent is the rare exception).
-        const auto [first, last] = track.depthRowEventsIn(0, lo, hi);
+        const auto [first, last] = track.depthRowEventsIn(0, c.lo, c.hi);
         for (std::size_t i = first; i < last; ++i) {
             const std::uint32_t e = track.depthRows()[0].events[i];
             spread(track.start(e), track.end(e), 1.0);
         }
     } else {
-        track.forEachOverlapping(lo, hi, [&](std::uint32_t e) { spread(track.start(e), track.end(e), 1.0); });
+        track.forEachOverlapping(c.lo, c.hi, [&](std::uint32_t e) { spread(track.start(e), track.end(e), 1.0); });
     }
-    for (int x = from0; x < to0; ++x)
-        share[std::size_t(x)] = std::max(share[std::size_t(x)], float(std::min(1.0, covered[std::size_t(x)])));
+    c.raise(share);
 }
 
 } // namespace rankscope

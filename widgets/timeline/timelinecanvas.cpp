@@ -1,6 +1,7 @@
 #include "timeline/timelinecanvas.h"
 
 #include "core/units.h"
+#include "load/derivedtracks.h"
 #include "session/eventdetails.h"
 #include "session/eventlinks.h"
 #include "timeline/busyshare.h"
@@ -44,7 +45,7 @@ void TimelineCanvas::setSession(std::shared_ptr<const Session> session)
     m_flows.clear();
     m_highlighted.clear();
     m_collective.reset();
-    m_busyRuns.clear();
+    m_collapsedBusy.clear();
     m_colors.clear();
     m_displayTime.clear(); // a stretch belongs to the session it was made for
     if (m_session)
@@ -183,12 +184,18 @@ void TimelineCanvas::ensureGeometry() const
                 }
         } else if (r.kind == TimelineRow::Kind::Group && r.collapsed && !r.summaryTracks.empty()) {
             const RankEntry &entry = m_session->ranks()[std::size_t(r.rank)];
-            std::unique_ptr<SliceTrack> &runs = m_busyRuns[row];
-            if (!runs) // built once, when the group is first drawn collapsed
-                runs = std::make_unique<SliceTrack>(busyRuns(*entry.report, r.summaryTracks));
+            const auto [at, first] = m_collapsedBusy.try_emplace(row);
+            CollapsedBusy &busy = at->second;
+            if (first)
+                busy.summary = gpuBusySummaryOf(*entry.report, r.summaryTracks);
             g.busy.assign(std::size_t(width), 0.0f);
-            for (const DisplayTime::Piece &piece : m_displayTime.pieces(r.rank, s, width))
-                addBusyShare(*runs, entry.sessionOffset, piece.scale, g.busy, piece.x0, piece.x1);
+            for (const DisplayTime::Piece &piece : m_displayTime.pieces(r.rank, s, width)) {
+                if (busy.summary && addBusyShare(*busy.summary, entry.sessionOffset, piece.scale, g.busy, piece.x0, piece.x1))
+                    continue;
+                if (!busy.runs) // built once, when first needed
+                    busy.runs = std::make_unique<SliceTrack>(busyRuns(*entry.report, r.summaryTracks));
+                addBusyShare(*busy.runs, entry.sessionOffset, piece.scale, g.busy, piece.x0, piece.x1);
+            }
         }
         m_geometry.rows().push_back(std::move(g));
     };

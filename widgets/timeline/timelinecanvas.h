@@ -143,8 +143,14 @@ private:
 
     mutable FrameGeometry m_geometry;
     mutable bool m_geometryValid = false;
-    // Per group row: the union of its summary tracks, made when first drawn collapsed.
-    mutable std::map<int, std::unique_ptr<SliceTrack>> m_busyRuns;
+    // Per group row drawn collapsed: its GPU busy summary when it has one
+    // (drawn without reading an event), and the union of its summary
+    // tracks, made only when the view is finer than the summary or there is none.
+    struct CollapsedBusy {
+        const GpuBusySummary *summary = nullptr;
+        std::unique_ptr<SliceTrack> runs;
+    };
+    mutable std::map<int, CollapsedBusy> m_collapsedBusy;
     mutable EventColorCache m_colors;
     TimelineInput *m_input;
 };

@@ -1,6 +1,7 @@
 // The timeline as a user drives it: keys zoom around the centre, Shift+drag
 // and Z zoom to a range, F fits, a click selects the event under it.
 #include "core/units.h"
+#include "load/derivedtracks.h"
 #include "session/eventlinks.h"
 #include "timeline/timelineinput.h"
 #include "session/session.h"
@@ -159,17 +160,48 @@ private slots:
             runEnd = std::max(runEnd, e);
         }
         busy += runEnd - runStart;
+        // The busy time of the union inside [lo, hi).
+        const auto busyIn = [&work](TimeNs lo, TimeNs hi) {
+            TimeNs sum = 0, coveredTo = lo;
+            for (const auto &[s, e] : work) {
+                const TimeNs from = std::max(s, coveredTo), to = std::min(e, hi);
+                if (to > from) {
+                    sum += to - from;
+                    coveredTo = to;
+                }
+            }
+            return sum;
+        };
+        QCOMPARE(busyIn(report.extent().start, report.extent().end + 1), busy);
 
+        // Zoomed out it is drawn from the rank's GPU busy summary alone
+        // (no event read); zoomed in past the summary's finest level, from
+        // the union of the events. Both add up to the busy time in view.
         canvas()->rows().setCollapsed(0, true);
         canvas()->rowsChanged();
-        const RowGeometry &g = canvas()->geometry().rows().front();
-        QCOMPARE(g.row, 0);
-        QCOMPARE(int(g.busy.size()), canvas()->trackAreaWidth());
-        double drawn = 0;
-        for (float share : g.busy)
-            drawn += share;
-        drawn *= canvas()->scale().nsPerPixel;
+        QVERIFY(gpuBusySummaryOf(report, canvas()->rows().rows().front().summaryTracks));
+        const auto drawnBusy = [this] {
+            const RowGeometry &g = canvas()->geometry().rows().front();
+            if (g.row != 0 || int(g.busy.size()) != canvas()->trackAreaWidth())
+                return -1.0;
+            double drawn = 0;
+            for (float share : g.busy)
+                drawn += share;
+            return drawn * canvas()->scale().nsPerPixel;
+        };
+        const double drawn = drawnBusy();
         QVERIFY2(std::abs(drawn / double(busy) - 1.0) < 0.01, qPrintable(QStringLiteral("%1 vs %2").arg(drawn).arg(busy)));
+        for (const TimeRange range : {TimeRange{kCopyStart - kCopyDuration, kCopyStart + 2 * kCopyDuration}, // ~900 ns per pixel
+                                      TimeRange{kCopyStart - 1000, kCopyStart + 1000}}) {                  // ~2
+            zoom()->show(range);
+            canvas()->rowsChanged();
+            const double drawnAroundCopy = drawnBusy();
+            const auto busyAroundCopy = double(busyIn(canvas()->scale().start, canvas()->scale().time(canvas()->trackAreaWidth())));
+            QVERIFY(busyAroundCopy >= double(std::min(kCopyDuration, range.end - kCopyStart)));
+            QVERIFY2(std::abs(drawnAroundCopy / busyAroundCopy - 1.0) < 0.01,
+                     qPrintable(QStringLiteral("%1 vs %2").arg(drawnAroundCopy).arg(busyAroundCopy)));
+        }
+        zoom()->fit();
         canvas()->rows().setCollapsed(0, false);
         canvas()->rowsChanged();
         QVERIFY(canvas()->geometry().rows().front().busy.empty());
