@@ -10,6 +10,7 @@
 #include "panels/rankspanel.h"
 #include "panels/statsdock.h"
 #include "recentfiles.h"
+#include "session/residentbudget.h"
 #include "sessionloadjob.h"
 #include "statisticsexport.h"
 #include "timeline/searchbar.h"
@@ -27,6 +28,7 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFormLayout>
+#include <QInputDialog>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
@@ -37,6 +39,9 @@
 #include <QToolBar>
 #include <sqlite3.h>
 
+#include <algorithm>
+#include <climits>
+
 namespace rankscope {
 
 namespace {
@@ -46,6 +51,8 @@ const QString kStateKey = QStringLiteral("window/state");
 const QString kHiddenRowsKey = QStringLiteral("timeline/hiddenRows");
 const QString kLabelWidthKey = QStringLiteral("timeline/labelWidth");
 const QString kCommunicationPatternKey = QStringLiteral("statistics/communicationPattern");
+// MiB of mapped rank detail kept resident (session/residentbudget.h); unset: half the RAM.
+const QString kMemoryBudgetKey = QStringLiteral("memory/rankDetailBudgetMiB");
 constexpr int kLayoutVersion = 1; // bump when the docks change
 
 } // namespace
@@ -254,6 +261,12 @@ void MainWindow::createMenus()
                                    "(the drawing only: times and durations stay as recorded)"));
     connect(m_stretchAction, &QAction::toggled, this, [this](bool on) { stretchSteps(on); });
     m_alignRunsMenu->setEnabled(false);
+    view->addSeparator();
+    if (const qulonglong mib = QSettings().value(kMemoryBudgetKey).toULongLong(); mib > 0)
+        ResidentBudget::process().setBytes(std::uint64_t(mib) << 20);
+    QAction *budget = view->addAction(tr("&Memory Budget for Rank Detail..."), this, &MainWindow::chooseMemoryBudget);
+    budget->setToolTip(tr("How much of the ranks' index caches stays in memory: the ranks used least recently give theirs back "
+                          "beyond it (they read it in again when next shown)"));
 
     QMenu *help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&Keyboard Shortcuts"), this, &MainWindow::showShortcuts);
@@ -639,6 +652,22 @@ QStringList MainWindow::exportStatistics(const QString &directory)
     const QStringList written = exportStatisticsCsv(*session, directory, options, &error);
     statusBar()->showMessage(error.isEmpty() ? tr("%n statistics table(s) written to %1", nullptr, int(written.size())).arg(directory) : error, 5000);
     return written;
+}
+
+void MainWindow::chooseMemoryBudget()
+{
+    const int totalMiB = int(std::min<std::uint64_t>(2 * ResidentBudget::defaultBytes() >> 20, std::uint64_t(INT_MAX)));
+    bool ok = false;
+    const int mib = QInputDialog::getInt(this, tr("Memory Budget for Rank Detail"),
+                                         tr("MiB of the ranks' index caches to keep in memory (default: half the RAM, %1 MiB).\n"
+                                            "Ranks opened from caches read their events from them as they are shown; "
+                                            "beyond the budget, the ranks used least recently give that memory back.")
+                                             .arg(totalMiB / 2),
+                                         int(ResidentBudget::process().bytes() >> 20), 64, std::max(64, totalMiB), 256, &ok);
+    if (!ok)
+        return;
+    QSettings().setValue(kMemoryBudgetKey, mib);
+    ResidentBudget::process().setBytes(std::uint64_t(mib) << 20);
 }
 
 } // namespace rankscope

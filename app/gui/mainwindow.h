@@ -88,6 +88,7 @@ private:
     void enableComparisonActions();
     void rebuildRecentMenu();
     void showShortcuts();
+    void chooseMemoryBudget();
     void showAbout();
     void exportTimeline(const QString &format, TimelineView::ExportScope scope);
     // Window geometry, dock layout and hidden rows, in QSettings.

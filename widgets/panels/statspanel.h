@@ -3,6 +3,7 @@
 // current scope (a range selection or the whole session; one rank or all),
 // always computed by the model's statistics engine.
 #include "core/memoryusage.h"
+#include "session/residentbudget.h"
 #include "stats/statsscope.h"
 
 #include <QFutureWatcher>
@@ -93,7 +94,13 @@ protected:
             // result) were freed in a worker's heap arena: give them back.
             releaseFreedMemory();
         });
-        watcher->setFuture(QtConcurrent::run([compute, keep = m_session] { return compute(); }));
+        watcher->setFuture(QtConcurrent::run([compute, keep = m_session] {
+            Result result = compute();
+            // It may have read every rank: give back the mapped pages of
+            // those the timeline has not used lately (residentbudget.h).
+            ResidentBudget::process().releaseUnused(*keep);
+            return result;
+        }));
     }
 
     // refresh() now, or when next shown (see setComputeOnlyWhenShown).
