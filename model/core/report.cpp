@@ -189,7 +189,7 @@ std::size_t Report::memoryBytes() const
     for (const CounterTrack &c : counters)
         bytes += c.memoryBytes();
     for (const GpuBusySummary &g : gpuBusy)
-        bytes += sizeof(GpuBusySummary) + g.lod.memoryBytes();
+        bytes += sizeof(GpuBusySummary) + g.runs.memoryBytes();
     bytes += kernels.capacity() * sizeof(KernelRecord) + kernelConfigs.capacity() * sizeof(KernelConfig) + memcpys.capacity() * sizeof(MemcpyRecord)
              + memsets.capacity() * sizeof(MemsetRecord) + syncs.capacity() * sizeof(SyncRecord)
              + apiCalls.capacity() * sizeof(ApiCallRecord) + nvtx.capacity() * sizeof(NvtxRecord)

@@ -213,16 +213,16 @@ struct FlowRecord {
 };
 
 // When one process's GPU is busy: the union of its kernels, copies and
-// memsets (concurrent work counts once), kept only as level-of-detail
-// summaries of those runs (a few bytes per run; Level::longest numbers runs
-// that are not kept). The rank x time map reads these, so a map of many
-// ranks touches kilobytes per rank instead of their events.
+// memsets (concurrent work counts once) as disjoint runs, a track of its
+// own with its summaries (about 20 bytes per run; a GPU busy back to back
+// has few runs). The rank x time map and a collapsed rank read these, so
+// many ranks cost kilobytes each (the summary levels in view), not their events.
 struct GpuBusySummary {
     std::uint32_t pid = 0;
     int deviceId = -1;
     TimeRange span;  // first op's start to last op's end, report time
     TimeNs busy = 0; // total busy time in the span
-    LodSummary lod;
+    SliceTrack runs;
 };
 
 struct Diagnostic {

@@ -211,16 +211,16 @@ void buildGpuBusySummaries(Report &report)
             devices.insert({track.pid, track.deviceId});
     report.gpuBusy.clear();
     for (const auto &[pid, deviceId] : devices) {
-        const SliceTrack runs = busyRuns(report, gpuOperationTracks(report, pid, deviceId));
+        GpuBusySummary summary;
+        summary.runs = busyRuns(report, gpuOperationTracks(report, pid, deviceId));
+        const SliceTrack &runs = summary.runs;
         if (runs.isEmpty())
             continue;
-        GpuBusySummary summary;
         summary.pid = pid;
         summary.deviceId = deviceId;
         summary.span = {runs.start(0), runs.end(runs.size() - 1)};
         for (std::size_t i = 0; i < runs.size(); ++i)
             summary.busy += runs.end(i) - runs.start(i);
-        summary.lod.build(runs.starts(), runs.ends());
         report.gpuBusy.push_back(std::move(summary));
     }
 }

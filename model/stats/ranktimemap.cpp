@@ -1,7 +1,5 @@
 #include "stats/ranktimemap.h"
 
-#include "core/busyruns.h"
-#include "load/derivedtracks.h"
 
 #include <algorithm>
 #include <cmath>
@@ -120,7 +118,7 @@ RankTimeMap gpuBusyMap(const Session &session, TimeRange range, int bins)
             auto add = [&](TimeNs from, TimeNs to, double density) {
                 addToBins(map, ns, from + entry.sessionOffset, to + entry.sessionOffset, density);
             };
-            if (const LodSummary::Level *level = levelFineEnough(gpu.lod, narrowest)) {
+            if (const LodSummary::Level *level = levelFineEnough(gpu.runs.lod(), narrowest)) {
                 // A bucket's busy time spread evenly over it: exact for
                 // buckets inside a bin, pro-rated at a bin's two edges.
                 const auto [first, last] = level->bucketsIn(lo, hi);
@@ -130,7 +128,7 @@ RankTimeMap gpuBusyMap(const Session &session, TimeRange range, int bins)
                     add(from, from + level->width, busy / double(level->width));
                 }
             } else {
-                const SliceTrack runs = busyRuns(report, gpuOperationTracks(report, gpu.pid, gpu.deviceId));
+                const SliceTrack &runs = gpu.runs;
                 runs.forEachOverlapping(lo, hi, [&](std::uint32_t e) { add(runs.start(e), runs.end(e), 1.0); });
             }
         }

@@ -36,7 +36,7 @@ TimeRange gpuActiveRange(const Session &session);
 // gets their mean). Read from the reports' GPU busy summaries
 // (Report::gpuBusy) where a summary level is at least kSummaryBucketsPerBin
 // times finer than a bin, so a share is off by at most 2 / that; else from
-// the events themselves, exactly.
+// the summary's runs themselves, exactly. No event is read either way.
 inline constexpr int kSummaryBucketsPerBin = 64;
 RankTimeMap gpuBusyMap(const Session &session, TimeRange range, int bins);
 

@@ -45,20 +45,6 @@ struct Coverage {
 
 } // namespace
 
-bool addBusyShare(const GpuBusySummary &summary, TimeNs sessionOffset, const TimeScale &scale, std::vector<float> &share, int clipX0,
-                  int clipX1)
-{
-    const LodSummary::Level *level = summary.lod.levelFor(scale.nsPerPixel);
-    if (!level)
-        return false;
-    Coverage c(sessionOffset, scale, int(share.size()), clipX0, clipX1);
-    if (c.isEmpty())
-        return true;
-    c.spreadLevel(*level);
-    c.raise(share);
-    return true;
-}
-
 void addBusyShare(const SliceTrack &track, TimeNs sessionOffset, const TimeScale &scale, std::vector<float> &share, int clipX0, int clipX1)
 {
     Coverage c(sessionOffset, scale, int(share.size()), clipX0, clipX1);

@@ -19,10 +19,4 @@ namespace rankscope {
 void addBusyShare(const SliceTrack &track, TimeNs sessionOffset, const TimeScale &scale, std::vector<float> &share, int clipX0 = 0,
                   int clipX1 = -1);
 
-// The same from a GPU busy summary (Report::gpuBusy) alone, without reading
-// an event: false, and nothing added, when the view is finer than the
-// summary's finest level (then draw from the runs themselves).
-bool addBusyShare(const GpuBusySummary &summary, TimeNs sessionOffset, const TimeScale &scale, std::vector<float> &share,
-                  int clipX0 = 0, int clipX1 = -1);
-
 } // namespace rankscope

@@ -4,6 +4,7 @@
 #include "load/derivedtracks.h"
 #include "session/eventdetails.h"
 #include "session/eventlinks.h"
+#include "session/residentbudget.h"
 #include "timeline/busyshare.h"
 #include "theme/theme.h"
 #include "timeline/timelineinput.h"
@@ -166,6 +167,7 @@ void TimelineCanvas::ensureGeometry() const
         const TimelineRow &r = m_rows.rows()[std::size_t(row)];
         if (r.kind == TimelineRow::Kind::Slices) {
             const RankEntry &entry = m_session->ranks()[std::size_t(r.rank)];
+            ResidentBudget::process().use(*entry.report); // its events are read
             const int lanesTop = y + FrameGeometry::kLaneTopMargin;
             const std::vector<DisplayTime::Piece> pieces = m_displayTime.pieces(r.rank, s, width); // one, unless stretched
             for (std::size_t t = 0; t < r.tracks.size(); ++t)
@@ -186,16 +188,18 @@ void TimelineCanvas::ensureGeometry() const
             const RankEntry &entry = m_session->ranks()[std::size_t(r.rank)];
             const auto [at, first] = m_collapsedBusy.try_emplace(row);
             CollapsedBusy &busy = at->second;
-            if (first)
-                busy.summary = gpuBusySummaryOf(*entry.report, r.summaryTracks);
-            g.busy.assign(std::size_t(width), 0.0f);
-            for (const DisplayTime::Piece &piece : m_displayTime.pieces(r.rank, s, width)) {
-                if (busy.summary && addBusyShare(*busy.summary, entry.sessionOffset, piece.scale, g.busy, piece.x0, piece.x1))
-                    continue;
-                if (!busy.runs) // built once, when first needed
-                    busy.runs = std::make_unique<SliceTrack>(busyRuns(*entry.report, r.summaryTracks));
-                addBusyShare(*busy.runs, entry.sessionOffset, piece.scale, g.busy, piece.x0, piece.x1);
+            if (first) {
+                if (const GpuBusySummary *summary = gpuBusySummaryOf(*entry.report, r.summaryTracks)) {
+                    busy.runs = &summary->runs;
+                } else {
+                    ResidentBudget::process().use(*entry.report);
+                    busy.made = std::make_unique<SliceTrack>(busyRuns(*entry.report, r.summaryTracks));
+                    busy.runs = busy.made.get();
+                }
             }
+            g.busy.assign(std::size_t(width), 0.0f);
+            for (const DisplayTime::Piece &piece : m_displayTime.pieces(r.rank, s, width))
+                addBusyShare(*busy.runs, entry.sessionOffset, piece.scale, g.busy, piece.x0, piece.x1);
         }
         m_geometry.rows().push_back(std::move(g));
     };

@@ -143,12 +143,12 @@ private:
 
     mutable FrameGeometry m_geometry;
     mutable bool m_geometryValid = false;
-    // Per group row drawn collapsed: its GPU busy summary when it has one
-    // (drawn without reading an event), and the union of its summary
-    // tracks, made only when the view is finer than the summary or there is none.
+    // Per group row drawn collapsed: the union of its summary tracks. The
+    // runs of its GPU busy summary when it has one (no event read), else
+    // made from its events when first drawn.
     struct CollapsedBusy {
-        const GpuBusySummary *summary = nullptr;
-        std::unique_ptr<SliceTrack> runs;
+        const SliceTrack *runs = nullptr;
+        std::unique_ptr<SliceTrack> made;
     };
     mutable std::map<int, CollapsedBusy> m_collapsedBusy;
     mutable EventColorCache m_colors;

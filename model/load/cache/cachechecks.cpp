@@ -60,11 +60,9 @@ const char *lodProblem(const LodSummary &lod, std::size_t events)
     return nullptr;
 }
 
-const char *sliceTrackProblem(const Report &r, const Track &t)
+// What every slice track needs, a recorded one or a summary's runs.
+const char *slicesProblem(const Report &r, const SliceTrack &s)
 {
-    if (t.kind > kLastTrackKind)
-        return "a track of an unknown kind";
-    const SliceTrack &s = t.slices;
     if (const char *problem = ReportCacheAccess::sliceTrackShapeProblem(s))
         return problem;
     const std::size_t n = s.size();
@@ -75,18 +73,9 @@ const char *sliceTrackProblem(const Report &r, const Track &t)
             return "a track's times are out of order or range";
     // Statistics index arrays by string id: every id names a string.
     const std::size_t strings = r.strings.size();
-    if (t.domainName >= strings)
-        return "a track names a string that is not there";
     for (const StringId name : s.names())
         if (name >= strings)
             return "an event names a string that is not there";
-    const PayloadTable table = payloadTableOf(r, t.kind);
-    if (table.checked)
-        for (std::size_t i = 0; i < n; ++i) {
-            const std::uint32_t row = s.payload(i);
-            if (row >= table.rows && !(table.noRecordAllowed && row == NvtxRecord::kNoRecord))
-                return "an event's record is outside its table";
-        }
     if (const char *problem = lodProblem(s.lod(), n))
         return problem;
     for (const SliceTrack::DepthRow &row : s.depthRows()) {
@@ -96,6 +85,25 @@ const char *sliceTrackProblem(const Report &r, const Track &t)
         if (const char *problem = lodProblem(row.lod, n))
             return problem;
     }
+    return nullptr;
+}
+
+const char *sliceTrackProblem(const Report &r, const Track &t)
+{
+    if (t.kind > kLastTrackKind)
+        return "a track of an unknown kind";
+    if (t.domainName >= r.strings.size())
+        return "a track names a string that is not there";
+    const SliceTrack &s = t.slices;
+    if (const char *problem = slicesProblem(r, s))
+        return problem;
+    const PayloadTable table = payloadTableOf(r, t.kind);
+    if (table.checked)
+        for (std::size_t i = 0; i < s.size(); ++i) {
+            const std::uint32_t row = s.payload(i);
+            if (row >= table.rows && !(table.noRecordAllowed && row == NvtxRecord::kNoRecord))
+                return "an event's record is outside its table";
+        }
     return nullptr;
 }
 
@@ -149,11 +157,10 @@ const char *recordProblem(const Report &r)
         if (p.nvtxRow != NvtxRecord::kNoRecord && p.nvtxRow >= r.nvtx.size())
             return "a projected range names an NVTX record that is not there";
     for (const GpuBusySummary &g : r.gpuBusy) {
-        // Its runs are not kept: `longest` is never read back.
         if (!isTraceTime(g.span.start) || !isTraceTime(g.span.end) || g.span.end < g.span.start || g.busy < 0
             || g.busy > g.span.duration())
             return "a GPU busy summary outside its span";
-        if (const char *problem = lodProblem(g.lod, std::numeric_limits<std::size_t>::max()))
+        if (const char *problem = slicesProblem(r, g.runs))
             return problem;
     }
     for (const auto *byCorrelation : {&r.apiByCorrelation, &r.gpuByCorrelation})

@@ -32,8 +32,9 @@ struct CacheKey {
 };
 
 // 2: Report::gpuBusy. 3: an XXH3 checksum per 8 MiB chunk instead of one
-// CRC-32. A cache of another version is rebuilt.
-constexpr std::uint32_t kIndexCacheFormatVersion = 3;
+// CRC-32. 4: a GPU busy summary keeps its runs. A cache of another version
+// is rebuilt.
+constexpr std::uint32_t kIndexCacheFormatVersion = 4;
 
 struct CacheOpenResult {
     std::shared_ptr<Report> report; // set when the cache was sound and matched

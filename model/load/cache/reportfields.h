@@ -30,7 +30,7 @@ struct ReportCacheAccess {
         v(r.kernels); v(r.kernelConfigs); v(r.memcpys); v(r.memsets); v(r.syncs); v(r.apiCalls); v(r.nvtx);
         v(r.nvtxProjections); v(r.collectives); v(r.flows); v(r.apiByCorrelation); v(r.gpuByCorrelation);
         v(r.memcpyKindLabels); v(r.memoryKindLabels);
-        v.list(r.gpuBusy, [&](auto &g) { v(g.pid); v(g.deviceId); v(g.span); v(g.busy); lod(v, g.lod); });
+        v.list(r.gpuBusy, [&](auto &g) { v(g.pid); v(g.deviceId); v(g.span); v(g.busy); sliceTrack(v, g.runs); });
     }
 
     template<class V, class M>

@@ -137,9 +137,13 @@ private slots:
             QVERIFY(b.gpuBusy[g].pid == a.gpuBusy[g].pid && b.gpuBusy[g].deviceId == a.gpuBusy[g].deviceId);
             QVERIFY(b.gpuBusy[g].span.start == a.gpuBusy[g].span.start && b.gpuBusy[g].span.end == a.gpuBusy[g].span.end);
             QCOMPARE(b.gpuBusy[g].busy, a.gpuBusy[g].busy);
-            QCOMPARE(b.gpuBusy[g].lod.levels().size(), a.gpuBusy[g].lod.levels().size());
-            for (std::size_t l = 0; l < a.gpuBusy[g].lod.levels().size(); ++l)
-                QVERIFY(sameBytes(b.gpuBusy[g].lod.levels()[l].busy, a.gpuBusy[g].lod.levels()[l].busy));
+            const SliceTrack &x = a.gpuBusy[g].runs, &y = b.gpuBusy[g].runs;
+            QCOMPARE(y.size(), x.size());
+            QVERIFY(std::equal(x.starts().begin(), x.starts().end(), y.starts().begin()));
+            QVERIFY(std::equal(x.ends().begin(), x.ends().end(), y.ends().begin()));
+            QCOMPARE(y.lod().levels().size(), x.lod().levels().size());
+            for (std::size_t l = 0; l < x.lod().levels().size(); ++l)
+                QVERIFY(sameBytes(y.lod().levels()[l].busy, x.lod().levels()[l].busy));
         }
         QCOMPARE(b.meta.utcStartNs, a.meta.utcStartNs);
         QCOMPARE(b.meta.sourceEventCounts, a.meta.sourceEventCounts);
