@@ -18,6 +18,7 @@ void TimelineRows::build(const Session &session)
     m_rows.clear();
     m_pinned.clear();
     m_rowOfTrack.clear();
+    m_ranksStartCollapsed = session.ranks().size() > kRanksOpenedExpanded;
     for (int r = 0; r < int(session.ranks().size()); ++r)
         addRank(session, r);
     m_order.resize(m_rows.size());
@@ -135,7 +136,7 @@ int TimelineRows::addRankGroup(const RankTracks &tracks)
         label += QStringLiteral(" · ") + r.meta.hostName;
     if (!gpuNames.isEmpty())
         label += QStringLiteral(" · ") + gpuNames.join(QStringLiteral(", "));
-    const int row = addGroup(tracks.rank, -1, 0, label, false);
+    const int row = addGroup(tracks.rank, -1, 0, label, m_ranksStartCollapsed);
     m_rows[std::size_t(row)].tooltip = label + QLatin1Char('\n') + r.filePath;
     return row;
 }

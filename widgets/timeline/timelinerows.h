@@ -46,6 +46,10 @@ public:
     static constexpr int kLaneHeight = 17;
     static constexpr int kCounterHeight = 36;
     static constexpr std::size_t kStreamsShownUnfolded = 6;
+    // A session of more ranks opens with every rank collapsed: each drawn
+    // from its GPU busy summary, so hundreds open without reading an event
+    // (the user expands the ones that stand out).
+    static constexpr std::size_t kRanksOpenedExpanded = 8;
 
     void build(const Session &session);
     const std::vector<TimelineRow> &rows() const { return m_rows; }
@@ -102,6 +106,7 @@ private:
     std::vector<int> m_pinned;      // pin order
     std::vector<int> m_pinnedShown; // of those, the ones not hidden
     std::map<std::pair<int, std::uint32_t>, int> m_rowOfTrack;
+    bool m_ranksStartCollapsed = false;
 };
 
 } // namespace rankscope
