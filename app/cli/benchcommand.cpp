@@ -1,6 +1,7 @@
 #include "clicommands.h"
 #include "viewerrun.h"
 #include "core/memoryusage.h"
+#include "session/residentbudget.h"
 #include "stats/rankbreakdown.h"
 #include "stats/reportcatalog.h"
 #include "timeline/timelinecanvas.h"
@@ -13,6 +14,7 @@
 #include <QElapsedTimer>
 #include <QImage>
 #include <QPainter>
+#include <QScrollBar>
 #include <QTemporaryDir>
 #include <QTextStream>
 #include <sqlite3.h>
@@ -154,6 +156,39 @@ void measureFrames(TimelineView &view, int count, std::mt19937_64 &rng, QTextStr
         << QString::number(percentile(frames, 0.99), 'f', 2) << " ms\n";
 }
 
+// Frames while scrolling from the first rank to the last, a quarter page a
+// frame: the ranks as the session opened (collapsed when there are many,
+// drawn from their summaries), then with every rank expanded (each rank's
+// detail read as it comes into view, and released under the memory budget).
+void measureScrolling(TimelineView &view, QTextStream &out)
+{
+    QImage image(view.canvas()->viewport()->size(), QImage::Format_ARGB32_Premultiplied);
+    QScrollBar *bar = view.canvas()->verticalScrollBar();
+    auto pass = [&](const char *label) {
+        std::vector<double> frames;
+        for (int value = 0;; value += std::max(1, bar->pageStep() / 4)) {
+            bar->setValue(std::min(value, bar->maximum()));
+            QElapsedTimer t;
+            t.start();
+            view.canvas()->viewport()->render(&image);
+            frames.push_back(double(t.nsecsElapsed()) / 1e6);
+            if (value >= bar->maximum())
+                break;
+        }
+        out << label << frames.size() << " frames, p50 " << QString::number(percentile(frames, 0.5), 'f', 2) << " ms, p99 "
+            << QString::number(percentile(frames, 0.99), 'f', 2) << " ms; resident after "
+            << QString::number(double(residentBytes()) / double(1 << 20), 'f', 0) << " MiB\n";
+    };
+    view.zoom()->fit();
+    pass("Scrolling, as opened:  ");
+    view.canvas()->rows().setAllCollapsed(false);
+    view.canvas()->rowsChanged();
+    pass("Scrolling, expanded:   ");
+    out << "Memory budget:         " << QString::number(double(ResidentBudget::process().bytes()) / double(1 << 20), 'f', 0)
+        << " MiB for mapped rank detail, " << ResidentBudget::process().releases() << " releases\n";
+    bar->setValue(0);
+}
+
 // Hit tests at random points of the view as it was left.
 void measureHitTests(const TimelineView &view, std::mt19937_64 &rng, QTextStream &out)
 {
@@ -224,15 +259,20 @@ int runBench(const QStringList &arguments)
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral(
         "Measure a file set: load time to a ready session, events per second, resident bytes per event, frame times "
-        "(full range and 200 random zoom/pan frames, 1920x1080 offscreen), hit-test latency, statistics time, the "
+        "(full range, 200 random zoom/pan frames and scrolling through the ranks, 1920x1080 offscreen), hit-test latency, statistics time, the "
         "single-thread SQLite scan floor for Nsight Systems exports, and the viewer as its own process: time and peak "
         "memory to its first frame and with the statistics filled."));
     parser.addHelpOption();
     addInputArgument(parser);
     const QCommandLineOption framesOption(QStringLiteral("frames"), QStringLiteral("Random frames (default 200)."), QStringLiteral("N"), QStringLiteral("200"));
     const QCommandLineOption noViewerOption(QStringLiteral("no-viewer"), QStringLiteral("Do not run the viewer process."));
-    parser.addOptions({framesOption, noViewerOption});
+    const QCommandLineOption budgetOption(QStringLiteral("memory-budget"),
+                                          QStringLiteral("MiB of mapped rank detail to keep resident while scrolling (default: half the RAM)."),
+                                          QStringLiteral("MIB"));
+    parser.addOptions({framesOption, noViewerOption, budgetOption});
     parser.process(arguments);
+    if (parser.isSet(budgetOption))
+        ResidentBudget::process().setBytes(parser.value(budgetOption).toULongLong() << 20);
     QTextStream out(stdout);
     // The bench measures parsing unless told to open from caches, and the
     // processes it measures (viewer, info) do as it does.
@@ -255,6 +295,7 @@ int runBench(const QStringList &arguments)
     QApplication::processEvents();
     std::mt19937_64 rng(7);
     measureFrames(view, parser.value(framesOption).toInt(), rng, out);
+    measureScrolling(view, out);
     measureHitTests(view, rng, out);
     measureStatistics(*session, out);
     return session->failures().empty() ? 0 : 2;
