@@ -14,6 +14,7 @@
 #include <QPainter>
 #include <QPainterPath>
 #include <QScrollBar>
+#include <QTimer>
 
 #include <algorithm>
 #include <cmath>
@@ -60,6 +61,8 @@ void TimelineCanvas::setSession(std::shared_ptr<const Session> session)
 void TimelineCanvas::setStretch(std::vector<std::vector<stats::StretchPoint>> points)
 {
     m_displayTime.setStretch(std::move(points));
+    ++m_stretchGeneration;
+    ++m_rowsGeneration;
     m_geometryValid = false;
     viewport()->update();
 }
@@ -77,6 +80,7 @@ void TimelineCanvas::setEmptyMessage(const QString &text)
 
 void TimelineCanvas::rowsChanged()
 {
+    ++m_rowsGeneration;
     updateScrollBar();
     invalidateGeometry();
 }
@@ -147,12 +151,24 @@ void TimelineCanvas::ensureGeometry() const
 {
     if (m_geometryValid)
         return;
-    m_geometry.clear();
     m_geometryValid = true;
-    if (!m_session)
-        return;
     const TimeScale s = scale();
     const int width = trackAreaWidth();
+    const GeometryView view{s.start, s.nsPerPixel, width, m_rowsGeneration};
+    const bool scrolled = view == m_geometryView && !m_export;
+    QElapsedTimer building;
+    building.start();
+    m_pendingRows = 0;
+    int built = 0; // rows scrolled in and built this frame: at least one, so every frame makes progress
+    std::map<int, RowGeometry> previous; // of the same view: rows whose rectangles can stay
+    if (scrolled)
+        for (RowGeometry &g : m_geometry.rows())
+            if (!g.rects.empty())
+                previous.emplace(g.row, std::move(g));
+    m_geometryView = view;
+    m_geometry.clear();
+    if (!m_session)
+        return;
     const int pinnedHeight = m_rows.pinnedHeight();
     auto place = [&](int row, int y, bool pinned) {
         const int h = m_rows.height(row);
@@ -167,14 +183,31 @@ void TimelineCanvas::ensureGeometry() const
         const TimelineRow &r = m_rows.rows()[std::size_t(row)];
         if (r.kind == TimelineRow::Kind::Slices) {
             const RankEntry &entry = m_session->ranks()[std::size_t(r.rank)];
-            ResidentBudget::process().use(*entry.report); // its events are read
             const int lanesTop = y + FrameGeometry::kLaneTopMargin;
+            // The lanes in view (a row taller than the view draws only those).
+            g.firstLane = std::max(0, (visibleTop - lanesTop) / TimelineRows::kLaneHeight);
+            g.lastLane = std::min((frameHeight() - lanesTop) / TimelineRows::kLaneHeight, h / TimelineRows::kLaneHeight);
+            if (const auto kept = previous.find(row);
+                kept != previous.end() && kept->second.firstLane == g.firstLane && kept->second.lastLane == g.lastLane) {
+                ResidentBudget::process().use(*entry.report); // painting reads its events' names
+                g.rects = std::move(kept->second.rects);
+                m_geometry.rows().push_back(std::move(g));
+                return;
+            }
+            if (scrolled && built > 0 && building.nsecsElapsed() > m_scrollBuildBudgetNs) {
+                g.pending = true;
+                ++m_pendingRows;
+                m_geometry.rows().push_back(std::move(g));
+                return;
+            }
+            ++built;
+            ResidentBudget::process().use(*entry.report); // its events are read
             const std::vector<DisplayTime::Piece> pieces = m_displayTime.pieces(r.rank, s, width); // one, unless stretched
             for (std::size_t t = 0; t < r.tracks.size(); ++t)
                 for (const DisplayTime::Piece &piece : pieces) {
                     SliceGeometryInput in;
-                    in.firstLane = std::max(0, (visibleTop - lanesTop) / TimelineRows::kLaneHeight);
-                    in.lastLane = (frameHeight() - lanesTop) / TimelineRows::kLaneHeight;
+                    in.firstLane = g.firstLane;
+                    in.lastLane = g.lastLane;
                     in.track = &entry.report->tracks[r.tracks[t]].slices;
                     in.sessionOffset = entry.sessionOffset;
                     in.laneOffset = r.laneOffset[t];
@@ -197,9 +230,17 @@ void TimelineCanvas::ensureGeometry() const
                     busy.runs = busy.made.get();
                 }
             }
-            g.busy.assign(std::size_t(width), 0.0f);
-            for (const DisplayTime::Piece &piece : m_displayTime.pieces(r.rank, s, width))
-                addBusyShare(*busy.runs, entry.sessionOffset, piece.scale, g.busy, piece.x0, piece.x1);
+            if (busy.width != width || busy.scale.start != s.start || busy.scale.nsPerPixel != s.nsPerPixel
+                || busy.sessionOffset != entry.sessionOffset || busy.stretch != m_stretchGeneration) {
+                busy.share.assign(std::size_t(width), 0.0f);
+                for (const DisplayTime::Piece &piece : m_displayTime.pieces(r.rank, s, width))
+                    addBusyShare(*busy.runs, entry.sessionOffset, piece.scale, busy.share, piece.x0, piece.x1);
+                busy.scale = s;
+                busy.width = width;
+                busy.sessionOffset = entry.sessionOffset;
+                busy.stretch = m_stretchGeneration;
+            }
+            g.busy = busy.share;
         }
         m_geometry.rows().push_back(std::move(g));
     };
@@ -353,6 +394,8 @@ void TimelineCanvas::paintEvent(QPaintEvent *)
     const bool rebuilt = !m_geometryValid;
     QPainter p(viewport());
     paintTo(p);
+    if (m_pendingRows > 0) // build them next, once this frame is shown
+        QTimer::singleShot(0, this, [this] { invalidateGeometry(); });
     qCDebug(lcTimelinePaint, "frame: %.3f ms, %zu rows, %zu rects%s", double(timer.nsecsElapsed()) / 1e6,
             m_geometry.rows().size(), m_geometry.rectCount(), rebuilt ? ", geometry rebuilt" : "");
 }
@@ -398,6 +441,10 @@ void TimelineCanvas::paintRow(QPainter &p, const RowGeometry &g) const
         paintCounter(p, g);
         return;
     }
+    if (g.pending) { // its events come next frame: hatched meanwhile
+        p.fillRect(area.adjusted(0, 1, 0, -1), QBrush(theme.rowSeparator(), Qt::BDiagPattern));
+        return;
+    }
     const RankEntry &entry = m_session->ranks()[std::size_t(row.rank)];
     const Report &report = *entry.report;
     const QFontMetrics fm = p.fontMetrics();
@@ -441,11 +488,18 @@ void TimelineCanvas::paintBusy(QPainter &p, const RowGeometry &g) const
     const Report &report = *m_session->ranks()[std::size_t(row.rank)].report;
     const QColor fill = Theme::kindColor(report.tracks[row.summaryTracks.front()].kind);
     const int base = g.top + g.height - 2, span = g.height - 5;
-    for (std::size_t x = 0; x < g.busy.size(); ++x)
-        if (g.busy[x] > 0) {
-            const int h = std::max(1, int(std::round(g.busy[x] * float(span))));
-            p.fillRect(m_labelWidth + int(x), base - h, 1, h, fill);
-        }
+    auto heightAt = [&](std::size_t x) { return g.busy[x] > 0 ? std::max(1, int(std::round(g.busy[x] * float(span)))) : 0; };
+    // Neighbouring columns of one height as one rectangle: a busy GPU is
+    // one long bar, not a rectangle per pixel.
+    for (std::size_t x = 0; x < g.busy.size();) {
+        const int h = heightAt(x);
+        std::size_t end = x + 1;
+        while (end < g.busy.size() && heightAt(end) == h)
+            ++end;
+        if (h > 0)
+            p.fillRect(m_labelWidth + int(x), base - h, int(end - x), h, fill);
+        x = end;
+    }
 }
 
 void TimelineCanvas::paintCounter(QPainter &p, const RowGeometry &g) const

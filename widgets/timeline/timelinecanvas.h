@@ -73,6 +73,15 @@ public:
     std::optional<EventLocation> eventAt(QPoint viewportPos) const;
     // The frame as drawn (built if stale), and what is drawn under a point.
     const FrameGeometry &geometry() const;
+    // While scrolling, rows coming into view are built for at most this
+    // long per frame (at least one is); the rest are drawn pending and built
+    // in the frames after (scheduled at once), so scrolling never waits for
+    // a rank's detail to be read. A zoom or a first frame builds every row.
+    static constexpr qint64 kScrollBuildBudgetNs = 6'000'000;
+    // Rows of the current frame drawn pending, and that budget (a test
+    // sets 0: one row built per frame).
+    int pendingRows() const { return m_pendingRows; }
+    void setScrollBuildBudget(qint64 ns) { m_scrollBuildBudgetNs = ns; }
     FrameGeometry::Hit hit(QPoint viewportPos) const;
     ZoomState *zoom() const { return m_zoom; }
     // Events to outline (e.g. the copies of a histogram bar); the first is
@@ -143,13 +152,35 @@ private:
 
     mutable FrameGeometry m_geometry;
     mutable bool m_geometryValid = false;
+    // What the rows' rectangles depend on besides their lanes in view: a
+    // frame of the same view (a scroll) keeps the rectangles of the rows
+    // still in view and builds only the rows scrolled in.
+    struct GeometryView {
+        TimeNs start = 0;
+        double nsPerPixel = 0;
+        int width = -1;
+        std::uint64_t rows = 0; // rowsGeneration
+        bool operator==(const GeometryView &) const = default;
+    };
+    mutable GeometryView m_geometryView;
+    qint64 m_scrollBuildBudgetNs = kScrollBuildBudgetNs;
+    mutable int m_pendingRows = 0;
+    std::uint64_t m_rowsGeneration = 1; // counts changes to the rows, the session or the stretch
     // Per group row drawn collapsed: the union of its summary tracks. The
     // runs of its GPU busy summary when it has one (no event read), else
     // made from its events when first drawn.
     struct CollapsedBusy {
         const SliceTrack *runs = nullptr;
         std::unique_ptr<SliceTrack> made;
+        // The share last computed and the view it was for: scrolling keeps
+        // the time scale, so a row scrolled into view again is not summed again.
+        std::vector<float> share;
+        TimeScale scale;
+        int width = -1;
+        TimeNs sessionOffset = 0;
+        std::uint64_t stretch = 0;
     };
+    std::uint64_t m_stretchGeneration = 1; // counts setStretch calls
     mutable std::map<int, CollapsedBusy> m_collapsedBusy;
     mutable EventColorCache m_colors;
     TimelineInput *m_input;

@@ -231,6 +231,50 @@ private slots:
         canvas()->verticalScrollBar()->setValue(0);
     }
 
+    // Scrolling keeps the rows still in view and builds the rows scrolled
+    // in within a frame's budget; the rest are drawn pending and built in
+    // the frames after. Once none is pending, every row is what a full
+    // build draws.
+    void scrolledInRowsAreBuiltProgressively()
+    {
+        m_view->resize(1200, 260); // a short window: the rows scroll
+        QCoreApplication::processEvents();
+        QScrollBar *bar = canvas()->verticalScrollBar();
+        QVERIFY(bar->maximum() > 0);
+        zoom()->fit();
+        bar->setValue(0);
+        canvas()->viewport()->repaint();
+        canvas()->setScrollBuildBudget(0); // one row a frame
+        bar->setValue(bar->maximum());
+        canvas()->viewport()->repaint();
+        const int pendingAfterScroll = canvas()->pendingRows();
+        int frames = 1;
+        for (; canvas()->pendingRows() > 0 && frames < 100; ++frames) {
+            QCoreApplication::processEvents(); // the rebuild the frame scheduled
+            canvas()->viewport()->repaint();
+        }
+        canvas()->setScrollBuildBudget(TimelineCanvas::kScrollBuildBudgetNs);
+        QVERIFY2(pendingAfterScroll > 0, "the scroll brought in more than one row of events");
+        QCOMPARE(canvas()->pendingRows(), 0);
+        QCOMPARE(frames, pendingAfterScroll + 1); // one row built per frame
+
+        std::map<int, std::vector<SliceRect>> progressive;
+        for (const RowGeometry &g : canvas()->geometry().rows())
+            progressive[g.row] = g.rects;
+        canvas()->rowsChanged(); // a full build of the same view
+        for (const RowGeometry &g : canvas()->geometry().rows()) {
+            QVERIFY(!g.pending);
+            const std::vector<SliceRect> &p = progressive.at(g.row);
+            QCOMPARE(p.size(), g.rects.size());
+            for (std::size_t i = 0; i < p.size(); ++i)
+                QVERIFY(p[i].x0 == g.rects[i].x0 && p[i].x1 == g.rects[i].x1 && p[i].lane == g.rects[i].lane
+                        && p[i].event == g.rects[i].event && p[i].count == g.rects[i].count);
+        }
+        bar->setValue(0);
+        m_view->resize(1200, 800);
+        QCoreApplication::processEvents();
+    }
+
     // Hovering the memory counter reads its value there; a range gives min, mean, max.
     void counterRowsReadOutValues()
     {
