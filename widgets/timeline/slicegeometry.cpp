@@ -17,8 +17,11 @@ public:
 
     void add(SliceRect r)
     {
-        if (r.lane >= m_last.size())
+        if (r.lane >= m_last.size()) {
             m_last.resize(std::size_t(r.lane) + 1, kNone);
+            m_lastEventDuration.resize(std::size_t(r.lane) + 1, -1);
+        }
+        const TimeNs duration = r.event == SliceRect::kNoEvent ? -1 : m_track.duration(r.event);
         if (m_last[r.lane] != kNone) {
             SliceRect &last = m_out[m_last[r.lane]];
             const bool narrow = r.x1 - r.x0 < kMergeGap && (last.x1 - last.x0 < kMergeGap || last.isMerged());
@@ -27,13 +30,15 @@ public:
                 last.coverage = std::min(1.0f, (last.coverage * (last.x1 - last.x0) + r.coverage * (r.x1 - r.x0)) / std::max(width, 1e-3f));
                 last.x1 = std::max(last.x1, r.x1);
                 last.count += r.count;
-                if (r.event != SliceRect::kNoEvent
-                    && (last.event == SliceRect::kNoEvent || m_track.duration(r.event) > m_track.duration(last.event)))
+                if (duration > m_lastEventDuration[r.lane]) {
                     last.event = r.event;
+                    m_lastEventDuration[r.lane] = duration;
+                }
                 return;
             }
         }
         m_last[r.lane] = m_out.size();
+        m_lastEventDuration[r.lane] = duration;
         m_out.push_back(r);
     }
 
@@ -42,6 +47,10 @@ private:
     const SliceTrack &m_track;
     static constexpr std::size_t kNone = ~std::size_t(0);
     std::vector<std::size_t> m_last; // per lane: its last rectangle in m_out
+    // ... and the duration of that rectangle's event (-1: none), so a merge
+    // reads one event's times, not two: a bucket's longest event lies far
+    // from the last one's in the columns, and each read is a cache miss.
+    std::vector<TimeNs> m_lastEventDuration;
 };
 
 } // namespace
