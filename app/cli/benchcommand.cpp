@@ -128,8 +128,9 @@ void reportFloor(const LoadFigures &load, QTextStream &out)
 }
 
 // Frames of the real timeline widget, painted offscreen: the whole session,
-// then `count` random zooms and pans.
-void measureFrames(TimelineView &view, int count, std::mt19937_64 &rng, QTextStream &out)
+// then `count` random zooms and pans. `rows` names the rows shown when they
+// are not as the session opened.
+void measureFrames(TimelineView &view, int count, std::mt19937_64 &rng, QTextStream &out, const QString &rows = {})
 {
     QImage image(view.canvas()->viewport()->size(), QImage::Format_ARGB32_Premultiplied);
     auto frame = [&] {
@@ -151,8 +152,9 @@ void measureFrames(TimelineView &view, int count, std::mt19937_64 &rng, QTextStr
         view.zoom()->show({start, start + TimeNs(span)});
         frames.push_back(frame());
     }
-    out << "Frame, full range:     " << QString::number(fullFrame, 'f', 2) << " ms\n";
-    out << "Frames, " << count << " zoom/pan:  p50 " << QString::number(percentile(frames, 0.5), 'f', 2) << " ms, p99 "
+    const QString of = rows.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(rows);
+    out << "Frame, full range" << of << ":     " << QString::number(fullFrame, 'f', 2) << " ms\n";
+    out << "Frames, " << count << " zoom/pan" << of << ":  p50 " << QString::number(percentile(frames, 0.5), 'f', 2) << " ms, p99 "
         << QString::number(percentile(frames, 0.99), 'f', 2) << " ms\n";
 }
 
@@ -318,6 +320,8 @@ int runBench(const QStringList &arguments)
     std::mt19937_64 rng(7);
     measureFrames(view, parser.value(framesOption).toInt(), rng, out);
     measureScrolling(view, out);
+    if (session->ranks().size() > TimelineRows::kRanksOpenedExpanded) // they opened collapsed; scrolling expanded them
+        measureFrames(view, parser.value(framesOption).toInt(), rng, out, QStringLiteral("every rank expanded"));
     measureHitTests(view, rng, out);
     if (!parser.isSet(noStatisticsOption))
         measureStatistics(*session, out);
