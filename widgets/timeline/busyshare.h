@@ -1,9 +1,7 @@
 #pragma once
-// How busy a track is across each pixel column: what a collapsed group
-// draws instead of its rows (Nsight Systems draws a collapsed row as a
-// utilisation graph). Read from the level-of-detail summaries when the view
-// holds many events, so the cost follows the pixels.
-#include "core/busyruns.h"
+// How much of each pixel column a set of disjoint runs covers: what a
+// collapsed group draws (collapsedbusy.h). Read from the runs' level-of-
+// detail summary when the view holds many more runs than pixels.
 #include "core/slicetrack.h"
 #include "timeline/timescale.h"
 

@@ -1,11 +1,10 @@
 #include "timeline/timelinecanvas.h"
 
 #include "core/units.h"
-#include "load/derivedtracks.h"
 #include "session/eventdetails.h"
 #include "session/eventlinks.h"
 #include "session/residentbudget.h"
-#include "timeline/busyshare.h"
+#include "timeline/collapsedbusy.h"
 #include "theme/theme.h"
 #include "timeline/timelineinput.h"
 #include "timeline/zoomstate.h"
@@ -219,28 +218,8 @@ void TimelineCanvas::ensureGeometry() const
                 }
         } else if (r.kind == TimelineRow::Kind::Group && r.collapsed && !r.summaryTracks.empty()) {
             const RankEntry &entry = m_session->ranks()[std::size_t(r.rank)];
-            const auto [at, first] = m_collapsedBusy.try_emplace(row);
-            CollapsedBusy &busy = at->second;
-            if (first) {
-                if (const GpuBusySummary *summary = gpuBusySummaryOf(*entry.report, r.summaryTracks)) {
-                    busy.runs = &summary->runs;
-                } else {
-                    ResidentBudget::process().use(*entry.report);
-                    busy.made = std::make_unique<SliceTrack>(busyRuns(*entry.report, r.summaryTracks));
-                    busy.runs = busy.made.get();
-                }
-            }
-            if (busy.width != width || busy.scale.start != s.start || busy.scale.nsPerPixel != s.nsPerPixel
-                || busy.sessionOffset != entry.sessionOffset || busy.stretch != m_stretchGeneration) {
-                busy.share.assign(std::size_t(width), 0.0f);
-                for (const DisplayTime::Piece &piece : m_displayTime.pieces(r.rank, s, width))
-                    addBusyShare(*busy.runs, entry.sessionOffset, piece.scale, busy.share, piece.x0, piece.x1);
-                busy.scale = s;
-                busy.width = width;
-                busy.sessionOffset = entry.sessionOffset;
-                busy.stretch = m_stretchGeneration;
-            }
-            g.busy = busy.share;
+            CollapsedBusy &busy = m_collapsedBusy.try_emplace(row, *entry.report, r.summaryTracks).first->second;
+            g.busy = busy.share(m_displayTime, r.rank, s, width, entry.sessionOffset, m_stretchGeneration);
         }
         m_geometry.rows().push_back(std::move(g));
     };

@@ -6,6 +6,7 @@
 // tooltips are TimelineInput's; keys are TimelineActions'.
 #include "session/session.h"
 #include "theme/theme.h"
+#include "timeline/collapsedbusy.h"
 #include "timeline/displaytime.h"
 #include "timeline/framegeometry.h"
 #include "timeline/timelinerows.h"
@@ -166,22 +167,9 @@ private:
     qint64 m_scrollBuildBudgetNs = kScrollBuildBudgetNs;
     mutable int m_pendingRows = 0;
     std::uint64_t m_rowsGeneration = 1; // counts changes to the rows, the session or the stretch
-    // Per group row drawn collapsed: the union of its summary tracks. The
-    // runs of its GPU busy summary when it has one (no event read), else
-    // made from its events when first drawn.
-    struct CollapsedBusy {
-        const SliceTrack *runs = nullptr;
-        std::unique_ptr<SliceTrack> made;
-        // The share last computed and the view it was for: scrolling keeps
-        // the time scale, so a row scrolled into view again is not summed again.
-        std::vector<float> share;
-        TimeScale scale;
-        int width = -1;
-        TimeNs sessionOffset = 0;
-        std::uint64_t stretch = 0;
-    };
-    std::uint64_t m_stretchGeneration = 1; // counts setStretch calls
+    // Per group row drawn collapsed, what it draws (collapsedbusy.h).
     mutable std::map<int, CollapsedBusy> m_collapsedBusy;
+    std::uint64_t m_stretchGeneration = 1; // counts setStretch calls
     mutable EventColorCache m_colors;
     TimelineInput *m_input;
 };

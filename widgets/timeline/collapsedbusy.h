@@ -1,0 +1,40 @@
+#pragma once
+// What a collapsed group row draws: how busy its GPU work is across each
+// pixel column (Nsight Systems draws a collapsed row as a utilisation
+// graph). The runs come from the rank's GPU busy summary when the group has
+// one (no event read: hundreds of collapsed ranks cost kilobytes each),
+// else are made once from the group's tracks. The share is computed once
+// per view and kept while the view only scrolls.
+#include "core/report.h"
+#include "core/slicetrack.h"
+#include "timeline/displaytime.h"
+#include "timeline/timescale.h"
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <vector>
+
+namespace rankscope {
+
+class CollapsedBusy {
+public:
+    CollapsedBusy(const Report &report, std::span<const std::uint32_t> summaryTracks);
+
+    // Share (0..1) per column of a track area `width` wide, for `view` as
+    // `display` draws `rank` (one piece, unless stretched); `stretch` counts
+    // the stretches, so a new one computes again.
+    const std::vector<float> &share(const DisplayTime &display, int rank, const TimeScale &view, int width, TimeNs sessionOffset,
+                                    std::uint64_t stretch);
+
+private:
+    const SliceTrack *m_runs = nullptr;
+    std::unique_ptr<SliceTrack> m_made; // when there is no summary
+    std::vector<float> m_share;
+    TimeScale m_view;
+    int m_width = -1;
+    TimeNs m_sessionOffset = 0;
+    std::uint64_t m_stretch = 0;
+};
+
+} // namespace rankscope
