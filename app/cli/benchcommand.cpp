@@ -11,6 +11,7 @@
 #include <QApplication>
 #include <QCoreApplication>
 #include <QCommandLineParser>
+#include <QDir>
 #include <QElapsedTimer>
 #include <QImage>
 #include <QPainter>
@@ -23,6 +24,8 @@
 #include <map>
 #include <mutex>
 #include <random>
+#include <fcntl.h>
+#include <unistd.h>
 
 namespace rankscope::cli {
 
@@ -162,10 +165,11 @@ void measureFrames(TimelineView &view, int count, std::mt19937_64 &rng, QTextStr
 // step: the ranks as the session opened (collapsed when there are many,
 // drawn from their summaries), then with every rank expanded (each rank's
 // detail read as it comes into view, and released under the memory budget).
-// Rows scrolled in beyond a frame's building time are drawn pending and
-// built in the frames after (TimelineCanvas::kScrollBuildBudgetNs): each
-// step renders frames, as the viewer's event loop would, until none is
-// pending. Every frame counts; "complete" is a step's frames added up.
+// Rows scrolled in are drawn pending until built (TimelineCanvas: on the
+// worker for ranks opened from caches, in later frames otherwise): each
+// step renders a frame, then lets the event loop run, as the viewer's
+// would, until none is pending. Every frame painted counts, whoever asked
+// for it; "complete" is the wall time from the step to its last row.
 void measureScrolling(TimelineView &view, QTextStream &out)
 {
     QImage image(view.canvas()->viewport()->size(), QImage::Format_ARGB32_Premultiplied);
@@ -173,25 +177,23 @@ void measureScrolling(TimelineView &view, QTextStream &out)
     auto ms = [](double v) { return QString::number(v, 'f', 2); };
     auto pass = [&](const char *label) {
         std::vector<double> frames, steps;
+        view.canvas()->setFrameTimeSink(&frames);
         int progressive = 0;
         for (int value = 0;; value += std::max(1, bar->pageStep() / 4)) {
+            QElapsedTimer step;
+            step.start();
             bar->setValue(std::min(value, bar->maximum()));
-            double step = 0;
-            for (int frame = 0;; ++frame) {
-                QElapsedTimer t;
-                t.start();
+            view.canvas()->viewport()->render(&image);
+            progressive += view.canvas()->pendingRows() > 0;
+            while (view.canvas()->pendingRows() > 0) {
+                QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents); // a row arrives, or the next frame's rebuild
                 view.canvas()->viewport()->render(&image);
-                frames.push_back(double(t.nsecsElapsed()) / 1e6);
-                step += frames.back();
-                if (view.canvas()->pendingRows() == 0)
-                    break;
-                progressive += frame == 0;
-                QCoreApplication::processEvents(); // the pending rows' rebuild
             }
-            steps.push_back(step);
+            steps.push_back(double(step.nsecsElapsed()) / 1e6);
             if (value >= bar->maximum())
                 break;
         }
+        view.canvas()->setFrameTimeSink(nullptr);
         out << label << steps.size() << " steps, " << frames.size() << " frames p50 " << ms(percentile(frames, 0.5)) << " ms, p99 "
             << ms(percentile(frames, 0.99)) << " ms; detail complete p50 " << ms(percentile(steps, 0.5)) << " ms, p99 "
             << ms(percentile(steps, 0.99)) << " ms after a step (" << progressive << " steps drawn progressively); resident after "
@@ -209,6 +211,25 @@ void measureScrolling(TimelineView &view, QTextStream &out)
     out << "Memory budget:         " << QString::number(double(ResidentBudget::process().bytes()) / double(1 << 20), 'f', 0)
         << " MiB for mapped rank detail, " << ResidentBudget::process().releases() << " releases\n";
     bar->setValue(0);
+}
+
+// Every rank's mapped pages given back, then each cache file's pages dropped
+// from the page cache (a page still mapped would stay): the next read of a
+// rank's detail comes from disk.
+void dropIndexCaches(const Session &session, const QString &cacheDirectory, QTextStream &out)
+{
+    for (const ReportPtr &report : session.reports())
+        if (report->indexCache)
+            report->indexCache->release();
+    int dropped = 0;
+    for (const QFileInfo &file : QDir(cacheDirectory).entryInfoList({QStringLiteral("*.rsindex")}, QDir::Files)) {
+        const int fd = ::open(QFile::encodeName(file.filePath()).constData(), O_RDONLY);
+        if (fd < 0)
+            continue;
+        dropped += ::posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED) == 0;
+        ::close(fd);
+    }
+    out << "Cold scrolling:        " << dropped << " index caches dropped from the page cache\n";
 }
 
 // Hit tests at random points of the view as it was left.
@@ -293,7 +314,10 @@ int runBench(const QStringList &arguments)
                                           QStringLiteral("MIB"));
     const QCommandLineOption noStatisticsOption(QStringLiteral("no-statistics"),
                                                 QStringLiteral("Do not time the statistics (every report of every rank)."));
-    parser.addOptions({framesOption, noViewerOption, budgetOption, noStatisticsOption});
+    const QCommandLineOption coldOption(QStringLiteral("cold-scroll"),
+                                        QStringLiteral("Before scrolling, give back every rank's mapped pages and drop the index caches from the "
+                                                       "page cache (as after other work pushed them out): rows read from disk."));
+    parser.addOptions({framesOption, noViewerOption, budgetOption, noStatisticsOption, coldOption});
     parser.process(arguments);
     if (parser.isSet(budgetOption))
         ResidentBudget::process().setBytes(parser.value(budgetOption).toULongLong() << 20);
@@ -319,6 +343,13 @@ int runBench(const QStringList &arguments)
     QApplication::processEvents();
     std::mt19937_64 rng(7);
     measureFrames(view, parser.value(framesOption).toInt(), rng, out);
+    if (parser.isSet(coldOption)) {
+        if (cacheDirectory.isEmpty()) {
+            out << "--cold-scroll: the ranks are not read from index caches (--cache DIR)\n";
+            return 1;
+        }
+        dropIndexCaches(*session, cacheDirectory, out);
+    }
     measureScrolling(view, out);
     if (session->ranks().size() > TimelineRows::kRanksOpenedExpanded) // they opened collapsed; scrolling expanded them
         measureFrames(view, parser.value(framesOption).toInt(), rng, out, QStringLiteral("every rank expanded"));

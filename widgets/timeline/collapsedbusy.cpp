@@ -18,20 +18,31 @@ CollapsedBusy::CollapsedBusy(const Report &report, std::span<const std::uint32_t
     m_runs = m_made.get();
 }
 
+bool CollapsedBusy::hasShare(const TimeScale &view, int width, TimeNs sessionOffset, std::uint64_t stretch) const
+{
+    return width == m_width && view.start == m_view.start && view.nsPerPixel == m_view.nsPerPixel && sessionOffset == m_sessionOffset
+        && stretch == m_stretch;
+}
+
 const std::vector<float> &CollapsedBusy::share(const DisplayTime &display, int rank, const TimeScale &view, int width,
                                                TimeNs sessionOffset, std::uint64_t stretch)
 {
-    if (width == m_width && view.start == m_view.start && view.nsPerPixel == m_view.nsPerPixel && sessionOffset == m_sessionOffset
-        && stretch == m_stretch)
+    if (hasShare(view, width, sessionOffset, stretch))
         return m_share;
-    m_share.assign(std::size_t(std::max(width, 0)), 0.0f);
+    std::vector<float> share(std::size_t(std::max(width, 0)), 0.0f);
     for (const DisplayTime::Piece &piece : display.pieces(rank, view, width))
-        addBusyShare(*m_runs, sessionOffset, piece.scale, m_share, piece.x0, piece.x1);
+        addBusyShare(*m_runs, sessionOffset, piece.scale, share, piece.x0, piece.x1);
+    adoptShare(std::move(share), view, width, sessionOffset, stretch);
+    return m_share;
+}
+
+void CollapsedBusy::adoptShare(std::vector<float> share, const TimeScale &view, int width, TimeNs sessionOffset, std::uint64_t stretch)
+{
+    m_share = std::move(share);
     m_view = view;
     m_width = width;
     m_sessionOffset = sessionOffset;
     m_stretch = stretch;
-    return m_share;
 }
 
 } // namespace rankscope

@@ -26,6 +26,14 @@ public:
     // the stretches, so a new one computes again.
     const std::vector<float> &share(const DisplayTime &display, int rank, const TimeScale &view, int width, TimeNs sessionOffset,
                                     std::uint64_t stretch);
+    // Whether share() has it already; the runs it reads otherwise; and a
+    // share computed elsewhere (a worker, from those runs) taken as its own.
+    bool hasShare(const TimeScale &view, int width, TimeNs sessionOffset, std::uint64_t stretch) const;
+    const SliceTrack &runs() const { return *m_runs; }
+    // Whether those runs are the report's own (its GPU busy summary), not
+    // made and owned here: only those may be read by a worker.
+    bool runsAreTheReports() const { return !m_made; }
+    void adoptShare(std::vector<float> share, const TimeScale &view, int width, TimeNs sessionOffset, std::uint64_t stretch);
 
 private:
     const SliceTrack *m_runs = nullptr;

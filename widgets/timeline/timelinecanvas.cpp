@@ -4,8 +4,9 @@
 #include "session/eventdetails.h"
 #include "session/eventlinks.h"
 #include "session/residentbudget.h"
-#include "timeline/collapsedbusy.h"
 #include "theme/theme.h"
+#include "timeline/collapsedbusy.h"
+#include "timeline/rowbuilder.h"
 #include "timeline/timelineinput.h"
 #include "timeline/zoomstate.h"
 
@@ -17,6 +18,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <set>
 
 Q_LOGGING_CATEGORY(lcTimelinePaint, "rankscope.paint", QtWarningMsg)
 
@@ -27,8 +29,9 @@ constexpr int kIndent = 12; // px per level of the label column
 }
 
 TimelineCanvas::TimelineCanvas(ZoomState *zoom, QWidget *parent)
-    : QAbstractScrollArea(parent), m_zoom(zoom), m_input(new TimelineInput(this))
+    : QAbstractScrollArea(parent), m_zoom(zoom), m_input(new TimelineInput(this)), m_rowBuilder(new RowBuilder(this))
 {
+    connect(m_rowBuilder, &RowBuilder::rowsChanged, this, [this] { invalidateGeometry(); });
     setFocusPolicy(Qt::StrongFocus);
     viewport()->setMouseTracking(true);
     viewport()->setAttribute(Qt::WA_OpaquePaintEvent);
@@ -158,12 +161,15 @@ void TimelineCanvas::ensureGeometry() const
     QElapsedTimer building;
     building.start();
     m_pendingRows = 0;
+    m_deferredRows = 0;
     int built = 0; // rows scrolled in and built this frame: at least one, so every frame makes progress
     std::map<int, RowGeometry> previous; // of the same view: rows whose rectangles can stay
     if (scrolled)
         for (RowGeometry &g : m_geometry.rows())
             if (!g.rects.empty())
                 previous.emplace(g.row, std::move(g));
+    if (!scrolled)
+        m_rowBuilder->startView();
     m_geometryView = view;
     m_geometry.clear();
     if (!m_session)
@@ -193,14 +199,9 @@ void TimelineCanvas::ensureGeometry() const
                 m_geometry.rows().push_back(std::move(g));
                 return;
             }
-            if (scrolled && built > 0 && building.nsecsElapsed() > m_scrollBuildBudgetNs) {
-                g.pending = true;
-                ++m_pendingRows;
-                m_geometry.rows().push_back(std::move(g));
-                return;
-            }
-            ++built;
-            ResidentBudget::process().use(*entry.report); // its events are read
+            RowBuildJob job;
+            job.widthPx = width;
+            job.report = entry.report;
             const std::vector<DisplayTime::Piece> pieces = m_displayTime.pieces(r.rank, s, width); // one, unless stretched
             for (std::size_t t = 0; t < r.tracks.size(); ++t)
                 for (const DisplayTime::Piece &piece : pieces) {
@@ -214,11 +215,56 @@ void TimelineCanvas::ensureGeometry() const
                     in.trackSlot = std::uint8_t(t);
                     in.clipX0 = piece.x0;
                     in.clipX1 = piece.x1;
-                    buildSliceGeometry(in, piece.scale, width, g.rects);
+                    job.parts.push_back({in, piece.scale});
                 }
+            // A rank read through its cache's mapping may wait on the disk:
+            // scrolled in, its row is built on the worker, hatched until then.
+            if (scrolled && entry.report->indexCache) {
+                ResidentBudget::process().use(*entry.report); // its pages are about to be read
+                if (std::optional<BuiltRow> built = m_rowBuilder->take(row, g.firstLane, g.lastLane)) {
+                    g.rects = std::move(built->rects);
+                } else {
+                    m_rowBuilder->request(row, g.firstLane, g.lastLane, std::move(job));
+                    g.pending = true;
+                    ++m_pendingRows;
+                }
+                m_geometry.rows().push_back(std::move(g));
+                return;
+            }
+            if (scrolled && built > 0 && building.nsecsElapsed() > m_scrollBuildBudgetNs) {
+                g.pending = true;
+                ++m_pendingRows;
+                ++m_deferredRows;
+                m_geometry.rows().push_back(std::move(g));
+                return;
+            }
+            ++built;
+            ResidentBudget::process().use(*entry.report); // its events are read
+            g.rects = buildRow(job).rects;
         } else if (r.kind == TimelineRow::Kind::Group && r.collapsed && !r.summaryTracks.empty()) {
             const RankEntry &entry = m_session->ranks()[std::size_t(r.rank)];
             CollapsedBusy &busy = m_collapsedBusy.try_emplace(row, *entry.report, r.summaryTracks).first->second;
+            // Scrolled in, the runs of a rank opened from its cache are read on
+            // the worker. (They are not counted against the memory budget:
+            // counted at its whole cache, each collapsed rank in view would
+            // push the others out, every frame.)
+            if (scrolled && entry.report->indexCache && busy.runsAreTheReports()
+                && !busy.hasShare(s, width, entry.sessionOffset, m_stretchGeneration)) {
+                if (std::optional<BuiltRow> built = m_rowBuilder->take(row, g.firstLane, g.lastLane)) {
+                    busy.adoptShare(std::move(built->busy), s, width, entry.sessionOffset, m_stretchGeneration);
+                } else {
+                    RowBuildJob job;
+                    job.widthPx = width;
+                    job.report = entry.report;
+                    for (const DisplayTime::Piece &piece : m_displayTime.pieces(r.rank, s, width))
+                        job.busyParts.push_back({&busy.runs(), entry.sessionOffset, piece.scale, piece.x0, piece.x1});
+                    m_rowBuilder->request(row, g.firstLane, g.lastLane, std::move(job));
+                    g.pending = true;
+                    ++m_pendingRows;
+                    m_geometry.rows().push_back(std::move(g));
+                    return;
+                }
+            }
             g.busy = busy.share(m_displayTime, r.rank, s, width, entry.sessionOffset, m_stretchGeneration);
         }
         m_geometry.rows().push_back(std::move(g));
@@ -233,6 +279,10 @@ void TimelineCanvas::ensureGeometry() const
         place(row, y, false);
         y += m_rows.height(row);
     }
+    std::set<int> inView;
+    for (const RowGeometry &g : m_geometry.rows())
+        inView.insert(g.row);
+    m_rowBuilder->setRowsInView(std::move(inView));
 }
 
 QRect TimelineCanvas::rowRect(int row) const
@@ -373,8 +423,10 @@ void TimelineCanvas::paintEvent(QPaintEvent *)
     const bool rebuilt = !m_geometryValid;
     QPainter p(viewport());
     paintTo(p);
-    if (m_pendingRows > 0) // build them next, once this frame is shown
+    if (m_deferredRows > 0) // build them next, once this frame is shown (the worker's rows come by themselves)
         QTimer::singleShot(0, this, [this] { invalidateGeometry(); });
+    if (m_frameTimes)
+        m_frameTimes->push_back(double(timer.nsecsElapsed()) / 1e6);
     qCDebug(lcTimelinePaint, "frame: %.3f ms, %zu rows, %zu rects%s", double(timer.nsecsElapsed()) / 1e6,
             m_geometry.rows().size(), m_geometry.rectCount(), rebuilt ? ", geometry rebuilt" : "");
 }
@@ -411,6 +463,8 @@ void TimelineCanvas::paintRow(QPainter &p, const RowGeometry &g) const
     const Theme theme(palette());
     if (row.kind == TimelineRow::Kind::Group) {
         p.fillRect(area, theme.groupBackground());
+        if (g.pending) // its busy share comes from the worker: hatched meanwhile
+            p.fillRect(area.adjusted(0, 1, 0, -1), QBrush(theme.rowSeparator(), Qt::BDiagPattern));
         paintBusy(p, g);
         return;
     }

@@ -22,6 +22,7 @@ Q_DECLARE_LOGGING_CATEGORY(lcTimelinePaint)
 
 namespace rankscope {
 
+class RowBuilder;
 class TimelineInput;
 class ZoomState;
 
@@ -74,15 +75,21 @@ public:
     std::optional<EventLocation> eventAt(QPoint viewportPos) const;
     // The frame as drawn (built if stale), and what is drawn under a point.
     const FrameGeometry &geometry() const;
-    // While scrolling, rows coming into view are built for at most this
-    // long per frame (at least one is); the rest are drawn pending and built
-    // in the frames after (scheduled at once), so scrolling never waits for
-    // a rank's detail to be read. A zoom or a first frame builds every row.
+    // While scrolling, rows coming into view are never waited for. A row of
+    // a rank opened from its index cache is built on a worker (its pages
+    // may come from disk; rowbuilder.h); a row of a rank held in memory is
+    // built in the frame, for at most this long per frame (at least one
+    // is), and the rest in the frames after (scheduled at once). Both are
+    // drawn pending (hatched) meanwhile. A zoom or a first frame builds
+    // every row in the frame.
     static constexpr qint64 kScrollBuildBudgetNs = 6'000'000;
     // Rows of the current frame drawn pending, and that budget (a test
     // sets 0: one row built per frame).
     int pendingRows() const { return m_pendingRows; }
     void setScrollBuildBudget(qint64 ns) { m_scrollBuildBudgetNs = ns; }
+    // For benchmarks: every frame's painting time in ms, whoever asked for
+    // the frame (a render, or the event loop after a row arrived).
+    void setFrameTimeSink(std::vector<double> *frameTimes) { m_frameTimes = frameTimes; }
     FrameGeometry::Hit hit(QPoint viewportPos) const;
     ZoomState *zoom() const { return m_zoom; }
     // Events to outline (e.g. the copies of a histogram bar); the first is
@@ -166,12 +173,15 @@ private:
     mutable GeometryView m_geometryView;
     qint64 m_scrollBuildBudgetNs = kScrollBuildBudgetNs;
     mutable int m_pendingRows = 0;
+    mutable int m_deferredRows = 0; // of those, the ones built in a later frame on this thread
     std::uint64_t m_rowsGeneration = 1; // counts changes to the rows, the session or the stretch
     // Per group row drawn collapsed, what it draws (collapsedbusy.h).
     mutable std::map<int, CollapsedBusy> m_collapsedBusy;
     std::uint64_t m_stretchGeneration = 1; // counts setStretch calls
     mutable EventColorCache m_colors;
     TimelineInput *m_input;
+    RowBuilder *m_rowBuilder;
+    std::vector<double> *m_frameTimes = nullptr;
 };
 
 } // namespace rankscope

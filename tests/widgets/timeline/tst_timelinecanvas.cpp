@@ -11,6 +11,7 @@
 #include "timeline/zoomstate.h"
 
 #include <QScrollBar>
+#include <QTemporaryDir>
 #include <QtTest>
 
 using namespace rankscope;
@@ -273,6 +274,79 @@ private slots:
         bar->setValue(0);
         m_view->resize(1200, 800);
         QCoreApplication::processEvents();
+    }
+
+    // Ranks opened from their index caches read their events through a
+    // mapping that may wait on the disk: scrolled in, their rows (and a
+    // collapsed group's busy share) are built on the worker, drawn pending
+    // until they arrive, and then are what a full build draws.
+    void rowsOfCachedRanksAreBuiltOnTheWorker()
+    {
+        QTemporaryDir caches;
+        QVERIFY(caches.isValid());
+        LoadControl control;
+        control.indexCacheDirectory = caches.path();
+        const QStringList files{ddpFixture(0), ddpFixture(1), ddpFixture(2), ddpFixture(3)};
+        QCOMPARE(Session::load(files, control).failures().size(), std::size_t(0)); // writes the caches
+        auto session = std::make_shared<Session>(Session::load(files, control));
+        QCOMPARE(session->ranks().size(), std::size_t(4));
+        for (const RankEntry &entry : session->ranks())
+            QVERIFY(entry.report->indexCache);
+        TimelineView view;
+        view.resize(1200, 260); // a short window: the rows scroll
+        view.setSession(session);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        TimelineCanvas *c = view.canvas();
+        QScrollBar *bar = c->verticalScrollBar();
+        for (const bool collapsed : {false, true}) {
+            // Then rank 0 expanded over the others collapsed: scrolling to
+            // the bottom brings the collapsed ranks in.
+            bar->setValue(0);
+            c->rows().setAllCollapsed(false);
+            for (std::size_t r = 0; r < c->rows().rows().size(); ++r) {
+                const TimelineRow &row = c->rows().rows()[r];
+                if (collapsed && row.kind == TimelineRow::Kind::Group && row.parent < 0 && row.rank > 0)
+                    c->rows().setCollapsed(int(r), true);
+            }
+            c->rowsChanged();
+            QCoreApplication::processEvents();
+            QVERIFY2(bar->maximum() > 0, qPrintable(QStringLiteral("rows %1 px, view %2 px").arg(c->rows().totalHeight()).arg(c->viewport()->height())));
+            view.zoom()->fit();
+            bar->setValue(0);
+            c->rowsChanged(); // a new view: built in the frame
+            c->viewport()->repaint();
+            QCOMPARE(c->pendingRows(), 0);
+            bar->setValue(bar->maximum());
+            c->viewport()->repaint();
+            QVERIFY2(c->pendingRows() > 0, "rows scrolled in wait for the worker");
+            int pendingGroups = 0;
+            for (const RowGeometry &g : c->geometry().rows())
+                if (g.pending) {
+                    QVERIFY(g.rects.empty() && g.busy.empty());
+                    pendingGroups += c->rows().rows()[std::size_t(g.row)].kind == TimelineRow::Kind::Group;
+                }
+            QCOMPARE(pendingGroups > 0, collapsed);
+            QTRY_COMPARE_WITH_TIMEOUT(c->pendingRows(), 0, 10000); // arrived and painted by the event loop
+            std::map<int, RowGeometry> fromWorker;
+            for (const RowGeometry &g : c->geometry().rows())
+                fromWorker[g.row] = g;
+            c->rowsChanged(); // a full build of the same view, in the frame
+            c->viewport()->repaint();
+            QCOMPARE(c->pendingRows(), 0);
+            int busyRows = 0, eventRows = 0;
+            for (const RowGeometry &g : c->geometry().rows()) {
+                const RowGeometry &w = fromWorker.at(g.row);
+                QCOMPARE(w.busy, g.busy);
+                busyRows += !g.busy.empty();
+                QCOMPARE(w.rects.size(), g.rects.size());
+                eventRows += !g.rects.empty();
+                for (std::size_t i = 0; i < g.rects.size(); ++i)
+                    QVERIFY(w.rects[i].x0 == g.rects[i].x0 && w.rects[i].x1 == g.rects[i].x1 && w.rects[i].lane == g.rects[i].lane
+                            && w.rects[i].event == g.rects[i].event && w.rects[i].count == g.rects[i].count);
+            }
+            QVERIFY(collapsed ? busyRows > 0 : eventRows > 0);
+        }
     }
 
     // Hovering the memory counter reads its value there; a range gives min, mean, max.
