@@ -1,6 +1,7 @@
 // rankscope-cli diff: two runs (or two ranks) compared per kernel, NVTX
 // path, CUDA API call or copy kind, largest absolute change first.
 #include "clicommands.h"
+#include "load/cache/indexcache.h"
 #include "stats/rundiff.h"
 
 #include <QCommandLineParser>
@@ -44,6 +45,7 @@ int runDiff(const QStringList &arguments)
     std::vector<Session> sides;
     LoadControl control;
     control.indexCacheDirectory = indexCacheDirectoryFrom(parser);
+    control.checkedCachesDirectory = defaultCheckedCachesDirectory();
     for (const QString &input : parser.positionalArguments()) {
         Session s = Session::load({input}, control);
         for (const auto &f : s.failures()) {

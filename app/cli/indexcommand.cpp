@@ -49,6 +49,7 @@ std::vector<IndexOutcome> indexOverProcesses(const QStringList &files, const QSt
     const std::vector<int> owner = splitFilesBySize(sizes, processWorld().size);
     LoadControl control;
     control.indexCacheDirectory = directory;
+    control.checkedCachesDirectory = defaultCheckedCachesDirectory();
     // One report at a time: each is dropped once its cache is written, so
     // memory stays that of the largest report.
     QByteArray mine;

@@ -47,6 +47,7 @@ std::optional<Session> loadInputs(const QCommandLineParser &parser, const LoadCo
     }
     LoadControl withCache = control;
     withCache.indexCacheDirectory = indexCacheDirectoryFrom(parser, cacheByDefault);
+    withCache.checkedCachesDirectory = defaultCheckedCachesDirectory();
     Session session = Session::load(parser.positionalArguments(), withCache);
     for (const LoadFailure &f : session.failures())
         printFailure(f.path, f.error);

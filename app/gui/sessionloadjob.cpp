@@ -36,6 +36,7 @@ void SessionLoadJob::start(const QStringList &paths)
         LoadControl control;
         control.cancel = flag.get();
         control.indexCacheDirectory = defaultIndexCacheDirectory();
+        control.checkedCachesDirectory = defaultCheckedCachesDirectory();
         auto lastPercent = std::make_shared<std::atomic<int>>(-1);
         control.progress = [self, lastPercent](double fraction) {
             const int percent = int(fraction * 100.0);

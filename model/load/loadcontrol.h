@@ -23,6 +23,10 @@ struct LoadControl {
     // Where index caches are read and written (load/cache/indexcache.h);
     // empty: every file is parsed and nothing is written.
     QString indexCacheDirectory;
+    // Where this user's record of caches already checked whole is kept
+    // (load/cache/checkedcaches.h); empty: every cache opened is read and
+    // checked in full.
+    QString checkedCachesDirectory;
 
     bool isCancelled() const { return cancel && cancel->load(std::memory_order_relaxed); }
     void report(double fraction) const

@@ -1,6 +1,7 @@
 #include "load/cache/cachefile.h"
 
 #include "load/cache/cachechecks.h"
+#include "load/cache/checkedcaches.h"
 #include "load/cache/cachestreams.h"
 #include "load/cache/reportfields.h"
 
@@ -122,7 +123,7 @@ void resealIndexCache(std::span<char> bytes, const CacheKey *key)
     std::memcpy(bytes.data(), &header, sizeof header);
 }
 
-CacheOpenResult openIndexCache(const QString &cachePath, const CacheKey &key)
+CacheOpenResult openIndexCache(const QString &cachePath, const CacheKey &key, const CheckedCaches *checked)
 {
     QElapsedTimer timer;
     timer.start();
@@ -148,9 +149,14 @@ CacheOpenResult openIndexCache(const QString &cachePath, const CacheKey &key)
         return {nullptr, QStringLiteral("truncated or extended (%1 bytes, the header says %2)").arg(fileBytes).arg(header.bodyOffset + header.bodyBytes)};
     if (header.sourceBytes != key.sourceBytes || header.sourceModifiedNs != key.sourceModifiedNs)
         return {nullptr, QStringLiteral("written for another version of the trace (its size or modification time changed)")};
-    const std::optional<std::uint64_t> checksum = checksumOfFileRange(cachePath, header.bodyOffset, header.bodyBytes);
-    if (!checksum || *checksum != header.bodyChecksum)
-        return {nullptr, QStringLiteral("damaged (checksum mismatch)")};
+    const std::optional<CacheFileIdentity> identity =
+        identityOfCacheFile(mapped->file.handle(), header.bodyChecksum, header.formatVersion);
+    const bool passedBefore = checked && identity && checked->passed(cachePath, *identity);
+    if (!passedBefore) {
+        const std::optional<std::uint64_t> checksum = checksumOfFileRange(cachePath, header.bodyOffset, header.bodyBytes);
+        if (!checksum || *checksum != header.bodyChecksum)
+            return {nullptr, QStringLiteral("damaged (checksum mismatch)")};
+    }
 
     mapped->data = mapped->file.map(0, qint64(fileBytes));
     mapped->size = fileBytes;
@@ -169,14 +175,19 @@ CacheOpenResult openIndexCache(const QString &cachePath, const CacheKey &key)
     } catch (const CacheDamaged &e) {
         return {nullptr, QStringLiteral("damaged (%1)").arg(QString::fromLatin1(e.what()))};
     }
-    if (const QString problem = checkCachedReport(*report); !problem.isEmpty())
-        return {nullptr, QStringLiteral("damaged (%1)").arg(problem)};
-    // The checks read every index column; what reads them next (a view, a
-    // statistic) brings back only the pages it needs.
+    if (!passedBefore) {
+        if (const QString problem = checkCachedReport(*report); !problem.isEmpty())
+            return {nullptr, QStringLiteral("damaged (%1)").arg(problem)};
+        if (checked && identity)
+            checked->remember(cachePath, *identity);
+    }
+    // Reading the tables (and the checks, which read every index column)
+    // brought pages in; what reads them next (a view, a statistic) brings
+    // back only the pages it needs.
     mapped->release();
     report->loadSeconds = double(timer.nsecsElapsed()) / 1e9;
     report->indexCache = mapped;
-    return {std::move(report), {}};
+    return {std::move(report), {}, !passedBefore};
 }
 
 } // namespace rankscope

@@ -2,7 +2,9 @@
 // One report's index cache: everything loading built (track columns,
 // interval indexes, LOD summaries, strings, side tables, collective
 // records) in one file that is memory-mapped back, so opening costs the
-// checksum and the small tables, and a column costs memory only when read.
+// checks and the small tables (only the tables, for a cache the user has
+// opened before unchanged: checkedcaches.h), and a column costs memory only
+// when read.
 //
 // Layout: a fixed header (magic, format version, byte order, the source's
 // size and modification time, the body's length and CRC-32), then the body:
@@ -39,6 +41,9 @@ constexpr std::uint32_t kIndexCacheFormatVersion = 4;
 struct CacheOpenResult {
     std::shared_ptr<Report> report; // set when the cache was sound and matched
     QString whyNot;                 // otherwise: "none yet", "written for another version of the file", ...
+    // Whether this open read the cache whole (its checksum and every index
+    // column); false when it had passed as it is before (checkedcaches.h).
+    bool checkedInFull = false;
 };
 
 // Writes `report` to `cachePath` atomically (a temporary file renamed over
@@ -50,7 +55,11 @@ QString writeIndexCache(const Report &report, const CacheKey &key, const QString
 // a cache that passes its checksums but may lie in its body.
 void resealIndexCache(std::span<char> bytes, const CacheKey *key);
 
-// Maps `cachePath` and checks it against `key`.
-CacheOpenResult openIndexCache(const QString &cachePath, const CacheKey &key);
+class CheckedCaches;
+
+// Maps `cachePath` and checks it against `key`. With `checked`, a cache
+// that passed every check before and has not changed since is only mapped
+// and its tables read; one checked in full now is remembered there.
+CacheOpenResult openIndexCache(const QString &cachePath, const CacheKey &key, const CheckedCaches *checked = nullptr);
 
 } // namespace rankscope

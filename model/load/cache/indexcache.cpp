@@ -1,6 +1,7 @@
 #include "load/cache/indexcache.h"
 
 #include "load/cache/cachefile.h"
+#include "load/cache/checkedcaches.h"
 
 #include <QCryptographicHash>
 #include <QDir>
@@ -8,15 +9,31 @@
 
 namespace rankscope {
 
-QString defaultIndexCacheDirectory()
+namespace {
+
+// The folder an environment variable names ("off": none), else `folder`
+// under the user's cache folder (~/.cache).
+QString configuredOrUserCache(const char *variable, const QString &folder)
 {
-    const QString configured = qEnvironmentVariable("RANKSCOPE_INDEX_CACHE");
+    const QString configured = qEnvironmentVariable(variable);
     if (configured == QLatin1String("off"))
         return {};
     if (!configured.isEmpty())
         return configured;
     const QString base = QStandardPaths::writableLocation(QStandardPaths::GenericCacheLocation);
-    return base.isEmpty() ? QString() : base + QStringLiteral("/rankscope/index");
+    return base.isEmpty() ? QString() : base + QLatin1Char('/') + folder;
+}
+
+} // namespace
+
+QString defaultIndexCacheDirectory()
+{
+    return configuredOrUserCache("RANKSCOPE_INDEX_CACHE", QStringLiteral("rankscope/index"));
+}
+
+QString defaultCheckedCachesDirectory()
+{
+    return configuredOrUserCache("RANKSCOPE_CHECKED_CACHES", QStringLiteral("rankscope/checked"));
 }
 
 QString indexCachePathFor(const QString &directory, const CacheKey &key)
@@ -30,7 +47,8 @@ LoadResult loadThroughIndexCache(const QString &path, const LoadControl &control
 {
     const CacheKey key = CacheKey::of(path);
     const QString cachePath = indexCachePathFor(control.indexCacheDirectory, key);
-    CacheOpenResult cached = openIndexCache(cachePath, key);
+    const CheckedCaches checked(control.checkedCachesDirectory);
+    CacheOpenResult cached = openIndexCache(cachePath, key, &checked);
     if (cached.report) {
         cached.report->filePath = path;
         cached.report->diagnostics.insert(cached.report->diagnostics.begin(),

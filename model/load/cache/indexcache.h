@@ -14,6 +14,11 @@ struct CacheKey;
 // $RANKSCOPE_INDEX_CACHE if set ("off": none), else rankscope/index under
 // the user's cache folder (~/.cache).
 QString defaultIndexCacheDirectory();
+// Where the executables keep the user's record of caches already checked
+// whole (checkedcaches.h): $RANKSCOPE_CHECKED_CACHES if set ("off": none,
+// every open checks in full), else rankscope/checked under the user's
+// cache folder, never the shared cache folder.
+QString defaultCheckedCachesDirectory();
 
 // The cache file for a trace in `directory`: named by a hash of the trace's
 // absolute path, so a shared folder serves everyone who opens that path.

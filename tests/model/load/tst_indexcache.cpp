@@ -3,6 +3,7 @@
 // CSVs); a stale, damaged, truncated, foreign or crafted cache is never
 // used, the trace is parsed again and the cache replaced.
 #include "load/cache/cachefile.h"
+#include "load/cache/checkedcaches.h"
 #include "load/cache/indexcache.h"
 #include "load/traceloader.h"
 #include "session/session.h"
@@ -287,6 +288,49 @@ private slots:
         QVERIFY(QFile::copy(first.indexCachePath, cacheOfB));
         const CacheOpenResult opened = openIndexCache(cacheOfB, CacheKey::of(b));
         QVERIFY(!opened.report);
+    }
+
+    // A cache that passed every check, unchanged since, is opened again
+    // without reading it (checkedcaches.h); any write to it (here one byte
+    // of its body, in place) makes the next open check it in full.
+    void aCachePassedBeforeIsOnlyMappedUntilItChanges()
+    {
+        QTemporaryDir dir, store;
+        const QString file = ddpFixture(1);
+        const LoadResult written = loadTraceFile(file, cachedIn(dir));
+        QCOMPARE(written.indexCache, LoadResult::IndexCache::Written);
+        const QString cachePath = written.indexCachePath;
+        const CacheKey key = CacheKey::of(file);
+        constexpr std::int64_t settleNs = 200'000'000;
+        const CheckedCaches checked(store.path(), settleNs);
+
+        // Just written: too recent to remember (its change time could still be the clock's current tick).
+        QVERIFY(openIndexCache(cachePath, key, &checked).checkedInFull);
+        QVERIFY(openIndexCache(cachePath, key, &checked).checkedInFull);
+        QTest::qSleep(int(settleNs / 1'000'000) + 50);
+        const CacheOpenResult first = openIndexCache(cachePath, key, &checked);
+        QVERIFY(first.report && first.checkedInFull);
+        const CacheOpenResult again = openIndexCache(cachePath, key, &checked);
+        QVERIFY2(again.report, qPrintable(again.whyNot));
+        QVERIFY(!again.checkedInFull);
+        QCOMPARE(again.report->eventCount(), written.report->eventCount());
+        QCOMPARE(again.report->tracks.size(), written.report->tracks.size());
+        // Without the record, the same cache is checked in full.
+        QVERIFY(openIndexCache(cachePath, key).checkedInFull);
+        const CheckedCaches none{QString()};
+        QVERIFY(openIndexCache(cachePath, key, &none).checkedInFull);
+
+        QFile cache(cachePath);
+        QVERIFY(cache.open(QIODevice::ReadWrite));
+        QVERIFY(cache.seek(cache.size() / 2));
+        char byte = 0;
+        QVERIFY(cache.getChar(&byte));
+        QVERIFY(cache.seek(cache.size() / 2));
+        QVERIFY(cache.putChar(char(byte ^ 0x5a)));
+        cache.close();
+        const CacheOpenResult damaged = openIndexCache(cachePath, key, &checked);
+        QVERIFY(!damaged.report); // read and refused, not taken on the record's word
+        QVERIFY2(damaged.whyNot.contains(QStringLiteral("checksum")), qPrintable(damaged.whyNot));
     }
 
     void withoutAFolderNothingIsWritten()

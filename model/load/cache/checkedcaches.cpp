@@ -1,0 +1,84 @@
+#include "load/cache/checkedcaches.h"
+
+#include <QCryptographicHash>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QSaveFile>
+
+#include <ctime>
+#include <sys/stat.h>
+
+namespace rankscope {
+
+namespace {
+
+// What a record holds: the identity, and the path it is for (a record
+// file named by a hash of another path is not taken as this one's).
+constexpr char kRecordMagic[8] = {'R', 'S', 'C', 'H', 'E', 'C', 'K', '1'};
+
+std::int64_t nsOf(const timespec &t) { return std::int64_t(t.tv_sec) * 1'000'000'000 + t.tv_nsec; }
+
+std::int64_t nowNs()
+{
+    timespec now {};
+    ::clock_gettime(CLOCK_REALTIME, &now);
+    return nsOf(now);
+}
+
+QByteArray recordOf(const QString &cachePath, const CacheFileIdentity &identity)
+{
+    QByteArray record(kRecordMagic, sizeof kRecordMagic);
+    record.append(reinterpret_cast<const char *>(&identity), sizeof identity);
+    record.append(QFileInfo(cachePath).absoluteFilePath().toUtf8());
+    return record;
+}
+
+} // namespace
+
+std::optional<CacheFileIdentity> identityOfCacheFile(int fd, std::uint64_t bodyChecksum, std::uint32_t formatVersion)
+{
+    struct stat st {};
+    if (::fstat(fd, &st) != 0)
+        return std::nullopt;
+    CacheFileIdentity identity;
+    identity.device = std::uint64_t(st.st_dev);
+    identity.inode = std::uint64_t(st.st_ino);
+    identity.bytes = std::int64_t(st.st_size);
+    identity.modifiedNs = nsOf(st.st_mtim);
+    identity.changedNs = nsOf(st.st_ctim);
+    identity.bodyChecksum = bodyChecksum;
+    identity.formatVersion = formatVersion;
+    return identity;
+}
+
+QString CheckedCaches::recordPathFor(const QString &cachePath) const
+{
+    const QByteArray digest =
+        QCryptographicHash::hash(QFileInfo(cachePath).absoluteFilePath().toUtf8(), QCryptographicHash::Sha1).toHex();
+    return QDir(m_directory).filePath(QString::fromLatin1(digest.left(24)) + QStringLiteral(".checked"));
+}
+
+bool CheckedCaches::passed(const QString &cachePath, const CacheFileIdentity &identity) const
+{
+    if (!isEnabled())
+        return false;
+    QFile file(recordPathFor(cachePath));
+    if (!file.open(QIODevice::ReadOnly))
+        return false;
+    const QByteArray expected = recordOf(cachePath, identity);
+    return file.size() == expected.size() && file.readAll() == expected;
+}
+
+void CheckedCaches::remember(const QString &cachePath, const CacheFileIdentity &identity) const
+{
+    if (!isEnabled() || identity.changedNs > nowNs() - m_settleNs || identity.modifiedNs > nowNs() - m_settleNs)
+        return;
+    if (!QDir().mkpath(m_directory))
+        return; // nothing remembered: the next open checks in full again
+    QSaveFile file(recordPathFor(cachePath));
+    if (file.open(QIODevice::WriteOnly) && file.write(recordOf(cachePath, identity)) >= 0)
+        file.commit();
+}
+
+} // namespace rankscope
