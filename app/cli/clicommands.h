@@ -20,16 +20,14 @@ int runIndex(const QStringList &arguments);
 // One line per failed file on stderr: "rankscope-cli: FILE: reason".
 void printFailure(const QString &path, const QString &reason);
 
-// Under MPI (processworld.h): every process indexes its share of the
-// files into `directory` (nothing without one), then all wait for each
-// other, so process 0 opens every file from its cache. One process: returns.
-void indexAcrossProcesses(const QStringList &inputs, const QString &directory);
-
 // Adds --cache DIR and --no-cache (load/cache/indexcache.h) to a parser.
 void addIndexCacheOptions(QCommandLineParser &parser);
 // The index cache folder those options choose; none when --no-cache, or
 // when neither is given and the command does not cache by default.
 QString indexCacheDirectoryFrom(const QCommandLineParser &parser, bool cacheByDefault = true);
+// Loading through the caches in that folder (none when it is empty), and
+// trusting those this user has checked before (load/cache/checkedcaches.h).
+LoadControl cachedLoadControl(const QString &cacheDirectory);
 // Adds the FILE|DIR... positional argument and the index cache options.
 void addInputArgument(QCommandLineParser &parser);
 // Loads the files the parser's positional arguments name (through their

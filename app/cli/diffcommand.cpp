@@ -1,7 +1,6 @@
 // rankscope-cli diff: two runs (or two ranks) compared per kernel, NVTX
 // path, CUDA API call or copy kind, largest absolute change first.
 #include "clicommands.h"
-#include "load/cache/indexcache.h"
 #include "stats/rundiff.h"
 
 #include <QCommandLineParser>
@@ -43,9 +42,7 @@ int runDiff(const QStringList &arguments)
     options.normalizeKernelNames = parser.isSet(normalizeOption);
     bool failed = false;
     std::vector<Session> sides;
-    LoadControl control;
-    control.indexCacheDirectory = indexCacheDirectoryFrom(parser);
-    control.checkedCachesDirectory = defaultCheckedCachesDirectory();
+    const LoadControl control = cachedLoadControl(indexCacheDirectoryFrom(parser));
     for (const QString &input : parser.positionalArguments()) {
         Session s = Session::load({input}, control);
         for (const auto &f : s.failures()) {

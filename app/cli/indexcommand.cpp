@@ -7,7 +7,7 @@
 #include "load/cache/indexcache.h"
 #include "load/traceloader.h"
 #include "processworld.h"
-#include "session/filesplit.h"
+#include "session/session.h"
 
 #include <QDataStream>
 #include <QElapsedTimer>
@@ -43,20 +43,12 @@ QString describe(const LoadResult &result, double seconds)
 
 std::vector<IndexOutcome> indexOverProcesses(const QStringList &files, const QString &directory)
 {
-    std::vector<std::int64_t> sizes;
-    for (const QString &file : files)
-        sizes.push_back(QFileInfo(file).size());
-    const std::vector<int> owner = splitFilesBySize(sizes, processWorld().size);
-    LoadControl control;
-    control.indexCacheDirectory = directory;
-    control.checkedCachesDirectory = defaultCheckedCachesDirectory();
+    const LoadControl control = cachedLoadControl(directory);
     // One report at a time: each is dropped once its cache is written, so
     // memory stays that of the largest report.
     QByteArray mine;
     QDataStream stream(&mine, QIODevice::WriteOnly);
-    for (qsizetype i = 0; i < files.size(); ++i) {
-        if (owner[std::size_t(i)] != processWorld().rank)
-            continue;
+    for (const qsizetype i : myShareOf(files)) {
         QElapsedTimer timer;
         timer.start();
         const LoadResult result = loadTraceFile(files[i], control);
@@ -78,22 +70,7 @@ std::vector<IndexOutcome> indexOverProcesses(const QStringList &files, const QSt
     return outcomes;
 }
 
-QStringList expandInputs(const QStringList &inputs)
-{
-    QStringList files;
-    for (const QString &input : inputs)
-        files += QFileInfo(input).isDir() ? traceFilesIn(input) : QStringList{input};
-    return files;
-}
-
 } // namespace
-
-void indexAcrossProcesses(const QStringList &inputs, const QString &directory)
-{
-    if (processWorld().size > 1 && !directory.isEmpty())
-        (void)indexOverProcesses(expandInputs(inputs), directory);
-    waitForAllProcesses();
-}
 
 int runIndex(const QStringList &arguments)
 {
@@ -111,7 +88,7 @@ int runIndex(const QStringList &arguments)
         QTextStream(stderr) << "rankscope-cli index: no cache folder (--no-cache, or RANKSCOPE_INDEX_CACHE=off): give --cache DIR\n";
         return 1;
     }
-    const QStringList files = expandInputs(parser.positionalArguments());
+    const QStringList files = expandTracePaths(parser.positionalArguments());
     if (files.isEmpty()) {
         QTextStream(stderr) << "rankscope-cli index: no input files\n";
         return 1;

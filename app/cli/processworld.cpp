@@ -1,5 +1,9 @@
 #include "processworld.h"
 
+#include "session/filesplit.h"
+
+#include <QFileInfo>
+
 #ifdef RANKSCOPE_WITH_MPI
 #include <mpi.h>
 #endif
@@ -91,6 +95,19 @@ void waitForAllProcesses()
     if (g_joined)
         MPI_Barrier(MPI_COMM_WORLD);
 #endif
+}
+
+std::vector<qsizetype> myShareOf(const QStringList &files)
+{
+    std::vector<std::int64_t> sizes;
+    for (const QString &file : files)
+        sizes.push_back(QFileInfo(file).size());
+    const std::vector<int> owner = splitFilesBySize(sizes, processWorld().size);
+    std::vector<qsizetype> mine;
+    for (qsizetype i = 0; i < files.size(); ++i)
+        if (owner[std::size_t(i)] == processWorld().rank)
+            mine.push_back(i);
+    return mine;
 }
 
 } // namespace rankscope::cli

@@ -6,6 +6,9 @@
 // what a serial run prints.
 #include <QByteArray>
 #include <QList>
+#include <QStringList>
+
+#include <vector>
 
 namespace rankscope::cli {
 
@@ -19,6 +22,12 @@ struct ProcessWorld {
 void startProcessWorld(int *argc, char ***argv);
 void stopProcessWorld();
 const ProcessWorld &processWorld();
+
+// The files (indices into `files`) this process handles: all of them split
+// over the processes by size (session/filesplit.h), the same split for
+// every command, so `stats` finds the caches `index` wrote on the same
+// process.
+std::vector<qsizetype> myShareOf(const QStringList &files);
 
 // Every process's bytes in process order, on process 0; elsewhere empty.
 QList<QByteArray> gatherToFirst(const QByteArray &mine);

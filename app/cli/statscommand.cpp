@@ -1,5 +1,6 @@
 #include "clicommands.h"
 #include "processworld.h"
+#include "statsacrossprocesses.h"
 #include "load/cache/indexcache.h"
 #include "stats/kernelclasses.h"
 #include "stats/reportcatalog.h"
@@ -33,6 +34,14 @@ QString indexCacheDirectoryFrom(const QCommandLineParser &parser, bool cacheByDe
     return cacheByDefault ? defaultIndexCacheDirectory() : QString();
 }
 
+LoadControl cachedLoadControl(const QString &cacheDirectory)
+{
+    LoadControl control;
+    control.indexCacheDirectory = cacheDirectory;
+    control.checkedCachesDirectory = cacheDirectory.isEmpty() ? QString() : defaultCheckedCachesDirectory();
+    return control;
+}
+
 void addInputArgument(QCommandLineParser &parser)
 {
     parser.addPositionalArgument(QStringLiteral("files"), QStringLiteral("Trace files or directories."), QStringLiteral("FILE|DIR..."));
@@ -46,8 +55,9 @@ std::optional<Session> loadInputs(const QCommandLineParser &parser, const LoadCo
         return std::nullopt;
     }
     LoadControl withCache = control;
-    withCache.indexCacheDirectory = indexCacheDirectoryFrom(parser, cacheByDefault);
-    withCache.checkedCachesDirectory = defaultCheckedCachesDirectory();
+    const LoadControl cached = cachedLoadControl(indexCacheDirectoryFrom(parser, cacheByDefault));
+    withCache.indexCacheDirectory = cached.indexCacheDirectory;
+    withCache.checkedCachesDirectory = cached.checkedCachesDirectory;
     Session session = Session::load(parser.positionalArguments(), withCache);
     for (const LoadFailure &f : session.failures())
         printFailure(f.path, f.error);
@@ -161,10 +171,14 @@ int runStats(const QStringList &arguments)
         return 1;
     }
     options.alignOnCollectives = align == QLatin1String("collectives");
-    // Under MPI the processes index their shares of the files in parallel;
-    // process 0 then opens them all from their caches and prints, so the
-    // output is a single process's.
-    indexAcrossProcesses(parser.positionalArguments(), indexCacheDirectoryFrom(parser));
+    QStringList perFile, wholeSession;
+    for (const QString &name : reports)
+        (stats::isSessionReport(name) ? wholeSession : perFile) << name;
+    // Under MPI the processes index their shares of the files and run the
+    // per-file reports on them in parallel; process 0 then opens them all
+    // from their caches and prints, so the output is a single process's.
+    GatheredTables gathered =
+        perFileTablesAcrossProcesses(parser.positionalArguments(), indexCacheDirectoryFrom(parser), perFile, options);
     if (!processWorld().isFirst())
         return 0;
     const std::optional<Session> loadedSession = loadInputs(parser);
@@ -174,9 +188,6 @@ int runStats(const QStringList &arguments)
 
     QTextStream out(stdout);
     const auto &loaded = session.reports();
-    QStringList perFile, wholeSession;
-    for (const QString &name : reports)
-        (stats::isSessionReport(name) ? wholeSession : perFile) << name;
     const bool several = loaded.size() * std::size_t(perFile.size()) + std::size_t(wholeSession.size()) > 1;
     // Writes one table to PREFIX[_<file>]_<report>.<ext>, or to stdout.
     auto emitTable = [&](const ResultTable &table, const QString &fileStem, const QString &source) {
@@ -213,9 +224,13 @@ int runStats(const QStringList &arguments)
     };
     const bool nameFiles = loaded.size() > 1 || !session.failures().empty();
     for (const ReportPtr &report : loaded)
-        for (const QString &name : perFile)
-            if (!emitTable(*stats::runReport(name, *report, options), nameFiles ? QFileInfo(report->filePath).completeBaseName() : QString(), report->filePath))
+        for (const QString &name : perFile) {
+            std::optional<ResultTable> table = gathered.take(report->filePath, name);
+            if (!table)
+                table = stats::runReport(name, *report, options);
+            if (!emitTable(*table, nameFiles ? QFileInfo(report->filePath).completeBaseName() : QString(), report->filePath))
                 return 2;
+        }
     if (!session.ranks().empty())
         for (const QString &name : wholeSession)
         {

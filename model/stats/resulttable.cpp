@@ -130,4 +130,83 @@ QString ResultTable::toJson() const
     return QString::fromUtf8(QJsonDocument(array).toJson(QJsonDocument::Indented));
 }
 
+namespace {
+
+QDataStream &operator<<(QDataStream &out, const Cell &cell)
+{
+    out << quint8(cell.type) << cell.decimals << cell.tiesToEven;
+    switch (cell.type) {
+    case Cell::Type::Empty: break;
+    case Cell::Type::Integer: out << qint64(cell.integer); break;
+    case Cell::Type::Decimal: out << cell.decimal; break;
+    case Cell::Type::Text: out << cell.text; break;
+    }
+    return out;
+}
+
+QDataStream &operator>>(QDataStream &in, Cell &cell)
+{
+    quint8 type = 0, decimals = 0;
+    bool tiesToEven = false;
+    in >> type >> decimals >> tiesToEven;
+    switch (type) {
+    case quint8(Cell::Type::Empty): cell = Cell(); break;
+    case quint8(Cell::Type::Integer): {
+        qint64 v = 0;
+        in >> v;
+        cell = Cell::ofInteger(v);
+        break;
+    }
+    case quint8(Cell::Type::Decimal): {
+        double v = 0;
+        in >> v;
+        cell = Cell::ofDecimal(v, 0);
+        break;
+    }
+    case quint8(Cell::Type::Text): {
+        QString text;
+        in >> text;
+        cell = Cell::ofText(std::move(text));
+        break;
+    }
+    default: in.setStatus(QDataStream::ReadCorruptData); break;
+    }
+    cell.decimals = decimals;
+    cell.tiesToEven = tiesToEven;
+    return in;
+}
+
+} // namespace
+
+QDataStream &operator<<(QDataStream &out, const ResultTable &table)
+{
+    out << table.name << table.title << table.headers << table.notes << quint64(table.rows.size());
+    for (const std::vector<Cell> &row : table.rows) {
+        out << quint32(row.size());
+        for (const Cell &cell : row)
+            out << cell;
+    }
+    return out;
+}
+
+QDataStream &operator>>(QDataStream &in, ResultTable &table)
+{
+    quint64 rows = 0;
+    in >> table.name >> table.title >> table.headers >> table.notes >> rows;
+    table.rows.clear();
+    // Grown as read: a damaged count allocates only what is there.
+    for (quint64 r = 0; r < rows && in.status() == QDataStream::Ok; ++r) {
+        quint32 cells = 0;
+        in >> cells;
+        std::vector<Cell> row;
+        for (quint32 c = 0; c < cells && in.status() == QDataStream::Ok; ++c) {
+            Cell cell;
+            in >> cell;
+            row.push_back(std::move(cell));
+        }
+        table.rows.push_back(std::move(row));
+    }
+    return in;
+}
+
 } // namespace rankscope

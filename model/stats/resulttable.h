@@ -2,6 +2,7 @@
 // A statistics result: named, typed columns and rows of cells, printable as
 // CSV (as `nsys stats --format csv` prints it), an aligned text table or
 // JSON. Tables hold values, not text, so a GUI model can sort them.
+#include <QDataStream>
 #include <QIODevice>
 #include <QString>
 #include <QStringList>
@@ -63,5 +64,11 @@ struct ResultTable {
     QString toText() const;
     QString toJson() const; // an array of objects keyed by header
 };
+
+// A table as bytes and back, values exactly (the processes of an MPI run
+// send their files' tables to process 0 this way). Reading damaged bytes
+// leaves the stream's status set, never reads past them.
+QDataStream &operator<<(QDataStream &out, const ResultTable &table);
+QDataStream &operator>>(QDataStream &in, ResultTable &table);
 
 } // namespace rankscope

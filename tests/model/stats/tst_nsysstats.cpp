@@ -93,6 +93,48 @@ private slots:
         QCOMPARE(stats::runReport(report, reportOf(fixture, cached))->toCsv(), expected);
     }
 
+    // The bytes an MPI process sends process 0 for a table (resulttable.h):
+    // read back, it prints exactly what nsys printed; cut short, reading
+    // it fails without reading past the bytes.
+    void tablesSentAsBytesPrintTheSame_data()
+    {
+        QTest::addColumn<QString>("report");
+        for (const QString &report : stats::fileReportNames())
+            QTest::newRow(qPrintable(report)) << report;
+    }
+
+    void tablesSentAsBytesPrintTheSame()
+    {
+        QFETCH(QString, report);
+        const ResultTable table = *stats::runReport(report, reportOf(QStringLiteral("slow_1gpu"), false));
+        QByteArray bytes;
+        {
+            QDataStream out(&bytes, QIODevice::WriteOnly);
+            out << table;
+        }
+        ResultTable back;
+        QDataStream in(bytes);
+        in >> back;
+        QCOMPARE(in.status(), QDataStream::Ok);
+        QVERIFY(in.atEnd());
+        QCOMPARE(back.name, table.name);
+        QCOMPARE(back.title, table.title);
+        QCOMPARE(back.notes, table.notes);
+        QCOMPARE(back.toCsv(), table.toCsv());
+        QCOMPARE(back.toJson(), table.toJson());
+        if (QFile::exists(referenceCsv(QStringLiteral("slow_1gpu"), report))) {
+            QString expected = readText(referenceCsv(QStringLiteral("slow_1gpu"), report));
+            expected.remove(QLatin1Char('\r'));
+            QCOMPARE(back.toCsv(), expected);
+        }
+        if (table.rows.empty())
+            return;
+        ResultTable cut;
+        QDataStream shortIn(bytes.left(bytes.size() - 3));
+        shortIn >> cut;
+        QVERIFY(shortIn.status() != QDataStream::Ok);
+    }
+
     void syncRulesPickTheirCalls()
     {
         // One call of each kind and a look-alike that each rule must leave
