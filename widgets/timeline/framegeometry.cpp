@@ -24,7 +24,7 @@ FrameGeometry::Hit FrameGeometry::hit(QPoint pos, int trackAreaLeft, int laneHei
 {
     Hit result;
     result.row = rowAt(pos.y());
-    if (!result.row || pos.x() < trackAreaLeft)
+    if (!result.row || result.row->pending || pos.x() < trackAreaLeft) // a stand-in's rectangles name no event
         return result;
     const int lane = (pos.y() - result.row->top - kLaneTopMargin) / laneHeight;
     const float x = float(pos.x() - trackAreaLeft);

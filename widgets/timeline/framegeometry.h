@@ -16,8 +16,8 @@ struct RowGeometry {
     int height = 0;
     std::vector<SliceRect> rects;
     int firstLane = 0, lastLane = -1; // the lanes `rects` were built for
-    // Scrolled into view when the frame's time for building rows was spent:
-    // drawn as pending, built in the next frame (TimelineCanvas).
+    // Not built for this frame yet (TimelineCanvas): drawn hatched, or from
+    // `rects` when the last frame's stand in (moved to this view's scale).
     bool pending = false;
     std::vector<float> busy; // a collapsed group: busy share per pixel column
     bool pinned = false;     // in the fixed area at the top

@@ -28,6 +28,23 @@ namespace {
 constexpr int kIndent = 12; // px per level of the label column
 }
 
+std::vector<SliceRect> TimelineCanvas::movedToScale(const std::vector<SliceRect> &rects, const GeometryView &from, const GeometryView &to)
+{
+    std::vector<SliceRect> moved;
+    moved.reserve(rects.size());
+    const double scale = from.nsPerPixel / to.nsPerPixel;
+    const double shift = double(from.start - to.start) / to.nsPerPixel;
+    for (SliceRect r : rects) {
+        const double x0 = double(r.x0) * scale + shift, x1 = double(r.x1) * scale + shift;
+        if (x1 < 0 || x0 > double(to.width))
+            continue;
+        r.x0 = float(std::max(x0, -1.0));
+        r.x1 = float(std::min(x1, double(to.width) + 1.0));
+        moved.push_back(r);
+    }
+    return moved;
+}
+
 TimelineCanvas::TimelineCanvas(ZoomState *zoom, QWidget *parent)
     : QAbstractScrollArea(parent), m_zoom(zoom), m_input(new TimelineInput(this)), m_rowBuilder(new RowBuilder(this))
 {
@@ -158,13 +175,22 @@ void TimelineCanvas::ensureGeometry() const
     const int width = trackAreaWidth();
     const GeometryView view{s.start, s.nsPerPixel, width, m_rowsGeneration};
     const bool scrolled = view == m_geometryView && !m_export;
+    // Only the time changed (a zoom or a pan of the same rows and width,
+    // unstretched): the last frame's rectangles, moved to the new scale,
+    // stand in for the rows the worker builds.
+    const bool zoomed = !scrolled && !m_export && !m_exportedLast && view.width == m_geometryView.width
+                        && view.rows == m_geometryView.rows && !m_displayTime.isStretched();
+    const GeometryView before = m_geometryView;
+    m_exportedLast = m_export.has_value();
     QElapsedTimer building;
     building.start();
     m_pendingRows = 0;
     m_deferredRows = 0;
     int built = 0; // rows scrolled in and built this frame: at least one, so every frame makes progress
-    std::map<int, RowGeometry> previous; // of the same view: rows whose rectangles can stay
-    if (scrolled)
+    // Of the last frame: rows whose rectangles can stay (a scroll), or
+    // stand in until their rows arrive (a zoom).
+    std::map<int, RowGeometry> previous;
+    if (scrolled || zoomed)
         for (RowGeometry &g : m_geometry.rows())
             if (!g.rects.empty())
                 previous.emplace(g.row, std::move(g));
@@ -192,8 +218,10 @@ void TimelineCanvas::ensureGeometry() const
             // The lanes in view (a row taller than the view draws only those).
             g.firstLane = std::max(0, (visibleTop - lanesTop) / TimelineRows::kLaneHeight);
             g.lastLane = std::min((frameHeight() - lanesTop) / TimelineRows::kLaneHeight, h / TimelineRows::kLaneHeight);
-            if (const auto kept = previous.find(row);
-                kept != previous.end() && kept->second.firstLane == g.firstLane && kept->second.lastLane == g.lastLane) {
+            const auto kept = previous.find(row);
+            const bool sameLanes =
+                kept != previous.end() && kept->second.firstLane == g.firstLane && kept->second.lastLane == g.lastLane;
+            if (scrolled && sameLanes && !kept->second.pending) {
                 ResidentBudget::process().use(*entry.report); // painting reads its events' names
                 g.rects = std::move(kept->second.rects);
                 m_geometry.rows().push_back(std::move(g));
@@ -218,8 +246,10 @@ void TimelineCanvas::ensureGeometry() const
                     job.parts.push_back({in, piece.scale});
                 }
             // A rank read through its cache's mapping may wait on the disk:
-            // scrolled in, its row is built on the worker, hatched until then.
-            if (scrolled && entry.report->indexCache) {
+            // scrolled in or zoomed, its row is built on the worker, drawn
+            // meanwhile from the last frame's rectangles (moved to this
+            // view's scale, after a zoom), else hatched.
+            if ((scrolled || zoomed) && entry.report->indexCache) {
                 ResidentBudget::process().use(*entry.report); // its pages are about to be read
                 if (std::optional<BuiltRow> built = m_rowBuilder->take(row, g.firstLane, g.lastLane)) {
                     g.rects = std::move(built->rects);
@@ -227,6 +257,8 @@ void TimelineCanvas::ensureGeometry() const
                     m_rowBuilder->request(row, g.firstLane, g.lastLane, std::move(job));
                     g.pending = true;
                     ++m_pendingRows;
+                    if (sameLanes)
+                        g.rects = scrolled ? std::move(kept->second.rects) : movedToScale(kept->second.rects, before, view);
                 }
                 m_geometry.rows().push_back(std::move(g));
                 return;
@@ -474,7 +506,7 @@ void TimelineCanvas::paintRow(QPainter &p, const RowGeometry &g) const
         paintCounter(p, g);
         return;
     }
-    if (g.pending) { // its events come next frame: hatched meanwhile
+    if (g.pending && g.rects.empty()) { // its events come next frame: hatched meanwhile
         p.fillRect(area.adjusted(0, 1, 0, -1), QBrush(theme.rowSeparator(), Qt::BDiagPattern));
         return;
     }

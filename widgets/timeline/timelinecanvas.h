@@ -80,8 +80,10 @@ public:
     // may come from disk; rowbuilder.h); a row of a rank held in memory is
     // built in the frame, for at most this long per frame (at least one
     // is), and the rest in the frames after (scheduled at once). Both are
-    // drawn pending (hatched) meanwhile. A zoom or a first frame builds
-    // every row in the frame.
+    // drawn pending (hatched) meanwhile. A zoom or pan hands the rows of
+    // ranks opened from caches to the worker too, drawing the last frame's
+    // rectangles moved to the new scale until they arrive. A first frame,
+    // new rows or a new width build every row in the frame.
     static constexpr qint64 kScrollBuildBudgetNs = 6'000'000;
     // Rows of the current frame drawn pending, and that budget (a test
     // sets 0: one row built per frame).
@@ -171,6 +173,10 @@ private:
         bool operator==(const GeometryView &) const = default;
     };
     mutable GeometryView m_geometryView;
+    mutable bool m_exportedLast = false; // the last geometry was an export's: nothing of it stands in
+    // A row's rectangles as drawn in one view, where they fall in another
+    // of the same width (a stand-in while the row is built for it).
+    static std::vector<SliceRect> movedToScale(const std::vector<SliceRect> &rects, const GeometryView &from, const GeometryView &to);
     qint64 m_scrollBuildBudgetNs = kScrollBuildBudgetNs;
     mutable int m_pendingRows = 0;
     mutable int m_deferredRows = 0; // of those, the ones built in a later frame on this thread

@@ -346,6 +346,38 @@ private slots:
                             && w.rects[i].event == g.rects[i].event && w.rects[i].count == g.rects[i].count);
             }
             QVERIFY(collapsed ? busyRows > 0 : eventRows > 0);
+            if (collapsed)
+                continue;
+
+            // A zoom: the rows go to the worker too, the last frame's
+            // rectangles standing in (moved to the new scale, naming no
+            // event to the mouse) until they arrive.
+            const TimeRange visible = view.zoom()->visible();
+            view.zoom()->show({visible.start + visible.duration() / 2, visible.end}); // where these rows' events are
+            c->viewport()->repaint();
+            QVERIFY(c->pendingRows() > 0);
+            int standIns = 0;
+            for (const RowGeometry &g : c->geometry().rows())
+                if (g.pending && !g.rects.empty()) {
+                    ++standIns;
+                    const SliceRect &r = g.rects.front();
+                    const QPoint inside(c->labelWidth() + int((r.x0 + r.x1) / 2), g.top + FrameGeometry::kLaneTopMargin
+                                                                                     + r.lane * TimelineRows::kLaneHeight + 2);
+                    QVERIFY(!c->eventAt(inside));
+                }
+            QVERIFY(standIns > 0);
+            QTRY_COMPARE_WITH_TIMEOUT(c->pendingRows(), 0, 10000);
+            std::map<int, std::vector<SliceRect>> zoomed;
+            for (const RowGeometry &g : c->geometry().rows())
+                zoomed[g.row] = g.rects;
+            c->rowsChanged();
+            c->viewport()->repaint();
+            for (const RowGeometry &g : c->geometry().rows()) {
+                const std::vector<SliceRect> &z = zoomed.at(g.row);
+                QCOMPARE(z.size(), g.rects.size());
+                for (std::size_t i = 0; i < g.rects.size(); ++i)
+                    QVERIFY(z[i].x0 == g.rects[i].x0 && z[i].x1 == g.rects[i].x1 && z[i].event == g.rects[i].event);
+            }
         }
     }
 
