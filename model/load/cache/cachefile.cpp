@@ -13,6 +13,7 @@
 #include <cstring>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include <zlib.h>
 
 namespace rankscope {
@@ -62,6 +63,24 @@ struct MappedCacheFile final : MappedPages {
     }
 };
 
+// Remembers the cache just renamed to `cachePath` as checked
+// (CheckedCaches::rememberWritten), if it is still the file this process
+// wrote and no one but its owner may write it.
+void rememberWrittenCache(const QString &cachePath, const struct stat &written, std::uint64_t bodyChecksum,
+                          const CheckedCaches &checked)
+{
+    QFile cache(cachePath);
+    struct stat now {};
+    if (!cache.open(QIODevice::ReadOnly) || ::fstat(cache.handle(), &now) != 0)
+        return;
+    const bool sameFile = now.st_dev == written.st_dev && now.st_ino == written.st_ino && now.st_size == written.st_size;
+    const bool othersMayWrite = (now.st_mode & (S_IWGRP | S_IWOTH)) != 0;
+    if (!sameFile || othersMayWrite || now.st_uid != ::geteuid())
+        return;
+    if (const std::optional<CacheFileIdentity> identity = identityOfCacheFile(cache.handle(), bodyChecksum, kIndexCacheFormatVersion))
+        checked.rememberWritten(cachePath, *identity);
+}
+
 } // namespace
 
 CacheKey CacheKey::of(const QString &tracePath)
@@ -77,13 +96,13 @@ CacheKey CacheKey::of(const QString &tracePath)
     return key;
 }
 
-QString writeIndexCache(const Report &report, const CacheKey &key, const QString &cachePath)
+QString writeIndexCache(const Report &report, const CacheKey &key, const QString &cachePath, const CheckedCaches *checked)
 {
     QSaveFile file(cachePath);
     if (!file.open(QIODevice::WriteOnly))
         return QStringLiteral("cannot write %1: %2").arg(cachePath, file.errorString());
+    CacheHeader header;
     try {
-        CacheHeader header;
         file.write(reinterpret_cast<const char *>(&header), sizeof header); // filled in last
         CacheWriter writer(file, sizeof header);
         writer(key.sourcePath);
@@ -103,8 +122,13 @@ QString writeIndexCache(const Report &report, const CacheKey &key, const QString
         file.cancelWriting();
         return QStringLiteral("cannot write %1: %2").arg(cachePath, QString::fromStdString(e.what()));
     }
+    // The file this process wrote, whatever name it has until the commit.
+    struct stat written {};
+    const bool statted = ::fstat(file.handle(), &written) == 0;
     if (!file.commit())
         return QStringLiteral("cannot write %1: %2").arg(cachePath, file.errorString());
+    if (checked && statted)
+        rememberWrittenCache(cachePath, written, header.bodyChecksum, *checked);
     return {};
 }
 

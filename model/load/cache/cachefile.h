@@ -46,16 +46,19 @@ struct CacheOpenResult {
     bool checkedInFull = false;
 };
 
+class CheckedCaches;
+
 // Writes `report` to `cachePath` atomically (a temporary file renamed over
-// it, so a reader never sees half a cache). Returns an error, empty on success.
-QString writeIndexCache(const Report &report, const CacheKey &key, const QString &cachePath);
+// it, so a reader never sees half a cache). With `checked`, the new cache
+// is remembered there as checked (its next open only maps it) when only
+// its owner, this user, may write it. Returns an error, empty on success.
+QString writeIndexCache(const Report &report, const CacheKey &key, const QString &cachePath,
+                        const CheckedCaches *checked = nullptr);
 
 // For tests and the fuzzer: makes a cache file's header agree with its body
 // (the checksums) and, when given, with `key`'s size and modification time:
 // a cache that passes its checksums but may lie in its body.
 void resealIndexCache(std::span<char> bytes, const CacheKey *key);
-
-class CheckedCaches;
 
 // Maps `cachePath` and checks it against `key`. With `checked`, a cache
 // that passed every check before and has not changed since is only mapped

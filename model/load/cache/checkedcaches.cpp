@@ -72,7 +72,14 @@ bool CheckedCaches::passed(const QString &cachePath, const CacheFileIdentity &id
 
 void CheckedCaches::remember(const QString &cachePath, const CacheFileIdentity &identity) const
 {
-    if (!isEnabled() || identity.changedNs > nowNs() - m_settleNs || identity.modifiedNs > nowNs() - m_settleNs)
+    if (identity.changedNs > nowNs() - m_settleNs || identity.modifiedNs > nowNs() - m_settleNs)
+        return;
+    rememberWritten(cachePath, identity);
+}
+
+void CheckedCaches::rememberWritten(const QString &cachePath, const CacheFileIdentity &identity) const
+{
+    if (!isEnabled())
         return;
     if (!QDir().mkpath(m_directory))
         return; // nothing remembered: the next open checks in full again

@@ -15,6 +15,10 @@
 // the same clock tick as its check could keep its change time (git's
 // "racily clean" entries): a cache changed less than kSettleNs before it
 // was checked is not remembered, and is checked again next time.
+//
+// A cache this process has just written is remembered at once
+// (rememberWritten): its content is what the process wrote, not what it
+// read, and no other user can write it (see there).
 #include <QString>
 
 #include <cstdint>
@@ -53,6 +57,12 @@ public:
     bool passed(const QString &cachePath, const CacheFileIdentity &identity) const;
     // Remembers that it did, unless it changed too recently to be sure (kSettleNs).
     void remember(const QString &cachePath, const CacheFileIdentity &identity) const;
+    // Remembers a cache this process has just renamed into place, with the
+    // identity it has there: no settling, as nothing else can have changed
+    // it in the same clock tick. The file was written under a temporary
+    // name only this process had open, and the caller checks that only its
+    // owner may write it (a group-writable cache is checked when opened).
+    void rememberWritten(const QString &cachePath, const CacheFileIdentity &identity) const;
 
 private:
     QString recordPathFor(const QString &cachePath) const;

@@ -67,7 +67,7 @@ LoadResult loadThroughIndexCache(const QString &path, const LoadControl &control
     result.indexCache = LoadResult::IndexCache::NotWritten;
     if (!QDir().mkpath(control.indexCacheDirectory)) {
         note = QStringLiteral("could not create the index cache folder %1").arg(control.indexCacheDirectory);
-    } else if (const QString error = writeIndexCache(*result.report, key, cachePath); !error.isEmpty()) {
+    } else if (const QString error = writeIndexCache(*result.report, key, cachePath, &checked); !error.isEmpty()) {
         note = QStringLiteral("could not write its index cache: %1").arg(error);
     } else if (cached.whyNot != QLatin1String("none yet")) {
         result.indexCache = LoadResult::IndexCache::Rebuilt;

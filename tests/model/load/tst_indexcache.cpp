@@ -12,6 +12,7 @@
 
 #include <QtTest>
 #include <cstring>
+#include <sys/stat.h>
 
 using namespace rankscope;
 using namespace rankscope::test;
@@ -331,6 +332,41 @@ private slots:
         const CacheOpenResult damaged = openIndexCache(cachePath, key, &checked);
         QVERIFY(!damaged.report); // read and refused, not taken on the record's word
         QVERIFY2(damaged.whyNot.contains(QStringLiteral("checksum")), qPrintable(damaged.whyNot));
+    }
+
+    // A cache this user's process has just written is remembered as it is
+    // written (CheckedCaches::rememberWritten): `index` then the viewer
+    // opens it without reading it. One others may write is not.
+    void aCacheWrittenHereIsOnlyMappedNextTime()
+    {
+        QTemporaryDir dir, store;
+        const QString file = ddpFixture(1);
+        LoadControl control = cachedIn(dir);
+        control.checkedCachesDirectory = store.path();
+        const CheckedCaches checked(store.path());
+        const CacheKey key = CacheKey::of(file);
+
+        const LoadResult written = loadTraceFile(file, control);
+        QCOMPARE(written.indexCache, LoadResult::IndexCache::Written);
+        const CacheOpenResult opened = openIndexCache(written.indexCachePath, key, &checked);
+        QVERIFY2(opened.report, qPrintable(opened.whyNot));
+        QVERIFY(!opened.checkedInFull);
+        QCOMPARE(opened.report->eventCount(), written.report->eventCount());
+        QCOMPARE(loadTraceFile(file, control).indexCache, LoadResult::IndexCache::Opened);
+
+        // Made group-writable afterwards: the change (time) voids the record.
+        QFile cache(written.indexCachePath);
+        QVERIFY(cache.setPermissions(cache.permissions() | QFileDevice::WriteGroup));
+        QVERIFY(openIndexCache(written.indexCachePath, key, &checked).checkedInFull);
+
+        // Written group-writable: not remembered, checked when opened.
+        QVERIFY(QFile::remove(written.indexCachePath));
+        const mode_t umaskBefore = ::umask(002);
+        const LoadResult shared = loadTraceFile(file, control);
+        ::umask(umaskBefore);
+        QCOMPARE(shared.indexCache, LoadResult::IndexCache::Written);
+        QVERIFY(QFileInfo(shared.indexCachePath).permissions() & QFileDevice::WriteGroup);
+        QVERIFY(openIndexCache(shared.indexCachePath, key, &checked).checkedInFull);
     }
 
     void withoutAFolderNothingIsWritten()
