@@ -93,6 +93,17 @@ void ResidentBudget::releaseUnused(const Session &session)
         }
 }
 
+void ResidentBudget::doneReading(const Report &report)
+{
+    if (!report.indexCache)
+        return;
+    const std::lock_guard lock(m_mutex);
+    if (!isUsedLocked(report.indexCache.get())) {
+        report.indexCache->release();
+        ++m_releases;
+    }
+}
+
 std::uint64_t ResidentBudget::usedBytes() const
 {
     const std::lock_guard lock(m_mutex);

@@ -39,6 +39,10 @@ public:
     // After a pass that read every rank (statistics): gives back the pages
     // of the session's ranks that are not among the recently used.
     void releaseUnused(const Session &session);
+    // A pass that reads rank after rank (statistics) is done with `report`:
+    // its pages are given back now, unless the timeline used it lately, so
+    // the pass holds one rank's pages at a time instead of every rank's.
+    void doneReading(const Report &report);
 
     // What the used ranks count against the budget, and how many times a
     // rank was released (for tests and benchmarks).

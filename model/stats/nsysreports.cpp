@@ -1,5 +1,6 @@
 #include "stats/nsysreports.h"
 
+#include "session/residentbudget.h"
 #include "stats/sqlround.h"
 #include "stats/summary.h"
 
@@ -38,7 +39,15 @@ public:
         std::uint32_t &group = byName[name];
         if (group == kNoGroup)
             group = indexOf(makeLabels());
-        m_values.emplace_back(group, value);
+        m_groupOf.push_back(group);
+        m_values.push_back(value);
+    }
+    // Room for `events` more values, so the arrays do not grow by doubling
+    // (up to half of a grown array is slack).
+    void reserve(std::size_t events)
+    {
+        m_groupOf.reserve(m_groupOf.size() + events);
+        m_values.reserve(m_values.size() + events);
     }
     // The rows, largest total first, as nsys orders them.
     std::vector<Row> summarize();
@@ -60,7 +69,10 @@ private:
     std::map<std::pair<const Report *, std::uint64_t>, std::vector<std::uint32_t>> m_keys;
     QHash<QStringList, std::uint32_t> m_index;
     std::vector<QStringList> m_labels;                          // per group
-    std::vector<std::pair<std::uint32_t, std::int64_t>> m_values; // (group, value) per event
+    // Per event, its group and value: two arrays (12 bytes an event, not a
+    // padded pair's 16), as a session of hundreds of ranks has 10^8 events.
+    std::vector<std::uint32_t> m_groupOf;
+    std::vector<std::int64_t> m_values;
 };
 
 // The group of an event named by its slice name alone.
@@ -85,14 +97,15 @@ std::vector<Row> DurationGroups::summarize()
 {
     // Values by group, contiguous (a counting sort), then one summary each.
     std::vector<std::size_t> begin(m_labels.size() + 1, 0);
-    for (const auto &[group, value] : m_values)
+    for (const std::uint32_t group : m_groupOf)
         ++begin[group + 1];
     for (std::size_t g = 0; g < m_labels.size(); ++g)
         begin[g + 1] += begin[g];
     std::vector<std::int64_t> sorted(m_values.size());
     std::vector<std::size_t> next(begin.begin(), begin.end() - 1);
-    for (const auto &[group, value] : m_values)
-        sorted[next[group]++] = value;
+    for (std::size_t e = 0; e < m_values.size(); ++e)
+        sorted[next[m_groupOf[e]]++] = m_values[e];
+    m_groupOf = {};
     m_values = {};
     std::vector<Row> rows;
     rows.reserve(m_labels.size());
@@ -131,11 +144,14 @@ ResultTable timeTable(QString name, QString title, const QString &countHeader,
 }
 
 // Calls visit(report, track, event) for every event of `kind` the slices
-// take in.
+// take in. A report read through its cache's mapping gives its pages back
+// once read (unless the timeline is using it): over hundreds of ranks the
+// pages read would otherwise outweigh the values kept.
 template<class Visit>
 void forEachSlice(const Slices &slices, TrackKind kind, Visit &&visit)
 {
-    for (const ReportSlice &slice : slices)
+    for (std::size_t s = 0; s < slices.size(); ++s) {
+        const ReportSlice &slice = slices[s];
         for (const Track &track : slice.report->tracks) {
             if (track.kind != kind || !slice.acceptsTrack(track))
                 continue;
@@ -143,6 +159,23 @@ void forEachSlice(const Slices &slices, TrackKind kind, Visit &&visit)
             for (std::size_t i = first; i < last; ++i)
                 visit(*slice.report, track, i);
         }
+        const bool reportReadAgainNext = s + 1 < slices.size() && slices[s + 1].report == slice.report;
+        if (!reportReadAgainNext)
+            ResidentBudget::process().doneReading(*slice.report);
+    }
+}
+
+// How many events of `kind` the slices take in (what forEachSlice visits).
+std::size_t eventsOf(const Slices &slices, TrackKind kind)
+{
+    std::size_t events = 0;
+    for (const ReportSlice &slice : slices)
+        for (const Track &track : slice.report->tracks)
+            if (track.kind == kind && slice.acceptsTrack(track)) {
+                const auto [first, last] = slice.eventsIn(track);
+                events += last - first;
+            }
+    return events;
 }
 
 // Memcpy rows grouped as "[CUDA memcpy <kind>]", memsets as "[CUDA memset]";
@@ -151,6 +184,7 @@ template<class Value>
 DurationGroups memoryOperationGroups(const Slices &slices, Value &&value)
 {
     DurationGroups groups;
+    groups.reserve(eventsOf(slices, TrackKind::Memcpy) + eventsOf(slices, TrackKind::Memset));
     for (TrackKind kind : {TrackKind::Memcpy, TrackKind::Memset})
         forEachSlice(slices, kind, [&](const Report &report, const Track &track, std::size_t i) {
             addByName(groups, report, track.slices.name(i), value(report, track, i));
@@ -171,6 +205,7 @@ QString apiNameWithoutVersion(const QString &name)
 ResultTable cudaGpuKernSum(const Slices &slices)
 {
     DurationGroups groups;
+    groups.reserve(eventsOf(slices, TrackKind::Kernel));
     forEachSlice(slices, TrackKind::Kernel, [&](const Report &report, const Track &track, std::size_t i) {
         addByName(groups, report, track.slices.name(i), track.slices.duration(i));
     });
@@ -213,6 +248,7 @@ ResultTable cudaGpuMemSizeSum(const Slices &slices)
 ResultTable cudaApiSum(const Slices &slices)
 {
     DurationGroups groups;
+    groups.reserve(eventsOf(slices, TrackKind::CudaApi));
     forEachSlice(slices, TrackKind::CudaApi, [&](const Report &report, const Track &track, std::size_t i) {
         const StringId name = track.slices.name(i);
         groups.add(report, 0, name, [&] { return QStringList{apiNameWithoutVersion(report.strings.string(name))}; },
@@ -225,6 +261,7 @@ ResultTable cudaApiSum(const Slices &slices)
 ResultTable nvtxSum(const Slices &slices)
 {
     DurationGroups groups;
+    groups.reserve(eventsOf(slices, TrackKind::Nvtx));
     forEachSlice(slices, TrackKind::Nvtx, [&](const Report &report, const Track &track, std::size_t i) {
         const int type = report.nvtxRecord(track.slices.payload(i)).eventType;
         const bool pushPop = type == NvtxEventType::PushPopRange || type == NvtxEventType::NvtxtPushPop;
@@ -249,6 +286,7 @@ ResultTable nvtxSum(const Slices &slices)
 ResultTable osrtSum(const Slices &slices)
 {
     DurationGroups groups;
+    groups.reserve(eventsOf(slices, TrackKind::OsRuntime));
     forEachSlice(slices, TrackKind::OsRuntime, [&](const Report &report, const Track &track, std::size_t i) {
         addByName(groups, report, track.slices.name(i), track.slices.duration(i));
     });

@@ -7,6 +7,7 @@
 #include "load/cache/indexcache.h"
 #include "session/residentbudget.h"
 #include "session/session.h"
+#include "stats/nsysreports.h"
 #include "testdata.h"
 
 #include <QTemporaryDir>
@@ -91,6 +92,21 @@ private slots:
         const Session session = Session::fromReports({cachedReport(100, &a), cachedReport(100, &b), cachedReport(100, &c)});
         budget.use(*session.reports()[1]);
         budget.releaseUnused(session);
+        QCOMPARE(a->released, 1);
+        QCOMPARE(b->released, 0);
+        QCOMPARE(c->released, 1);
+    }
+
+    // A summary over every rank gives each rank's pages back once it has
+    // read it, not at the end (it would hold all ranks' pages at once),
+    // except a rank the timeline is using.
+    void aSummaryGivesBackEachRankOnceRead()
+    {
+        std::shared_ptr<const CountingPages> a, b, c;
+        const Session session = Session::fromReports({cachedReport(100, &a), cachedReport(100, &b), cachedReport(100, &c)});
+        ResidentBudget::process().use(*session.reports()[1]);
+        const ResultTable table = stats::cudaGpuKernSum(stats::slicesOf(session, {}));
+        QCOMPARE(table.rows.size(), std::size_t(0));
         QCOMPARE(a->released, 1);
         QCOMPARE(b->released, 0);
         QCOMPARE(c->released, 1);
