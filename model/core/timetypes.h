@@ -30,6 +30,7 @@ struct TimeRange {
     bool isEmpty() const { return end < start; }
     bool overlaps(TimeNs s, TimeNs e) const { return s <= end && e >= start; }
     static TimeRange everything() { return {kTimeMin, kTimeMax}; }
+    bool operator==(const TimeRange &) const = default;
 };
 
 } // namespace rankscope

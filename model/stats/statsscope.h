@@ -26,6 +26,7 @@ struct ReportSlice {
 struct StatsScope {
     std::optional<TimeRange> range; // session time; none = everything
     std::optional<int> rankIndex;   // index into Session::ranks(); none = all
+    bool operator==(const StatsScope &) const = default;
 };
 
 // The slices a scope covers, one per rank entry.

@@ -33,6 +33,12 @@ public:
     }
     void setScope(const stats::StatsScope &scope)
     {
+        // The same scope again (the dock passes its scope on whenever the
+        // timeline's selection is reset, as when a session opens) would start
+        // a second pass over every rank beside the first: each holds its
+        // values, gigabytes over hundreds of ranks.
+        if (scope == m_scope)
+            return;
         m_scope = scope;
         refreshWhenShown();
     }

@@ -403,6 +403,30 @@ private slots:
                  qPrintable(files.join(QLatin1Char(' '))));
     }
 
+    // The dock passes its scope on whenever the timeline's selection is
+    // reset; the same scope again must not start a second pass over every
+    // rank beside the first (over hundreds of ranks, each holds gigabytes).
+    void theSameScopeAgainComputesNothing()
+    {
+        struct CountingPanel : StatsPanel {
+            int refreshes = 0;
+            void refresh() override { ++refreshes; }
+        } panel;
+        panel.setSession(m_ddp);
+        QCOMPARE(panel.refreshes, 1);
+        panel.setScope({});
+        QCOMPARE(panel.refreshes, 1);
+        const TimeRange firstSecond{0, 1000000000};
+        panel.setScope({firstSecond, std::nullopt});
+        QCOMPARE(panel.refreshes, 2);
+        panel.setScope({firstSecond, std::nullopt});
+        QCOMPARE(panel.refreshes, 2);
+        panel.setScope({firstSecond, 1});
+        QCOMPARE(panel.refreshes, 3);
+        panel.setScope({});
+        QCOMPARE(panel.refreshes, 4);
+    }
+
     // The throughput chart's size axis reads in binary units, its legend
     // tells pageable from pinned copies by hue and by marker.
     void throughputChartSpeaksInUnits()
