@@ -190,6 +190,7 @@ std::size_t Report::memoryBytes() const
         bytes += c.memoryBytes();
     for (const GpuBusySummary &g : gpuBusy)
         bytes += sizeof(GpuBusySummary) + g.runs.memoryBytes();
+    bytes += byName.memoryBytes();
     bytes += kernels.capacity() * sizeof(KernelRecord) + kernelConfigs.capacity() * sizeof(KernelConfig) + memcpys.capacity() * sizeof(MemcpyRecord)
              + memsets.capacity() * sizeof(MemsetRecord) + syncs.capacity() * sizeof(SyncRecord)
              + apiCalls.capacity() * sizeof(ApiCallRecord) + nvtx.capacity() * sizeof(NvtxRecord)

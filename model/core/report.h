@@ -6,6 +6,7 @@
 #include "core/countertrack.h"
 #include "core/cudaenums.h"
 #include "core/mappedpages.h"
+#include "core/namesummaries.h"
 #include "core/slicetrack.h"
 #include "core/stringtable.h"
 #include "core/timetypes.h"
@@ -286,6 +287,8 @@ struct Report {
     Column<CollectiveRecord> collectives;
     Column<FlowRecord> flows; // Kineto's forward -> backward arrows
     std::vector<GpuBusySummary> gpuBusy; // per (pid, device), by pid then device
+    // Built when an index cache is written, read back from it (core/namesummaries.h).
+    NameSummaries byName;
 
     // API call <-> GPU work, by (pid, correlation id): ids repeat across
     // processes. Events sorted by that key, 8 bytes each: the key itself is

@@ -2,6 +2,7 @@
 
 #include "session/residentbudget.h"
 #include "stats/sqlround.h"
+#include "stats/storedsummaries.h"
 #include "stats/summary.h"
 
 #include <QHash>
@@ -15,10 +16,7 @@ namespace rankscope::stats {
 
 namespace {
 
-struct Row {
-    Summary summary;
-    QStringList labels; // trailing text columns
-};
+using Row = LabelledSummary;
 
 // Values grouped by their label columns, in first-seen order. An event
 // finds its group by its report's string id (and a domain and style), in
@@ -49,7 +47,7 @@ public:
         m_groupOf.reserve(m_groupOf.size() + events);
         m_values.reserve(m_values.size() + events);
     }
-    // The rows, largest total first, as nsys orders them.
+    // The rows, in no particular order.
     std::vector<Row> summarize();
 
 private:
@@ -75,10 +73,41 @@ private:
     std::vector<std::int64_t> m_values;
 };
 
+// The labels of a group, over its events or stored (one rule for both).
+QStringList nameLabel(const Report &report, StringId name)
+{
+    return {report.strings.string(name)};
+}
+QStringList apiLabel(const Report &report, StringId name)
+{
+    return {apiNameWithoutVersion(report.strings.string(name))};
+}
+enum class NvtxStyle { PushPop, StartEnd, None };
+NvtxStyle nvtxStyleOf(int eventType)
+{
+    if (eventType == NvtxEventType::PushPopRange || eventType == NvtxEventType::NvtxtPushPop)
+        return NvtxStyle::PushPop;
+    if (eventType == NvtxEventType::StartEndRange || eventType == NvtxEventType::NvtxtStartEnd)
+        return NvtxStyle::StartEnd;
+    return NvtxStyle::None; // marks have no duration
+}
+// Range is "<domain>:<message>"; the default domain has no name.
+QStringList nvtxLabels(const Report &report, StringId domain, StringId name, NvtxStyle style)
+{
+    return {style == NvtxStyle::PushPop ? QStringLiteral("PushPop") : QStringLiteral("StartEnd"),
+            report.strings.string(domain) + QLatin1Char(':') + report.strings.string(name)};
+}
+
 // The group of an event named by its slice name alone.
 void addByName(DurationGroups &groups, const Report &report, StringId name, std::int64_t value)
 {
-    groups.add(report, 0, name, [&] { return QStringList{report.strings.string(name)}; }, value);
+    groups.add(report, 0, name, [&] { return nameLabel(report, name); }, value);
+}
+
+// Stored groups of these kinds and value, labelled by name alone.
+StoredGroups storedByName(std::vector<TrackKind> kinds, GroupedValue value)
+{
+    return {std::move(kinds), value, [](const Report &report, const NameGroup &g) { return nameLabel(report, g.name); }};
 }
 
 // Largest total first, then fewer instances, then by label, as nsys orders.
@@ -111,6 +140,16 @@ std::vector<Row> DurationGroups::summarize()
     rows.reserve(m_labels.size());
     for (std::size_t g = 0; g < m_labels.size(); ++g)
         rows.push_back({rankscope::summarize(std::span(sorted).subspan(begin[g], begin[g + 1] - begin[g])), std::move(m_labels[g])});
+    return rows;
+}
+
+// A table's rows, largest total first: from the reports' stored groups when
+// they cover the slices (whole reports opened from caches), else over the
+// events (`overEvents` gives the DurationGroups).
+template<class OverEvents>
+std::vector<Row> rowsOf(const Slices &slices, const StoredGroups &stored, OverEvents &&overEvents)
+{
+    std::vector<Row> rows = storedGroupsCover(slices) ? summariesOfStoredGroups(slices, stored) : overEvents().summarize();
     sortRows(rows);
     return rows;
 }
@@ -204,28 +243,35 @@ QString apiNameWithoutVersion(const QString &name)
 
 ResultTable cudaGpuKernSum(const Slices &slices)
 {
-    DurationGroups groups;
-    groups.reserve(eventsOf(slices, TrackKind::Kernel));
-    forEachSlice(slices, TrackKind::Kernel, [&](const Report &report, const Track &track, std::size_t i) {
-        addByName(groups, report, track.slices.name(i), track.slices.duration(i));
+    std::vector<Row> rows = rowsOf(slices, storedByName({TrackKind::Kernel}, GroupedValue::Duration), [&] {
+        DurationGroups groups;
+        groups.reserve(eventsOf(slices, TrackKind::Kernel));
+        forEachSlice(slices, TrackKind::Kernel, [&](const Report &report, const Track &track, std::size_t i) {
+            addByName(groups, report, track.slices.name(i), track.slices.duration(i));
+        });
+        return groups;
     });
     return timeTable(QStringLiteral("cuda_gpu_kern_sum"), QStringLiteral("CUDA GPU Kernel Summary"),
-                     QStringLiteral("Instances"), {QStringLiteral("Name")}, groups.summarize());
+                     QStringLiteral("Instances"), {QStringLiteral("Name")}, std::move(rows));
 }
 
 ResultTable cudaGpuMemTimeSum(const Slices &slices)
 {
-    DurationGroups groups = memoryOperationGroups(slices, [](const Report &, const Track &t, std::size_t i) { return t.slices.duration(i); });
+    std::vector<Row> rows = rowsOf(slices, storedByName({TrackKind::Memcpy, TrackKind::Memset}, GroupedValue::Duration), [&] {
+        return memoryOperationGroups(slices, [](const Report &, const Track &t, std::size_t i) { return t.slices.duration(i); });
+    });
     return timeTable(QStringLiteral("cuda_gpu_mem_time_sum"),
                      QStringLiteral("CUDA GPU MemOps Summary (by Time)"), QStringLiteral("Count"),
-                     {QStringLiteral("Operation")}, groups.summarize());
+                     {QStringLiteral("Operation")}, std::move(rows));
 }
 
 ResultTable cudaGpuMemSizeSum(const Slices &slices)
 {
-    DurationGroups groups = memoryOperationGroups(slices, [](const Report &report, const Track &t, std::size_t i) {
-        const std::uint32_t row = t.slices.payload(i);
-        return std::int64_t(t.kind == TrackKind::Memcpy ? report.memcpys[row].bytes : report.memsets[row].bytes);
+    std::vector<Row> rows = rowsOf(slices, storedByName({TrackKind::Memcpy, TrackKind::Memset}, GroupedValue::Bytes), [&] {
+        return memoryOperationGroups(slices, [](const Report &report, const Track &t, std::size_t i) {
+            const std::uint32_t row = t.slices.payload(i);
+            return std::int64_t(t.kind == TrackKind::Memcpy ? report.memcpys[row].bytes : report.memsets[row].bytes);
+        });
     });
     ResultTable t;
     t.name = QStringLiteral("cuda_gpu_mem_size_sum");
@@ -235,7 +281,7 @@ ResultTable cudaGpuMemSizeSum(const Slices &slices)
                             QStringLiteral("StdDev (MB)"), QStringLiteral("Operation")};
     // nsys prints decimal megabytes (10^6 B) with three decimals.
     constexpr double MB = 1e6;
-    for (const Row &r : groups.summarize()) {
+    for (const Row &r : rows) {
         const Summary &s = r.summary;
         t.rows.push_back({Cell::ofDecimal(double(s.total) / MB, 3), Cell::ofInteger(s.count),
                           Cell::ofDecimal(s.average / MB, 3), Cell::ofDecimal(s.median / MB, 3),
@@ -247,51 +293,57 @@ ResultTable cudaGpuMemSizeSum(const Slices &slices)
 
 ResultTable cudaApiSum(const Slices &slices)
 {
-    DurationGroups groups;
-    groups.reserve(eventsOf(slices, TrackKind::CudaApi));
-    forEachSlice(slices, TrackKind::CudaApi, [&](const Report &report, const Track &track, std::size_t i) {
-        const StringId name = track.slices.name(i);
-        groups.add(report, 0, name, [&] { return QStringList{apiNameWithoutVersion(report.strings.string(name))}; },
-                   track.slices.duration(i));
+    const StoredGroups stored{{TrackKind::CudaApi}, GroupedValue::Duration,
+                              [](const Report &report, const NameGroup &g) { return apiLabel(report, g.name); }};
+    std::vector<Row> rows = rowsOf(slices, stored, [&] {
+        DurationGroups groups;
+        groups.reserve(eventsOf(slices, TrackKind::CudaApi));
+        forEachSlice(slices, TrackKind::CudaApi, [&](const Report &report, const Track &track, std::size_t i) {
+            const StringId name = track.slices.name(i);
+            groups.add(report, 0, name, [&] { return apiLabel(report, name); }, track.slices.duration(i));
+        });
+        return groups;
     });
     return timeTable(QStringLiteral("cuda_api_sum"), QStringLiteral("CUDA API Summary"),
-                     QStringLiteral("Num Calls"), {QStringLiteral("Name")}, groups.summarize());
+                     QStringLiteral("Num Calls"), {QStringLiteral("Name")}, std::move(rows));
 }
 
 ResultTable nvtxSum(const Slices &slices)
 {
-    DurationGroups groups;
-    groups.reserve(eventsOf(slices, TrackKind::Nvtx));
-    forEachSlice(slices, TrackKind::Nvtx, [&](const Report &report, const Track &track, std::size_t i) {
-        const int type = report.nvtxRecord(track.slices.payload(i)).eventType;
-        const bool pushPop = type == NvtxEventType::PushPopRange || type == NvtxEventType::NvtxtPushPop;
-        const bool startEnd = type == NvtxEventType::StartEndRange || type == NvtxEventType::NvtxtStartEnd;
-        if (!pushPop && !startEnd)
-            return; // marks have no duration
-        // Range is "<domain>:<message>"; the default domain has no name.
-        const StringId name = track.slices.name(i);
-        groups.add(
-            report, std::uint64_t(track.domainName) << 1 | std::uint64_t(pushPop), name,
-            [&] {
-                return QStringList{pushPop ? QStringLiteral("PushPop") : QStringLiteral("StartEnd"),
-                                   report.strings.string(track.domainName) + QLatin1Char(':') + report.strings.string(name)};
-            },
-            track.slices.duration(i));
+    const StoredGroups stored{{TrackKind::Nvtx}, GroupedValue::Duration, [](const Report &report, const NameGroup &g) {
+                                  const NvtxStyle style = nvtxStyleOf(g.nvtxEventType);
+                                  return style == NvtxStyle::None ? QStringList{} : nvtxLabels(report, g.domain, g.name, style);
+                              }};
+    std::vector<Row> rows = rowsOf(slices, stored, [&] {
+        DurationGroups groups;
+        groups.reserve(eventsOf(slices, TrackKind::Nvtx));
+        forEachSlice(slices, TrackKind::Nvtx, [&](const Report &report, const Track &track, std::size_t i) {
+            const NvtxStyle style = nvtxStyleOf(report.nvtxRecord(track.slices.payload(i)).eventType);
+            if (style == NvtxStyle::None)
+                return;
+            const StringId name = track.slices.name(i);
+            groups.add(
+                report, std::uint64_t(track.domainName) << 1 | std::uint64_t(style == NvtxStyle::PushPop), name,
+                [&] { return nvtxLabels(report, track.domainName, name, style); }, track.slices.duration(i));
+        });
+        return groups;
     });
     return timeTable(QStringLiteral("nvtx_sum"), QStringLiteral("NVTX Range Summary"),
-                     QStringLiteral("Instances"), {QStringLiteral("Style"), QStringLiteral("Range")},
-                     groups.summarize());
+                     QStringLiteral("Instances"), {QStringLiteral("Style"), QStringLiteral("Range")}, std::move(rows));
 }
 
 ResultTable osrtSum(const Slices &slices)
 {
-    DurationGroups groups;
-    groups.reserve(eventsOf(slices, TrackKind::OsRuntime));
-    forEachSlice(slices, TrackKind::OsRuntime, [&](const Report &report, const Track &track, std::size_t i) {
-        addByName(groups, report, track.slices.name(i), track.slices.duration(i));
+    std::vector<Row> rows = rowsOf(slices, storedByName({TrackKind::OsRuntime}, GroupedValue::Duration), [&] {
+        DurationGroups groups;
+        groups.reserve(eventsOf(slices, TrackKind::OsRuntime));
+        forEachSlice(slices, TrackKind::OsRuntime, [&](const Report &report, const Track &track, std::size_t i) {
+            addByName(groups, report, track.slices.name(i), track.slices.duration(i));
+        });
+        return groups;
     });
     return timeTable(QStringLiteral("osrt_sum"), QStringLiteral("OS Runtime Summary"),
-                     QStringLiteral("Num Calls"), {QStringLiteral("Name")}, groups.summarize());
+                     QStringLiteral("Num Calls"), {QStringLiteral("Name")}, std::move(rows));
 }
 
 } // namespace rankscope::stats

@@ -19,4 +19,18 @@ struct Summary {
 // Reorders `values` (it selects the median in place).
 Summary summarize(std::span<std::int64_t> values);
 
+// One part of a group's values, sorted (a rank's share, stored in its index
+// cache), with its total and its squared deviations from its own mean.
+struct SortedRun {
+    std::span<const std::int64_t> values;
+    std::int64_t total = 0;
+    double squaredDeviations = 0.0;
+};
+
+// What summarize() gives over all the runs' values together, reading only
+// a few of them: the median is searched for in the sorted runs, the
+// standard deviation combined from the runs' own (Chan et al.'s pairwise
+// formula, in long double).
+Summary summarizeSortedRuns(std::span<const SortedRun> runs);
+
 } // namespace rankscope

@@ -1,8 +1,10 @@
 #include "load/cache/cachechecks.h"
 
+#include "core/narrowing.h"
 #include "load/cache/reportfields.h"
 #include "load/workerpool.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <limits>
@@ -170,6 +172,61 @@ const char *recordProblem(const Report &r)
     return nullptr;
 }
 
+// Statistics merge the groups by their values' ranges and search the values
+// for medians: every range inside the values, every group's values sorted.
+const char *nameSummariesProblem(const Report &r)
+{
+    const NameSummaries &s = r.byName;
+    if (!isFlag(&s.present) || (!s.present && (!s.groups.empty() || !s.values.empty())))
+        return "events grouped by name without being marked built";
+    const std::size_t strings = r.strings.size();
+    std::uint64_t covered = 0;
+    // Values per kind and value: [kind][Duration], [kind][Bytes].
+    std::uint64_t valuesOfKind[std::size_t(kLastTrackKind) + 1][2] = {};
+    if (!std::is_sorted(s.groups.begin(), s.groups.end(), NameSummaries::inOrder))
+        return "groups of events out of order";
+    for (const NameGroup &g : s.groups) {
+        if (g.kind > kLastTrackKind || std::uint8_t(g.value) > std::uint8_t(GroupedValue::Bytes) || g.name >= strings
+            || g.domain >= strings)
+            return "a group of events of an unknown kind or name";
+        if (g.count == 0 || g.first != covered || g.count > s.values.size() - g.first)
+            return "a group of events whose values are not where the groups say";
+        covered += g.count;
+        const std::span<const std::int64_t> values = s.valuesOf(g);
+        if (!std::is_sorted(values.begin(), values.end()) || !std::isfinite(g.squaredDeviations) || g.squaredDeviations < 0)
+            return "a group of events whose values are out of order";
+        // What the events could hold: a duration within twice the trace
+        // range, a size of at most 2^63 - 1 bytes (summaries add them up).
+        const std::int64_t highest = g.value == GroupedValue::Duration ? 2 * kTraceTimeLimit : std::numeric_limits<std::int64_t>::max();
+        if (values.front() < 0 || values.back() > highest)
+            return "a group of events with a value no event could have";
+        std::int64_t total = 0;
+        for (const std::int64_t v : values)
+            total = addSaturating(total, v);
+        if (total != g.total)
+            return "a group of events whose total is not the sum of its values";
+        valuesOfKind[std::size_t(g.kind)][std::size_t(g.value)] += g.count;
+    }
+    if (covered != s.values.size())
+        return "grouped values no group holds";
+    // As many durations of each kind summarised as its events, and as many
+    // sizes of copies and memsets; none of any other kind.
+    if (s.present) {
+        std::uint64_t eventsOfKind[std::size_t(kLastTrackKind) + 1] = {};
+        for (const Track &t : r.tracks)
+            if (t.kind <= kLastTrackKind)
+                eventsOfKind[std::size_t(t.kind)] += t.slices.size();
+        for (std::size_t k = 0; k <= std::size_t(kLastTrackKind); ++k) {
+            const auto kind = TrackKind(k);
+            const std::uint64_t durations = NameSummaries::summarizes(kind) ? eventsOfKind[k] : 0;
+            const std::uint64_t sizes = NameSummaries::summarizes(kind) && NameSummaries::hasSizes(kind) ? eventsOfKind[k] : 0;
+            if (valuesOfKind[k][0] != durations || valuesOfKind[k][1] != sizes)
+                return "groups of events that do not hold as many values as the tracks have events";
+        }
+    }
+    return nullptr;
+}
+
 } // namespace
 
 QString checkCachedReport(const Report &r)
@@ -182,13 +239,15 @@ QString checkCachedReport(const Report &r)
     // One job per track, per counter and for the side tables, on the load
     // pool: the checks read every index column once, which is most of what
     // opening a cache costs after its checksum.
-    const std::size_t jobs = r.tracks.size() + r.counters.size() + 1;
+    const std::size_t jobs = r.tracks.size() + r.counters.size() + 2;
     std::vector<const char *> problems(jobs, nullptr);
     parallelFor(jobs, [&](std::size_t job) {
         if (job < r.tracks.size()) {
             problems[job] = sliceTrackProblem(r, r.tracks[job]);
         } else if (job < r.tracks.size() + r.counters.size()) {
             problems[job] = counterProblem(r.counters[job - r.tracks.size()]);
+        } else if (job == jobs - 1) {
+            problems[job] = nameSummariesProblem(r);
         } else {
             problems[job] = recordProblem(r);
         }

@@ -34,9 +34,10 @@ struct CacheKey {
 };
 
 // 2: Report::gpuBusy. 3: an XXH3 checksum per 8 MiB chunk instead of one
-// CRC-32. 4: a GPU busy summary keeps its runs. A cache of another version
+// CRC-32. 4: a GPU busy summary keeps its runs. 5: Report::byName, the
+// events grouped by name with their values sorted. A cache of another version
 // is rebuilt.
-constexpr std::uint32_t kIndexCacheFormatVersion = 4;
+constexpr std::uint32_t kIndexCacheFormatVersion = 5;
 
 struct CacheOpenResult {
     std::shared_ptr<Report> report; // set when the cache was sound and matched

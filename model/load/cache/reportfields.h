@@ -3,6 +3,7 @@
 // list both the writer and the reader walk (cachestreams.h), so the two
 // cannot disagree. Adding a member to a stored type means adding it here and
 // raising kIndexCacheFormatVersion.
+#include "core/namesummaries.h"
 #include "core/report.h"
 
 namespace rankscope {
@@ -31,6 +32,21 @@ struct ReportCacheAccess {
         v(r.nvtxProjections); v(r.collectives); v(r.flows); v(r.apiByCorrelation); v(r.gpuByCorrelation);
         v(r.memcpyKindLabels); v(r.memoryKindLabels);
         v.list(r.gpuBusy, [&](auto &g) { v(g.pid); v(g.deviceId); v(g.span); v(g.busy); sliceTrack(v, g.runs); });
+        nameSummaries(v, r);
+    }
+
+    // A report parsed now has none: they are built as its cache is written.
+    template<class V, class R>
+    static void nameSummaries(V &v, R &r)
+    {
+        if constexpr (V::kWriting) {
+            if (!r.byName.present) {
+                const NameSummaries built = summarizeByName(r);
+                v(built.present); v(built.groups); v(built.values);
+                return;
+            }
+        }
+        v(r.byName.present); v(r.byName.groups); v(r.byName.values);
     }
 
     template<class V, class M>

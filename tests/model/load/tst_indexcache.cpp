@@ -7,11 +7,14 @@
 #include "load/cache/indexcache.h"
 #include "load/traceloader.h"
 #include "session/session.h"
+#include "stats/nsysreports.h"
 #include "stats/reportcatalog.h"
+#include "stats/storedsummaries.h"
 #include "testdata.h"
 
 #include <QtTest>
 #include <cstring>
+#include <limits>
 #include <sys/stat.h>
 
 using namespace rankscope;
@@ -49,6 +52,17 @@ QString allSessionReports(const Session &session)
         if (stats::isSessionReport(name))
             if (const auto table = stats::runSessionReport(name, session))
                 all += name + QLatin1Char('\n') + table->toCsv();
+    return all;
+}
+
+// The summary tables over a scope of a session, as CSV.
+QString summaryTables(const Session &session, const stats::StatsScope &scope)
+{
+    const stats::Slices slices = stats::slicesOf(session, scope);
+    QString all;
+    for (const auto &table : {stats::cudaGpuKernSum(slices), stats::cudaGpuMemTimeSum(slices), stats::cudaGpuMemSizeSum(slices),
+                              stats::cudaApiSum(slices), stats::nvtxSum(slices), stats::osrtSum(slices)})
+        all += table.name + QLatin1Char('\n') + table.toCsv();
     return all;
 }
 
@@ -149,6 +163,9 @@ private slots:
         }
         QCOMPARE(b.meta.utcStartNs, a.meta.utcStartNs);
         QCOMPARE(b.meta.sourceEventCounts, a.meta.sourceEventCounts);
+        // The summary tables of `b` come from its stored groups, `a`'s from
+        // its events (tst_nsysstats checks those against nsys' CSVs).
+        QVERIFY(!a.byName.present && b.byName.present && !b.byName.groups.empty());
         QCOMPARE(allFileReports(b), allFileReports(a));
         // Mapped, not copied: the columns cost this process nothing until read.
         QVERIFY(b.kernels.empty() || b.kernels.isMapped());
@@ -168,6 +185,35 @@ private slots:
         const Session opened = Session::load(files, cachedIn(dir));
         QCOMPARE(opened.ranks().size(), std::size_t(2));
         QCOMPARE(allSessionReports(opened), allSessionReports(parsed));
+    }
+
+    void summariesOverCachedRanksAreThoseOverTheEvents_data()
+    {
+        QTest::addColumn<QStringList>("files");
+        QTest::addRow("4 DDP ranks, a file each") << QStringList{ddpFixture(0), ddpFixture(1), ddpFixture(2), ddpFixture(3)};
+        QTest::addRow("2 ranks in one export") << QStringList{nsysAiFixture("before")};
+        QTest::addRow("kineto") << QStringList{kinetoFixture()};
+    }
+
+    void summariesOverCachedRanksAreThoseOverTheEvents()
+    {
+        // Over all ranks and over one (one process of a shared export), the
+        // tables merged from the caches' stored groups are those over the
+        // events; a time range reads the events of both.
+        QFETCH(QStringList, files);
+        QTemporaryDir dir;
+        const Session parsed = Session::load(files);
+        (void)Session::load(files, cachedIn(dir));
+        const Session opened = Session::load(files, cachedIn(dir));
+        QVERIFY(stats::storedGroupsCover(stats::slicesOf(opened, {})));
+        QVERIFY(!stats::storedGroupsCover(stats::slicesOf(parsed, {})));
+        QCOMPARE(summaryTables(opened, {}), summaryTables(parsed, {}));
+        for (int rank = 0; rank < int(opened.ranks().size()); ++rank)
+            QCOMPARE(summaryTables(opened, {std::nullopt, rank}), summaryTables(parsed, {std::nullopt, rank}));
+        const TimeRange span = parsed.extent();
+        const TimeRange half{span.start, span.start + span.duration() / 2};
+        QVERIFY(!stats::storedGroupsCover(stats::slicesOf(opened, {half, std::nullopt})));
+        QCOMPARE(summaryTables(opened, {half, std::nullopt}), summaryTables(parsed, {half, std::nullopt}));
     }
 
     void staleCacheIsRebuilt()
@@ -249,6 +295,12 @@ private slots:
         QTest::addRow("correlation to a missing track") << 2 << "correlation";
         QTest::addRow("copy of an unknown kind") << 3 << "copy of an unknown kind";
         QTest::addRow("track of an unknown kind") << 4 << "unknown kind";
+        QTest::addRow("grouped values out of range") << 5 << "not where the groups say";
+        QTest::addRow("grouped values out of order") << 6 << "out of order";
+        QTest::addRow("groups out of order") << 7 << "groups of events out of order";
+        QTest::addRow("group total not its values' sum") << 8 << "total is not the sum";
+        QTest::addRow("grouped duration beyond any trace") << 9 << "value no event could have";
+        QTest::addRow("fewer grouped values than events") << 10 << "as many values as the tracks have events";
     }
 
     void craftedCacheIsRejected()
@@ -268,6 +320,44 @@ private slots:
         case 2: r.apiByCorrelation[0].track = 9999; break;
         case 3: r.memcpys[0].copyKind = MemcpyKind(200); break;
         case 4: r.tracks[0].kind = TrackKind(200); break;
+        case 5:
+            r.byName = summarizeByName(r);
+            r.byName.groups[r.byName.groups.size() - 1].count += 1;
+            break;
+        case 6: {
+            r.byName = summarizeByName(r);
+            const auto many = std::find_if(r.byName.groups.begin(), r.byName.groups.end(), [&](const NameGroup &g) {
+                return g.count > 1 && r.byName.values[g.first] < r.byName.values[g.first + g.count - 1];
+            });
+            QVERIFY(many != r.byName.groups.end());
+            std::swap(r.byName.values[many->first], r.byName.values[many->first + many->count - 1]);
+            break;
+        }
+        case 7:
+            r.byName = summarizeByName(r);
+            QVERIFY(r.byName.groups.front().kind != r.byName.groups.back().kind);
+            std::swap(r.byName.groups[0], r.byName.groups[r.byName.groups.size() - 1]);
+            break;
+        case 8:
+            r.byName = summarizeByName(r);
+            r.byName.groups[0].total += 1;
+            break;
+        case 9: {
+            r.byName = summarizeByName(r);
+            const NameGroup &durations = r.byName.groups[0];
+            QCOMPARE(durations.value, GroupedValue::Duration);
+            r.byName.values[durations.first + durations.count - 1] = std::numeric_limits<std::int64_t>::max();
+            break;
+        }
+        case 10: {
+            // The last group and its values left out: consistent in itself,
+            // but some events would be missing from the tables.
+            r.byName = summarizeByName(r);
+            const NameGroup last = r.byName.groups[r.byName.groups.size() - 1];
+            r.byName.groups = Column<NameGroup>(std::vector<NameGroup>(r.byName.groups.begin(), r.byName.groups.end() - 1));
+            r.byName.values = Column<std::int64_t>(std::vector<std::int64_t>(r.byName.values.begin(), r.byName.values.begin() + std::ptrdiff_t(last.first)));
+            break;
+        }
         }
         const CacheKey key = CacheKey::of(file);
         const QString cachePath = indexCachePathFor(dir.path(), key);
