@@ -7,9 +7,11 @@
 
 #include <QDataStream>
 
+#include <algorithm>
+
 namespace rankscope::cli {
 
-std::optional<ResultTable> GatheredTables::take(const QString &file, const QString &report)
+std::optional<ResultTable> GatheredResults::take(const QString &file, const QString &report)
 {
     const auto it = m_bytes.find({file, report});
     if (it == m_bytes.end())
@@ -23,16 +25,53 @@ std::optional<ResultTable> GatheredTables::take(const QString &file, const QStri
     return table;
 }
 
-GatheredTables perFileTablesAcrossProcesses(const QStringList &inputs, const QString &cacheDirectory, const QStringList &reports,
-                                            const stats::ReportOptions &options)
+namespace {
+
+constexpr qint64 kWholeReport = -1;
+// What each record a process sends is.
+constexpr quint8 kTable = 1, kCollectiveOps = 2;
+
+// Each rank of one loaded file, its collective records in its report's time.
+void writeCollectiveOps(QDataStream &out, const QString &file, const ReportPtr &report, const stats::KernelClassifier &classes,
+                        bool withOtherGpuWork)
 {
-    GatheredTables gathered;
+    for (const stats::ReportRankOps &rank : stats::collectiveOpsOfReport(report, classes, withOtherGpuWork)) {
+        QByteArray bytes;
+        QDataStream opsOut(&bytes, QIODevice::WriteOnly);
+        opsOut << rank.ops;
+        out << kCollectiveOps << file << (rank.pid ? qint64(*rank.pid) : kWholeReport) << bytes;
+    }
+}
+
+} // namespace
+
+std::size_t GatheredResults::giveCollectiveOps(stats::CollectiveInputs &inputs)
+{
+    std::size_t given = 0;
+    for (const auto &[key, bytes] : m_collectiveOps) {
+        const auto &[file, pid] = key;
+        stats::RankCollectiveOps ops;
+        QDataStream in(bytes);
+        in >> ops;
+        if (in.status() != QDataStream::Ok)
+            continue; // read here instead
+        given += inputs.giveOfReport(file, pid == kWholeReport ? std::nullopt : std::optional<std::uint32_t>(std::uint32_t(pid)), std::move(ops));
+    }
+    return given;
+}
+
+GatheredResults perFileResultsAcrossProcesses(const QStringList &inputs, const QString &cacheDirectory, const QStringList &reports,
+                                              const stats::ReportOptions &options)
+{
+    GatheredResults gathered;
     if (processWorld().size <= 1 || cacheDirectory.isEmpty()) {
         waitForAllProcesses();
         return gathered;
     }
     const QStringList files = expandTracePaths(inputs);
     const LoadControl control = cachedLoadControl(cacheDirectory);
+    const bool collectives = std::any_of(reports.begin(), reports.end(), stats::readsCollectives);
+    const bool otherGpuWork = std::any_of(reports.begin(), reports.end(), stats::readsOtherGpuWork);
     QByteArray mine;
     QDataStream out(&mine, QIODevice::WriteOnly);
     for (const qsizetype i : myShareOf(files)) {
@@ -44,20 +83,37 @@ GatheredTables perFileTablesAcrossProcesses(const QStringList &inputs, const QSt
         if (!loaded.ok())
             continue;
         for (const QString &name : reports) {
+            if (stats::isSessionReport(name))
+                continue;
             QByteArray table;
             QDataStream tableOut(&table, QIODevice::WriteOnly);
             tableOut << *stats::runReport(name, *loaded.report, options);
-            out << files[i] << name << table;
+            out << kTable << files[i] << name << table;
         }
+        if (collectives)
+            writeCollectiveOps(out, files[i], loaded.report, stats::collectiveClassesFor(options), otherGpuWork);
     }
     for (const QByteArray &part : gatherToFirst(mine)) {
         QDataStream in(part);
         while (!in.atEnd() && in.status() == QDataStream::Ok) {
-            QString file, name;
-            QByteArray table;
-            in >> file >> name >> table;
-            if (in.status() == QDataStream::Ok)
-                gathered.m_bytes[{file, name}] = std::move(table);
+            quint8 what = 0;
+            QString file;
+            in >> what >> file;
+            if (what == kTable) {
+                QString name;
+                QByteArray table;
+                in >> name >> table;
+                if (in.status() == QDataStream::Ok)
+                    gathered.m_bytes[{file, name}] = std::move(table);
+            } else if (what == kCollectiveOps) {
+                qint64 pid = kWholeReport;
+                QByteArray ops;
+                in >> pid >> ops;
+                if (in.status() == QDataStream::Ok)
+                    gathered.m_collectiveOps[{file, pid}] = std::move(ops);
+            } else {
+                break; // not ours: process 0 reads these files itself
+            }
         }
     }
     return gathered;

@@ -3,8 +3,11 @@
 // (split by size, as `index` splits them; a stale or missing cache is built
 // on the way), runs the per-file reports on them and sends the tables to
 // process 0, which prints them in the serial order without computing them
-// again. The session-wide reports (collectives matched across every rank)
-// stay process 0's, read from the caches.
+// again. For the session-wide reports that match collectives across ranks,
+// each process also sends its ranks' communication kernels (and, for
+// rank_wait, their other GPU work) as compact records: process 0 matches
+// those instead of reading every rank's kernels again.
+#include "stats/collectiveinputs.h"
 #include "stats/reportcatalog.h"
 
 #include <QByteArray>
@@ -17,25 +20,32 @@
 
 namespace rankscope::cli {
 
-class GatheredTables {
+class GatheredResults {
 public:
     // The table another process computed for `file` (as the session names
     // it), if one did.
     std::optional<ResultTable> take(const QString &file, const QString &report);
     std::size_t size() const { return m_bytes.size(); }
+    // Gives `inputs` the records gathered for its session's ranks (found by
+    // file and process); returns how many ranks had them.
+    std::size_t giveCollectiveOps(stats::CollectiveInputs &inputs);
 
 private:
-    friend GatheredTables perFileTablesAcrossProcesses(const QStringList &, const QString &, const QStringList &,
-                                                       const stats::ReportOptions &);
+    friend GatheredResults perFileResultsAcrossProcesses(const QStringList &, const QString &, const QStringList &,
+                                                         const stats::ReportOptions &);
     std::map<std::pair<QString, QString>, QByteArray> m_bytes; // (file, report) -> the table, serialised
+    // (file, process id or -1 for a whole report) -> its collective records, serialised
+    std::map<std::pair<QString, qint64>, QByteArray> m_collectiveOps;
 };
 
-// Every process calls it. On process 0 of several: the tables of every file
-// that opened; elsewhere, or alone, or without a cache folder: none (the
-// caller computes). A process whose tables pass kMaxBytesPerProcess sends
-// the rest uncomputed: process 0 computes those itself.
+// Every process calls it, with every report asked for. On process 0 of
+// several: the tables of every file that opened and, when `reports` has a
+// session report that matches collectives, each rank's collective records;
+// elsewhere, or alone, or without a cache folder: none (the caller
+// computes). A process whose results pass kMaxBytesPerProcess sends the
+// rest uncomputed: process 0 computes those itself.
 constexpr qsizetype kMaxBytesPerProcess = qsizetype(256) << 20;
-GatheredTables perFileTablesAcrossProcesses(const QStringList &inputs, const QString &cacheDirectory, const QStringList &reports,
-                                            const stats::ReportOptions &options);
+GatheredResults perFileResultsAcrossProcesses(const QStringList &inputs, const QString &cacheDirectory, const QStringList &reports,
+                                             const stats::ReportOptions &options);
 
 } // namespace rankscope::cli

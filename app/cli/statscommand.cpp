@@ -2,6 +2,7 @@
 #include "processworld.h"
 #include "statsacrossprocesses.h"
 #include "load/cache/indexcache.h"
+#include "stats/collectiveinputs.h"
 #include "stats/kernelclasses.h"
 #include "stats/reportcatalog.h"
 
@@ -177,8 +178,8 @@ int runStats(const QStringList &arguments)
     // Under MPI the processes index their shares of the files and run the
     // per-file reports on them in parallel; process 0 then opens them all
     // from their caches and prints, so the output is a single process's.
-    GatheredTables gathered =
-        perFileTablesAcrossProcesses(parser.positionalArguments(), indexCacheDirectoryFrom(parser), perFile, options);
+    GatheredResults gathered =
+        perFileResultsAcrossProcesses(parser.positionalArguments(), indexCacheDirectoryFrom(parser), reports, options);
     if (!processWorld().isFirst())
         return 0;
     const std::optional<Session> loadedSession = loadInputs(parser);
@@ -231,10 +232,18 @@ int runStats(const QStringList &arguments)
             if (!emitTable(*table, nameFiles ? QFileInfo(report->filePath).completeBaseName() : QString(), report->filePath))
                 return 2;
         }
+    // The collective reports share one reading of the ranks' communication
+    // kernels: gathered from the processes under MPI, else read here once.
+    stats::CollectiveInputs collectiveOps(session, stats::collectiveClassesFor(options));
+    const std::size_t gatheredRanks = gathered.giveCollectiveOps(collectiveOps);
+    // For tests/mpi/tst_mpi.sh: proof that the records came from the processes.
+    if (qEnvironmentVariableIsSet("RANKSCOPE_REPORT_GATHERED") && processWorld().size > 1)
+        QTextStream(stderr) << "gathered: " << gatheredRanks << " of " << session.ranks().size()
+                            << " ranks' collective records\n";
     if (!session.ranks().empty())
         for (const QString &name : wholeSession)
         {
-            const ResultTable table = *stats::runSessionReport(name, session, options);
+            const ResultTable table = *stats::runSessionReport(name, session, options, &collectiveOps);
             for (const QString &note : table.notes)
                 QTextStream(stderr) << "rankscope-cli: " << name << ": " << note << "\n";
             if (!emitTable(table, QString(), QStringLiteral("all ranks")))

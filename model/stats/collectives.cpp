@@ -1,6 +1,7 @@
 #include "stats/collectives.h"
 
 #include "core/intervals.h"
+#include "stats/collectiveinputs.h"
 #include "session/eventlinks.h"
 
 #include <algorithm>
@@ -99,115 +100,12 @@ std::optional<double> CollectiveInstance::busBandwidth() const
     return *alg * busBandwidthFactor(kind, groupSize);
 }
 
-namespace {
-
-// One communication kernel of a rank, before matching.
-struct RankOp {
-    TimeNs start, end;
-    EventLocation kernel;
-    CollectiveKind kind;
-    QString name;
-    std::int64_t bytes = -1;
-    int groupSize = 0;
-    std::int64_t sequence = -1; // the trace's number of it on its process group; -1 unknown
-};
-
-std::int64_t bytesOf(const CollectiveRecord &c, CollectiveKind kind)
-{
-    // nccl-tests' size: the gathered output for all-gather, the input
-    // otherwise (all-reduce, reduce-scatter's whole input, send/recv).
-    const std::int64_t preferred = kind == CollectiveKind::AllGather ? c.outBytes : c.inBytes;
-    return preferred >= 0 ? preferred : std::max(c.inBytes, c.outBytes);
-}
-
 bool isPointToPoint(CollectiveKind kind)
 {
     return kind == CollectiveKind::Send || kind == CollectiveKind::Recv || kind == CollectiveKind::SendRecv;
 }
 
-// A send or receive pairs with its peer's: both key it by the pair of
-// their ranks in the communicator ("ranks 2↔3"), so a pipeline's sends
-// between stages 2 and 3 match each other, not stage 0's.
-QString pointToPointPair(const Report &r, const CollectiveRecord &c)
-{
-    if (c.commRank < 0 || c.peers == StringTable::kEmpty)
-        return {};
-    QList<int> ranks{c.commRank};
-    for (const QString &peer : r.strings.string(c.peers).split(QLatin1Char(',')))
-        if (!ranks.contains(peer.toInt()))
-            ranks << peer.toInt();
-    std::sort(ranks.begin(), ranks.end());
-    QStringList names;
-    for (const int rank : ranks)
-        names << QString::number(rank);
-    return QStringLiteral(" ranks ") + names.join(ranks.size() == 2 ? QStringLiteral("↔") : QStringLiteral(","));
-}
-
-// The communication kernels of one rank, keyed by communicator: the
-// process group's name when the trace records it, else the rank's k-th
-// stream that runs communication kernels ("stream #k", streams in order of
-// first use), each list in time order. matchCollectives pairs them across
-// ranks by their end.
-std::map<QString, std::vector<RankOp>> opsOfRank(const Session &session, int rankIndex, const KernelClassifier &classes,
-                                                 bool &keyedByGroup)
-{
-    const RankEntry &entry = session.ranks()[std::size_t(rankIndex)];
-    const Report &r = *entry.report;
-    struct Pending {
-        RankOp op;
-        QString group;
-        std::pair<int, std::uint32_t> stream; // device, stream
-    };
-    std::vector<Pending> pending;
-    KernelClassCache classOf(r.strings, classes);
-    for (std::uint32_t t = 0; t < r.tracks.size(); ++t) {
-        const Track &track = r.tracks[t];
-        if (track.kind != TrackKind::Kernel || !Session::ownsTrack(entry, track))
-            continue;
-        for (std::size_t i = 0; i < track.slices.size(); ++i) {
-            if (classOf.of(track.slices.name(i)) != KernelClass::Communication)
-                continue;
-            const std::string_view name = r.strings.view(track.slices.name(i));
-            const KernelRecord &k = r.kernels[track.slices.payload(i)];
-            Pending p;
-            p.op.start = track.slices.start(i) + entry.sessionOffset;
-            p.op.end = track.slices.end(i) + entry.sessionOffset;
-            p.op.kernel = {rankIndex, t, std::uint32_t(i)};
-            p.stream = {track.deviceId, track.streamId};
-            std::string_view collectiveName;
-            if (k.collective != KernelRecord::kNoCollective && k.collective < r.collectives.size()) {
-                const CollectiveRecord &c = r.collectives[k.collective];
-                collectiveName = r.strings.view(c.name);
-                p.group = r.strings.string(c.processGroupName);
-                p.op.kind = collectiveKindOf(collectiveName, name);
-                if (isPointToPoint(p.op.kind) && !p.group.isEmpty())
-                    p.group += pointToPointPair(r, c);
-                p.op.bytes = bytesOf(c, p.op.kind);
-                p.op.groupSize = c.groupSize;
-                p.op.sequence = c.sequence;
-            } else {
-                p.op.kind = collectiveKindOf({}, name);
-            }
-            p.op.name = collectiveName.empty() ? collectiveKindName(p.op.kind) : QString::fromUtf8(collectiveName.data(), qsizetype(collectiveName.size()));
-            pending.push_back(std::move(p));
-        }
-    }
-    std::sort(pending.begin(), pending.end(), [](const Pending &a, const Pending &b) { return a.op.start < b.op.start; });
-    std::map<std::pair<int, std::uint32_t>, int> streamOrdinal;
-    std::map<QString, std::vector<RankOp>> byCommunicator;
-    for (Pending &p : pending) {
-        QString key;
-        if (!p.group.isEmpty()) {
-            key = p.group;
-            keyedByGroup = true;
-        } else {
-            const auto [it, added] = streamOrdinal.try_emplace(p.stream, int(streamOrdinal.size()));
-            key = QStringLiteral("stream #%1").arg(it->second);
-        }
-        byCommunicator[key].push_back(std::move(p.op));
-    }
-    return byCommunicator;
-}
+namespace {
 
 // The note that says a match's times are as recorded; an aligned match
 // replaces it with its own.
@@ -220,7 +118,7 @@ const QString &recordedTimesNote()
 // Half the usual time between a rank's consecutive operations on a
 // communicator: operations of one instance end together (up to the ranks'
 // clock offsets), the next instance's a step later.
-TimeNs matchingTolerance(const std::map<int, std::vector<RankOp>> &perRank)
+TimeNs matchingTolerance(const std::map<int, std::vector<CollectiveOp>> &perRank)
 {
     std::vector<TimeNs> spacing;
     for (const auto &[ri, ops] : perRank)
@@ -235,7 +133,7 @@ TimeNs matchingTolerance(const std::map<int, std::vector<RankOp>> &perRank)
 
 // How many of a rank's operations end within the tolerance of the
 // reference rank's once shifted by `shift` (in order, each used once).
-std::size_t endsMatched(const std::vector<RankOp> &reference, const std::vector<RankOp> &ops, TimeNs shift, TimeNs tolerance)
+std::size_t endsMatched(const std::vector<CollectiveOp> &reference, const std::vector<CollectiveOp> &ops, TimeNs shift, TimeNs tolerance)
 {
     std::size_t matched = 0;
     for (std::size_t i = 0, j = 0; i < reference.size() && j < ops.size();) {
@@ -259,7 +157,7 @@ std::size_t endsMatched(const std::vector<RankOp> &reference, const std::vector<
 // few operations of each; the one that matches most wins (no shift on a
 // tie), so a skipped operation cannot mislead it as a k-th-with-k-th guess
 // would.
-TimeNs matchingShift(const std::vector<RankOp> &reference, const std::vector<RankOp> &ops, TimeNs tolerance)
+TimeNs matchingShift(const std::vector<CollectiveOp> &reference, const std::vector<CollectiveOp> &ops, TimeNs tolerance)
 {
     constexpr std::size_t kCandidates = 4;
     TimeNs best = 0;
@@ -297,21 +195,29 @@ void measureInstance(CollectiveInstance &c)
 
 CollectiveMatch matchCollectives(const Session &session, const KernelClassifier &classes)
 {
+    CollectiveInputs inputs(session, classes);
+    return matchCollectives(inputs);
+}
+
+CollectiveMatch matchCollectives(CollectiveInputs &inputs)
+{
+    const Session &session = inputs.session();
     CollectiveMatch match;
     const int rankCount = int(session.ranks().size());
     bool keyedByGroup = false;
     // communicator -> per rank index, its operations in time order
-    std::map<QString, std::map<int, std::vector<RankOp>>> communicators;
+    std::map<QString, std::map<int, std::vector<CollectiveOp>>> communicators;
     QStringList withoutCommunication;
     for (int ri = 0; ri < rankCount; ++ri) {
-        auto ops = opsOfRank(session, ri, classes, keyedByGroup);
-        if (ops.empty())
+        const RankCollectiveOps &ops = inputs.of(ri);
+        keyedByGroup = keyedByGroup || ops.keyedByGroup;
+        if (ops.byCommunicator.empty())
             withoutCommunication << QString::number(session.ranks()[std::size_t(ri)].rank);
         // Two runs compared share communicator names but no collective:
         // each run's ranks are matched among themselves.
         const RunSide side = session.ranks()[std::size_t(ri)].side;
-        for (auto &[communicator, list] : ops)
-            communicators[side == RunSide::None ? communicator : runSideName(side) + QStringLiteral(": ") + communicator][ri] = std::move(list);
+        for (const auto &[communicator, list] : ops.byCommunicator)
+            communicators[side == RunSide::None ? communicator : runSideName(side) + QStringLiteral(": ") + communicator][ri] = list;
     }
     if (communicators.empty()) {
         match.notes << QStringLiteral("No communication kernels (NCCL or the other libraries of the kernel classes) in any rank: "
@@ -342,12 +248,12 @@ CollectiveMatch matchCollectives(const Session &session, const KernelClassifier 
         // they are matched by time.
         bool bySequence = true;
         for (const auto &[ri, ops] : perRank)
-            for (const RankOp &op : ops)
+            for (const CollectiveOp &op : ops)
                 bySequence = bySequence && op.sequence >= 0 && !isPointToPoint(op.kind);
         if (bySequence) {
             usedSequences = true;
             for (auto &[ri, ops] : perRank)
-                std::stable_sort(ops.begin(), ops.end(), [](const RankOp &a, const RankOp &b) { return a.sequence < b.sequence; });
+                std::stable_sort(ops.begin(), ops.end(), [](const CollectiveOp &a, const CollectiveOp &b) { return a.sequence < b.sequence; });
         }
         const TimeNs tolerance = bySequence ? 0 : matchingTolerance(perRank);
         // Each rank's ends shifted onto the first rank's clock, for matching.
@@ -355,7 +261,7 @@ CollectiveMatch matchCollectives(const Session &session, const KernelClassifier 
         for (const auto &[ri, ops] : perRank)
             shift[ri] = bySequence ? 0 : matchingShift(perRank.begin()->second, ops, tolerance);
         // What the greedy pass orders by: the number, else the shifted end.
-        auto keyOf = [&](int ri, const RankOp &op) { return bySequence ? TimeNs(op.sequence) : op.end + shift[ri]; };
+        auto keyOf = [&](int ri, const CollectiveOp &op) { return bySequence ? TimeNs(op.sequence) : op.end + shift[ri]; };
         // Greedy by end time: the operations that end with the earliest
         // remaining one (within the tolerance) are one instance; a rank
         // whose next operation ends later has none in it: it skipped it.
@@ -376,7 +282,7 @@ CollectiveMatch matchCollectives(const Session &session, const KernelClassifier 
             for (const auto &[ri, ops] : perRank) {
                 if (next[ri] >= ops.size())
                     continue;
-                const RankOp &op = ops[next[ri]];
+                const CollectiveOp &op = ops[next[ri]];
                 if (keyOf(ri, op) > earliest + tolerance) {
                     absent.push_back(ri);
                     continue;
@@ -384,11 +290,10 @@ CollectiveMatch matchCollectives(const Session &session, const KernelClassifier 
                 ++next[ri];
                 CollectiveArrival a;
                 a.rankIndex = ri;
-                a.kernel = op.kernel;
+                a.kernel = {ri, op.track, op.event};
                 a.start = op.start;
                 a.end = op.end;
-                if (const auto call = launchingApiCall(session, op.kernel))
-                    a.launch = session.sessionTime(*call).start;
+                a.launch = op.launch;
                 if (c.arrivals.empty()) {
                     c.kind = op.kind;
                     c.name = op.name;
@@ -435,41 +340,21 @@ CollectiveMatch matchCollectives(const Session &session, const KernelClassifier 
     return match;
 }
 
-namespace {
-
-// A rank's GPU work other than communication, as sorted disjoint runs in
-// session time: what "GPU busy with other work" means for the late split.
-std::vector<Interval> otherGpuWork(const Session &session, int rankIndex, const KernelClassifier &classes)
-{
-    const RankEntry &entry = session.ranks()[std::size_t(rankIndex)];
-    const Report &r = *entry.report;
-    std::vector<Interval> busy;
-    KernelClassCache classOf(r.strings, classes);
-    for (const Track &track : r.tracks) {
-        if (!Session::ownsTrack(entry, track))
-            continue;
-        if (track.kind != TrackKind::Kernel && track.kind != TrackKind::Memcpy && track.kind != TrackKind::Memset)
-            continue;
-        for (std::size_t i = 0; i < track.slices.size(); ++i) {
-            if (track.kind == TrackKind::Kernel && classOf.of(track.slices.name(i)) == KernelClass::Communication)
-                continue;
-            busy.emplace_back(track.slices.start(i) + entry.sessionOffset, track.slices.end(i) + entry.sessionOffset);
-        }
-    }
-    return unionOf(std::move(busy));
-}
-
-} // namespace
-
 std::vector<RankWait> rankWaits(const Session &session, const CollectiveMatch &match, const StatsScope &scope, const KernelClassifier &classes)
 {
+    CollectiveInputs inputs(session, classes);
+    return rankWaits(inputs, match, scope);
+}
+
+std::vector<RankWait> rankWaits(CollectiveInputs &inputs, const CollectiveMatch &match, const StatsScope &scope)
+{
+    const Session &session = inputs.session();
     const std::size_t rankCount = session.ranks().size();
     std::vector<RankWait> rows(rankCount);
     for (std::size_t ri = 0; ri < rankCount; ++ri) {
         rows[ri].rankIndex = int(ri);
         rows[ri].rank = session.ranks()[ri].rank;
     }
-    std::vector<std::optional<std::vector<Interval>>> busy(rankCount); // built when first needed
     for (const CollectiveInstance &c : match.instances) {
         if (!isInScope(c, scope))
             continue;
@@ -487,15 +372,13 @@ std::vector<RankWait> rankWaits(const Session &session, const CollectiveMatch &m
             const TimeNs from = c.firstArrival - shift, to = a.start - shift;
             if (to <= from)
                 continue;
-            std::optional<std::vector<Interval>> &runs = busy[std::size_t(a.rankIndex)];
-            if (!runs)
-                runs = otherGpuWork(session, a.rankIndex, classes);
-            const TimeNs compute = coveredIn(*runs, from, to);
+            const std::vector<Interval> &runs = inputs.otherGpuWorkOf(a.rankIndex);
+            const TimeNs compute = coveredIn(runs, from, to);
             // From the launching call on, an idle GPU waits for the launch.
             TimeNs host = 0;
             if (a.launch && *a.launch - shift < to) {
                 const TimeNs launchFrom = std::max(from, *a.launch - shift);
-                host = (to - launchFrom) - coveredIn(*runs, launchFrom, to);
+                host = (to - launchFrom) - coveredIn(runs, launchFrom, to);
             }
             w.late += to - from;
             w.lateCompute += compute;
@@ -702,6 +585,12 @@ ResultTable collectiveKindsTable(const CollectiveMatch &match, const StatsScope 
 
 ResultTable rankWaitTable(const Session &session, const CollectiveMatch &match, const StatsScope &scope, const KernelClassifier &classes)
 {
+    CollectiveInputs inputs(session, classes);
+    return rankWaitTable(inputs, match, scope);
+}
+
+ResultTable rankWaitTable(CollectiveInputs &inputs, const CollectiveMatch &match, const StatsScope &scope)
+{
     ResultTable t;
     t.name = QStringLiteral("rank_wait");
     t.title = QStringLiteral("Waits at Collectives per Rank");
@@ -709,7 +598,7 @@ ResultTable rankWaitTable(const Session &session, const CollectiveMatch &match, 
                             QStringLiteral("Delay Caused (ns)"), QStringLiteral("Waited (ns)"), QStringLiteral("Late: Compute (%)"),
                             QStringLiteral("Late: Idle (%)"), QStringLiteral("Late: Host (%)")};
     auto share = [](TimeNs part, TimeNs whole) { return whole > 0 ? Cell::ofDecimal(100.0 * double(part) / double(whole), 1) : Cell(); };
-    for (const RankWait &w : rankWaits(session, match, scope, classes))
+    for (const RankWait &w : rankWaits(inputs, match, scope))
         t.rows.push_back({Cell::ofInteger(w.rank), Cell::ofInteger(std::int64_t(w.collectives)), Cell::ofInteger(std::int64_t(w.timesLast)),
                           Cell::ofInteger(w.delayCaused), Cell::ofInteger(w.waited), share(w.lateCompute, w.late),
                           share(w.lateIdle, w.late), share(w.lateHost, w.late)});

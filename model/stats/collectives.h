@@ -23,6 +23,10 @@ CollectiveKind collectiveKindOf(std::string_view collectiveName, std::string_vie
 // nccl-tests' bus bandwidth factor for n ranks: 2(n-1)/n for all-reduce,
 // (n-1)/n for all-gather, reduce-scatter and all-to-all, 1 otherwise.
 double busBandwidthFactor(CollectiveKind kind, int ranks);
+// Sends and receives (numbered apart from collectives, matched by pair).
+bool isPointToPoint(CollectiveKind kind);
+
+class CollectiveInputs;
 
 // One rank's part in a collective: its communication kernel.
 struct CollectiveArrival {
@@ -84,6 +88,9 @@ struct CollectiveMatch {
 };
 
 CollectiveMatch matchCollectives(const Session &session, const KernelClassifier &classes = KernelClassifier::rankscope());
+// The same from each rank's operations as `inputs` gives them (read from
+// its session, or gathered from the processes that read them).
+CollectiveMatch matchCollectives(CollectiveInputs &inputs);
 
 // One rank over a scope (instances whose first arrival is in the range).
 struct RankWait {
@@ -101,6 +108,7 @@ struct RankWait {
 };
 std::vector<RankWait> rankWaits(const Session &session, const CollectiveMatch &match, const StatsScope &scope = {},
                                 const KernelClassifier &classes = KernelClassifier::rankscope());
+std::vector<RankWait> rankWaits(CollectiveInputs &inputs, const CollectiveMatch &match, const StatsScope &scope = {});
 
 // Per rank, the shift that best lines up the ends of matched collectives
 // (which complete together) with the first rank's: the median difference,
@@ -131,5 +139,6 @@ ResultTable collectivesTable(const Session &session, const CollectiveMatch &matc
 ResultTable collectiveKindsTable(const CollectiveMatch &match, const StatsScope &scope = {});
 ResultTable rankWaitTable(const Session &session, const CollectiveMatch &match, const StatsScope &scope = {},
                           const KernelClassifier &classes = KernelClassifier::rankscope());
+ResultTable rankWaitTable(CollectiveInputs &inputs, const CollectiveMatch &match, const StatsScope &scope = {});
 
 } // namespace rankscope::stats

@@ -3,6 +3,7 @@
 #include "stats/ranktimemap.h"
 
 #include "stats/apirules.h"
+#include "stats/collectiveinputs.h"
 #include "stats/collectives.h"
 #include "stats/gpurules.h"
 #include "stats/nsysreports.h"
@@ -75,30 +76,41 @@ std::optional<ResultTable> runReport(const QString &name, const Report &report, 
     return std::nullopt;
 }
 
-std::optional<ResultTable> runSessionReport(const QString &name, const Session &session, const ReportOptions &options)
+KernelClassifier collectiveClassesFor(const ReportOptions &options)
+{
+    return KernelClassifier::rankscope(options.communicationPattern);
+}
+
+bool readsCollectives(const QString &name)
+{
+    return name == QLatin1String("collectives") || name == QLatin1String("rank_wait") || name == QLatin1String("rank_time_map");
+}
+
+bool readsOtherGpuWork(const QString &name)
+{
+    return name == QLatin1String("rank_wait");
+}
+
+std::optional<ResultTable> runSessionReport(const QString &name, const Session &session, const ReportOptions &options,
+                                           CollectiveInputs *collectiveOps)
 {
     if (name == QLatin1String("rank_summary"))
         return rankSummary(session, KernelClassifier::hta(options.communicationPattern));
     if (name == QLatin1String("rank_comparison"))
-        return rankComparisonTable(session, {}, KernelClassifier::rankscope(options.communicationPattern));
-    if (name == QLatin1String("rank_time_map")) {
-        CollectiveMatch match = matchCollectives(session, KernelClassifier::rankscope(options.communicationPattern));
-        if (options.alignOnCollectives)
-            match = alignedOnCollectives(session, match);
-        ResultTable t = rankTimeMapTable(session, match, options.mapBins);
-        t.notes = match.notes;
-        return t;
-    }
-    if (name == QLatin1String("collectives") || name == QLatin1String("rank_wait")) {
-        const KernelClassifier classes = KernelClassifier::rankscope(options.communicationPattern);
-        CollectiveMatch match = matchCollectives(session, classes);
-        if (options.alignOnCollectives)
-            match = alignedOnCollectives(session, match);
-        ResultTable t = name == QLatin1String("collectives") ? collectivesTable(session, match) : rankWaitTable(session, match, {}, classes);
-        t.notes = match.notes;
-        return t;
-    }
-    return std::nullopt;
+        return rankComparisonTable(session, {}, collectiveClassesFor(options));
+    if (!readsCollectives(name))
+        return std::nullopt;
+    std::optional<CollectiveInputs> own;
+    if (!collectiveOps)
+        collectiveOps = &own.emplace(session, collectiveClassesFor(options));
+    CollectiveMatch match = matchCollectives(*collectiveOps);
+    if (options.alignOnCollectives)
+        match = alignedOnCollectives(session, match);
+    ResultTable t = name == QLatin1String("collectives") ? collectivesTable(session, match)
+                    : name == QLatin1String("rank_wait") ? rankWaitTable(*collectiveOps, match)
+                                                         : rankTimeMapTable(session, match, options.mapBins);
+    t.notes = match.notes;
+    return t;
 }
 
 } // namespace rankscope::stats

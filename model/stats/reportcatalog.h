@@ -2,6 +2,7 @@
 // The reports `rankscope-cli stats --report NAME` knows, by name.
 #include "core/report.h"
 #include "session/session.h"
+#include "stats/kernelclasses.h"
 #include "stats/resulttable.h"
 
 #include <QStringList>
@@ -9,6 +10,8 @@
 #include <optional>
 
 namespace rankscope::stats {
+
+class CollectiveInputs;
 
 struct ReportOptions {
     double gapThresholdMs = 500.0;        // gpu_gaps
@@ -30,8 +33,17 @@ QStringList fileReportNames(); // one table per loaded file
 bool isKnownReport(const QString &name);
 // Whether a report covers the whole session (one table for all ranks).
 bool isSessionReport(const QString &name);
+// `collectiveOps`, when given (its session is `session`'s), has the ranks'
+// communication kernels already read, as an MPI run gathers them
+// (collectives, rank_wait, rank_time_map read them from it).
 std::optional<ResultTable> runSessionReport(const QString &name, const Session &session,
-                                           const ReportOptions &options = {});
+                                           const ReportOptions &options = {}, CollectiveInputs *collectiveOps = nullptr);
+// The kernel classes the collective reports use for these options.
+KernelClassifier collectiveClassesFor(const ReportOptions &options);
+// Whether the report reads the collectives matched across ranks, and the
+// ranks' GPU work besides them.
+bool readsCollectives(const QString &name);
+bool readsOtherGpuWork(const QString &name);
 // The named report of one loaded file; nullopt for an unknown name.
 std::optional<ResultTable> runReport(const QString &name, const Report &report,
                                      const ReportOptions &options = {});

@@ -2,7 +2,9 @@
 // wait and why, bandwidth as nccl-tests define it, desyncs and clock
 // offsets. Planted-truth traces written here, then the real 2-rank sets.
 #include "session/session.h"
+#include "stats/collectiveinputs.h"
 #include "stats/collectives.h"
+#include "stats/reportcatalog.h"
 #include "stats/rankcomparison.h"
 #include "stats/ranktimemap.h"
 #include "testdata.h"
@@ -517,6 +519,65 @@ private slots:
             QCOMPARE(c.kind, CollectiveKind::SendRecv);
             QCOMPARE(c.arrivals.size(), std::size_t(2));
             QVERIFY(std::abs(c.arrivals[0].end - c.arrivals[1].end) < c.end - c.firstArrival);
+        }
+    }
+
+    void recordsReadPerFileGiveTheSameReports_data()
+    {
+        QTest::addColumn<QString>("set");
+        QTest::newRow("planted, one rank's clock off") << QStringLiteral("planted");
+        QTest::newRow("generated nsys, offsets and a skip") << QStringLiteral("generated");
+        QTest::newRow("real export of two processes") << QStringLiteral("nsys-ai");
+        QTest::newRow("real Kineto pair") << QStringLiteral("hta");
+    }
+    void recordsReadPerFileGiveTheSameReports()
+    {
+        // What an MPI process sends for each file of its share (the ranks'
+        // records read from that file alone, in its own time, through the
+        // bytes that travel) gives process 0 the same collective reports as
+        // reading every rank of the session itself.
+        QFETCH(QString, set);
+        Session session;
+        if (set == QLatin1String("planted")) {
+            session = plantedSession(250'000);
+        } else if (set == QLatin1String("generated")) {
+            const QString dir = m_dir.filePath(QStringLiteral("gathered_ddp"));
+            QCOMPARE(QProcess::execute(QStringLiteral(RANKSCOPE_TRACEGEN),
+                                       {"--profile", "ddp", "--format", "nsys", "--ranks", "4", "--events", "1720", "--straggler", "2:300:4",
+                                        "--clock-offsets-us", "0,1500,-700,200", "--skip", "3:5", dir}),
+                     0);
+            session = Session::load({dir});
+        } else if (set == QLatin1String("nsys-ai")) {
+            session = Session::load({dataPath(QStringLiteral("third-party/nsys-ai/mfu_2gpu_before.sqlite"))});
+        } else {
+            session = Session::load({dataPath(QStringLiteral("third-party/hta/sampled_rank-0.json.gz")),
+                                     dataPath(QStringLiteral("third-party/hta/sampled_rank-1.json.gz"))});
+        }
+        QVERIFY(session.ranks().size() >= 2);
+        for (const bool aligned : {false, true}) {
+            ReportOptions options;
+            options.alignOnCollectives = aligned;
+            const KernelClassifier classes = collectiveClassesFor(options);
+            CollectiveInputs gathered(session, classes);
+            for (const ReportPtr &report : session.reports())
+                for (const ReportRankOps &rank : collectiveOpsOfReport(report, classes, true)) {
+                    QByteArray bytes;
+                    QDataStream out(&bytes, QIODevice::WriteOnly);
+                    out << rank.ops;
+                    RankCollectiveOps received;
+                    QDataStream in(bytes);
+                    in >> received;
+                    QCOMPARE(in.status(), QDataStream::Ok);
+                    QVERIFY(gathered.giveOfReport(report->filePath, rank.pid, std::move(received)));
+                }
+            QCOMPARE(gathered.given(), session.ranks().size());
+            for (const QString name : {QStringLiteral("collectives"), QStringLiteral("rank_wait"), QStringLiteral("rank_time_map")}) {
+                const ResultTable direct = *runSessionReport(name, session, options);
+                const ResultTable fromRecords = *runSessionReport(name, session, options, &gathered);
+                QVERIFY2(!direct.rows.empty(), qPrintable(name));
+                QCOMPARE(fromRecords.toCsv(), direct.toCsv());
+                QCOMPARE(fromRecords.notes, direct.notes);
+            }
         }
     }
 

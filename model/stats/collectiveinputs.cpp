@@ -1,0 +1,264 @@
+#include "stats/collectiveinputs.h"
+
+#include "session/eventlinks.h"
+
+#include <algorithm>
+
+namespace rankscope::stats {
+
+namespace {
+
+std::int64_t bytesOf(const CollectiveRecord &c, CollectiveKind kind)
+{
+    // nccl-tests' size: the gathered output for all-gather, the input
+    // otherwise (all-reduce, reduce-scatter's whole input, send/recv).
+    const std::int64_t preferred = kind == CollectiveKind::AllGather ? c.outBytes : c.inBytes;
+    return preferred >= 0 ? preferred : std::max(c.inBytes, c.outBytes);
+}
+
+// A send or receive pairs with its peer's: both key it by the pair of
+// their ranks in the communicator ("ranks 2↔3"), so a pipeline's sends
+// between stages 2 and 3 match each other, not stage 0's.
+QString pointToPointPair(const Report &r, const CollectiveRecord &c)
+{
+    if (c.commRank < 0 || c.peers == StringTable::kEmpty)
+        return {};
+    QList<int> ranks{c.commRank};
+    for (const QString &peer : r.strings.string(c.peers).split(QLatin1Char(',')))
+        if (!ranks.contains(peer.toInt()))
+            ranks << peer.toInt();
+    std::sort(ranks.begin(), ranks.end());
+    QStringList names;
+    for (const int rank : ranks)
+        names << QString::number(rank);
+    return QStringLiteral(" ranks ") + names.join(ranks.size() == 2 ? QStringLiteral("↔") : QStringLiteral(","));
+}
+
+} // namespace
+
+// The communication kernels of one rank, keyed by communicator: the
+// process group's name when the trace records it, else the rank's k-th
+// stream that runs communication kernels ("stream #k", streams in order of
+// first use), each list in time order. matchCollectives pairs them across
+// ranks by their end.
+RankCollectiveOps collectiveOpsOfRank(const Session &session, int rankIndex, const KernelClassifier &classes)
+{
+    const RankEntry &entry = session.ranks()[std::size_t(rankIndex)];
+    const Report &r = *entry.report;
+    struct Pending {
+        CollectiveOp op;
+        QString group;
+        std::pair<int, std::uint32_t> stream; // device, stream
+    };
+    std::vector<Pending> pending;
+    KernelClassCache classOf(r.strings, classes);
+    for (std::uint32_t t = 0; t < r.tracks.size(); ++t) {
+        const Track &track = r.tracks[t];
+        if (track.kind != TrackKind::Kernel || !Session::ownsTrack(entry, track))
+            continue;
+        for (std::size_t i = 0; i < track.slices.size(); ++i) {
+            if (classOf.of(track.slices.name(i)) != KernelClass::Communication)
+                continue;
+            const std::string_view name = r.strings.view(track.slices.name(i));
+            const KernelRecord &k = r.kernels[track.slices.payload(i)];
+            Pending p;
+            p.op.start = track.slices.start(i) + entry.sessionOffset;
+            p.op.end = track.slices.end(i) + entry.sessionOffset;
+            p.op.track = t;
+            p.op.event = std::uint32_t(i);
+            if (const auto call = launchingApiCall(session, {rankIndex, t, std::uint32_t(i)}))
+                p.op.launch = session.sessionTime(*call).start;
+            p.stream = {track.deviceId, track.streamId};
+            std::string_view collectiveName;
+            if (k.collective != KernelRecord::kNoCollective && k.collective < r.collectives.size()) {
+                const CollectiveRecord &c = r.collectives[k.collective];
+                collectiveName = r.strings.view(c.name);
+                p.group = r.strings.string(c.processGroupName);
+                p.op.kind = collectiveKindOf(collectiveName, name);
+                if (isPointToPoint(p.op.kind) && !p.group.isEmpty())
+                    p.group += pointToPointPair(r, c);
+                p.op.bytes = bytesOf(c, p.op.kind);
+                p.op.groupSize = c.groupSize;
+                p.op.sequence = c.sequence;
+            } else {
+                p.op.kind = collectiveKindOf({}, name);
+            }
+            p.op.name = collectiveName.empty() ? collectiveKindName(p.op.kind) : QString::fromUtf8(collectiveName.data(), qsizetype(collectiveName.size()));
+            pending.push_back(std::move(p));
+        }
+    }
+    std::sort(pending.begin(), pending.end(), [](const Pending &a, const Pending &b) { return a.op.start < b.op.start; });
+    std::map<std::pair<int, std::uint32_t>, int> streamOrdinal;
+    RankCollectiveOps ops;
+    for (Pending &p : pending) {
+        QString key;
+        if (!p.group.isEmpty()) {
+            key = p.group;
+            ops.keyedByGroup = true;
+        } else {
+            const auto [it, added] = streamOrdinal.try_emplace(p.stream, int(streamOrdinal.size()));
+            key = QStringLiteral("stream #%1").arg(it->second);
+        }
+        ops.byCommunicator[key].push_back(std::move(p.op));
+    }
+    return ops;
+}
+
+// What "GPU busy with other work" means for the late split.
+std::vector<Interval> otherGpuWorkOfRank(const Session &session, int rankIndex, const KernelClassifier &classes)
+{
+    const RankEntry &entry = session.ranks()[std::size_t(rankIndex)];
+    const Report &r = *entry.report;
+    std::vector<Interval> busy;
+    KernelClassCache classOf(r.strings, classes);
+    for (const Track &track : r.tracks) {
+        if (!Session::ownsTrack(entry, track))
+            continue;
+        if (track.kind != TrackKind::Kernel && track.kind != TrackKind::Memcpy && track.kind != TrackKind::Memset)
+            continue;
+        for (std::size_t i = 0; i < track.slices.size(); ++i) {
+            if (track.kind == TrackKind::Kernel && classOf.of(track.slices.name(i)) == KernelClass::Communication)
+                continue;
+            busy.emplace_back(track.slices.start(i) + entry.sessionOffset, track.slices.end(i) + entry.sessionOffset);
+        }
+    }
+    return unionOf(std::move(busy));
+}
+
+std::vector<ReportRankOps> collectiveOpsOfReport(const ReportPtr &report, const KernelClassifier &classes, bool withOtherGpuWork)
+{
+    const Session alone = Session::fromReports({report});
+    std::vector<ReportRankOps> ranks;
+    for (int ri = 0; ri < int(alone.ranks().size()); ++ri) {
+        const RankEntry &entry = alone.ranks()[std::size_t(ri)];
+        RankCollectiveOps ops = collectiveOpsOfRank(alone, ri, classes);
+        if (withOtherGpuWork)
+            ops.otherGpuWork = otherGpuWorkOfRank(alone, ri, classes);
+        ops.shiftTimes(-entry.sessionOffset);
+        ranks.push_back({entry.pid, std::move(ops)});
+    }
+    return ranks;
+}
+
+void RankCollectiveOps::shiftTimes(TimeNs shift)
+{
+    for (auto &[communicator, ops] : byCommunicator)
+        for (CollectiveOp &op : ops) {
+            op.start += shift;
+            op.end += shift;
+            if (op.launch)
+                *op.launch += shift;
+        }
+    if (otherGpuWork)
+        for (Interval &run : *otherGpuWork) {
+            run.first += shift;
+            run.second += shift;
+        }
+}
+
+QDataStream &operator<<(QDataStream &out, const RankCollectiveOps &ops)
+{
+    out << ops.keyedByGroup << quint64(ops.byCommunicator.size());
+    for (const auto &[communicator, list] : ops.byCommunicator) {
+        out << communicator << quint64(list.size());
+        for (const CollectiveOp &op : list)
+            out << qint64(op.start) << qint64(op.end) << op.launch.has_value() << qint64(op.launch.value_or(0)) << op.track << op.event
+                << qint32(op.kind) << op.name << qint64(op.bytes) << qint32(op.groupSize) << qint64(op.sequence);
+    }
+    out << ops.otherGpuWork.has_value();
+    if (ops.otherGpuWork) {
+        out << quint64(ops.otherGpuWork->size());
+        for (const Interval &run : *ops.otherGpuWork)
+            out << qint64(run.first) << qint64(run.second);
+    }
+    return out;
+}
+
+QDataStream &operator>>(QDataStream &in, RankCollectiveOps &ops)
+{
+    ops = {};
+    quint64 communicators = 0;
+    in >> ops.keyedByGroup >> communicators;
+    for (quint64 c = 0; c < communicators && in.status() == QDataStream::Ok; ++c) {
+        QString communicator;
+        quint64 count = 0;
+        in >> communicator >> count;
+        std::vector<CollectiveOp> &list = ops.byCommunicator[communicator];
+        for (quint64 i = 0; i < count && in.status() == QDataStream::Ok; ++i) {
+            CollectiveOp op;
+            qint64 start = 0, end = 0, launch = 0, bytes = 0, sequence = 0;
+            qint32 kind = 0, groupSize = 0;
+            bool launched = false;
+            in >> start >> end >> launched >> launch >> op.track >> op.event >> kind >> op.name >> bytes >> groupSize >> sequence;
+            op.start = start, op.end = end;
+            if (launched)
+                op.launch = launch;
+            op.kind = kind >= 0 && kind <= qint32(CollectiveKind::Other) ? CollectiveKind(kind) : CollectiveKind::Other;
+            op.bytes = bytes, op.groupSize = groupSize, op.sequence = sequence;
+            list.push_back(std::move(op));
+        }
+    }
+    bool withWork = false;
+    in >> withWork;
+    if (withWork) {
+        quint64 runs = 0;
+        in >> runs;
+        std::vector<Interval> work;
+        for (quint64 i = 0; i < runs && in.status() == QDataStream::Ok; ++i) {
+            qint64 first = 0, second = 0;
+            in >> first >> second;
+            work.emplace_back(first, second);
+        }
+        ops.otherGpuWork = std::move(work);
+    }
+    return in;
+}
+
+CollectiveInputs::CollectiveInputs(const Session &session, KernelClassifier classes)
+    : m_session(session), m_classes(std::move(classes)), m_ops(session.ranks().size()), m_otherGpuWork(session.ranks().size())
+{
+}
+
+void CollectiveInputs::give(int rankIndex, RankCollectiveOps ops)
+{
+    const auto ri = std::size_t(rankIndex);
+    m_given += !m_ops[ri].has_value();
+    if (ops.otherGpuWork) {
+        m_otherGpuWork[ri] = std::move(ops.otherGpuWork);
+        ops.otherGpuWork.reset();
+    }
+    m_ops[ri] = std::move(ops);
+}
+
+bool CollectiveInputs::giveOfReport(const QString &filePath, std::optional<std::uint32_t> pid, RankCollectiveOps ops)
+{
+    if (m_rankOfReport.empty())
+        for (int ri = 0; ri < int(m_session.ranks().size()); ++ri) {
+            const RankEntry &entry = m_session.ranks()[std::size_t(ri)];
+            m_rankOfReport.try_emplace({entry.report->filePath, entry.pid}, ri);
+        }
+    const auto it = m_rankOfReport.find({filePath, pid});
+    if (it == m_rankOfReport.end())
+        return false;
+    ops.shiftTimes(m_session.ranks()[std::size_t(it->second)].sessionOffset);
+    give(it->second, std::move(ops));
+    return true;
+}
+
+const RankCollectiveOps &CollectiveInputs::of(int rankIndex)
+{
+    std::optional<RankCollectiveOps> &slot = m_ops[std::size_t(rankIndex)];
+    if (!slot)
+        slot = collectiveOpsOfRank(m_session, rankIndex, m_classes);
+    return *slot;
+}
+
+const std::vector<Interval> &CollectiveInputs::otherGpuWorkOf(int rankIndex)
+{
+    std::optional<std::vector<Interval>> &work = m_otherGpuWork[std::size_t(rankIndex)];
+    if (!work)
+        work = otherGpuWorkOfRank(m_session, rankIndex, m_classes);
+    return *work;
+}
+
+} // namespace rankscope::stats
