@@ -2,6 +2,8 @@
 
 #include "session/eventlinks.h"
 
+#include <QHash>
+
 #include <algorithm>
 
 namespace rankscope::stats {
@@ -52,6 +54,25 @@ RankCollectiveOps collectiveOpsOfRank(const Session &session, int rankIndex, con
     };
     std::vector<Pending> pending;
     KernelClassCache classOf(r.strings, classes);
+    // Kind and name per (collective name, kernel name): a rank runs the same
+    // few thousands of times, and reading the kind from the names is slow.
+    struct NamedKind {
+        CollectiveKind kind;
+        QString name; // as the trace names it, else the kind's name
+    };
+    std::map<std::pair<StringId, StringId>, NamedKind> kinds;
+    auto kindOf = [&](StringId collectiveName, StringId kernelName) -> const NamedKind & {
+        auto it = kinds.find({collectiveName, kernelName});
+        if (it == kinds.end()) {
+            const std::string_view collective = r.strings.view(collectiveName);
+            const CollectiveKind kind = collectiveKindOf(collective, r.strings.view(kernelName));
+            it = kinds.emplace(std::pair(collectiveName, kernelName),
+                               NamedKind{kind, collective.empty() ? collectiveKindName(kind)
+                                                                  : QString::fromUtf8(collective.data(), qsizetype(collective.size()))})
+                     .first;
+        }
+        return it->second;
+    };
     for (std::uint32_t t = 0; t < r.tracks.size(); ++t) {
         const Track &track = r.tracks[t];
         if (track.kind != TrackKind::Kernel || !Session::ownsTrack(entry, track))
@@ -59,7 +80,6 @@ RankCollectiveOps collectiveOpsOfRank(const Session &session, int rankIndex, con
         for (std::size_t i = 0; i < track.slices.size(); ++i) {
             if (classOf.of(track.slices.name(i)) != KernelClass::Communication)
                 continue;
-            const std::string_view name = r.strings.view(track.slices.name(i));
             const KernelRecord &k = r.kernels[track.slices.payload(i)];
             Pending p;
             p.op.start = track.slices.start(i) + entry.sessionOffset;
@@ -69,21 +89,19 @@ RankCollectiveOps collectiveOpsOfRank(const Session &session, int rankIndex, con
             if (const auto call = launchingApiCall(session, {rankIndex, t, std::uint32_t(i)}))
                 p.op.launch = session.sessionTime(*call).start;
             p.stream = {track.deviceId, track.streamId};
-            std::string_view collectiveName;
-            if (k.collective != KernelRecord::kNoCollective && k.collective < r.collectives.size()) {
-                const CollectiveRecord &c = r.collectives[k.collective];
-                collectiveName = r.strings.view(c.name);
-                p.group = r.strings.string(c.processGroupName);
-                p.op.kind = collectiveKindOf(collectiveName, name);
+            const CollectiveRecord *c = k.collective != KernelRecord::kNoCollective && k.collective < r.collectives.size()
+                                            ? &r.collectives[k.collective] : nullptr;
+            const NamedKind &named = kindOf(c ? c->name : StringTable::kEmpty, track.slices.name(i));
+            p.op.kind = named.kind;
+            p.op.name = named.name; // shared, not a copy per kernel
+            if (c) {
+                p.group = r.strings.string(c->processGroupName);
                 if (isPointToPoint(p.op.kind) && !p.group.isEmpty())
-                    p.group += pointToPointPair(r, c);
-                p.op.bytes = bytesOf(c, p.op.kind);
-                p.op.groupSize = c.groupSize;
-                p.op.sequence = c.sequence;
-            } else {
-                p.op.kind = collectiveKindOf({}, name);
+                    p.group += pointToPointPair(r, *c);
+                p.op.bytes = bytesOf(*c, p.op.kind);
+                p.op.groupSize = c->groupSize;
+                p.op.sequence = c->sequence;
             }
-            p.op.name = collectiveName.empty() ? collectiveKindName(p.op.kind) : QString::fromUtf8(collectiveName.data(), qsizetype(collectiveName.size()));
             pending.push_back(std::move(p));
         }
     }
@@ -156,14 +174,24 @@ void RankCollectiveOps::shiftTimes(TimeNs shift)
         }
 }
 
+// Each distinct name once, then the operations naming it by its index: a
+// rank has thousands of operations and a handful of names.
 QDataStream &operator<<(QDataStream &out, const RankCollectiveOps &ops)
 {
-    out << ops.keyedByGroup << quint64(ops.byCommunicator.size());
+    QHash<QString, quint32> nameIndex;
+    QStringList names;
+    for (const auto &[communicator, list] : ops.byCommunicator)
+        for (const CollectiveOp &op : list)
+            if (!nameIndex.contains(op.name)) {
+                nameIndex.insert(op.name, quint32(names.size()));
+                names << op.name;
+            }
+    out << ops.keyedByGroup << names << quint64(ops.byCommunicator.size());
     for (const auto &[communicator, list] : ops.byCommunicator) {
         out << communicator << quint64(list.size());
         for (const CollectiveOp &op : list)
             out << qint64(op.start) << qint64(op.end) << op.launch.has_value() << qint64(op.launch.value_or(0)) << op.track << op.event
-                << qint32(op.kind) << op.name << qint64(op.bytes) << qint32(op.groupSize) << qint64(op.sequence);
+                << qint32(op.kind) << nameIndex.value(op.name) << qint64(op.bytes) << qint32(op.groupSize) << qint64(op.sequence);
     }
     out << ops.otherGpuWork.has_value();
     if (ops.otherGpuWork) {
@@ -177,8 +205,9 @@ QDataStream &operator<<(QDataStream &out, const RankCollectiveOps &ops)
 QDataStream &operator>>(QDataStream &in, RankCollectiveOps &ops)
 {
     ops = {};
+    QStringList names;
     quint64 communicators = 0;
-    in >> ops.keyedByGroup >> communicators;
+    in >> ops.keyedByGroup >> names >> communicators;
     for (quint64 c = 0; c < communicators && in.status() == QDataStream::Ok; ++c) {
         QString communicator;
         quint64 count = 0;
@@ -188,12 +217,18 @@ QDataStream &operator>>(QDataStream &in, RankCollectiveOps &ops)
             CollectiveOp op;
             qint64 start = 0, end = 0, launch = 0, bytes = 0, sequence = 0;
             qint32 kind = 0, groupSize = 0;
+            quint32 name = 0;
             bool launched = false;
-            in >> start >> end >> launched >> launch >> op.track >> op.event >> kind >> op.name >> bytes >> groupSize >> sequence;
+            in >> start >> end >> launched >> launch >> op.track >> op.event >> kind >> name >> bytes >> groupSize >> sequence;
+            if (name >= quint32(names.size())) {
+                in.setStatus(QDataStream::ReadCorruptData);
+                break;
+            }
             op.start = start, op.end = end;
             if (launched)
                 op.launch = launch;
             op.kind = kind >= 0 && kind <= qint32(CollectiveKind::Other) ? CollectiveKind(kind) : CollectiveKind::Other;
+            op.name = names[name];
             op.bytes = bytes, op.groupSize = groupSize, op.sequence = sequence;
             list.push_back(std::move(op));
         }
@@ -251,6 +286,17 @@ const RankCollectiveOps &CollectiveInputs::of(int rankIndex)
     if (!slot)
         slot = collectiveOpsOfRank(m_session, rankIndex, m_classes);
     return *slot;
+}
+
+const CollectiveMatch &CollectiveInputs::match(bool alignOnCollectives)
+{
+    if (!m_recorded)
+        m_recorded = matchCollectives(*this);
+    if (!alignOnCollectives)
+        return *m_recorded;
+    if (!m_aligned)
+        m_aligned = alignedOnCollectives(m_session, *m_recorded);
+    return *m_aligned;
 }
 
 const std::vector<Interval> &CollectiveInputs::otherGpuWorkOf(int rankIndex)

@@ -74,6 +74,9 @@ public:
     std::size_t given() const { return m_given; }
 
     const RankCollectiveOps &of(int rankIndex);
+    // The collectives matched from them, as recorded or aligned on the
+    // collectives' ends: computed once for every report that reads them.
+    const CollectiveMatch &match(bool alignOnCollectives);
     const std::vector<Interval> &otherGpuWorkOf(int rankIndex);
     const Session &session() const { return m_session; }
     const KernelClassifier &classes() const { return m_classes; }
@@ -84,6 +87,7 @@ private:
     std::vector<std::optional<RankCollectiveOps>> m_ops;              // per rank index, without otherGpuWork
     std::vector<std::optional<std::vector<Interval>>> m_otherGpuWork; // per rank index
     std::size_t m_given = 0;
+    std::optional<CollectiveMatch> m_recorded, m_aligned;
     std::map<std::pair<QString, std::optional<std::uint32_t>>, int> m_rankOfReport; // built on the first giveOfReport
 };
 

@@ -103,9 +103,7 @@ std::optional<ResultTable> runSessionReport(const QString &name, const Session &
     std::optional<CollectiveInputs> own;
     if (!collectiveOps)
         collectiveOps = &own.emplace(session, collectiveClassesFor(options));
-    CollectiveMatch match = matchCollectives(*collectiveOps);
-    if (options.alignOnCollectives)
-        match = alignedOnCollectives(session, match);
+    const CollectiveMatch &match = collectiveOps->match(options.alignOnCollectives);
     ResultTable t = name == QLatin1String("collectives") ? collectivesTable(session, match)
                     : name == QLatin1String("rank_wait") ? rankWaitTable(*collectiveOps, match)
                                                          : rankTimeMapTable(session, match, options.mapBins);

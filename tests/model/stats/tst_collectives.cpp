@@ -554,23 +554,25 @@ private slots:
                                      dataPath(QStringLiteral("third-party/hta/sampled_rank-1.json.gz"))});
         }
         QVERIFY(session.ranks().size() >= 2);
+        const KernelClassifier classes = collectiveClassesFor({});
+        CollectiveInputs gathered(session, classes);
+        for (const ReportPtr &report : session.reports())
+            for (const ReportRankOps &rank : collectiveOpsOfReport(report, classes, true)) {
+                QByteArray bytes;
+                QDataStream out(&bytes, QIODevice::WriteOnly);
+                out << rank.ops;
+                RankCollectiveOps received;
+                QDataStream in(bytes);
+                in >> received;
+                QCOMPARE(in.status(), QDataStream::Ok);
+                QVERIFY(gathered.giveOfReport(report->filePath, rank.pid, std::move(received)));
+            }
+        QCOMPARE(gathered.given(), session.ranks().size());
+        // Both alignments from the one set of records (each match computed
+        // once and kept for the reports that read it).
         for (const bool aligned : {false, true}) {
             ReportOptions options;
             options.alignOnCollectives = aligned;
-            const KernelClassifier classes = collectiveClassesFor(options);
-            CollectiveInputs gathered(session, classes);
-            for (const ReportPtr &report : session.reports())
-                for (const ReportRankOps &rank : collectiveOpsOfReport(report, classes, true)) {
-                    QByteArray bytes;
-                    QDataStream out(&bytes, QIODevice::WriteOnly);
-                    out << rank.ops;
-                    RankCollectiveOps received;
-                    QDataStream in(bytes);
-                    in >> received;
-                    QCOMPARE(in.status(), QDataStream::Ok);
-                    QVERIFY(gathered.giveOfReport(report->filePath, rank.pid, std::move(received)));
-                }
-            QCOMPARE(gathered.given(), session.ranks().size());
             for (const QString name : {QStringLiteral("collectives"), QStringLiteral("rank_wait"), QStringLiteral("rank_time_map")}) {
                 const ResultTable direct = *runSessionReport(name, session, options);
                 const ResultTable fromRecords = *runSessionReport(name, session, options, &gathered);
