@@ -1,6 +1,7 @@
 #include "stats/collectives.h"
 
 #include "core/intervals.h"
+#include "core/units.h"
 #include "stats/collectiveinputs.h"
 #include "session/eventlinks.h"
 
@@ -455,6 +456,46 @@ const CollectiveInstance *instanceOfKernel(const Session &session, const Collect
 bool isInScope(const CollectiveInstance &c, const StatsScope &scope)
 {
     return !scope.range || (c.firstArrival >= scope.range->start && c.firstArrival < scope.range->end);
+}
+
+QString suggestedOffsetsNote(const Session &session, const std::vector<ClockEstimate> &clocks)
+{
+    constexpr std::size_t kNamed = 8; // a note of 255 offsets is read by nobody
+    std::vector<std::size_t> shifted;
+    QStringList sameClock;
+    std::size_t agreeing = 0;
+    for (std::size_t ri = 0; ri < clocks.size(); ++ri) {
+        if (!clocks[ri].offset)
+            continue;
+        if (clocks[ri].sameClock)
+            sameClock << QString::number(session.ranks()[ri].rank);
+        else if (*clocks[ri].offset != 0)
+            shifted.push_back(ri);
+        else
+            ++agreeing;
+    }
+    if (!shifted.empty()) {
+        std::stable_sort(shifted.begin(), shifted.end(),
+                         [&](std::size_t a, std::size_t b) { return std::abs(*clocks[a].offset) > std::abs(*clocks[b].offset); });
+        QStringList named;
+        for (std::size_t k = 0; k < std::min(kNamed, shifted.size()); ++k) {
+            const ClockEstimate &e = clocks[shifted[k]];
+            named << QStringLiteral("rank %1 %2 (residual %3)")
+                         .arg(session.ranks()[shifted[k]].rank)
+                         .arg(formatDuration(*e.offset), formatDuration(e.residual.value_or(0)));
+        }
+        QString note = QStringLiteral("Clock offsets the collectives suggest: %1").arg(named.join(QStringLiteral(", ")));
+        if (shifted.size() > kNamed)
+            note += QStringLiteral(", and %1 more ranks").arg(shifted.size() - kNamed);
+        if (agreeing > 0)
+            note += QStringLiteral("; %1 other ranks' clocks agree as recorded").arg(agreeing);
+        return note + QLatin1Char('.');
+    }
+    if (sameClock.size() > 1)
+        return QStringLiteral("Ranks %1 are in one export: one clock, nothing to align.").arg(sameClock.join(QStringLiteral(", ")));
+    if (agreeing > 0)
+        return QStringLiteral("The collectives end together as recorded: the ranks' clocks agree, nothing to align.");
+    return {};
 }
 
 CollectiveMatch alignedOnCollectives(const Session &session, const CollectiveMatch &match)

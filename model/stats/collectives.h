@@ -120,6 +120,12 @@ struct ClockEstimate {
     bool sameClock = false;         // in the reference rank's export: offset 0 by construction
 };
 std::vector<ClockEstimate> alignOnCollectives(const Session &session, const CollectiveMatch &match);
+// What aligning on collectives would do, for a match shown as recorded:
+// the largest offsets the collectives suggest (at most eight ranks named,
+// the rest counted), that the clocks already agree when every offset is
+// zero, or that the ranks share one export's clock; empty when nothing was
+// estimated.
+QString suggestedOffsetsNote(const Session &session, const std::vector<ClockEstimate> &clocks);
 // The match with each rank's times shifted by its estimated offset (ranks
 // without one stay as recorded), every instance measured again; a note
 // gives the offsets and residuals, or says the clocks already agree.

@@ -69,24 +69,9 @@ void CollectivesPanel::refresh()
     run<Result>([s, sc, pattern = m_communicationPattern, align = m_align->isChecked()] {
         const KernelClassifier classes = KernelClassifier::rankscope(pattern);
         CollectiveMatch recorded = matchCollectives(*s, classes);
-        if (!align) { // say what aligning would do
-            QStringList offsets, sameClock;
-            const std::vector<ClockEstimate> clocks = alignOnCollectives(*s, recorded);
-            for (std::size_t ri = 0; ri < clocks.size(); ++ri) {
-                if (!clocks[ri].offset)
-                    continue;
-                if (clocks[ri].sameClock)
-                    sameClock << QString::number(s->ranks()[ri].rank);
-                else
-                    offsets << tr("rank %1 %2 (residual %3)")
-                                   .arg(s->ranks()[ri].rank)
-                                   .arg(formatDuration(*clocks[ri].offset), formatDuration(*clocks[ri].residual));
-            }
-            if (!offsets.isEmpty())
-                recorded.notes << tr("Clock offsets the collectives suggest: %1.").arg(offsets.join(QStringLiteral(", ")));
-            else if (sameClock.size() > 1)
-                recorded.notes << tr("Ranks %1 are in one export: one clock, nothing to align.").arg(sameClock.join(QStringLiteral(", ")));
-        }
+        if (!align) // say what aligning would do
+            if (const QString note = suggestedOffsetsNote(*s, alignOnCollectives(*s, recorded)); !note.isEmpty())
+                recorded.notes << note;
         auto match = std::make_shared<const CollectiveMatch>(align ? alignedOnCollectives(*s, recorded) : std::move(recorded));
         Result r{match, rankWaitTable(*s, *match, sc, classes), collectiveKindsTable(*match, sc), collectivesTable(*s, *match, sc)};
         return r;

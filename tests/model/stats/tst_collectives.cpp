@@ -522,6 +522,35 @@ private slots:
         }
     }
 
+    void suggestedOffsetsNameTheLargestAndCountTheRest()
+    {
+        // Planted: rank 1's clock 250 µs off, the others agree.
+        const Session shifted = plantedSession(250'000);
+        const QString one = suggestedOffsetsNote(shifted, alignOnCollectives(shifted, matchCollectives(shifted)));
+        QVERIFY2(one.startsWith(QLatin1String("Clock offsets the collectives suggest: rank 1 -250")), qPrintable(one));
+        QVERIFY2(one.contains(QLatin1String("; 1 other ranks' clocks agree as recorded.")), qPrintable(one));
+        QVERIFY2(!one.contains(QLatin1String("rank 2")), qPrintable(one)); // a zero offset is not an offset
+        // No offsets at all: says the clocks agree instead of listing zeros.
+        const Session agreeing = plantedSession();
+        const QString none = suggestedOffsetsNote(agreeing, alignOnCollectives(agreeing, matchCollectives(agreeing)));
+        QCOMPARE(none, QStringLiteral("The collectives end together as recorded: the ranks' clocks agree, nothing to align."));
+        // Twelve ranks off: the eight largest named, largest first, the rest counted.
+        std::vector<ClockEstimate> clocks(13);
+        const QString dir = m_dir.filePath(QStringLiteral("offsets13"));
+        QCOMPARE(QProcess::execute(QStringLiteral(RANKSCOPE_TRACEGEN),
+                                   {"--profile", "ddp", "--format", "kineto", "--ranks", "13", "--events", "600", dir}),
+                 0);
+        const Session thirteen = Session::load({dir});
+        QCOMPARE(thirteen.ranks().size(), std::size_t(13));
+        clocks[0] = {0, 0, 10, true};
+        for (std::size_t ri = 1; ri < 13; ++ri)
+            clocks[ri] = {TimeNs(ri) * 1000, 5, 10, false};
+        const QString many = suggestedOffsetsNote(thirteen, clocks);
+        QVERIFY2(many.startsWith(QStringLiteral("Clock offsets the collectives suggest: rank 12 12.000 µs")), qPrintable(many));
+        QVERIFY2(many.endsWith(QLatin1String(", and 4 more ranks.")), qPrintable(many));
+        QCOMPARE(many.count(QLatin1String("(residual")), 8);
+    }
+
     void recordsReadPerFileGiveTheSameReports_data()
     {
         QTest::addColumn<QString>("set");
