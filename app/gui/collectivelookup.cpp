@@ -1,11 +1,21 @@
 #include "collectivelookup.h"
 
+#include <QFutureWatcher>
+#include <QtConcurrent>
+
 namespace rankscope {
+
+void CollectiveLookup::forget()
+{
+    m_match.reset();
+    m_underWay = false;
+    ++m_generation;
+}
 
 void CollectiveLookup::setSession(std::shared_ptr<const Session> session)
 {
     m_session = std::move(session);
-    m_match.reset();
+    forget();
 }
 
 void CollectiveLookup::setCommunicationPattern(const QString &pattern)
@@ -13,22 +23,47 @@ void CollectiveLookup::setCommunicationPattern(const QString &pattern)
     if (pattern == m_pattern)
         return;
     m_pattern = pattern;
-    m_match.reset();
+    forget();
 }
 
-const stats::CollectiveInstance *CollectiveLookup::instanceOf(const EventLocation &event)
+bool CollectiveLookup::isCommunicationKernel(const EventLocation &event) const
 {
     if (!m_session || !event.isValid() || std::size_t(event.rank) >= m_session->ranks().size())
-        return nullptr;
+        return false;
     const Track &track = m_session->track(event);
     if (track.kind != TrackKind::Kernel && track.kind != TrackKind::NcclKernels)
-        return nullptr;
+        return false;
     const stats::KernelClassifier classes = stats::KernelClassifier::rankscope(m_pattern);
     const Report &report = *m_session->ranks()[std::size_t(event.rank)].report;
-    if (classes.classify(report.strings.view(track.slices.name(event.event))) != stats::KernelClass::Communication)
+    return classes.classify(report.strings.view(track.slices.name(event.event))) == stats::KernelClass::Communication;
+}
+
+void CollectiveLookup::prepare()
+{
+    if (!m_session || m_match || m_underWay)
+        return;
+    m_underWay = true;
+    using Result = std::shared_ptr<const stats::CollectiveMatch>;
+    auto *watcher = new QFutureWatcher<Result>(this);
+    connect(watcher, &QFutureWatcher<Result>::finished, this, [this, watcher, generation = m_generation] {
+        watcher->deleteLater();
+        if (generation != m_generation)
+            return; // for a session or pattern no longer shown
+        m_match = watcher->result();
+        m_underWay = false;
+        emit ready();
+    });
+    // The worker holds the session: it outlives a session replaced meanwhile.
+    watcher->setFuture(QtConcurrent::run([session = m_session, pattern = m_pattern]() -> Result {
+        return std::make_shared<const stats::CollectiveMatch>(
+            stats::matchCollectives(*session, stats::KernelClassifier::rankscope(pattern)));
+    }));
+}
+
+const stats::CollectiveInstance *CollectiveLookup::instanceOf(const EventLocation &event) const
+{
+    if (!m_match || !isCommunicationKernel(event))
         return nullptr;
-    if (!m_match)
-        m_match = std::make_unique<stats::CollectiveMatch>(stats::matchCollectives(*m_session, classes));
     return stats::instanceOfKernel(*m_session, *m_match, event);
 }
 

@@ -2,25 +2,48 @@
 // Which collective a selected kernel is part of, for the Details dock and
 // the timeline's band across ranks. The session's collectives are matched
 // the first time a communication kernel is selected (not at load: a
-// session nobody clicks a collective in pays nothing), and again when the
-// user changes which kernels are communication.
+// session nobody clicks a collective in pays nothing), on a worker thread
+// (hundreds of ranks take seconds, and the window keeps painting
+// meanwhile), and again when the user changes which kernels are
+// communication.
 #include "stats/collectives.h"
+
+#include <QObject>
 
 #include <memory>
 
 namespace rankscope {
 
-class CollectiveLookup {
+class CollectiveLookup : public QObject {
+    Q_OBJECT
 public:
+    explicit CollectiveLookup(QObject *parent = nullptr) : QObject(parent) {}
+
     void setSession(std::shared_ptr<const Session> session);
     void setCommunicationPattern(const QString &pattern);
-    // Null unless `event` is a communication kernel matched on other ranks.
-    const stats::CollectiveInstance *instanceOf(const EventLocation &event);
+    // Whether `event` is a communication kernel, the kind a collective has.
+    bool isCommunicationKernel(const EventLocation &event) const;
+    // Whether the session's collectives are matched (prepare() starts it).
+    bool isReady() const { return m_match != nullptr; }
+    // Starts matching on a worker unless it is done or under way; ready()
+    // follows. A session or pattern changed meanwhile drops the result.
+    void prepare();
+    // Null unless the collectives are matched and `event` is a
+    // communication kernel matched on other ranks.
+    const stats::CollectiveInstance *instanceOf(const EventLocation &event) const;
+    int rankCount() const { return m_session ? int(m_session->ranks().size()) : 0; }
+
+signals:
+    void ready();
 
 private:
+    void forget();
+
     std::shared_ptr<const Session> m_session;
     QString m_pattern;
-    std::unique_ptr<stats::CollectiveMatch> m_match; // built on first need
+    std::shared_ptr<const stats::CollectiveMatch> m_match;
+    bool m_underWay = false;
+    quint64 m_generation = 0; // which session and pattern a worker's result is for
 };
 
 } // namespace rankscope

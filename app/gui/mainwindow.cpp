@@ -102,22 +102,17 @@ MainWindow::MainWindow(QWidget *parent)
     addToolBar(Qt::TopToolBarArea, searchBar);
 
     // A selected collective kernel: its instance on every rank in the
-    // Details dock and as a band across the ranks on the timeline.
+    // Details dock and as a band across the ranks on the timeline, once the
+    // collectives are matched (the first time, on a worker).
     connect(m_timeline, &TimelineView::eventSelected, this, [this](std::optional<EventLocation> event) {
         m_details->showDetails(event);
-        const stats::CollectiveInstance *collective = event ? m_collectives->instanceOf(*event) : nullptr;
-        if (!collective) {
-            m_timeline->canvas()->setCollectiveOverlay(std::nullopt);
-            return;
-        }
-        m_details->appendCollective(*collective);
-        TimelineCanvas::CollectiveOverlay overlay{{collective->firstArrival, collective->lastArrival}, {}, {}};
-        for (const stats::CollectiveArrival &a : collective->arrivals) {
-            overlay.kernels.push_back(a.kernel);
-            if (a.rankIndex == collective->lastRankIndex)
-                overlay.last = a.kernel;
-        }
-        m_timeline->canvas()->setCollectiveOverlay(std::move(overlay));
+        showCollectiveOf(event);
+    });
+    connect(m_collectives.get(), &CollectiveLookup::ready, this, [this] {
+        statusBar()->clearMessage();
+        const std::optional<EventLocation> selected = m_timeline->canvas()->selectedEvent();
+        if (selected && m_collectives->isCommunicationKernel(*selected))
+            showCollectiveOf(selected);
     });
     connect(m_details, &DetailsPanel::linkActivated, this, [this](EventLocation e) { m_timeline->canvas()->selectEvent(e, true); });
     // The Events table lists the row last clicked, within the selected range.
@@ -568,6 +563,28 @@ void MainWindow::showAbout()
                        tr("<h3>Rankscope %1</h3><p>Timeline viewer for multi-rank GPU training traces.</p>"
                           "<p>Qt %2, SQLite %3.<br>Reads Nsight Systems SQLite exports (schema 2.9 to 3.28) and PyTorch profiler (Kineto) JSON traces.</p>")
                            .arg(QStringLiteral(RANKSCOPE_VERSION), QString::fromLatin1(qVersion()), QString::fromLatin1(sqlite3_libversion())));
+}
+
+void MainWindow::showCollectiveOf(const std::optional<EventLocation> &event)
+{
+    const bool communication = event && m_collectives->isCommunicationKernel(*event);
+    if (communication && !m_collectives->isReady()) {
+        statusBar()->showMessage(tr("Matching collectives across %n rank(s)...", nullptr, m_collectives->rankCount()));
+        m_collectives->prepare();
+    }
+    const stats::CollectiveInstance *collective = communication ? m_collectives->instanceOf(*event) : nullptr;
+    if (!collective) {
+        m_timeline->canvas()->setCollectiveOverlay(std::nullopt);
+        return;
+    }
+    m_details->appendCollective(*collective);
+    TimelineCanvas::CollectiveOverlay overlay{{collective->firstArrival, collective->lastArrival}, {}, {}};
+    for (const stats::CollectiveArrival &a : collective->arrivals) {
+        overlay.kernels.push_back(a.kernel);
+        if (a.rankIndex == collective->lastRankIndex)
+            overlay.last = a.kernel;
+    }
+    m_timeline->canvas()->setCollectiveOverlay(std::move(overlay));
 }
 
 void MainWindow::showRowEvents(int row)

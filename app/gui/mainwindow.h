@@ -97,6 +97,9 @@ private:
     void applyHiddenRows();
     // Lists a timeline row's events in the Events dock (and shows the dock).
     void showRowEvents(int row);
+    // The selected kernel's collective, in the Details dock and across the
+    // ranks; matched first (on a worker) if it is not yet.
+    void showCollectiveOf(const std::optional<EventLocation> &event);
     void rememberHiddenRows();
 
     TimelineView *m_timeline;

@@ -319,6 +319,9 @@ private slots:
                 nccl = EventLocation{0, t, 0};
         QVERIFY(nccl);
         w.timeline()->canvas()->selectEvent(nccl, true);
+        // Matched on a worker: the window shows the kernel at once, its
+        // collective when the match arrives.
+        QTRY_VERIFY(w.timeline()->canvas()->collectiveOverlay().has_value());
         const QString details = w.details()->plainText();
         QVERIFY2(details.contains(QLatin1String("Collective: SendRecv #0 on stream #0")), qPrintable(details));
         QVERIFY(details.contains(QLatin1String("(last)")));
@@ -326,6 +329,10 @@ private slots:
         QVERIFY(overlay);
         QCOMPARE(overlay->kernels.size(), std::size_t(2));
         QVERIFY(overlay->arrivals.duration() > 0);
+        // Matched once: the next collective kernel shows its instance at once.
+        w.timeline()->canvas()->selectEvent(EventLocation{0, nccl->track, 1}, true);
+        QVERIFY(w.details()->plainText().contains(QLatin1String("Collective: SendRecv #1 on stream #0")));
+        w.timeline()->canvas()->selectEvent(nccl, true);
         // One export, one clock: aligning on collectives moves nothing and says so.
         const Session *before = w.timeline()->canvas()->session();
         QVERIFY(w.alignOnCollectives(true).contains(QLatin1String("already agree")));
