@@ -66,14 +66,20 @@ void CollectivesPanel::refresh()
         return;
     const Session *s = session();
     const StatsScope sc = scope();
-    run<Result>([s, sc, pattern = m_communicationPattern, align = m_align->isChecked()] {
-        const KernelClassifier classes = KernelClassifier::rankscope(pattern);
-        CollectiveMatch recorded = matchCollectives(*s, classes);
-        if (!align) // say what aligning would do
-            if (const QString note = suggestedOffsetsNote(*s, alignOnCollectives(*s, recorded)); !note.isEmpty())
-                recorded.notes << note;
-        auto match = std::make_shared<const CollectiveMatch>(align ? alignedOnCollectives(*s, recorded) : std::move(recorded));
-        Result r{match, rankWaitTable(*s, *match, sc, classes), collectiveKindsTable(*match, sc), collectivesTable(*s, *match, sc)};
+    const MatchKey key{m_communicationPattern, m_align->isChecked()};
+    // A new scope alone reuses the match: matching reads every rank.
+    std::shared_ptr<const CollectiveMatch> known = m_match && m_matchKey == key ? m_match : nullptr;
+    run<Result>([s, sc, key, known] {
+        const KernelClassifier classes = KernelClassifier::rankscope(key.pattern);
+        std::shared_ptr<const CollectiveMatch> match = known;
+        if (!match) {
+            CollectiveMatch recorded = matchCollectives(*s, classes);
+            if (!key.align) // say what aligning would do
+                if (const QString note = suggestedOffsetsNote(*s, alignOnCollectives(*s, recorded)); !note.isEmpty())
+                    recorded.notes << note;
+            match = std::make_shared<const CollectiveMatch>(key.align ? alignedOnCollectives(*s, recorded) : std::move(recorded));
+        }
+        Result r{match, key, rankWaitTable(*s, *match, sc, classes), collectiveKindsTable(*match, sc), collectivesTable(*s, *match, sc)};
         return r;
     }, [this](Result r) { present(std::move(r)); });
 }
@@ -81,6 +87,7 @@ void CollectivesPanel::refresh()
 void CollectivesPanel::present(Result r)
 {
     m_match = r.match;
+    m_matchKey = r.key;
     m_notes->setText(m_match->notes.join(QLatin1Char(' ')));
     // The rank that caused the most delay, shaded across its row.
     std::set<std::pair<int, int>> culprit;

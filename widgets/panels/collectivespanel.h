@@ -28,13 +28,24 @@ public:
     // Times shifted so matched collectives end together on every rank
     // (stats::alignedOnCollectives), or as recorded.
     void setAlignOnCollectives(bool align);
+    // The match shown; kept while only the scope changes (a range selected
+    // on the timeline filters it, it is not matched again).
+    const stats::CollectiveMatch *match() const { return m_match.get(); }
 
 protected:
     void refresh() override;
+    void sessionChanged() override { m_match.reset(); }
 
 private:
+    // What a match was computed for: its kernel classes and alignment.
+    struct MatchKey {
+        QString pattern;
+        bool align = false;
+        bool operator==(const MatchKey &) const = default;
+    };
     struct Result {
         std::shared_ptr<const stats::CollectiveMatch> match;
+        MatchKey key;
         ResultTable ranks, kinds, instances;
     };
 
@@ -48,7 +59,8 @@ private:
     TableBox *m_ranks;
     TableBox *m_kinds;
     TableBox *m_instances;
-    std::shared_ptr<const stats::CollectiveMatch> m_match;
+    std::shared_ptr<const stats::CollectiveMatch> m_match; // of this session
+    MatchKey m_matchKey;
 };
 
 } // namespace rankscope

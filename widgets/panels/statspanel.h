@@ -26,6 +26,7 @@ public:
     using QWidget::QWidget;
     void setSession(std::shared_ptr<const Session> session)
     {
+        ++m_generation; // a result still computing is the old session's: dropped
         m_session = std::move(session);
         m_scope = {};
         sessionChanged();

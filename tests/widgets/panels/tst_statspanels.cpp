@@ -327,6 +327,15 @@ private slots:
         QVERIFY(panel.notes().contains(QLatin1String("The trace names no process groups")));
         QVERIFY(panel.notes().contains(QLatin1String("Times as recorded")));
         QVERIFY2(panel.notes().contains(QLatin1String("Ranks 0, 1 are in one export: one clock")), qPrintable(panel.notes()));
+        // A range selected: the tables follow it, the match is not made again.
+        const stats::CollectiveMatch *whole = panel.match();
+        const int instances = panel.instancesTable()->model()->rowCount();
+        const TimeRange firstHalf{whole->instances.front().firstArrival, whole->instances[std::size_t(instances / 2)].firstArrival};
+        panel.setScope({firstHalf, std::nullopt});
+        QCOMPARE(panel.match(), whole);
+        QVERIFY(panel.instancesTable()->model()->rowCount() < instances);
+        panel.setScope({});
+        QCOMPARE(panel.instancesTable()->model()->rowCount(), instances);
         // One host: aligning changes nothing, and says so.
         panel.setAlignOnCollectives(true);
         QVERIFY2(panel.notes().contains(QLatin1String("already agree")), qPrintable(panel.notes()));
@@ -340,6 +349,10 @@ private slots:
         QCOMPARE(selected.count(), 1);
         QCOMPARE(selected.at(0).at(0).value<std::vector<EventLocation>>().size(), std::size_t(2));
 
+        // Aligning is another match; a new session starts afresh.
+        panel.setAlignOnCollectives(true);
+        QVERIFY(panel.match() != whole);
+        panel.setAlignOnCollectives(false);
         // The gloo run has no communication kernels: the panel says so.
         panel.setSession(m_ddp);
         QCOMPARE(panel.instancesTable()->model()->rowCount(), 0);
