@@ -68,7 +68,8 @@ void splitSpan(RankComparisonRow &row, const std::vector<Interval> &compute, con
 
 } // namespace
 
-std::vector<RankComparisonRow> compareRanks(const Session &session, const StatsScope &scope, const KernelClassifier &classes)
+std::vector<RankComparisonRow> compareRanks(const Session &session, const StatsScope &scope, const KernelClassifier &classes,
+                                            const CollectiveMatch *match)
 {
     std::vector<RankComparisonRow> rows;
     for (const ReportSlice &slice : slicesOf(session, scope)) {
@@ -123,7 +124,7 @@ std::vector<RankComparisonRow> compareRanks(const Session &session, const StatsS
     if (rows.size() > 1) {
         StatsScope everyRank = scope;
         everyRank.rankIndex.reset();
-        const std::vector<RankWait> waits = rankWaits(session, matchCollectives(session, classes), everyRank, classes);
+        const std::vector<RankWait> waits = rankWaits(session, match ? *match : matchCollectives(session, classes), everyRank, classes);
         for (RankComparisonRow &row : rows)
             if (row.rankIndex >= 0 && std::size_t(row.rankIndex) < waits.size() && waits[std::size_t(row.rankIndex)].collectives > 0) {
                 row.delayCaused = waits[std::size_t(row.rankIndex)].delayCaused;
@@ -147,7 +148,8 @@ std::vector<std::optional<bool>> rankComparisonWorseIsHigher()
             std::nullopt, std::nullopt, std::nullopt, std::nullopt, true, std::nullopt};
 }
 
-ResultTable rankComparisonTable(const Session &session, const StatsScope &scope, const KernelClassifier &classes)
+ResultTable rankComparisonTable(const Session &session, const StatsScope &scope, const KernelClassifier &classes,
+                                const CollectiveMatch *match)
 {
     ResultTable t;
     t.name = QStringLiteral("rank_comparison");
@@ -158,7 +160,7 @@ ResultTable rankComparisonTable(const Session &session, const StatsScope &scope,
                             QStringLiteral("Mean Step (ns)"), QStringLiteral("Max Step (ns)"), QStringLiteral("HtoD (B)"),
                             QStringLiteral("DtoH (B)"), QStringLiteral("DtoD (B)"), QStringLiteral("PtoP (B)"),
                             QStringLiteral("Delay Caused (ns)"), QStringLiteral("Waited at Collectives (ns)")};
-    for (const RankComparisonRow &r : compareRanks(session, scope, classes))
+    for (const RankComparisonRow &r : compareRanks(session, scope, classes, match))
         t.rows.push_back({Cell::ofInteger(r.rank), Cell::ofInteger(r.span), Cell::ofDecimal(r.busyPercent, 1),
                           Cell::ofDecimal(r.idlePercent, 1), Cell::ofInteger(r.computeNs), Cell::ofInteger(r.communicationNs),
                           Cell::ofInteger(r.memoryNs), r.overlapPercent ? Cell::ofDecimal(*r.overlapPercent, 1) : Cell(),

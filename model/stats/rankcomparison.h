@@ -11,6 +11,8 @@
 
 namespace rankscope::stats {
 
+struct CollectiveMatch;
+
 struct RankComparisonRow {
     int rankIndex = 0;
     int rank = 0;
@@ -37,14 +39,18 @@ bool isStepName(std::string_view name);
 // step name), report time, by start.
 std::vector<TimeRange> annotatedSteps(const RankEntry &entry);
 
+// `match`: the session's collectives under `classes`, when the caller has
+// them (matching reads every rank); else matched here when needed.
 std::vector<RankComparisonRow> compareRanks(const Session &session, const StatsScope &scope,
-                                            const KernelClassifier &classes = KernelClassifier::rankscope());
+                                            const KernelClassifier &classes = KernelClassifier::rankscope(),
+                                            const CollectiveMatch *match = nullptr);
 
 // For each column of the table: true when a larger value is worse (so the
 // panel can mark the slowest rank), false when smaller is worse, nullopt
 // when neither (the rank column).
 std::vector<std::optional<bool>> rankComparisonWorseIsHigher();
 ResultTable rankComparisonTable(const Session &session, const StatsScope &scope,
-                                const KernelClassifier &classes = KernelClassifier::rankscope());
+                                const KernelClassifier &classes = KernelClassifier::rankscope(),
+                                const CollectiveMatch *match = nullptr);
 
 } // namespace rankscope::stats

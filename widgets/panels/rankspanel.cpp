@@ -132,21 +132,30 @@ void RanksPanel::refresh()
         ResultTable table;
         stats::RankTimeMap map;
         QString note;
+        std::shared_ptr<const stats::CollectiveMatch> match; // none for one rank's busy map
+        QString pattern;                                     // the classes it was matched with
     };
-    run<Result>([s, scope, range, waits, pattern = m_communicationPattern] {
+    std::shared_ptr<const stats::CollectiveMatch> known = m_match && m_matchPattern == m_communicationPattern ? m_match : nullptr;
+    run<Result>([s, scope, range, waits, pattern = m_communicationPattern, known] {
         const auto classes = stats::KernelClassifier::rankscope(pattern);
         Result result;
-        result.table = stats::rankComparisonTable(*s, scope, classes);
+        result.pattern = pattern;
+        // The waits columns (several ranks) and the map of waits read it.
+        result.match = known;
+        if (!result.match && (s->ranks().size() > 1 || waits))
+            result.match = std::make_shared<const stats::CollectiveMatch>(stats::matchCollectives(*s, classes));
+        result.table = stats::rankComparisonTable(*s, scope, classes, result.match.get());
         if (!waits) {
             result.map = stats::gpuBusyMap(*s, range, kHeatmapBins);
             return result;
         }
-        const stats::CollectiveMatch match = stats::matchCollectives(*s, classes);
-        result.map = stats::collectiveWaitMap(*s, match, range, kHeatmapBins);
-        if (match.instances.empty())
+        result.map = stats::collectiveWaitMap(*s, *result.match, range, kHeatmapBins);
+        if (result.match->instances.empty())
             result.note = tr("No collectives matched across the ranks: nobody waits.");
         return result;
     }, [this](Result r) {
+        m_match = r.match;
+        m_matchPattern = r.pattern;
         present(std::move(r.table));
         presentMap(std::move(r.map), std::move(r.note));
     });

@@ -3,6 +3,7 @@
 // where a straggler or a starving rank shows. The header says which kernels
 // count as communication, and the user can change that pattern here.
 #include "panels/statspanel.h"
+#include "stats/collectives.h"
 #include "stats/ranktimemap.h"
 #include "stats/resulttable.h"
 
@@ -30,12 +31,15 @@ public:
     bool setCommunicationPattern(const QString &pattern);
     const QString &communicationPattern() const { return m_communicationPattern; }
     QString classesDescription() const;
+    // The collectives the waits read; kept while only the scope changes.
+    const stats::CollectiveMatch *match() const { return m_match.get(); }
 
 signals:
     void communicationPatternChanged(const QString &pattern);
 
 protected:
     void refresh() override;
+    void sessionChanged() override { m_match.reset(); }
 
 private:
     void present(ResultTable table);
@@ -49,6 +53,10 @@ private:
     QLabel *m_mapNote;
     QLabel *m_classes;
     QString m_communicationPattern;
+    // The session's collectives under m_matchPattern's classes, kept while
+    // only the scope or the map's measure changes (matching reads every rank).
+    std::shared_ptr<const stats::CollectiveMatch> m_match;
+    QString m_matchPattern;
 };
 
 } // namespace rankscope

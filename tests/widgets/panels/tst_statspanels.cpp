@@ -302,8 +302,14 @@ private slots:
         // A range selection maps that range.
         const TimeRange extent = m_ddp->extent();
         const TimeRange half{extent.start, extent.start + extent.duration() / 2};
+        const stats::CollectiveMatch *matched = panel.match();
+        QVERIFY(matched);
         panel.setScope({half, std::nullopt});
         QCOMPARE(heatmap->map().range.end, half.end);
+        QCOMPARE(panel.match(), matched); // a range filters the waits; the ranks are not matched again
+        QVERIFY(panel.setCommunicationPattern(QStringLiteral("gemm")));
+        QVERIFY(panel.match() != matched); // other kernels are communication now: matched again
+        QVERIFY(panel.setCommunicationPattern(QString()));
     }
 
     void collectivesPanelShadesWhoCausedTheDelay()
@@ -349,10 +355,6 @@ private slots:
         QCOMPARE(selected.count(), 1);
         QCOMPARE(selected.at(0).at(0).value<std::vector<EventLocation>>().size(), std::size_t(2));
 
-        // Aligning is another match; a new session starts afresh.
-        panel.setAlignOnCollectives(true);
-        QVERIFY(panel.match() != whole);
-        panel.setAlignOnCollectives(false);
         // The gloo run has no communication kernels: the panel says so.
         panel.setSession(m_ddp);
         QCOMPARE(panel.instancesTable()->model()->rowCount(), 0);
