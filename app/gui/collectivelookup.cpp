@@ -23,6 +23,7 @@ void CollectiveLookup::setCommunicationPattern(const QString &pattern)
     if (pattern == m_pattern)
         return;
     m_pattern = pattern;
+    m_classes = stats::KernelClassifier::rankscope(pattern);
     forget();
 }
 
@@ -33,9 +34,8 @@ bool CollectiveLookup::isCommunicationKernel(const EventLocation &event) const
     const Track &track = m_session->track(event);
     if (track.kind != TrackKind::Kernel && track.kind != TrackKind::NcclKernels)
         return false;
-    const stats::KernelClassifier classes = stats::KernelClassifier::rankscope(m_pattern);
     const Report &report = *m_session->ranks()[std::size_t(event.rank)].report;
-    return classes.classify(report.strings.view(track.slices.name(event.event))) == stats::KernelClass::Communication;
+    return m_classes.classify(report.strings.view(track.slices.name(event.event))) == stats::KernelClass::Communication;
 }
 
 void CollectiveLookup::prepare()
@@ -54,9 +54,8 @@ void CollectiveLookup::prepare()
         emit ready();
     });
     // The worker holds the session: it outlives a session replaced meanwhile.
-    watcher->setFuture(QtConcurrent::run([session = m_session, pattern = m_pattern]() -> Result {
-        return std::make_shared<const stats::CollectiveMatch>(
-            stats::matchCollectives(*session, stats::KernelClassifier::rankscope(pattern)));
+    watcher->setFuture(QtConcurrent::run([session = m_session, classes = m_classes]() -> Result {
+        return std::make_shared<const stats::CollectiveMatch>(stats::matchCollectives(*session, classes));
     }));
 }
 

@@ -41,6 +41,7 @@ private:
 
     std::shared_ptr<const Session> m_session;
     QString m_pattern;
+    stats::KernelClassifier m_classes = stats::KernelClassifier::rankscope(); // m_pattern's, compiled once
     std::shared_ptr<const stats::CollectiveMatch> m_match;
     bool m_underWay = false;
     quint64 m_generation = 0; // which session and pattern a worker's result is for

@@ -79,7 +79,6 @@ public:
     const CollectiveMatch &match(bool alignOnCollectives);
     const std::vector<Interval> &otherGpuWorkOf(int rankIndex);
     const Session &session() const { return m_session; }
-    const KernelClassifier &classes() const { return m_classes; }
 
 private:
     const Session &m_session;
