@@ -10,6 +10,8 @@
 
 namespace rankscope {
 
-SliceTrack busyRuns(const Report &report, std::span<const std::uint32_t> tracks);
+// `leaveOut`: events of those tracks not counted, by track, then event
+// (Report::communication's kernels, for the GPU's other work).
+SliceTrack busyRuns(const Report &report, std::span<const std::uint32_t> tracks, std::span<const TrackEvent> leaveOut = {});
 
 } // namespace rankscope

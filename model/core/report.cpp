@@ -188,8 +188,10 @@ std::size_t Report::memoryBytes() const
         bytes += sizeof(Track) + t.slices.memoryBytes();
     for (const CounterTrack &c : counters)
         bytes += c.memoryBytes();
-    for (const GpuBusySummary &g : gpuBusy)
-        bytes += sizeof(GpuBusySummary) + g.runs.memoryBytes();
+    for (const auto *summaries : {&gpuBusy, &communication.otherGpuBusy})
+        for (const GpuBusySummary &g : *summaries)
+            bytes += sizeof(GpuBusySummary) + g.runs.memoryBytes();
+    bytes += communication.kernels.capacity() * sizeof(TrackEvent);
     bytes += byName.memoryBytes();
     bytes += kernels.capacity() * sizeof(KernelRecord) + kernelConfigs.capacity() * sizeof(KernelConfig) + memcpys.capacity() * sizeof(MemcpyRecord)
              + memsets.capacity() * sizeof(MemsetRecord) + syncs.capacity() * sizeof(SyncRecord)

@@ -226,6 +226,20 @@ struct GpuBusySummary {
     SliceTrack runs;
 };
 
+// What matching collectives reads of a report, kept as it loads (and in
+// its index cache) so a match over many ranks reads a rank's few thousand
+// communication kernels, not its million events.
+struct CommunicationSummary {
+    bool present = false; // built (load/derivedtracks.h); a report put together by hand has none
+    // The kernels the built-in communication patterns name
+    // (core/communicationkernels.h), by track, then event.
+    Column<TrackEvent> kernels;
+    // Per process and device, when its GPU ran anything but those kernels
+    // (kernels, copies, memsets), as Report::gpuBusy: what the late split
+    // of a collective wait measures.
+    std::vector<GpuBusySummary> otherGpuBusy;
+};
+
 struct Diagnostic {
     enum class Severity : std::uint8_t { Info, Warning, Error };
     Severity severity = Severity::Info;
@@ -287,6 +301,7 @@ struct Report {
     Column<CollectiveRecord> collectives;
     Column<FlowRecord> flows; // Kineto's forward -> backward arrows
     std::vector<GpuBusySummary> gpuBusy; // per (pid, device), by pid then device
+    CommunicationSummary communication;
     // Built when an index cache is written, read back from it (core/namesummaries.h).
     NameSummaries byName;
 

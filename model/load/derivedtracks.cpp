@@ -1,6 +1,7 @@
 #include "load/derivedtracks.h"
 
 #include "core/busyruns.h"
+#include "core/communicationkernels.h"
 #include "core/intervals.h"
 
 #include <algorithm>
@@ -202,17 +203,20 @@ const GpuBusySummary *gpuBusySummaryOf(const Report &report, std::span<const std
     return nullptr;
 }
 
-void buildGpuBusySummaries(Report &report)
+namespace {
+
+// Per process and device, the union of its GPU operations but `leaveOut`.
+std::vector<GpuBusySummary> gpuBusySummaries(const Report &report, std::span<const TrackEvent> leaveOut)
 {
     // The same operations nsys' gpu_time_util and gpu_gaps rules look at.
     std::set<std::pair<std::uint32_t, int>> devices;
     for (const Track &track : report.tracks)
         if (isGpuOperation(track.kind))
             devices.insert({track.pid, track.deviceId});
-    report.gpuBusy.clear();
+    std::vector<GpuBusySummary> summaries;
     for (const auto &[pid, deviceId] : devices) {
         GpuBusySummary summary;
-        summary.runs = busyRuns(report, gpuOperationTracks(report, pid, deviceId));
+        summary.runs = busyRuns(report, gpuOperationTracks(report, pid, deviceId), leaveOut);
         const SliceTrack &runs = summary.runs;
         if (runs.isEmpty())
             continue;
@@ -221,8 +225,42 @@ void buildGpuBusySummaries(Report &report)
         summary.span = {runs.start(0), runs.end(runs.size() - 1)};
         for (std::size_t i = 0; i < runs.size(); ++i)
             summary.busy += runs.end(i) - runs.start(i);
-        report.gpuBusy.push_back(std::move(summary));
+        summaries.push_back(std::move(summary));
     }
+    return summaries;
+}
+
+} // namespace
+
+void buildGpuBusySummaries(Report &report)
+{
+    report.gpuBusy = gpuBusySummaries(report, {});
+}
+
+void buildCommunicationSummary(Report &report)
+{
+    CommunicationSummary &communication = report.communication;
+    communication = {};
+    // A run repeats a few dozen kernel names a million times: each name is
+    // matched once.
+    std::vector<std::int8_t> isCommunication(report.strings.size(), -1);
+    for (std::uint32_t t = 0; t < report.tracks.size(); ++t) {
+        const Track &track = report.tracks[t];
+        if (track.kind != TrackKind::Kernel)
+            continue;
+        for (std::size_t i = 0; i < track.slices.size(); ++i) {
+            const StringId name = track.slices.name(i);
+            if (name >= isCommunication.size())
+                continue; // not in the table: a loader never writes one
+            if (isCommunication[name] < 0)
+                isCommunication[name] = std::int8_t(isBuiltInCommunicationKernel(report.strings.view(name)));
+            if (isCommunication[name])
+                communication.kernels.push_back({t, std::uint32_t(i)});
+        }
+    }
+    communication.kernels.shrink_to_fit();
+    communication.otherGpuBusy = gpuBusySummaries(report, communication.kernels);
+    communication.present = true;
 }
 
 void buildDerivedTracks(Report &report)
@@ -231,6 +269,7 @@ void buildDerivedTracks(Report &report)
     buildNvtxProjections(report);
     buildNcclTracks(report);
     buildGpuBusySummaries(report);
+    buildCommunicationSummary(report);
 }
 
 } // namespace rankscope

@@ -1,8 +1,9 @@
 #pragma once
 // What a loader derives from the recorded tracks once they are final:
 // the API <-> GPU correlation maps, NVTX ranges projected onto the GPU, and
-// one NCCL kernel track per process and device, and per process and device
-// when its GPU is busy. Shared by every loader.
+// one NCCL kernel track per process and device, per process and device
+// when its GPU is busy, and what matching collectives reads. Shared by
+// every loader.
 #include "core/report.h"
 
 #include <span>
@@ -31,7 +32,11 @@ std::vector<std::uint32_t> gpuOperationTracks(const Report &report, std::uint32_
 // The summary that is the union of exactly `tracks` (ascending), or null.
 const GpuBusySummary *gpuBusySummaryOf(const Report &report, std::span<const std::uint32_t> tracks);
 
-// All four, in order.
+// Report::communication: the kernels the built-in communication patterns
+// name, and per process and device when its GPU runs anything else.
+void buildCommunicationSummary(Report &report);
+
+// All five, in order.
 void buildDerivedTracks(Report &report);
 
 } // namespace rankscope

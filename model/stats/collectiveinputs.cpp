@@ -53,7 +53,6 @@ RankCollectiveOps collectiveOpsOfRank(const Session &session, int rankIndex, con
         std::pair<int, std::uint32_t> stream; // device, stream
     };
     std::vector<Pending> pending;
-    KernelClassCache classOf(r.strings, classes);
     // Kind and name per (collective name, kernel name): a rank runs the same
     // few thousands of times, and reading the kind from the names is slow.
     struct NamedKind {
@@ -73,36 +72,47 @@ RankCollectiveOps collectiveOpsOfRank(const Session &session, int rankIndex, con
         }
         return it->second;
     };
-    for (std::uint32_t t = 0; t < r.tracks.size(); ++t) {
+    auto add = [&](std::uint32_t t, std::size_t i) {
         const Track &track = r.tracks[t];
-        if (track.kind != TrackKind::Kernel || !Session::ownsTrack(entry, track))
-            continue;
-        for (std::size_t i = 0; i < track.slices.size(); ++i) {
-            if (classOf.of(track.slices.name(i)) != KernelClass::Communication)
+        const KernelRecord &k = r.kernels[track.slices.payload(i)];
+        Pending p;
+        p.op.start = track.slices.start(i) + entry.sessionOffset;
+        p.op.end = track.slices.end(i) + entry.sessionOffset;
+        p.op.track = t;
+        p.op.event = std::uint32_t(i);
+        if (const auto call = launchingApiCall(session, {rankIndex, t, std::uint32_t(i)}))
+            p.op.launch = session.sessionTime(*call).start;
+        p.stream = {track.deviceId, track.streamId};
+        const CollectiveRecord *c = k.collective != KernelRecord::kNoCollective && k.collective < r.collectives.size()
+                                        ? &r.collectives[k.collective] : nullptr;
+        const NamedKind &named = kindOf(c ? c->name : StringTable::kEmpty, track.slices.name(i));
+        p.op.kind = named.kind;
+        p.op.name = named.name; // shared, not a copy per kernel
+        if (c) {
+            p.group = r.strings.string(c->processGroupName);
+            if (isPointToPoint(p.op.kind) && !p.group.isEmpty())
+                p.group += pointToPointPair(r, *c);
+            p.op.bytes = bytesOf(*c, p.op.kind);
+            p.op.groupSize = c->groupSize;
+            p.op.sequence = c->sequence;
+        }
+        pending.push_back(std::move(p));
+    };
+    if (classes.hasBuiltInCommunication() && r.communication.present) {
+        // The kernels the report keeps as communication: a rank's few
+        // thousand, not its every kernel's name.
+        for (const TrackEvent &kernel : r.communication.kernels)
+            if (Session::ownsTrack(entry, r.tracks[kernel.track]))
+                add(kernel.track, kernel.event);
+    } else {
+        KernelClassCache classOf(r.strings, classes);
+        for (std::uint32_t t = 0; t < r.tracks.size(); ++t) {
+            const Track &track = r.tracks[t];
+            if (track.kind != TrackKind::Kernel || !Session::ownsTrack(entry, track))
                 continue;
-            const KernelRecord &k = r.kernels[track.slices.payload(i)];
-            Pending p;
-            p.op.start = track.slices.start(i) + entry.sessionOffset;
-            p.op.end = track.slices.end(i) + entry.sessionOffset;
-            p.op.track = t;
-            p.op.event = std::uint32_t(i);
-            if (const auto call = launchingApiCall(session, {rankIndex, t, std::uint32_t(i)}))
-                p.op.launch = session.sessionTime(*call).start;
-            p.stream = {track.deviceId, track.streamId};
-            const CollectiveRecord *c = k.collective != KernelRecord::kNoCollective && k.collective < r.collectives.size()
-                                            ? &r.collectives[k.collective] : nullptr;
-            const NamedKind &named = kindOf(c ? c->name : StringTable::kEmpty, track.slices.name(i));
-            p.op.kind = named.kind;
-            p.op.name = named.name; // shared, not a copy per kernel
-            if (c) {
-                p.group = r.strings.string(c->processGroupName);
-                if (isPointToPoint(p.op.kind) && !p.group.isEmpty())
-                    p.group += pointToPointPair(r, *c);
-                p.op.bytes = bytesOf(*c, p.op.kind);
-                p.op.groupSize = c->groupSize;
-                p.op.sequence = c->sequence;
-            }
-            pending.push_back(std::move(p));
+            for (std::size_t i = 0; i < track.slices.size(); ++i)
+                if (classOf.of(track.slices.name(i)) == KernelClass::Communication)
+                    add(t, i);
         }
     }
     std::sort(pending.begin(), pending.end(), [](const Pending &a, const Pending &b) { return a.op.start < b.op.start; });
@@ -128,6 +138,14 @@ std::vector<Interval> otherGpuWorkOfRank(const Session &session, int rankIndex, 
     const RankEntry &entry = session.ranks()[std::size_t(rankIndex)];
     const Report &r = *entry.report;
     std::vector<Interval> busy;
+    if (classes.hasBuiltInCommunication() && r.communication.present) {
+        // Kept per process and device as the report loaded.
+        for (const GpuBusySummary &gpu : r.communication.otherGpuBusy)
+            if (!entry.pid || gpu.pid == *entry.pid)
+                for (std::size_t i = 0; i < gpu.runs.size(); ++i)
+                    busy.emplace_back(gpu.runs.start(i) + entry.sessionOffset, gpu.runs.end(i) + entry.sessionOffset);
+        return unionOf(std::move(busy));
+    }
     KernelClassCache classOf(r.strings, classes);
     for (const Track &track : r.tracks) {
         if (!Session::ownsTrack(entry, track))

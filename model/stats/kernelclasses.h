@@ -4,6 +4,7 @@
 // communication libraries Rankscope recognises, HTA's own rules for
 // rank_summary, and the user's pattern when they give one (GUI: Rank
 // comparison > Communication kernels; CLI: --comm-pattern).
+#include "core/communicationkernels.h"
 #include "core/stringtable.h"
 
 #include <QRegularExpression>
@@ -19,16 +20,10 @@ enum class KernelClass { Communication, Memory, Computation, Other };
 // Whether `re` matches an event name (UTF-8, as the string table holds it).
 bool matchesName(const QRegularExpression &re, std::string_view name);
 
-// A communication library and the pattern its kernel names match
-// (case-insensitive, anywhere in the name unless anchored with ^).
-struct CommunicationLibrary {
-    const char *name;
-    const char *pattern;
-};
-const std::vector<CommunicationLibrary> &communicationLibraries();
-// The libraries' patterns as one regular expression: the default the user
-// edits (to add their own kernels, or drop a false match).
-QString defaultCommunicationPattern();
+// The built-in table (core/communicationkernels.h), in this namespace too.
+using rankscope::communicationLibraries;
+using rankscope::CommunicationLibrary;
+using rankscope::defaultCommunicationPattern;
 
 class KernelClassifier {
 public:
@@ -49,6 +44,10 @@ public:
     // The communication pattern in force, and whether it is the user's.
     const QString &communicationPattern() const { return m_communicationText; }
     bool isUserPattern() const { return m_userPattern; }
+    // Whether its communication kernels are the built-in ones, those a
+    // report keeps as it loads (Report::communication): then what matches
+    // collectives reads those instead of classifying every kernel.
+    bool hasBuiltInCommunication() const { return !m_hta && !m_userPattern; }
     // "NCCL, RCCL, ... (built-in patterns)" or "your pattern: REGEX", for
     // the rank comparison's header and the CLI's notes.
     QString description() const;

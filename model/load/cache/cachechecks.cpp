@@ -158,12 +158,25 @@ const char *recordProblem(const Report &r)
     for (const NvtxProjectionRecord &p : r.nvtxProjections)
         if (p.nvtxRow != NvtxRecord::kNoRecord && p.nvtxRow >= r.nvtx.size())
             return "a projected range names an NVTX record that is not there";
-    for (const GpuBusySummary &g : r.gpuBusy) {
-        if (!isTraceTime(g.span.start) || !isTraceTime(g.span.end) || g.span.end < g.span.start || g.busy < 0
-            || g.busy > g.span.duration())
-            return "a GPU busy summary outside its span";
-        if (const char *problem = slicesProblem(r, g.runs))
-            return problem;
+    for (const auto *summaries : {&r.gpuBusy, &r.communication.otherGpuBusy})
+        for (const GpuBusySummary &g : *summaries) {
+            if (!isTraceTime(g.span.start) || !isTraceTime(g.span.end) || g.span.end < g.span.start || g.busy < 0
+                || g.busy > g.span.duration())
+                return "a GPU busy summary outside its span";
+            if (const char *problem = slicesProblem(r, g.runs))
+                return problem;
+        }
+    // Communication kernels: kernels that are there, in order (the busy
+    // runs built beside them step through them in that order).
+    const CommunicationSummary &c = r.communication;
+    if (!isFlag(&c.present) || (!c.present && (!c.kernels.empty() || !c.otherGpuBusy.empty())))
+        return "communication kernels without being marked built";
+    for (std::size_t i = 0; i < c.kernels.size(); ++i) {
+        const TrackEvent &e = c.kernels[i];
+        if (e.track >= r.tracks.size() || r.tracks[e.track].kind != TrackKind::Kernel || e.event >= r.tracks[e.track].slices.size())
+            return "a communication kernel that is not a kernel";
+        if (i > 0 && std::pair(c.kernels[i - 1].track, c.kernels[i - 1].event) >= std::pair(e.track, e.event))
+            return "communication kernels out of order";
     }
     for (const auto *byCorrelation : {&r.apiByCorrelation, &r.gpuByCorrelation})
         for (const TrackEvent &e : *byCorrelation)

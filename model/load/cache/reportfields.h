@@ -31,8 +31,16 @@ struct ReportCacheAccess {
         v(r.kernels); v(r.kernelConfigs); v(r.memcpys); v(r.memsets); v(r.syncs); v(r.apiCalls); v(r.nvtx);
         v(r.nvtxProjections); v(r.collectives); v(r.flows); v(r.apiByCorrelation); v(r.gpuByCorrelation);
         v(r.memcpyKindLabels); v(r.memoryKindLabels);
-        v.list(r.gpuBusy, [&](auto &g) { v(g.pid); v(g.deviceId); v(g.span); v(g.busy); sliceTrack(v, g.runs); });
+        v.list(r.gpuBusy, [&](auto &g) { gpuBusySummary(v, g); });
+        v(r.communication.present); v(r.communication.kernels);
+        v.list(r.communication.otherGpuBusy, [&](auto &g) { gpuBusySummary(v, g); });
         nameSummaries(v, r);
+    }
+
+    template<class V, class G>
+    static void gpuBusySummary(V &v, G &g)
+    {
+        v(g.pid); v(g.deviceId); v(g.span); v(g.busy); sliceTrack(v, g.runs);
     }
 
     // A report parsed now has none: they are built as its cache is written.

@@ -575,10 +575,12 @@ LoadResult KinetoLoader::load(const QString &path, const LoadControl &control)
     std::stable_sort(report->tracks.begin(), report->tracks.end(), [](const Track &a, const Track &b) {
         return std::tie(a.pid, a.deviceId, a.streamId, a.tid, a.kind, a.domainId) < std::tie(b.pid, b.deviceId, b.streamId, b.tid, b.kind, b.domainId);
     });
-    // The GPU-side annotations are Kineto's own projection: only the
-    // correlation maps and NCCL lanes are derived here.
+    // The GPU-side annotations are Kineto's own projection: all the rest
+    // is derived here.
     buildCorrelations(*report);
     buildNcclTracks(*report);
+    buildGpuBusySummaries(*report);
+    buildCommunicationSummary(*report);
     report->shrinkToFit();
     if (report->eventCount() == 0)
         report->diagnostics.push_back({Diagnostic::Severity::Warning, std::nullopt, QStringLiteral("the trace holds no events")});

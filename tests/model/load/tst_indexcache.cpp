@@ -147,20 +147,29 @@ private slots:
         QVERIFY(sameBytes(b.nvtxProjections, a.nvtxProjections));
         QVERIFY(sameBytes(b.apiByCorrelation, a.apiByCorrelation));
         QVERIFY(sameBytes(b.gpuByCorrelation, a.gpuByCorrelation));
-        // The GPU busy summaries the rank x time map reads.
-        QCOMPARE(b.gpuBusy.size(), a.gpuBusy.size());
-        for (std::size_t g = 0; g < a.gpuBusy.size(); ++g) {
-            QVERIFY(b.gpuBusy[g].pid == a.gpuBusy[g].pid && b.gpuBusy[g].deviceId == a.gpuBusy[g].deviceId);
-            QVERIFY(b.gpuBusy[g].span.start == a.gpuBusy[g].span.start && b.gpuBusy[g].span.end == a.gpuBusy[g].span.end);
-            QCOMPARE(b.gpuBusy[g].busy, a.gpuBusy[g].busy);
-            const SliceTrack &x = a.gpuBusy[g].runs, &y = b.gpuBusy[g].runs;
-            QCOMPARE(y.size(), x.size());
-            QVERIFY(std::equal(x.starts().begin(), x.starts().end(), y.starts().begin()));
-            QVERIFY(std::equal(x.ends().begin(), x.ends().end(), y.ends().begin()));
-            QCOMPARE(y.lod().levels().size(), x.lod().levels().size());
-            for (std::size_t l = 0; l < x.lod().levels().size(); ++l)
-                QVERIFY(sameBytes(y.lod().levels()[l].busy, x.lod().levels()[l].busy));
-        }
+        // The GPU busy summaries the rank x time map reads, and those of
+        // the work beside communication with the communication kernels
+        // matching collectives reads.
+        auto sameSummaries = [](const std::vector<GpuBusySummary> &got, const std::vector<GpuBusySummary> &expected) {
+            QCOMPARE(got.size(), expected.size());
+            for (std::size_t g = 0; g < expected.size(); ++g) {
+                QVERIFY(got[g].pid == expected[g].pid && got[g].deviceId == expected[g].deviceId);
+                QVERIFY(got[g].span.start == expected[g].span.start && got[g].span.end == expected[g].span.end);
+                QCOMPARE(got[g].busy, expected[g].busy);
+                const SliceTrack &x = expected[g].runs, &y = got[g].runs;
+                QCOMPARE(y.size(), x.size());
+                QVERIFY(std::equal(x.starts().begin(), x.starts().end(), y.starts().begin()));
+                QVERIFY(std::equal(x.ends().begin(), x.ends().end(), y.ends().begin()));
+                QCOMPARE(y.lod().levels().size(), x.lod().levels().size());
+                for (std::size_t l = 0; l < x.lod().levels().size(); ++l)
+                    QVERIFY(sameBytes(y.lod().levels()[l].busy, x.lod().levels()[l].busy));
+            }
+        };
+        sameSummaries(b.gpuBusy, a.gpuBusy);
+        QVERIFY(a.communication.present && b.communication.present);
+        QCOMPARE(a.communication.kernels.empty(), !QByteArray(QTest::currentDataTag()).contains("NCCL"));
+        QVERIFY(sameBytes(b.communication.kernels, a.communication.kernels));
+        sameSummaries(b.communication.otherGpuBusy, a.communication.otherGpuBusy);
         QCOMPARE(b.meta.utcStartNs, a.meta.utcStartNs);
         QCOMPARE(b.meta.sourceEventCounts, a.meta.sourceEventCounts);
         // The summary tables of `b` come from its stored groups, `a`'s from
@@ -301,6 +310,8 @@ private slots:
         QTest::addRow("group total not its values' sum") << 8 << "total is not the sum";
         QTest::addRow("grouped duration beyond any trace") << 9 << "value no event could have";
         QTest::addRow("fewer grouped values than events") << 10 << "as many values as the tracks have events";
+        QTest::addRow("communication kernel on a copy track") << 11 << "not a kernel";
+        QTest::addRow("communication kernels out of order") << 12 << "communication kernels out of order";
     }
 
     void craftedCacheIsRejected()
@@ -310,7 +321,7 @@ private slots:
         QFETCH(int, lie);
         QFETCH(QString, why);
         QTemporaryDir dir;
-        const QString file = ddpFixture(0);
+        const QString file = lie >= 11 ? nsysAiFixture("before") : ddpFixture(0); // the demo runs no NCCL
         const LoadResult parsed = loadTraceFile(file);
         Report &r = *parsed.report;
         QVERIFY(!r.kernels.empty() && !r.nvtxProjections.empty() && !r.apiByCorrelation.empty() && !r.memcpys.empty());
@@ -358,6 +369,16 @@ private slots:
             r.byName.values = Column<std::int64_t>(std::vector<std::int64_t>(r.byName.values.begin(), r.byName.values.begin() + std::ptrdiff_t(last.first)));
             break;
         }
+        case 11: {
+            const auto copies = std::find_if(r.tracks.begin(), r.tracks.end(), [](const Track &t) { return t.kind == TrackKind::Memcpy; });
+            QVERIFY(copies != r.tracks.end() && !r.communication.kernels.empty());
+            r.communication.kernels[0] = {std::uint32_t(copies - r.tracks.begin()), 0};
+            break;
+        }
+        case 12:
+            QVERIFY(r.communication.kernels.size() >= 2);
+            std::swap(r.communication.kernels[0], r.communication.kernels[1]);
+            break;
         }
         const CacheKey key = CacheKey::of(file);
         const QString cachePath = indexCachePathFor(dir.path(), key);
