@@ -191,7 +191,7 @@ std::size_t Report::memoryBytes() const
     for (const auto *summaries : {&gpuBusy, &communication.otherGpuBusy})
         for (const GpuBusySummary &g : *summaries)
             bytes += sizeof(GpuBusySummary) + g.runs.memoryBytes();
-    bytes += communication.kernels.capacity() * sizeof(TrackEvent);
+    bytes += communication.kernels.capacity() * sizeof(CommunicationKernel);
     bytes += byName.memoryBytes();
     bytes += kernels.capacity() * sizeof(KernelRecord) + kernelConfigs.capacity() * sizeof(KernelConfig) + memcpys.capacity() * sizeof(MemcpyRecord)
              + memsets.capacity() * sizeof(MemsetRecord) + syncs.capacity() * sizeof(SyncRecord)

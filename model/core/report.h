@@ -226,14 +226,26 @@ struct GpuBusySummary {
     SliceTrack runs;
 };
 
+// A kernel the built-in communication patterns name
+// (core/communicationkernels.h), with what matching collectives reads of
+// its kernel record and launch: copied here, because reading them there
+// reads a page of the kernel table, and of the correlation index, for
+// every communication kernel (a rank's every page of them).
+struct CommunicationKernel {
+    static constexpr TimeNs kNoLaunch = kTimeMin;
+    std::uint32_t track = 0, event = 0;
+    std::uint32_t collective = KernelRecord::kNoCollective; // its kernel record's row in Report::collectives
+    std::uint32_t unused = 0; // written as 0
+    TimeNs launch = kNoLaunch; // its launching API call's start, report time
+};
+static_assert(sizeof(CommunicationKernel) == 24, "one per communication kernel: keep it unpadded");
+
 // What matching collectives reads of a report, kept as it loads (and in
 // its index cache) so a match over many ranks reads a rank's few thousand
 // communication kernels, not its million events.
 struct CommunicationSummary {
     bool present = false; // built (load/derivedtracks.h); a report put together by hand has none
-    // The kernels the built-in communication patterns name
-    // (core/communicationkernels.h), by track, then event.
-    Column<TrackEvent> kernels;
+    Column<CommunicationKernel> kernels; // by track, then event
     // Per process and device, when its GPU ran anything but those kernels
     // (kernels, copies, memsets), as Report::gpuBusy: what the late split
     // of a collective wait measures.

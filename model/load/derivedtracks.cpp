@@ -244,6 +244,7 @@ void buildCommunicationSummary(Report &report)
     // A run repeats a few dozen kernel names a million times: each name is
     // matched once.
     std::vector<std::int8_t> isCommunication(report.strings.size(), -1);
+    std::vector<TrackEvent> kernels;
     for (std::uint32_t t = 0; t < report.tracks.size(); ++t) {
         const Track &track = report.tracks[t];
         if (track.kind != TrackKind::Kernel)
@@ -254,12 +255,21 @@ void buildCommunicationSummary(Report &report)
                 continue; // not in the table: a loader never writes one
             if (isCommunication[name] < 0)
                 isCommunication[name] = std::int8_t(isBuiltInCommunicationKernel(report.strings.view(name)));
-            if (isCommunication[name])
-                communication.kernels.push_back({t, std::uint32_t(i)});
+            if (!isCommunication[name])
+                continue;
+            kernels.push_back({t, std::uint32_t(i)});
+            CommunicationKernel kernel;
+            kernel.track = t;
+            kernel.event = std::uint32_t(i);
+            kernel.collective = report.kernels[track.slices.payload(i)].collective;
+            const std::uint32_t correlation = report.correlationIdOf(track, i);
+            if (const auto call = correlation == 0 ? std::nullopt : report.apiCallFor(Report::correlationKey(track.pid, correlation)))
+                kernel.launch = report.tracks[call->track].slices.start(call->event);
+            communication.kernels.push_back(kernel);
         }
     }
     communication.kernels.shrink_to_fit();
-    communication.otherGpuBusy = gpuBusySummaries(report, communication.kernels);
+    communication.otherGpuBusy = gpuBusySummaries(report, kernels);
     communication.present = true;
 }
 
@@ -269,7 +279,6 @@ void buildDerivedTracks(Report &report)
     buildNvtxProjections(report);
     buildNcclTracks(report);
     buildGpuBusySummaries(report);
-    buildCommunicationSummary(report);
 }
 
 } // namespace rankscope

@@ -33,10 +33,11 @@ std::vector<std::uint32_t> gpuOperationTracks(const Report &report, std::uint32_
 const GpuBusySummary *gpuBusySummaryOf(const Report &report, std::span<const std::uint32_t> tracks);
 
 // Report::communication: the kernels the built-in communication patterns
-// name, and per process and device when its GPU runs anything else.
+// name, and per process and device when its GPU runs anything else. Needs
+// the correlations, and the kernels' collectives attached: a loader's last step.
 void buildCommunicationSummary(Report &report);
 
-// All five, in order.
+// The first four, in order.
 void buildDerivedTracks(Report &report);
 
 } // namespace rankscope

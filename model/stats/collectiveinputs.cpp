@@ -72,19 +72,18 @@ RankCollectiveOps collectiveOpsOfRank(const Session &session, int rankIndex, con
         }
         return it->second;
     };
-    auto add = [&](std::uint32_t t, std::size_t i) {
+    // A kernel, its row in the collectives table and its launch (session time).
+    auto add = [&](std::uint32_t t, std::size_t i, std::uint32_t collective, std::optional<TimeNs> launch) {
         const Track &track = r.tracks[t];
-        const KernelRecord &k = r.kernels[track.slices.payload(i)];
         Pending p;
         p.op.start = track.slices.start(i) + entry.sessionOffset;
         p.op.end = track.slices.end(i) + entry.sessionOffset;
         p.op.track = t;
         p.op.event = std::uint32_t(i);
-        if (const auto call = launchingApiCall(session, {rankIndex, t, std::uint32_t(i)}))
-            p.op.launch = session.sessionTime(*call).start;
+        p.op.launch = launch;
         p.stream = {track.deviceId, track.streamId};
-        const CollectiveRecord *c = k.collective != KernelRecord::kNoCollective && k.collective < r.collectives.size()
-                                        ? &r.collectives[k.collective] : nullptr;
+        const CollectiveRecord *c = collective != KernelRecord::kNoCollective && collective < r.collectives.size()
+                                        ? &r.collectives[collective] : nullptr;
         const NamedKind &named = kindOf(c ? c->name : StringTable::kEmpty, track.slices.name(i));
         p.op.kind = named.kind;
         p.op.name = named.name; // shared, not a copy per kernel
@@ -101,18 +100,23 @@ RankCollectiveOps collectiveOpsOfRank(const Session &session, int rankIndex, con
     if (classes.hasBuiltInCommunication() && r.communication.present) {
         // The kernels the report keeps as communication: a rank's few
         // thousand, not its every kernel's name.
-        for (const TrackEvent &kernel : r.communication.kernels)
+        for (const CommunicationKernel &kernel : r.communication.kernels)
             if (Session::ownsTrack(entry, r.tracks[kernel.track]))
-                add(kernel.track, kernel.event);
+                add(kernel.track, kernel.event, kernel.collective,
+                    kernel.launch == CommunicationKernel::kNoLaunch ? std::nullopt : std::optional(kernel.launch + entry.sessionOffset));
     } else {
         KernelClassCache classOf(r.strings, classes);
         for (std::uint32_t t = 0; t < r.tracks.size(); ++t) {
             const Track &track = r.tracks[t];
             if (track.kind != TrackKind::Kernel || !Session::ownsTrack(entry, track))
                 continue;
-            for (std::size_t i = 0; i < track.slices.size(); ++i)
-                if (classOf.of(track.slices.name(i)) == KernelClass::Communication)
-                    add(t, i);
+            for (std::size_t i = 0; i < track.slices.size(); ++i) {
+                if (classOf.of(track.slices.name(i)) != KernelClass::Communication)
+                    continue;
+                const auto call = launchingApiCall(session, {rankIndex, t, std::uint32_t(i)});
+                add(t, i, r.kernels[track.slices.payload(i)].collective,
+                    call ? std::optional(session.sessionTime(*call).start) : std::nullopt);
+            }
         }
     }
     std::sort(pending.begin(), pending.end(), [](const Pending &a, const Pending &b) { return a.op.start < b.op.start; });

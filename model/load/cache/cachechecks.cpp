@@ -166,17 +166,22 @@ const char *recordProblem(const Report &r)
             if (const char *problem = slicesProblem(r, g.runs))
                 return problem;
         }
-    // Communication kernels: kernels that are there, in order (the busy
-    // runs built beside them step through them in that order).
+    // Communication kernels: kernels that are there, in order, with their
+    // own kernel record's collective and a launch time a trace can have.
     const CommunicationSummary &c = r.communication;
     if (!isFlag(&c.present) || (!c.present && (!c.kernels.empty() || !c.otherGpuBusy.empty())))
         return "communication kernels without being marked built";
     for (std::size_t i = 0; i < c.kernels.size(); ++i) {
-        const TrackEvent &e = c.kernels[i];
-        if (e.track >= r.tracks.size() || r.tracks[e.track].kind != TrackKind::Kernel || e.event >= r.tracks[e.track].slices.size())
+        const CommunicationKernel &k = c.kernels[i];
+        if (k.track >= r.tracks.size() || r.tracks[k.track].kind != TrackKind::Kernel || k.event >= r.tracks[k.track].slices.size())
             return "a communication kernel that is not a kernel";
-        if (i > 0 && std::pair(c.kernels[i - 1].track, c.kernels[i - 1].event) >= std::pair(e.track, e.event))
+        if (i > 0 && std::pair(c.kernels[i - 1].track, c.kernels[i - 1].event) >= std::pair(k.track, k.event))
             return "communication kernels out of order";
+        // (The tracks' payloads are checked on other threads meanwhile.)
+        const std::uint32_t row = r.tracks[k.track].slices.payload(k.event);
+        if (row >= r.kernels.size() || k.collective != r.kernels[row].collective || k.unused != 0
+            || (k.launch != CommunicationKernel::kNoLaunch && !isTraceTime(k.launch)))
+            return "a communication kernel unlike its kernel record";
     }
     for (const auto *byCorrelation : {&r.apiByCorrelation, &r.gpuByCorrelation})
         for (const TrackEvent &e : *byCorrelation)

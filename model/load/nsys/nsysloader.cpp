@@ -299,6 +299,7 @@ LoadResult NsysSqliteLoader::load(const QString &path, const LoadControl &contro
     finalizeTracks(*report);
     buildDerivedTracks(*report);
     attachNcclCalls(*report, std::move(ctx.ncclCalls));
+    buildCommunicationSummary(*report);
     for (CounterTrack &c : report->counters)
         c.finalize();
     report->shrinkToFit();

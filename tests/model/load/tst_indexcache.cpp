@@ -312,6 +312,8 @@ private slots:
         QTest::addRow("fewer grouped values than events") << 10 << "as many values as the tracks have events";
         QTest::addRow("communication kernel on a copy track") << 11 << "not a kernel";
         QTest::addRow("communication kernels out of order") << 12 << "communication kernels out of order";
+        QTest::addRow("communication kernel's collective not its kernel's") << 13 << "unlike its kernel record";
+        QTest::addRow("communication kernel launched beyond any trace") << 14 << "unlike its kernel record";
     }
 
     void craftedCacheIsRejected()
@@ -372,13 +374,16 @@ private slots:
         case 11: {
             const auto copies = std::find_if(r.tracks.begin(), r.tracks.end(), [](const Track &t) { return t.kind == TrackKind::Memcpy; });
             QVERIFY(copies != r.tracks.end() && !r.communication.kernels.empty());
-            r.communication.kernels[0] = {std::uint32_t(copies - r.tracks.begin()), 0};
+            r.communication.kernels[0].track = std::uint32_t(copies - r.tracks.begin());
+            r.communication.kernels[0].event = 0;
             break;
         }
         case 12:
             QVERIFY(r.communication.kernels.size() >= 2);
             std::swap(r.communication.kernels[0], r.communication.kernels[1]);
             break;
+        case 13: r.communication.kernels[0].collective = std::uint32_t(r.collectives.size()); break;
+        case 14: r.communication.kernels[0].launch = kTimeMax; break;
         }
         const CacheKey key = CacheKey::of(file);
         const QString cachePath = indexCachePathFor(dir.path(), key);

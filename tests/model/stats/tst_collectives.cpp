@@ -564,6 +564,12 @@ private slots:
                                    "--clock-offsets-us", "0,1500,-700,200", "--skip", "3:5", dir});
             return Session::load({dir});
         }
+        if (set == QLatin1String("pipeline")) {
+            const QString dir = m_dir.filePath(QStringLiteral("kept_pipeline"));
+            if (!QFileInfo::exists(dir))
+                QProcess::execute(QStringLiteral(RANKSCOPE_TRACEGEN), {"--profile", "pipeline", "--format", "nsys", "--ranks", "4", "--events", "200", dir});
+            return Session::load({dir});
+        }
         if (set == QLatin1String("nsys-ai"))
             return Session::load({dataPath(QStringLiteral("third-party/nsys-ai/mfu_2gpu_before.sqlite"))});
         return Session::load({dataPath(QStringLiteral("third-party/hta/sampled_rank-0.json.gz")),
@@ -616,7 +622,11 @@ private slots:
         }
     }
 
-    void keptCommunicationKernelsGiveTheSameReports_data() { recordsReadPerFileGiveTheSameReports_data(); }
+    void keptCommunicationKernelsGiveTheSameReports_data()
+    {
+        recordsReadPerFileGiveTheSameReports_data();
+        QTest::newRow("generated pipeline, NCCL's payloads naming peers") << QStringLiteral("pipeline");
+    }
     void keptCommunicationKernelsGiveTheSameReports()
     {
         // A loaded report keeps its communication kernels and the GPU's
