@@ -29,7 +29,7 @@ namespace {
 
 constexpr qint64 kWholeReport = -1;
 // What each record a process sends is.
-constexpr quint8 kTable = 1, kCollectiveOps = 2;
+constexpr quint8 kTable = 1, kCollectiveOps = 2, kBreakdown = 3;
 
 // Each rank of one loaded file, its collective records in its report's time.
 void writeCollectiveOps(QDataStream &out, const QString &file, const ReportPtr &report, const stats::KernelClassifier &classes,
@@ -43,7 +43,36 @@ void writeCollectiveOps(QDataStream &out, const QString &file, const ReportPtr &
     }
 }
 
+// Each rank of one loaded file, rank_summary's parts of it.
+void writeBreakdowns(QDataStream &out, const QString &file, const ReportPtr &report, const stats::KernelClassifier &classes)
+{
+    const Session alone = Session::fromReports({report});
+    for (int ri = 0; ri < int(alone.ranks().size()); ++ri) {
+        const std::optional<std::uint32_t> pid = alone.ranks()[std::size_t(ri)].pid;
+        QByteArray bytes;
+        QDataStream partsOut(&bytes, QIODevice::WriteOnly);
+        partsOut << stats::rankBreakdownParts(alone, ri, classes);
+        out << kBreakdown << file << (pid ? qint64(*pid) : kWholeReport) << bytes;
+    }
+}
+
 } // namespace
+
+stats::GatheredBreakdowns GatheredResults::breakdownsFor(const Session &session) const
+{
+    stats::GatheredBreakdowns parts(session.ranks().size());
+    for (std::size_t ri = 0; ri < session.ranks().size(); ++ri) {
+        const RankEntry &entry = session.ranks()[ri];
+        const auto it = m_breakdowns.find({entry.report->filePath, entry.pid ? qint64(*entry.pid) : kWholeReport});
+        if (it == m_breakdowns.end())
+            continue;
+        QDataStream in(it->second);
+        in >> parts[ri].emplace();
+        if (in.status() != QDataStream::Ok)
+            parts[ri].reset(); // computed here instead
+    }
+    return parts;
+}
 
 std::size_t GatheredResults::giveCollectiveOps(stats::CollectiveInputs &inputs)
 {
@@ -72,6 +101,7 @@ GatheredResults perFileResultsAcrossProcesses(const QStringList &inputs, const Q
     const LoadControl control = cachedLoadControl(cacheDirectory);
     const bool collectives = std::any_of(reports.begin(), reports.end(), stats::readsCollectives);
     const bool otherGpuWork = std::any_of(reports.begin(), reports.end(), stats::readsOtherGpuWork);
+    const bool breakdowns = reports.contains(QStringLiteral("rank_summary"));
     QByteArray mine;
     QDataStream out(&mine, QIODevice::WriteOnly);
     for (const qsizetype i : myShareOf(files)) {
@@ -92,6 +122,8 @@ GatheredResults perFileResultsAcrossProcesses(const QStringList &inputs, const Q
         }
         if (collectives)
             writeCollectiveOps(out, files[i], loaded.report, stats::collectiveClassesFor(options), otherGpuWork);
+        if (breakdowns)
+            writeBreakdowns(out, files[i], loaded.report, stats::breakdownClassesFor(options));
     }
     for (const QByteArray &part : gatherToFirst(mine)) {
         QDataStream in(part);
@@ -105,12 +137,12 @@ GatheredResults perFileResultsAcrossProcesses(const QStringList &inputs, const Q
                 in >> name >> table;
                 if (in.status() == QDataStream::Ok)
                     gathered.m_bytes[{file, name}] = std::move(table);
-            } else if (what == kCollectiveOps) {
+            } else if (what == kCollectiveOps || what == kBreakdown) {
                 qint64 pid = kWholeReport;
-                QByteArray ops;
-                in >> pid >> ops;
+                QByteArray bytes;
+                in >> pid >> bytes;
                 if (in.status() == QDataStream::Ok)
-                    gathered.m_collectiveOps[{file, pid}] = std::move(ops);
+                    (what == kCollectiveOps ? gathered.m_collectiveOps : gathered.m_breakdowns)[{file, pid}] = std::move(bytes);
             } else {
                 break; // not ours: process 0 reads these files itself
             }

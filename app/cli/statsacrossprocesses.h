@@ -6,8 +6,11 @@
 // again. For the session-wide reports that match collectives across ranks,
 // each process also sends its ranks' communication kernels (and, for
 // rank_wait, their other GPU work) as compact records: process 0 matches
-// those instead of reading every rank's kernels again.
+// those instead of reading every rank's kernels again. For rank_summary
+// each sends its ranks' breakdowns, both with and without HTA's step
+// window, which process 0 chooses between once it knows every rank's steps.
 #include "stats/collectiveinputs.h"
+#include "stats/rankbreakdown.h"
 #include "stats/reportcatalog.h"
 
 #include <QByteArray>
@@ -29,6 +32,9 @@ public:
     // Gives `inputs` the records gathered for its session's ranks (found by
     // file and process); returns how many ranks had them.
     std::size_t giveCollectiveOps(stats::CollectiveInputs &inputs);
+    // rank_summary's parts per rank of `session` (by index into its
+    // ranks()), those gathered; a rank without is computed by the caller.
+    stats::GatheredBreakdowns breakdownsFor(const Session &session) const;
 
 private:
     friend GatheredResults perFileResultsAcrossProcesses(const QStringList &, const QString &, const QStringList &,
@@ -36,11 +42,13 @@ private:
     std::map<std::pair<QString, QString>, QByteArray> m_bytes; // (file, report) -> the table, serialised
     // (file, process id or -1 for a whole report) -> its collective records, serialised
     std::map<std::pair<QString, qint64>, QByteArray> m_collectiveOps;
+    std::map<std::pair<QString, qint64>, QByteArray> m_breakdowns; // the same keys -> rank_summary's parts
 };
 
 // Every process calls it, with every report asked for. On process 0 of
 // several: the tables of every file that opened and, when `reports` has a
-// session report that matches collectives, each rank's collective records;
+// session report that matches collectives, each rank's collective records
+// (with rank_summary, its breakdown's parts);
 // elsewhere, or alone, or without a cache folder: none (the caller
 // computes). A process whose results pass kMaxBytesPerProcess sends the
 // rest uncomputed: process 0 computes those itself.

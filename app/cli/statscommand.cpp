@@ -236,14 +236,18 @@ int runStats(const QStringList &arguments)
     // kernels: gathered from the processes under MPI, else read here once.
     stats::CollectiveInputs collectiveOps(session, stats::collectiveClassesFor(options));
     const std::size_t gatheredRanks = gathered.giveCollectiveOps(collectiveOps);
+    const stats::GatheredBreakdowns breakdowns = gathered.breakdownsFor(session);
     // For tests/mpi/tst_mpi.sh: proof that the records came from the processes.
-    if (qEnvironmentVariableIsSet("RANKSCOPE_REPORT_GATHERED") && processWorld().size > 1)
+    if (qEnvironmentVariableIsSet("RANKSCOPE_REPORT_GATHERED") && processWorld().size > 1) {
         QTextStream(stderr) << "gathered: " << gatheredRanks << " of " << session.ranks().size()
                             << " ranks' collective records\n";
+        QTextStream(stderr) << "gathered: " << std::count_if(breakdowns.begin(), breakdowns.end(), [](const auto &b) { return b.has_value(); })
+                            << " of " << session.ranks().size() << " ranks' breakdowns\n";
+    }
     if (!session.ranks().empty())
         for (const QString &name : wholeSession)
         {
-            const ResultTable table = *stats::runSessionReport(name, session, options, &collectiveOps);
+            const ResultTable table = *stats::runSessionReport(name, session, options, &collectiveOps, &breakdowns);
             for (const QString &note : table.notes)
                 QTextStream(stderr) << "rankscope-cli: " << name << ": " << note << "\n";
             if (!emitTable(table, QString(), QStringLiteral("all ranks")))

@@ -40,18 +40,20 @@ struct TimeRounding {
 
 namespace {
 
-// HTA limits every rank to the profiled steps when the traces name at
-// least two distinct ProfilerStep#N ranges.
-bool sessionHasStepWindow(const Session &session)
+// The distinct ProfilerStep#N names of one rank's ranges. HTA limits every
+// rank to the profiled steps when the traces name at least two.
+std::set<QString> stepNamesOf(const RankEntry &entry)
 {
-    std::set<std::string_view> stepNames;
-    for (const RankEntry &entry : session.ranks())
-        for (const Track &t : entry.report->tracks)
-            if (t.kind == TrackKind::Nvtx && Session::ownsTrack(entry, t))
-                for (StringId id : t.slices.names())
-                    if (isProfilerStep(entry.report->strings.view(id)))
-                        stepNames.insert(entry.report->strings.view(id));
-    return stepNames.size() >= 2;
+    std::set<StringId> ids;
+    for (const Track &t : entry.report->tracks)
+        if (t.kind == TrackKind::Nvtx && Session::ownsTrack(entry, t))
+            for (StringId id : t.slices.names())
+                ids.insert(id);
+    std::set<QString> names;
+    for (const StringId id : ids)
+        if (const std::string_view name = entry.report->strings.view(id); isProfilerStep(name))
+            names.insert(QString::fromUtf8(name.data(), qsizetype(name.size())));
+    return names;
 }
 
 // HTA's "CPU events" for its step window: every row that is not a GPU
@@ -164,24 +166,106 @@ void fillBreakdown(RankBreakdown &b, const GpuIntervals &gpu)
 
 } // namespace
 
-std::vector<RankBreakdown> temporalBreakdown(const Session &session, const KernelClassifier &classes)
+namespace {
+
+RankBreakdown breakdownOf(const RankEntry &entry, bool stepWindow, const KernelClassifier &classes)
 {
-    const bool stepWindow = sessionHasStepWindow(session);
+    const TimeRounding round{entry.report->meta.microsecondTimestamps, entry.report->meta.rawTimeOrigin};
+    const std::unordered_set<std::uint32_t> kept = stepWindow ? launchesInStepWindow(entry, round) : std::unordered_set<std::uint32_t>{};
+    RankBreakdown b;
+    b.rank = entry.rank;
+    b.stepWindow = stepWindow;
+    fillBreakdown(b, gpuIntervals(entry, round, stepWindow, kept, classes));
+    return b;
+}
+
+} // namespace
+
+RankBreakdownParts rankBreakdownParts(const Session &session, int rankIndex, const KernelClassifier &classes)
+{
+    const RankEntry &entry = session.ranks()[std::size_t(rankIndex)];
+    RankBreakdownParts parts;
+    for (const QString &name : stepNamesOf(entry))
+        parts.stepNames << name;
+    parts.whole = breakdownOf(entry, false, classes);
+    if (!parts.stepNames.isEmpty())
+        parts.windowed = breakdownOf(entry, true, classes);
+    return parts;
+}
+
+QDataStream &operator<<(QDataStream &out, const RankBreakdownParts &parts)
+{
+    auto write = [&](const RankBreakdown &b) {
+        out << qint32(b.rank) << qint64(b.idle) << qint64(b.compute) << qint64(b.nonCompute) << qint64(b.kernelTime) << b.idlePercent
+            << b.computePercent << b.nonComputePercent << b.commCompOverlapPercent.has_value() << b.commCompOverlapPercent.value_or(0.0)
+            << b.stepWindow;
+    };
+    out << parts.stepNames;
+    write(parts.whole);
+    out << parts.windowed.has_value();
+    if (parts.windowed)
+        write(*parts.windowed);
+    return out;
+}
+
+QDataStream &operator>>(QDataStream &in, RankBreakdownParts &parts)
+{
+    auto read = [&](RankBreakdown &b) {
+        qint32 rank = 0;
+        qint64 idle = 0, compute = 0, nonCompute = 0, kernelTime = 0;
+        bool hasOverlap = false;
+        double overlap = 0;
+        in >> rank >> idle >> compute >> nonCompute >> kernelTime >> b.idlePercent >> b.computePercent >> b.nonComputePercent
+            >> hasOverlap >> overlap >> b.stepWindow;
+        b.rank = rank;
+        b.idle = idle;
+        b.compute = compute;
+        b.nonCompute = nonCompute;
+        b.kernelTime = kernelTime;
+        b.commCompOverlapPercent = hasOverlap ? std::optional(overlap) : std::nullopt;
+    };
+    parts = {};
+    in >> parts.stepNames;
+    read(parts.whole);
+    bool windowed = false;
+    in >> windowed;
+    if (windowed)
+        read(parts.windowed.emplace());
+    return in;
+}
+
+std::vector<RankBreakdown> temporalBreakdown(const Session &session, const KernelClassifier &classes, const GatheredBreakdowns *gathered)
+{
+    auto partsOf = [&](std::size_t ri) -> const RankBreakdownParts * {
+        return gathered && ri < gathered->size() && (*gathered)[ri] ? &*(*gathered)[ri] : nullptr;
+    };
+    std::set<QString> stepNames;
+    for (std::size_t ri = 0; ri < session.ranks().size(); ++ri) {
+        if (const RankBreakdownParts *parts = partsOf(ri))
+            stepNames.insert(parts->stepNames.begin(), parts->stepNames.end());
+        else
+            stepNames.merge(stepNamesOf(session.ranks()[ri]));
+    }
+    const bool stepWindow = stepNames.size() >= 2;
     std::vector<RankBreakdown> result;
-    for (const RankEntry &entry : session.ranks()) {
-        const TimeRounding round{entry.report->meta.microsecondTimestamps, entry.report->meta.rawTimeOrigin};
-        const std::unordered_set<std::uint32_t> kept = stepWindow ? launchesInStepWindow(entry, round) : std::unordered_set<std::uint32_t>{};
-        RankBreakdown b;
-        b.rank = entry.rank;
+    for (std::size_t ri = 0; ri < session.ranks().size(); ++ri) {
+        const RankEntry &entry = session.ranks()[ri];
+        const RankBreakdownParts *parts = partsOf(ri);
+        if (!parts) {
+            result.push_back(breakdownOf(entry, stepWindow, classes));
+            continue;
+        }
+        // A rank without a step keeps nothing in a window (launchesInStepWindow).
+        RankBreakdown b = !stepWindow ? parts->whole : parts->windowed ? *parts->windowed : RankBreakdown{};
+        b.rank = entry.rank; // as this session numbers it
         b.stepWindow = stepWindow;
-        fillBreakdown(b, gpuIntervals(entry, round, stepWindow, kept, classes));
         result.push_back(b);
     }
     std::stable_sort(result.begin(), result.end(), [](const RankBreakdown &a, const RankBreakdown &b) { return a.rank < b.rank; });
     return result;
 }
 
-ResultTable rankSummary(const Session &session, const KernelClassifier &classes)
+ResultTable rankSummary(const Session &session, const KernelClassifier &classes, const GatheredBreakdowns *gathered)
 {
     ResultTable t;
     t.name = QStringLiteral("rank_summary");
@@ -189,7 +273,7 @@ ResultTable rankSummary(const Session &session, const KernelClassifier &classes)
     t.headers = QStringList{QStringLiteral("Rank"), QStringLiteral("Idle Time (ns)"), QStringLiteral("Compute Time (ns)"),
                             QStringLiteral("Non-compute Time (ns)"), QStringLiteral("Kernel Time (ns)"), QStringLiteral("Idle (%)"),
                             QStringLiteral("Compute (%)"), QStringLiteral("Non-compute (%)"), QStringLiteral("Comm-Comp Overlap (%)")};
-    for (const RankBreakdown &b : temporalBreakdown(session, classes))
+    for (const RankBreakdown &b : temporalBreakdown(session, classes, gathered))
         t.rows.push_back({Cell::ofInteger(b.rank), Cell::ofInteger(b.idle), Cell::ofInteger(b.compute), Cell::ofInteger(b.nonCompute),
                           Cell::ofInteger(b.kernelTime), Cell::ofPythonDecimal(b.idlePercent, 2), Cell::ofPythonDecimal(b.computePercent, 2),
                           Cell::ofPythonDecimal(b.nonComputePercent, 2),

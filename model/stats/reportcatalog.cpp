@@ -91,11 +91,16 @@ bool readsOtherGpuWork(const QString &name)
     return name == QLatin1String("rank_wait");
 }
 
+KernelClassifier breakdownClassesFor(const ReportOptions &options)
+{
+    return KernelClassifier::hta(options.communicationPattern);
+}
+
 std::optional<ResultTable> runSessionReport(const QString &name, const Session &session, const ReportOptions &options,
-                                           CollectiveInputs *collectiveOps)
+                                           CollectiveInputs *collectiveOps, const std::vector<std::optional<RankBreakdownParts>> *breakdowns)
 {
     if (name == QLatin1String("rank_summary"))
-        return rankSummary(session, KernelClassifier::hta(options.communicationPattern));
+        return rankSummary(session, breakdownClassesFor(options), breakdowns);
     if (name == QLatin1String("rank_comparison"))
         return rankComparisonTable(session, {}, collectiveClassesFor(options));
     if (!readsCollectives(name))

@@ -12,6 +12,7 @@
 namespace rankscope::stats {
 
 class CollectiveInputs;
+struct RankBreakdownParts;
 
 struct ReportOptions {
     double gapThresholdMs = 500.0;        // gpu_gaps
@@ -35,9 +36,13 @@ bool isKnownReport(const QString &name);
 bool isSessionReport(const QString &name);
 // `collectiveOps`, when given (its session is `session`'s), has the ranks'
 // communication kernels already read, as an MPI run gathers them
-// (collectives, rank_wait, rank_time_map read them from it).
-std::optional<ResultTable> runSessionReport(const QString &name, const Session &session,
-                                           const ReportOptions &options = {}, CollectiveInputs *collectiveOps = nullptr);
+// (collectives, rank_wait, rank_time_map read them from it); likewise
+// `breakdowns`, the ranks' parts of rank_summary.
+std::optional<ResultTable> runSessionReport(const QString &name, const Session &session, const ReportOptions &options = {},
+                                           CollectiveInputs *collectiveOps = nullptr,
+                                           const std::vector<std::optional<RankBreakdownParts>> *breakdowns = nullptr);
+// The kernel classes rank_summary uses for these options (HTA's).
+KernelClassifier breakdownClassesFor(const ReportOptions &options);
 // The kernel classes the collective reports use for these options.
 KernelClassifier collectiveClassesFor(const ReportOptions &options);
 // Whether the report reads the collectives matched across ranks, and the

@@ -5,7 +5,8 @@
 # stderr, exit status); `index` writes one cache per readable file, names the
 # broken one on stderr and exits 2, and lists the files in the serial order.
 # Under 2 and 4 processes, process 0 matches the collectives from the
-# records the processes gathered for every rank, not from its own reading.
+# records the processes gathered for every rank, not from its own reading,
+# and takes rank_summary's rows from the breakdowns they gathered.
 #
 #   bash tests/mpi/tst_mpi.sh RANKSCOPE_CLI RANKSCOPE_TRACEGEN
 set -euo pipefail
@@ -40,9 +41,11 @@ for n in 1 2 4; do
   [ "$(ls "$work/cache$n"/*.rsindex | wc -l)" -eq 6 ] || { echo "mpirun -n $n stats: expected 6 caches"; exit 1; }
   gathered=""
   if [ "$n" -gt 1 ]; then
-    gathered=" (collectives matched from the gathered records)"
+    gathered=" (collectives matched from the gathered records, rank_summary from the gathered breakdowns)"
     grep -qx "gathered: 6 of 6 ranks' collective records" "$work/mpi$n.err" \
       || { echo "mpirun -n $n stats: process 0 did not match gathered records"; cat "$work/mpi$n.err"; exit 1; }
+    grep -qx "gathered: 6 of 6 ranks' breakdowns" "$work/mpi$n.err" \
+      || { echo "mpirun -n $n stats: process 0 did not use gathered breakdowns"; cat "$work/mpi$n.err"; exit 1; }
   fi
 
   status=0

@@ -165,6 +165,47 @@ private slots:
         QCOMPARE(stats::rankSummary(s).toCsv(), readText(kinetoFile(reference)));
     }
 
+    void rankSummaryFromPartsIsTheSame_data()
+    {
+        QTest::addColumn<QStringList>("files");
+        QTest::newRow("ddp, 4 ranks, step window") << ddpFiles();
+        // Rank 0 names its steps, the nsys rank none: the session takes
+        // HTA's window, in which the nsys rank keeps nothing.
+        QTest::newRow("steps on one rank only") << QStringList{ddpFiles()[0], slowFixture()};
+        QTest::newRow("no steps") << QStringList{slowFixture(), ddpFixture(1)};
+    }
+
+    void rankSummaryFromPartsIsTheSame()
+    {
+        // Under MPI each process computes its files' ranks' parts alone
+        // (both with and without the step window) and process 0 picks once
+        // it knows every rank's steps: the table is the one computed here.
+        QFETCH(QStringList, files);
+        const Session session = Session::load(files);
+        QCOMPARE(session.failures().size(), std::size_t(0));
+        stats::GatheredBreakdowns parts(session.ranks().size());
+        for (const ReportPtr &report : session.reports()) {
+            const Session alone = Session::fromReports({report});
+            for (int ri = 0; ri < int(alone.ranks().size()); ++ri) {
+                QByteArray bytes;
+                QDataStream out(&bytes, QIODevice::WriteOnly);
+                out << stats::rankBreakdownParts(alone, ri);
+                QDataStream in(bytes);
+                stats::RankBreakdownParts received;
+                in >> received;
+                QCOMPARE(in.status(), QDataStream::Ok);
+                for (std::size_t si = 0; si < session.ranks().size(); ++si)
+                    if (session.ranks()[si].report == report && session.ranks()[si].pid == alone.ranks()[std::size_t(ri)].pid)
+                        parts[si] = received;
+            }
+        }
+        QVERIFY(std::all_of(parts.begin(), parts.end(), [](const auto &p) { return p.has_value(); }));
+        const ResultTable direct = stats::rankSummary(session);
+        QCOMPARE(stats::rankSummary(session, stats::KernelClassifier::hta(), &parts).toCsv(), direct.toCsv());
+        QCOMPARE(direct.rows.size(), session.ranks().size());
+        QCOMPARE(stats::temporalBreakdown(session).front().stepWindow, QByteArray(QTest::currentDataTag()) != "no steps");
+    }
+
     void stepWindowFollowsHtaOnPyTorch2Traces()
     {
         // What HTA (commit f4d0062c) itself printed for ddp_gloo rank 0:
