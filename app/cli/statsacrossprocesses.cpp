@@ -29,7 +29,7 @@ namespace {
 
 constexpr qint64 kWholeReport = -1;
 // What each record a process sends is.
-constexpr quint8 kTable = 1, kCollectiveOps = 2, kBreakdown = 3;
+constexpr quint8 kTable = 1, kCollectiveOps = 2, kBreakdown = 3, kComparisonRow = 4;
 
 // Each rank of one loaded file, its collective records in its report's time.
 void writeCollectiveOps(QDataStream &out, const QString &file, const ReportPtr &report, const stats::KernelClassifier &classes,
@@ -43,28 +43,32 @@ void writeCollectiveOps(QDataStream &out, const QString &file, const ReportPtr &
     }
 }
 
-// Each rank of one loaded file, rank_summary's parts of it.
-void writeBreakdowns(QDataStream &out, const QString &file, const ReportPtr &report, const stats::KernelClassifier &classes)
+// Each rank of one loaded file, what `partOf(session, rank index)` makes
+// of it, as a record of kind `what`.
+template<class PartOf>
+void writeRankParts(QDataStream &out, quint8 what, const QString &file, const ReportPtr &report, PartOf &&partOf)
 {
     const Session alone = Session::fromReports({report});
     for (int ri = 0; ri < int(alone.ranks().size()); ++ri) {
         const std::optional<std::uint32_t> pid = alone.ranks()[std::size_t(ri)].pid;
         QByteArray bytes;
-        QDataStream partsOut(&bytes, QIODevice::WriteOnly);
-        partsOut << stats::rankBreakdownParts(alone, ri, classes);
-        out << kBreakdown << file << (pid ? qint64(*pid) : kWholeReport) << bytes;
+        QDataStream partOut(&bytes, QIODevice::WriteOnly);
+        partOut << partOf(alone, ri);
+        out << what << file << (pid ? qint64(*pid) : kWholeReport) << bytes;
     }
 }
 
 } // namespace
 
-stats::GatheredBreakdowns GatheredResults::breakdownsFor(const Session &session) const
+template<class Part>
+std::vector<std::optional<Part>> GatheredResults::partsFor(const Session &session,
+                                                           const std::map<std::pair<QString, qint64>, QByteArray> &bytes) const
 {
-    stats::GatheredBreakdowns parts(session.ranks().size());
+    std::vector<std::optional<Part>> parts(session.ranks().size());
     for (std::size_t ri = 0; ri < session.ranks().size(); ++ri) {
         const RankEntry &entry = session.ranks()[ri];
-        const auto it = m_breakdowns.find({entry.report->filePath, entry.pid ? qint64(*entry.pid) : kWholeReport});
-        if (it == m_breakdowns.end())
+        const auto it = bytes.find({entry.report->filePath, entry.pid ? qint64(*entry.pid) : kWholeReport});
+        if (it == bytes.end())
             continue;
         QDataStream in(it->second);
         in >> parts[ri].emplace();
@@ -72,6 +76,16 @@ stats::GatheredBreakdowns GatheredResults::breakdownsFor(const Session &session)
             parts[ri].reset(); // computed here instead
     }
     return parts;
+}
+
+stats::GatheredBreakdowns GatheredResults::breakdownsFor(const Session &session) const
+{
+    return partsFor<stats::RankBreakdownParts>(session, m_breakdowns);
+}
+
+stats::GatheredComparisonRows GatheredResults::comparisonRowsFor(const Session &session) const
+{
+    return partsFor<stats::RankComparisonRow>(session, m_comparisonRows);
 }
 
 std::size_t GatheredResults::giveCollectiveOps(stats::CollectiveInputs &inputs)
@@ -102,6 +116,7 @@ GatheredResults perFileResultsAcrossProcesses(const QStringList &inputs, const Q
     const bool collectives = std::any_of(reports.begin(), reports.end(), stats::readsCollectives);
     const bool otherGpuWork = std::any_of(reports.begin(), reports.end(), stats::readsOtherGpuWork);
     const bool breakdowns = reports.contains(QStringLiteral("rank_summary"));
+    const bool comparisonRows = reports.contains(QStringLiteral("rank_comparison"));
     QByteArray mine;
     QDataStream out(&mine, QIODevice::WriteOnly);
     for (const qsizetype i : myShareOf(files)) {
@@ -123,7 +138,13 @@ GatheredResults perFileResultsAcrossProcesses(const QStringList &inputs, const Q
         if (collectives)
             writeCollectiveOps(out, files[i], loaded.report, stats::collectiveClassesFor(options), otherGpuWork);
         if (breakdowns)
-            writeBreakdowns(out, files[i], loaded.report, stats::breakdownClassesFor(options));
+            writeRankParts(out, kBreakdown, files[i], loaded.report, [&](const Session &alone, int ri) {
+                return stats::rankBreakdownParts(alone, ri, stats::breakdownClassesFor(options));
+            });
+        if (comparisonRows)
+            writeRankParts(out, kComparisonRow, files[i], loaded.report, [&](const Session &alone, int ri) {
+                return stats::rankComparisonRowOf(alone, ri, stats::collectiveClassesFor(options));
+            });
     }
     for (const QByteArray &part : gatherToFirst(mine)) {
         QDataStream in(part);
@@ -137,12 +158,13 @@ GatheredResults perFileResultsAcrossProcesses(const QStringList &inputs, const Q
                 in >> name >> table;
                 if (in.status() == QDataStream::Ok)
                     gathered.m_bytes[{file, name}] = std::move(table);
-            } else if (what == kCollectiveOps || what == kBreakdown) {
+            } else if (what == kCollectiveOps || what == kBreakdown || what == kComparisonRow) {
                 qint64 pid = kWholeReport;
                 QByteArray bytes;
                 in >> pid >> bytes;
+                auto &into = what == kCollectiveOps ? gathered.m_collectiveOps : what == kBreakdown ? gathered.m_breakdowns : gathered.m_comparisonRows;
                 if (in.status() == QDataStream::Ok)
-                    (what == kCollectiveOps ? gathered.m_collectiveOps : gathered.m_breakdowns)[{file, pid}] = std::move(bytes);
+                    into[{file, pid}] = std::move(bytes);
             } else {
                 break; // not ours: process 0 reads these files itself
             }

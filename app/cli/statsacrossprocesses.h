@@ -8,9 +8,11 @@
 // rank_wait, their other GPU work) as compact records: process 0 matches
 // those instead of reading every rank's kernels again. For rank_summary
 // each sends its ranks' breakdowns, both with and without HTA's step
-// window, which process 0 chooses between once it knows every rank's steps.
+// window, which process 0 chooses between once it knows every rank's steps;
+// for rank_comparison, its ranks' rows (process 0 adds the waits).
 #include "stats/collectiveinputs.h"
 #include "stats/rankbreakdown.h"
+#include "stats/rankcomparison.h"
 #include "stats/reportcatalog.h"
 
 #include <QByteArray>
@@ -35,6 +37,8 @@ public:
     // rank_summary's parts per rank of `session` (by index into its
     // ranks()), those gathered; a rank without is computed by the caller.
     stats::GatheredBreakdowns breakdownsFor(const Session &session) const;
+    // rank_comparison's rows, likewise.
+    stats::GatheredComparisonRows comparisonRowsFor(const Session &session) const;
 
 private:
     friend GatheredResults perFileResultsAcrossProcesses(const QStringList &, const QString &, const QStringList &,
@@ -42,7 +46,11 @@ private:
     std::map<std::pair<QString, QString>, QByteArray> m_bytes; // (file, report) -> the table, serialised
     // (file, process id or -1 for a whole report) -> its collective records, serialised
     std::map<std::pair<QString, qint64>, QByteArray> m_collectiveOps;
-    std::map<std::pair<QString, qint64>, QByteArray> m_breakdowns; // the same keys -> rank_summary's parts
+    std::map<std::pair<QString, qint64>, QByteArray> m_breakdowns;     // the same keys -> rank_summary's parts
+    std::map<std::pair<QString, qint64>, QByteArray> m_comparisonRows; // the same keys -> rank_comparison's rows
+
+    template<class Part>
+    std::vector<std::optional<Part>> partsFor(const Session &session, const std::map<std::pair<QString, qint64>, QByteArray> &bytes) const;
 };
 
 // Every process calls it, with every report asked for. On process 0 of

@@ -237,17 +237,19 @@ int runStats(const QStringList &arguments)
     stats::CollectiveInputs collectiveOps(session, stats::collectiveClassesFor(options));
     const std::size_t gatheredRanks = gathered.giveCollectiveOps(collectiveOps);
     const stats::GatheredBreakdowns breakdowns = gathered.breakdownsFor(session);
+    const stats::GatheredComparisonRows comparisonRows = gathered.comparisonRowsFor(session);
     // For tests/mpi/tst_mpi.sh: proof that the records came from the processes.
     if (qEnvironmentVariableIsSet("RANKSCOPE_REPORT_GATHERED") && processWorld().size > 1) {
         QTextStream(stderr) << "gathered: " << gatheredRanks << " of " << session.ranks().size()
                             << " ranks' collective records\n";
-        QTextStream(stderr) << "gathered: " << std::count_if(breakdowns.begin(), breakdowns.end(), [](const auto &b) { return b.has_value(); })
-                            << " of " << session.ranks().size() << " ranks' breakdowns\n";
+        auto count = [](const auto &parts) { return std::count_if(parts.begin(), parts.end(), [](const auto &p) { return p.has_value(); }); };
+        QTextStream(stderr) << "gathered: " << count(breakdowns) << " of " << session.ranks().size() << " ranks' breakdowns\n";
+        QTextStream(stderr) << "gathered: " << count(comparisonRows) << " of " << session.ranks().size() << " ranks' comparison rows\n";
     }
     if (!session.ranks().empty())
         for (const QString &name : wholeSession)
         {
-            const ResultTable table = *stats::runSessionReport(name, session, options, &collectiveOps, &breakdowns);
+            const ResultTable table = *stats::runSessionReport(name, session, options, {&collectiveOps, &breakdowns, &comparisonRows});
             for (const QString &note : table.notes)
                 QTextStream(stderr) << "rankscope-cli: " << name << ": " << note << "\n";
             if (!emitTable(table, QString(), QStringLiteral("all ranks")))

@@ -68,56 +68,136 @@ void splitSpan(RankComparisonRow &row, const std::vector<Interval> &compute, con
 
 } // namespace
 
+namespace {
+
+// A slice's row, without the waits.
+RankComparisonRow rowOf(const Session &session, const ReportSlice &slice, const KernelClassifier &classes)
+{
+    const Report &r = *slice.report;
+    RankComparisonRow row;
+    row.rankIndex = slice.rankIndex;
+    row.rank = session.ranks()[std::size_t(slice.rankIndex)].rank;
+    std::vector<Interval> compute, communication, memory;
+    std::vector<TimeNs> steps;
+    KernelClassCache classOf(r.strings, classes);
+    for (const Track &t : r.tracks) {
+        if (!slice.acceptsTrack(t))
+            continue;
+        const auto [first, last] = slice.eventsIn(t);
+        for (std::size_t i = first; i < last; ++i) {
+            const Interval span{t.slices.start(i), t.slices.end(i)};
+            switch (t.kind) {
+            case TrackKind::Kernel:
+                switch (classOf.of(t.slices.name(i))) {
+                case KernelClass::Communication: communication.push_back(span); break;
+                case KernelClass::Memory: memory.push_back(span); break;
+                default: compute.push_back(span); break;
+                }
+                break;
+            case TrackKind::Memcpy:
+                row.bytes[int(directionOf(r.memcpys[t.slices.payload(i)].copyKind))] += r.memcpys[t.slices.payload(i)].bytes;
+                [[fallthrough]];
+            case TrackKind::Memset:
+                memory.push_back(span);
+                break;
+            case TrackKind::Nvtx:
+                if (isStepName(r.strings.view(t.slices.name(i))))
+                    steps.push_back(span.second - span.first);
+                break;
+            default: break;
+            }
+        }
+    }
+    splitSpan(row, compute, communication, memory);
+    row.steps = steps.size();
+    if (!steps.empty()) {
+        TimeNs total = 0;
+        for (TimeNs s : steps)
+            total += s;
+        row.meanStep = total / TimeNs(steps.size());
+        row.maxStep = *std::max_element(steps.begin(), steps.end());
+    }
+    return row;
+}
+
+template<class T>
+void writeOptional(QDataStream &out, const std::optional<T> &value)
+{
+    out << value.has_value() << (value ? *value : T{});
+}
+
+template<class T>
+void readOptional(QDataStream &in, std::optional<T> &value)
+{
+    bool has = false;
+    T v{};
+    in >> has >> v;
+    value = has ? std::optional<T>(v) : std::nullopt;
+}
+
+} // namespace
+
+RankComparisonRow rankComparisonRowOf(const Session &session, int rankIndex, const KernelClassifier &classes)
+{
+    StatsScope rank;
+    rank.rankIndex = rankIndex;
+    return rowOf(session, slicesOf(session, rank).front(), classes);
+}
+
+QDataStream &operator<<(QDataStream &out, const RankComparisonRow &row)
+{
+    out << qint64(row.span) << row.busyPercent << row.idlePercent << qint64(row.computeNs) << qint64(row.communicationNs)
+        << qint64(row.memoryNs) << qint64(row.idleNs);
+    writeOptional(out, row.overlapPercent);
+    out << quint64(row.steps);
+    writeOptional(out, row.meanStep.has_value() ? std::optional<qint64>(*row.meanStep) : std::nullopt);
+    writeOptional(out, row.maxStep.has_value() ? std::optional<qint64>(*row.maxStep) : std::nullopt);
+    for (const std::uint64_t bytes : row.bytes)
+        out << quint64(bytes);
+    return out;
+}
+
+QDataStream &operator>>(QDataStream &in, RankComparisonRow &row)
+{
+    row = {};
+    qint64 span = 0, compute = 0, communication = 0, memory = 0, idle = 0;
+    in >> span >> row.busyPercent >> row.idlePercent >> compute >> communication >> memory >> idle;
+    row.span = span;
+    row.computeNs = compute;
+    row.communicationNs = communication;
+    row.memoryNs = memory;
+    row.idleNs = idle;
+    readOptional(in, row.overlapPercent);
+    quint64 steps = 0;
+    in >> steps;
+    row.steps = std::size_t(steps);
+    std::optional<qint64> meanStep, maxStep;
+    readOptional(in, meanStep);
+    readOptional(in, maxStep);
+    row.meanStep = meanStep;
+    row.maxStep = maxStep;
+    for (std::uint64_t &bytes : row.bytes) {
+        quint64 b = 0;
+        in >> b;
+        bytes = b;
+    }
+    return in;
+}
+
 std::vector<RankComparisonRow> compareRanks(const Session &session, const StatsScope &scope, const KernelClassifier &classes,
-                                            const CollectiveMatch *match)
+                                            const CollectiveMatch *match, const GatheredComparisonRows *gathered)
 {
     std::vector<RankComparisonRow> rows;
     for (const ReportSlice &slice : slicesOf(session, scope)) {
-        const Report &r = *slice.report;
-        RankComparisonRow row;
-        row.rankIndex = slice.rankIndex;
-        row.rank = session.ranks()[std::size_t(slice.rankIndex)].rank;
-        std::vector<Interval> compute, communication, memory;
-        std::vector<TimeNs> steps;
-        KernelClassCache classOf(r.strings, classes);
-        for (const Track &t : r.tracks) {
-            if (!slice.acceptsTrack(t))
-                continue;
-            const auto [first, last] = slice.eventsIn(t);
-            for (std::size_t i = first; i < last; ++i) {
-                const Interval span{t.slices.start(i), t.slices.end(i)};
-                switch (t.kind) {
-                case TrackKind::Kernel:
-                    switch (classOf.of(t.slices.name(i))) {
-                    case KernelClass::Communication: communication.push_back(span); break;
-                    case KernelClass::Memory: memory.push_back(span); break;
-                    default: compute.push_back(span); break;
-                    }
-                    break;
-                case TrackKind::Memcpy:
-                    row.bytes[int(directionOf(r.memcpys[t.slices.payload(i)].copyKind))] += r.memcpys[t.slices.payload(i)].bytes;
-                    [[fallthrough]];
-                case TrackKind::Memset:
-                    memory.push_back(span);
-                    break;
-                case TrackKind::Nvtx:
-                    if (isStepName(r.strings.view(t.slices.name(i))))
-                        steps.push_back(span.second - span.first);
-                    break;
-                default: break;
-                }
-            }
+        const auto ri = std::size_t(slice.rankIndex);
+        if (!scope.range && gathered && ri < gathered->size() && (*gathered)[ri]) {
+            RankComparisonRow row = *(*gathered)[ri];
+            row.rankIndex = slice.rankIndex;
+            row.rank = session.ranks()[ri].rank; // as this session numbers it
+            rows.push_back(row);
+        } else {
+            rows.push_back(rowOf(session, slice, classes));
         }
-        splitSpan(row, compute, communication, memory);
-        row.steps = steps.size();
-        if (!steps.empty()) {
-            TimeNs total = 0;
-            for (TimeNs s : steps)
-                total += s;
-            row.meanStep = total / TimeNs(steps.size());
-            row.maxStep = *std::max_element(steps.begin(), steps.end());
-        }
-        rows.push_back(row);
     }
     // Who made the others wait at collectives, and who waited: matched
     // across every rank, whatever rank the scope names.
@@ -149,7 +229,7 @@ std::vector<std::optional<bool>> rankComparisonWorseIsHigher()
 }
 
 ResultTable rankComparisonTable(const Session &session, const StatsScope &scope, const KernelClassifier &classes,
-                                const CollectiveMatch *match)
+                                const CollectiveMatch *match, const GatheredComparisonRows *gathered)
 {
     ResultTable t;
     t.name = QStringLiteral("rank_comparison");
@@ -160,7 +240,7 @@ ResultTable rankComparisonTable(const Session &session, const StatsScope &scope,
                             QStringLiteral("Mean Step (ns)"), QStringLiteral("Max Step (ns)"), QStringLiteral("HtoD (B)"),
                             QStringLiteral("DtoH (B)"), QStringLiteral("DtoD (B)"), QStringLiteral("PtoP (B)"),
                             QStringLiteral("Delay Caused (ns)"), QStringLiteral("Waited at Collectives (ns)")};
-    for (const RankComparisonRow &r : compareRanks(session, scope, classes, match))
+    for (const RankComparisonRow &r : compareRanks(session, scope, classes, match, gathered))
         t.rows.push_back({Cell::ofInteger(r.rank), Cell::ofInteger(r.span), Cell::ofDecimal(r.busyPercent, 1),
                           Cell::ofDecimal(r.idlePercent, 1), Cell::ofInteger(r.computeNs), Cell::ofInteger(r.communicationNs),
                           Cell::ofInteger(r.memoryNs), r.overlapPercent ? Cell::ofDecimal(*r.overlapPercent, 1) : Cell(),

@@ -7,6 +7,8 @@
 #include "stats/resulttable.h"
 #include "stats/statsscope.h"
 
+#include <QDataStream>
+
 #include <optional>
 
 namespace rankscope::stats {
@@ -39,11 +41,24 @@ bool isStepName(std::string_view name);
 // step name), report time, by start.
 std::vector<TimeRange> annotatedSteps(const RankEntry &entry);
 
+// One rank's row over all its time, without the waits at collectives
+// (which need every rank): what the MPI process that has the rank's file
+// sends process 0.
+RankComparisonRow rankComparisonRowOf(const Session &session, int rankIndex,
+                                      const KernelClassifier &classes = KernelClassifier::rankscope());
+QDataStream &operator<<(QDataStream &out, const RankComparisonRow &row);
+QDataStream &operator>>(QDataStream &in, RankComparisonRow &row);
+// Per rank of a session (by index into its ranks()), its row computed
+// elsewhere; a rank without one is computed from the session.
+using GatheredComparisonRows = std::vector<std::optional<RankComparisonRow>>;
+
 // `match`: the session's collectives under `classes`, when the caller has
 // them (matching reads every rank); else matched here when needed.
+// `gathered`: rows computed elsewhere, used when the scope is all of time.
 std::vector<RankComparisonRow> compareRanks(const Session &session, const StatsScope &scope,
                                             const KernelClassifier &classes = KernelClassifier::rankscope(),
-                                            const CollectiveMatch *match = nullptr);
+                                            const CollectiveMatch *match = nullptr,
+                                            const GatheredComparisonRows *gathered = nullptr);
 
 // For each column of the table: true when a larger value is worse (so the
 // panel can mark the slowest rank), false when smaller is worse, nullopt
@@ -51,6 +66,7 @@ std::vector<RankComparisonRow> compareRanks(const Session &session, const StatsS
 std::vector<std::optional<bool>> rankComparisonWorseIsHigher();
 ResultTable rankComparisonTable(const Session &session, const StatsScope &scope,
                                 const KernelClassifier &classes = KernelClassifier::rankscope(),
-                                const CollectiveMatch *match = nullptr);
+                                const CollectiveMatch *match = nullptr,
+                                const GatheredComparisonRows *gathered = nullptr);
 
 } // namespace rankscope::stats

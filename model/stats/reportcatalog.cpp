@@ -83,7 +83,8 @@ KernelClassifier collectiveClassesFor(const ReportOptions &options)
 
 bool readsCollectives(const QString &name)
 {
-    return name == QLatin1String("collectives") || name == QLatin1String("rank_wait") || name == QLatin1String("rank_time_map");
+    return name == QLatin1String("collectives") || name == QLatin1String("rank_wait") || name == QLatin1String("rank_time_map")
+           || name == QLatin1String("rank_comparison"); // its waits columns
 }
 
 bool readsOtherGpuWork(const QString &name)
@@ -97,15 +98,17 @@ KernelClassifier breakdownClassesFor(const ReportOptions &options)
 }
 
 std::optional<ResultTable> runSessionReport(const QString &name, const Session &session, const ReportOptions &options,
-                                           CollectiveInputs *collectiveOps, const std::vector<std::optional<RankBreakdownParts>> *breakdowns)
+                                           const GatheredRankParts &gathered)
 {
     if (name == QLatin1String("rank_summary"))
-        return rankSummary(session, breakdownClassesFor(options), breakdowns);
+        return rankSummary(session, breakdownClassesFor(options), gathered.breakdowns);
     if (name == QLatin1String("rank_comparison"))
-        return rankComparisonTable(session, {}, collectiveClassesFor(options));
+        return rankComparisonTable(session, {}, collectiveClassesFor(options),
+                                   gathered.collectiveOps ? &gathered.collectiveOps->match(false) : nullptr, gathered.comparisonRows);
     if (!readsCollectives(name))
         return std::nullopt;
     std::optional<CollectiveInputs> own;
+    CollectiveInputs *collectiveOps = gathered.collectiveOps;
     if (!collectiveOps)
         collectiveOps = &own.emplace(session, collectiveClassesFor(options));
     const CollectiveMatch &match = collectiveOps->match(options.alignOnCollectives);

@@ -13,6 +13,7 @@ namespace rankscope::stats {
 
 class CollectiveInputs;
 struct RankBreakdownParts;
+struct RankComparisonRow;
 
 struct ReportOptions {
     double gapThresholdMs = 500.0;        // gpu_gaps
@@ -34,13 +35,17 @@ QStringList fileReportNames(); // one table per loaded file
 bool isKnownReport(const QString &name);
 // Whether a report covers the whole session (one table for all ranks).
 bool isSessionReport(const QString &name);
-// `collectiveOps`, when given (its session is `session`'s), has the ranks'
-// communication kernels already read, as an MPI run gathers them
-// (collectives, rank_wait, rank_time_map read them from it); likewise
-// `breakdowns`, the ranks' parts of rank_summary.
+// What an MPI run gathers of each rank for the session reports, each for
+// `session`'s ranks, each optional (the reports read the rest themselves).
+struct GatheredRankParts {
+    // The ranks' communication kernels (collectives, rank_wait,
+    // rank_time_map, rank_comparison's waits), and the match made of them.
+    CollectiveInputs *collectiveOps = nullptr;
+    const std::vector<std::optional<RankBreakdownParts>> *breakdowns = nullptr;   // rank_summary
+    const std::vector<std::optional<RankComparisonRow>> *comparisonRows = nullptr; // rank_comparison
+};
 std::optional<ResultTable> runSessionReport(const QString &name, const Session &session, const ReportOptions &options = {},
-                                           CollectiveInputs *collectiveOps = nullptr,
-                                           const std::vector<std::optional<RankBreakdownParts>> *breakdowns = nullptr);
+                                           const GatheredRankParts &gathered = {});
 // The kernel classes rank_summary uses for these options (HTA's).
 KernelClassifier breakdownClassesFor(const ReportOptions &options);
 // The kernel classes the collective reports use for these options.

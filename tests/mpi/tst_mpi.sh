@@ -6,7 +6,7 @@
 # broken one on stderr and exits 2, and lists the files in the serial order.
 # Under 2 and 4 processes, process 0 matches the collectives from the
 # records the processes gathered for every rank, not from its own reading,
-# and takes rank_summary's rows from the breakdowns they gathered.
+# and takes rank_summary's and rank_comparison's rows from those they sent.
 #
 #   bash tests/mpi/tst_mpi.sh RANKSCOPE_CLI RANKSCOPE_TRACEGEN
 set -euo pipefail
@@ -20,7 +20,7 @@ mpirun=(mpirun --allow-run-as-root --oversubscribe)
 
 "$tracegen" --format nsys --profile ddp --ranks 6 --events 30000 --straggler 2:300:4 "$work/set" >/dev/null
 printf 'this is not a trace' >"$work/set/broken_rank6.sqlite"
-reports=cuda_gpu_kern_sum,nvtx_sum,cuda_api_sum,gpu_gaps,rank_summary,collectives,rank_wait,rank_time_map
+reports=cuda_gpu_kern_sum,nvtx_sum,cuda_api_sum,gpu_gaps,rank_summary,rank_comparison,collectives,rank_wait,rank_time_map
 
 status=0
 "$cli" stats --no-cache --report "$reports" "$work/set" >"$work/serial.out" 2>"$work/serial.err" || status=$?
@@ -41,11 +41,13 @@ for n in 1 2 4; do
   [ "$(ls "$work/cache$n"/*.rsindex | wc -l)" -eq 6 ] || { echo "mpirun -n $n stats: expected 6 caches"; exit 1; }
   gathered=""
   if [ "$n" -gt 1 ]; then
-    gathered=" (collectives matched from the gathered records, rank_summary from the gathered breakdowns)"
+    gathered=" (collectives matched from the gathered records, rank_summary and rank_comparison from the gathered rows)"
     grep -qx "gathered: 6 of 6 ranks' collective records" "$work/mpi$n.err" \
       || { echo "mpirun -n $n stats: process 0 did not match gathered records"; cat "$work/mpi$n.err"; exit 1; }
     grep -qx "gathered: 6 of 6 ranks' breakdowns" "$work/mpi$n.err" \
       || { echo "mpirun -n $n stats: process 0 did not use gathered breakdowns"; cat "$work/mpi$n.err"; exit 1; }
+    grep -qx "gathered: 6 of 6 ranks' comparison rows" "$work/mpi$n.err" \
+      || { echo "mpirun -n $n stats: process 0 did not use gathered comparison rows"; cat "$work/mpi$n.err"; exit 1; }
   fi
 
   status=0

@@ -612,14 +612,54 @@ private slots:
         for (const bool aligned : {false, true}) {
             ReportOptions options;
             options.alignOnCollectives = aligned;
-            for (const QString name : {QStringLiteral("collectives"), QStringLiteral("rank_wait"), QStringLiteral("rank_time_map")}) {
+            for (const QString name : {QStringLiteral("collectives"), QStringLiteral("rank_wait"), QStringLiteral("rank_time_map"),
+                                       QStringLiteral("rank_comparison")}) {
                 const ResultTable direct = *runSessionReport(name, session, options);
-                const ResultTable fromRecords = *runSessionReport(name, session, options, &gathered);
+                GatheredRankParts parts;
+                parts.collectiveOps = &gathered;
+                const ResultTable fromRecords = *runSessionReport(name, session, options, parts);
                 QVERIFY2(!direct.rows.empty(), qPrintable(name));
                 QCOMPARE(fromRecords.toCsv(), direct.toCsv());
                 QCOMPARE(fromRecords.notes, direct.notes);
             }
         }
+    }
+
+    void comparisonRowsFromPartsAreTheSame_data() { recordsReadPerFileGiveTheSameReports_data(); }
+    void comparisonRowsFromPartsAreTheSame()
+    {
+        // Under MPI each process computes its files' ranks' rows alone (a
+        // report split by process, one row per process) and process 0 adds
+        // the waits: the table is the one computed here.
+        QFETCH(QString, set);
+        const Session session = collectiveSet(set);
+        GatheredComparisonRows rows(session.ranks().size());
+        for (const ReportPtr &report : session.reports()) {
+            const Session alone = Session::fromReports({report});
+            for (int ri = 0; ri < int(alone.ranks().size()); ++ri) {
+                QByteArray bytes;
+                QDataStream out(&bytes, QIODevice::WriteOnly);
+                out << rankComparisonRowOf(alone, ri);
+                QDataStream in(bytes);
+                RankComparisonRow received;
+                in >> received;
+                QCOMPARE(in.status(), QDataStream::Ok);
+                for (std::size_t si = 0; si < session.ranks().size(); ++si)
+                    if (session.ranks()[si].report == report && session.ranks()[si].pid == alone.ranks()[std::size_t(ri)].pid)
+                        rows[si] = received;
+            }
+        }
+        QVERIFY(std::all_of(rows.begin(), rows.end(), [](const auto &r) { return r.has_value(); }));
+        const ResultTable direct = rankComparisonTable(session, {});
+        GatheredRankParts parts;
+        parts.comparisonRows = &rows;
+        QCOMPARE(runSessionReport(QStringLiteral("rank_comparison"), session, {}, parts)->toCsv(), direct.toCsv());
+        QCOMPARE(direct.rows.size(), session.ranks().size());
+        // A time range reads the events: the rows of all time do not apply.
+        const TimeRange extent = session.extent();
+        const StatsScope firstHalf{TimeRange{extent.start, extent.start + extent.duration() / 2}, std::nullopt};
+        QCOMPARE(rankComparisonTable(session, firstHalf, KernelClassifier::rankscope(), nullptr, &rows).toCsv(),
+                 rankComparisonTable(session, firstHalf).toCsv());
     }
 
     void keptCommunicationKernelsGiveTheSameReports_data()
