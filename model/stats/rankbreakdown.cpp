@@ -164,10 +164,6 @@ void fillBreakdown(RankBreakdown &b, const GpuIntervals &gpu)
         b.commCompOverlapPercent = 100.0 * (double(overlapOf(commRuns, computeRuns)) / double(comm));
 }
 
-} // namespace
-
-namespace {
-
 RankBreakdown breakdownOf(const RankEntry &entry, bool stepWindow, const KernelClassifier &classes)
 {
     const TimeRounding round{entry.report->meta.microsecondTimestamps, entry.report->meta.rawTimeOrigin};

@@ -66,10 +66,6 @@ void splitSpan(RankComparisonRow &row, const std::vector<Interval> &compute, con
         row.overlapPercent = 100.0 * double(hiddenNs) / double(commNs);
 }
 
-} // namespace
-
-namespace {
-
 // A slice's row, without the waits.
 RankComparisonRow rowOf(const Session &session, const ReportSlice &slice, const KernelClassifier &classes)
 {

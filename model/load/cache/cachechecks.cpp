@@ -1,5 +1,6 @@
 #include "load/cache/cachechecks.h"
 
+#include "core/communicationkernels.h"
 #include "core/narrowing.h"
 #include "load/cache/reportfields.h"
 #include "load/workerpool.h"
@@ -166,6 +167,17 @@ const char *recordProblem(const Report &r)
             if (const char *problem = slicesProblem(r, g.runs))
                 return problem;
         }
+    for (const auto *byCorrelation : {&r.apiByCorrelation, &r.gpuByCorrelation})
+        for (const TrackEvent &e : *byCorrelation)
+            if (e.track >= r.tracks.size() || e.event >= r.tracks[e.track].slices.size())
+                return "a correlation names an event that is not there";
+    return nullptr;
+}
+
+// Read after every track passed its checks (their names and payloads are
+// then in range).
+const char *communicationProblem(const Report &r)
+{
     // Communication kernels: kernels that are there, in order, with their
     // own kernel record's collective and a launch time a trace can have.
     const CommunicationSummary &c = r.communication;
@@ -177,16 +189,32 @@ const char *recordProblem(const Report &r)
             return "a communication kernel that is not a kernel";
         if (i > 0 && std::pair(c.kernels[i - 1].track, c.kernels[i - 1].event) >= std::pair(k.track, k.event))
             return "communication kernels out of order";
-        // (The tracks' payloads are checked on other threads meanwhile.)
-        const std::uint32_t row = r.tracks[k.track].slices.payload(k.event);
-        if (row >= r.kernels.size() || k.collective != r.kernels[row].collective || k.unused != 0
+        if (k.collective != r.kernels[r.tracks[k.track].slices.payload(k.event)].collective || k.unused != 0
             || (k.launch != CommunicationKernel::kNoLaunch && !isTraceTime(k.launch)))
             return "a communication kernel unlike its kernel record";
     }
-    for (const auto *byCorrelation : {&r.apiByCorrelation, &r.gpuByCorrelation})
-        for (const TrackEvent &e : *byCorrelation)
-            if (e.track >= r.tracks.size() || e.event >= r.tracks[e.track].slices.size())
-                return "a correlation names an event that is not there";
+    // Every kernel the built-in patterns name is listed, and only those:
+    // the collective reports read the list instead of the kernels.
+    if (c.present) {
+        std::vector<std::int8_t> named(r.strings.size(), -1);
+        auto isCommunication = [&](StringId name) {
+            if (name >= named.size())
+                return false;
+            if (named[name] < 0)
+                named[name] = std::int8_t(isBuiltInCommunicationKernel(r.strings.view(name)));
+            return named[name] != 0;
+        };
+        for (const CommunicationKernel &k : c.kernels)
+            if (!isCommunication(r.tracks[k.track].slices.name(k.event)))
+                return "a communication kernel the patterns do not name";
+        std::size_t listed = 0;
+        for (const Track &t : r.tracks)
+            if (t.kind == TrackKind::Kernel)
+                for (const StringId name : t.slices.names())
+                    listed += isCommunication(name);
+        if (listed != c.kernels.size())
+            return "communication kernels left out of their list";
+    }
     return nullptr;
 }
 
@@ -273,6 +301,8 @@ QString checkCachedReport(const Report &r)
     for (const char *problem : problems)
         if (problem)
             return QString::fromLatin1(problem);
+    if (const char *problem = communicationProblem(r))
+        return QString::fromLatin1(problem);
     return {};
 }
 

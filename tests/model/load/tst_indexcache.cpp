@@ -314,6 +314,7 @@ private slots:
         QTest::addRow("communication kernels out of order") << 12 << "communication kernels out of order";
         QTest::addRow("communication kernel's collective not its kernel's") << 13 << "unlike its kernel record";
         QTest::addRow("communication kernel launched beyond any trace") << 14 << "unlike its kernel record";
+        QTest::addRow("a communication kernel left out") << 15 << "left out of their list";
     }
 
     void craftedCacheIsRejected()
@@ -384,6 +385,9 @@ private slots:
             break;
         case 13: r.communication.kernels[0].collective = std::uint32_t(r.collectives.size()); break;
         case 14: r.communication.kernels[0].launch = kTimeMax; break;
+        case 15:
+            r.communication.kernels = Column<CommunicationKernel>(std::vector<CommunicationKernel>(r.communication.kernels.begin() + 1, r.communication.kernels.end()));
+            break;
         }
         const CacheKey key = CacheKey::of(file);
         const QString cachePath = indexCachePathFor(dir.path(), key);
