@@ -28,6 +28,7 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFormLayout>
+#include <QFutureWatcher>
 #include <QInputDialog>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -37,6 +38,7 @@
 #include <QStatusBar>
 #include <QTimer>
 #include <QToolBar>
+#include <QtConcurrent>
 #include <sqlite3.h>
 
 #include <algorithm>
@@ -375,6 +377,7 @@ bool MainWindow::compareRanks(int a, int b)
 void MainWindow::setSession(std::shared_ptr<const Session> session)
 {
     m_recorded = session;
+    ++m_alignGeneration; // an alignment still computing was for the last one
     if (m_compareRanksAction)
         m_compareRanksAction->setEnabled(session && session->ranks().size() > 1);
     if (m_alignAction) {
@@ -441,32 +444,53 @@ QString MainWindow::alignRunsOnSelectedEvent()
     return message;
 }
 
-QString MainWindow::alignOnCollectives(bool align)
+void MainWindow::alignOnCollectives(bool align)
 {
     if (!m_recorded)
-        return {};
-    QString message;
-    std::shared_ptr<const Session> shown = m_recorded;
-    if (align) {
-        const stats::KernelClassifier classes = stats::KernelClassifier::rankscope(m_stats->ranks()->communicationPattern());
-        const stats::CollectiveMatch aligned = stats::alignedOnCollectives(*m_recorded, stats::matchCollectives(*m_recorded, classes));
-        message = aligned.notes.isEmpty() ? QString() : aligned.notes.back();
-        if (std::any_of(aligned.clockShift.begin(), aligned.clockShift.end(), [](TimeNs shift) { return shift != 0; }))
-            shown = std::make_shared<const Session>(m_recorded->withShiftedRanks(aligned.clockShift));
-        else if (m_alignAction) { // nothing to move: stay on the recorded starts
+        return;
+    const quint64 generation = ++m_alignGeneration; // a result still computing is for another choice
+    if (!align) {
+        showAligned(m_recorded, tr("Ranks aligned on their recorded start times."));
+        return;
+    }
+    // Matching reads every rank's communication kernels: seconds for
+    // hundreds of ranks, on a worker while the window keeps painting.
+    statusBar()->showMessage(tr("Matching collectives across %1 rank(s) to align them...").arg(m_recorded->ranks().size()));
+    struct Aligned {
+        std::shared_ptr<const Session> session; // null: nothing to move
+        QString note;
+    };
+    auto *watcher = new QFutureWatcher<Aligned>(this);
+    connect(watcher, &QFutureWatcher<Aligned>::finished, this, [this, watcher, generation] {
+        watcher->deleteLater();
+        if (generation != m_alignGeneration)
+            return;
+        const Aligned aligned = watcher->result();
+        if (!aligned.session && m_alignAction) { // nothing to move: stay on the recorded starts
             const QSignalBlocker block(m_alignAction);
             m_alignAction->setChecked(false);
         }
-    } else {
-        message = tr("Ranks aligned on their recorded start times.");
-    }
+        showAligned(aligned.session ? aligned.session : m_recorded, aligned.note);
+    });
+    const stats::KernelClassifier classes = stats::KernelClassifier::rankscope(m_stats->ranks()->communicationPattern());
+    watcher->setFuture(QtConcurrent::run([recorded = m_recorded, classes]() -> Aligned {
+        const stats::CollectiveMatch aligned = stats::alignedOnCollectives(*recorded, stats::matchCollectives(*recorded, classes));
+        Aligned result;
+        result.note = aligned.notes.isEmpty() ? QString() : aligned.notes.back();
+        if (std::any_of(aligned.clockShift.begin(), aligned.clockShift.end(), [](TimeNs shift) { return shift != 0; }))
+            result.session = std::make_shared<const Session>(recorded->withShiftedRanks(aligned.clockShift));
+        return result;
+    }));
+}
+
+void MainWindow::showAligned(std::shared_ptr<const Session> shown, const QString &message)
+{
     if (m_timeline->canvas()->session() != shown.get()) {
         const TimeRange visible = m_timeline->zoom()->visible(); // the user keeps looking where they were
         showSession(shown);
         m_timeline->zoom()->show(visible);
     }
     statusBar()->showMessage(message, 15000);
-    return message;
 }
 
 QString MainWindow::stretchSteps(bool stretch)

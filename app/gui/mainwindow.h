@@ -53,9 +53,10 @@ public:
     QString stretchSteps(bool stretch);
     void setSession(std::shared_ptr<const Session> session);
     // View > Align Ranks on Collectives: the session with each rank moved by
-    // the clock offset that lines up the ends of its collectives, or as
-    // recorded. Returns what happened, as the status bar says it.
-    QString alignOnCollectives(bool align);
+    // the clock offset that lines up the ends of its collectives (matched on
+    // a worker; the status bar says what happened when they are), or as
+    // recorded.
+    void alignOnCollectives(bool align);
 
     TimelineView *timeline() const { return m_timeline; }
     DetailsPanel *details() const { return m_details; }
@@ -81,6 +82,8 @@ private:
     void chooseRanksToCompare();
     void startLoad(const QStringList &paths, bool wait, bool runB);
     void showSession(std::shared_ptr<const Session> session); // the widgets, not m_recorded
+    // Shows `shown` (the recorded session or one aligned on collectives) where the user was looking, and says `message`.
+    void showAligned(std::shared_ptr<const Session> shown, const QString &message);
     // Run B loaded: shown beside run A, aligned on the best anchor.
     void showComparison(std::shared_ptr<const Session> runB);
     // Moves run B by delta in the recorded and the shown session.
@@ -116,6 +119,7 @@ private:
     QStringList m_loading;
     std::unique_ptr<CollectiveLookup> m_collectives;
     std::shared_ptr<const Session> m_recorded; // as loaded: aligned on recorded starts
+    quint64 m_alignGeneration = 0;             // which alignment a worker's result is for
     QAction *m_alignAction = nullptr;
     QMenu *m_alignRunsMenu = nullptr;
     QAction *m_stretchAction = nullptr;

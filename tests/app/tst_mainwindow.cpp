@@ -33,6 +33,9 @@
 #include <QTableView>
 #include <QXmlStreamReader>
 #include <QPushButton>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QStatusBar>
 #include <QtTest>
 
 #include <set>
@@ -333,9 +336,12 @@ private slots:
         w.timeline()->canvas()->selectEvent(EventLocation{0, nccl->track, 1}, true);
         QVERIFY(w.details()->plainText().contains(QLatin1String("Collective: SendRecv #1 on stream #0")));
         w.timeline()->canvas()->selectEvent(nccl, true);
-        // One export, one clock: aligning on collectives moves nothing and says so.
+        // One export, one clock: aligning on collectives (matched on a
+        // worker, the status bar saying so meanwhile) moves nothing and says so.
         const Session *before = w.timeline()->canvas()->session();
-        QVERIFY(w.alignOnCollectives(true).contains(QLatin1String("already agree")));
+        w.alignOnCollectives(true);
+        QVERIFY(w.statusBar()->currentMessage().startsWith(QLatin1String("Matching collectives across 2 rank(s)")));
+        QTRY_VERIFY(w.statusBar()->currentMessage().contains(QLatin1String("already agree")));
         QCOMPARE(w.timeline()->canvas()->session(), before);
         // Another kind of event: no collective.
         w.timeline()->canvas()->selectEvent(std::nullopt);
@@ -429,6 +435,36 @@ private slots:
     }
 
     // Rank against rank of one session is the same comparison.
+    void aligningOnCollectivesMovesTheRanksOffTheWindowThread()
+    {
+        // Three generated ranks whose clocks are off by 1.5 ms and -0.7 ms:
+        // View > Align Ranks on Collectives matches on a worker, then shows
+        // the ranks moved; switched off, the recorded session comes back,
+        // and a result that arrives after the user changed their mind is dropped.
+        QTemporaryDir dir;
+        QCOMPARE(QProcess::execute(QStringLiteral(RANKSCOPE_TRACEGEN), {"--profile", "ddp", "--format", "nsys", "--ranks", "3", "--events", "1500",
+                                                                         "--clock-offsets-us", "0,1500,-700", dir.path()}),
+                 0);
+        MainWindow w;
+        w.open({dir.path()}, true);
+        const Session *recorded = w.timeline()->canvas()->session();
+        QCOMPARE(recorded->ranks().size(), 3u);
+        w.alignOnCollectives(true);
+        QCOMPARE(w.timeline()->canvas()->session(), recorded); // not yet
+        QTRY_VERIFY(w.timeline()->canvas()->session() != recorded);
+        const Session *aligned = w.timeline()->canvas()->session();
+        QCOMPARE(aligned->ranks().size(), 3u);
+        QVERIFY(aligned->ranks()[1].sessionOffset != recorded->ranks()[1].sessionOffset);
+        w.alignOnCollectives(false);
+        QCOMPARE(w.timeline()->canvas()->session(), recorded);
+        QVERIFY(w.statusBar()->currentMessage().contains(QLatin1String("recorded start times")));
+        // On, then off before the match is done: the window stays as recorded.
+        w.alignOnCollectives(true);
+        w.alignOnCollectives(false);
+        QTest::qWait(500);
+        QCOMPARE(w.timeline()->canvas()->session(), recorded);
+    }
+
     void comparingTwoRanksOfOneSession()
     {
         MainWindow w;
