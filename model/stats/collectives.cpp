@@ -504,7 +504,7 @@ CollectiveMatch alignedOnCollectives(const Session &session, const CollectiveMat
     CollectiveMatch aligned = match;
     aligned.notes.removeAll(recordedTimesNote());
     aligned.clockShift.assign(session.ranks().size(), 0);
-    QStringList offsets;
+    std::vector<std::size_t> estimated; // ranks with an offset
     bool agree = true;
     for (std::size_t ri = 0; ri < clocks.size(); ++ri) {
         const ClockEstimate &e = clocks[ri];
@@ -515,12 +515,24 @@ CollectiveMatch alignedOnCollectives(const Session &session, const CollectiveMat
         const TimeNs magnitude = *e.offset < 0 ? -*e.offset : *e.offset;
         agree = agree && (e.sameClock || magnitude <= std::max<TimeNs>(50'000, 3 * *e.residual));
         aligned.clockShift[ri] = *e.offset;
+        estimated.push_back(ri);
+    }
+    // The largest offsets by name, the rest counted: a note of hundreds of
+    // ranks' offsets is read by nobody (the status bar, the CLI's stderr).
+    constexpr std::size_t kNamed = 8;
+    std::stable_sort(estimated.begin(), estimated.end(),
+                     [&](std::size_t a, std::size_t b) { return std::abs(*clocks[a].offset) > std::abs(*clocks[b].offset); });
+    QStringList offsets;
+    for (std::size_t k = 0; k < std::min(kNamed, estimated.size()); ++k) {
+        const ClockEstimate &e = clocks[estimated[k]];
         offsets << QStringLiteral("rank %1 %2%3 ns (residual %4 ns)")
-                       .arg(session.ranks()[ri].rank)
+                       .arg(session.ranks()[estimated[k]].rank)
                        .arg(*e.offset >= 0 ? QStringLiteral("+") : QString())
                        .arg(*e.offset)
                        .arg(*e.residual);
     }
+    if (estimated.size() > kNamed)
+        offsets << QStringLiteral("and %1 more ranks with smaller offsets").arg(estimated.size() - kNamed);
     if (offsets.isEmpty()) {
         aligned.notes << QStringLiteral("Aligned on collectives: no rank shares a collective with another; times as recorded.");
         return aligned;

@@ -549,6 +549,11 @@ private slots:
         QVERIFY2(many.startsWith(QStringLiteral("Clock offsets the collectives suggest: rank 12 12.000 µs")), qPrintable(many));
         QVERIFY2(many.endsWith(QLatin1String(", and 4 more ranks.")), qPrintable(many));
         QCOMPARE(many.count(QLatin1String("(residual")), 8);
+        // The note of an alignment likewise: thirteen ranks with offsets,
+        // the eight largest named, largest first.
+        const QString aligned = alignedOnCollectives(thirteen, matchCollectives(thirteen)).notes.join(QLatin1Char(' '));
+        QCOMPARE(aligned.count(QLatin1String("(residual")), 8);
+        QVERIFY2(aligned.contains(QLatin1String("and 5 more ranks with smaller offsets")), qPrintable(aligned));
     }
 
     // The sets the cross-rank reports are checked on, by name.
