@@ -192,7 +192,7 @@ std::size_t Report::memoryBytes() const
         for (const GpuBusySummary &g : *summaries)
             bytes += sizeof(GpuBusySummary) + g.runs.memoryBytes();
     bytes += communication.kernels.capacity() * sizeof(CommunicationKernel);
-    bytes += byName.memoryBytes();
+    bytes += byName.memoryBytes() + timeSplits.capacity() * sizeof(GpuTimeSplit);
     bytes += kernels.capacity() * sizeof(KernelRecord) + kernelConfigs.capacity() * sizeof(KernelConfig) + memcpys.capacity() * sizeof(MemcpyRecord)
              + memsets.capacity() * sizeof(MemsetRecord) + syncs.capacity() * sizeof(SyncRecord)
              + apiCalls.capacity() * sizeof(ApiCallRecord) + nvtx.capacity() * sizeof(NvtxRecord)

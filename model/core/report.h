@@ -5,6 +5,7 @@
 #include "core/column.h"
 #include "core/countertrack.h"
 #include "core/cudaenums.h"
+#include "core/gputimesplit.h"
 #include "core/mappedpages.h"
 #include "core/namesummaries.h"
 #include "core/slicetrack.h"
@@ -316,6 +317,9 @@ struct Report {
     CommunicationSummary communication;
     // Built when an index cache is written, read back from it (core/namesummaries.h).
     NameSummaries byName;
+    // The same: the GPU time split over all time (core/gputimesplit.h);
+    // empty when not built.
+    std::vector<GpuTimeSplit> timeSplits;
 
     // API call <-> GPU work, by (pid, correlation id): ids repeat across
     // processes. Events sorted by that key, 8 bytes each: the key itself is

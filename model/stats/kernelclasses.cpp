@@ -1,5 +1,7 @@
 #include "stats/kernelclasses.h"
 
+#include "core/gputimesplit.h"
+
 #include <QStringList>
 
 namespace rankscope::stats {
@@ -9,7 +11,6 @@ namespace {
 // HTA's patterns (hta/common/trace.py, commit f4d0062c), applied with
 // Python's re.match: anchored at the start of the name.
 constexpr const char *kHtaCommunication = "(^nccl.*)|(^hip)|(^hccl)|(.*ncclKernel.*)";
-constexpr const char *kHtaMemory = "(^(hip)?Memcpy)|(^(hip)?Memset)|(^dma)";
 constexpr const char *kHtaNotComputation =
     "(^nccl)|(.*Memcpy)|(.*Memset)|(.*dma)|(^.*Sync)|(^Stream Wait Event)|(cuda.*LaunchKernel)|(^runFunction)|(^hip)"
     "|(^job_exe)|(^packet)|(^pe_exe)|(^cpum_exe_subgraph)|(^hccl)|(^collective_subgraph_execution)";
@@ -40,7 +41,7 @@ KernelClassifier KernelClassifier::rankscope(const QString &communicationPattern
     c.m_userPattern = !communicationPattern.isEmpty();
     c.m_communicationText = c.m_userPattern ? communicationPattern : defaultCommunicationPattern();
     c.m_communication = QRegularExpression(c.m_communicationText);
-    c.m_memory = pythonMatch(kHtaMemory);
+    c.m_memory = pythonMatch(memoryKernelPattern());
     return c;
 }
 
@@ -51,7 +52,7 @@ KernelClassifier KernelClassifier::hta(const QString &communicationPattern)
     c.m_userPattern = !communicationPattern.isEmpty();
     c.m_communicationText = c.m_userPattern ? communicationPattern : QString::fromLatin1(kHtaCommunication);
     c.m_communication = c.m_userPattern ? QRegularExpression(communicationPattern) : pythonMatch(kHtaCommunication);
-    c.m_memory = pythonMatch(kHtaMemory);
+    c.m_memory = pythonMatch(memoryKernelPattern());
     c.m_notComputation = pythonMatch(kHtaNotComputation);
     return c;
 }

@@ -10,13 +10,6 @@
 
 namespace rankscope::stats {
 
-bool isStepName(std::string_view name)
-{
-    static const QRegularExpression step(QStringLiteral("\\A(?:(?:step|iteration)\\s*#?\\s*\\d+|ProfilerStep#\\d+)\\z"),
-                                         QRegularExpression::CaseInsensitiveOption);
-    return matchesName(step, name);
-}
-
 std::vector<TimeRange> annotatedSteps(const RankEntry &entry)
 {
     std::vector<TimeRange> steps;
@@ -39,81 +32,56 @@ std::vector<TimeRange> annotatedSteps(const RankEntry &entry)
 
 namespace {
 
-// Splits the GPU span by class with priority compute > communication >
-// memory. With C, N and M their unions: |C| + |N \ C| + |M \ (C u N)| =
-// |C u N u M|, so the three and idle add up to the span by construction.
-void splitSpan(RankComparisonRow &row, const std::vector<Interval> &compute, const std::vector<Interval> &communication,
-               const std::vector<Interval> &memory)
+// A row from its GPU time split (core/gputimesplit.h), without the waits.
+RankComparisonRow rowFrom(const GpuTimeSplit &split, int rankIndex, int rank)
 {
-    std::vector<Interval> all = compute;
-    all.insert(all.end(), communication.begin(), communication.end());
-    all.insert(all.end(), memory.begin(), memory.end());
-    const std::vector<Interval> busy = unionOf(std::move(all));
-    if (busy.empty())
-        return;
-    row.span = busy.back().second - busy.front().first;
-    const TimeNs busyNs = lengthOf(busy);
-    const std::vector<Interval> computeRuns = unionOf(compute);
-    const std::vector<Interval> commRuns = unionOf(communication);
-    const TimeNs commNs = lengthOf(commRuns), hiddenNs = overlapOf(commRuns, computeRuns);
-    row.computeNs = lengthOf(computeRuns);
-    row.communicationNs = commNs - hiddenNs;
-    row.memoryNs = busyNs - row.computeNs - row.communicationNs;
-    row.idleNs = row.span - busyNs;
-    row.busyPercent = row.span ? 100.0 * double(busyNs) / double(row.span) : 0.0;
-    row.idlePercent = 100.0 - row.busyPercent;
-    if (commNs > 0)
-        row.overlapPercent = 100.0 * double(hiddenNs) / double(commNs);
+    RankComparisonRow row;
+    row.rankIndex = rankIndex;
+    row.rank = rank;
+    if (split.gpuOperations > 0) {
+        row.span = split.span;
+        row.computeNs = split.compute;
+        row.communicationNs = split.exposedCommunication();
+        row.memoryNs = split.memory();
+        row.idleNs = split.idle();
+        row.busyPercent = split.span ? 100.0 * double(split.busy) / double(split.span) : 0.0;
+        row.idlePercent = 100.0 - row.busyPercent;
+        if (split.communication > 0)
+            row.overlapPercent = 100.0 * double(split.hiddenCommunication) / double(split.communication);
+    }
+    row.steps = std::size_t(split.steps);
+    if (split.steps > 0) {
+        row.meanStep = split.stepTotal / TimeNs(split.steps);
+        row.maxStep = split.longestStep;
+    }
+    for (int kind = 0; kind < kMemcpyKindCount; ++kind)
+        row.bytes[int(directionOf(MemcpyKind(kind)))] += split.bytesByCopyKind[kind];
+    return row;
 }
 
-// A slice's row, without the waits.
+// A slice's row, without the waits: from the split its report keeps when
+// the slice is all of a rank's time and the classes are the built-in ones,
+// else from its events.
 RankComparisonRow rowOf(const Session &session, const ReportSlice &slice, const KernelClassifier &classes)
 {
     const Report &r = *slice.report;
-    RankComparisonRow row;
-    row.rankIndex = slice.rankIndex;
-    row.rank = session.ranks()[std::size_t(slice.rankIndex)].rank;
-    std::vector<Interval> compute, communication, memory;
-    std::vector<TimeNs> steps;
+    const RankEntry &entry = session.ranks()[std::size_t(slice.rankIndex)];
+    if (slice.range == TimeRange::everything() && classes.hasBuiltInCommunication())
+        if (const GpuTimeSplit *kept = keptTimeSplit(r, slice.pid))
+            return rowFrom(*kept, slice.rankIndex, entry.rank);
     KernelClassCache classOf(r.strings, classes);
-    for (const Track &t : r.tracks) {
-        if (!slice.acceptsTrack(t))
-            continue;
-        const auto [first, last] = slice.eventsIn(t);
-        for (std::size_t i = first; i < last; ++i) {
-            const Interval span{t.slices.start(i), t.slices.end(i)};
-            switch (t.kind) {
-            case TrackKind::Kernel:
-                switch (classOf.of(t.slices.name(i))) {
-                case KernelClass::Communication: communication.push_back(span); break;
-                case KernelClass::Memory: memory.push_back(span); break;
-                default: compute.push_back(span); break;
-                }
-                break;
-            case TrackKind::Memcpy:
-                row.bytes[int(directionOf(r.memcpys[t.slices.payload(i)].copyKind))] += r.memcpys[t.slices.payload(i)].bytes;
-                [[fallthrough]];
-            case TrackKind::Memset:
-                memory.push_back(span);
-                break;
-            case TrackKind::Nvtx:
-                if (isStepName(r.strings.view(t.slices.name(i))))
-                    steps.push_back(span.second - span.first);
-                break;
-            default: break;
+    const GpuTimeSplit split = gpuTimeSplitOf(r, {
+        [&](const Track &t) { return slice.acceptsTrack(t); },
+        [&](const Track &t) { return slice.eventsIn(t); },
+        [&](StringId name) {
+            switch (classOf.of(name)) {
+            case KernelClass::Communication: return GpuWorkClass::Communication;
+            case KernelClass::Memory: return GpuWorkClass::Memory;
+            default: return GpuWorkClass::Compute;
             }
-        }
-    }
-    splitSpan(row, compute, communication, memory);
-    row.steps = steps.size();
-    if (!steps.empty()) {
-        TimeNs total = 0;
-        for (TimeNs s : steps)
-            total += s;
-        row.meanStep = total / TimeNs(steps.size());
-        row.maxStep = *std::max_element(steps.begin(), steps.end());
-    }
-    return row;
+        },
+    });
+    return rowFrom(split, slice.rankIndex, entry.rank);
 }
 
 template<class T>

@@ -2,6 +2,7 @@
 // One row per rank, to spot a straggler or a starving rank: span, GPU busy
 // and idle shares, kernel time by class, communication hidden under
 // compute, step times when steps are annotated, bytes copied per direction.
+#include "core/gputimesplit.h"
 #include "stats/kernelclasses.h"
 #include "stats/memcpyanalysis.h"
 #include "stats/resulttable.h"
@@ -35,8 +36,7 @@ struct RankComparisonRow {
     std::optional<TimeNs> delayCaused, waited;
 };
 
-// "step 3", "iteration 12", "ProfilerStep#7" (NVTX or record_function).
-bool isStepName(std::string_view name);
+using rankscope::isStepName; // core/gputimesplit.h
 // A rank's annotated steps (NVTX ranges or record_function scopes with a
 // step name), report time, by start.
 std::vector<TimeRange> annotatedSteps(const RankEntry &entry);

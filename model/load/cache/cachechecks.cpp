@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstddef>
 #include <limits>
+#include <set>
 #include <vector>
 #include <cstring>
 
@@ -218,6 +219,34 @@ const char *communicationProblem(const Report &r)
     return nullptr;
 }
 
+// The rank comparison shows these as they are: parts that fit in their
+// whole, and one per process exactly when the tracks name several.
+const char *timeSplitsProblem(const Report &r)
+{
+    const std::vector<GpuTimeSplit> &splits = r.timeSplits;
+    for (const GpuTimeSplit &s : splits) {
+        const bool inRange = s.span >= 0 && s.span <= 2 * kTraceTimeLimit && s.busy >= 0 && s.busy <= s.span && s.compute >= 0
+            && s.hiddenCommunication >= 0 && s.hiddenCommunication <= s.communication && s.communication <= s.busy
+            && s.compute <= s.busy - s.exposedCommunication() && s.stepTotal >= 0 && s.longestStep >= 0
+            && s.longestStep <= s.stepTotal && (s.steps > 0 || s.stepTotal == 0) && (s.gpuOperations > 0 || s.busy == 0);
+        if (!inRange)
+            return "a GPU time split whose parts do not fit in it";
+    }
+    if (splits.empty())
+        return nullptr;
+    std::set<std::uint32_t> pids;
+    for (const Track &t : r.tracks)
+        pids.insert(t.pid);
+    const std::size_t perProcess = pids.size() > 1 ? pids.size() : 0;
+    if (splits.size() != 1 + perProcess)
+        return "GPU time splits for other processes than the tracks name";
+    auto pid = pids.begin();
+    for (std::size_t i = 1; i < splits.size(); ++i, ++pid)
+        if (splits[i].pid != *pid)
+            return "GPU time splits for other processes than the tracks name";
+    return nullptr;
+}
+
 // Statistics merge the groups by their values' ranges and search the values
 // for medians: every range inside the values, every group's values sorted.
 const char *nameSummariesProblem(const Report &r)
@@ -302,6 +331,8 @@ QString checkCachedReport(const Report &r)
         if (problem)
             return QString::fromLatin1(problem);
     if (const char *problem = communicationProblem(r))
+        return QString::fromLatin1(problem);
+    if (const char *problem = timeSplitsProblem(r))
         return QString::fromLatin1(problem);
     return {};
 }

@@ -36,8 +36,8 @@ struct CacheKey {
 // 2: Report::gpuBusy. 3: an XXH3 checksum per 8 MiB chunk instead of one
 // CRC-32. 4: a GPU busy summary keeps its runs. 5: Report::byName, the
 // events grouped by name with their values sorted. 6: Report::communication.
-// A cache of another version is rebuilt.
-constexpr std::uint32_t kIndexCacheFormatVersion = 6;
+// 7: Report::timeSplits. A cache of another version is rebuilt.
+constexpr std::uint32_t kIndexCacheFormatVersion = 7;
 
 struct CacheOpenResult {
     std::shared_ptr<Report> report; // set when the cache was sound and matched

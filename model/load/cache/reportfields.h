@@ -35,6 +35,27 @@ struct ReportCacheAccess {
         v(r.communication.present); v(r.communication.kernels);
         v.list(r.communication.otherGpuBusy, [&](auto &g) { gpuBusySummary(v, g); });
         nameSummaries(v, r);
+        timeSplits(v, r);
+    }
+
+    // Like the name summaries: built as the cache is written.
+    template<class V, class R>
+    static void timeSplits(V &v, R &r)
+    {
+        const auto fields = [&](auto &s) {
+            v(s.pid); v(s.gpuOperations); v(s.span); v(s.busy); v(s.compute); v(s.communication);
+            v(s.hiddenCommunication); v(s.steps); v(s.stepTotal); v(s.longestStep);
+            for (auto &bytes : s.bytesByCopyKind)
+                v(bytes);
+        };
+        if constexpr (V::kWriting) {
+            if (r.timeSplits.empty()) {
+                std::vector<GpuTimeSplit> built = builtInTimeSplits(r);
+                v.list(built, fields);
+                return;
+            }
+        }
+        v.list(r.timeSplits, fields);
     }
 
     template<class V, class G>

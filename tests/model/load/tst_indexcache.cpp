@@ -176,6 +176,10 @@ private slots:
         // its events (tst_nsysstats checks those against nsys' CSVs).
         QVERIFY(!a.byName.present && b.byName.present && !b.byName.groups.empty());
         QCOMPARE(allFileReports(b), allFileReports(a));
+        // The GPU time splits the rank comparison reads (tst_collectives
+        // checks them against the rows from the events).
+        QVERIFY(a.timeSplits.empty());
+        QVERIFY(b.timeSplits == builtInTimeSplits(a));
         // Mapped, not copied: the columns cost this process nothing until read.
         QVERIFY(b.kernels.empty() || b.kernels.isMapped());
         QVERIFY2(b.memoryBytes() < a.memoryBytes() && (a.memoryBytes() < (1 << 20) || b.memoryBytes() * 10 < a.memoryBytes()),
@@ -315,6 +319,8 @@ private slots:
         QTest::addRow("communication kernel's collective not its kernel's") << 13 << "unlike its kernel record";
         QTest::addRow("communication kernel launched beyond any trace") << 14 << "unlike its kernel record";
         QTest::addRow("a communication kernel left out") << 15 << "left out of their list";
+        QTest::addRow("GPU time split with more compute than busy time") << 16 << "do not fit in it";
+        QTest::addRow("GPU time split of a process not there") << 17 << "other processes than the tracks name";
     }
 
     void craftedCacheIsRejected()
@@ -387,6 +393,16 @@ private slots:
         case 14: r.communication.kernels[0].launch = kTimeMax; break;
         case 15:
             r.communication.kernels = Column<CommunicationKernel>(std::vector<CommunicationKernel>(r.communication.kernels.begin() + 1, r.communication.kernels.end()));
+            break;
+        case 16:
+            r.timeSplits = builtInTimeSplits(r);
+            r.timeSplits[0].compute = r.timeSplits[0].busy + 1;
+            break;
+        case 17:
+            // The export holds two processes: one split each after the whole.
+            r.timeSplits = builtInTimeSplits(r);
+            QVERIFY(r.timeSplits.size() >= 3);
+            r.timeSplits[2].pid += 1;
             break;
         }
         const CacheKey key = CacheKey::of(file);

@@ -10,6 +10,7 @@
 #include "testdata.h"
 
 #include <QProcess>
+#include <functional>
 #include <map>
 #include <QtTest>
 
@@ -665,6 +666,48 @@ private slots:
         const StatsScope firstHalf{TimeRange{extent.start, extent.start + extent.duration() / 2}, std::nullopt};
         QCOMPARE(rankComparisonTable(session, firstHalf, KernelClassifier::rankscope(), nullptr, &rows).toCsv(),
                  rankComparisonTable(session, firstHalf).toCsv());
+    }
+
+    void keptTimeSplitsGiveTheSameRows_data() { recordsReadPerFileGiveTheSameReports_data(); }
+    void keptTimeSplitsGiveTheSameRows()
+    {
+        // An index cache keeps each report's GPU time split over all of its
+        // time (Report::timeSplits; a report split by process, one per
+        // process), and the rank comparison reads those for whole ranks with
+        // the built-in classes: the rows are those computed from the events
+        // (whose figures tst_panelstats checks against nsys).
+        QFETCH(QString, set);
+        const Session session = collectiveSet(set);
+        // The set loaded again, its reports (this test's own) given splits.
+        const auto withSplits = [&](const std::function<void(GpuTimeSplit &)> &change) {
+            Session loaded = collectiveSet(set);
+            for (const ReportPtr &report : loaded.reports()) {
+                Report &own = const_cast<Report &>(*report);
+                own.timeSplits = builtInTimeSplits(own);
+                for (GpuTimeSplit &split : own.timeSplits)
+                    change(split);
+            }
+            return loaded;
+        };
+        const Session kept = withSplits([](GpuTimeSplit &) {});
+        QCOMPARE(kept.ranks().size(), session.ranks().size());
+        for (std::size_t ri = 0; ri < session.ranks().size(); ++ri) {
+            QVERIFY(session.ranks()[ri].report->timeSplits.empty()); // parsed: none kept
+            QVERIFY(keptTimeSplit(*kept.ranks()[ri].report, kept.ranks()[ri].pid));
+        }
+        const QString direct = rankComparisonTable(session, {}).toCsv();
+        QCOMPARE(rankComparisonTable(kept, {}).toCsv(), direct);
+        // They are what the rows read: a split changed shows in them...
+        const Session marked = withSplits([](GpuTimeSplit &split) { split.steps = 12345; split.stepTotal = split.longestStep = 0; });
+        for (const RankComparisonRow &row : compareRanks(marked, {}))
+            QCOMPARE(row.steps, std::size_t(12345));
+        // ...but not in a time range, nor with the user's pattern, which
+        // read the events.
+        const TimeRange extent = session.extent();
+        const StatsScope firstHalf{TimeRange{extent.start, extent.start + extent.duration() / 2}, std::nullopt};
+        QCOMPARE(rankComparisonTable(marked, firstHalf).toCsv(), rankComparisonTable(session, firstHalf).toCsv());
+        const KernelClassifier users = KernelClassifier::rankscope(defaultCommunicationPattern());
+        QCOMPARE(rankComparisonTable(marked, {}, users).toCsv(), rankComparisonTable(session, {}, users).toCsv());
     }
 
     void keptCommunicationKernelsGiveTheSameReports_data()
