@@ -229,17 +229,19 @@ struct GpuBusySummary {
 
 // A kernel the built-in communication patterns name
 // (core/communicationkernels.h), with what matching collectives reads of
-// its kernel record and launch: copied here, because reading them there
-// reads a page of the kernel table, and of the correlation index, for
-// every communication kernel (a rank's every page of them).
+// it, its kernel record and its launch: copied here, because reading them
+// there reads a page of its track's columns, of the kernel table and of
+// the correlation index for every communication kernel (one kernel in
+// twenty is one: a rank's every page of them).
 struct CommunicationKernel {
     static constexpr TimeNs kNoLaunch = kTimeMin;
     std::uint32_t track = 0, event = 0;
     std::uint32_t collective = KernelRecord::kNoCollective; // its kernel record's row in Report::collectives
-    std::uint32_t unused = 0; // written as 0
+    StringId name = 0;         // its slice's name
+    TimeNs start = 0, end = 0; // its slice's times, report time
     TimeNs launch = kNoLaunch; // its launching API call's start, report time
 };
-static_assert(sizeof(CommunicationKernel) == 24, "one per communication kernel: keep it unpadded");
+static_assert(sizeof(CommunicationKernel) == 40, "one per communication kernel: keep it unpadded");
 
 // What matching collectives reads of a report, kept as it loads (and in
 // its index cache) so a match over many ranks reads a rank's few thousand

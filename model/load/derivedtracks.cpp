@@ -262,6 +262,9 @@ void buildCommunicationSummary(Report &report)
             kernel.track = t;
             kernel.event = std::uint32_t(i);
             kernel.collective = report.kernels[track.slices.payload(i)].collective;
+            kernel.name = name;
+            kernel.start = track.slices.start(i);
+            kernel.end = track.slices.end(i);
             const std::uint32_t correlation = report.correlationIdOf(track, i);
             if (const auto call = correlation == 0 ? std::nullopt : report.apiCallFor(Report::correlationKey(track.pid, correlation)))
                 kernel.launch = report.tracks[call->track].slices.start(call->event);

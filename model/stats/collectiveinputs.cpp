@@ -72,19 +72,21 @@ RankCollectiveOps collectiveOpsOfRank(const Session &session, int rankIndex, con
         }
         return it->second;
     };
-    // A kernel, its row in the collectives table and its launch (session time).
-    auto add = [&](std::uint32_t t, std::size_t i, std::uint32_t collective, std::optional<TimeNs> launch) {
+    // A kernel (its name and times, report time), its row in the
+    // collectives table and its launch (session time).
+    auto add = [&](std::uint32_t t, std::size_t i, StringId kernelName, TimeRange when, std::uint32_t collective,
+                   std::optional<TimeNs> launch) {
         const Track &track = r.tracks[t];
         Pending p;
-        p.op.start = track.slices.start(i) + entry.sessionOffset;
-        p.op.end = track.slices.end(i) + entry.sessionOffset;
+        p.op.start = when.start + entry.sessionOffset;
+        p.op.end = when.end + entry.sessionOffset;
         p.op.track = t;
         p.op.event = std::uint32_t(i);
         p.op.launch = launch;
         p.stream = {track.deviceId, track.streamId};
         const CollectiveRecord *c = collective != KernelRecord::kNoCollective && collective < r.collectives.size()
                                         ? &r.collectives[collective] : nullptr;
-        const NamedKind &named = kindOf(c ? c->name : StringTable::kEmpty, track.slices.name(i));
+        const NamedKind &named = kindOf(c ? c->name : StringTable::kEmpty, kernelName);
         p.op.kind = named.kind;
         p.op.name = named.name; // shared, not a copy per kernel
         if (c) {
@@ -102,7 +104,7 @@ RankCollectiveOps collectiveOpsOfRank(const Session &session, int rankIndex, con
         // thousand, not its every kernel's name.
         for (const CommunicationKernel &kernel : r.communication.kernels)
             if (Session::ownsTrack(entry, r.tracks[kernel.track]))
-                add(kernel.track, kernel.event, kernel.collective,
+                add(kernel.track, kernel.event, kernel.name, {kernel.start, kernel.end}, kernel.collective,
                     kernel.launch == CommunicationKernel::kNoLaunch ? std::nullopt : std::optional(kernel.launch + entry.sessionOffset));
     } else {
         KernelClassCache classOf(r.strings, classes);
@@ -114,7 +116,7 @@ RankCollectiveOps collectiveOpsOfRank(const Session &session, int rankIndex, con
                 if (classOf.of(track.slices.name(i)) != KernelClass::Communication)
                     continue;
                 const auto call = launchingApiCall(session, {rankIndex, t, std::uint32_t(i)});
-                add(t, i, r.kernels[track.slices.payload(i)].collective,
+                add(t, i, track.slices.name(i), {track.slices.start(i), track.slices.end(i)}, r.kernels[track.slices.payload(i)].collective,
                     call ? std::optional(session.sessionTime(*call).start) : std::nullopt);
             }
         }

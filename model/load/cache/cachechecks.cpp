@@ -190,7 +190,9 @@ const char *communicationProblem(const Report &r)
             return "a communication kernel that is not a kernel";
         if (i > 0 && std::pair(c.kernels[i - 1].track, c.kernels[i - 1].event) >= std::pair(k.track, k.event))
             return "communication kernels out of order";
-        if (k.collective != r.kernels[r.tracks[k.track].slices.payload(k.event)].collective || k.unused != 0
+        const SliceTrack &slices = r.tracks[k.track].slices;
+        if (k.collective != r.kernels[slices.payload(k.event)].collective || k.name != slices.name(k.event)
+            || k.start != slices.start(k.event) || k.end != slices.end(k.event)
             || (k.launch != CommunicationKernel::kNoLaunch && !isTraceTime(k.launch)))
             return "a communication kernel unlike its kernel record";
     }
@@ -206,7 +208,7 @@ const char *communicationProblem(const Report &r)
             return named[name] != 0;
         };
         for (const CommunicationKernel &k : c.kernels)
-            if (!isCommunication(r.tracks[k.track].slices.name(k.event)))
+            if (!isCommunication(k.name))
                 return "a communication kernel the patterns do not name";
         std::size_t listed = 0;
         for (const Track &t : r.tracks)

@@ -36,8 +36,9 @@ struct CacheKey {
 // 2: Report::gpuBusy. 3: an XXH3 checksum per 8 MiB chunk instead of one
 // CRC-32. 4: a GPU busy summary keeps its runs. 5: Report::byName, the
 // events grouped by name with their values sorted. 6: Report::communication.
-// 7: Report::timeSplits. A cache of another version is rebuilt.
-constexpr std::uint32_t kIndexCacheFormatVersion = 7;
+// 7: Report::timeSplits. 8: a communication kernel keeps its name and
+// times. A cache of another version is rebuilt.
+constexpr std::uint32_t kIndexCacheFormatVersion = 8;
 
 struct CacheOpenResult {
     std::shared_ptr<Report> report; // set when the cache was sound and matched

@@ -321,6 +321,7 @@ private slots:
         QTest::addRow("a communication kernel left out") << 15 << "left out of their list";
         QTest::addRow("GPU time split with more compute than busy time") << 16 << "do not fit in it";
         QTest::addRow("GPU time split of a process not there") << 17 << "other processes than the tracks name";
+        QTest::addRow("communication kernel's end not its event's") << 18 << "unlike its kernel record";
     }
 
     void craftedCacheIsRejected()
@@ -404,6 +405,7 @@ private slots:
             QVERIFY(r.timeSplits.size() >= 3);
             r.timeSplits[2].pid += 1;
             break;
+        case 18: r.communication.kernels[0].end += 1; break;
         }
         const CacheKey key = CacheKey::of(file);
         const QString cachePath = indexCachePathFor(dir.path(), key);
