@@ -4,6 +4,7 @@
 #include "core/intervals.h"
 #include "core/units.h"
 #include "session/eventlinks.h"
+#include "session/residentbudget.h"
 #include "stats/collectives.h"
 #include "stats/rankcomparison.h"
 
@@ -69,72 +70,74 @@ bool isOsRead(const QString &name)
     return reads.match(name).hasMatch();
 }
 
-std::vector<RankLoop> loopsOf(const Session &session, const DiagnosisThresholds &th)
+RankLoop loopOf(const RankEntry &entry, const DiagnosisThresholds &th)
 {
-    std::vector<RankLoop> loops(session.ranks().size());
-    for (std::size_t ri = 0; ri < loops.size(); ++ri) {
-        const RankEntry &entry = session.ranks()[ri];
-        const Report &r = *entry.report;
-        RankLoop &l = loops[ri];
-        std::vector<Interval> busy, loading;
-        std::unordered_map<StringId, bool> loadingName; // by NVTX or OS call name
-        for (const Track &t : r.tracks) {
-            if (!Session::ownsTrack(entry, t))
+    const Report &r = *entry.report;
+    RankLoop l;
+    std::vector<Interval> busy, loading;
+    std::unordered_map<StringId, bool> loadingName; // by NVTX or OS call name
+    std::unordered_map<StringId, bool> stepName;    // by NVTX name: matched once each
+    for (const Track &t : r.tracks) {
+        if (!Session::ownsTrack(entry, t))
+            continue;
+        const bool gpu = t.kind == TrackKind::Kernel || t.kind == TrackKind::Memcpy || t.kind == TrackKind::Memset;
+        const bool host = t.kind == TrackKind::Nvtx || t.kind == TrackKind::OsRuntime;
+        if (!gpu && !host)
+            continue;
+        for (std::size_t i = 0; i < t.slices.size(); ++i) {
+            const Interval when{t.slices.start(i) + entry.sessionOffset, t.slices.end(i) + entry.sessionOffset};
+            if (gpu) {
+                busy.push_back(when);
                 continue;
-            const bool gpu = t.kind == TrackKind::Kernel || t.kind == TrackKind::Memcpy || t.kind == TrackKind::Memset;
-            const bool host = t.kind == TrackKind::Nvtx || t.kind == TrackKind::OsRuntime;
-            if (!gpu && !host)
-                continue;
-            for (std::size_t i = 0; i < t.slices.size(); ++i) {
-                const Interval when{t.slices.start(i) + entry.sessionOffset, t.slices.end(i) + entry.sessionOffset};
-                if (gpu) {
-                    busy.push_back(when);
-                    continue;
-                }
-                const StringId name = t.slices.name(i);
-                if (t.kind == TrackKind::Nvtx && isStepName(r.strings.view(name)))
+            }
+            const StringId name = t.slices.name(i);
+            if (t.kind == TrackKind::Nvtx) {
+                auto [step, seen] = stepName.try_emplace(name, false);
+                if (seen)
+                    step->second = isStepName(r.strings.view(name));
+                if (step->second)
                     l.steps.push_back({when.first, when.second});
-                auto [it, added] = loadingName.try_emplace(name, false);
-                if (added)
-                    it->second = t.kind == TrackKind::Nvtx ? isDataLoading(r.strings.string(name)) : isOsRead(r.strings.string(name));
-                if (it->second && when.second > when.first) {
-                    loading.push_back(when);
-                    l.loadingNamed.push_back({when, name});
-                }
+            }
+            auto [it, added] = loadingName.try_emplace(name, false);
+            if (added)
+                it->second = t.kind == TrackKind::Nvtx ? isDataLoading(r.strings.string(name)) : isOsRead(r.strings.string(name));
+            if (it->second && when.second > when.first) {
+                loading.push_back(when);
+                l.loadingNamed.push_back({when, name});
             }
         }
-        l.busy = unionOf(std::move(busy));
-        l.loading = unionOf(std::move(loading));
-        std::sort(l.steps.begin(), l.steps.end(), [](const TimeRange &a, const TimeRange &b) { return a.start < b.start; });
-        if (l.busy.empty())
-            continue;
-        l.range = {l.busy.front().first, l.busy.back().second};
-        if (!l.steps.empty()) {
-            std::vector<TimeNs> lengths;
-            for (const TimeRange &st : l.steps)
-                lengths.push_back(st.duration());
-            std::nth_element(lengths.begin(), lengths.begin() + std::ptrdiff_t(lengths.size() / 2), lengths.end());
-            l.medianStep = lengths[lengths.size() / 2];
-            l.gapThreshold = std::max<TimeNs>(TimeNs(double(l.medianStep) * th.inLoopGapShareOfStep), 1);
-            l.range = {std::max(l.range.start, l.steps.front().start), std::min(l.range.end, l.steps.back().end)};
-            if (l.range.end < l.range.start)
-                l.range.end = l.range.start;
-        } else {
-            l.gapThreshold = th.inLoopGapWithoutSteps;
-        }
-        // The idle gaps inside the loop (a gap cut by the loop's ends counts from them).
-        TimeNs from = l.range.start;
-        for (const Interval &b : l.busy) {
-            if (b.first >= l.range.end)
-                break;
-            if (b.first > from)
-                l.idle.push_back({from, b.first});
-            from = std::max(from, b.second);
-        }
-        if (from < l.range.end)
-            l.idle.push_back({from, l.range.end});
     }
-    return loops;
+    l.busy = unionOf(std::move(busy));
+    l.loading = unionOf(std::move(loading));
+    std::sort(l.steps.begin(), l.steps.end(), [](const TimeRange &a, const TimeRange &b) { return a.start < b.start; });
+    if (l.busy.empty())
+        return l;
+    l.range = {l.busy.front().first, l.busy.back().second};
+    if (!l.steps.empty()) {
+        std::vector<TimeNs> lengths;
+        for (const TimeRange &st : l.steps)
+            lengths.push_back(st.duration());
+        std::nth_element(lengths.begin(), lengths.begin() + std::ptrdiff_t(lengths.size() / 2), lengths.end());
+        l.medianStep = lengths[lengths.size() / 2];
+        l.gapThreshold = std::max<TimeNs>(TimeNs(double(l.medianStep) * th.inLoopGapShareOfStep), 1);
+        l.range = {std::max(l.range.start, l.steps.front().start), std::min(l.range.end, l.steps.back().end)};
+        if (l.range.end < l.range.start)
+            l.range.end = l.range.start;
+    } else {
+        l.gapThreshold = th.inLoopGapWithoutSteps;
+    }
+    // The idle gaps inside the loop (a gap cut by the loop's ends counts from them).
+    TimeNs from = l.range.start;
+    for (const Interval &b : l.busy) {
+        if (b.first >= l.range.end)
+            break;
+        if (b.first > from)
+            l.idle.push_back({from, b.first});
+        from = std::max(from, b.second);
+    }
+    if (from < l.range.end)
+        l.idle.push_back({from, l.range.end});
+    return l;
 }
 
 // The data-loading name that covers most of [from, to).
@@ -247,7 +250,15 @@ Diagnosis diagnose(const Session &session, const DiagnosisThresholds &th)
     Diagnosis d;
     if (session.ranks().empty())
         return d;
-    const std::vector<RankLoop> loops = loopsOf(session, th);
+    // Rank after rank, each rank's mapped pages given back once read
+    // (session/residentbudget.h): a pass over hundreds of ranks holds one
+    // rank's pages at a time, not every rank's.
+    std::vector<RankLoop> loops;
+    loops.reserve(session.ranks().size());
+    for (const RankEntry &entry : session.ranks()) {
+        loops.push_back(loopOf(entry, th));
+        ResidentBudget::process().doneReading(*entry.report);
+    }
     for (const RankLoop &l : loops)
         d.gpuSpan += l.span();
     if (d.gpuSpan <= 0) {
@@ -264,7 +275,10 @@ Diagnosis diagnose(const Session &session, const DiagnosisThresholds &th)
 
     // GPU gaps in the loop: the input pipeline's (data loading covers most
     // of them), or unexplained.
-    Accumulator input(FindingKind::InputStarvation), unexplainedGaps(FindingKind::LowUtilisation);
+    Accumulator input(FindingKind::InputStarvation);
+    // The others are instances of low utilisation, written out only for a
+    // rank that has it (a busy rank has thousands of short gaps).
+    std::map<int, std::vector<Interval>> unexplainedGaps;
     for (std::size_t ri = 0; ri < loops.size(); ++ri) {
         const RankLoop &l = loops[ri];
         const Report &r = *session.ranks()[ri].report;
@@ -274,14 +288,13 @@ Diagnosis diagnose(const Session &session, const DiagnosisThresholds &th)
                 continue;
             const TimeNs loading = coveredIn(l.loading, g.first, g.second);
             const double covered = double(loading) / double(length);
-            FindingInstance i{int(ri), {g.first, g.second}, std::nullopt, {}, length};
             if (covered >= th.inputCoverage) {
-                i.what = QStringLiteral("GPU idle %1 while %2 runs (%3 of the gap)")
-                             .arg(formatDuration(length), mainLoadingName(r, l, g.first, g.second), percentText(covered));
-                input.add(std::move(i));
+                input.add({int(ri), {g.first, g.second}, std::nullopt,
+                           QStringLiteral("GPU idle %1 while %2 runs (%3 of the gap)")
+                               .arg(formatDuration(length), mainLoadingName(r, l, g.first, g.second), percentText(covered)),
+                           length});
             } else {
-                i.what = QStringLiteral("GPU idle %1, not while loading data").arg(formatDuration(length));
-                unexplainedGaps.add(std::move(i));
+                unexplainedGaps[int(ri)].push_back(g);
             }
         }
     }
@@ -300,13 +313,29 @@ Diagnosis diagnose(const Session &session, const DiagnosisThresholds &th)
         const Report &r = *entry.report;
         const RankLoop &l = loops[ri];
         std::vector<FindingInstance> shortOnes;
+        // Launch-bound needs the GPU idle in short gaps for a share of the
+        // loop: without that, the rank's kernels need not be looked at.
+        TimeNs shortIdle = 0;
+        for (const Interval &g : l.idle)
+            if (g.second - g.first < l.gapThreshold)
+                shortIdle += g.second - g.first;
+        const bool mayBeLaunchBound = l.span() > 0 && double(shortIdle) >= th.launchBoundIdle * double(l.span());
+        // A run names a few synchronising calls a million times: each name is matched once.
+        std::vector<std::int8_t> blockingSync(r.strings.size(), -1);
+        const auto isBlockingSyncName = [&](StringId name) {
+            if (name >= blockingSync.size())
+                return false;
+            if (blockingSync[name] < 0)
+                blockingSync[name] = std::int8_t(isBlockingSync(r.strings.view(name)));
+            return blockingSync[name] != 0;
+        };
         for (std::uint32_t t = 0; t < r.tracks.size(); ++t) {
             const Track &track = r.tracks[t];
             if (!Session::ownsTrack(entry, track))
                 continue;
             if (track.kind == TrackKind::CudaApi) {
                 for (std::uint32_t i = 0; i < track.slices.size(); ++i) {
-                    if (!isBlockingSync(r.strings.view(track.slices.name(i))))
+                    if (!isBlockingSyncName(track.slices.name(i)))
                         continue;
                     const TimeRange when{track.slices.start(i) + entry.sessionOffset, track.slices.end(i) + entry.sessionOffset};
                     if (!l.inLoop(when))
@@ -348,7 +377,7 @@ Diagnosis diagnose(const Session &session, const DiagnosisThresholds &th)
                                          formatDuration(blocked)),
                                 blocked});
                 }
-            } else if (track.kind == TrackKind::Kernel) {
+            } else if (track.kind == TrackKind::Kernel && mayBeLaunchBound) {
                 for (std::uint32_t i = 0; i < track.slices.size(); ++i) {
                     const EventLocation at{int(ri), t, i};
                     const auto call = launchingApiCall(session, at);
@@ -369,16 +398,11 @@ Diagnosis diagnose(const Session &session, const DiagnosisThresholds &th)
                 }
             }
         }
+        ResidentBudget::process().doneReading(r);
         // Launch-bound when most kernels are shorter than their launch and
         // the GPU idles in short gaps between them.
         const auto [shortCount, all] = shortKernels[int(ri)];
-        if (all == 0 || double(shortCount) < th.launchBoundShortKernels * double(all) || l.span() <= 0)
-            continue;
-        TimeNs shortIdle = 0;
-        for (const Interval &g : l.idle)
-            if (g.second - g.first < l.gapThreshold)
-                shortIdle += g.second - g.first;
-        if (double(shortIdle) < th.launchBoundIdle * double(l.span()))
+        if (!mayBeLaunchBound || all == 0 || double(shortCount) < th.launchBoundShortKernels * double(all))
             continue;
         std::sort(shortOnes.begin(), shortOnes.end(), [](const FindingInstance &a, const FindingInstance &b) { return a.cost > b.cost; });
         launch.perRank[int(ri)] += shortIdle;
@@ -438,9 +462,10 @@ Diagnosis diagnose(const Session &session, const DiagnosisThresholds &th)
         low.finding.evidence += QStringLiteral("%1rank %2: GPU busy %3 of its span, %4 idle not explained by another finding")
                                     .arg(low.finding.evidence.isEmpty() ? QString() : QStringLiteral("; "))
                                     .arg(session.ranks()[ri].rank).arg(percentText(double(busy) / double(l.span())), formatDuration(unexplained));
-        for (const FindingInstance &i : unexplainedGaps.finding.instances)
-            if (i.rankIndex == int(ri))
-                low.finding.instances.push_back(i);
+        for (const Interval &g : unexplainedGaps[int(ri)])
+            low.finding.instances.push_back({int(ri), {g.first, g.second}, std::nullopt,
+                                             QStringLiteral("GPU idle %1, not while loading data").arg(formatDuration(g.second - g.first)),
+                                             g.second - g.first});
     }
 
     // Evidence lines for the per-instance findings, then rank, share, severity.
