@@ -1,6 +1,7 @@
 #include "stats/gapanalysis.h"
 
 #include "core/intervals.h"
+#include "session/residentbudget.h"
 #include "stats/rankcomparison.h"
 
 #include <algorithm>
@@ -19,24 +20,24 @@ struct DeviceOps {
     std::vector<TimeNs> starts, ends; // report time, each sorted
 };
 
-// Kernels, memcpys and memsets per (rank, pid, device) that start in scope.
-std::map<std::tuple<int, std::uint32_t, int>, DeviceOps> deviceOps(const Session &session, const StatsScope &scope)
+// One slice's kernels, memcpys and memsets per (rank, pid, device) that
+// start in it.
+std::map<std::tuple<int, std::uint32_t, int>, DeviceOps> deviceOps(const Session &session, const ReportSlice &slice)
 {
     std::map<std::tuple<int, std::uint32_t, int>, DeviceOps> ops;
-    for (const ReportSlice &slice : slicesOf(session, scope))
-        for (const Track &t : slice.report->tracks) {
-            if ((t.kind != TrackKind::Kernel && t.kind != TrackKind::Memcpy && t.kind != TrackKind::Memset) || !slice.acceptsTrack(t))
-                continue;
-            DeviceOps &d = ops[{slice.rankIndex, t.pid, t.deviceId}];
-            d.rankIndex = slice.rankIndex;
-            d.report = slice.report;
-            d.offset = session.ranks()[std::size_t(slice.rankIndex)].sessionOffset;
-            const auto [first, last] = slice.eventsIn(t);
-            for (std::size_t i = first; i < last; ++i) {
-                d.starts.push_back(t.slices.start(i));
-                d.ends.push_back(t.slices.end(i));
-            }
+    for (const Track &t : slice.report->tracks) {
+        if ((t.kind != TrackKind::Kernel && t.kind != TrackKind::Memcpy && t.kind != TrackKind::Memset) || !slice.acceptsTrack(t))
+            continue;
+        DeviceOps &d = ops[{slice.rankIndex, t.pid, t.deviceId}];
+        d.rankIndex = slice.rankIndex;
+        d.report = slice.report;
+        d.offset = session.ranks()[std::size_t(slice.rankIndex)].sessionOffset;
+        const auto [first, last] = slice.eventsIn(t);
+        for (std::size_t i = first; i < last; ++i) {
+            d.starts.push_back(t.slices.start(i));
+            d.ends.push_back(t.slices.end(i));
         }
+    }
     for (auto &[key, d] : ops) {
         std::sort(d.starts.begin(), d.starts.end());
         std::sort(d.ends.begin(), d.ends.end());
@@ -112,39 +113,50 @@ struct GapWindow {
 
 template<class WindowOf>
 std::vector<GpuGapInfo> gapsWhere(const Session &session, const StatsScope &scope, WindowOf &&windowOf,
-                                  bool withActivity, std::size_t activityLimit)
+                                  bool withActivity, std::size_t activityLimit, GapSelection selection)
 {
     std::vector<GpuGapInfo> gaps;
     std::map<int, GapWindow> windows;
-    for (const auto &[key, d] : deviceOps(session, scope)) {
-        const auto &[rankIndex, pid, device] = key;
-        auto found = windows.find(rankIndex);
-        if (found == windows.end())
-            found = windows.emplace(rankIndex, windowOf(rankIndex)).first;
-        const GapWindow &w = found->second;
-        for (std::size_t k = 0; k + 1 < d.starts.size(); ++k) {
-            const TimeNs from = std::max(d.ends[k], w.within.start), to = std::min(d.starts[k + 1], w.within.end);
-            const TimeNs idle = to - from;
-            if (idle <= 0 || idle < w.minimum)
-                continue;
-            GpuGapInfo g;
-            g.rankIndex = rankIndex;
-            g.rank = session.ranks()[std::size_t(rankIndex)].rank;
-            g.pid = pid;
-            g.deviceId = device;
-            g.time = {from + d.offset, to + d.offset};
-            g.medianStep = w.medianStep;
-            if (withActivity) {
-                g.activity = activityDuring(*d.report, pid, from, to);
-                if (g.activity.size() > activityLimit)
-                    g.activity.resize(activityLimit);
+    // Rank after rank, each rank's mapped pages given back once read
+    // (session/residentbudget.h).
+    for (const ReportSlice &slice : slicesOf(session, scope)) {
+        for (const auto &[key, d] : deviceOps(session, slice)) {
+            const auto &[rankIndex, pid, device] = key;
+            auto found = windows.find(rankIndex);
+            if (found == windows.end())
+                found = windows.emplace(rankIndex, windowOf(rankIndex)).first;
+            const GapWindow &w = found->second;
+            for (std::size_t k = 0; k + 1 < d.starts.size(); ++k) {
+                const TimeNs from = std::max(d.ends[k], w.within.start), to = std::min(d.starts[k + 1], w.within.end);
+                const TimeNs idle = to - from;
+                if (idle <= 0 || idle < w.minimum)
+                    continue;
+                GpuGapInfo g;
+                g.rankIndex = rankIndex;
+                g.rank = session.ranks()[std::size_t(rankIndex)].rank;
+                g.pid = pid;
+                g.deviceId = device;
+                g.time = {from + d.offset, to + d.offset};
+                g.medianStep = w.medianStep;
+                gaps.push_back(std::move(g));
             }
-            gaps.push_back(std::move(g));
         }
+        ResidentBudget::process().doneReading(*slice.report);
     }
     std::stable_sort(gaps.begin(), gaps.end(), [](const GpuGapInfo &a, const GpuGapInfo &b) {
         return a.time.duration() != b.time.duration() ? a.time.duration() > b.time.duration() : a.time.start < b.time.start;
     });
+    if (selection.found)
+        *selection.found = gaps.size();
+    if (gaps.size() > selection.longest)
+        gaps.resize(selection.longest);
+    if (withActivity)
+        for (GpuGapInfo &g : gaps) {
+            const RankEntry &entry = session.ranks()[std::size_t(g.rankIndex)];
+            g.activity = activityDuring(*entry.report, g.pid, g.time.start - entry.sessionOffset, g.time.end - entry.sessionOffset);
+            if (g.activity.size() > activityLimit)
+                g.activity.resize(activityLimit);
+        }
     return gaps;
 }
 
@@ -168,13 +180,14 @@ const CpuActivity *GpuGapInfo::mainActivity() const
 }
 
 std::vector<GpuGapInfo> findGaps(const Session &session, const StatsScope &scope, TimeNs minimum, bool withActivity,
-                                 std::size_t activityLimit)
+                                 std::size_t activityLimit, GapSelection selection)
 {
-    return gapsWhere(session, scope, [minimum](int) { return GapWindow{{kTimeMin, kTimeMax}, minimum, 0}; }, withActivity, activityLimit);
+    return gapsWhere(session, scope, [minimum](int) { return GapWindow{{kTimeMin, kTimeMax}, minimum, 0}; }, withActivity, activityLimit,
+                     selection);
 }
 
 std::vector<GpuGapInfo> findInLoopGaps(const Session &session, const StatsScope &scope, double shareOfStep,
-                                       TimeNs withoutSteps, std::size_t activityLimit)
+                                       TimeNs withoutSteps, std::size_t activityLimit, GapSelection selection)
 {
     auto windowOf = [&](int rankIndex) {
         const std::vector<TimeRange> steps = annotatedSteps(session.ranks()[std::size_t(rankIndex)]);
@@ -190,7 +203,7 @@ std::vector<GpuGapInfo> findInLoopGaps(const Session &session, const StatsScope 
         const TimeNs median = lengths[lengths.size() / 2];
         return GapWindow{{steps.front().start, loopEnd}, std::max<TimeNs>(TimeNs(double(median) * shareOfStep), 1), median};
     };
-    return gapsWhere(session, scope, windowOf, true, activityLimit);
+    return gapsWhere(session, scope, windowOf, true, activityLimit, selection);
 }
 
 std::vector<UtilizationSeries> utilizationOverTime(const Session &session, const StatsScope &scope, int chunks)
@@ -233,6 +246,7 @@ std::vector<UtilizationSeries> utilizationOverTime(const Session &session, const
         }
         for (auto &[device, series] : byDevice)
             out.push_back(std::move(series));
+        ResidentBudget::process().doneReading(*slice.report);
     }
     return out;
 }

@@ -6,6 +6,8 @@
 
 #include <QString>
 
+#include <limits>
+
 namespace rankscope::stats {
 
 struct CpuActivity {
@@ -33,17 +35,25 @@ struct GpuGapInfo {
     const CpuActivity *mainActivity() const;
 };
 
+// Which of the gaps found to return: the `longest` (a busy run has
+// hundreds of thousands; only those get their CPU activity), and where to
+// count them all.
+struct GapSelection {
+    std::size_t longest = std::numeric_limits<std::size_t>::max();
+    std::size_t *found = nullptr;
+};
+
 // Gaps of at least `minimum` ns (starts and ends paired in sorted order,
 // as gpu_gaps), longest first, among the GPU ops that start in the scope.
 std::vector<GpuGapInfo> findGaps(const Session &session, const StatsScope &scope, TimeNs minimum,
-                                 bool withActivity = true, std::size_t activityLimit = 8);
+                                 bool withActivity = true, std::size_t activityLimit = 8, GapSelection selection = {});
 // The stalls of the training loop: gaps inside each rank's annotated loop
 // (first step start to last step end; clipped to it) of at least
 // `shareOfStep` of its median step, or `withoutSteps` ns on a rank without
 // annotated steps (then anywhere). nsys' 500 ms rule hides these: a step
 // is often shorter than that.
 std::vector<GpuGapInfo> findInLoopGaps(const Session &session, const StatsScope &scope, double shareOfStep,
-                                       TimeNs withoutSteps, std::size_t activityLimit = 8);
+                                       TimeNs withoutSteps, std::size_t activityLimit = 8, GapSelection selection = {});
 
 struct UtilizationSeries {
     int rankIndex = 0;

@@ -68,6 +68,11 @@ TableBox::TableBox(const QString &title, QWidget *parent)
     });
 }
 
+void TableBox::setTitle(const QString &title)
+{
+    m_title->setText(title);
+}
+
 void TableBox::setTable(ResultTable table)
 {
     m_model->setTable(std::move(table));

@@ -18,6 +18,7 @@ class TableBox : public QWidget {
 public:
     explicit TableBox(const QString &title, QWidget *parent = nullptr);
     void setTable(ResultTable table);
+    void setTitle(const QString &title);
     ResultTableModel *model() const { return m_model; }
     QTableView *view() const { return m_view; }
     QSortFilterProxyModel *proxy() const { return m_proxy; }

@@ -175,6 +175,21 @@ private slots:
         const CpuActivity *main = gaps.front().mainActivity();
         QVERIFY(main && main->mainThread);
         QCOMPARE(main->name, QStringLiteral("data_loading"));
+        // The panel lists the longest few and counts the rest: the same
+        // gaps, in the same order, with the same activity.
+        std::size_t all = 0;
+        const auto longest = findInLoopGaps(*m_slow, {}, 0.10, 1000000, 8, {3, &all});
+        QCOMPARE(all, gaps.size());
+        QCOMPARE(longest.size(), std::size_t(3));
+        for (std::size_t i = 0; i < longest.size(); ++i) {
+            QCOMPARE(longest[i].time, gaps[i].time);
+            QCOMPARE(longest[i].activity.size(), gaps[i].activity.size());
+            for (std::size_t a = 0; a < gaps[i].activity.size(); ++a)
+                QVERIFY(longest[i].activity[a].name == gaps[i].activity[a].name && longest[i].activity[a].covered == gaps[i].activity[a].covered);
+        }
+        const auto nsysLongest = findGaps(*m_slow, {}, 1000, true, 8, {5, &all});
+        QCOMPARE(all, findGaps(*m_slow, {}, 1000, false).size());
+        QCOMPARE(nsysLongest.size(), std::size_t(5));
     }
 
     void utilizationAndHistogram()
