@@ -1,6 +1,7 @@
 #include "stats/collectiveinputs.h"
 
 #include "session/eventlinks.h"
+#include "session/residentbudget.h"
 
 #include <QHash>
 
@@ -307,8 +308,12 @@ bool CollectiveInputs::giveOfReport(const QString &filePath, std::optional<std::
 const RankCollectiveOps &CollectiveInputs::of(int rankIndex)
 {
     std::optional<RankCollectiveOps> &slot = m_ops[std::size_t(rankIndex)];
-    if (!slot)
+    if (!slot) {
         slot = collectiveOpsOfRank(m_session, rankIndex, m_classes);
+        // Copied out: the rank's mapped pages are given back (a match over
+        // hundreds of ranks would otherwise hold every rank's).
+        ResidentBudget::process().doneReading(*m_session.ranks()[std::size_t(rankIndex)].report);
+    }
     return *slot;
 }
 
@@ -326,8 +331,10 @@ const CollectiveMatch &CollectiveInputs::match(bool alignOnCollectives)
 const std::vector<Interval> &CollectiveInputs::otherGpuWorkOf(int rankIndex)
 {
     std::optional<std::vector<Interval>> &work = m_otherGpuWork[std::size_t(rankIndex)];
-    if (!work)
+    if (!work) {
         work = otherGpuWorkOfRank(m_session, rankIndex, m_classes);
+        ResidentBudget::process().doneReading(*m_session.ranks()[std::size_t(rankIndex)].report);
+    }
     return *work;
 }
 

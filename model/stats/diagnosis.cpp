@@ -29,17 +29,17 @@ QString severityName(Severity s)
 
 namespace {
 
-// What a rank's loop looks like: its annotated steps, the loop's range
-// (first step start to last step end, else the GPU's whole span), the
-// GPU's busy runs and the idle gaps inside the loop, and what the CPU did
-// to load data.
+// What a rank's loop looks like: whether it has annotated steps, the
+// loop's range (first step start to last step end, else the GPU's whole
+// span), the idle gaps between the GPU's busy runs inside the loop, and
+// what the CPU did to load data. Only what the findings read: it is kept
+// for every rank at once.
 struct RankLoop {
-    std::vector<TimeRange> steps;  // session time, by start
+    bool hasSteps = false;
     TimeNs medianStep = 0;
     TimeNs gapThreshold = 0;       // an in-loop gap is at least this long
     TimeRange range;               // the loop, clipped to the GPU's span
-    std::vector<Interval> busy;    // GPU ops' union, session time
-    std::vector<Interval> idle;    // gaps between busy runs inside the loop
+    std::vector<Interval> idle;    // gaps between busy runs inside the loop, session time
     std::vector<Interval> loading; // data-loading ranges and OS reads, union
     std::vector<std::pair<Interval, StringId>> loadingNamed; // the same, by name
     TimeNs span() const { return range.duration(); }
@@ -75,6 +75,7 @@ RankLoop loopOf(const RankEntry &entry, const DiagnosisThresholds &th)
     const Report &r = *entry.report;
     RankLoop l;
     std::vector<Interval> busy, loading;
+    std::vector<TimeRange> steps; // session time
     std::unordered_map<StringId, bool> loadingName; // by NVTX or OS call name
     std::unordered_map<StringId, bool> stepName;    // by NVTX name: matched once each
     for (const Track &t : r.tracks) {
@@ -96,7 +97,7 @@ RankLoop loopOf(const RankEntry &entry, const DiagnosisThresholds &th)
                 if (seen)
                     step->second = isStepName(r.strings.view(name));
                 if (step->second)
-                    l.steps.push_back({when.first, when.second});
+                    steps.push_back({when.first, when.second});
             }
             auto [it, added] = loadingName.try_emplace(name, false);
             if (added)
@@ -107,20 +108,21 @@ RankLoop loopOf(const RankEntry &entry, const DiagnosisThresholds &th)
             }
         }
     }
-    l.busy = unionOf(std::move(busy));
+    busy = unionOf(std::move(busy));
     l.loading = unionOf(std::move(loading));
-    std::sort(l.steps.begin(), l.steps.end(), [](const TimeRange &a, const TimeRange &b) { return a.start < b.start; });
-    if (l.busy.empty())
+    std::sort(steps.begin(), steps.end(), [](const TimeRange &a, const TimeRange &b) { return a.start < b.start; });
+    l.hasSteps = !steps.empty();
+    if (busy.empty())
         return l;
-    l.range = {l.busy.front().first, l.busy.back().second};
-    if (!l.steps.empty()) {
+    l.range = {busy.front().first, busy.back().second};
+    if (!steps.empty()) {
         std::vector<TimeNs> lengths;
-        for (const TimeRange &st : l.steps)
+        for (const TimeRange &st : steps)
             lengths.push_back(st.duration());
         std::nth_element(lengths.begin(), lengths.begin() + std::ptrdiff_t(lengths.size() / 2), lengths.end());
         l.medianStep = lengths[lengths.size() / 2];
         l.gapThreshold = std::max<TimeNs>(TimeNs(double(l.medianStep) * th.inLoopGapShareOfStep), 1);
-        l.range = {std::max(l.range.start, l.steps.front().start), std::min(l.range.end, l.steps.back().end)};
+        l.range = {std::max(l.range.start, steps.front().start), std::min(l.range.end, steps.back().end)};
         if (l.range.end < l.range.start)
             l.range.end = l.range.start;
     } else {
@@ -128,7 +130,7 @@ RankLoop loopOf(const RankEntry &entry, const DiagnosisThresholds &th)
     }
     // The idle gaps inside the loop (a gap cut by the loop's ends counts from them).
     TimeNs from = l.range.start;
-    for (const Interval &b : l.busy) {
+    for (const Interval &b : busy) {
         if (b.first >= l.range.end)
             break;
         if (b.first > from)
@@ -267,7 +269,7 @@ Diagnosis diagnose(const Session &session, const DiagnosisThresholds &th)
     }
     bool anySteps = false;
     for (const RankLoop &l : loops)
-        anySteps |= !l.steps.empty();
+        anySteps |= l.hasSteps;
     d.notes << (anySteps ? QStringLiteral("The loop: from the first annotated step (NVTX or record_function \"step N\", \"ProfilerStep#N\") to the "
                                           "last; an in-loop gap is at least %1% of the median step.").arg(100.0 * th.inLoopGapShareOfStep)
                          : QStringLiteral("No annotated steps: the loop is each rank's whole GPU span; an in-loop gap is at least %1.")
