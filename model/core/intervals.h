@@ -11,17 +11,54 @@ namespace rankscope::stats {
 
 using Interval = std::pair<TimeNs, TimeNs>; // [first, second)
 
-inline std::vector<Interval> unionOf(std::vector<Interval> intervals)
+// Sorts `values` appended piece by piece, `pieceStarts` the index where
+// each piece begins (ascending): when every piece is in order already (one
+// track's starts, or a stream's ends), the pieces are merged, O(n log
+// pieces), instead of the whole sorted, O(n log n). The same result.
+template<class T>
+void sortPieces(std::vector<T> &values, const std::vector<std::size_t> &pieceStarts)
 {
-    std::sort(intervals.begin(), intervals.end());
+    std::vector<std::size_t> bounds{0};
+    for (const std::size_t start : pieceStarts)
+        if (start > bounds.back() && start < values.size())
+            bounds.push_back(start);
+    bounds.push_back(values.size());
+    for (std::size_t p = 0; p + 1 < bounds.size(); ++p)
+        if (!std::is_sorted(values.begin() + std::ptrdiff_t(bounds[p]), values.begin() + std::ptrdiff_t(bounds[p + 1]))) {
+            std::sort(values.begin(), values.end());
+            return;
+        }
+    while (bounds.size() > 2) { // pairs of neighbouring pieces merged, until one is left
+        std::vector<std::size_t> merged{0};
+        std::size_t p = 0;
+        for (; p + 2 < bounds.size(); p += 2) {
+            std::inplace_merge(values.begin() + std::ptrdiff_t(bounds[p]), values.begin() + std::ptrdiff_t(bounds[p + 1]),
+                               values.begin() + std::ptrdiff_t(bounds[p + 2]));
+            merged.push_back(bounds[p + 2]);
+        }
+        if (p + 1 < bounds.size())
+            merged.push_back(bounds[p + 1]);
+        bounds = std::move(merged);
+    }
+}
+
+// The union of sorted intervals as disjoint runs.
+inline std::vector<Interval> unionOfSorted(const std::vector<Interval> &sorted)
+{
     std::vector<Interval> runs;
-    for (const Interval &i : intervals) {
+    for (const Interval &i : sorted) {
         if (!runs.empty() && i.first <= runs.back().second)
             runs.back().second = std::max(runs.back().second, i.second);
         else
             runs.push_back(i);
     }
     return runs;
+}
+
+inline std::vector<Interval> unionOf(std::vector<Interval> intervals)
+{
+    std::sort(intervals.begin(), intervals.end());
+    return unionOfSorted(intervals);
 }
 
 inline TimeNs lengthOf(const std::vector<Interval> &runs)

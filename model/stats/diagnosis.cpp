@@ -76,6 +76,7 @@ RankLoop loopOf(const RankEntry &entry, const DiagnosisThresholds &th)
     RankLoop l;
     std::vector<Interval> busy, loading;
     std::vector<TimeRange> steps; // session time
+    std::vector<std::size_t> busyPieces; // where each GPU track's operations begin in `busy`
     std::unordered_map<StringId, bool> loadingName; // by NVTX or OS call name
     std::unordered_map<StringId, bool> stepName;    // by NVTX name: matched once each
     for (const Track &t : r.tracks) {
@@ -85,6 +86,8 @@ RankLoop loopOf(const RankEntry &entry, const DiagnosisThresholds &th)
         const bool host = t.kind == TrackKind::Nvtx || t.kind == TrackKind::OsRuntime;
         if (!gpu && !host)
             continue;
+        if (gpu)
+            busyPieces.push_back(busy.size());
         for (std::size_t i = 0; i < t.slices.size(); ++i) {
             const Interval when{t.slices.start(i) + entry.sessionOffset, t.slices.end(i) + entry.sessionOffset};
             if (gpu) {
@@ -108,7 +111,8 @@ RankLoop loopOf(const RankEntry &entry, const DiagnosisThresholds &th)
             }
         }
     }
-    busy = unionOf(std::move(busy));
+    sortPieces(busy, busyPieces); // each track's in order by start already
+    busy = unionOfSorted(busy);
     l.loading = unionOf(std::move(loading));
     std::sort(steps.begin(), steps.end(), [](const TimeRange &a, const TimeRange &b) { return a.start < b.start; });
     l.hasSteps = !steps.empty();

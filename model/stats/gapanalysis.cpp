@@ -18,6 +18,7 @@ struct DeviceOps {
     const Report *report = nullptr;
     TimeNs offset = 0;
     std::vector<TimeNs> starts, ends; // report time, each sorted
+    std::vector<std::size_t> pieces;  // where each track's begin, as they were read
 };
 
 // One slice's kernels, memcpys and memsets per (rank, pid, device) that
@@ -33,14 +34,16 @@ std::map<std::tuple<int, std::uint32_t, int>, DeviceOps> deviceOps(const Session
         d.report = slice.report;
         d.offset = session.ranks()[std::size_t(slice.rankIndex)].sessionOffset;
         const auto [first, last] = slice.eventsIn(t);
+        d.pieces.push_back(d.starts.size());
         for (std::size_t i = first; i < last; ++i) {
             d.starts.push_back(t.slices.start(i));
             d.ends.push_back(t.slices.end(i));
         }
     }
+    // A track's starts are in order, and a stream's ends too.
     for (auto &[key, d] : ops) {
-        std::sort(d.starts.begin(), d.starts.end());
-        std::sort(d.ends.begin(), d.ends.end());
+        sortPieces(d.starts, d.pieces);
+        sortPieces(d.ends, d.pieces);
     }
     return ops;
 }
