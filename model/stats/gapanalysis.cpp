@@ -15,7 +15,6 @@ namespace {
 
 struct DeviceOps {
     int rankIndex = 0;
-    const Report *report = nullptr;
     TimeNs offset = 0;
     std::vector<TimeNs> starts, ends; // report time, each sorted
     std::vector<std::size_t> pieces;  // where each track's begin, as they were read
@@ -31,7 +30,6 @@ std::map<std::tuple<int, std::uint32_t, int>, DeviceOps> deviceOps(const Session
             continue;
         DeviceOps &d = ops[{slice.rankIndex, t.pid, t.deviceId}];
         d.rankIndex = slice.rankIndex;
-        d.report = slice.report;
         d.offset = session.ranks()[std::size_t(slice.rankIndex)].sessionOffset;
         const auto [first, last] = slice.eventsIn(t);
         d.pieces.push_back(d.starts.size());
