@@ -28,16 +28,26 @@ void sortPieces(std::vector<T> &values, const std::vector<std::size_t> &pieceSta
             std::sort(values.begin(), values.end());
             return;
         }
-    while (bounds.size() > 2) { // pairs of neighbouring pieces merged, until one is left
+    // Pairs of neighbouring pieces merged into one scratch buffer, the two
+    // swapped, until one piece is left: one allocation, where
+    // std::inplace_merge takes a buffer for every pair.
+    std::vector<T> scratch;
+    if (bounds.size() > 2)
+        scratch.resize(values.size());
+    while (bounds.size() > 2) {
         std::vector<std::size_t> merged{0};
         std::size_t p = 0;
+        const auto at = [](std::vector<T> &v, std::size_t i) { return v.begin() + std::ptrdiff_t(i); };
         for (; p + 2 < bounds.size(); p += 2) {
-            std::inplace_merge(values.begin() + std::ptrdiff_t(bounds[p]), values.begin() + std::ptrdiff_t(bounds[p + 1]),
-                               values.begin() + std::ptrdiff_t(bounds[p + 2]));
+            std::merge(at(values, bounds[p]), at(values, bounds[p + 1]), at(values, bounds[p + 1]), at(values, bounds[p + 2]),
+                       at(scratch, bounds[p]));
             merged.push_back(bounds[p + 2]);
         }
-        if (p + 1 < bounds.size())
+        if (p + 1 < bounds.size()) {
+            std::copy(at(values, bounds[p]), at(values, bounds[p + 1]), at(scratch, bounds[p]));
             merged.push_back(bounds[p + 1]);
+        }
+        values.swap(scratch);
         bounds = std::move(merged);
     }
 }

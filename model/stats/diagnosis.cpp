@@ -79,10 +79,18 @@ RankLoop loopOf(const RankEntry &entry, const DiagnosisThresholds &th)
     std::vector<std::size_t> busyPieces; // where each GPU track's operations begin in `busy`
     std::unordered_map<StringId, bool> loadingName; // by NVTX or OS call name
     std::unordered_map<StringId, bool> stepName;    // by NVTX name: matched once each
+    const auto isGpuOp = [](const Track &t) {
+        return t.kind == TrackKind::Kernel || t.kind == TrackKind::Memcpy || t.kind == TrackKind::Memset;
+    };
+    std::size_t gpuOps = 0; // sized first: a rank's GPU operations run to millions
+    for (const Track &t : r.tracks)
+        if (Session::ownsTrack(entry, t) && isGpuOp(t))
+            gpuOps += t.slices.size();
+    busy.reserve(gpuOps);
     for (const Track &t : r.tracks) {
         if (!Session::ownsTrack(entry, t))
             continue;
-        const bool gpu = t.kind == TrackKind::Kernel || t.kind == TrackKind::Memcpy || t.kind == TrackKind::Memset;
+        const bool gpu = isGpuOp(t);
         const bool host = t.kind == TrackKind::Nvtx || t.kind == TrackKind::OsRuntime;
         if (!gpu && !host)
             continue;

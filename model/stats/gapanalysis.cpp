@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <tuple>
 #include <unordered_map>
 
@@ -25,18 +26,33 @@ struct DeviceOps {
 std::map<std::tuple<int, std::uint32_t, int>, DeviceOps> deviceOps(const Session &session, const ReportSlice &slice)
 {
     std::map<std::tuple<int, std::uint32_t, int>, DeviceOps> ops;
-    for (const Track &t : slice.report->tracks) {
-        if ((t.kind != TrackKind::Kernel && t.kind != TrackKind::Memcpy && t.kind != TrackKind::Memset) || !slice.acceptsTrack(t))
-            continue;
-        DeviceOps &d = ops[{slice.rankIndex, t.pid, t.deviceId}];
+    const auto isGpuOp = [&](const Track &t) {
+        return (t.kind == TrackKind::Kernel || t.kind == TrackKind::Memcpy || t.kind == TrackKind::Memset) && slice.acceptsTrack(t);
+    };
+    // Sized first: the columns are copied once, not grown (a rank's GPU
+    // operations run to millions).
+    std::map<std::tuple<int, std::uint32_t, int>, std::size_t> sizes;
+    for (const Track &t : slice.report->tracks)
+        if (isGpuOp(t)) {
+            const auto [first, last] = slice.eventsIn(t);
+            sizes[{slice.rankIndex, t.pid, t.deviceId}] += last - first;
+        }
+    for (const auto &[key, n] : sizes) {
+        DeviceOps &d = ops[key];
         d.rankIndex = slice.rankIndex;
         d.offset = session.ranks()[std::size_t(slice.rankIndex)].sessionOffset;
+        d.starts.reserve(n);
+        d.ends.reserve(n);
+    }
+    for (const Track &t : slice.report->tracks) {
+        if (!isGpuOp(t))
+            continue;
+        DeviceOps &d = ops[{slice.rankIndex, t.pid, t.deviceId}];
         const auto [first, last] = slice.eventsIn(t);
         d.pieces.push_back(d.starts.size());
-        for (std::size_t i = first; i < last; ++i) {
-            d.starts.push_back(t.slices.start(i));
-            d.ends.push_back(t.slices.end(i));
-        }
+        const auto from = std::ptrdiff_t(first), to = std::ptrdiff_t(last);
+        d.starts.insert(d.starts.end(), t.slices.starts().begin() + from, t.slices.starts().begin() + to);
+        d.ends.insert(d.ends.end(), t.slices.ends().begin() + from, t.slices.ends().begin() + to);
     }
     // A track's starts are in order, and a stream's ends too.
     for (auto &[key, d] : ops) {
@@ -112,45 +128,121 @@ struct GapWindow {
     TimeNs medianStep = 0;
 };
 
-template<class WindowOf>
-std::vector<GpuGapInfo> gapsWhere(const Session &session, const StatsScope &scope, WindowOf &&windowOf,
-                                  bool withActivity, std::size_t activityLimit, GapSelection selection)
+// The idle ranges between one device's operations, clipped to the window,
+// at least its minimum long: (from, to) in report time.
+template<class Visit>
+void forEachGap(const DeviceOps &d, const GapWindow &w, Visit &&visit)
 {
-    std::vector<GpuGapInfo> gaps;
-    std::map<int, GapWindow> windows;
-    // Rank after rank, each rank's mapped pages given back once read
-    // (session/residentbudget.h).
-    for (const ReportSlice &slice : slicesOf(session, scope)) {
-        for (const auto &[key, d] : deviceOps(session, slice)) {
-            const auto &[rankIndex, pid, device] = key;
-            auto found = windows.find(rankIndex);
-            if (found == windows.end())
-                found = windows.emplace(rankIndex, windowOf(rankIndex)).first;
-            const GapWindow &w = found->second;
-            for (std::size_t k = 0; k + 1 < d.starts.size(); ++k) {
-                const TimeNs from = std::max(d.ends[k], w.within.start), to = std::min(d.starts[k + 1], w.within.end);
-                const TimeNs idle = to - from;
-                if (idle <= 0 || idle < w.minimum)
-                    continue;
-                GpuGapInfo g;
-                g.rankIndex = rankIndex;
-                g.rank = session.ranks()[std::size_t(rankIndex)].rank;
-                g.pid = pid;
-                g.deviceId = device;
-                g.time = {from + d.offset, to + d.offset};
-                g.medianStep = w.medianStep;
-                gaps.push_back(std::move(g));
-            }
-        }
-        ResidentBudget::process().doneReading(*slice.report);
+    for (std::size_t k = 0; k + 1 < d.starts.size(); ++k) {
+        const TimeNs from = std::max(d.ends[k], w.within.start), to = std::min(d.starts[k + 1], w.within.end);
+        const TimeNs idle = to - from;
+        if (idle > 0 && idle >= w.minimum)
+            visit(from, to);
     }
-    std::stable_sort(gaps.begin(), gaps.end(), [](const GpuGapInfo &a, const GpuGapInfo &b) {
-        return a.time.duration() != b.time.duration() ? a.time.duration() > b.time.duration() : a.time.start < b.time.start;
-    });
+}
+
+GapWindow everyGapOf(TimeNs minimum)
+{
+    return GapWindow{{kTimeMin, kTimeMax}, minimum, 0};
+}
+
+// The loop's stalls (findInLoopGaps): the window of the rank's annotated
+// loop and a share of its median step.
+GapWindow inLoopWindowOf(const RankEntry &entry, double shareOfStep, TimeNs withoutSteps)
+{
+    const std::vector<TimeRange> steps = annotatedSteps(entry);
+    if (steps.empty())
+        return everyGapOf(withoutSteps);
+    std::vector<TimeNs> lengths;
+    TimeNs loopEnd = kTimeMin;
+    for (const TimeRange &st : steps) {
+        lengths.push_back(st.duration());
+        loopEnd = std::max(loopEnd, st.end);
+    }
+    std::nth_element(lengths.begin(), lengths.begin() + std::ptrdiff_t(lengths.size() / 2), lengths.end());
+    const TimeNs median = lengths[lengths.size() / 2];
+    return GapWindow{{steps.front().start, loopEnd}, std::max<TimeNs>(TimeNs(double(median) * shareOfStep), 1), median};
+}
+
+// The longest of the gaps offered, in the order the list shows them, and
+// how many were offered. A busy set of ranks has millions of gaps: only
+// the kept ones are held (each pass trims back to them once twice as many
+// are waiting), and a gap that cannot be among them is only counted.
+class LongestGaps {
+public:
+    explicit LongestGaps(std::size_t keep) : m_keep(keep) {}
+
+    // Longest first, then earliest, then by rank, process and device: the
+    // order a stable sort by length and start of the gaps found rank after
+    // rank, device after device, gives.
+    static bool before(const GpuGapInfo &a, const GpuGapInfo &b)
+    {
+        return std::tuple(b.time.duration(), a.time.start, a.rankIndex, a.pid, a.deviceId)
+               < std::tuple(a.time.duration(), b.time.start, b.rankIndex, b.pid, b.deviceId);
+    }
+
+    void offer(GpuGapInfo gap)
+    {
+        ++m_offered;
+        if (m_keep == 0 || (m_cutoff && !before(gap, *m_cutoff)))
+            return;
+        m_gaps.push_back(std::move(gap));
+        if (m_gaps.size() > m_keep && m_gaps.size() - m_keep >= std::max<std::size_t>(m_keep, 4096))
+            trim();
+    }
+
+    std::size_t offered() const { return m_offered; }
+
+    std::vector<GpuGapInfo> take()
+    {
+        trim();
+        std::sort(m_gaps.begin(), m_gaps.end(), before);
+        return std::move(m_gaps);
+    }
+
+private:
+    void trim()
+    {
+        if (m_gaps.size() <= m_keep)
+            return;
+        std::nth_element(m_gaps.begin(), m_gaps.begin() + std::ptrdiff_t(m_keep - 1), m_gaps.end(), before);
+        m_gaps.resize(m_keep);
+        m_cutoff = *std::max_element(m_gaps.begin(), m_gaps.end(), before);
+    }
+
+    std::size_t m_keep = 0;
+    std::size_t m_offered = 0;
+    std::vector<GpuGapInfo> m_gaps;
+    std::optional<GpuGapInfo> m_cutoff; // the last kept once trimmed: what comes after it is only counted
+};
+
+// The gaps of one slice's devices the window of their rank lets through.
+void collectGaps(const Session &session, const std::map<std::tuple<int, std::uint32_t, int>, DeviceOps> &ops, const GapWindow &w,
+                 LongestGaps &gaps)
+{
+    for (const auto &[key, d] : ops) {
+        const auto &[rankIndex, pid, device] = key;
+        forEachGap(d, w, [&](TimeNs from, TimeNs to) {
+            GpuGapInfo g;
+            g.rankIndex = rankIndex;
+            g.rank = session.ranks()[std::size_t(rankIndex)].rank;
+            g.pid = pid;
+            g.deviceId = device;
+            g.time = {from + d.offset, to + d.offset};
+            g.medianStep = w.medianStep;
+            gaps.offer(std::move(g));
+        });
+    }
+}
+
+// The selection's longest with the CPU activity of each, and how many
+// there were.
+std::vector<GpuGapInfo> selectLongest(const Session &session, LongestGaps &found, bool withActivity, std::size_t activityLimit,
+                                      GapSelection selection)
+{
     if (selection.found)
-        *selection.found = gaps.size();
-    if (gaps.size() > selection.longest)
-        gaps.resize(selection.longest);
+        *selection.found = found.offered();
+    std::vector<GpuGapInfo> gaps = found.take();
     if (withActivity)
         for (GpuGapInfo &g : gaps) {
             const RankEntry &entry = session.ranks()[std::size_t(g.rankIndex)];
@@ -159,6 +251,105 @@ std::vector<GpuGapInfo> gapsWhere(const Session &session, const StatsScope &scop
                 g.activity.resize(activityLimit);
         }
     return gaps;
+}
+
+template<class WindowOf>
+std::vector<GpuGapInfo> gapsWhere(const Session &session, const StatsScope &scope, WindowOf &&windowOf,
+                                  bool withActivity, std::size_t activityLimit, GapSelection selection)
+{
+    LongestGaps gaps(selection.longest);
+    // Rank after rank, each rank's mapped pages given back once read
+    // (session/residentbudget.h).
+    for (const ReportSlice &slice : slicesOf(session, scope)) {
+        collectGaps(session, deviceOps(session, slice), windowOf(slice.rankIndex), gaps);
+        ResidentBudget::process().doneReading(*slice.report);
+    }
+    return selectLongest(session, gaps, withActivity, activityLimit, selection);
+}
+
+// The histogram's bins: decades from 1 µs, the gaps counted in them being
+// those of at least 1 µs anywhere (gpu_gaps' pairing).
+constexpr TimeNs kHistogramFloor = 1000;
+
+std::vector<GapHistogramBin> emptyHistogram()
+{
+    std::vector<GapHistogramBin> bins;
+    for (TimeNs from = kHistogramFloor; from <= TimeNs(100) * 1000000000; from *= 10)
+        bins.push_back({from, from * 10, 0, 0});
+    return bins;
+}
+
+void countInHistogram(const std::map<std::tuple<int, std::uint32_t, int>, DeviceOps> &ops, std::vector<GapHistogramBin> &bins)
+{
+    for (const auto &[key, d] : ops)
+        forEachGap(d, everyGapOf(kHistogramFloor), [&](TimeNs from, TimeNs to) {
+            for (GapHistogramBin &b : bins)
+                if (to - from >= b.from && to - from < b.to) {
+                    ++b.count;
+                    b.total += to - from;
+                    break;
+                }
+        });
+}
+
+void dropEmptyTail(std::vector<GapHistogramBin> &bins)
+{
+    while (!bins.empty() && bins.back().count == 0)
+        bins.pop_back();
+}
+
+// Fixed chunks across a range, in session time.
+struct UtilizationChunks {
+    TimeRange range;
+    TimeNs chunk = 0;
+    int count = 0;
+};
+
+std::optional<UtilizationChunks> utilizationChunksOf(const Session &session, const StatsScope &scope, int chunks)
+{
+    const TimeRange range = scope.range.value_or(session.extent());
+    if (chunks <= 0 || range.duration() <= 0)
+        return std::nullopt;
+    return UtilizationChunks{range, (range.duration() + chunks - 1) / chunks, chunks};
+}
+
+// One slice's devices' series: each op's time, clipped to the range, spread
+// over its chunks.
+void addUtilization(const Session &session, const ReportSlice &slice, const UtilizationChunks &c, std::vector<UtilizationSeries> &out)
+{
+    std::map<int, UtilizationSeries> byDevice;
+    const TimeRange range = c.range;
+    const TimeNs chunk = c.chunk;
+    const TimeNs offset = session.ranks()[std::size_t(slice.rankIndex)].sessionOffset;
+    for (const Track &t : slice.report->tracks) {
+        if ((t.kind != TrackKind::Kernel && t.kind != TrackKind::Memcpy && t.kind != TrackKind::Memset) || !slice.acceptsTrack(t))
+            continue;
+        UtilizationSeries &u = byDevice[t.deviceId];
+        if (u.start.empty()) {
+            u.rankIndex = slice.rankIndex;
+            u.deviceId = t.deviceId;
+            u.chunk = chunk;
+            for (int k = 0; k < c.count; ++k) {
+                u.start.push_back(range.start + TimeNs(k) * chunk);
+                u.percent.push_back(0.0);
+            }
+        }
+        t.slices.forEachOverlapping(range.start - offset, range.end - offset, [&](std::uint32_t i) {
+            TimeNs s = std::max(range.start, t.slices.start(i) + offset);
+            const TimeNs e = std::min(range.end, t.slices.end(i) + offset);
+            while (s < e) {
+                const auto k = std::size_t((s - range.start) / chunk);
+                if (k >= u.percent.size())
+                    break;
+                const TimeNs chunkEnd = range.start + TimeNs(k + 1) * chunk;
+                const TimeNs piece = std::min(e, chunkEnd) - s;
+                u.percent[k] += 100.0 * double(piece) / double(chunk);
+                s += piece;
+            }
+        });
+    }
+    for (auto &[device, series] : byDevice)
+        out.push_back(std::move(series));
 }
 
 } // namespace
@@ -183,70 +374,24 @@ const CpuActivity *GpuGapInfo::mainActivity() const
 std::vector<GpuGapInfo> findGaps(const Session &session, const StatsScope &scope, TimeNs minimum, bool withActivity,
                                  std::size_t activityLimit, GapSelection selection)
 {
-    return gapsWhere(session, scope, [minimum](int) { return GapWindow{{kTimeMin, kTimeMax}, minimum, 0}; }, withActivity, activityLimit,
-                     selection);
+    return gapsWhere(session, scope, [minimum](int) { return everyGapOf(minimum); }, withActivity, activityLimit, selection);
 }
 
 std::vector<GpuGapInfo> findInLoopGaps(const Session &session, const StatsScope &scope, double shareOfStep,
                                        TimeNs withoutSteps, std::size_t activityLimit, GapSelection selection)
 {
-    auto windowOf = [&](int rankIndex) {
-        const std::vector<TimeRange> steps = annotatedSteps(session.ranks()[std::size_t(rankIndex)]);
-        if (steps.empty())
-            return GapWindow{{kTimeMin, kTimeMax}, withoutSteps, 0};
-        std::vector<TimeNs> lengths;
-        TimeNs loopEnd = kTimeMin;
-        for (const TimeRange &st : steps) {
-            lengths.push_back(st.duration());
-            loopEnd = std::max(loopEnd, st.end);
-        }
-        std::nth_element(lengths.begin(), lengths.begin() + std::ptrdiff_t(lengths.size() / 2), lengths.end());
-        const TimeNs median = lengths[lengths.size() / 2];
-        return GapWindow{{steps.front().start, loopEnd}, std::max<TimeNs>(TimeNs(double(median) * shareOfStep), 1), median};
-    };
+    auto windowOf = [&](int rankIndex) { return inLoopWindowOf(session.ranks()[std::size_t(rankIndex)], shareOfStep, withoutSteps); };
     return gapsWhere(session, scope, windowOf, true, activityLimit, selection);
 }
 
 std::vector<UtilizationSeries> utilizationOverTime(const Session &session, const StatsScope &scope, int chunks)
 {
     std::vector<UtilizationSeries> out;
-    const TimeRange range = scope.range.value_or(session.extent());
-    if (chunks <= 0 || range.duration() <= 0)
+    const std::optional<UtilizationChunks> c = utilizationChunksOf(session, scope, chunks);
+    if (!c)
         return out;
-    const TimeNs chunk = (range.duration() + chunks - 1) / chunks;
     for (const ReportSlice &slice : slicesOf(session, scope)) {
-        std::map<int, UtilizationSeries> byDevice;
-        const TimeNs offset = session.ranks()[std::size_t(slice.rankIndex)].sessionOffset;
-        for (const Track &t : slice.report->tracks) {
-            if ((t.kind != TrackKind::Kernel && t.kind != TrackKind::Memcpy && t.kind != TrackKind::Memset) || !slice.acceptsTrack(t))
-                continue;
-            UtilizationSeries &u = byDevice[t.deviceId];
-            if (u.start.empty()) {
-                u.rankIndex = slice.rankIndex;
-                u.deviceId = t.deviceId;
-                u.chunk = chunk;
-                for (int c = 0; c < chunks; ++c) {
-                    u.start.push_back(range.start + TimeNs(c) * chunk);
-                    u.percent.push_back(0.0);
-                }
-            }
-            // Each op's time, clipped to the range, spread over its chunks.
-            t.slices.forEachOverlapping(range.start - offset, range.end - offset, [&](std::uint32_t i) {
-                TimeNs s = std::max(range.start, t.slices.start(i) + offset);
-                const TimeNs e = std::min(range.end, t.slices.end(i) + offset);
-                while (s < e) {
-                    const auto c = std::size_t((s - range.start) / chunk);
-                    if (c >= u.percent.size())
-                        break;
-                    const TimeNs chunkEnd = range.start + TimeNs(c + 1) * chunk;
-                    const TimeNs piece = std::min(e, chunkEnd) - s;
-                    u.percent[c] += 100.0 * double(piece) / double(chunk);
-                    s += piece;
-                }
-            });
-        }
-        for (auto &[device, series] : byDevice)
-            out.push_back(std::move(series));
+        addUtilization(session, slice, *c, out);
         ResidentBudget::process().doneReading(*slice.report);
     }
     return out;
@@ -254,20 +399,35 @@ std::vector<UtilizationSeries> utilizationOverTime(const Session &session, const
 
 std::vector<GapHistogramBin> gapHistogram(const Session &session, const StatsScope &scope)
 {
-    std::vector<GapHistogramBin> bins;
-    for (TimeNs from = 1000; from <= TimeNs(100) * 1000000000; from *= 10)
-        bins.push_back({from, from * 10, 0, 0});
-    for (const GpuGapInfo &g : findGaps(session, scope, 1000, false)) {
-        for (GapHistogramBin &b : bins)
-            if (g.time.duration() >= b.from && g.time.duration() < b.to) {
-                ++b.count;
-                b.total += g.time.duration();
-                break;
-            }
+    std::vector<GapHistogramBin> bins = emptyHistogram();
+    for (const ReportSlice &slice : slicesOf(session, scope)) {
+        countInHistogram(deviceOps(session, slice), bins);
+        ResidentBudget::process().doneReading(*slice.report);
     }
-    while (!bins.empty() && bins.back().count == 0)
-        bins.pop_back();
+    dropEmptyTail(bins);
     return bins;
+}
+
+GapsOverview gapsOverview(const Session &session, const StatsScope &scope, const GapRule &rule, std::size_t activityLimit,
+                          std::size_t listed, int chunks)
+{
+    GapsOverview out;
+    LongestGaps gaps(listed);
+    out.histogram = emptyHistogram();
+    const std::optional<UtilizationChunks> c = utilizationChunksOf(session, scope, chunks);
+    for (const ReportSlice &slice : slicesOf(session, scope)) {
+        const auto ops = deviceOps(session, slice);
+        const GapWindow w = rule.inLoop ? inLoopWindowOf(session.ranks()[std::size_t(slice.rankIndex)], rule.shareOfStep, rule.withoutSteps)
+                                        : everyGapOf(rule.minimum);
+        collectGaps(session, ops, w, gaps);
+        countInHistogram(ops, out.histogram);
+        if (c)
+            addUtilization(session, slice, *c, out.utilization);
+        ResidentBudget::process().doneReading(*slice.report);
+    }
+    out.gaps = selectLongest(session, gaps, true, activityLimit, {listed, &out.found});
+    dropEmptyTail(out.histogram);
+    return out;
 }
 
 } // namespace rankscope::stats

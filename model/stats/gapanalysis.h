@@ -72,4 +72,25 @@ struct GapHistogramBin {
 };
 std::vector<GapHistogramBin> gapHistogram(const Session &session, const StatsScope &scope);
 
+// Which gaps the GPU-gaps panel lists: the loop's stalls (findInLoopGaps)
+// or every gap of at least `minimum` (findGaps).
+struct GapRule {
+    bool inLoop = true;
+    double shareOfStep = 0.1;
+    TimeNs withoutSteps = 0;
+    TimeNs minimum = 0;
+};
+
+// What the panel shows, the same as the calls above, each rank's GPU
+// operations read once for all three (each read again would fault its
+// given-back pages in again).
+struct GapsOverview {
+    std::vector<GpuGapInfo> gaps; // the `listed` longest, with their CPU activity
+    std::size_t found = 0;        // how many the rule found
+    std::vector<UtilizationSeries> utilization;
+    std::vector<GapHistogramBin> histogram;
+};
+GapsOverview gapsOverview(const Session &session, const StatsScope &scope, const GapRule &rule, std::size_t activityLimit,
+                          std::size_t listed, int chunks);
+
 } // namespace rankscope::stats

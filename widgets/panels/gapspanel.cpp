@@ -97,13 +97,6 @@ namespace {
 // A busy run has hundreds of thousands of short gaps: the table lists the
 // longest (each with its CPU activity) and says how many there are.
 constexpr std::size_t kListedGaps = 1000;
-
-struct GapsResult {
-    std::vector<GpuGapInfo> gaps;
-    std::size_t found = 0;
-    std::vector<UtilizationSeries> utilization;
-    std::vector<GapHistogramBin> histogram;
-};
 } // namespace
 
 void GapsPanel::refresh()
@@ -112,23 +105,14 @@ void GapsPanel::refresh()
         return;
     const Session *s = session();
     const StatsScope sc = scope();
-    const TimeNs minimum = TimeNs(m_threshold->value() * 1e6);
-    const bool inLoop = usesInLoopRule();
-    run<GapsResult>([s, sc, minimum, inLoop] {
-        const DiagnosisThresholds th;
-        GapsResult result;
-        const GapSelection longest{kListedGaps, &result.found};
-        result.gaps = inLoop ? findInLoopGaps(*s, sc, th.inLoopGapShareOfStep, th.inLoopGapWithoutSteps, 8, longest)
-                             : findGaps(*s, sc, minimum, true, 8, longest);
-        result.utilization = utilizationOverTime(*s, sc, 100);
-        result.histogram = gapHistogram(*s, sc);
-        return result;
-    },
-                    [this](GapsResult r) {
-                        m_gaps->setTitle(r.found > r.gaps.size() ? tr("GPU gaps: the %L1 longest of %L2").arg(r.gaps.size()).arg(r.found)
-                                                                 : tr("GPU gaps"));
-                        present(std::move(r.gaps), r.utilization, r.histogram);
-                    });
+    const DiagnosisThresholds th;
+    const GapRule rule{usesInLoopRule(), th.inLoopGapShareOfStep, th.inLoopGapWithoutSteps, TimeNs(m_threshold->value() * 1e6)};
+    run<GapsOverview>([s, sc, rule] { return gapsOverview(*s, sc, rule, 8, kListedGaps, 100); },
+                      [this](GapsOverview r) {
+                          m_gaps->setTitle(r.found > r.gaps.size() ? tr("GPU gaps: the %L1 longest of %L2").arg(r.gaps.size()).arg(r.found)
+                                                                   : tr("GPU gaps"));
+                          present(std::move(r.gaps), r.utilization, r.histogram);
+                      });
 }
 
 void GapsPanel::present(std::vector<GpuGapInfo> found, const std::vector<UtilizationSeries> &utilization,

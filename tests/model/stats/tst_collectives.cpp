@@ -618,7 +618,7 @@ private slots:
         for (const bool aligned : {false, true}) {
             ReportOptions options;
             options.alignOnCollectives = aligned;
-            for (const QString name : {QStringLiteral("collectives"), QStringLiteral("rank_wait"), QStringLiteral("rank_time_map"),
+            for (const QString &name : {QStringLiteral("collectives"), QStringLiteral("rank_wait"), QStringLiteral("rank_time_map"),
                                        QStringLiteral("rank_comparison")}) {
                 const ResultTable direct = *runSessionReport(name, session, options);
                 GatheredRankParts parts;
@@ -733,7 +733,7 @@ private slots:
             kept.alignOnCollectives = scanned.alignOnCollectives = aligned;
             scanned.communicationPattern = defaultCommunicationPattern();
             QVERIFY(collectiveClassesFor(kept).hasBuiltInCommunication() && !collectiveClassesFor(scanned).hasBuiltInCommunication());
-            for (const QString name : {QStringLiteral("collectives"), QStringLiteral("rank_wait"), QStringLiteral("rank_time_map")}) {
+            for (const QString &name : {QStringLiteral("collectives"), QStringLiteral("rank_wait"), QStringLiteral("rank_time_map")}) {
                 const ResultTable fromKept = *runSessionReport(name, session, kept);
                 const ResultTable fromScan = *runSessionReport(name, session, scanned);
                 QVERIFY2(!fromKept.rows.empty(), qPrintable(name));

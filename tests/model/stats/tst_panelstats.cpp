@@ -209,6 +209,45 @@ private slots:
         QCOMPARE(bins.front().from, TimeNs(1000));
     }
 
+    // The panel's one pass over each rank gives what the separate calls
+    // give, for both rules and a range, on the real trace and the demo.
+    void gapsOverviewIsTheSeparateCalls()
+    {
+        const auto sameGaps = [](const std::vector<GpuGapInfo> &a, const std::vector<GpuGapInfo> &b) {
+            if (a.size() != b.size())
+                return false;
+            for (std::size_t i = 0; i < a.size(); ++i) {
+                if (a[i].time != b[i].time || a[i].rankIndex != b[i].rankIndex || a[i].deviceId != b[i].deviceId
+                    || a[i].medianStep != b[i].medianStep || a[i].activity.size() != b[i].activity.size())
+                    return false;
+                for (std::size_t k = 0; k < a[i].activity.size(); ++k)
+                    if (a[i].activity[k].name != b[i].activity[k].name || a[i].activity[k].covered != b[i].activity[k].covered)
+                        return false;
+            }
+            return true;
+        };
+        for (const Session *session : {m_slow.get(), m_ddp.get()})
+            for (const StatsScope &scope : {StatsScope{}, StatsScope{TimeRange{7000000000, 9400000000}, std::nullopt}})
+                for (const bool inLoop : {true, false}) {
+                    const GapRule rule{inLoop, 0.10, 1000000, 50000000};
+                    const GapsOverview overview = gapsOverview(*session, scope, rule, 8, 4, 30);
+                    std::size_t found = 0;
+                    const auto gaps = inLoop ? findInLoopGaps(*session, scope, 0.10, 1000000, 8, {4, &found})
+                                             : findGaps(*session, scope, 50000000, true, 8, {4, &found});
+                    QVERIFY(sameGaps(overview.gaps, gaps));
+                    QCOMPARE(overview.found, found);
+                    const auto bins = gapHistogram(*session, scope);
+                    QCOMPARE(overview.histogram.size(), bins.size());
+                    for (std::size_t i = 0; i < bins.size(); ++i)
+                        QVERIFY(overview.histogram[i].count == bins[i].count && overview.histogram[i].total == bins[i].total);
+                    const auto series = utilizationOverTime(*session, scope, 30);
+                    QCOMPARE(overview.utilization.size(), series.size());
+                    for (std::size_t i = 0; i < series.size(); ++i)
+                        QVERIFY(overview.utilization[i].percent == series[i].percent && overview.utilization[i].start == series[i].start);
+                }
+        QVERIFY(gapsOverview(*m_slow, {}, {true, 0.10, 1000000, 0}, 8, 4, 30).found >= 8);
+    }
+
     void rankComparisonOfTheDemo()
     {
         const auto rows = compareRanks(*m_ddp, {});
