@@ -347,6 +347,8 @@ namespace rankscope {
 
 void CacheReader::checkStrings(const Column<std::uint64_t> &offsets, const Column<char> &texts, const Column<std::uint32_t> &slotTable) const
 {
+    if (!m_checkStrings)
+        return;
     if (offsets.size() < 2 || offsets[0] != 0 || offsets.back() != texts.size())
         throw CacheDamaged("the string table's offsets do not cover its texts");
     const std::size_t count = offsets.size() - 1;

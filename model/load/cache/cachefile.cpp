@@ -107,6 +107,7 @@ QString writeIndexCache(const Report &report, const CacheKey &key, const QString
         CacheWriter writer(file, sizeof header);
         writer(key.sourcePath);
         ReportCacheAccess::report(writer, report);
+        writer.finishOutline();
         std::memcpy(header.magic, kMagic, sizeof kMagic);
         header.formatVersion = kIndexCacheFormatVersion;
         header.byteOrder = kByteOrderMark;
@@ -188,7 +189,7 @@ CacheOpenResult openIndexCache(const QString &cachePath, const CacheKey &key, co
         return {nullptr, QStringLiteral("cannot map it: %1").arg(mapped->file.errorString())};
     auto report = std::make_shared<Report>();
     try {
-        CacheReader reader({mapped->data + header.bodyOffset, std::size_t(header.bodyBytes)}, header.bodyOffset, mapped);
+        CacheReader reader({mapped->data + header.bodyOffset, std::size_t(header.bodyBytes)}, header.bodyOffset, mapped, !passedBefore);
         QString sourcePath;
         reader(sourcePath);
         if (sourcePath != key.sourcePath)

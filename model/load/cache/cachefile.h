@@ -7,11 +7,13 @@
 // when read.
 //
 // Layout: a fixed header (magic, format version, byte order, the source's
-// size and modification time, the body's length and CRC-32), then the body:
-// the report's members in one fixed order (reportcodec.cpp), every column
-// 64-byte aligned so it is read in place. Nothing in it is trusted: a wrong
-// magic, version, length or checksum, a count past the end of the file or
-// an index out of range makes the open fail with a reason, and the caller
+// size and modification time, the body's length and checksum), then the
+// body: the columns' values, every one 64-byte aligned so it is read in
+// place, then the outline, the report's members in one fixed order
+// (reportfields.h) with each column's length and place (cachestreams.h).
+// Nothing in it is trusted: a wrong magic, version, length or checksum, a
+// count or place past the end of the file or an index out of range makes
+// the open fail with a reason, and the caller
 // rebuilds the cache from the trace.
 #include "core/report.h"
 
@@ -37,8 +39,9 @@ struct CacheKey {
 // CRC-32. 4: a GPU busy summary keeps its runs. 5: Report::byName, the
 // events grouped by name with their values sorted. 6: Report::communication.
 // 7: Report::timeSplits. 8: a communication kernel keeps its name and
-// times. A cache of another version is rebuilt.
-constexpr std::uint32_t kIndexCacheFormatVersion = 8;
+// times. 9: the columns' lengths and places in an outline after them. A
+// cache of another version is rebuilt.
+constexpr std::uint32_t kIndexCacheFormatVersion = 9;
 
 struct CacheOpenResult {
     std::shared_ptr<Report> report; // set when the cache was sound and matched

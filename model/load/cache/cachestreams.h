@@ -1,9 +1,15 @@
 #pragma once
 // The two walkers of reportfields.h: CacheWriter appends a report's members
 // to a file, CacheReader takes them back from a mapped one. Numbers are
-// stored as the machine holds them (the header records the byte order);
-// a column is its length, padding to 64 bytes, then its values, so the
-// reader hands out a view of the mapping instead of a copy.
+// stored as the machine holds them (the header records the byte order).
+//
+// A body is two parts: the columns' values, each padded to 64 bytes so the
+// reader hands out a view of the mapping instead of a copy, then the
+// outline: everything else in walking order (counts, numbers, texts, lists)
+// with each column's length and place, and last the outline's length.
+// Opening walks only the outline, a few contiguous pages, instead of
+// touching every column's page scattered through a file of tens of MB: from
+// a cold disk that is one read per cache instead of one per column.
 #include "core/column.h"
 #include "load/cache/chunkhash.h"
 #include "core/timetypes.h"
@@ -42,17 +48,18 @@ public:
     template<class T>
     void operator()(const Column<T> &column)
     {
-        const std::uint64_t count = column.size();
-        raw(&count, sizeof count);
         pad();
-        raw(column.data(), column.size() * sizeof(T));
+        const std::uint64_t count = column.size(), place = m_offset;
+        outline(&count, sizeof count);
+        outline(&place, sizeof place);
+        toFile(column.data(), column.size() * sizeof(T));
     }
     void operator()(const QString &text)
     {
         const QByteArray utf8 = text.toUtf8();
         const auto bytes = std::uint32_t(utf8.size());
-        raw(&bytes, sizeof bytes);
-        raw(utf8.constData(), utf8.size());
+        outline(&bytes, sizeof bytes);
+        outline(utf8.constData(), std::size_t(utf8.size()));
     }
     void operator()(const std::vector<QString> &texts)
     {
@@ -77,13 +84,13 @@ public:
     void operator()(bool value)
     {
         const std::uint8_t byte = value ? 1 : 0;
-        raw(&byte, 1);
+        outline(&byte, 1);
     }
     template<class T>
         requires std::is_trivially_copyable_v<T> && (!std::is_same_v<T, bool>)
     void operator()(const T &value)
     {
-        raw(&value, sizeof value);
+        outline(&value, sizeof value);
     }
     template<class T, class Each>
     void list(const std::vector<T> &items, Each &&each)
@@ -95,12 +102,21 @@ public:
     template<class A, class B, class C>
     void checkStrings(const A &, const B &, const C &) {}
 
+    // Writes the outline and its length after the columns; call once, last.
+    void finishOutline()
+    {
+        const std::uint64_t bytes = std::uint64_t(m_outline.size());
+        toFile(m_outline.constData(), m_outline.size());
+        toFile(&bytes, sizeof bytes);
+        m_outline.clear();
+    }
     std::uint64_t offset() const { return m_offset; }
     // The checksum of everything written (chunkhash.h); call once, at the end.
     std::uint64_t finishChecksum() { return m_hasher.finish(); }
 
 private:
-    void raw(const void *data, std::size_t bytes)
+    void outline(const void *data, std::size_t bytes) { m_outline.append(static_cast<const char *>(data), qsizetype(bytes)); }
+    void toFile(const void *data, std::size_t bytes)
     {
         if (bytes == 0)
             return;
@@ -112,11 +128,12 @@ private:
     void pad()
     {
         static constexpr char zeros[kCacheColumnAlignment] = {};
-        raw(zeros, (kCacheColumnAlignment - m_offset % kCacheColumnAlignment) % kCacheColumnAlignment);
+        toFile(zeros, (kCacheColumnAlignment - m_offset % kCacheColumnAlignment) % kCacheColumnAlignment);
     }
 
     QFileDevice &m_file;
     std::uint64_t m_offset;
+    QByteArray m_outline;
     ChunkedHasher m_hasher;
 };
 
@@ -124,25 +141,33 @@ class CacheReader {
 public:
     static constexpr bool kWriting = false;
 
-    // Reads `bytes` (the body), which start at `offset` in the file and stay
-    // mapped while `mapping` lives.
-    CacheReader(std::span<const std::uint8_t> bytes, std::uint64_t offset, std::shared_ptr<const void> mapping)
-        : m_bytes(bytes), m_offset(offset), m_mapping(std::move(mapping))
+    // Reads `body`, which starts at `offset` in the file and stays mapped
+    // while `mapping` lives. Without `checkStrings`, the string table is
+    // taken as it is: for a cache that passed every check before
+    // (checkedcaches.h), so opening it reads no text.
+    CacheReader(std::span<const std::uint8_t> body, std::uint64_t offset, std::shared_ptr<const void> mapping, bool checkStrings = true)
+        : m_offset(offset), m_mapping(std::move(mapping)), m_checkStrings(checkStrings)
     {
+        std::uint64_t outlineBytes = 0;
+        if (body.size() < sizeof outlineBytes)
+            throw CacheDamaged("the file ends early");
+        std::memcpy(&outlineBytes, body.data() + body.size() - sizeof outlineBytes, sizeof outlineBytes);
+        if (outlineBytes > body.size() - sizeof outlineBytes)
+            throw CacheDamaged("its outline is longer than the file");
+        m_columns = body.first(body.size() - sizeof outlineBytes - std::size_t(outlineBytes));
+        m_bytes = body.subspan(m_columns.size(), std::size_t(outlineBytes));
     }
 
     template<class T>
     void operator()(Column<T> &column)
     {
-        const std::uint64_t count = number<std::uint64_t>();
-        skip((kCacheColumnAlignment - (m_offset + m_at) % kCacheColumnAlignment) % kCacheColumnAlignment);
-        if (count > remaining() / sizeof(T))
+        const std::uint64_t count = number<std::uint64_t>(), place = number<std::uint64_t>();
+        if (place < m_offset || place - m_offset > m_columns.size() || count > (m_columns.size() - (place - m_offset)) / sizeof(T))
             throw CacheDamaged("a column runs past the end of the file");
-        const auto *values = reinterpret_cast<const T *>(m_bytes.data() + m_at);
-        if (reinterpret_cast<std::uintptr_t>(values) % alignof(T) != 0)
+        const auto *values = reinterpret_cast<const T *>(m_columns.data() + (place - m_offset));
+        if (place % kCacheColumnAlignment != 0 || reinterpret_cast<std::uintptr_t>(values) % alignof(T) != 0)
             throw CacheDamaged("a column is not aligned");
         column = Column<T>::mapped({values, std::size_t(count)}, m_mapping);
-        m_at += count * sizeof(T);
     }
     void operator()(QString &text)
     {
@@ -209,19 +234,15 @@ public:
             each(items.emplace_back());
     }
     // The string table's parts agree: offsets ascend within the texts, each
-    // text ends with its NUL, and every slot names a string or none.
+    // text ends with its NUL, and every slot names a string or none (when
+    // the reader checks strings).
     void checkStrings(const Column<std::uint64_t> &offsets, const Column<char> &texts, const Column<std::uint32_t> &slotTable) const;
 
+    // The whole outline was read.
     bool atEnd() const { return m_at == m_bytes.size(); }
 
 private:
     std::size_t remaining() const { return m_bytes.size() - m_at; }
-    void skip(std::size_t bytes)
-    {
-        if (bytes > remaining())
-            throw CacheDamaged("the file ends early");
-        m_at += bytes;
-    }
     template<class T>
     T number()
     {
@@ -233,10 +254,12 @@ private:
         return value;
     }
 
-    std::span<const std::uint8_t> m_bytes;
-    std::uint64_t m_offset;
+    std::span<const std::uint8_t> m_columns; // the body's first part
+    std::span<const std::uint8_t> m_bytes;   // the outline, read in order
+    std::uint64_t m_offset;                  // the body's place in the file
     std::size_t m_at = 0;
     std::shared_ptr<const void> m_mapping;
+    bool m_checkStrings = true;
 };
 
 } // namespace rankscope

@@ -257,6 +257,9 @@ private slots:
         QTest::addRow("a header byte flipped") << 5 << "header is damaged";
         QTest::addRow("another format version") << 6 << "another version of Rankscope";
         QTest::addRow("half the body, checksums refreshed") << 7 << "damaged (";
+        QTest::addRow("an outline longer than the file") << 8 << "outline is longer than the file";
+        QTest::addRow("a column placed past the columns") << 9 << "a column runs past the end of the file";
+        QTest::addRow("a column placed off its alignment") << 10 << "a column is not aligned";
     }
 
     void damagedCacheIsRebuilt()
@@ -284,6 +287,34 @@ private slots:
             bytes.truncate(bytes.size() / 2);
             const std::uint64_t bodyBytes = std::uint64_t(bytes.size() - 64);
             std::memcpy(bytes.data() + 24, &bodyBytes, 8);
+            refreshChecksums(bytes);
+            break;
+        }
+        case 8: {
+            const std::uint64_t outlineBytes = std::uint64_t(bytes.size());
+            std::memcpy(bytes.data() + bytes.size() - 8, &outlineBytes, 8);
+            refreshChecksums(bytes);
+            break;
+        }
+        case 9:
+        case 10: {
+            // The string table's offsets: the first column in the outline
+            // whose length is the number of strings and one.
+            const std::uint64_t strings = loadTraceFile(file).report->strings.size() + 1;
+            std::uint64_t outlineBytes = 0;
+            std::memcpy(&outlineBytes, bytes.constData() + bytes.size() - 8, 8);
+            const qsizetype outline = bytes.size() - 8 - qsizetype(outlineBytes);
+            qsizetype at = outline;
+            for (; at + 16 <= bytes.size() - 8; ++at) {
+                std::uint64_t count = 0, place = 0;
+                std::memcpy(&count, bytes.constData() + at, 8);
+                std::memcpy(&place, bytes.constData() + at + 8, 8);
+                if (count == strings && place % 64 == 0 && place >= 64 && place < std::uint64_t(outline))
+                    break;
+            }
+            QVERIFY(at + 16 <= bytes.size() - 8);
+            const std::uint64_t place = damage == 9 ? std::uint64_t(outline) : std::uint64_t(64 + 8);
+            std::memcpy(bytes.data() + at + 8, &place, 8);
             refreshChecksums(bytes);
             break;
         }
