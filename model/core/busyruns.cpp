@@ -42,22 +42,24 @@ SliceTrack busyRuns(const Report &report, std::span<const std::uint32_t> tracks,
     }
     SliceTrack runs;
     TimeNs runStart = 0, runEnd = kTimeMin;
+    bool open = false;
     while (!heap.empty()) {
         Cursor c = heap.top();
         heap.pop();
         const TimeNs end = report.tracks[c.track].slices.end(c.next);
-        if (c.start > runEnd) {
-            if (runEnd > runStart)
+        if (!open || c.start > runEnd) {
+            if (open)
                 runs.append(runStart, runEnd, StringTable::kEmpty, 0);
             runStart = c.start;
             runEnd = end;
+            open = true;
         } else {
             runEnd = std::max(runEnd, end);
         }
         if (settle(c, c.next + 1))
             heap.push(c);
     }
-    if (runEnd > runStart)
+    if (open)
         runs.append(runStart, runEnd, StringTable::kEmpty, 0);
     runs.finalize();
     return runs;

@@ -79,14 +79,25 @@ RankLoop loopOf(const RankEntry &entry, const DiagnosisThresholds &th)
     std::vector<std::size_t> busyPieces; // where each GPU track's operations begin in `busy`
     std::unordered_map<StringId, bool> loadingName; // by NVTX or OS call name
     std::unordered_map<StringId, bool> stepName;    // by NVTX name: matched once each
-    const auto isGpuOp = [](const Track &t) {
-        return t.kind == TrackKind::Kernel || t.kind == TrackKind::Memcpy || t.kind == TrackKind::Memset;
-    };
-    std::size_t gpuOps = 0; // sized first: a rank's GPU operations run to millions
-    for (const Track &t : r.tracks)
-        if (Session::ownsTrack(entry, t) && isGpuOp(t))
-            gpuOps += t.slices.size();
-    busy.reserve(gpuOps);
+    // When the GPU was busy: the union of its operations, which the GPU
+    // busy summaries hold per device as runs (core/busyruns.h, the same
+    // union), a few pages instead of every operation.
+    const bool fromSummaries = !r.gpuBusy.empty();
+    const auto isGpuOp = [&](const Track &t) { return !fromSummaries && isGpuOperation(t.kind); };
+    if (fromSummaries) {
+        for (const GpuBusySummary &g : r.gpuBusy)
+            if (!entry.pid || *entry.pid == g.pid) {
+                busyPieces.push_back(busy.size());
+                for (std::size_t i = 0; i < g.runs.size(); ++i)
+                    busy.push_back({g.runs.start(i) + entry.sessionOffset, g.runs.end(i) + entry.sessionOffset});
+            }
+    } else {
+        std::size_t gpuOps = 0; // sized first: a rank's GPU operations run to millions
+        for (const Track &t : r.tracks)
+            if (Session::ownsTrack(entry, t) && isGpuOp(t))
+                gpuOps += t.slices.size();
+        busy.reserve(gpuOps);
+    }
     for (const Track &t : r.tracks) {
         if (!Session::ownsTrack(entry, t))
             continue;
@@ -119,7 +130,7 @@ RankLoop loopOf(const RankEntry &entry, const DiagnosisThresholds &th)
             }
         }
     }
-    sortPieces(busy, busyPieces); // each track's in order by start already
+    sortPieces(busy, busyPieces); // each track's (or summary's) in order by start already
     busy = unionOfSorted(busy);
     l.loading = unionOf(std::move(loading));
     std::sort(steps.begin(), steps.end(), [](const TimeRange &a, const TimeRange &b) { return a.start < b.start; });

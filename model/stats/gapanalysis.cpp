@@ -62,6 +62,47 @@ std::map<std::tuple<int, std::uint32_t, int>, DeviceOps> deviceOps(const Session
     return ops;
 }
 
+using DeviceKey = std::tuple<int, std::uint32_t, int>; // rank index, process, device
+
+// One device's idle gaps in time order, report time: nsys' gpu_gaps pairing
+// of its operations' sorted starts and ends, every gap however short.
+struct DeviceGaps {
+    TimeNs offset = 0; // the rank's session offset
+    std::vector<Interval> gaps;
+};
+
+std::map<DeviceKey, DeviceGaps> deviceGaps(const Session &session, const ReportSlice &slice)
+{
+    const Report &r = *slice.report;
+    std::map<DeviceKey, DeviceGaps> out;
+    // Over the whole report they are the spaces between the runs of its
+    // GPU busy summaries (core/busyruns.h), a few pages instead of every
+    // operation; over a range, the operations that start in it are paired.
+    if (slice.range == TimeRange::everything() && !r.gpuBusy.empty()) {
+        const TimeNs offset = session.ranks()[std::size_t(slice.rankIndex)].sessionOffset;
+        for (const GpuBusySummary &g : r.gpuBusy) {
+            if (slice.pid && g.pid != *slice.pid)
+                continue;
+            DeviceGaps &d = out[{slice.rankIndex, g.pid, g.deviceId}];
+            d.offset = offset;
+            const SliceTrack &runs = g.runs;
+            d.gaps.reserve(runs.size());
+            for (std::size_t i = 0; i + 1 < runs.size(); ++i)
+                if (runs.end(i) < runs.start(i + 1))
+                    d.gaps.push_back({runs.end(i), runs.start(i + 1)});
+        }
+        return out;
+    }
+    for (const auto &[key, ops] : deviceOps(session, slice)) {
+        DeviceGaps &d = out[key];
+        d.offset = ops.offset;
+        for (std::size_t k = 0; k + 1 < ops.starts.size(); ++k)
+            if (ops.ends[k] < ops.starts[k + 1])
+                d.gaps.push_back({ops.ends[k], ops.starts[k + 1]});
+    }
+    return out;
+}
+
 // The thread of `pid` that made the most CUDA API calls (the training
 // thread); the process's main thread when none did.
 std::uint32_t trainingThread(const Report &r, std::uint32_t pid)
@@ -128,13 +169,13 @@ struct GapWindow {
     TimeNs medianStep = 0;
 };
 
-// The idle ranges between one device's operations, clipped to the window,
-// at least its minimum long: (from, to) in report time.
+// One device's gaps clipped to the window, at least its minimum long:
+// (from, to) in report time.
 template<class Visit>
-void forEachGap(const DeviceOps &d, const GapWindow &w, Visit &&visit)
+void forEachGap(const DeviceGaps &d, const GapWindow &w, Visit &&visit)
 {
-    for (std::size_t k = 0; k + 1 < d.starts.size(); ++k) {
-        const TimeNs from = std::max(d.ends[k], w.within.start), to = std::min(d.starts[k + 1], w.within.end);
+    for (const auto &[start, end] : d.gaps) {
+        const TimeNs from = std::max(start, w.within.start), to = std::min(end, w.within.end);
         const TimeNs idle = to - from;
         if (idle > 0 && idle >= w.minimum)
             visit(from, to);
@@ -217,10 +258,10 @@ private:
 };
 
 // The gaps of one slice's devices the window of their rank lets through.
-void collectGaps(const Session &session, const std::map<std::tuple<int, std::uint32_t, int>, DeviceOps> &ops, const GapWindow &w,
+void collectGaps(const Session &session, const std::map<DeviceKey, DeviceGaps> &devices, const GapWindow &w,
                  LongestGaps &gaps)
 {
-    for (const auto &[key, d] : ops) {
+    for (const auto &[key, d] : devices) {
         const auto &[rankIndex, pid, device] = key;
         forEachGap(d, w, [&](TimeNs from, TimeNs to) {
             GpuGapInfo g;
@@ -261,7 +302,7 @@ std::vector<GpuGapInfo> gapsWhere(const Session &session, const StatsScope &scop
     // Rank after rank, each rank's mapped pages given back once read
     // (session/residentbudget.h).
     for (const ReportSlice &slice : slicesOf(session, scope)) {
-        collectGaps(session, deviceOps(session, slice), windowOf(slice.rankIndex), gaps);
+        collectGaps(session, deviceGaps(session, slice), windowOf(slice.rankIndex), gaps);
         ResidentBudget::process().doneReading(*slice.report);
     }
     return selectLongest(session, gaps, withActivity, activityLimit, selection);
@@ -279,9 +320,9 @@ std::vector<GapHistogramBin> emptyHistogram()
     return bins;
 }
 
-void countInHistogram(const std::map<std::tuple<int, std::uint32_t, int>, DeviceOps> &ops, std::vector<GapHistogramBin> &bins)
+void countInHistogram(const std::map<DeviceKey, DeviceGaps> &devices, std::vector<GapHistogramBin> &bins)
 {
-    for (const auto &[key, d] : ops)
+    for (const auto &[key, d] : devices)
         forEachGap(d, everyGapOf(kHistogramFloor), [&](TimeNs from, TimeNs to) {
             for (GapHistogramBin &b : bins)
                 if (to - from >= b.from && to - from < b.to) {
@@ -401,7 +442,7 @@ std::vector<GapHistogramBin> gapHistogram(const Session &session, const StatsSco
 {
     std::vector<GapHistogramBin> bins = emptyHistogram();
     for (const ReportSlice &slice : slicesOf(session, scope)) {
-        countInHistogram(deviceOps(session, slice), bins);
+        countInHistogram(deviceGaps(session, slice), bins);
         ResidentBudget::process().doneReading(*slice.report);
     }
     dropEmptyTail(bins);
@@ -416,11 +457,11 @@ GapsOverview gapsOverview(const Session &session, const StatsScope &scope, const
     out.histogram = emptyHistogram();
     const std::optional<UtilizationChunks> c = utilizationChunksOf(session, scope, chunks);
     for (const ReportSlice &slice : slicesOf(session, scope)) {
-        const auto ops = deviceOps(session, slice);
+        const auto devices = deviceGaps(session, slice);
         const GapWindow w = rule.inLoop ? inLoopWindowOf(session.ranks()[std::size_t(slice.rankIndex)], rule.shareOfStep, rule.withoutSteps)
                                         : everyGapOf(rule.minimum);
-        collectGaps(session, ops, w, gaps);
-        countInHistogram(ops, out.histogram);
+        collectGaps(session, devices, w, gaps);
+        countInHistogram(devices, out.histogram);
         if (c)
             addUtilization(session, slice, *c, out.utilization);
         ResidentBudget::process().doneReading(*slice.report);

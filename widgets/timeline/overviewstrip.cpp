@@ -40,16 +40,20 @@ void OverviewStrip::rebuildActivity()
         return update();
     const TimeRange all = m_zoom->bounds();
     const TimeScale s = TimeScale::fit(all, width);
-    // Kernel time per pixel from each kernel track's coarse summary level,
-    // averaged over ranks.
+    // GPU busy time per pixel from each GPU's busy summary (its kernels,
+    // copies and memsets as one set of runs, what a collapsed rank draws),
+    // averaged over ranks: its coarse level is a few pages of each cache,
+    // read by the collapsed rows too, where every kernel track's level was
+    // a page of its own from a cold disk.
     const double ranks = std::max<std::size_t>(1, m_session->ranks().size());
     for (const RankEntry &entry : m_session->ranks())
-        for (const Track &t : entry.report->tracks) {
-            if (t.kind != TrackKind::Kernel || !Session::ownsTrack(entry, t))
+        for (const GpuBusySummary &gpu : entry.report->gpuBusy) {
+            if (entry.pid && *entry.pid != gpu.pid)
                 continue;
-            const LodSummary::Level *level = t.slices.lod().levelFor(s.nsPerPixel);
+            const LodSummary &lod = gpu.runs.lod();
+            const LodSummary::Level *level = lod.levelFor(s.nsPerPixel);
             if (!level)
-                level = t.slices.lod().levels().empty() ? nullptr : &t.slices.lod().levels().front();
+                level = lod.levels().empty() ? nullptr : &lod.levels().front();
             if (!level)
                 continue;
             for (std::size_t b = 0; b < level->size(); ++b) {

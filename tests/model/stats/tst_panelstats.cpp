@@ -1,5 +1,6 @@
 // The analyses behind the stats panels: scoped sums, memcpy bins, GPU gaps
 // with their CPU activity, rank comparison.
+#include "load/derivedtracks.h"
 #include "stats/gapanalysis.h"
 #include "stats/memcpyanalysis.h"
 #include "stats/nsysreports.h"
@@ -246,6 +247,78 @@ private slots:
                         QVERIFY(overview.utilization[i].percent == series[i].percent && overview.utilization[i].start == series[i].start);
                 }
         QVERIFY(gapsOverview(*m_slow, {}, {true, 0.10, 1000000, 0}, 8, 4, 30).found >= 8);
+    }
+
+    // Over whole ranks the gaps come from the GPU busy summaries' runs; over
+    // a range, from pairing the operations' sorted starts and ends as nsys'
+    // gpu_gaps does. A range covering everything must give the same gaps,
+    // on every real trace at hand (nsys, two processes in one nsys export,
+    // Kineto).
+    void gapsFromBusyRunsAreTheOperationsPaired()
+    {
+        const QStringList sets[] = {
+            {slowFixture()},
+            {ddpFixture(0), ddpFixture(1), ddpFixture(2), ddpFixture(3)},
+            {dataPath(QStringLiteral("third-party/nsys-ai/mfu_2gpu_before.sqlite"))},
+            {dataPath(QStringLiteral("third-party/nsys-ai/mfu_2gpu_after.sqlite"))},
+            {dataPath(QStringLiteral("third-party/hta/sampled_rank-0.json.gz")), dataPath(QStringLiteral("third-party/hta/sampled_rank-1.json.gz"))},
+            {dataPath(QStringLiteral("kineto/slow_rank0.pt.trace.json.gz"))},
+        };
+        for (const QStringList &files : sets) {
+            const Session session = Session::load(files);
+            const TimeRange extent = session.extent();
+            const StatsScope everything{TimeRange{extent.start - 1, extent.end + 1}, std::nullopt};
+            std::size_t fromRuns = 0, paired = 0;
+            const auto a = findGaps(session, {}, 0, false, 8, {std::numeric_limits<std::size_t>::max(), &fromRuns});
+            const auto b = findGaps(session, everything, 0, false, 8, {std::numeric_limits<std::size_t>::max(), &paired});
+            QVERIFY2(fromRuns > 0, qPrintable(files.join(QLatin1Char(' '))));
+            QCOMPARE(fromRuns, paired);
+            for (std::size_t i = 0; i < a.size(); ++i)
+                QVERIFY(a[i].time == b[i].time && a[i].rankIndex == b[i].rankIndex && a[i].pid == b[i].pid && a[i].deviceId == b[i].deviceId);
+        }
+    }
+
+    // Operations of no length split a gap as nsys pairs them: alone between
+    // two runs, at a run's end or start, two at once, inside a busy run.
+    void instantOperationsSplitGapsAsNsysPairsThem()
+    {
+        auto report = std::make_shared<Report>();
+        const std::vector<std::vector<std::pair<TimeNs, TimeNs>>> streams{
+            {{1000, 2000}, {3000, 3000}, {4000, 5000}, {5000, 5000}, {7000, 7000}, {7000, 7000}, {9000, 9500}},
+            {{1500, 1500}, {6000, 6000}, {6000, 6500}, {9200, 9200}, {12000, 12000}},
+        };
+        std::vector<TimeNs> starts, ends;
+        std::uint32_t stream = 7;
+        for (const auto &ops : streams) {
+            Track track;
+            track.kind = TrackKind::Kernel;
+            track.pid = 42;
+            track.deviceId = 0;
+            track.streamId = stream++;
+            for (const auto &[start, end] : ops) {
+                track.slices.append(start, end, StringTable::kEmpty, 0);
+                starts.push_back(start);
+                ends.push_back(end);
+            }
+            track.slices.finalize();
+            report->tracks.push_back(std::move(track));
+        }
+        buildGpuBusySummaries(*report);
+        std::sort(starts.begin(), starts.end());
+        std::sort(ends.begin(), ends.end());
+        std::vector<std::pair<TimeNs, TimeNs>> expected; // (start, end), gpu_gaps' pairing
+        for (std::size_t k = 0; k + 1 < starts.size(); ++k)
+            if (ends[k] < starts[k + 1])
+                expected.push_back({ends[k], starts[k + 1]});
+        QCOMPARE(expected, (std::vector<std::pair<TimeNs, TimeNs>>{{2000, 3000}, {3000, 4000}, {5000, 6000}, {6500, 7000},
+                                                                     {7000, 9000}, {9500, 12000}}));
+        const Session session = Session::fromReports({report});
+        const TimeNs offset = session.ranks()[0].sessionOffset;
+        std::vector<std::pair<TimeNs, TimeNs>> found;
+        for (const GpuGapInfo &g : findGaps(session, {}, 0, false))
+            found.push_back({g.time.start - offset, g.time.end - offset});
+        std::sort(found.begin(), found.end());
+        QCOMPARE(found, expected);
     }
 
     void rankComparisonOfTheDemo()
