@@ -6,6 +6,8 @@
 #include <QHash>
 
 #include <algorithm>
+#include <map>
+#include <tuple>
 
 namespace rankscope::stats {
 
@@ -50,10 +52,11 @@ RankCollectiveOps collectiveOpsOfRank(const Session &session, int rankIndex, con
     const Report &r = *entry.report;
     struct Pending {
         CollectiveOp op;
-        QString group;
+        int group = -1;                       // into `groups`; -1: keyed by its stream
         std::pair<int, std::uint32_t> stream; // device, stream
     };
     std::vector<Pending> pending;
+    pending.reserve(r.communication.present ? r.communication.kernels.size() : 0);
     // Kind and name per (collective name, kernel name): a rank runs the same
     // few thousands of times, and reading the kind from the names is slow.
     struct NamedKind {
@@ -70,6 +73,28 @@ RankCollectiveOps collectiveOpsOfRank(const Session &session, int rankIndex, con
                                NamedKind{kind, collective.empty() ? collectiveKindName(kind)
                                                                   : QString::fromUtf8(collective.data(), qsizetype(collective.size()))})
                      .first;
+        }
+        return it->second;
+    };
+    // The communicator a collective names, as a number: its process group
+    // (and, for a send or receive, the pair of ranks), named once per
+    // distinct one rather than a text built per kernel.
+    std::vector<QString> groups;
+    std::map<std::tuple<StringId, bool, int, StringId>, int> groupOf; // (group name, point to point, rank, peers)
+    auto groupIndexOf = [&](const CollectiveRecord &c, bool pointToPoint) {
+        const auto key = pointToPoint ? std::tuple(c.processGroupName, true, c.commRank, c.peers)
+                                      : std::tuple(c.processGroupName, false, 0, StringTable::kEmpty);
+        auto it = groupOf.find(key);
+        if (it == groupOf.end()) {
+            QString group = r.strings.string(c.processGroupName);
+            if (pointToPoint && !group.isEmpty())
+                group += pointToPointPair(r, c);
+            int index = -1;
+            if (!group.isEmpty()) {
+                index = int(groups.size());
+                groups.push_back(std::move(group));
+            }
+            it = groupOf.emplace(key, index).first;
         }
         return it->second;
     };
@@ -91,9 +116,7 @@ RankCollectiveOps collectiveOpsOfRank(const Session &session, int rankIndex, con
         p.op.kind = named.kind;
         p.op.name = named.name; // shared, not a copy per kernel
         if (c) {
-            p.group = r.strings.string(c->processGroupName);
-            if (isPointToPoint(p.op.kind) && !p.group.isEmpty())
-                p.group += pointToPointPair(r, *c);
+            p.group = groupIndexOf(*c, isPointToPoint(p.op.kind));
             p.op.bytes = bytesOf(*c, p.op.kind);
             p.op.groupSize = c->groupSize;
             p.op.sequence = c->sequence;
@@ -122,20 +145,40 @@ RankCollectiveOps collectiveOpsOfRank(const Session &session, int rankIndex, con
             }
         }
     }
-    std::sort(pending.begin(), pending.end(), [](const Pending &a, const Pending &b) { return a.op.start < b.op.start; });
-    std::map<std::pair<int, std::uint32_t>, int> streamOrdinal;
+    // In time order (ties in the order read): the ops' places sorted, not
+    // the ops, which are large.
+    std::vector<std::pair<TimeNs, std::uint32_t>> order(pending.size());
+    for (std::size_t i = 0; i < pending.size(); ++i)
+        order[i] = {pending[i].op.start, std::uint32_t(i)};
+    std::sort(order.begin(), order.end());
+    // Each op to its communicator's list, the list found once per
+    // communicator (streams numbered in order of first use) and sized
+    // before it is filled.
     RankCollectiveOps ops;
-    for (Pending &p : pending) {
-        QString key;
-        if (!p.group.isEmpty()) {
-            key = p.group;
+    std::vector<std::vector<CollectiveOp> *> groupList(groups.size(), nullptr);
+    std::map<std::pair<int, std::uint32_t>, std::vector<CollectiveOp> *> streamList;
+    std::vector<std::vector<CollectiveOp> *> listOf(pending.size(), nullptr);
+    std::map<std::vector<CollectiveOp> *, std::size_t> sizes;
+    for (const auto &[start, i] : order) {
+        const Pending &p = pending[i];
+        std::vector<CollectiveOp> *&list = listOf[i];
+        if (p.group >= 0) {
+            list = groupList[std::size_t(p.group)];
+            if (!list)
+                list = groupList[std::size_t(p.group)] = &ops.byCommunicator[groups[std::size_t(p.group)]];
             ops.keyedByGroup = true;
         } else {
-            const auto [it, added] = streamOrdinal.try_emplace(p.stream, int(streamOrdinal.size()));
-            key = QStringLiteral("stream #%1").arg(it->second);
+            auto it = streamList.find(p.stream);
+            if (it == streamList.end())
+                it = streamList.emplace(p.stream, &ops.byCommunicator[QStringLiteral("stream #%1").arg(streamList.size())]).first;
+            list = it->second;
         }
-        ops.byCommunicator[key].push_back(std::move(p.op));
+        ++sizes[list];
     }
+    for (const auto &[list, n] : sizes)
+        list->reserve(n);
+    for (const auto &[start, i] : order)
+        listOf[i]->push_back(std::move(pending[i].op));
     return ops;
 }
 
