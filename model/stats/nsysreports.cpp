@@ -168,16 +168,20 @@ ResultTable timeTable(QString name, QString title, const QString &countHeader,
     std::int64_t grandTotal = 0;
     for (const Row &r : rows)
         grandTotal += r.summary.total;
+    // Each row allocated once at its size: a PyTorch export's nvtx_sum has
+    // 400,000 rows, and growing each by its labels was a sixth of the report.
+    t.rows.reserve(rows.size());
     for (const Row &r : rows) {
         const Summary &s = r.summary;
-        std::vector<Cell> cells{
-            Cell::ofDecimal(grandTotal ? 100.0 * double(s.total) / double(grandTotal) : 0.0, 1),
-            Cell::ofInteger(s.total), Cell::ofInteger(s.count), Cell::ofDecimal(s.average, 1),
-            Cell::ofDecimal(s.median, 1), Cell::ofInteger(s.minimum), Cell::ofInteger(s.maximum),
-            Cell::ofDecimal(s.stdDev, 1)};
+        std::vector<Cell> &cells = t.rows.emplace_back();
+        cells.reserve(8 + std::size_t(r.labels.size()));
+        for (Cell cell : {Cell::ofDecimal(grandTotal ? 100.0 * double(s.total) / double(grandTotal) : 0.0, 1),
+                          Cell::ofInteger(s.total), Cell::ofInteger(s.count), Cell::ofDecimal(s.average, 1),
+                          Cell::ofDecimal(s.median, 1), Cell::ofInteger(s.minimum), Cell::ofInteger(s.maximum),
+                          Cell::ofDecimal(s.stdDev, 1)})
+            cells.push_back(std::move(cell));
         for (const QString &label : r.labels)
             cells.push_back(Cell::ofText(label));
-        t.rows.push_back(std::move(cells));
     }
     return t;
 }

@@ -1,7 +1,9 @@
 #include "stats/sqlround.h"
 
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
+#include <optional>
 #include <string>
 
 namespace rankscope {
@@ -10,10 +12,59 @@ namespace {
 
 enum class Ties { AwayFromZero, ToEven };
 
+QString nonFinite(double value)
+{
+    return std::isnan(value) ? QStringLiteral("nan") : (value > 0 ? QStringLiteral("inf") : QStringLiteral("-inf"));
+}
+
+// The digits without the exact expansion, when they cannot differ from it:
+// |value| × 10^decimals is computed to within half an ulp, so unless its
+// fraction lies within an ulp or two of a half, the nearest integer is the
+// same for the product as computed and as exact, whatever the ties rule (a
+// tie needs the exact product to end in .5). A table of 400,000 rows (an
+// nvtx_sum of a PyTorch export with unique texts) printed its averages and
+// medians through "%.80f" in seconds.
+std::optional<QString> roundedQuickly(double value, int decimals)
+{
+    static constexpr std::uint64_t kPowers[] = {1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000};
+    if (decimals < 0 || decimals >= int(std::size(kPowers)))
+        return std::nullopt;
+    const std::uint64_t power = kPowers[decimals];
+    const double scaled = std::fabs(value) * double(power); // the power is exact
+    if (!(scaled < 0x1p52))
+        return std::nullopt;
+    const double whole = std::floor(scaled);
+    const double fraction = scaled - whole; // exact
+    const double slack = scaled >= 1 ? std::ldexp(1.0, std::ilogb(scaled) - 51) : 0x1p-52; // two ulps
+    if (std::fabs(fraction - 0.5) <= slack)
+        return std::nullopt;
+    const std::uint64_t rounded = std::uint64_t(whole) + (fraction > 0.5 ? 1 : 0);
+    std::string out = (std::signbit(value) && rounded != 0 ? "-" : "") + std::to_string(rounded / power);
+    if (decimals > 0) {
+        const std::string digits = std::to_string(rounded % power);
+        out += '.';
+        out.append(std::size_t(decimals) - digits.size(), '0');
+        out += digits;
+    }
+    return QString::fromLatin1(out.data(), qsizetype(out.size()));
+}
+
 QString formatRoundedWith(double value, int decimals, Ties ties)
 {
     if (!std::isfinite(value))
-        return std::isnan(value) ? QStringLiteral("nan") : (value > 0 ? QStringLiteral("inf") : QStringLiteral("-inf"));
+        return nonFinite(value);
+    if (std::optional<QString> quick = roundedQuickly(value, decimals))
+        return *std::move(quick);
+    return formatRoundedExactly(value, decimals, ties == Ties::ToEven);
+}
+
+} // namespace
+
+QString formatRoundedExactly(double value, int decimals, bool tiesToEven)
+{
+    if (!std::isfinite(value))
+        return nonFinite(value);
+    const Ties ties = tiesToEven ? Ties::ToEven : Ties::AwayFromZero;
     // glibc prints the exact binary expansion when asked for enough digits
     // (a double has at most 1074 fractional bits; 60 decimals are plenty
     // to decide a tie at the few places we keep, and any digit beyond the
@@ -55,8 +106,6 @@ QString formatRoundedWith(double value, int decimals, Ties ties)
         out.insert(out.begin(), '-');
     return QString::fromStdString(out);
 }
-
-} // namespace
 
 QString formatRounded(double value, int decimals)
 {

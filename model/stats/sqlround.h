@@ -12,5 +12,9 @@ QString formatRounded(double value, int decimals);
 // Python's round(): ties (only possible when the binary value is exactly
 // halfway) go to the even digit. HTA's percentages are rounded this way.
 QString formatRoundedHalfEven(double value, int decimals);
+// Both from the double's exact decimal expansion ("%.80f"), every time: what
+// the two above give, which take a shortcut where the expansion cannot
+// change the digits (tests hold them to this).
+QString formatRoundedExactly(double value, int decimals, bool tiesToEven);
 
 } // namespace rankscope

@@ -1,7 +1,11 @@
 // Rounding as SQLite's round() does it, which is what nsys stats prints.
 #include "stats/sqlround.h"
 
+#include <QRandomGenerator>
 #include <QtTest>
+
+#include <cmath>
+#include <cstring>
 
 using namespace rankscope;
 
@@ -38,6 +42,53 @@ private slots:
         QFETCH(int, decimals);
         QFETCH(QString, expected);
         QCOMPARE(formatRounded(value, decimals), expected);
+        QCOMPARE(formatRoundedExactly(value, decimals, false), expected);
+    }
+
+    // The shortcut gives the exact expansion's digits: on values at and a
+    // few ulps around every kind of tie, averages of integers as the
+    // summaries print them, integers, and random doubles of every scale.
+    void shortcutMatchesTheExactExpansion()
+    {
+        std::vector<double> values{0.0, -0.0, 0.5, 1.5, 2.5, 0.05, 0.25, 0.125, 1e15 + 0.5, 4503599627370495.5, 0x1p52, 0x1p53,
+                                   1e-300, 5e-324, 1e300};
+        QRandomGenerator random(2026);
+        for (int i = 0; i < 20000; ++i) {
+            // Ties at 0-4 places, and the doubles next to them.
+            const int places = int(random.bounded(5));
+            double tie = (double(random.bounded(1u << 30)) + 0.5);
+            for (int p = 0; p < places; ++p)
+                tie /= 10;
+            double below = tie, above = tie;
+            values.push_back(tie);
+            for (int step = 0; step < 3; ++step) {
+                below = std::nextafter(below, 0.0);
+                above = std::nextafter(above, 1e300);
+                values.push_back(below);
+                values.push_back(above);
+            }
+            // An average of integers (sum / count), a median of two.
+            const double sum = double(random.generate64() % (std::uint64_t(1) << 50));
+            values.push_back(sum / double(1 + random.bounded(1000000u)));
+            values.push_back((sum + double(random.bounded(1000u))) / 2);
+            // Any double: random bits, finite.
+            double any = 0;
+            const std::uint64_t bits = random.generate64();
+            std::memcpy(&any, &bits, sizeof any);
+            if (std::isfinite(any))
+                values.push_back(any);
+            values.push_back(std::ldexp(random.generateDouble(), int(random.bounded(130u)) - 70));
+            values.push_back(-values.back());
+        }
+        std::size_t checked = 0;
+        for (const double v : values)
+            for (int decimals = 0; decimals <= 4; ++decimals) {
+                const QString away = formatRounded(v, decimals), even = formatRoundedHalfEven(v, decimals);
+                if (away != formatRoundedExactly(v, decimals, false) || even != formatRoundedExactly(v, decimals, true))
+                    QFAIL(qPrintable(QStringLiteral("%1 at %2 places: %3 / %4").arg(v, 0, 'g', 17).arg(decimals).arg(away, even)));
+                ++checked;
+            }
+        QVERIFY(checked > 500000);
     }
 };
 
