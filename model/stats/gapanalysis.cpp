@@ -261,15 +261,18 @@ private:
 void collectGaps(const Session &session, const std::map<DeviceKey, DeviceGaps> &devices, const GapWindow &w,
                  LongestGaps &gaps)
 {
-    for (const auto &[key, d] : devices) {
-        const auto &[rankIndex, pid, device] = key;
-        forEachGap(d, w, [&](TimeNs from, TimeNs to) {
+    for (const auto &[key, device] : devices) {
+        // Named copies: a lambda may not capture structured bindings (C++17).
+        const int rankIndex = std::get<0>(key), deviceId = std::get<2>(key);
+        const std::uint32_t pid = std::get<1>(key);
+        const TimeNs offset = device.offset;
+        forEachGap(device, w, [&](TimeNs from, TimeNs to) {
             GpuGapInfo g;
             g.rankIndex = rankIndex;
             g.rank = session.ranks()[std::size_t(rankIndex)].rank;
             g.pid = pid;
-            g.deviceId = device;
-            g.time = {from + d.offset, to + d.offset};
+            g.deviceId = deviceId;
+            g.time = {from + offset, to + offset};
             g.medianStep = w.medianStep;
             gaps.offer(std::move(g));
         });
