@@ -82,7 +82,12 @@ Session Session::fromReports(std::vector<ReportPtr> reports)
 
 bool Session::ownsTrack(const RankEntry &entry, const Track &track)
 {
-    return !entry.pid || *entry.pid == track.pid;
+    return ownsProcess(entry, track.pid);
+}
+
+bool Session::ownsProcess(const RankEntry &entry, std::uint32_t pid)
+{
+    return !entry.pid || *entry.pid == pid;
 }
 
 const Track &Session::track(const EventLocation &at) const

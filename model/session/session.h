@@ -60,6 +60,7 @@ public:
     // Whether a track of the entry's report belongs to that rank (all of
     // them, unless the report is split by process).
     static bool ownsTrack(const RankEntry &entry, const Track &track);
+    static bool ownsProcess(const RankEntry &entry, std::uint32_t pid); // its GPU busy summaries, say
     const Track &track(const EventLocation &at) const;
     // Start and end of the event in session time.
     TimeRange sessionTime(const EventLocation &at) const;

@@ -83,10 +83,9 @@ RankLoop loopOf(const RankEntry &entry, const DiagnosisThresholds &th)
     // busy summaries hold per device as runs (core/busyruns.h, the same
     // union), a few pages instead of every operation.
     const bool fromSummaries = !r.gpuBusy.empty();
-    const auto isGpuOp = [&](const Track &t) { return !fromSummaries && isGpuOperation(t.kind); };
     if (fromSummaries) {
         for (const GpuBusySummary &g : r.gpuBusy)
-            if (!entry.pid || *entry.pid == g.pid) {
+            if (Session::ownsProcess(entry, g.pid)) {
                 busyPieces.push_back(busy.size());
                 for (std::size_t i = 0; i < g.runs.size(); ++i)
                     busy.push_back({g.runs.start(i) + entry.sessionOffset, g.runs.end(i) + entry.sessionOffset});
@@ -94,14 +93,14 @@ RankLoop loopOf(const RankEntry &entry, const DiagnosisThresholds &th)
     } else {
         std::size_t gpuOps = 0; // sized first: a rank's GPU operations run to millions
         for (const Track &t : r.tracks)
-            if (Session::ownsTrack(entry, t) && isGpuOp(t))
+            if (Session::ownsTrack(entry, t) && isGpuOperation(t.kind))
                 gpuOps += t.slices.size();
         busy.reserve(gpuOps);
     }
     for (const Track &t : r.tracks) {
         if (!Session::ownsTrack(entry, t))
             continue;
-        const bool gpu = isGpuOp(t);
+        const bool gpu = !fromSummaries && isGpuOperation(t.kind);
         const bool host = t.kind == TrackKind::Nvtx || t.kind == TrackKind::OsRuntime;
         if (!gpu && !host)
             continue;

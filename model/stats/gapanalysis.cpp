@@ -14,8 +14,9 @@ namespace rankscope::stats {
 
 namespace {
 
+using DeviceKey = std::tuple<int, std::uint32_t, int>; // rank index, process, device
+
 struct DeviceOps {
-    int rankIndex = 0;
     TimeNs offset = 0;
     std::vector<TimeNs> starts, ends; // report time, each sorted
     std::vector<std::size_t> pieces;  // where each track's begin, as they were read
@@ -23,15 +24,13 @@ struct DeviceOps {
 
 // One slice's kernels, memcpys and memsets per (rank, pid, device) that
 // start in it.
-std::map<std::tuple<int, std::uint32_t, int>, DeviceOps> deviceOps(const Session &session, const ReportSlice &slice)
+std::map<DeviceKey, DeviceOps> deviceOps(const Session &session, const ReportSlice &slice)
 {
-    std::map<std::tuple<int, std::uint32_t, int>, DeviceOps> ops;
-    const auto isGpuOp = [&](const Track &t) {
-        return (t.kind == TrackKind::Kernel || t.kind == TrackKind::Memcpy || t.kind == TrackKind::Memset) && slice.acceptsTrack(t);
-    };
+    std::map<DeviceKey, DeviceOps> ops;
+    const auto isGpuOp = [&](const Track &t) { return isGpuOperation(t.kind) && slice.acceptsTrack(t); };
     // Sized first: the columns are copied once, not grown (a rank's GPU
     // operations run to millions).
-    std::map<std::tuple<int, std::uint32_t, int>, std::size_t> sizes;
+    std::map<DeviceKey, std::size_t> sizes;
     for (const Track &t : slice.report->tracks)
         if (isGpuOp(t)) {
             const auto [first, last] = slice.eventsIn(t);
@@ -39,7 +38,6 @@ std::map<std::tuple<int, std::uint32_t, int>, DeviceOps> deviceOps(const Session
         }
     for (const auto &[key, n] : sizes) {
         DeviceOps &d = ops[key];
-        d.rankIndex = slice.rankIndex;
         d.offset = session.ranks()[std::size_t(slice.rankIndex)].sessionOffset;
         d.starts.reserve(n);
         d.ends.reserve(n);
@@ -62,8 +60,6 @@ std::map<std::tuple<int, std::uint32_t, int>, DeviceOps> deviceOps(const Session
     return ops;
 }
 
-using DeviceKey = std::tuple<int, std::uint32_t, int>; // rank index, process, device
-
 // One device's idle gaps in time order, report time: nsys' gpu_gaps pairing
 // of its operations' sorted starts and ends, every gap however short.
 struct DeviceGaps {
@@ -81,7 +77,7 @@ std::map<DeviceKey, DeviceGaps> deviceGaps(const Session &session, const ReportS
     if (slice.range == TimeRange::everything() && !r.gpuBusy.empty()) {
         const TimeNs offset = session.ranks()[std::size_t(slice.rankIndex)].sessionOffset;
         for (const GpuBusySummary &g : r.gpuBusy) {
-            if (slice.pid && g.pid != *slice.pid)
+            if (!slice.acceptsProcess(g.pid))
                 continue;
             DeviceGaps &d = out[{slice.rankIndex, g.pid, g.deviceId}];
             d.offset = offset;
@@ -305,7 +301,8 @@ std::vector<GpuGapInfo> gapsWhere(const Session &session, const StatsScope &scop
     // Rank after rank, each rank's mapped pages given back once read
     // (session/residentbudget.h).
     for (const ReportSlice &slice : slicesOf(session, scope)) {
-        collectGaps(session, deviceGaps(session, slice), windowOf(slice.rankIndex), gaps);
+        if (const auto devices = deviceGaps(session, slice); !devices.empty())
+            collectGaps(session, devices, windowOf(slice.rankIndex), gaps);
         ResidentBudget::process().doneReading(*slice.report);
     }
     return selectLongest(session, gaps, withActivity, activityLimit, selection);
@@ -461,9 +458,11 @@ GapsOverview gapsOverview(const Session &session, const StatsScope &scope, const
     const std::optional<UtilizationChunks> c = utilizationChunksOf(session, scope, chunks);
     for (const ReportSlice &slice : slicesOf(session, scope)) {
         const auto devices = deviceGaps(session, slice);
-        const GapWindow w = rule.inLoop ? inLoopWindowOf(session.ranks()[std::size_t(slice.rankIndex)], rule.shareOfStep, rule.withoutSteps)
-                                        : everyGapOf(rule.minimum);
-        collectGaps(session, devices, w, gaps);
+        if (!devices.empty()) // the in-loop window reads the rank's steps
+            collectGaps(session, devices,
+                        rule.inLoop ? inLoopWindowOf(session.ranks()[std::size_t(slice.rankIndex)], rule.shareOfStep, rule.withoutSteps)
+                                    : everyGapOf(rule.minimum),
+                        gaps);
         countInHistogram(devices, out.histogram);
         if (c)
             addUtilization(session, slice, *c, out.utilization);

@@ -17,7 +17,8 @@ struct ReportSlice {
     TimeRange range = TimeRange::everything(); // report time
     std::optional<std::uint32_t> pid;
 
-    bool acceptsTrack(const Track &track) const { return !pid || track.pid == *pid; }
+    bool acceptsTrack(const Track &track) const { return acceptsProcess(track.pid); }
+    bool acceptsProcess(std::uint32_t process) const { return !pid || process == *pid; }
     // First and one-past-last event of a track that start in the range
     // (tracks are sorted by start).
     std::pair<std::size_t, std::size_t> eventsIn(const Track &track) const;

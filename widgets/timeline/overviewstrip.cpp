@@ -48,7 +48,7 @@ void OverviewStrip::rebuildActivity()
     const double ranks = std::max<std::size_t>(1, m_session->ranks().size());
     for (const RankEntry &entry : m_session->ranks())
         for (const GpuBusySummary &gpu : entry.report->gpuBusy) {
-            if (entry.pid && *entry.pid != gpu.pid)
+            if (!Session::ownsProcess(entry, gpu.pid))
                 continue;
             const LodSummary &lod = gpu.runs.lod();
             const LodSummary::Level *level = lod.levelFor(s.nsPerPixel);

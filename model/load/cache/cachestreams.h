@@ -155,7 +155,7 @@ public:
         if (outlineBytes > body.size() - sizeof outlineBytes)
             throw CacheDamaged("its outline is longer than the file");
         m_columns = body.first(body.size() - sizeof outlineBytes - std::size_t(outlineBytes));
-        m_bytes = body.subspan(m_columns.size(), std::size_t(outlineBytes));
+        m_outline = body.subspan(m_columns.size(), std::size_t(outlineBytes));
     }
 
     template<class T>
@@ -174,7 +174,7 @@ public:
         const auto bytes = number<std::uint32_t>();
         if (bytes > remaining())
             throw CacheDamaged("a text runs past the end of the file");
-        text = QString::fromUtf8(reinterpret_cast<const char *>(m_bytes.data() + m_at), qsizetype(bytes));
+        text = QString::fromUtf8(reinterpret_cast<const char *>(m_outline.data() + m_at), qsizetype(bytes));
         m_at += bytes;
     }
     void operator()(std::vector<QString> &texts)
@@ -239,23 +239,23 @@ public:
     void checkStrings(const Column<std::uint64_t> &offsets, const Column<char> &texts, const Column<std::uint32_t> &slotTable) const;
 
     // The whole outline was read.
-    bool atEnd() const { return m_at == m_bytes.size(); }
+    bool atEnd() const { return m_at == m_outline.size(); }
 
 private:
-    std::size_t remaining() const { return m_bytes.size() - m_at; }
+    std::size_t remaining() const { return m_outline.size() - m_at; }
     template<class T>
     T number()
     {
         if (sizeof(T) > remaining())
             throw CacheDamaged("the file ends early");
         T value;
-        std::memcpy(&value, m_bytes.data() + m_at, sizeof(T));
+        std::memcpy(&value, m_outline.data() + m_at, sizeof(T));
         m_at += sizeof(T);
         return value;
     }
 
     std::span<const std::uint8_t> m_columns; // the body's first part
-    std::span<const std::uint8_t> m_bytes;   // the outline, read in order
+    std::span<const std::uint8_t> m_outline;   // the outline, read in order
     std::uint64_t m_offset;                  // the body's place in the file
     std::size_t m_at = 0;
     std::shared_ptr<const void> m_mapping;
