@@ -2,6 +2,7 @@
 // viewer, printed like `nsys stats` prints them, without nsys installed.
 #include "clicommands.h"
 #include "processworld.h"
+#include "load/heappages.h"
 #include "load/traceloader.h"
 
 #include <QApplication>
@@ -77,6 +78,7 @@ int run(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+    rankscope::rerunWithHugePageHeap(argv); // before MPI or any thread starts
     // Before anything else reads the arguments: MPI may take its own.
     rankscope::cli::startProcessWorld(&argc, &argv);
     const int status = run(argc, argv);

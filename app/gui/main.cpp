@@ -1,5 +1,6 @@
 // rankscope: the timeline viewer.
 #include "demotraces.h"
+#include "load/heappages.h"
 #include "load/traceloader.h"
 #include "mainwindow.h"
 #include "panels/statsdock.h"
@@ -14,6 +15,7 @@
 
 int main(int argc, char **argv)
 {
+    rankscope::rerunWithHugePageHeap(argv); // before any thread starts
     // Screenshots need no display: pick the offscreen platform unless the
     // caller chose one.
     for (int i = 1; i < argc; ++i)

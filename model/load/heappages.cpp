@@ -1,0 +1,70 @@
+#include "load/heappages.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+#include <gnu/libc-version.h>
+#include <unistd.h>
+
+namespace rankscope {
+
+namespace {
+
+constexpr const char *kTunable = "glibc.malloc.hugetlb";
+
+// "always [madvise] never": huge pages only where asked for. In "always"
+// mode the heap has them already; in "never" asking changes nothing.
+bool kernelGivesHugePagesOnlyWhenAsked()
+{
+    FILE *file = std::fopen("/sys/kernel/mm/transparent_hugepage/enabled", "r");
+    if (!file)
+        return false;
+    char line[128] = {};
+    const bool read = std::fgets(line, sizeof line, file) != nullptr;
+    std::fclose(file);
+    return read && std::strstr(line, "[madvise]") != nullptr;
+}
+
+bool glibcHasTunable()
+{
+    int major = 0, minor = 0;
+    return std::sscanf(gnu_get_libc_version(), "%d.%d", &major, &minor) == 2 && (major > 2 || (major == 2 && minor >= 35));
+}
+
+} // namespace
+
+bool sanitizerOwnsMalloc()
+{
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+    return true;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) || __has_feature(memory_sanitizer)
+    return true;
+#else
+    return false;
+#endif
+#else
+    return false;
+#endif
+}
+
+void rerunWithHugePageHeap(char **argv)
+{
+    const char *optOut = std::getenv("RANKSCOPE_HUGE_PAGES");
+    const char *tunables = std::getenv("GLIBC_TUNABLES");
+    if ((optOut && std::strcmp(optOut, "off") == 0) || (tunables && std::strstr(tunables, kTunable)) || sanitizerOwnsMalloc()
+        || !glibcHasTunable() || !kernelGivesHugePagesOnlyWhenAsked())
+        return;
+    std::string value = tunables && *tunables ? std::string(tunables) + ':' : std::string();
+    value += kTunable;
+    value += "=1";
+    if (setenv("GLIBC_TUNABLES", value.c_str(), 1) != 0)
+        return;
+    execv("/proc/self/exe", argv);
+    // Not re-run (no /proc, say): go on with the heap as it is. The variable
+    // stays set, which only means the processes this one starts get it.
+}
+
+} // namespace rankscope
