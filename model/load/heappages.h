@@ -5,17 +5,20 @@
 // gives huge pages (2 MiB) only to memory that asks for them (transparent
 // huge pages in "madvise" mode, Debian's default), glibc asks for them when
 // told to by its tunable glibc.malloc.hugetlb=1 (glibc 2.35 on), which is
-// read once, before main. On this 2-core VM that takes `diagnose` of 256
-// ranks from 586,000 page faults to 18,000 and 12.6 s to 8.5 s, with 5 %
-// more resident memory (docs/performance.md, "Huge pages for the heap").
+// read once, before main; with glibc.malloc.arena_max=1 every thread's
+// blocks come from the heap that gets them (heappages.cpp). On this 2-core
+// VM that takes `diagnose` of 256 ranks from 586,000 page faults to 20,000
+// and 13.7-16.9 s to 6.5-7.7 s, the viewer's Diagnosis panel at 256 ranks
+// from 25.6 s to 9.7 s, with at most 5 % more resident memory
+// (docs/performance.md, "Huge pages for the heap").
 namespace rankscope {
 
-// Runs this executable again, with the same arguments, with the tunable
-// added to GLIBC_TUNABLES, when it would help: the kernel is in madvise
-// mode, glibc has the tunable, malloc is glibc's (not a sanitizer's), the
-// tunable is not set already (by the user, or by the run before the
-// re-run: so it happens at most once) and RANKSCOPE_HUGE_PAGES is not
-// "off". Returns when it does not (or when exec fails: the process goes on
+// Runs this executable again, with the same arguments, with the tunables
+// added to GLIBC_TUNABLES (the arena count only if the user set none),
+// when it would help: the kernel is in madvise mode, glibc has the
+// tunable, malloc is glibc's (not a sanitizer's), glibc.malloc.hugetlb is
+// not set already (by the user, or by the run before the re-run: so it
+// happens at most once) and RANKSCOPE_HUGE_PAGES is not "off". Returns when it does not (or when exec fails: the process goes on
 // as it is). Call first in main, before threads or MPI start.
 void rerunWithHugePageHeap(char **argv);
 

@@ -55,7 +55,7 @@ private slots:
     {
         const ProbeRun run = runProbe({});
         QCOMPARE(run.arguments, kArguments);
-        QCOMPARE(run.tunables, rerunExpected() ? QStringLiteral("glibc.malloc.hugetlb=1") : QStringLiteral("(unset)"));
+        QCOMPARE(run.tunables, rerunExpected() ? QStringLiteral("glibc.malloc.hugetlb=1:glibc.malloc.arena_max=1") : QStringLiteral("(unset)"));
         // What the kernel gave depends on its free memory: told, not tested.
         qInfo("a 64 MiB allocation had %lld kB of huge pages", run.hugePagesKb);
     }
@@ -64,8 +64,11 @@ private slots:
     {
         const ProbeRun run = runProbe({QStringLiteral("GLIBC_TUNABLES=glibc.malloc.check=0")});
         QCOMPARE(run.arguments, kArguments);
-        QCOMPARE(run.tunables, rerunExpected() ? QStringLiteral("glibc.malloc.check=0:glibc.malloc.hugetlb=1")
+        QCOMPARE(run.tunables, rerunExpected() ? QStringLiteral("glibc.malloc.check=0:glibc.malloc.hugetlb=1:glibc.malloc.arena_max=1")
                                                : QStringLiteral("glibc.malloc.check=0"));
+        // An arena count of the user's own is kept as it is.
+        QCOMPARE(runProbe({QStringLiteral("GLIBC_TUNABLES=glibc.malloc.arena_max=4")}).tunables,
+                 rerunExpected() ? QStringLiteral("glibc.malloc.arena_max=4:glibc.malloc.hugetlb=1") : QStringLiteral("glibc.malloc.arena_max=4"));
     }
 
     void leavesAChoiceAlone()
