@@ -255,7 +255,7 @@ private:
     }
 
     std::span<const std::uint8_t> m_columns; // the body's first part
-    std::span<const std::uint8_t> m_outline;   // the outline, read in order
+    std::span<const std::uint8_t> m_outline; // the outline, read in order
     std::uint64_t m_offset;                  // the body's place in the file
     std::size_t m_at = 0;
     std::shared_ptr<const void> m_mapping;
