@@ -1,5 +1,6 @@
 #include "load/heappages.h"
 
+#include <climits>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -72,6 +73,15 @@ void rerunWithHugePageHeap(char **argv)
         value += std::string(":") + kOneArena + "=1";
     if (setenv("GLIBC_TUNABLES", value.c_str(), 1) != 0)
         return;
+    // Run by its own path: the kernel names a process after the file it
+    // ran, and through /proc/self/exe ps, top and pgrep would show "exe".
+    // (A path that no longer runs, the file replaced or deleted, falls
+    // back to /proc/self/exe.)
+    char self[PATH_MAX];
+    if (const ssize_t length = readlink("/proc/self/exe", self, sizeof self - 1); length > 0) {
+        self[length] = '\0';
+        execv(self, argv);
+    }
     execv("/proc/self/exe", argv);
     // Not re-run (no /proc, say): go on with the heap as it is. The variable
     // stays set, which only means the processes this one starts get it.

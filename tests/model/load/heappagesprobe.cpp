@@ -1,6 +1,6 @@
 // Run by tst_heappages: starts as the executables do, then prints what the
 // re-run left (GLIBC_TUNABLES, the arguments, the huge pages backing a
-// 64 MiB allocation it wrote).
+// 64 MiB allocation it wrote, the name the kernel gives the process).
 #include "load/heappages.h"
 
 #include <cstdio>
@@ -29,5 +29,12 @@ int main(int argc, char **argv)
         std::fclose(smaps);
     }
     std::printf("%ld\n", hugeKb);
+    char name[64] = "(unknown)";
+    if (FILE *comm = std::fopen("/proc/self/comm", "r")) {
+        if (!std::fgets(name, sizeof name, comm))
+            name[0] = '\0';
+        std::fclose(comm);
+    }
+    std::printf("%s", name); // the kernel's line ends with its newline
     return 0;
 }

@@ -5,6 +5,7 @@
 #include "load/heappages.h"
 
 #include <QFile>
+#include <QFileInfo>
 #include <QProcess>
 #include <QtTest>
 
@@ -14,6 +15,7 @@ struct ProbeRun {
     QString tunables;
     QString arguments;
     qint64 hugePagesKb = -1;
+    QString processName; // /proc/self/comm
 };
 
 ProbeRun runProbe(const QStringList &setEnvironment, const QStringList &removeEnvironment = {})
@@ -31,9 +33,9 @@ ProbeRun runProbe(const QStringList &setEnvironment, const QStringList &removeEn
     if (!probe.waitForFinished(30000) || probe.exitCode() != 0)
         return {};
     const QStringList lines = QString::fromUtf8(probe.readAllStandardOutput()).split(QLatin1Char('\n'));
-    if (lines.size() < 3)
+    if (lines.size() < 4)
         return {};
-    return {lines[0], lines[1], lines[2].toLongLong()};
+    return {lines[0], lines[1], lines[2].toLongLong(), lines[3]};
 }
 
 // Whether this machine is one the re-run is for (glibc 2.35 or later is
@@ -55,6 +57,9 @@ private slots:
     {
         const ProbeRun run = runProbe({});
         QCOMPARE(run.arguments, kArguments);
+        // Re-run by its own path: ps and top name it, not "exe" (the kernel
+        // keeps 15 bytes of the name).
+        QCOMPARE(run.processName, QFileInfo(QStringLiteral(HEAPPAGES_PROBE)).fileName().left(15));
         QCOMPARE(run.tunables, rerunExpected() ? QStringLiteral("glibc.malloc.hugetlb=1:glibc.malloc.arena_max=1") : QStringLiteral("(unset)"));
         // What the kernel gave depends on its free memory: told, not tested.
         qInfo("a 64 MiB allocation had %lld kB of huge pages", run.hugePagesKb);
