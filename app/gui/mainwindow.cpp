@@ -175,6 +175,23 @@ MainWindow::MainWindow(QWidget *parent)
         if (!m_queuedRunB.isEmpty() && m_recorded && !m_job->isRunning())
             compareWith(std::exchange(m_queuedRunB, {}));
     });
+    connect(m_job, &SessionLoadJob::wholeProgress, this, [this](int percent) {
+        if (m_recorded)
+            statusBar()->showMessage(tr("%n rank(s) shown from their summaries; checking their index caches: %1%", nullptr,
+                                        int(m_recorded->ranks().size())).arg(percent));
+    });
+    connect(m_job, &SessionLoadJob::wholeLoaded, this, [this, diagnosticsDock](std::shared_ptr<const Session> whole) {
+        if (whole->ranks().empty()) { // every rank failed its check and its trace: say so, keep nothing stale
+            m_diagnostics->setSession(*whole);
+            diagnosticsDock->show();
+            return;
+        }
+        showWholeSession(whole);
+        if (!whole->failures().empty())
+            diagnosticsDock->show();
+        if (!m_queuedRunB.isEmpty() && m_recorded && !m_job->isRunning())
+            compareWith(std::exchange(m_queuedRunB, {}));
+    });
     connect(m_job, &SessionLoadJob::cancelled, this, [this] {
         m_loadingRunB = false;
         if (m_progress)
@@ -292,6 +309,21 @@ void MainWindow::open(const QStringList &paths, bool wait)
     startLoad(paths, wait, false);
 }
 
+void MainWindow::openToFirstFrame(const QStringList &paths)
+{
+    QEventLoop shown;
+    // After the window's own handlers, connected first: the session is shown.
+    const auto quit = [&shown](auto &&...) { shown.quit(); };
+    const QMetaObject::Connection loaded = connect(m_job, &SessionLoadJob::loaded, &shown, quit);
+    const QMetaObject::Connection cancelled = connect(m_job, &SessionLoadJob::cancelled, &shown, quit);
+    m_loading = paths;
+    m_loadingRunB = false;
+    m_job->start(paths, true);
+    shown.exec();
+    disconnect(loaded);
+    disconnect(cancelled);
+}
+
 void MainWindow::startLoad(const QStringList &paths, bool wait, bool runB)
 {
     m_loading = paths;
@@ -307,7 +339,9 @@ void MainWindow::startLoad(const QStringList &paths, bool wait, bool runB)
         m_progress->setLabelText(tr("Loading %n trace file(s)...", nullptr, int(expandTracePaths(paths).size())));
         m_progress->setValue(0);
     }
-    m_job->start(paths);
+    // A first frame from summaries only when the window waits for nothing
+    // (not for screenshots, not for run B, which joins a comparison).
+    m_job->start(paths, !wait && !runB);
     if (wait) {
         m_job->waitForFinished();
         QCoreApplication::sendPostedEvents(); // deliver the result now
@@ -519,17 +553,7 @@ void MainWindow::showSession(std::shared_ptr<const Session> session)
         m_timeline->canvas()->setStretch(stats::stepStretchPoints(*session));
     applyHiddenRows();
     m_exportMenu->setEnabled(true);
-    m_details->setSession(session);
-    m_events->setSession(session);
-    m_collectives->setSession(session);
-    m_search->setSession(session);
-    m_diagnostics->setSession(*session);
-    m_stats->setSession(session);
-    std::size_t events = 0;
-    for (const ReportPtr &r : session->reports())
-        events += r->eventCount();
-    statusBar()->showMessage(tr("%n rank(s), %1 events, %2 across", nullptr, int(session->ranks().size()))
-                                 .arg(formatInteger(std::int64_t(events)), formatDuration(session->extent().duration())));
+    showInDocks(session);
     auto namesOf = [&](RunSide side) {
         QStringList names;
         for (int i : session->rankIndicesOf(side))
@@ -539,6 +563,45 @@ void MainWindow::showSession(std::shared_ptr<const Session> session)
     };
     setWindowTitle(QStringLiteral("Rankscope - %1").arg(session->isComparison() ? tr("A: %1 vs B: %2").arg(namesOf(RunSide::A), namesOf(RunSide::B))
                                                                                  : namesOf(RunSide::None)));
+}
+
+void MainWindow::showInDocks(const std::shared_ptr<const Session> &session)
+{
+    m_details->setSession(session);
+    m_events->setSession(session);
+    m_diagnostics->setSession(*session);
+    // Ranks opened with their summaries only have no events yet: statistics,
+    // search, matching collectives and alignment over them would be wrong,
+    // so they wait for the whole session (seconds) instead of showing it.
+    const bool whole = !session->hasSummariesOnlyRanks();
+    m_collectives->setSession(whole ? session : nullptr);
+    m_search->setSession(whole ? session : nullptr);
+    m_search->setEnabled(whole);
+    m_stats->setSession(whole ? session : nullptr);
+    if (m_alignAction)
+        m_alignAction->setEnabled(whole && session->ranks().size() > 1);
+    if (!whole) {
+        statusBar()->showMessage(tr("%n rank(s) shown from their summaries; checking their index caches before reading events...", nullptr,
+                                    int(session->ranks().size())));
+        return;
+    }
+    std::size_t events = 0;
+    for (const ReportPtr &r : session->reports())
+        events += r->eventCount();
+    statusBar()->showMessage(tr("%n rank(s), %1 events, %2 across", nullptr, int(session->ranks().size()))
+                                 .arg(formatInteger(std::int64_t(events)), formatDuration(session->extent().duration())));
+}
+
+void MainWindow::showWholeSession(std::shared_ptr<const Session> whole)
+{
+    m_recorded = whole;
+    ++m_alignGeneration;
+    if (m_compareRanksAction)
+        m_compareRanksAction->setEnabled(whole->ranks().size() > 1);
+    m_timeline->replaceSession(whole);
+    showInDocks(whole);
+    if (!whole->failures().empty())
+        statusBar()->showMessage(tr("%n file(s) could not be opened: see Diagnostics", nullptr, int(whole->failures().size())));
 }
 
 bool MainWindow::showStatsPanel(const QString &name)

@@ -35,6 +35,10 @@ public:
     // Loads in the background; the current session stays until the new
     // one is ready. With `wait`, returns when loading has ended.
     void open(const QStringList &paths, bool wait = false);
+    // Opens as open() does and waits until the first session is shown: with
+    // the index caches not checked before opened from their summaries
+    // (their check goes on). For a screenshot of the first frame.
+    void openToFirstFrame(const QStringList &paths);
     // File > Compare With...: loads `paths` as run B beside the session
     // open now (run A; in a comparison, its run A), aligned on the first
     // step when both have steps, else on their first events. With nothing
@@ -82,6 +86,10 @@ private:
     void chooseRanksToCompare();
     void startLoad(const QStringList &paths, bool wait, bool runB);
     void showSession(std::shared_ptr<const Session> session); // the widgets, not m_recorded
+    void showInDocks(const std::shared_ptr<const Session> &session);
+    // The session shown with its summaries-only ranks now whole
+    // (SessionLoadJob::wholeLoaded): the view stays where the user left it.
+    void showWholeSession(std::shared_ptr<const Session> whole);
     // Shows `shown` (the recorded session or one aligned on collectives) where the user was looking, and says `message`.
     void showAligned(std::shared_ptr<const Session> shown, const QString &message);
     // Run B loaded: shown beside run A, aligned on the best anchor.

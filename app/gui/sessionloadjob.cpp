@@ -8,12 +8,14 @@ namespace rankscope {
 
 SessionLoadJob::SessionLoadJob(QObject *parent) : QObject(parent)
 {
-    connect(&m_watcher, &QFutureWatcher<std::shared_ptr<Session>>::finished, this, [this] {
-        std::shared_ptr<Session> session = m_watcher.result();
-        if (!session || session->wasCancelled())
+    connect(&m_watcher, &QFutureWatcher<Outcome>::finished, this, [this] {
+        Outcome outcome = m_watcher.result();
+        if (!outcome.session || outcome.session->wasCancelled())
             emit cancelled();
+        else if (outcome.whole)
+            emit wholeLoaded(std::move(outcome.session));
         else
-            emit loaded(std::move(session));
+            emit loaded(std::move(outcome.session));
     });
 }
 
@@ -23,7 +25,7 @@ SessionLoadJob::~SessionLoadJob()
     m_watcher.waitForFinished();
 }
 
-void SessionLoadJob::start(const QStringList &paths)
+void SessionLoadJob::start(const QStringList &paths, bool summariesFirst)
 {
     cancel();
     m_watcher.waitForFinished();
@@ -32,19 +34,36 @@ void SessionLoadJob::start(const QStringList &paths)
     m_cancel = std::make_shared<std::atomic<bool>>(false);
     auto flag = m_cancel;
     QPointer<SessionLoadJob> self(this);
-    m_watcher.setFuture(QtConcurrent::run([paths, flag, self] {
+    m_watcher.setFuture(QtConcurrent::run([paths, flag, self, summariesFirst] {
         LoadControl control;
         control.cancel = flag.get();
         control.indexCacheDirectory = defaultIndexCacheDirectory();
         control.checkedCachesDirectory = defaultCheckedCachesDirectory();
-        auto lastPercent = std::make_shared<std::atomic<int>>(-1);
-        control.progress = [self, lastPercent](double fraction) {
-            const int percent = int(fraction * 100.0);
-            if (lastPercent->exchange(percent) == percent || !self)
-                return;
-            QMetaObject::invokeMethod(self.data(), [self, percent] { if (self) emit self->progress(percent); }, Qt::QueuedConnection);
+        control.summariesOfUncheckedCaches = summariesFirst;
+        // Progress of the first session, then of the whole one.
+        const auto reportTo = [self, flag](void (SessionLoadJob::*signal)(int)) {
+            auto lastPercent = std::make_shared<std::atomic<int>>(-1);
+            return [self, flag, signal, lastPercent](double fraction) {
+                const int percent = int(fraction * 100.0);
+                if (lastPercent->exchange(percent) == percent || !self)
+                    return;
+                QMetaObject::invokeMethod(self.data(), [self, flag, signal, percent] {
+                    if (self && !flag->load())
+                        emit(self->*signal)(percent);
+                }, Qt::QueuedConnection);
+            };
         };
-        return std::make_shared<Session>(Session::load(paths, control));
+        control.progress = reportTo(&SessionLoadJob::progress);
+        auto session = std::make_shared<Session>(Session::load(paths, control));
+        if (!session->hasSummariesOnlyRanks() || session->wasCancelled() || !self)
+            return Outcome{std::move(session), false};
+        std::shared_ptr<const Session> first = session;
+        QMetaObject::invokeMethod(self.data(), [self, flag, first] {
+            if (self && !flag->load())
+                emit self->loaded(first);
+        }, Qt::QueuedConnection);
+        control.progress = reportTo(&SessionLoadJob::wholeProgress);
+        return Outcome{std::make_shared<Session>(first->withWholeReports(control)), true};
     }));
 }
 

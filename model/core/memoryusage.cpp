@@ -30,6 +30,11 @@ std::uint64_t residentBytes()
     return procKilobytes("/proc/self/status", "VmRSS:");
 }
 
+std::uint64_t peakResidentBytes()
+{
+    return procKilobytes("/proc/self/status", "VmHWM:");
+}
+
 std::uint64_t availableMemoryBytes()
 {
     return procKilobytes("/proc/meminfo", "MemAvailable:");

@@ -6,6 +6,7 @@
 namespace rankscope {
 
 std::uint64_t residentBytes();        // VmRSS of this process
+std::uint64_t peakResidentBytes();    // VmHWM of this process
 std::uint64_t availableMemoryBytes(); // MemAvailable of the machine
 // Hands the heap that big temporaries freed back to the system (glibc keeps
 // it in its arenas otherwise, one per thread that allocated, so a process

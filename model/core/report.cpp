@@ -110,7 +110,7 @@ std::vector<std::uint32_t> Report::cudaProcesses() const
 {
     std::set<std::uint32_t> pids;
     for (const Track &t : tracks)
-        if ((isGpuTrack(t.kind) || t.kind == TrackKind::CudaApi) && !t.slices.isEmpty())
+        if ((isGpuTrack(t.kind) || t.kind == TrackKind::CudaApi) && !t.slices.extent().isEmpty()) // summariesOnly: the range stays
             pids.insert(t.pid);
     return {pids.begin(), pids.end()};
 }
@@ -149,7 +149,7 @@ TimeRange Report::extent() const
 {
     TimeRange r{kTimeMax, kTimeMin};
     for (const Track &t : tracks) {
-        if (t.slices.isEmpty())
+        if (t.slices.extent().isEmpty()) // no events (or, summariesOnly, none kept: the range is)
             continue;
         r.start = std::min(r.start, t.slices.extent().start);
         r.end = std::max(r.end, t.slices.extent().end);

@@ -347,6 +347,14 @@ struct Report {
     std::vector<QString> memoryKindLabels;
 
     double loadSeconds = 0.0;
+    // Opened from its index cache's summaries only (load/cache/cachefile.h,
+    // CacheOpenDepth::Summaries): a first frame of many ranks while their
+    // caches are checked whole. Its tracks, counters and GPU busy summaries
+    // are there, the tracks' events and every table of them are not (each
+    // track keeps the range its events cover), so nothing reads a byte of
+    // the cache not yet checked; the viewer replaces it with the whole
+    // report once that is checked.
+    bool summariesOnly = false;
     // Opened from an index cache (load/cache/): the mapped file its columns
     // are views of (not counted by memoryBytes()); null when parsed.
     std::shared_ptr<const MappedPages> indexCache;

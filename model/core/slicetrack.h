@@ -52,7 +52,9 @@ public:
     std::span<const TimeNs> ends() const { return m_end; }
     std::span<const StringId> names() const { return m_name; }
 
-    // First start and last end; empty range when the track is empty.
+    // First start and last end; empty range when the track is empty (and
+    // the events' range, when a report was opened without them:
+    // Report::summariesOnly).
     TimeRange extent() const { return m_extent; }
 
     template<class Visit>

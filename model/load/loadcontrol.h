@@ -27,6 +27,9 @@ struct LoadControl {
     // (load/cache/checkedcaches.h); empty: every cache opened is read and
     // checked in full.
     QString checkedCachesDirectory;
+    // Open a cache not checked before with its summaries only
+    // (CacheOpenDepth::Summaries): for a first frame, before the whole open.
+    bool summariesOfUncheckedCaches = false;
 
     bool isCancelled() const { return cancel && cancel->load(std::memory_order_relaxed); }
     void report(double fraction) const

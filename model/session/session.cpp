@@ -72,6 +72,48 @@ Session Session::load(const QStringList &pathsOrDirectories, const LoadControl &
     return session;
 }
 
+Session Session::withWholeReports(const LoadControl &control) const
+{
+    std::vector<std::size_t> pending;
+    for (std::size_t i = 0; i < m_reports.size(); ++i)
+        if (m_reports[i]->summariesOnly)
+            pending.push_back(i);
+    LoadControl whole = control;
+    whole.summariesOfUncheckedCaches = false;
+    std::vector<LoadResult> results(pending.size());
+    std::mutex progressMutex;
+    std::size_t done = 0;
+    parallelFor(pending.size(), [&](std::size_t p) {
+        if (control.isCancelled()) {
+            results[p].cancelled = true;
+            return;
+        }
+        LoadControl perFile = whole;
+        perFile.progress = nullptr; // a whole open of a cache is quick: progress counts files
+        results[p] = loadTraceFile(m_reports[pending[p]]->filePath, perFile);
+        std::lock_guard lock(progressMutex);
+        whole.report(double(++done) / double(pending.size()));
+    });
+    Session session;
+    session.m_cancelled = control.isCancelled();
+    session.m_failures = m_failures;
+    std::size_t next = 0;
+    for (std::size_t i = 0; i < m_reports.size(); ++i) {
+        if (next < pending.size() && pending[next] == i) {
+            LoadResult &result = results[next++];
+            if (result.ok())
+                session.m_reports.push_back(std::move(result.report));
+            else if (!result.cancelled)
+                session.m_failures.push_back({m_reports[i]->filePath, result.error});
+        } else {
+            session.m_reports.push_back(m_reports[i]);
+        }
+    }
+    session.assignRanks();
+    releaseFreedMemory();
+    return session;
+}
+
 Session Session::fromReports(std::vector<ReportPtr> reports)
 {
     Session session;
@@ -177,13 +219,18 @@ TimeRange Session::recordedExtent(const RankEntry &entry)
 {
     TimeRange all{kTimeMax, kTimeMin};
     for (const Track &t : entry.report->tracks)
-        if (!t.slices.isEmpty() && ownsTrack(entry, t)) {
+        if (!t.slices.extent().isEmpty() && ownsTrack(entry, t)) { // Report::summariesOnly keeps the ranges
             all.start = std::min(all.start, t.slices.extent().start);
             all.end = std::max(all.end, t.slices.extent().end);
         }
     if (all.end < all.start)
         return {0, -1};
     return {all.start + entry.sessionOffset, all.end + entry.sessionOffset};
+}
+
+bool Session::hasSummariesOnlyRanks() const
+{
+    return std::any_of(m_reports.begin(), m_reports.end(), [](const ReportPtr &r) { return r->summariesOnly; });
 }
 
 TimeRange Session::extent() const

@@ -51,11 +51,19 @@ public:
     static Session load(const QStringList &pathsOrDirectories, const LoadControl &control = {});
     // Builds a session from loaded reports, in this order.
     static Session fromReports(std::vector<ReportPtr> reports);
+    // The same session with the ranks opened with their summaries only
+    // (hasSummariesOnlyRanks) opened whole, the other reports shared: each
+    // of those files loaded again, `control` asking for no summaries; one
+    // that fails now is listed in failures() and its rank leaves.
+    Session withWholeReports(const LoadControl &control) const;
 
     const std::vector<ReportPtr> &reports() const { return m_reports; }
     const std::vector<RankEntry> &ranks() const { return m_ranks; }
     const std::vector<LoadFailure> &failures() const { return m_failures; }
     bool wasCancelled() const { return m_cancelled; }
+    // Whether a rank was opened from its cache's summaries only
+    // (Report::summariesOnly): a first frame, its events still to come.
+    bool hasSummariesOnlyRanks() const;
 
     // Whether a track of the entry's report belongs to that rank (all of
     // them, unless the report is split by process).

@@ -155,6 +155,56 @@ private slots:
         QCOMPARE(w.timeline()->session()->ranks().size(), std::size_t(1));
     }
 
+    // Caches new to this user (a team's shared folder): the window shows
+    // the ranks from their summaries first, statistics and search waiting,
+    // then the whole session in their place, the view kept.
+    void uncheckedCachesShowSummariesFirstThenTheWholeSession()
+    {
+        QTemporaryDir caches, mine, someoneElse;
+        qputenv("RANKSCOPE_INDEX_CACHE", QFile::encodeName(caches.path()));
+        qputenv("RANKSCOPE_CHECKED_CACHES", QFile::encodeName(mine.path()));
+        const auto restore = qScopeGuard([] {
+            qputenv("RANKSCOPE_INDEX_CACHE", "off");
+            qputenv("RANKSCOPE_CHECKED_CACHES", "off");
+        });
+        const QStringList files{ddpFixture(0), ddpFixture(1), ddpFixture(2), ddpFixture(3)};
+        {
+            MainWindow writer;
+            writer.open(files, true); // parses, writes the caches
+            QVERIFY(writer.timeline()->session() && !writer.timeline()->session()->hasSummariesOnlyRanks());
+        }
+        qputenv("RANKSCOPE_CHECKED_CACHES", QFile::encodeName(someoneElse.path()));
+        MainWindow w;
+        w.resize(1400, 850);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        auto *search = w.findChild<SearchBar *>();
+        QVERIFY(search);
+        QSignalSpy whole(w.loadJob(), &SessionLoadJob::wholeLoaded);
+        bool firstWasSummaries = false, searchWaited = false;
+        TimeRange chosen{};
+        // Runs after the window's own handler: the user zooms in on the first frame.
+        connect(w.loadJob(), &SessionLoadJob::loaded, &w, [&](std::shared_ptr<const Session> first) {
+            firstWasSummaries = first->hasSummariesOnlyRanks() && w.timeline()->session() == first;
+            searchWaited = !search->isEnabled();
+            const TimeRange all = first->extent();
+            chosen = {all.start + all.duration() / 3, all.start + all.duration() / 2};
+            w.timeline()->zoom()->show(chosen);
+        });
+        w.open(files);
+        QTRY_COMPARE_WITH_TIMEOUT(whole.count(), 1, 30000);
+        QVERIFY(firstWasSummaries);
+        QVERIFY(searchWaited);
+        const auto shown = w.timeline()->session();
+        QVERIFY(shown && !shown->hasSummariesOnlyRanks());
+        QCOMPARE(shown->ranks().size(), std::size_t(4));
+        QVERIFY(shown->failures().empty());
+        QVERIFY(search->isEnabled());
+        QCOMPARE(w.timeline()->zoom()->visible().start, chosen.start);
+        QCOMPARE(w.timeline()->zoom()->visible().end, chosen.end);
+        QVERIFY(w.statusBar()->currentMessage().contains(QStringLiteral("events")));
+    }
+
     // Each bad input opened beside a good file: the good one opens, the bad
     // one is listed in the Diagnostics dock with its reason.
     void badCorpusOpensBesideAGoodFile()

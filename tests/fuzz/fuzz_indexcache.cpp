@@ -4,7 +4,8 @@
 // (resealIndexCache), so mutations reach the body's reader and the checks a
 // crafted cache meets
 // (an input the checksums would reject teaches the fuzzer nothing). A cache
-// that opens is inspected like a loaded trace.
+// that opens, whole or with its summaries only, is inspected like a loaded
+// trace.
 #include "fuzzload.h"
 
 #include "load/cache/cachefile.h"
@@ -30,10 +31,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
             std::abort();
         file.write(bytes.data(), qint64(bytes.size()));
     }
-    const rankscope::CacheOpenResult opened = rankscope::openIndexCache(cachePath, key);
-    if (opened.report)
-        rankscope::fuzz::inspectReport(*opened.report, true);
-    else if (opened.whyNot.isEmpty() || opened.whyNot.contains(QLatin1Char('\n')))
-        std::abort();
+    // Whole, and with the summaries only (a first frame: what it keeps must
+    // be as sound as a whole report, from the chunks it checked).
+    for (const auto depth : {rankscope::CacheOpenDepth::Whole, rankscope::CacheOpenDepth::Summaries}) {
+        const rankscope::CacheOpenResult opened = rankscope::openIndexCache(cachePath, key, nullptr, depth);
+        if (opened.report)
+            rankscope::fuzz::inspectReport(*opened.report, true);
+        else if (opened.whyNot.isEmpty() || opened.whyNot.contains(QLatin1Char('\n')))
+            std::abort();
+    }
     return 0;
 }

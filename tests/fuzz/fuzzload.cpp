@@ -35,8 +35,7 @@ QString scratchPath(int part, const char *suffix)
 
 void inspectReport(const Report &report, bool fromIndexCache)
 {
-    for (const Track &track : report.tracks) {
-        const SliceTrack &slices = track.slices;
+    const auto inspectSlices = [&](const SliceTrack &slices) {
         for (std::size_t i = 0; i < slices.size(); ++i) {
             if (slices.end(i) < slices.start(i))
                 broken("slice ends before it starts");
@@ -44,7 +43,7 @@ void inspectReport(const Report &report, bool fromIndexCache)
                 broken("slices not sorted by start");
         }
         if (slices.isEmpty())
-            continue;
+            return;
         const TimeRange extent = slices.extent();
         std::size_t visited = 0;
         slices.forEachOverlapping(extent.start, extent.end, [&](std::uint32_t) { ++visited; });
@@ -52,7 +51,12 @@ void inspectReport(const Report &report, bool fromIndexCache)
             broken("interval index misses events");
         for (double nsPerPixel : {1.0, 1e3, 1e6, 1e9})
             (void)slices.lod().levelFor(nsPerPixel);
-    }
+    };
+    for (const Track &track : report.tracks)
+        inspectSlices(track.slices);
+    // What a first frame draws of a report opened with its summaries only.
+    for (const GpuBusySummary &busy : report.gpuBusy)
+        inspectSlices(busy.runs);
     for (const QString &name : stats::fileReportNames())
         (void)stats::runReport(name, report);
 }

@@ -77,6 +77,16 @@ void TimelineCanvas::setSession(std::shared_ptr<const Session> session)
     rowsChanged();
 }
 
+void TimelineCanvas::replaceSession(std::shared_ptr<const Session> session)
+{
+    const TimelineRows before = m_rows;
+    const int scrolled = verticalScrollBar()->value();
+    setSession(std::move(session));
+    m_rows.keepArrangementOf(before);
+    rowsChanged();
+    verticalScrollBar()->setValue(scrolled);
+}
+
 void TimelineCanvas::setStretch(std::vector<std::vector<stats::StretchPoint>> points)
 {
     m_displayTime.setStretch(std::move(points));
@@ -212,7 +222,9 @@ void TimelineCanvas::ensureGeometry() const
         g.height = h;
         g.pinned = pinned;
         const TimelineRow &r = m_rows.rows()[std::size_t(row)];
-        if (r.kind == TimelineRow::Kind::Slices) {
+        if (r.kind != TimelineRow::Kind::Group && m_session->ranks()[std::size_t(r.rank)].report->summariesOnly) {
+            g.pending = true; // its events come with the whole report: hatched meanwhile
+        } else if (r.kind == TimelineRow::Kind::Slices) {
             const RankEntry &entry = m_session->ranks()[std::size_t(r.rank)];
             const int lanesTop = y + FrameGeometry::kLaneTopMargin;
             // The lanes in view (a row taller than the view draws only those).
@@ -502,12 +514,12 @@ void TimelineCanvas::paintRow(QPainter &p, const RowGeometry &g) const
     }
     p.setPen(theme.rowSeparator());
     p.drawLine(area.left(), area.bottom(), area.right(), area.bottom());
-    if (row.kind == TimelineRow::Kind::Counter) {
-        paintCounter(p, g);
+    if (g.pending && g.rects.empty()) { // its events come next frame (or with the whole report): hatched meanwhile
+        p.fillRect(area.adjusted(0, 1, 0, -1), QBrush(theme.rowSeparator(), Qt::BDiagPattern));
         return;
     }
-    if (g.pending && g.rects.empty()) { // its events come next frame: hatched meanwhile
-        p.fillRect(area.adjusted(0, 1, 0, -1), QBrush(theme.rowSeparator(), Qt::BDiagPattern));
+    if (row.kind == TimelineRow::Kind::Counter) {
+        paintCounter(p, g);
         return;
     }
     const RankEntry &entry = m_session->ranks()[std::size_t(row.rank)];

@@ -32,6 +32,10 @@ public:
     explicit TimelineCanvas(ZoomState *zoom, QWidget *parent = nullptr);
 
     void setSession(std::shared_ptr<const Session> session);
+    // The same ranks with more of them read (ranks opened with their
+    // summaries only, now whole): the rows as the user arranged and
+    // scrolled them stay.
+    void replaceSession(std::shared_ptr<const Session> session);
     const Session *session() const { return m_session.get(); }
     TimelineRows &rows() { return m_rows; }
     void rowsChanged();

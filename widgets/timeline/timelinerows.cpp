@@ -320,6 +320,25 @@ int TimelineRows::rowOf(int rank, std::uint32_t track) const
     return it == m_rowOfTrack.end() ? -1 : it->second;
 }
 
+void TimelineRows::keepArrangementOf(const TimelineRows &before)
+{
+    if (before.m_rows.size() != m_rows.size())
+        return;
+    for (std::size_t i = 0; i < m_rows.size(); ++i) {
+        const TimelineRow &a = before.m_rows[i], &b = m_rows[i];
+        if (a.rank != b.rank || a.parent != b.parent || a.kind != b.kind || a.label != b.label)
+            return;
+    }
+    for (std::size_t i = 0; i < m_rows.size(); ++i) {
+        m_rows[i].collapsed = before.m_rows[i].collapsed;
+        m_rows[i].hidden = before.m_rows[i].hidden;
+        m_rows[i].pinned = before.m_rows[i].pinned;
+    }
+    m_order = before.m_order;
+    m_pinned = before.m_pinned;
+    refresh();
+}
+
 void TimelineRows::refresh()
 {
     m_shown.clear();

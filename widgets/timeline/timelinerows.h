@@ -82,6 +82,10 @@ public:
     void hideKeys(const QStringList &keys);
     // Moves a row one place among the rows of its parent (with its children).
     bool move(int row, int direction);
+    // When these rows are `before`'s (the same ranks, their events now read:
+    // Report::summariesOnly), takes over which rows the user folded, hid,
+    // pinned and moved there. Otherwise changes nothing.
+    void keepArrangementOf(const TimelineRows &before);
 
 private:
     struct RankTracks;

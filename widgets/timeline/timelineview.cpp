@@ -49,6 +49,20 @@ void TimelineView::setSession(std::shared_ptr<const Session> session)
     m_overview->setVisible(m_session != nullptr);
 }
 
+void TimelineView::replaceSession(std::shared_ptr<const Session> session)
+{
+    const TimeRange visible = m_zoom->visible();
+    const std::optional<TimeRange> selection = m_zoom->selection();
+    m_session = std::move(session);
+    const TimeRange bounds = m_session->extent();
+    m_zoom->setBounds(bounds);
+    m_ruler->setZero(bounds.start);
+    m_canvas->replaceSession(m_session);
+    m_overview->setSession(m_session);
+    m_zoom->show(visible);
+    m_zoom->setSelection(selection);
+}
+
 namespace {
 
 // The ruler, then the rows below it, each painted by its own widget.

@@ -20,6 +20,9 @@ public:
     explicit TimelineView(QWidget *parent = nullptr);
 
     void setSession(std::shared_ptr<const Session> session);
+    // The same ranks with more of them read (TimelineCanvas::replaceSession):
+    // the view keeps its time range, selection and rows.
+    void replaceSession(std::shared_ptr<const Session> session);
     std::shared_ptr<const Session> session() const { return m_session; }
     ZoomState *zoom() const { return m_zoom; }
     TimelineCanvas *canvas() const { return m_canvas; }

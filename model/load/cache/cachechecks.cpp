@@ -130,6 +130,28 @@ const char *counterProblem(const CounterTrack &c)
     return nullptr;
 }
 
+const char *outlineProblem(const Report &r)
+{
+    if (r.meta.source != TraceSource::NsysSqlite && r.meta.source != TraceSource::Kineto)
+        return "a trace of an unknown format";
+    for (const Diagnostic &d : r.diagnostics)
+        if (d.severity > Diagnostic::Severity::Error)
+            return "a note of an unknown severity";
+    return nullptr;
+}
+
+const char *gpuBusyProblem(const Report &r, const std::vector<GpuBusySummary> &summaries)
+{
+    for (const GpuBusySummary &g : summaries) {
+        if (!isTraceTime(g.span.start) || !isTraceTime(g.span.end) || g.span.end < g.span.start || g.busy < 0
+            || g.busy > g.span.duration())
+            return "a GPU busy summary outside its span";
+        if (const char *problem = slicesProblem(r, g.runs))
+            return problem;
+    }
+    return nullptr;
+}
+
 const char *recordProblem(const Report &r)
 {
     const std::size_t strings = r.strings.size();
@@ -161,13 +183,8 @@ const char *recordProblem(const Report &r)
         if (p.nvtxRow != NvtxRecord::kNoRecord && p.nvtxRow >= r.nvtx.size())
             return "a projected range names an NVTX record that is not there";
     for (const auto *summaries : {&r.gpuBusy, &r.communication.otherGpuBusy})
-        for (const GpuBusySummary &g : *summaries) {
-            if (!isTraceTime(g.span.start) || !isTraceTime(g.span.end) || g.span.end < g.span.start || g.busy < 0
-                || g.busy > g.span.duration())
-                return "a GPU busy summary outside its span";
-            if (const char *problem = slicesProblem(r, g.runs))
-                return problem;
-        }
+        if (const char *problem = gpuBusyProblem(r, *summaries))
+            return problem;
     for (const auto *byCorrelation : {&r.apiByCorrelation, &r.gpuByCorrelation})
         for (const TrackEvent &e : *byCorrelation)
             if (e.track >= r.tracks.size() || e.event >= r.tracks[e.track].slices.size())
@@ -306,13 +323,28 @@ const char *nameSummariesProblem(const Report &r)
 
 } // namespace
 
+QString checkCachedSummaries(const Report &r)
+{
+    if (const char *problem = outlineProblem(r))
+        return QString::fromLatin1(problem);
+    for (const Track &t : r.tracks) {
+        const TimeRange extent = t.slices.extent();
+        if (!t.slices.isEmpty() || (!extent.isEmpty() && (!isTraceTime(extent.start) || !isTraceTime(extent.end))))
+            return QStringLiteral("a track's range is out of range");
+        if (const char *problem = sliceTrackProblem(r, t))
+            return QString::fromLatin1(problem);
+    }
+    if (const char *problem = gpuBusyProblem(r, r.gpuBusy))
+        return QString::fromLatin1(problem);
+    if (const char *problem = timeSplitsProblem(r))
+        return QString::fromLatin1(problem);
+    return {};
+}
+
 QString checkCachedReport(const Report &r)
 {
-    if (r.meta.source != TraceSource::NsysSqlite && r.meta.source != TraceSource::Kineto)
-        return QStringLiteral("a trace of an unknown format");
-    for (const Diagnostic &d : r.diagnostics)
-        if (d.severity > Diagnostic::Severity::Error)
-            return QStringLiteral("a note of an unknown severity");
+    if (const char *problem = outlineProblem(r))
+        return QString::fromLatin1(problem);
     // One job per track, per counter and for the side tables, on the load
     // pool: the checks read every index column once, which is most of what
     // opening a cache costs after its checksum.
@@ -349,6 +381,9 @@ void CacheReader::checkStrings(const Column<std::uint64_t> &offsets, const Colum
 {
     if (!m_checkStrings)
         return;
+    verified(offsets.data(), offsets.size() * sizeof(std::uint64_t));
+    verified(texts.data(), texts.size());
+    verified(slotTable.data(), slotTable.size() * sizeof(std::uint32_t));
     if (offsets.size() < 2 || offsets[0] != 0 || offsets.back() != texts.size())
         throw CacheDamaged("the string table's offsets do not cover its texts");
     const std::size_t count = offsets.size() - 1;

@@ -18,5 +18,8 @@ namespace rankscope {
 
 // Empty when sound; otherwise the first problem found.
 QString checkCachedReport(const Report &report);
+// The same for a report opened with its summaries only (Report::summariesOnly):
+// its tracks, GPU busy summaries and time splits.
+QString checkCachedSummaries(const Report &report);
 
 } // namespace rankscope

@@ -81,6 +81,68 @@ void rememberWrittenCache(const QString &cachePath, const struct stat &written, 
         checked.rememberWritten(cachePath, *identity);
 }
 
+// What an open of the summaries keeps (CacheOpenDepth::Summaries): every
+// column of the events goes, so nothing can read a byte that was not
+// checked; the tracks stay, with the range their events cover.
+void keepOnlySummaries(Report &r)
+{
+    for (Track &t : r.tracks)
+        ReportCacheAccess::dropEvents(t.slices);
+    for (CounterTrack &c : r.counters) {
+        CounterTrack kept;
+        kept.name = c.name;
+        kept.unit = c.unit;
+        kept.pid = c.pid;
+        kept.deviceId = c.deviceId;
+        c = std::move(kept);
+    }
+    r.kernels = {};
+    r.kernelConfigs = {};
+    r.memcpys = {};
+    r.memsets = {};
+    r.syncs = {};
+    r.apiCalls = {};
+    r.nvtx = {};
+    r.nvtxProjections = {};
+    r.collectives = {};
+    r.flows = {};
+    r.communication = {};
+    r.byName = {};
+    r.apiByCorrelation = {};
+    r.gpuByCorrelation = {};
+    r.summariesOnly = true;
+}
+
+// Checks the chunks of the columns a summaries open keeps besides the
+// string table (which the reader checked): the GPU busy summaries'.
+struct SummaryColumnsVerifier {
+    static constexpr bool kWriting = false;
+    ChunkVerifier &verifier;
+    bool sound = true;
+
+    template<class T>
+    void operator()(const Column<T> &column)
+    {
+        sound = sound && verifier.verify(column.data(), column.size() * sizeof(T));
+    }
+    template<class T>
+    void operator()(const T &) {}
+    template<class T, class Each>
+    void list(const std::vector<T> &items, Each &&each)
+    {
+        for (const T &item : items)
+            each(item);
+    }
+};
+
+bool summariesVerified(const Report &r, ChunkVerifier &verifier)
+{
+    SummaryColumnsVerifier columns{verifier};
+    for (const GpuBusySummary &g : r.gpuBusy)
+        ReportCacheAccess::gpuBusySummary(columns, g);
+    return columns.sound;
+}
+
 } // namespace
 
 CacheKey CacheKey::of(const QString &tracePath)
@@ -115,7 +177,11 @@ QString writeIndexCache(const Report &report, const CacheKey &key, const QString
         header.bodyBytes = writer.offset() - sizeof header;
         header.sourceBytes = key.sourceBytes;
         header.sourceModifiedNs = key.sourceModifiedNs;
-        header.bodyChecksum = writer.finishChecksum();
+        std::vector<std::uint64_t> chunkHashes;
+        header.bodyChecksum = writer.finishChecksum(&chunkHashes);
+        const auto tableBytes = qint64(chunkHashes.size() * sizeof(std::uint64_t));
+        if (file.write(reinterpret_cast<const char *>(chunkHashes.data()), tableBytes) != tableBytes)
+            throw std::runtime_error(file.errorString().toStdString());
         header.headerCrc = headerCrcOf(header);
         if (!file.seek(0) || file.write(reinterpret_cast<const char *>(&header), sizeof header) != qint64(sizeof header))
             return QStringLiteral("cannot write %1: %2").arg(cachePath, file.errorString());
@@ -143,12 +209,22 @@ void resealIndexCache(std::span<char> bytes, const CacheKey *key)
         header.sourceBytes = key->sourceBytes;
         header.sourceModifiedNs = key->sourceModifiedNs;
     }
-    header.bodyChecksum = ChunkedHasher::of(bytes.subspan(sizeof header));
+    const std::uint64_t afterHeader = bytes.size() - sizeof header;
+    const std::uint64_t tableBytes = cacheChunkCount(header.bodyBytes) * sizeof(std::uint64_t);
+    if (header.bodyBytes <= afterHeader && afterHeader - header.bodyBytes == tableBytes) {
+        ChunkedHasher hasher;
+        hasher.update(bytes.data() + sizeof header, std::size_t(header.bodyBytes));
+        std::vector<std::uint64_t> chunkHashes;
+        header.bodyChecksum = hasher.finish(&chunkHashes);
+        std::memcpy(bytes.data() + sizeof header + header.bodyBytes, chunkHashes.data(), std::size_t(tableBytes));
+    } else { // the open finds the lengths wrong before it looks at checksums
+        header.bodyChecksum = ChunkedHasher::of(bytes.subspan(sizeof header));
+    }
     header.headerCrc = headerCrcOf(header);
     std::memcpy(bytes.data(), &header, sizeof header);
 }
 
-CacheOpenResult openIndexCache(const QString &cachePath, const CacheKey &key, const CheckedCaches *checked)
+CacheOpenResult openIndexCache(const QString &cachePath, const CacheKey &key, const CheckedCaches *checked, CacheOpenDepth depth)
 {
     QElapsedTimer timer;
     timer.start();
@@ -170,26 +246,45 @@ CacheOpenResult openIndexCache(const QString &cachePath, const CacheKey &key, co
         return {nullptr, QStringLiteral("written on a machine of another byte order")};
     if (header.formatVersion != kIndexCacheFormatVersion)
         return {nullptr, QStringLiteral("written by another version of Rankscope (cache format %1, this one reads %2)").arg(header.formatVersion).arg(kIndexCacheFormatVersion)};
-    if (header.bodyOffset != sizeof header || header.bodyBytes != fileBytes - sizeof header)
-        return {nullptr, QStringLiteral("truncated or extended (%1 bytes, the header says %2)").arg(fileBytes).arg(header.bodyOffset + header.bodyBytes)};
+    const std::uint64_t chunks = cacheChunkCount(header.bodyBytes);
+    if (header.bodyOffset != sizeof header || header.bodyBytes > fileBytes - sizeof header
+        || fileBytes - sizeof header - header.bodyBytes != chunks * sizeof(std::uint64_t))
+        return {nullptr, QStringLiteral("truncated or extended (%1 bytes, the header says %2)")
+                             .arg(fileBytes)
+                             .arg(header.bodyOffset + header.bodyBytes + std::min(chunks, fileBytes) * sizeof(std::uint64_t))};
     if (header.sourceBytes != key.sourceBytes || header.sourceModifiedNs != key.sourceModifiedNs)
         return {nullptr, QStringLiteral("written for another version of the trace (its size or modification time changed)")};
     const std::optional<CacheFileIdentity> identity =
         identityOfCacheFile(mapped->file.handle(), header.bodyChecksum, header.formatVersion);
     const bool passedBefore = checked && identity && checked->passed(cachePath, *identity);
+    const bool summariesOnly = !passedBefore && depth == CacheOpenDepth::Summaries;
+    std::vector<std::uint64_t> chunkHashes;
     if (!passedBefore) {
-        const std::optional<std::uint64_t> checksum = checksumOfFileRange(cachePath, header.bodyOffset, header.bodyBytes);
-        if (!checksum || *checksum != header.bodyChecksum)
+        chunkHashes.resize(std::size_t(chunks));
+        const auto tableBytes = qint64(chunks * sizeof(std::uint64_t));
+        if (!mapped->file.seek(qint64(header.bodyOffset + header.bodyBytes))
+            || mapped->file.read(reinterpret_cast<char *>(chunkHashes.data()), tableBytes) != tableBytes)
+            return {nullptr, QStringLiteral("cannot read it: %1").arg(mapped->file.errorString())};
+        if (ChunkedHasher::combine(chunkHashes) != header.bodyChecksum)
             return {nullptr, QStringLiteral("damaged (checksum mismatch)")};
+        if (!summariesOnly) { // every chunk now, in parallel, through the page cache
+            const std::optional<std::vector<std::uint64_t>> read = chunkHashesOfFileRange(cachePath, header.bodyOffset, header.bodyBytes);
+            if (!read || *read != chunkHashes)
+                return {nullptr, QStringLiteral("damaged (checksum mismatch)")};
+        }
     }
 
     mapped->data = mapped->file.map(0, qint64(fileBytes));
     mapped->size = fileBytes;
     if (!mapped->data)
         return {nullptr, QStringLiteral("cannot map it: %1").arg(mapped->file.errorString())};
+    const std::span<const std::uint8_t> body{mapped->data + header.bodyOffset, std::size_t(header.bodyBytes)};
+    std::optional<ChunkVerifier> verifier;
+    if (summariesOnly)
+        verifier.emplace(body, std::move(chunkHashes));
     auto report = std::make_shared<Report>();
     try {
-        CacheReader reader({mapped->data + header.bodyOffset, std::size_t(header.bodyBytes)}, header.bodyOffset, mapped, !passedBefore);
+        CacheReader reader(body, header.bodyOffset, mapped, !passedBefore, verifier ? &*verifier : nullptr);
         QString sourcePath;
         reader(sourcePath);
         if (sourcePath != key.sourcePath)
@@ -197,10 +292,18 @@ CacheOpenResult openIndexCache(const QString &cachePath, const CacheKey &key, co
         ReportCacheAccess::report(reader, *report);
         if (!reader.atEnd())
             throw CacheDamaged("bytes are left over after the report");
+        if (summariesOnly) {
+            keepOnlySummaries(*report);
+            if (!summariesVerified(*report, *verifier))
+                throw CacheDamaged("checksum mismatch");
+        }
     } catch (const CacheDamaged &e) {
         return {nullptr, QStringLiteral("damaged (%1)").arg(QString::fromLatin1(e.what()))};
     }
-    if (!passedBefore) {
+    if (summariesOnly) {
+        if (const QString problem = checkCachedSummaries(*report); !problem.isEmpty())
+            return {nullptr, QStringLiteral("damaged (%1)").arg(problem)};
+    } else if (!passedBefore) {
         if (const QString problem = checkCachedReport(*report); !problem.isEmpty())
             return {nullptr, QStringLiteral("damaged (%1)").arg(problem)};
         if (checked && identity)
@@ -212,7 +315,7 @@ CacheOpenResult openIndexCache(const QString &cachePath, const CacheKey &key, co
     mapped->release();
     report->loadSeconds = double(timer.nsecsElapsed()) / 1e9;
     report->indexCache = mapped;
-    return {std::move(report), {}, !passedBefore};
+    return {std::move(report), {}, !passedBefore && !summariesOnly};
 }
 
 } // namespace rankscope

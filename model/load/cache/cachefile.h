@@ -10,7 +10,10 @@
 // size and modification time, the body's length and checksum), then the
 // body: the columns' values, every one 64-byte aligned so it is read in
 // place, then the outline, the report's members in one fixed order
-// (reportfields.h) with each column's length and place (cachestreams.h).
+// (reportfields.h) with each column's length and place (cachestreams.h);
+// last the hashes of the body's 1 MiB chunks (chunkhash.h), whose
+// combination is the header's checksum, so an open can check only the
+// chunks it reads.
 // Nothing in it is trusted: a wrong magic, version, length or checksum, a
 // count or place past the end of the file or an index out of range makes
 // the open fail with a reason, and the caller
@@ -39,9 +42,22 @@ struct CacheKey {
 // CRC-32. 4: a GPU busy summary keeps its runs. 5: Report::byName, the
 // events grouped by name with their values sorted. 6: Report::communication.
 // 7: Report::timeSplits. 8: a communication kernel keeps its name and
-// times. 9: the columns' lengths and places in an outline after them. A
-// cache of another version is rebuilt.
-constexpr std::uint32_t kIndexCacheFormatVersion = 9;
+// times. 9: the columns' lengths and places in an outline after them. 10:
+// 1 MiB chunks, their hashes after the body. A cache of another version is
+// rebuilt.
+constexpr std::uint32_t kIndexCacheFormatVersion = 10;
+
+// How much of a cache an open reads.
+enum class CacheOpenDepth : std::uint8_t {
+    // Everything: the report with all its events.
+    Whole,
+    // For a cache not checked before (checkedcaches.h), only its outline,
+    // string table and GPU busy summaries, each checked by its chunks: the
+    // report's tracks, processes, GPUs, time splits and GPU busy, without
+    // events (Report::summariesOnly), what a first frame of many ranks
+    // draws. A cache that passed before is opened whole: that costs no more.
+    Summaries,
+};
 
 struct CacheOpenResult {
     std::shared_ptr<Report> report; // set when the cache was sound and matched
@@ -68,6 +84,7 @@ void resealIndexCache(std::span<char> bytes, const CacheKey *key);
 // Maps `cachePath` and checks it against `key`. With `checked`, a cache
 // that passed every check before and has not changed since is only mapped
 // and its tables read; one checked in full now is remembered there.
-CacheOpenResult openIndexCache(const QString &cachePath, const CacheKey &key, const CheckedCaches *checked = nullptr);
+CacheOpenResult openIndexCache(const QString &cachePath, const CacheKey &key, const CheckedCaches *checked = nullptr,
+                               CacheOpenDepth depth = CacheOpenDepth::Whole);
 
 } // namespace rankscope

@@ -111,8 +111,9 @@ public:
         m_outline.clear();
     }
     std::uint64_t offset() const { return m_offset; }
-    // The checksum of everything written (chunkhash.h); call once, at the end.
-    std::uint64_t finishChecksum() { return m_hasher.finish(); }
+    // The checksum of everything written and its chunks' hashes
+    // (chunkhash.h); call once, at the end.
+    std::uint64_t finishChecksum(std::vector<std::uint64_t> *chunkHashes) { return m_hasher.finish(chunkHashes); }
 
 private:
     void outline(const void *data, std::size_t bytes) { m_outline.append(static_cast<const char *>(data), qsizetype(bytes)); }
@@ -145,17 +146,23 @@ public:
     // while `mapping` lives. Without `checkStrings`, the string table is
     // taken as it is: for a cache that passed every check before
     // (checkedcaches.h), so opening it reads no text.
-    CacheReader(std::span<const std::uint8_t> body, std::uint64_t offset, std::shared_ptr<const void> mapping, bool checkStrings = true)
-        : m_offset(offset), m_mapping(std::move(mapping)), m_checkStrings(checkStrings)
+    // With `verifier`, the body was not checked whole: the outline and the
+    // string table are checked by their chunks before they are read (and
+    // the caller checks the other columns it keeps).
+    CacheReader(std::span<const std::uint8_t> body, std::uint64_t offset, std::shared_ptr<const void> mapping, bool checkStrings = true,
+                ChunkVerifier *verifier = nullptr)
+        : m_offset(offset), m_mapping(std::move(mapping)), m_checkStrings(checkStrings), m_verifier(verifier)
     {
         std::uint64_t outlineBytes = 0;
         if (body.size() < sizeof outlineBytes)
             throw CacheDamaged("the file ends early");
+        verified(body.data() + body.size() - sizeof outlineBytes, sizeof outlineBytes);
         std::memcpy(&outlineBytes, body.data() + body.size() - sizeof outlineBytes, sizeof outlineBytes);
         if (outlineBytes > body.size() - sizeof outlineBytes)
             throw CacheDamaged("its outline is longer than the file");
         m_columns = body.first(body.size() - sizeof outlineBytes - std::size_t(outlineBytes));
         m_outline = body.subspan(m_columns.size(), std::size_t(outlineBytes));
+        verified(m_outline.data(), m_outline.size());
     }
 
     template<class T>
@@ -242,6 +249,11 @@ public:
     bool atEnd() const { return m_at == m_outline.size(); }
 
 private:
+    void verified(const void *at, std::size_t bytes) const
+    {
+        if (m_verifier && !m_verifier->verify(at, bytes))
+            throw CacheDamaged("checksum mismatch");
+    }
     std::size_t remaining() const { return m_outline.size() - m_at; }
     template<class T>
     T number()
@@ -260,6 +272,7 @@ private:
     std::size_t m_at = 0;
     std::shared_ptr<const void> m_mapping;
     bool m_checkStrings = true;
+    ChunkVerifier *m_verifier = nullptr;
 };
 
 } // namespace rankscope

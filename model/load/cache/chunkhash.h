@@ -1,10 +1,12 @@
 #pragma once
-// The checksum of an index cache's body: the body cut into 8 MiB chunks,
+// The checksum of an index cache's body: the body cut into 1 MiB chunks,
 // each hashed with XXH3-64, and the chunks' hashes hashed again. Chunks let
-// the reader check a body on every core at once, and XXH3 runs at memory
-// speed (zlib's CRC-32 was a third of a 1M-event open; XXH3 is ~1/10 of
-// that). It finds damage, it does not stop forgery: the checks of
-// cachechecks.h stand between a cache and any index a reader follows.
+// the reader check a body on every core at once, and check only the chunks
+// it reads (a first open checks the outline and the summaries, a few MiB of
+// a report's tens: cachefile.h); XXH3 runs at memory speed (zlib's CRC-32
+// was a third of a 1M-event open; XXH3 is ~1/10 of that). It finds damage,
+// it does not stop forgery: the checks of cachechecks.h stand between a
+// cache and any index a reader follows.
 #include <QString>
 
 #include <cstddef>
@@ -17,7 +19,13 @@ struct XXH3_state_s;
 
 namespace rankscope {
 
-constexpr std::uint64_t kCacheChecksumChunk = std::uint64_t(8) << 20;
+constexpr std::uint64_t kCacheChecksumChunk = std::uint64_t(1) << 20;
+
+// How many chunks a body of `bytes` has (an empty body has one, empty).
+constexpr std::uint64_t cacheChunkCount(std::uint64_t bytes)
+{
+    return bytes == 0 ? 1 : (bytes + kCacheChecksumChunk - 1) / kCacheChecksumChunk;
+}
 
 // Streams bytes in, in any pieces; finish() gives the body's checksum.
 class ChunkedHasher {
@@ -28,7 +36,8 @@ public:
     ChunkedHasher &operator=(const ChunkedHasher &) = delete;
 
     void update(const void *data, std::size_t bytes);
-    std::uint64_t finish();
+    // The checksum; with `chunkHashes`, the chunks' own hashes too.
+    std::uint64_t finish(std::vector<std::uint64_t> *chunkHashes = nullptr);
 
     // The checksum of bytes that are all at hand.
     static std::uint64_t of(std::span<const char> bytes);
@@ -41,9 +50,30 @@ private:
     std::vector<std::uint64_t> m_chunkHashes;
 };
 
-// The checksum of `bytes` bytes of the file from `offset`, read with pread
+// Checks a mapped body chunk by chunk against the hashes recorded for its
+// chunks, each chunk once: for an open that reads only part of a body.
+class ChunkVerifier {
+public:
+    // `chunkHashes` must be the body's (their combination its checksum).
+    ChunkVerifier(std::span<const std::uint8_t> body, std::vector<std::uint64_t> chunkHashes);
+
+    // Whether the chunks holding `bytes` bytes at `at` (in the body) match
+    // their hashes; false also when they are not all in the body.
+    bool verify(const void *at, std::size_t bytes);
+    std::size_t chunksVerified() const { return m_verifiedCount; }
+
+private:
+    std::span<const std::uint8_t> m_body;
+    std::vector<std::uint64_t> m_chunkHashes;
+    std::vector<bool> m_verified;
+    std::size_t m_verifiedCount = 0;
+};
+
+// The hashes of the chunks of the `bytes` bytes of the file from `offset`
+// (every chunk, or only those listed, the others left 0), read with pread
 // in parallel on the load pool (the pages go to the page cache, not to this
 // process's resident memory). Empty when the file cannot be read.
-std::optional<std::uint64_t> checksumOfFileRange(const QString &path, std::uint64_t offset, std::uint64_t bytes);
+std::optional<std::vector<std::uint64_t>> chunkHashesOfFileRange(const QString &path, std::uint64_t offset, std::uint64_t bytes,
+                                                                 const std::vector<std::size_t> *onlyChunks = nullptr);
 
 } // namespace rankscope

@@ -48,7 +48,8 @@ LoadResult loadThroughIndexCache(const QString &path, const LoadControl &control
     const CacheKey key = CacheKey::of(path);
     const QString cachePath = indexCachePathFor(control.indexCacheDirectory, key);
     const CheckedCaches checked(control.checkedCachesDirectory);
-    CacheOpenResult cached = openIndexCache(cachePath, key, &checked);
+    CacheOpenResult cached = openIndexCache(cachePath, key, &checked,
+                                            control.summariesOfUncheckedCaches ? CacheOpenDepth::Summaries : CacheOpenDepth::Whole);
     if (cached.report) {
         cached.report->filePath = path;
         cached.report->diagnostics.insert(cached.report->diagnostics.begin(),

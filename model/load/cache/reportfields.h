@@ -111,6 +111,15 @@ struct ReportCacheAccess {
         v(c.m_blockLargest); v(c.m_superBlockLargest); v(c.m_largest); v(c.m_smallest);
     }
 
+    // What a report opened from its summaries keeps of a track: the range
+    // its events cover (where the view starts), none of them.
+    static void dropEvents(SliceTrack &s)
+    {
+        SliceTrack kept;
+        kept.m_extent = s.m_extent;
+        s = std::move(kept);
+    }
+
     // The shapes of private members that readers index with; nullptr when
     // they fit (cachechecks.cpp checks the rest through the public API).
     static const char *sliceTrackShapeProblem(const SliceTrack &s)

@@ -4,6 +4,7 @@
 // used, the trace is parsed again and the cache replaced.
 #include "load/cache/cachefile.h"
 #include "load/cache/checkedcaches.h"
+#include "load/cache/chunkhash.h"
 #include "load/cache/indexcache.h"
 #include "load/traceloader.h"
 #include "session/session.h"
@@ -84,6 +85,32 @@ void writeAll(const QString &path, const QByteArray &bytes)
 void refreshChecksums(QByteArray &bytes)
 {
     resealIndexCache({bytes.data(), std::size_t(bytes.size())}, nullptr);
+}
+
+// Where a cache's body ends (its chunks' hashes follow): the header's
+// body length, 8 bytes at 24, after the 64-byte header.
+qsizetype bodyEndOf(const QByteArray &bytes)
+{
+    std::uint64_t bodyBytes = 0;
+    std::memcpy(&bodyBytes, bytes.constData() + 24, 8);
+    return 64 + qsizetype(bodyBytes);
+}
+
+// Cuts a cache to its first `bodyBytes` of body, with a header and chunk
+// hashes that say so.
+void cutBody(QByteArray &bytes, std::uint64_t bodyBytes)
+{
+    bytes.truncate(64 + qsizetype(bodyBytes));
+    std::memcpy(bytes.data() + 24, &bodyBytes, 8);
+    bytes.append(QByteArray(qsizetype(cacheChunkCount(bodyBytes) * 8), '\0'));
+    refreshChecksums(bytes);
+}
+
+// A cache with a byte of its body flipped, its header and chunk hashes as
+// they were: damage the checksums find.
+void flipBodyByte(QByteArray &bytes, qsizetype at)
+{
+    bytes[64 + at] = char(bytes[64 + at] ^ 0x40);
 }
 
 } // namespace
@@ -284,15 +311,12 @@ private slots:
         case 7: {
             // Half the body, with a header and checksums that say so: the
             // reader runs out of bytes mid-report and must notice.
-            bytes.truncate(bytes.size() / 2);
-            const std::uint64_t bodyBytes = std::uint64_t(bytes.size() - 64);
-            std::memcpy(bytes.data() + 24, &bodyBytes, 8);
-            refreshChecksums(bytes);
+            cutBody(bytes, std::uint64_t(bodyEndOf(bytes) - 64) / 2);
             break;
         }
         case 8: {
             const std::uint64_t outlineBytes = std::uint64_t(bytes.size());
-            std::memcpy(bytes.data() + bytes.size() - 8, &outlineBytes, 8);
+            std::memcpy(bytes.data() + bodyEndOf(bytes) - 8, &outlineBytes, 8);
             refreshChecksums(bytes);
             break;
         }
@@ -301,18 +325,19 @@ private slots:
             // The string table's offsets: the first column in the outline
             // whose length is the number of strings and one.
             const std::uint64_t strings = loadTraceFile(file).report->strings.size() + 1;
+            const qsizetype bodyEnd = bodyEndOf(bytes);
             std::uint64_t outlineBytes = 0;
-            std::memcpy(&outlineBytes, bytes.constData() + bytes.size() - 8, 8);
-            const qsizetype outline = bytes.size() - 8 - qsizetype(outlineBytes);
+            std::memcpy(&outlineBytes, bytes.constData() + bodyEnd - 8, 8);
+            const qsizetype outline = bodyEnd - 8 - qsizetype(outlineBytes);
             qsizetype at = outline;
-            for (; at + 16 <= bytes.size() - 8; ++at) {
+            for (; at + 16 <= bodyEnd - 8; ++at) {
                 std::uint64_t count = 0, place = 0;
                 std::memcpy(&count, bytes.constData() + at, 8);
                 std::memcpy(&place, bytes.constData() + at + 8, 8);
                 if (count == strings && place % 64 == 0 && place >= 64 && place < std::uint64_t(outline))
                     break;
             }
-            QVERIFY(at + 16 <= bytes.size() - 8);
+            QVERIFY(at + 16 <= bodyEnd - 8);
             const std::uint64_t place = damage == 9 ? std::uint64_t(outline) : std::uint64_t(64 + 8);
             std::memcpy(bytes.data() + at + 8, &place, 8);
             refreshChecksums(bytes);
@@ -463,6 +488,120 @@ private slots:
     // A cache that passed every check, unchanged since, is opened again
     // without reading it (checkedcaches.h); any write to it (here one byte
     // of its body, in place) makes the next open check it in full.
+    // A first open of a cache not checked before, for a first frame, reads
+    // its outline, string table and GPU busy summaries, each checked by its
+    // chunks, and keeps nothing else: what it keeps is the whole open's,
+    // and damage in any other chunk is left for the whole open to find.
+    void summariesOpenReadsOnlyWhatItKeeps()
+    {
+        QTemporaryDir dir;
+        const QString file = nsysAiFixture("before");
+        const LoadResult written = loadTraceFile(file, cachedIn(dir));
+        QCOMPARE(written.indexCache, LoadResult::IndexCache::Written);
+        const QString cachePath = written.indexCachePath;
+        const CacheKey key = CacheKey::of(file);
+        const CacheOpenResult whole = openIndexCache(cachePath, key);
+        const CacheOpenResult first = openIndexCache(cachePath, key, nullptr, CacheOpenDepth::Summaries);
+        QVERIFY2(whole.report && first.report, qPrintable(whole.whyNot + first.whyNot));
+        const Report &w = *whole.report, &f = *first.report;
+        QVERIFY(f.summariesOnly && !w.summariesOnly);
+        QVERIFY(!first.checkedInFull);
+        QCOMPARE(f.eventCount(), std::size_t(0));
+        QVERIFY(w.eventCount() > 0);
+        QVERIFY(f.kernels.empty() && f.memcpys.empty() && f.apiCalls.empty() && !f.communication.present);
+        QCOMPARE(f.tracks.size(), w.tracks.size());
+        for (std::size_t t = 0; t < w.tracks.size(); ++t) {
+            QCOMPARE(f.tracks[t].kind, w.tracks[t].kind);
+            QCOMPARE(f.tracks[t].pid, w.tracks[t].pid);
+            QCOMPARE(f.tracks[t].slices.extent().start, w.tracks[t].slices.extent().start);
+            QCOMPARE(f.tracks[t].slices.extent().end, w.tracks[t].slices.extent().end);
+        }
+        QCOMPARE(f.cudaProcesses(), w.cudaProcesses());
+        const Session shownFirst = Session::fromReports({first.report}), shownWhole = Session::fromReports({whole.report});
+        QCOMPARE(shownFirst.ranks().size(), shownWhole.ranks().size());
+        QVERIFY(shownFirst.hasSummariesOnlyRanks() && !shownWhole.hasSummariesOnlyRanks());
+        QCOMPARE(shownFirst.extent().start, shownWhole.extent().start);
+        QCOMPARE(shownFirst.extent().end, shownWhole.extent().end);
+        QCOMPARE(f.strings.size(), w.strings.size());
+        QCOMPARE(f.timeSplits.size(), w.timeSplits.size());
+        for (std::size_t i = 0; i < w.timeSplits.size(); ++i)
+            QCOMPARE(f.timeSplits[i].busy, w.timeSplits[i].busy);
+        const auto sameBusy = [](const Report &a, const Report &b) {
+            if (a.gpuBusy.size() != b.gpuBusy.size() || a.gpuBusy.empty())
+                return false;
+            for (std::size_t g = 0; g < a.gpuBusy.size(); ++g) {
+                const SliceTrack &x = a.gpuBusy[g].runs, &y = b.gpuBusy[g].runs;
+                if (a.gpuBusy[g].busy != b.gpuBusy[g].busy || x.size() != y.size() || x.lod().levels().size() != y.lod().levels().size()
+                    || !std::equal(x.starts().begin(), x.starts().end(), y.starts().begin())
+                    || !std::equal(x.ends().begin(), x.ends().end(), y.ends().begin()))
+                    return false;
+            }
+            return true;
+        };
+        QVERIFY(sameBusy(f, w));
+
+        // A byte flipped in each 1 MiB chunk in turn, the header and the
+        // chunks' hashes left as written.
+        const QByteArray clean = readAll(cachePath);
+        const qsizetype body = bodyEndOf(clean) - 64, chunk = qsizetype(kCacheChecksumChunk);
+        const qsizetype chunks = (body + chunk - 1) / chunk;
+        QVERIFY(chunks >= 4);
+        int unread = 0;
+        for (qsizetype c = 0; c < chunks; ++c) {
+            QByteArray bytes = clean;
+            flipBodyByte(bytes, std::min(body - 1, c * chunk + chunk / 2));
+            writeAll(cachePath, bytes);
+            const CacheOpenResult damagedWhole = openIndexCache(cachePath, key);
+            QVERIFY2(!damagedWhole.report && damagedWhole.whyNot.contains("checksum mismatch"), qPrintable(damagedWhole.whyNot));
+            const CacheOpenResult damagedFirst = openIndexCache(cachePath, key, nullptr, CacheOpenDepth::Summaries);
+            if (damagedFirst.report) {
+                ++unread;
+                QVERIFY(sameBusy(*damagedFirst.report, w));
+                QVERIFY(c < chunks - 1); // the outline ends the body
+            } else {
+                QVERIFY2(damagedFirst.whyNot.contains("checksum mismatch"), qPrintable(damagedFirst.whyNot));
+            }
+        }
+        QVERIFY(unread > 0); // this small export is mostly strings; a 1M-event rank reads a few MiB of ~70 (docs/performance.md)
+        // A damaged table of chunk hashes is damage too.
+        QByteArray table = clean;
+        table[table.size() - 3] = char(table[table.size() - 3] ^ 1);
+        writeAll(cachePath, table);
+        QVERIFY(!openIndexCache(cachePath, key, nullptr, CacheOpenDepth::Summaries).report);
+        QVERIFY(!openIndexCache(cachePath, key).report);
+        writeAll(cachePath, clean);
+    }
+
+    // Loading for a first frame: caches checked before open whole (that
+    // costs no more), the others with their summaries; a trace without a
+    // cache is parsed and its cache written.
+    void firstFrameLoadOpensUncheckedCachesBySummaries()
+    {
+        QTemporaryDir dir, store, other;
+        const QStringList files{ddpFixture(0), nsysAiFixture("before")};
+        LoadControl control = cachedIn(dir);
+        control.checkedCachesDirectory = store.path();
+        control.summariesOfUncheckedCaches = true;
+        const Session parsed = Session::load(files, control);
+        QCOMPARE(parsed.reports().size(), std::size_t(2));
+        QVERIFY(!parsed.hasSummariesOnlyRanks()); // parsed now, their caches written and remembered
+        const Session again = Session::load(files, control);
+        QVERIFY(!again.hasSummariesOnlyRanks());
+        // Another user's record: nothing checked yet.
+        control.checkedCachesDirectory = other.path();
+        const Session first = Session::load(files, control);
+        QCOMPARE(first.reports().size(), std::size_t(2));
+        QVERIFY(first.failures().empty());
+        QVERIFY(first.hasSummariesOnlyRanks());
+        QCOMPARE(first.ranks().size(), again.ranks().size());
+        QCOMPARE(first.extent().start, again.extent().start);
+        QCOMPARE(first.extent().end, again.extent().end);
+        control.summariesOfUncheckedCaches = false;
+        const Session whole = Session::load(files, control);
+        QVERIFY(!whole.hasSummariesOnlyRanks());
+        QCOMPARE(whole.reports()[1]->eventCount(), again.reports()[1]->eventCount());
+    }
+
     void aCachePassedBeforeIsOnlyMappedUntilItChanges()
     {
         QTemporaryDir dir, store;

@@ -381,6 +381,72 @@ private slots:
         }
     }
 
+    // Ranks opened from their caches' summaries (a first frame of caches not
+    // checked before) draw their collapsed groups from the GPU busy
+    // summaries and every other row hatched, naming no event; the whole
+    // session then takes their place, the view as the user left it.
+    void ranksFromSummariesAreHatchedUntilWhole()
+    {
+        QTemporaryDir caches;
+        QVERIFY(caches.isValid());
+        LoadControl control;
+        control.indexCacheDirectory = caches.path(); // no record of checked caches: every cache is new
+        const QStringList files{ddpFixture(0), ddpFixture(1), ddpFixture(2), ddpFixture(3)};
+        QCOMPARE(Session::load(files, control).failures().size(), std::size_t(0)); // writes the caches
+        control.summariesOfUncheckedCaches = true;
+        auto first = std::make_shared<const Session>(Session::load(files, control));
+        QCOMPARE(first->ranks().size(), std::size_t(4));
+        for (const RankEntry &entry : first->ranks())
+            QVERIFY(entry.report->summariesOnly);
+        TimelineView view;
+        view.resize(1200, 700);
+        view.setSession(first);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        TimelineCanvas *c = view.canvas();
+        int collapsedRank = -1;
+        for (std::size_t r = 0; r < c->rows().rows().size(); ++r) {
+            const TimelineRow &row = c->rows().rows()[r];
+            if (row.kind == TimelineRow::Kind::Group && row.parent < 0 && row.rank == 2) {
+                collapsedRank = int(r);
+                c->rows().setCollapsed(collapsedRank, true);
+            }
+        }
+        QVERIFY(collapsedRank >= 0);
+        c->rowsChanged();
+        const TimeRange visible{first->extent().start + first->extent().duration() / 4, first->extent().start + first->extent().duration() / 2};
+        view.zoom()->show(visible);
+        c->viewport()->repaint();
+        int hatched = 0, busyColumns = 0;
+        for (const RowGeometry &g : c->geometry().rows()) {
+            const TimelineRow &row = c->rows().rows()[std::size_t(g.row)];
+            if (row.kind == TimelineRow::Kind::Group) {
+                busyColumns += int(std::count_if(g.busy.begin(), g.busy.end(), [](float share) { return share > 0; }));
+                continue;
+            }
+            QVERIFY(g.pending && g.rects.empty());
+            ++hatched;
+            QVERIFY(!c->eventAt(QPoint(c->labelWidth() + 300, g.top + FrameGeometry::kLaneTopMargin + 2)));
+        }
+        QVERIFY(hatched > 0);
+        QVERIFY2(busyColumns > 0, "the collapsed rank draws its GPU busy summary");
+        QCOMPARE(c->pendingRows(), 0); // nothing waits on the worker: the events come with the whole session
+
+        auto whole = std::make_shared<const Session>(first->withWholeReports(control));
+        QVERIFY(!whole->hasSummariesOnlyRanks());
+        QCOMPARE(whole->ranks().size(), first->ranks().size());
+        view.replaceSession(whole);
+        QCOMPARE(view.zoom()->visible().start, visible.start);
+        QCOMPARE(view.zoom()->visible().end, visible.end);
+        QVERIFY(c->rows().rows()[std::size_t(collapsedRank)].collapsed);
+        c->viewport()->repaint();
+        QTRY_COMPARE_WITH_TIMEOUT(c->pendingRows(), 0, 10000);
+        int withEvents = 0;
+        for (const RowGeometry &g : c->geometry().rows())
+            withEvents += !g.pending && !g.rects.empty();
+        QVERIFY(withEvents > 0);
+    }
+
     // Hovering the memory counter reads its value there; a range gives min, mean, max.
     void counterRowsReadOutValues()
     {
