@@ -412,12 +412,9 @@ void MainWindow::setSession(std::shared_ptr<const Session> session)
 {
     m_recorded = session;
     ++m_alignGeneration; // an alignment still computing was for the last one
-    if (m_compareRanksAction)
-        m_compareRanksAction->setEnabled(session && session->ranks().size() > 1);
-    if (m_alignAction) {
+    if (m_alignAction) { // enabled by showInDocks()
         const QSignalBlocker block(m_alignAction);
         m_alignAction->setChecked(false);
-        m_alignAction->setEnabled(session && session->ranks().size() > 1);
     }
     if (m_alignRunsMenu)
         m_alignRunsMenu->setEnabled(session && session->isComparison());
@@ -580,6 +577,8 @@ void MainWindow::showInDocks(const std::shared_ptr<const Session> &session)
     m_stats->setSession(whole ? session : nullptr);
     if (m_alignAction)
         m_alignAction->setEnabled(whole && session->ranks().size() > 1);
+    if (m_compareRanksAction)
+        m_compareRanksAction->setEnabled(whole && session->ranks().size() > 1);
     if (!whole) {
         statusBar()->showMessage(tr("%n rank(s) shown from their summaries; checking their index caches before reading events...", nullptr,
                                     int(session->ranks().size())));
@@ -596,8 +595,6 @@ void MainWindow::showWholeSession(std::shared_ptr<const Session> whole)
 {
     m_recorded = whole;
     ++m_alignGeneration;
-    if (m_compareRanksAction)
-        m_compareRanksAction->setEnabled(whole->ranks().size() > 1);
     m_timeline->replaceSession(whole);
     showInDocks(whole);
     if (!whole->failures().empty())
