@@ -72,9 +72,16 @@ const char *slicesProblem(const Report &r, const SliceTrack &s)
     const std::size_t n = s.size();
     // What every loader guarantees and statistics rely on: times within the
     // trace range, no event ending before it starts, starts in order.
-    for (std::size_t i = 0; i < n; ++i)
+    TimeNs lastEnd = kTimeMin;
+    for (std::size_t i = 0; i < n; ++i) {
         if (!isTraceTime(s.start(i)) || !isTraceTime(s.end(i)) || s.end(i) < s.start(i) || (i > 0 && s.start(i) < s.start(i - 1)))
             return "a track's times are out of order or range";
+        lastEnd = std::max(lastEnd, s.end(i));
+    }
+    // The session's time axis is the union of these ranges.
+    const TimeRange extent = s.extent();
+    if (n == 0 ? !extent.isEmpty() : (extent.start != s.start(0) || extent.end != lastEnd))
+        return "a track's range is not its events'";
     // Statistics index arrays by string id: every id names a string.
     const std::size_t strings = r.strings.size();
     for (const StringId name : s.names())
@@ -92,12 +99,20 @@ const char *slicesProblem(const Report &r, const SliceTrack &s)
     return nullptr;
 }
 
-const char *sliceTrackProblem(const Report &r, const Track &t)
+// What a track says of itself, with or without its events.
+const char *trackLabelProblem(const Report &r, const Track &t)
 {
     if (t.kind > kLastTrackKind)
         return "a track of an unknown kind";
     if (t.domainName >= r.strings.size())
         return "a track names a string that is not there";
+    return nullptr;
+}
+
+const char *sliceTrackProblem(const Report &r, const Track &t)
+{
+    if (const char *problem = trackLabelProblem(r, t))
+        return problem;
     const SliceTrack &s = t.slices;
     if (const char *problem = slicesProblem(r, s))
         return problem;
@@ -328,11 +343,12 @@ QString checkCachedSummaries(const Report &r)
     if (const char *problem = outlineProblem(r))
         return QString::fromLatin1(problem);
     for (const Track &t : r.tracks) {
+        if (const char *problem = trackLabelProblem(r, t))
+            return QString::fromLatin1(problem);
+        // No events kept, the range they cover kept (reportfields.h, dropEvents).
         const TimeRange extent = t.slices.extent();
         if (!t.slices.isEmpty() || (!extent.isEmpty() && (!isTraceTime(extent.start) || !isTraceTime(extent.end))))
             return QStringLiteral("a track's range is out of range");
-        if (const char *problem = sliceTrackProblem(r, t))
-            return QString::fromLatin1(problem);
     }
     if (const char *problem = gpuBusyProblem(r, r.gpuBusy))
         return QString::fromLatin1(problem);

@@ -6,6 +6,7 @@
 #include "load/cache/checkedcaches.h"
 #include "load/cache/chunkhash.h"
 #include "load/cache/indexcache.h"
+#include "load/cache/reportfields.h"
 #include "load/traceloader.h"
 #include "session/session.h"
 #include "stats/nsysreports.h"
@@ -378,6 +379,7 @@ private slots:
         QTest::addRow("GPU time split with more compute than busy time") << 16 << "do not fit in it";
         QTest::addRow("GPU time split of a process not there") << 17 << "other processes than the tracks name";
         QTest::addRow("communication kernel's end not its event's") << 18 << "unlike its kernel record";
+        QTest::addRow("a track's range without its events") << 19 << "range is not its events'";
     }
 
     void craftedCacheIsRejected()
@@ -462,6 +464,13 @@ private slots:
             r.timeSplits[2].pid += 1;
             break;
         case 18: r.communication.kernels[0].end += 1; break;
+        case 19: {
+            // What a summaries-only open keeps of a track, passed off as a whole report.
+            const auto withEvents = std::find_if(r.tracks.begin(), r.tracks.end(), [](const Track &t) { return !t.slices.isEmpty(); });
+            QVERIFY(withEvents != r.tracks.end());
+            ReportCacheAccess::dropEvents(withEvents->slices);
+            break;
+        }
         }
         const CacheKey key = CacheKey::of(file);
         const QString cachePath = indexCachePathFor(dir.path(), key);
