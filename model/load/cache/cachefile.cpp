@@ -83,19 +83,13 @@ void rememberWrittenCache(const QString &cachePath, const struct stat &written, 
 
 // What an open of the summaries keeps (CacheOpenDepth::Summaries): every
 // column of the events goes, so nothing can read a byte that was not
-// checked; the tracks stay, with the range their events cover.
+// checked; the tracks and counters stay, as the view lays them out.
 void keepOnlySummaries(Report &r)
 {
     for (Track &t : r.tracks)
         ReportCacheAccess::dropEvents(t.slices);
-    for (CounterTrack &c : r.counters) {
-        CounterTrack kept;
-        kept.name = c.name;
-        kept.unit = c.unit;
-        kept.pid = c.pid;
-        kept.deviceId = c.deviceId;
-        c = std::move(kept);
-    }
+    for (CounterTrack &c : r.counters)
+        ReportCacheAccess::dropSamples(c);
     r.kernels = {};
     r.kernelConfigs = {};
     r.memcpys = {};

@@ -120,6 +120,20 @@ struct ReportCacheAccess {
         s = std::move(kept);
     }
 
+    // And of a counter: its name and what it ranges over (which decides
+    // whether the view gives it a row), none of its samples.
+    static void dropSamples(CounterTrack &c)
+    {
+        CounterTrack kept;
+        kept.name = c.name;
+        kept.unit = c.unit;
+        kept.pid = c.pid;
+        kept.deviceId = c.deviceId;
+        kept.m_largest = c.m_largest;
+        kept.m_smallest = c.m_smallest;
+        c = std::move(kept);
+    }
+
     // The shapes of private members that readers index with; nullptr when
     // they fit (cachechecks.cpp checks the rest through the public API).
     static const char *sliceTrackShapeProblem(const SliceTrack &s)

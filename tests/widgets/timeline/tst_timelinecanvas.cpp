@@ -445,6 +445,27 @@ private slots:
         for (const RowGeometry &g : c->geometry().rows())
             withEvents += !g.pending && !g.rects.empty();
         QVERIFY(withEvents > 0);
+
+        // The rows are laid out alike from the summaries and from the whole
+        // reports (what keeping the arrangement needs), counters included.
+        QTemporaryDir kinetoCaches;
+        LoadControl kineto;
+        kineto.indexCacheDirectory = kinetoCaches.path();
+        const QStringList traces{dataPath(QStringLiteral("kineto/ddp_gloo_rank0.pt.trace.json.gz")),
+                                 dataPath(QStringLiteral("kineto/ddp_gloo_rank1.pt.trace.json.gz"))};
+        const Session written = Session::load(traces, kineto);
+        QVERIFY(std::any_of(written.reports().begin(), written.reports().end(), [](const ReportPtr &r) { return !r->counters.empty(); }));
+        kineto.summariesOfUncheckedCaches = true;
+        const Session summaries = Session::load(traces, kineto);
+        QVERIFY(summaries.hasSummariesOnlyRanks());
+        TimelineRows fromSummaries, fromWhole;
+        fromSummaries.build(summaries);
+        fromWhole.build(summaries.withWholeReports(kineto));
+        QCOMPARE(fromSummaries.rows().size(), fromWhole.rows().size());
+        for (std::size_t r = 0; r < fromWhole.rows().size(); ++r) {
+            QCOMPARE(fromSummaries.rows()[r].label, fromWhole.rows()[r].label);
+            QCOMPARE(fromSummaries.rows()[r].parent, fromWhole.rows()[r].parent);
+        }
     }
 
     // Hovering the memory counter reads its value there; a range gives min, mean, max.
