@@ -274,8 +274,12 @@ CacheOpenResult openIndexCache(const QString &cachePath, const CacheKey &key, co
         return {nullptr, QStringLiteral("cannot map it: %1").arg(mapped->file.errorString())};
     const std::span<const std::uint8_t> body{mapped->data + header.bodyOffset, std::size_t(header.bodyBytes)};
     std::optional<ChunkVerifier> verifier;
-    if (summariesOnly)
-        verifier.emplace(body, std::move(chunkHashes));
+    if (summariesOnly) {
+        verifier.emplace(body, mapped->file.handle(), header.bodyOffset, std::move(chunkHashes));
+        // What is read through the mapping was just read by the verifier:
+        // a fault must not read around it (the device's readahead window).
+        ::madvise(mapped->data, std::size_t(fileBytes), MADV_RANDOM);
+    }
     auto report = std::make_shared<Report>();
     try {
         CacheReader reader(body, header.bodyOffset, mapped, !passedBefore, verifier ? &*verifier : nullptr);

@@ -67,9 +67,30 @@ std::uint64_t ChunkedHasher::combine(const std::vector<std::uint64_t> &chunkHash
     return XXH3_64bits(chunkHashes.data(), chunkHashes.size() * sizeof(std::uint64_t));
 }
 
-ChunkVerifier::ChunkVerifier(std::span<const std::uint8_t> body, std::vector<std::uint64_t> chunkHashes)
-    : m_body(body), m_chunkHashes(std::move(chunkHashes)), m_verified(m_chunkHashes.size(), false)
+namespace {
+
+// The hash of `length` (at most a chunk) bytes of `fd` from `offset`; empty
+// when they cannot all be read.
+std::optional<std::uint64_t> hashOfFileChunk(int fd, std::uint64_t offset, std::uint64_t length)
 {
+    // One buffer per thread for every chunk it reads, never cleared: a
+    // fresh megabyte per chunk was a page fault per 4 KiB of the file.
+    thread_local std::unique_ptr<char[]> buffer(new char[kCacheChecksumChunk]);
+    for (std::uint64_t done = 0; done < length;) {
+        const ssize_t got = ::pread(fd, buffer.get() + done, std::size_t(length - done), off_t(offset + done));
+        if (got <= 0)
+            return std::nullopt;
+        done += std::uint64_t(got);
+    }
+    return XXH3_64bits(buffer.get(), std::size_t(length));
+}
+
+} // namespace
+
+ChunkVerifier::ChunkVerifier(std::span<const std::uint8_t> body, int fd, std::uint64_t bodyOffset, std::vector<std::uint64_t> chunkHashes)
+    : m_body(body), m_fd(fd), m_bodyOffset(bodyOffset), m_chunkHashes(std::move(chunkHashes)), m_verified(m_chunkHashes.size(), false)
+{
+    ::posix_fadvise(fd, 0, 0, POSIX_FADV_RANDOM); // no readahead past the chunks asked for
 }
 
 bool ChunkVerifier::verify(const void *at, std::size_t bytes)
@@ -88,7 +109,7 @@ bool ChunkVerifier::verify(const void *at, std::size_t bytes)
             continue;
         const std::size_t from = std::size_t(c * kCacheChecksumChunk);
         const std::size_t length = std::min<std::size_t>(std::size_t(kCacheChecksumChunk), m_body.size() - from);
-        if (XXH3_64bits(m_body.data() + from, length) != m_chunkHashes[c])
+        if (hashOfFileChunk(m_fd, m_bodyOffset + from, length) != m_chunkHashes[c])
             return false;
         m_verified[c] = true;
         ++m_verifiedCount;
@@ -117,21 +138,13 @@ std::optional<std::vector<std::uint64_t>> chunkHashesOfFileRange(const QString &
     std::atomic<bool> failed{false};
     parallelFor(wanted.size(), [&](std::size_t w) {
         const std::size_t c = wanted[w];
-        const std::uint64_t begin = offset + c * kCacheChecksumChunk;
         const std::uint64_t length = std::min(kCacheChecksumChunk, bytes - std::min(bytes, c * kCacheChecksumChunk));
-        // One buffer per thread for every chunk it reads, never cleared:
-        // a fresh megabyte per chunk was a page fault per 4 KiB of the file.
-        thread_local std::unique_ptr<char[]> buffer(new char[kCacheChecksumChunk]);
-        std::uint64_t done = 0;
-        while (done < length && !failed) {
-            const ssize_t got = ::pread(fd, buffer.get() + done, std::size_t(length - done), off_t(begin + done));
-            if (got <= 0) {
-                failed = true;
-                break;
-            }
-            done += std::uint64_t(got);
-        }
-        hashes[c] = XXH3_64bits(buffer.get(), std::size_t(length));
+        if (failed)
+            return;
+        if (const std::optional<std::uint64_t> hash = hashOfFileChunk(fd, offset + c * kCacheChecksumChunk, length))
+            hashes[c] = *hash;
+        else
+            failed = true;
     });
     ::close(fd);
     if (failed)
