@@ -117,27 +117,15 @@ bool ChunkVerifier::verify(const void *at, std::size_t bytes)
     return true;
 }
 
-std::optional<std::vector<std::uint64_t>> chunkHashesOfFileRange(const QString &path, std::uint64_t offset, std::uint64_t bytes,
-                                                                 const std::vector<std::size_t> *onlyChunks)
+std::optional<std::vector<std::uint64_t>> chunkHashesOfFileRange(const QString &path, std::uint64_t offset, std::uint64_t bytes)
 {
     const int fd = ::open(QFile::encodeName(path).constData(), O_RDONLY | O_CLOEXEC);
     if (fd < 0)
         return std::nullopt;
     const auto chunks = std::size_t(cacheChunkCount(bytes));
-    std::vector<std::size_t> wanted;
-    if (onlyChunks) {
-        for (const std::size_t c : *onlyChunks)
-            if (c < chunks)
-                wanted.push_back(c);
-    } else {
-        wanted.resize(chunks);
-        for (std::size_t c = 0; c < chunks; ++c)
-            wanted[c] = c;
-    }
     std::vector<std::uint64_t> hashes(chunks, 0);
     std::atomic<bool> failed{false};
-    parallelFor(wanted.size(), [&](std::size_t w) {
-        const std::size_t c = wanted[w];
+    parallelFor(chunks, [&](std::size_t c) {
         const std::uint64_t length = std::min(kCacheChecksumChunk, bytes - std::min(bytes, c * kCacheChecksumChunk));
         if (failed)
             return;

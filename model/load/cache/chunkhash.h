@@ -76,11 +76,10 @@ private:
     std::size_t m_verifiedCount = 0;
 };
 
-// The hashes of the chunks of the `bytes` bytes of the file from `offset`
-// (every chunk, or only those listed, the others left 0), read with pread
-// in parallel on the load pool (the pages go to the page cache, not to this
-// process's resident memory). Empty when the file cannot be read.
-std::optional<std::vector<std::uint64_t>> chunkHashesOfFileRange(const QString &path, std::uint64_t offset, std::uint64_t bytes,
-                                                                 const std::vector<std::size_t> *onlyChunks = nullptr);
+// The hashes of every chunk of the `bytes` bytes of the file from `offset`,
+// read with pread in parallel on the load pool (the pages go to the page
+// cache, not to this process's resident memory). Empty when the file
+// cannot be read.
+std::optional<std::vector<std::uint64_t>> chunkHashesOfFileRange(const QString &path, std::uint64_t offset, std::uint64_t bytes);
 
 } // namespace rankscope
