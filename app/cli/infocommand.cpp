@@ -61,6 +61,9 @@ void printRank(QTextStream &out, const RankEntry &entry)
     if (r.indexCacheBytes() > 0)
         out << " in memory, and " << formatBinarySize(r.indexCacheBytes()) << " mapped from its index cache (read as needed)";
     out << "\n";
+    if (!r.indexCacheWrittenBy.isEmpty())
+        out << "  Index cache: written by " << r.indexCacheWrittenBy
+            << " (not this user's alone: read from a private copy, checked whole and against the trace's content)\n";
 }
 
 } // namespace
@@ -77,7 +80,7 @@ int runInfo(const QStringList &arguments)
     if (!loaded)
         return 1;
     const Session &session = *loaded;
-    QTextStream out(stdout);
+    QTextStream out(&standardOutput());
     for (const RankEntry &entry : session.ranks())
         printRank(out, entry);
     if (!session.ranks().empty())

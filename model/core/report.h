@@ -359,6 +359,9 @@ struct Report {
     // are views of (not counted by memoryBytes()); null when parsed.
     std::shared_ptr<const MappedPages> indexCache;
     std::uint64_t indexCacheBytes() const { return indexCache ? indexCache->bytes() : 0; }
+    // Who wrote that cache, when not this user alone (a shared cache
+    // folder): it was read from a private copy bound to the trace's content.
+    QString indexCacheWrittenBy;
 
     const KernelConfig &launch(const KernelRecord &k) const { return kernelConfigs[k.config]; }
     QString memcpyKindLabel(int id) const;

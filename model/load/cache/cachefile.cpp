@@ -5,12 +5,17 @@
 #include "load/cache/cachestreams.h"
 #include "load/cache/reportfields.h"
 
+#include "core/safefiles.h"
+
+#include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QFileInfo>
-#include <QSaveFile>
+#include <QStandardPaths>
 
+#include <cerrno>
 #include <cstring>
+#include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -31,11 +36,12 @@ struct CacheHeader {
     std::uint64_t bodyBytes = 0;
     std::int64_t sourceBytes = 0;
     std::int64_t sourceModifiedNs = 0;
-    std::uint64_t bodyChecksum = 0; // chunkhash.h
-    std::uint32_t headerCrc = 0;    // CRC-32 of the header with this field 0
+    std::uint64_t bodyChecksum = 0;      // chunkhash.h
+    std::uint64_t sourceContentHash = 0; // CacheKey::sourceContentHash
+    std::uint32_t headerCrc = 0;         // CRC-32 of the header with this field 0
     std::uint32_t reserved = 0;
 };
-static_assert(sizeof(CacheHeader) == 64 && std::is_trivially_copyable_v<CacheHeader>);
+static_assert(sizeof(CacheHeader) == 72 && std::is_trivially_copyable_v<CacheHeader>);
 
 std::uint32_t headerCrcOf(CacheHeader header)
 {
@@ -45,17 +51,18 @@ std::uint32_t headerCrcOf(CacheHeader header)
 
 // The file stays mapped while any column of the report points into it.
 struct MappedCacheFile final : MappedPages {
-    QFile file;
+    FileDescriptor file;
     uchar *data = nullptr;
     std::uint64_t size = 0;
     ~MappedCacheFile() override
     {
         if (data)
-            file.unmap(data);
+            ::munmap(data, std::size_t(size));
     }
     std::uint64_t bytes() const override { return size; }
-    // The mapping is read-only and backed by the file, so dropping its
-    // pages loses nothing: a later read faults them back in.
+    // The mapping is read-only and backed by the file (this user's own, or
+    // a private copy), so dropping its pages loses nothing: a later read
+    // faults them back in.
     void release() const override
     {
         if (data)
@@ -63,21 +70,74 @@ struct MappedCacheFile final : MappedPages {
     }
 };
 
+// A private file for a copy of a cache others may write: unnamed
+// (O_TMPFILE) in this user's own cache folder, so the page cache can drop
+// its pages as it would the cache's, else in memory (memfd). Either way no
+// other process can open it.
+FileDescriptor newPrivateFile()
+{
+    const QString base = QStandardPaths::writableLocation(QStandardPaths::GenericCacheLocation);
+    if (!base.isEmpty()) {
+        const QByteArray folder = QFile::encodeName(base + QStringLiteral("/rankscope"));
+        ::mkdir(QFile::encodeName(base).constData(), 0700);
+        ::mkdir(folder.constData(), 0700);
+        struct stat st {};
+        if (::lstat(folder.constData(), &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == ::geteuid()
+            && (st.st_mode & (S_IWGRP | S_IWOTH)) == 0) {
+            FileDescriptor fd(::open(folder.constData(), O_TMPFILE | O_RDWR | O_EXCL | O_CLOEXEC, 0600));
+            if (fd.isOpen())
+                return fd;
+        }
+    }
+    return FileDescriptor(::memfd_create("rankscope-cache-copy", MFD_CLOEXEC));
+}
+
+// Copies the `bytes` bytes of `from` into a new private file, which it
+// returns (closed, with `whyNot`, when the copy fails).
+FileDescriptor privateCopyOf(int from, std::uint64_t bytes, QString *whyNot)
+{
+    FileDescriptor copy = newPrivateFile();
+    if (!copy.isOpen()) {
+        *whyNot = QStringLiteral("cannot make a private copy of it: %1").arg(QString::fromLocal8Bit(std::strerror(errno)));
+        return {};
+    }
+    constexpr std::size_t kPiece = std::size_t(1) << 20;
+    std::unique_ptr<char[]> buffer(new char[kPiece]);
+    for (std::uint64_t done = 0; done < bytes;) {
+        const std::size_t piece = std::size_t(std::min<std::uint64_t>(kPiece, bytes - done));
+        if (!readFully(from, buffer.get(), piece, done)) {
+            *whyNot = QStringLiteral("changed while it was copied");
+            return {};
+        }
+        for (std::size_t written = 0; written < piece;) {
+            const ssize_t n = ::pwrite(copy.get(), buffer.get() + written, piece - written, off_t(done + written));
+            if (n < 0 && errno == EINTR)
+                continue;
+            if (n <= 0) {
+                *whyNot = QStringLiteral("cannot make a private copy of it: %1").arg(QString::fromLocal8Bit(std::strerror(n < 0 ? errno : ENOSPC)));
+                return {};
+            }
+            written += std::size_t(n);
+        }
+        done += piece;
+    }
+    return copy;
+}
+
 // Remembers the cache just renamed to `cachePath` as checked
 // (CheckedCaches::rememberWritten), if it is still the file this process
-// wrote and no one but its owner may write it.
+// wrote and no one but its owner, this user, may write it.
 void rememberWrittenCache(const QString &cachePath, const struct stat &written, std::uint64_t bodyChecksum,
                           const CheckedCaches &checked)
 {
-    QFile cache(cachePath);
     struct stat now {};
-    if (!cache.open(QIODevice::ReadOnly) || ::fstat(cache.handle(), &now) != 0)
+    const FileDescriptor cache = openRegularFileToRead(cachePath, &now, nullptr);
+    if (!cache.isOpen())
         return;
     const bool sameFile = now.st_dev == written.st_dev && now.st_ino == written.st_ino && now.st_size == written.st_size;
-    const bool othersMayWrite = (now.st_mode & (S_IWGRP | S_IWOTH)) != 0;
-    if (!sameFile || othersMayWrite || now.st_uid != ::geteuid())
+    if (!sameFile || !onlyThisUserMayWrite(now))
         return;
-    if (const std::optional<CacheFileIdentity> identity = identityOfCacheFile(cache.handle(), bodyChecksum, kIndexCacheFormatVersion))
+    if (const std::optional<CacheFileIdentity> identity = identityOfCacheFile(cache.get(), bodyChecksum, kIndexCacheFormatVersion))
         checked.rememberWritten(cachePath, *identity);
 }
 
@@ -148,13 +208,36 @@ CacheKey CacheKey::of(const QString &tracePath)
     if (::stat(QFile::encodeName(tracePath).constData(), &st) == 0) {
         key.sourceBytes = std::int64_t(st.st_size);
         key.sourceModifiedNs = std::int64_t(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec;
+        key.sourceMode = std::uint32_t(st.st_mode & 0777);
     }
     return key;
 }
 
+bool CacheKey::hashContent()
+{
+    // The trace is the user's choice: a link to it is followed, but only a
+    // regular file is read (not a FIFO someone named like a trace).
+    const FileDescriptor fd(::open(QFile::encodeName(sourcePath).constData(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY));
+    struct stat st {};
+    if (!fd.isOpen() || ::fstat(fd.get(), &st) != 0 || !S_ISREG(st.st_mode) || std::int64_t(st.st_size) != sourceBytes
+        || std::int64_t(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec != sourceModifiedNs)
+        return false;
+    ::fcntl(fd.get(), F_SETFL, ::fcntl(fd.get(), F_GETFL) & ~O_NONBLOCK);
+    sourceContentHash = contentHashOfFile(fd.get(), std::uint64_t(st.st_size));
+    return sourceContentHash.has_value();
+}
+
+std::uint32_t cacheModeFor(const CacheKey &key)
+{
+    return 0600u | (key.sourceMode & 0044u);
+}
+
 QString writeIndexCache(const Report &report, const CacheKey &key, const QString &cachePath, const CheckedCaches *checked)
 {
-    QSaveFile file(cachePath);
+    CacheKey hashed = key;
+    if (!hashed.sourceContentHash && !hashed.hashContent())
+        return QStringLiteral("cannot write %1: the trace could not be read again to bind the cache to its content").arg(cachePath);
+    AtomicFileWriter file(cachePath, mode_t(cacheModeFor(key)));
     if (!file.open(QIODevice::WriteOnly))
         return QStringLiteral("cannot write %1: %2").arg(cachePath, file.errorString());
     CacheHeader header;
@@ -171,6 +254,7 @@ QString writeIndexCache(const Report &report, const CacheKey &key, const QString
         header.bodyBytes = writer.offset() - sizeof header;
         header.sourceBytes = key.sourceBytes;
         header.sourceModifiedNs = key.sourceModifiedNs;
+        header.sourceContentHash = *hashed.sourceContentHash;
         std::vector<std::uint64_t> chunkHashes;
         header.bodyChecksum = writer.finishChecksum(&chunkHashes);
         const auto tableBytes = qint64(chunkHashes.size() * sizeof(std::uint64_t));
@@ -180,7 +264,7 @@ QString writeIndexCache(const Report &report, const CacheKey &key, const QString
         if (!file.seek(0) || file.write(reinterpret_cast<const char *>(&header), sizeof header) != qint64(sizeof header))
             return QStringLiteral("cannot write %1: %2").arg(cachePath, file.errorString());
     } catch (const std::runtime_error &e) {
-        file.cancelWriting();
+        file.cancel();
         return QStringLiteral("cannot write %1: %2").arg(cachePath, QString::fromStdString(e.what()));
     }
     // The file this process wrote, whatever name it has until the commit.
@@ -202,6 +286,8 @@ void resealIndexCache(std::span<char> bytes, const CacheKey *key)
     if (key) {
         header.sourceBytes = key->sourceBytes;
         header.sourceModifiedNs = key->sourceModifiedNs;
+        if (key->sourceContentHash)
+            header.sourceContentHash = *key->sourceContentHash;
     }
     const std::uint64_t afterHeader = bytes.size() - sizeof header;
     const std::uint64_t tableBytes = cacheChunkCount(header.bodyBytes) * sizeof(std::uint64_t);
@@ -223,59 +309,78 @@ CacheOpenResult openIndexCache(const QString &cachePath, const CacheKey &key, co
     QElapsedTimer timer;
     timer.start();
     auto mapped = std::make_shared<MappedCacheFile>();
-    mapped->file.setFileName(cachePath);
-    if (!mapped->file.exists())
-        return {nullptr, QStringLiteral("none yet")};
-    if (!mapped->file.open(QIODevice::ReadOnly))
-        return {nullptr, QStringLiteral("cannot read it: %1").arg(mapped->file.errorString())};
-    const auto fileBytes = std::uint64_t(mapped->file.size());
+    struct stat status {};
+    QString whyNot;
+    mapped->file = openRegularFileToRead(cachePath, &status, &whyNot);
+    if (!mapped->file.isOpen())
+        return {nullptr, whyNot == QLatin1String("none yet") ? whyNot : QStringLiteral("cannot read it: %1").arg(whyNot)};
+    // A cache someone else can write may change after any check: only a
+    // private copy of it is checked and read, and it must be of this
+    // trace's content, which its writer may not even have been able to read.
+    const bool ownCache = onlyThisUserMayWrite(status);
+    QString writtenBy;
+    if (!ownCache) {
+        writtenBy = userNameOf(status.st_uid);
+        mapped->file = privateCopyOf(mapped->file.get(), std::uint64_t(status.st_size), &whyNot);
+        if (!mapped->file.isOpen() || ::fstat(mapped->file.get(), &status) != 0)
+            return {nullptr, whyNot, false, writtenBy};
+    }
+    const int fd = mapped->file.get();
+    const auto fileBytes = std::uint64_t(status.st_size);
+    auto refused = [&writtenBy](QString why) { return CacheOpenResult{nullptr, std::move(why), false, writtenBy}; };
     CacheHeader header;
-    if (fileBytes < sizeof header || mapped->file.read(reinterpret_cast<char *>(&header), sizeof header) != qint64(sizeof header))
-        return {nullptr, QStringLiteral("too short to be an index cache")};
+    if (fileBytes < sizeof header || !readFully(fd, &header, sizeof header, 0))
+        return refused(QStringLiteral("too short to be an index cache"));
     if (std::memcmp(header.magic, kMagic, sizeof kMagic) != 0)
-        return {nullptr, QStringLiteral("not an index cache")};
+        return refused(QStringLiteral("not an index cache"));
     if (header.headerCrc != headerCrcOf(header))
-        return {nullptr, QStringLiteral("its header is damaged")};
+        return refused(QStringLiteral("its header is damaged"));
     if (header.byteOrder != kByteOrderMark)
-        return {nullptr, QStringLiteral("written on a machine of another byte order")};
+        return refused(QStringLiteral("written on a machine of another byte order"));
     if (header.formatVersion != kIndexCacheFormatVersion)
-        return {nullptr, QStringLiteral("written by another version of Rankscope (cache format %1, this one reads %2)").arg(header.formatVersion).arg(kIndexCacheFormatVersion)};
+        return refused(QStringLiteral("written by another version of Rankscope (cache format %1, this one reads %2)").arg(header.formatVersion).arg(kIndexCacheFormatVersion));
     const std::uint64_t chunks = cacheChunkCount(header.bodyBytes);
     if (header.bodyOffset != sizeof header || header.bodyBytes > fileBytes - sizeof header
         || fileBytes - sizeof header - header.bodyBytes != chunks * sizeof(std::uint64_t))
-        return {nullptr, QStringLiteral("truncated or extended (%1 bytes, the header says %2)")
-                             .arg(fileBytes)
-                             .arg(header.bodyOffset + header.bodyBytes + std::min(chunks, fileBytes) * sizeof(std::uint64_t))};
+        return refused(QStringLiteral("truncated or extended (%1 bytes, the header says %2)")
+                           .arg(fileBytes)
+                           .arg(header.bodyOffset + header.bodyBytes + std::min(chunks, fileBytes) * sizeof(std::uint64_t)));
     if (header.sourceBytes != key.sourceBytes || header.sourceModifiedNs != key.sourceModifiedNs)
-        return {nullptr, QStringLiteral("written for another version of the trace (its size or modification time changed)")};
+        return refused(QStringLiteral("written for another version of the trace (its size or modification time changed)"));
+    if (!ownCache) {
+        CacheKey hashed = key;
+        if (!hashed.sourceContentHash && !hashed.hashContent())
+            return refused(QStringLiteral("written by %1, and the trace cannot be read to check that the cache is of its content").arg(writtenBy));
+        if (*hashed.sourceContentHash != header.sourceContentHash)
+            return refused(QStringLiteral("written by %1 for another file of the same path, size and time (its content differs)").arg(writtenBy));
+    }
     const std::optional<CacheFileIdentity> identity =
-        identityOfCacheFile(mapped->file.handle(), header.bodyChecksum, header.formatVersion);
+        ownCache ? identityOfCacheFile(fd, header.bodyChecksum, header.formatVersion) : std::nullopt;
     const bool passedBefore = checked && identity && checked->passed(cachePath, *identity);
     const bool summariesOnly = !passedBefore && depth == CacheOpenDepth::Summaries;
     std::vector<std::uint64_t> chunkHashes;
     if (!passedBefore) {
         chunkHashes.resize(std::size_t(chunks));
-        const auto tableBytes = qint64(chunks * sizeof(std::uint64_t));
-        if (!mapped->file.seek(qint64(header.bodyOffset + header.bodyBytes))
-            || mapped->file.read(reinterpret_cast<char *>(chunkHashes.data()), tableBytes) != tableBytes)
-            return {nullptr, QStringLiteral("cannot read it: %1").arg(mapped->file.errorString())};
+        if (!readFully(fd, chunkHashes.data(), std::size_t(chunks * sizeof(std::uint64_t)), header.bodyOffset + header.bodyBytes))
+            return refused(QStringLiteral("cannot read it: %1").arg(QString::fromLocal8Bit(std::strerror(errno))));
         if (ChunkedHasher::combine(chunkHashes) != header.bodyChecksum)
-            return {nullptr, QStringLiteral("damaged (checksum mismatch)")};
+            return refused(QStringLiteral("damaged (checksum mismatch)"));
         if (!summariesOnly) { // every chunk now, in parallel, through the page cache
-            const std::optional<std::vector<std::uint64_t>> read = chunkHashesOfFileRange(cachePath, header.bodyOffset, header.bodyBytes);
+            const std::optional<std::vector<std::uint64_t>> read = chunkHashesOfFileRange(fd, header.bodyOffset, header.bodyBytes);
             if (!read || *read != chunkHashes)
-                return {nullptr, QStringLiteral("damaged (checksum mismatch)")};
+                return refused(QStringLiteral("damaged (checksum mismatch)"));
         }
     }
 
-    mapped->data = mapped->file.map(0, qint64(fileBytes));
+    void *mapping = ::mmap(nullptr, std::size_t(fileBytes), PROT_READ, MAP_SHARED, fd, 0);
+    if (mapping == MAP_FAILED)
+        return refused(QStringLiteral("cannot map it: %1").arg(QString::fromLocal8Bit(std::strerror(errno))));
+    mapped->data = static_cast<uchar *>(mapping);
     mapped->size = fileBytes;
-    if (!mapped->data)
-        return {nullptr, QStringLiteral("cannot map it: %1").arg(mapped->file.errorString())};
     const std::span<const std::uint8_t> body{mapped->data + header.bodyOffset, std::size_t(header.bodyBytes)};
     std::optional<ChunkVerifier> verifier;
     if (summariesOnly) {
-        verifier.emplace(body, mapped->file.handle(), header.bodyOffset, std::move(chunkHashes));
+        verifier.emplace(body, fd, header.bodyOffset, std::move(chunkHashes));
         // What is read through the mapping was just read by the verifier:
         // a fault must not read around it (the device's readahead window).
         ::madvise(mapped->data, std::size_t(fileBytes), MADV_RANDOM);
@@ -286,7 +391,7 @@ CacheOpenResult openIndexCache(const QString &cachePath, const CacheKey &key, co
         QString sourcePath;
         reader(sourcePath);
         if (sourcePath != key.sourcePath)
-            return {nullptr, QStringLiteral("written for another file (%1)").arg(sourcePath.simplified().left(300))}; // one line, whatever the cache holds
+            return refused(QStringLiteral("written for another file (%1)").arg(sourcePath.simplified().left(300))); // one line, whatever the cache holds
         ReportCacheAccess::report(reader, *report);
         if (!reader.atEnd())
             throw CacheDamaged("bytes are left over after the report");
@@ -296,15 +401,15 @@ CacheOpenResult openIndexCache(const QString &cachePath, const CacheKey &key, co
                 throw CacheDamaged("checksum mismatch");
         }
     } catch (const CacheDamaged &e) {
-        return {nullptr, QStringLiteral("damaged (%1)").arg(QString::fromLatin1(e.what()))};
+        return refused(QStringLiteral("damaged (%1)").arg(QString::fromLatin1(e.what())));
     }
     if (summariesOnly) {
         if (const QString problem = checkCachedSummaries(*report); !problem.isEmpty())
-            return {nullptr, QStringLiteral("damaged (%1)").arg(problem)};
+            return refused(QStringLiteral("damaged (%1)").arg(problem));
     } else if (!passedBefore) {
         if (const QString problem = checkCachedReport(*report); !problem.isEmpty())
-            return {nullptr, QStringLiteral("damaged (%1)").arg(problem)};
-        if (checked && identity)
+            return refused(QStringLiteral("damaged (%1)").arg(problem));
+        if (checked && identity) // this user's own cache, as it is now
             checked->remember(cachePath, *identity);
     }
     // Reading the tables (and the checks, which read every index column)
@@ -313,7 +418,7 @@ CacheOpenResult openIndexCache(const QString &cachePath, const CacheKey &key, co
     mapped->release();
     report->loadSeconds = double(timer.nsecsElapsed()) / 1e9;
     report->indexCache = mapped;
-    return {std::move(report), {}, !passedBefore && !summariesOnly};
+    return {std::move(report), {}, !passedBefore && !summariesOnly, writtenBy};
 }
 
 } // namespace rankscope

@@ -23,29 +23,47 @@
 #include <QString>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 
 namespace rankscope {
 
-// Which trace file a cache was built from: a cache serves a trace only while
-// the trace's path, size and modification time are the ones recorded.
+// Which trace file a cache was built from. A cache this user made and only
+// this user can write serves a trace while the trace's path, size and
+// modification time are the ones recorded (so caches copied with their
+// traces still serve them); one anyone else could have written (a shared
+// folder) also only while the trace's content hashes as recorded, since
+// its writer may have indexed another file of that size and time under
+// that path (a bind mount in a namespace of theirs).
 struct CacheKey {
     QString sourcePath; // absolute
     std::int64_t sourceBytes = 0;
     std::int64_t sourceModifiedNs = 0;
+    // The trace's permission bits: its cache is readable by no one who
+    // cannot read the trace.
+    std::uint32_t sourceMode = 0600;
+    // The trace's content hash (contentHashOfFile), once hashContent() ran.
+    std::optional<std::uint64_t> sourceContentHash;
 
     static CacheKey of(const QString &tracePath);
+    // Hashes the trace; false when it cannot be read or no longer has the
+    // recorded size and modification time.
+    bool hashContent();
     bool operator==(const CacheKey &) const = default;
 };
+
+// The mode of a trace's cache: read and write for this user, read for
+// group and others only where the trace gives it; never writable by others.
+std::uint32_t cacheModeFor(const CacheKey &key);
 
 // 2: Report::gpuBusy. 3: an XXH3 checksum per 8 MiB chunk instead of one
 // CRC-32. 4: a GPU busy summary keeps its runs. 5: Report::byName, the
 // events grouped by name with their values sorted. 6: Report::communication.
 // 7: Report::timeSplits. 8: a communication kernel keeps its name and
 // times. 9: the columns' lengths and places in an outline after them. 10:
-// 1 MiB chunks, their hashes after the body. A cache of another version is
-// rebuilt.
-constexpr std::uint32_t kIndexCacheFormatVersion = 10;
+// 1 MiB chunks, their hashes after the body. 11: the trace's content hash
+// in the header. A cache of another version is rebuilt.
+constexpr std::uint32_t kIndexCacheFormatVersion = 11;
 
 // How much of a cache an open reads.
 enum class CacheOpenDepth : std::uint8_t {
@@ -65,25 +83,37 @@ struct CacheOpenResult {
     // Whether this open read the cache whole (its checksum and every index
     // column); false when it had passed as it is before (checkedcaches.h).
     bool checkedInFull = false;
+    // Who wrote the cache, when it is not this user's alone (another user
+    // owns it, or group or others may write it): such a cache is copied
+    // into a private file, only the copy is checked and read, and it must
+    // match the trace's content. Empty for this user's own caches.
+    QString writtenBy;
 };
 
 class CheckedCaches;
 
-// Writes `report` to `cachePath` atomically (a temporary file renamed over
-// it, so a reader never sees half a cache). With `checked`, the new cache
-// is remembered there as checked (its next open only maps it) when only
-// its owner, this user, may write it. Returns an error, empty on success.
+// Writes `report` to `cachePath` atomically (AtomicFileWriter: a new file
+// renamed over the name, so a reader never sees half a cache and a link or
+// file planted under the name is replaced, never written through), with
+// the mode cacheModeFor(key) and the trace's content hash (computed here
+// unless `key` has it). With `checked`, the new cache is remembered there
+// as checked (its next open only maps it) when only its owner, this user,
+// may write it. Returns an error, empty on success.
 QString writeIndexCache(const Report &report, const CacheKey &key, const QString &cachePath,
                         const CheckedCaches *checked = nullptr);
 
 // For tests and the fuzzer: makes a cache file's header agree with its body
-// (the checksums) and, when given, with `key`'s size and modification time:
-// a cache that passes its checksums but may lie in its body.
+// (the checksums) and, when given, with `key`'s size, modification time and
+// content hash (if it has one): a cache that passes its checksums but may
+// lie in its body.
 void resealIndexCache(std::span<char> bytes, const CacheKey *key);
 
-// Maps `cachePath` and checks it against `key`. With `checked`, a cache
-// that passed every check before and has not changed since is only mapped
-// and its tables read; one checked in full now is remembered there.
+// Maps `cachePath` and checks it against `key`. The name is opened without
+// following a link or waiting on a FIFO, and only a regular file is read.
+// A cache that is not this user's alone is first copied into a private
+// file (see CacheOpenResult::writtenBy). With `checked`, a cache of this
+// user's that passed every check before and has not changed since is only
+// mapped and its tables read; one checked in full now is remembered there.
 CacheOpenResult openIndexCache(const QString &cachePath, const CacheKey &key, const CheckedCaches *checked = nullptr,
                                CacheOpenDepth depth = CacheOpenDepth::Whole);
 

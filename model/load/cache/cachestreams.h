@@ -14,7 +14,7 @@
 #include "load/cache/chunkhash.h"
 #include "core/timetypes.h"
 
-#include <QFileDevice>
+#include <QIODevice>
 #include <QString>
 
 #include <algorithm>
@@ -43,7 +43,7 @@ public:
 
     // Appends to `file` from its current position; `offset` is that
     // position's place in the cache file (for the columns' alignment).
-    CacheWriter(QFileDevice &file, std::uint64_t offset) : m_file(file), m_offset(offset) {}
+    CacheWriter(QIODevice &file, std::uint64_t offset) : m_file(file), m_offset(offset) {}
 
     template<class T>
     void operator()(const Column<T> &column)
@@ -132,7 +132,7 @@ private:
         toFile(zeros, (kCacheColumnAlignment - m_offset % kCacheColumnAlignment) % kCacheColumnAlignment);
     }
 
-    QFileDevice &m_file;
+    QIODevice &m_file;
     std::uint64_t m_offset;
     QByteArray m_outline;
     ChunkedHasher m_hasher;

@@ -4,10 +4,11 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
-#include <QSaveFile>
+#include "core/safefiles.h"
 
 #include <ctime>
 #include <sys/stat.h>
+#include <unistd.h>
 
 namespace rankscope {
 
@@ -63,11 +64,17 @@ bool CheckedCaches::passed(const QString &cachePath, const CacheFileIdentity &id
 {
     if (!isEnabled())
         return false;
-    QFile file(recordPathFor(cachePath));
-    if (!file.open(QIODevice::ReadOnly))
+    // A record is taken only from a file of this user's that no one else
+    // can write: one planted in a folder others share would skip the checks.
+    struct stat status {};
+    const FileDescriptor record = openRegularFileToRead(recordPathFor(cachePath), &status, nullptr);
+    if (!record.isOpen() || !onlyThisUserMayWrite(status))
         return false;
     const QByteArray expected = recordOf(cachePath, identity);
-    return file.size() == expected.size() && file.readAll() == expected;
+    if (status.st_size != expected.size())
+        return false;
+    QByteArray stored(expected.size(), Qt::Uninitialized);
+    return readFully(record.get(), stored.data(), std::size_t(stored.size()), 0) && stored == expected;
 }
 
 void CheckedCaches::remember(const QString &cachePath, const CacheFileIdentity &identity) const
@@ -81,11 +88,10 @@ void CheckedCaches::rememberWritten(const QString &cachePath, const CacheFileIde
 {
     if (!isEnabled())
         return;
-    if (!QDir().mkpath(m_directory))
+    if (!makeFolderPath(m_directory))
         return; // nothing remembered: the next open checks in full again
-    QSaveFile file(recordPathFor(cachePath));
-    if (file.open(QIODevice::WriteOnly) && file.write(recordOf(cachePath, identity)) >= 0)
-        file.commit();
+    // Nothing lost when it fails: the next open checks in full again.
+    writeFileAtomically(recordPathFor(cachePath), recordOf(cachePath, identity), 0600);
 }
 
 } // namespace rankscope

@@ -117,11 +117,8 @@ bool ChunkVerifier::verify(const void *at, std::size_t bytes)
     return true;
 }
 
-std::optional<std::vector<std::uint64_t>> chunkHashesOfFileRange(const QString &path, std::uint64_t offset, std::uint64_t bytes)
+std::optional<std::vector<std::uint64_t>> chunkHashesOfFileRange(int fd, std::uint64_t offset, std::uint64_t bytes)
 {
-    const int fd = ::open(QFile::encodeName(path).constData(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return std::nullopt;
     const auto chunks = std::size_t(cacheChunkCount(bytes));
     std::vector<std::uint64_t> hashes(chunks, 0);
     std::atomic<bool> failed{false};
@@ -134,10 +131,17 @@ std::optional<std::vector<std::uint64_t>> chunkHashesOfFileRange(const QString &
         else
             failed = true;
     });
-    ::close(fd);
     if (failed)
         return std::nullopt;
     return hashes;
+}
+
+std::optional<std::uint64_t> contentHashOfFile(int fd, std::uint64_t bytes)
+{
+    const std::optional<std::vector<std::uint64_t>> chunks = chunkHashesOfFileRange(fd, 0, bytes);
+    if (!chunks)
+        return std::nullopt;
+    return ChunkedHasher::combine(*chunks);
 }
 
 } // namespace rankscope

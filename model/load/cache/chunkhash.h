@@ -76,10 +76,15 @@ private:
     std::size_t m_verifiedCount = 0;
 };
 
-// The hashes of every chunk of the `bytes` bytes of the file from `offset`,
-// read with pread in parallel on the load pool (the pages go to the page
-// cache, not to this process's resident memory). Empty when the file
-// cannot be read.
-std::optional<std::vector<std::uint64_t>> chunkHashesOfFileRange(const QString &path, std::uint64_t offset, std::uint64_t bytes);
+// The hashes of every chunk of the `bytes` bytes of the open file `fd`
+// from `offset`, read with pread in parallel on the load pool (the pages go
+// to the page cache, not to this process's resident memory). Empty when
+// the file cannot be read.
+std::optional<std::vector<std::uint64_t>> chunkHashesOfFileRange(int fd, std::uint64_t offset, std::uint64_t bytes);
+
+// The hash of a whole file's content, its first `bytes` bytes (what binds
+// an index cache others may have written to the trace it is for): the
+// chunks' hashes combined, as a cache body's checksum.
+std::optional<std::uint64_t> contentHashOfFile(int fd, std::uint64_t bytes);
 
 } // namespace rankscope

@@ -2,6 +2,7 @@
 
 #include "load/cache/cachefile.h"
 #include "load/cache/checkedcaches.h"
+#include "core/safefiles.h"
 
 #include <QCryptographicHash>
 #include <QDir>
@@ -52,8 +53,12 @@ LoadResult loadThroughIndexCache(const QString &path, const LoadControl &control
                                             control.summariesOfUncheckedCaches ? CacheOpenDepth::Summaries : CacheOpenDepth::Whole);
     if (cached.report) {
         cached.report->filePath = path;
-        cached.report->diagnostics.insert(cached.report->diagnostics.begin(),
-            {Diagnostic::Severity::Info, std::nullopt, QStringLiteral("opened from the index cache %1").arg(cachePath)});
+        cached.report->indexCacheWrittenBy = cached.writtenBy;
+        const QString from = cached.writtenBy.isEmpty()
+                                 ? QStringLiteral("opened from the index cache %1").arg(cachePath)
+                                 : QStringLiteral("opened from the index cache %1, written by %2 (read from a private copy, checked "
+                                                  "whole and against the trace's content)").arg(cachePath, cached.writtenBy);
+        cached.report->diagnostics.insert(cached.report->diagnostics.begin(), {Diagnostic::Severity::Info, std::nullopt, from});
         control.report(1.0);
         LoadResult opened{std::move(cached.report), {}, false};
         opened.indexCache = LoadResult::IndexCache::Opened;
@@ -66,7 +71,7 @@ LoadResult loadThroughIndexCache(const QString &path, const LoadControl &control
     QString note;
     result.indexCachePath = cachePath;
     result.indexCache = LoadResult::IndexCache::NotWritten;
-    if (!QDir().mkpath(control.indexCacheDirectory)) {
+    if (!makeFolderPath(control.indexCacheDirectory)) {
         note = QStringLiteral("could not create the index cache folder %1").arg(control.indexCacheDirectory);
     } else if (const QString error = writeIndexCache(*result.report, key, cachePath, &checked); !error.isEmpty()) {
         note = QStringLiteral("could not write its index cache: %1").arg(error);

@@ -1,6 +1,8 @@
 #include "load/nsys/nsysreportexport.h"
 
 #include "load/nsys/sqlitedatabase.h"
+#include "core/safefiles.h"
+#include "core/untrustedtext.h"
 
 #include <QCoreApplication>
 #include <QCryptographicHash>
@@ -9,7 +11,12 @@
 #include <QFileInfo>
 #include <QProcess>
 #include <QRegularExpression>
+#include <QRandomGenerator>
 #include <QStandardPaths>
+
+#include <cstdio>
+#include <sys/stat.h>
+#include <unistd.h>
 
 namespace rankscope {
 
@@ -24,8 +31,26 @@ QString howToExport(const QString &report)
     const QString name = QFileInfo(report).fileName();
     QString stem = name;
     stem.chop(QFileInfo(report).suffix().size() + 1);
-    return QStringLiteral("export it where nsys is installed with: nsys export --type sqlite --output %1.sqlite %2, then open %1.sqlite")
-        .arg(stem, name);
+    // The names are quoted: a report's name is anyone's ("run$(touch x).nsys-rep"),
+    // and this line is meant to be pasted into a shell.
+    const QString output = shellQuoted(stem + QStringLiteral(".sqlite"));
+    return QStringLiteral("export it where nsys is installed with: nsys export --type sqlite --output %1 %2, then open %1")
+        .arg(output, shellQuoted(name));
+}
+
+// Whether `folder` is this user's and no one else can write in it.
+bool isPrivateFolder(const QString &folder)
+{
+    struct stat st {};
+    return ::lstat(QFile::encodeName(folder).constData(), &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == ::geteuid()
+           && (st.st_mode & (S_IWGRP | S_IWOTH)) == 0;
+}
+
+// Whether `path` is a regular file (not a link) of this user's.
+bool isOwnRegularFile(const QString &path)
+{
+    struct stat st {};
+    return ::lstat(QFile::encodeName(path).constData(), &st) == 0 && S_ISREG(st.st_mode) && onlyThisUserMayWrite(st);
 }
 
 } // namespace
@@ -64,7 +89,15 @@ NsysExport exportNsysReport(const QString &report, const LoadControl &control)
 {
     NsysExport result;
     const QString cached = nsysExportCachePath(report);
-    if (looksLikeSqliteFile(cached)) {
+    const QString folder = QFileInfo(cached).absolutePath();
+    // The exports live in a folder of this user's alone: nsys writes its
+    // partial file by name there, and a name in a folder others can write
+    // could be a link to one of this user's files.
+    if (!makeFolderPath(folder) || !isPrivateFolder(folder)) {
+        result.error = QStringLiteral("cannot use the export cache folder %1: it must be a folder of this user's that no one else can write").arg(folder);
+        return result;
+    }
+    if (isOwnRegularFile(cached) && looksLikeSqliteFile(cached)) {
         result.sqlitePath = cached;
         result.reused = true;
         return result;
@@ -75,13 +108,11 @@ NsysExport exportNsysReport(const QString &report, const LoadControl &control)
                        + howToExport(report);
         return result;
     }
-    if (!QDir().mkpath(QFileInfo(cached).absolutePath())) {
-        result.error = QStringLiteral("cannot create the export cache folder %1").arg(QFileInfo(cached).absolutePath());
-        return result;
-    }
     // Written beside the cache entry, renamed when complete: an interrupted
     // export never looks like a finished one.
-    const QString partial = cached + QStringLiteral(".partial-%1.sqlite").arg(QCoreApplication::applicationPid());
+    const QString partial = cached + QStringLiteral(".partial-%1-%2.sqlite")
+                                         .arg(QCoreApplication::applicationPid())
+                                         .arg(QRandomGenerator::global()->generate64(), 16, 16, QLatin1Char('0'));
     QFile::remove(partial);
     QProcess process;
     process.setProcessChannelMode(QProcess::MergedChannels);
@@ -122,8 +153,8 @@ NsysExport exportNsysReport(const QString &report, const LoadControl &control)
         result.error = QStringLiteral("nsys export failed (exit %1)%2").arg(process.exitCode()).arg(said.isEmpty() ? QString() : QStringLiteral(": ") + said);
         return result;
     }
-    QFile::remove(cached);
-    if (!QFile::rename(partial, cached)) {
+    // rename(2) replaces whatever has the name, a link included, in one step.
+    if (::rename(QFile::encodeName(partial).constData(), QFile::encodeName(cached).constData()) != 0) {
         result.error = QStringLiteral("cannot move the export into the cache (%1)").arg(cached);
         QFile::remove(partial);
         return result;

@@ -83,25 +83,28 @@ void writeAll(const QString &path, const QByteArray &bytes)
 
 // The header's checksums after an edit, as the writer computes them: a
 // cache that passes its checksums but lies.
+// The cache header's size (cachefile.cpp's CacheHeader, format 11).
+constexpr qsizetype kHeaderBytes = 72;
+
 void refreshChecksums(QByteArray &bytes)
 {
     resealIndexCache({bytes.data(), std::size_t(bytes.size())}, nullptr);
 }
 
 // Where a cache's body ends (its chunks' hashes follow): the header's
-// body length, 8 bytes at 24, after the 64-byte header.
+// body length, 8 bytes at 24, after the 72-byte header.
 qsizetype bodyEndOf(const QByteArray &bytes)
 {
     std::uint64_t bodyBytes = 0;
     std::memcpy(&bodyBytes, bytes.constData() + 24, 8);
-    return 64 + qsizetype(bodyBytes);
+    return kHeaderBytes + qsizetype(bodyBytes);
 }
 
 // Cuts a cache to its first `bodyBytes` of body, with a header and chunk
 // hashes that say so.
 void cutBody(QByteArray &bytes, std::uint64_t bodyBytes)
 {
-    bytes.truncate(64 + qsizetype(bodyBytes));
+    bytes.truncate(kHeaderBytes + qsizetype(bodyBytes));
     std::memcpy(bytes.data() + 24, &bodyBytes, 8);
     bytes.append(QByteArray(qsizetype(cacheChunkCount(bodyBytes) * 8), '\0'));
     refreshChecksums(bytes);
@@ -111,7 +114,7 @@ void cutBody(QByteArray &bytes, std::uint64_t bodyBytes)
 // they were: damage the checksums find.
 void flipBodyByte(QByteArray &bytes, qsizetype at)
 {
-    bytes[64 + at] = char(bytes[64 + at] ^ 0x40);
+    bytes[kHeaderBytes + at] = char(bytes[kHeaderBytes + at] ^ 0x40);
 }
 
 } // namespace
@@ -312,7 +315,7 @@ private slots:
         case 7: {
             // Half the body, with a header and checksums that say so: the
             // reader runs out of bytes mid-report and must notice.
-            cutBody(bytes, std::uint64_t(bodyEndOf(bytes) - 64) / 2);
+            cutBody(bytes, std::uint64_t(bodyEndOf(bytes) - kHeaderBytes) / 2);
             break;
         }
         case 8: {
@@ -552,7 +555,7 @@ private slots:
         // A byte flipped in each 1 MiB chunk in turn, the header and the
         // chunks' hashes left as written.
         const QByteArray clean = readAll(cachePath);
-        const qsizetype body = bodyEndOf(clean) - 64, chunk = qsizetype(kCacheChecksumChunk);
+        const qsizetype body = bodyEndOf(clean) - kHeaderBytes, chunk = qsizetype(kCacheChecksumChunk);
         const qsizetype chunks = (body + chunk - 1) / chunk;
         QVERIFY(chunks >= 4);
         int unread = 0;
@@ -676,14 +679,15 @@ private slots:
         QVERIFY(cache.setPermissions(cache.permissions() | QFileDevice::WriteGroup));
         QVERIFY(openIndexCache(written.indexCachePath, key, &checked).checkedInFull);
 
-        // Written group-writable: not remembered, checked when opened.
+        // A umask that lets the group write does not: the cache's mode is
+        // set, not taken from the umask, so it is remembered as written.
         QVERIFY(QFile::remove(written.indexCachePath));
         const mode_t umaskBefore = ::umask(002);
         const LoadResult shared = loadTraceFile(file, control);
         ::umask(umaskBefore);
         QCOMPARE(shared.indexCache, LoadResult::IndexCache::Written);
-        QVERIFY(QFileInfo(shared.indexCachePath).permissions() & QFileDevice::WriteGroup);
-        QVERIFY(openIndexCache(shared.indexCachePath, key, &checked).checkedInFull);
+        QVERIFY(!(QFileInfo(shared.indexCachePath).permissions() & QFileDevice::WriteGroup));
+        QVERIFY(!openIndexCache(shared.indexCachePath, key, &checked).checkedInFull);
     }
 
     void withoutAFolderNothingIsWritten()
