@@ -335,7 +335,7 @@ int runBench(const QStringList &arguments)
     parser.process(arguments);
     if (parser.isSet(budgetOption))
         ResidentBudget::process().setBytes(parser.value(budgetOption).toULongLong() << 20);
-    QTextStream out(stdout);
+    QTextStream out(&standardOutput());
     // The bench measures parsing unless told to open from caches, and the
     // processes it measures (viewer, info) do as it does.
     const QString cacheDirectory = indexCacheDirectoryFrom(parser, false);

@@ -3,6 +3,7 @@
 // command name and returns the process exit status: 0 success, 1 usage
 // error, 2 when any input file could not be read.
 #include "session/session.h"
+#include "terminaloutput.h"
 
 #include <QCommandLineParser>
 #include <QStringList>

@@ -64,7 +64,7 @@ int runDiagnose(const QStringList &arguments)
     parser.process(arguments);
     const QString format = parser.value(formatOption);
     if (format != QLatin1String("md") && format != QLatin1String("csv") && format != QLatin1String("json")) {
-        QTextStream(stderr) << "rankscope-cli: unknown format '" << format << "' (md, csv or json)\n";
+        QTextStream(&standardError()) << "rankscope-cli: unknown format '" << format << "' (md, csv or json)\n";
         return 1;
     }
     stats::DiagnosisThresholds thresholds;
@@ -82,7 +82,7 @@ int runDiagnose(const QStringList &arguments)
         } else if (const auto it = shares.find(name); ok && value >= 0 && it != shares.end()) {
             *it->second = value;
         } else {
-            QTextStream(stderr) << "rankscope-cli: --threshold " << setting << ": unknown name or not a non-negative number\n";
+            QTextStream(&standardError()) << "rankscope-cli: --threshold " << setting << ": unknown name or not a non-negative number\n";
             return 1;
         }
     }
@@ -92,7 +92,7 @@ int runDiagnose(const QStringList &arguments)
     if (session->ranks().empty())
         return 2;
     const stats::Diagnosis d = stats::diagnose(*session, thresholds);
-    QTextStream out(stdout);
+    QTextStream out(&standardOutput());
     if (format == QLatin1String("json"))
         out << findingsJson(*session, d);
     else if (format == QLatin1String("csv"))

@@ -35,7 +35,7 @@ int runDiff(const QStringList &arguments)
     const QString format = parser.value(formatOption);
     if (!report || (format != QLatin1String("table") && format != QLatin1String("csv") && format != QLatin1String("json"))
         || parser.positionalArguments().size() != 2) {
-        QTextStream(stderr) << "rankscope-cli diff: give A and B, --report kernels|nvtx|api|memcpy|steps|collectives and --format table|csv|json\n";
+        QTextStream(&standardError()) << "rankscope-cli diff: give A and B, --report kernels|nvtx|api|memcpy|steps|collectives and --format table|csv|json\n";
         return 1;
     }
     stats::DiffOptions options;
@@ -50,7 +50,7 @@ int runDiff(const QStringList &arguments)
             failed = true;
         }
         if (s.ranks().empty()) {
-            QTextStream(stderr) << "rankscope-cli diff: nothing could be read from " << input << "\n";
+            QTextStream(&standardError()) << "rankscope-cli diff: nothing could be read from " << input << "\n";
             return 2;
         }
         sides.push_back(std::move(s));
@@ -60,7 +60,7 @@ int runDiff(const QStringList &arguments)
             bool ok = false;
             const int rank = parser.value(*option).toInt(&ok);
             if (!ok || rank < 0 || rank >= int(sides[std::size_t(side)].ranks().size())) {
-                QTextStream(stderr) << "rankscope-cli diff: no rank " << parser.value(*option) << " in " << parser.positionalArguments()[side] << "\n";
+                QTextStream(&standardError()) << "rankscope-cli diff: no rank " << parser.value(*option) << " in " << parser.positionalArguments()[side] << "\n";
                 return 1;
             }
             *target = rank;
@@ -68,7 +68,7 @@ int runDiff(const QStringList &arguments)
     const ResultTable table = *report == stats::DiffReport::Steps         ? stats::stepDiffTable(stats::diffSteps(sides[0], sides[1], options))
                               : *report == stats::DiffReport::Collectives ? stats::collectiveDiffTable(stats::diffCollectives(sides[0], sides[1]))
                                                                           : stats::diffTable(stats::diffRuns(sides[0], sides[1], *report, options), *report);
-    QTextStream out(stdout);
+    QTextStream out(&standardOutput());
     if (format == QLatin1String("csv"))
         out << table.toCsv();
     else if (format == QLatin1String("json"))

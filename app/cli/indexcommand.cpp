@@ -85,18 +85,18 @@ int runIndex(const QStringList &arguments)
     parser.process(arguments);
     const QString directory = indexCacheDirectoryFrom(parser);
     if (directory.isEmpty()) {
-        QTextStream(stderr) << "rankscope-cli index: no cache folder (--no-cache, or RANKSCOPE_INDEX_CACHE=off): give --cache DIR\n";
+        QTextStream(&standardError()) << "rankscope-cli index: no cache folder (--no-cache, or RANKSCOPE_INDEX_CACHE=off): give --cache DIR\n";
         return 1;
     }
     const QStringList files = expandTracePaths(parser.positionalArguments());
     if (files.isEmpty()) {
-        QTextStream(stderr) << "rankscope-cli index: no input files\n";
+        QTextStream(&standardError()) << "rankscope-cli index: no input files\n";
         return 1;
     }
     const std::vector<IndexOutcome> outcomes = indexOverProcesses(files, directory);
     if (!processWorld().isFirst())
         return 0;
-    QTextStream out(stdout);
+    QTextStream out(&standardOutput());
     bool failed = false;
     for (const IndexOutcome &outcome : outcomes) {
         if (outcome.failed)

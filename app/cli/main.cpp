@@ -45,7 +45,7 @@ int run(int argc, char **argv)
     parser.addPositionalArgument(QStringLiteral("command"), QStringLiteral("stats, diagnose, diff, info, index or bench"), QStringLiteral("<command> [options] FILE|DIR..."));
     QStringList args = QCoreApplication::arguments();
     if (!parser.parse(args.mid(0, 2))) {
-        QTextStream(stderr) << "rankscope-cli: " << parser.errorText() << "\n";
+        QTextStream(&rankscope::cli::standardError()) << "rankscope-cli: " << parser.errorText() << "\n";
         return 1;
     }
     if (parser.isSet(QStringLiteral("version")))
@@ -53,7 +53,7 @@ int run(int argc, char **argv)
     if (parser.isSet(QStringLiteral("help")))
         parser.showHelp(0);
     if (args.size() < 2) {
-        QTextStream(stderr) << parser.helpText();
+        QTextStream(&rankscope::cli::standardError()) << parser.helpText();
         return 1;
     }
     const QString command = args[1];
@@ -70,7 +70,7 @@ int run(int argc, char **argv)
         return rankscope::cli::runIndex(args);
     if (command == QLatin1String("bench"))
         return rankscope::cli::runBench(args);
-    QTextStream(stderr) << "rankscope-cli: unknown command '" << command << "'\n" << parser.helpText();
+    QTextStream(&rankscope::cli::standardError()) << "rankscope-cli: unknown command '" << command << "'\n" << parser.helpText();
     return 1;
 }
 

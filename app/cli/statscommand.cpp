@@ -1,4 +1,5 @@
 #include "clicommands.h"
+#include "core/safefiles.h"
 #include "processworld.h"
 #include "statsacrossprocesses.h"
 #include "load/cache/indexcache.h"
@@ -15,7 +16,7 @@ namespace rankscope::cli {
 
 void printFailure(const QString &path, const QString &reason)
 {
-    QTextStream(stderr) << "rankscope-cli: " << path << ": " << reason << "\n";
+    QTextStream(&standardError()) << "rankscope-cli: " << path << ": " << reason << "\n";
 }
 
 void addIndexCacheOptions(QCommandLineParser &parser)
@@ -52,7 +53,7 @@ void addInputArgument(QCommandLineParser &parser)
 std::optional<Session> loadInputs(const QCommandLineParser &parser, const LoadControl &control, bool cacheByDefault)
 {
     if (parser.positionalArguments().isEmpty()) {
-        QTextStream(stderr) << "rankscope-cli: no input files\n";
+        QTextStream(&standardError()) << "rankscope-cli: no input files\n";
         return std::nullopt;
     }
     LoadControl withCache = control;
@@ -67,13 +68,13 @@ std::optional<Session> loadInputs(const QCommandLineParser &parser, const LoadCo
 
 namespace {
 
-QString formatTable(const ResultTable &table, const QString &format)
+QString formatTable(const ResultTable &table, const QString &format, CsvCells cells)
 {
     if (format == QLatin1String("json"))
         return table.toJson();
     if (format == QLatin1String("table"))
         return table.toText();
-    return table.toCsv();
+    return table.toCsv(cells);
 }
 
 QString extensionFor(const QString &format)
@@ -124,13 +125,17 @@ int runStats(const QStringList &arguments)
     const QCommandLineOption binsOption(QStringLiteral("bins"),
                                         QStringLiteral("rank_time_map: time bins across where the GPUs work (default 30)."),
                                         QStringLiteral("N"), QStringLiteral("30"));
-    parser.addOptions({reportOption, formatOption, outputOption, gapOption, utilOption, commOption, alignOption, rowsOption, binsOption});
+    const QCommandLineOption csvRawOption(QStringLiteral("csv-raw"),
+                                          QStringLiteral("CSV: write names as the trace has them, as nsys does; by default a name that a spreadsheet\n"
+                                                         "would take as a formula (beginning with = + - @) is written behind a '."));
+    parser.addOptions({reportOption, formatOption, outputOption, gapOption, utilOption, commOption, alignOption, rowsOption, binsOption, csvRawOption});
     addInputArgument(parser);
     parser.process(arguments);
 
     const QString format = parser.value(formatOption);
+    const CsvCells cells = parser.isSet(csvRawOption) ? CsvCells::Raw : CsvCells::SpreadsheetSafe;
     if (format != QLatin1String("csv") && format != QLatin1String("table") && format != QLatin1String("json")) {
-        QTextStream(stderr) << "rankscope-cli: unknown format '" << format << "' (csv, table or json)\n";
+        QTextStream(&standardError()) << "rankscope-cli: unknown format '" << format << "' (csv, table or json)\n";
         return 1;
     }
     QStringList reports = parser.isSet(reportOption)
@@ -139,7 +144,7 @@ int runStats(const QStringList &arguments)
     for (QString &name : reports) {
         name = name.trimmed();
         if (!stats::isKnownReport(name)) {
-            QTextStream(stderr) << "rankscope-cli: unknown report '" << name << "'; known: "
+            QTextStream(&standardError()) << "rankscope-cli: unknown report '" << name << "'; known: "
                                 << stats::reportNames().join(QStringLiteral(", ")) << "\n";
             return 1;
         }
@@ -154,21 +159,21 @@ int runStats(const QStringList &arguments)
     if (ok)
         options.mapBins = parser.value(binsOption).toInt(&ok);
     if (ok && (options.mapBins < 1 || options.mapBins > 100'000)) {
-        QTextStream(stderr) << "rankscope-cli: --bins is a whole number from 1 to 100000\n";
+        QTextStream(&standardError()) << "rankscope-cli: --bins is a whole number from 1 to 100000\n";
         return 1;
     }
     if (!ok || options.gapThresholdMs < 0) {
-        QTextStream(stderr) << "rankscope-cli: thresholds must be non-negative numbers\n";
+        QTextStream(&standardError()) << "rankscope-cli: thresholds must be non-negative numbers\n";
         return 1;
     }
     options.communicationPattern = parser.value(commOption);
     if (const QString error = stats::KernelClassifier::patternError(options.communicationPattern); !error.isEmpty()) {
-        QTextStream(stderr) << "rankscope-cli: --comm-pattern: " << error << "\n";
+        QTextStream(&standardError()) << "rankscope-cli: --comm-pattern: " << error << "\n";
         return 1;
     }
     const QString align = parser.value(alignOption);
     if (align != QLatin1String("recorded") && align != QLatin1String("collectives")) {
-        QTextStream(stderr) << "rankscope-cli: --align is 'recorded' or 'collectives'\n";
+        QTextStream(&standardError()) << "rankscope-cli: --align is 'recorded' or 'collectives'\n";
         return 1;
     }
     options.alignOnCollectives = align == QLatin1String("collectives");
@@ -187,29 +192,29 @@ int runStats(const QStringList &arguments)
         return 1;
     const Session &session = *loadedSession;
 
-    QTextStream out(stdout);
+    QTextStream out(&standardOutput());
     const auto &loaded = session.reports();
     const bool several = loaded.size() * std::size_t(perFile.size()) + std::size_t(wholeSession.size()) > 1;
     // Writes one table to PREFIX[_<file>]_<report>.<ext>, or to stdout.
     auto emitTable = [&](const ResultTable &table, const QString &fileStem, const QString &source) {
         const bool csv = format == QLatin1String("csv"); // written as it is made: no copy of a huge table's text
-        const QString text = csv ? QString() : formatTable(table, format);
+        const QString text = csv ? QString() : formatTable(table, format, cells);
         if (parser.isSet(outputOption)) {
             QString path = parser.value(outputOption);
             if (!fileStem.isEmpty())
                 path += QLatin1Char('_') + fileStem;
             path += QLatin1Char('_') + table.name + QLatin1Char('.') + extensionFor(format);
-            QFile file(path);
-            if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate)) {
+            AtomicFileWriter file(path); // a link planted under the name is replaced, not followed
+            if (!file.open(QIODevice::WriteOnly)) {
                 printFailure(path, QStringLiteral("cannot write: %1").arg(file.errorString()));
                 return false;
             }
             bool written = true;
             if (csv)
-                written = table.writeCsv(file);
+                written = table.writeCsv(file, cells);
             else
                 written = file.write(text.toUtf8()) >= 0;
-            if (!written || !file.flush()) {
+            if (!written || !file.commit()) {
                 printFailure(path, QStringLiteral("cannot write: %1").arg(file.errorString()));
                 return false;
             }
@@ -218,7 +223,7 @@ int runStats(const QStringList &arguments)
         if (several)
             out << "\n** " << table.title << " (" << table.name << ") - " << source << ":\n\n";
         if (csv)
-            table.writeCsv([&](const QString &chunk) { out << chunk; });
+            table.writeCsv([&](const QString &chunk) { out << chunk; }, 1 << 20, cells);
         else
             out << text;
         return true;
@@ -240,18 +245,18 @@ int runStats(const QStringList &arguments)
     const stats::GatheredComparisonRows comparisonRows = gathered.comparisonRowsFor(session);
     // For tests/mpi/tst_mpi.sh: proof that the records came from the processes.
     if (qEnvironmentVariableIsSet("RANKSCOPE_REPORT_GATHERED") && processWorld().size > 1) {
-        QTextStream(stderr) << "gathered: " << gatheredRanks << " of " << session.ranks().size()
+        QTextStream(&standardError()) << "gathered: " << gatheredRanks << " of " << session.ranks().size()
                             << " ranks' collective records\n";
         auto count = [](const auto &parts) { return std::count_if(parts.begin(), parts.end(), [](const auto &p) { return p.has_value(); }); };
-        QTextStream(stderr) << "gathered: " << count(breakdowns) << " of " << session.ranks().size() << " ranks' breakdowns\n";
-        QTextStream(stderr) << "gathered: " << count(comparisonRows) << " of " << session.ranks().size() << " ranks' comparison rows\n";
+        QTextStream(&standardError()) << "gathered: " << count(breakdowns) << " of " << session.ranks().size() << " ranks' breakdowns\n";
+        QTextStream(&standardError()) << "gathered: " << count(comparisonRows) << " of " << session.ranks().size() << " ranks' comparison rows\n";
     }
     if (!session.ranks().empty())
         for (const QString &name : wholeSession)
         {
             const ResultTable table = *stats::runSessionReport(name, session, options, {&collectiveOps, &breakdowns, &comparisonRows});
             for (const QString &note : table.notes)
-                QTextStream(stderr) << "rankscope-cli: " << name << ": " << note << "\n";
+                QTextStream(&standardError()) << "rankscope-cli: " << name << ": " << note << "\n";
             if (!emitTable(table, QString(), QStringLiteral("all ranks")))
                 return 2;
         }

@@ -1,5 +1,6 @@
 // rankscope: the timeline viewer.
 #include "core/memoryusage.h"
+#include "core/untrustedtext.h"
 #include "demotraces.h"
 #include "load/heappages.h"
 #include "load/traceloader.h"
@@ -107,7 +108,7 @@ int main(int argc, char **argv)
         }
         const QString error = rankscope::saveScreenshot(window, parser.value(screenshotOption), *size, range);
         if (!error.isEmpty()) {
-            err << "rankscope: " << error << "\n";
+            err << "rankscope: " << rankscope::terminalSafe(error, false) << "\n"; // the path is the user's, anything
             return 2;
         }
         if (parser.isSet(firstFrameOption)) {

@@ -1,4 +1,5 @@
 #include "screenshot.h"
+#include "core/safefiles.h"
 
 #include "mainwindow.h"
 #include "panels/statsdock.h"
@@ -72,8 +73,9 @@ QString saveScreenshot(MainWindow &window, const QString &path, QSize size, std:
     }
     QApplication::processEvents();
     const QPixmap shot = window.grab();
-    if (shot.isNull() || !shot.save(path, "PNG"))
-        return QStringLiteral("cannot write %1").arg(path);
+    AtomicFileWriter file(path);
+    if (shot.isNull() || !file.open(QIODevice::WriteOnly) || !shot.save(&file, "PNG") || !file.commit())
+        return QStringLiteral("cannot write %1%2").arg(path, file.errorString().isEmpty() ? QString() : QStringLiteral(": ") + file.errorString());
     return {};
 }
 

@@ -1,4 +1,5 @@
 #include "statisticsexport.h"
+#include "core/safefiles.h"
 
 #include <QDir>
 #include <QFile>
@@ -12,12 +13,12 @@ QStringList exportStatisticsCsv(const Session &session, const QString &directory
     const QDir dir(directory);
     QStringList written;
     auto write = [&](const QString &fileName, const ResultTable &table) {
-        QFile file(dir.filePath(fileName));
-        if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate) || !table.writeCsv(file)) {
-            *error = QStringLiteral("cannot write %1: %2").arg(file.fileName(), file.errorString());
+        AtomicFileWriter file(dir.filePath(fileName)); // a link planted under the name is replaced, not followed
+        if (!file.open(QIODevice::WriteOnly) || !table.writeCsv(file) || !file.commit()) {
+            *error = QStringLiteral("cannot write %1: %2").arg(file.path(), file.errorString());
             return false;
         }
-        written << file.fileName();
+        written << file.path();
         return true;
     };
     for (const ReportPtr &report : session.reports())

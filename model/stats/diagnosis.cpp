@@ -1,6 +1,7 @@
 #include "stats/diagnosis.h"
 
 #include "core/asciitext.h"
+#include "core/untrustedtext.h"
 #include "core/intervals.h"
 #include "core/units.h"
 #include "session/eventlinks.h"
@@ -562,19 +563,25 @@ QString findingsMarkdown(const Session &session, const Diagnosis &d)
         md += QStringLiteral("No findings: nothing costs 1% or more of the GPU time.\n");
     const TimeNs zero = session.extent().start;
     for (const Finding &f : d.findings) {
-        md += QStringLiteral("## %1 (%2, %3 of the GPU time, %4)\n\n").arg(f.title, severityName(f.severity), percentText(f.share), f.ranks);
-        md += f.evidence + QStringLiteral(".\n\n**Advice.** ") + f.advice + QStringLiteral("\n\n");
+        // Names from the trace (kernels, NVTX ranges, threads) are in the
+        // evidence, the instances and the notes: literal text, never
+        // Markdown or HTML. Titles and advice are this program's own.
+        md += QStringLiteral("## %1 (%2, %3 of the GPU time, %4)\n\n")
+                  .arg(f.title, severityName(f.severity), percentText(f.share), markdownText(f.ranks));
+        md += markdownText(f.evidence) + QStringLiteral(".\n\n**Advice.** ") + f.advice + QStringLiteral("\n\n");
         const std::size_t shown = std::min<std::size_t>(f.instances.size(), 5);
         for (std::size_t i = 0; i < shown; ++i) {
             const FindingInstance &in = f.instances[i];
-            md += QStringLiteral("- rank %1 at %2: %3\n").arg(session.ranks()[std::size_t(in.rankIndex)].rank).arg(formatDuration(in.time.start - zero), in.what);
+            md += QStringLiteral("- rank %1 at %2: %3\n")
+                      .arg(session.ranks()[std::size_t(in.rankIndex)].rank)
+                      .arg(formatDuration(in.time.start - zero), markdownText(in.what));
         }
         if (f.instances.size() > shown)
             md += QStringLiteral("- … %1 more\n").arg(f.instances.size() - shown);
         md += QLatin1Char('\n');
     }
     for (const QString &note : d.notes)
-        md += QStringLiteral("> %1\n").arg(note);
+        md += QStringLiteral("> %1\n").arg(markdownText(note));
     return md;
 }
 

@@ -1,6 +1,7 @@
 #include "stats/resulttable.h"
 
 #include "stats/sqlround.h"
+#include "core/untrustedtext.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -40,7 +41,7 @@ void appendCsvField(QString &out, const QString &field)
 
 } // namespace
 
-void ResultTable::writeCsv(const std::function<void(const QString &)> &write, qsizetype chunkChars) const
+void ResultTable::writeCsv(const std::function<void(const QString &)> &write, qsizetype chunkChars, CsvCells cells) const
 {
     // Lines are gathered into one buffer, handed over when it passes
     // chunkChars: an nvtx_sum of an emit_nvtx export can have millions of
@@ -60,33 +61,40 @@ void ResultTable::writeCsv(const std::function<void(const QString &)> &write, qs
     };
     appendLine(headers.size(), [this](qsizetype i) { return headers[i]; });
     for (const auto &row : rows)
-        appendLine(qsizetype(row.size()), [&row](qsizetype i) { return row[std::size_t(i)].display(); });
+        appendLine(qsizetype(row.size()), [&row, cells](qsizetype i) {
+            const Cell &cell = row[std::size_t(i)];
+            // Only text can be a formula: a negative number stays a number.
+            return cells == CsvCells::SpreadsheetSafe && cell.type == Cell::Type::Text ? spreadsheetSafe(cell.text) : cell.display();
+        });
     if (!out.isEmpty())
         write(out);
 }
 
-bool ResultTable::writeCsv(QIODevice &device) const
+bool ResultTable::writeCsv(QIODevice &device, CsvCells cells) const
 {
     bool ok = true;
-    writeCsv([&](const QString &chunk) { ok = ok && device.write(chunk.toUtf8()) >= 0; });
+    writeCsv([&](const QString &chunk) { ok = ok && device.write(chunk.toUtf8()) >= 0; }, 1 << 20, cells);
     return ok;
 }
 
-QString ResultTable::toCsv() const
+QString ResultTable::toCsv(CsvCells cells) const
 {
     QString text;
-    writeCsv([&text](const QString &chunk) { text += chunk; }, 1 << 16);
+    writeCsv([&text](const QString &chunk) { text += chunk; }, 1 << 16, cells);
     return text;
 }
 
 QString ResultTable::toText() const
 {
+    // A table for a terminal: a name's line breaks and escape sequences
+    // are shown, not acted on (they would also break the columns).
+    auto shown = [](const Cell &cell) { return cell.type == Cell::Type::Text ? terminalSafe(cell.text, false) : cell.display(); };
     std::vector<qsizetype> width(std::size_t(headers.size()), 0);
     for (qsizetype c = 0; c < headers.size(); ++c)
         width[std::size_t(c)] = headers[c].size();
     for (const auto &row : rows)
         for (std::size_t c = 0; c < row.size() && c < width.size(); ++c)
-            width[c] = std::max(width[c], row[c].display().size());
+            width[c] = std::max(width[c], shown(row[c]).size());
     QString out;
     auto line = [&](auto cellText, auto isNumber) {
         QStringList parts;
@@ -105,7 +113,7 @@ QString ResultTable::toText() const
         rules << QString(w, QLatin1Char('-'));
     out += rules.join(QLatin1String("  ")) + QLatin1Char('\n');
     for (const auto &row : rows)
-        line([&](std::size_t c) { return c < row.size() ? row[c].display() : QString(); },
+        line([&](std::size_t c) { return c < row.size() ? shown(row[c]) : QString(); },
              [&](std::size_t c) { return c < row.size() && row[c].isNumber(); });
     return out;
 }

@@ -46,6 +46,12 @@ struct Cell {
 };
 static_assert(sizeof(Cell) <= 40);
 
+// How CSV writes text cells: a name from a trace that begins with = + - @
+// is a formula to a spreadsheet ("=HYPERLINK(...)"), so by default such a
+// cell is written behind a ' (core/untrustedtext.h: spreadsheetSafe);
+// Raw writes every cell as nsys does, for byte-for-byte comparisons.
+enum class CsvCells : std::uint8_t { SpreadsheetSafe, Raw };
+
 struct ResultTable {
     QString name;   // report name, e.g. "cuda_gpu_kern_sum"
     QString title;  // e.g. "CUDA GPU Kernel Summary"
@@ -55,12 +61,13 @@ struct ResultTable {
     // matched, what is missing); the CLI prints them on stderr.
     QStringList notes;
 
-    QString toCsv() const;
+    QString toCsv(CsvCells cells = CsvCells::SpreadsheetSafe) const;
     // The CSV text in pieces of about chunkChars characters, for writing a
     // huge table without holding its whole text.
-    void writeCsv(const std::function<void(const QString &)> &write, qsizetype chunkChars = 1 << 20) const;
+    void writeCsv(const std::function<void(const QString &)> &write, qsizetype chunkChars = 1 << 20,
+                  CsvCells cells = CsvCells::SpreadsheetSafe) const;
     // The CSV text, UTF-8, into a file or other device; false if a write failed.
-    bool writeCsv(QIODevice &device) const;
+    bool writeCsv(QIODevice &device, CsvCells cells = CsvCells::SpreadsheetSafe) const;
     QString toText() const;
     QString toJson() const; // an array of objects keyed by header
 };

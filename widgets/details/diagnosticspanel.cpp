@@ -1,4 +1,5 @@
 #include "details/diagnosticspanel.h"
+#include "common/plaintext.h"
 
 #include "core/units.h"
 #include "theme/theme.h"
@@ -21,7 +22,7 @@ void DiagnosticsPanel::setSession(const Session &session)
     clear();
     for (const LoadFailure &f : session.failures()) {
         auto *item = new QTreeWidgetItem(this, {QFileInfo(f.path).fileName(), tr("Error"), tr("Could not open: %1").arg(f.error)});
-        item->setToolTip(0, f.path);
+        item->setToolTip(0, plainTooltip(f.path));
         item->setForeground(1, QBrush(Theme(palette()).errorText()));
     }
     std::set<const Report *> seen;
@@ -30,7 +31,7 @@ void DiagnosticsPanel::setSession(const Session &session)
             continue;
         auto *file = new QTreeWidgetItem(this, {QFileInfo(entry.report->filePath).fileName(), QString(),
                                                 tr("%n messages", nullptr, int(entry.report->diagnostics.size()))});
-        file->setToolTip(0, entry.report->filePath);
+        file->setToolTip(0, plainTooltip(entry.report->filePath));
         for (const Diagnostic &d : entry.report->diagnostics) {
             const QString severity = d.severity == Diagnostic::Severity::Error ? tr("Error")
                                      : d.severity == Diagnostic::Severity::Warning ? tr("Warning") : tr("Info");

@@ -1,4 +1,5 @@
 #include "events/eventstablemodel.h"
+#include "common/plaintext.h"
 
 #include "core/cudaenums.h"
 #include "core/units.h"
@@ -145,7 +146,7 @@ QVariant EventsTableModel::data(const QModelIndex &index, int role) const
                    ? QVariant(Qt::AlignLeft | Qt::AlignVCenter)
                    : QVariant(Qt::AlignRight | Qt::AlignVCenter);
     if (role == Qt::ToolTipRole && c == Column::Name)
-        return text(eventAt(index.row()), c);
+        return plainTooltip(text(eventAt(index.row()), c)); // a name is data, not markup
     return {};
 }
 

@@ -1,4 +1,5 @@
 #include "panels/chartfactory.h"
+#include "core/safefiles.h"
 
 #include "theme/theme.h"
 
@@ -187,11 +188,23 @@ QWidget *areaChart(const QString &title, const std::vector<Series> &series, cons
     return viewOf(chart, parent);
 }
 
+namespace {
+
+// As a new file renamed into place (core/safefiles.h): an export folder
+// others can write may hold a link under the name.
+bool saveImage(const QImage &image, const QString &path)
+{
+    AtomicFileWriter file(path);
+    return file.open(QIODevice::WriteOnly) && image.save(&file, "PNG") && file.commit();
+}
+
+} // namespace
+
 bool savePng(QWidget *chart, const QString &path)
 {
     auto *view = qobject_cast<QChartView *>(chart);
     if (!view)
-        return chart && chart->grab().save(path, "PNG");
+        return chart && saveImage(chart->grab().toImage(), path);
     // Laid out again at the export size, drawn, and put back: the view on
     // screen is often a strip too narrow for its axis labels.
     QChart *c = view->chart();
@@ -205,7 +218,7 @@ bool savePng(QWidget *chart, const QString &path)
         view->scene()->render(&painter, QRectF(QPointF(0, 0), QSizeF(kExportSize)), QRectF(c->pos(), QSizeF(kExportSize)));
     }
     c->resize(onScreen);
-    return image.save(path, "PNG");
+    return saveImage(image, path);
 }
 
 } // namespace rankscope::charts

@@ -23,6 +23,7 @@ CollectivesPanel::CollectivesPanel(QWidget *parent)
 {
     auto *layout = new QVBoxLayout(this);
     auto *header = new QHBoxLayout;
+    m_notes->setTextFormat(Qt::PlainText); // notes quote names from the traces
     m_notes->setWordWrap(true);
     m_notes->setTextInteractionFlags(Qt::TextSelectableByMouse);
     header->addWidget(m_notes, 1);

@@ -1,4 +1,5 @@
 #include "panels/diagnosispanel.h"
+#include "core/safefiles.h"
 
 #include "panels/resulttablemodel.h"
 #include "panels/tablebox.h"
@@ -7,6 +8,7 @@
 #include <QFileDialog>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QMessageBox>
 #include <QPushButton>
 #include <QSplitter>
 #include <QVBoxLayout>
@@ -21,6 +23,7 @@ DiagnosisPanel::DiagnosisPanel(QWidget *parent)
 {
     auto *layout = new QVBoxLayout(this);
     auto *header = new QHBoxLayout;
+    m_notes->setTextFormat(Qt::PlainText); // notes quote names from the traces
     m_notes->setWordWrap(true);
     m_notes->setTextInteractionFlags(Qt::TextSelectableByMouse);
     header->addWidget(m_notes, 1);
@@ -118,9 +121,8 @@ void DiagnosisPanel::saveReport()
     const QString path = QFileDialog::getSaveFileName(this, tr("Save the diagnosis"), QStringLiteral("diagnosis.md"), tr("Markdown (*.md)"));
     if (path.isEmpty())
         return;
-    QFile file(path);
-    if (file.open(QIODevice::WriteOnly | QIODevice::Truncate))
-        file.write(markdown().toUtf8());
+    if (const QString error = writeFileAtomically(path, markdown().toUtf8()); !error.isEmpty())
+        QMessageBox::warning(this, tr("Save the diagnosis"), tr("Cannot write %1: %2").arg(path, error));
 }
 
 } // namespace rankscope

@@ -43,6 +43,8 @@ MemcpyPanel::MemcpyPanel(QWidget *parent)
       m_sizes(new TableBox(tr("CUDA GPU MemOps Summary (by Size)"), this)), m_times(new TableBox(tr("CUDA GPU MemOps Summary (by Time)"), this))
 {
     auto *layout = new QVBoxLayout(this);
+    m_advice->setTextFormat(Qt::PlainText); // may quote names from the trace
+    m_share->setTextFormat(Qt::PlainText);
     m_advice->setWordWrap(true);
     const Theme theme(palette());
     m_advice->setStyleSheet(QStringLiteral("QLabel { background: %1; color: %2; padding: 6px; border-radius: 4px; }")

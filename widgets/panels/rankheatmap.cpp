@@ -1,4 +1,5 @@
 #include "panels/rankheatmap.h"
+#include "common/plaintext.h"
 
 #include "core/units.h"
 
@@ -164,7 +165,7 @@ void RankHeatmap::mouseMoveEvent(QMouseEvent *event)
         update();
     }
     if (row >= 0)
-        QToolTip::showText(event->globalPosition().toPoint(), describeCell(row, bin), this);
+        QToolTip::showText(event->globalPosition().toPoint(), plainTooltip(describeCell(row, bin)), this);
     else
         QToolTip::hideText();
 }

@@ -32,6 +32,8 @@ RanksPanel::RanksPanel(QWidget *parent)
     hint->setWordWrap(true);
     layout->addWidget(hint);
     auto *classesRow = new QHBoxLayout;
+    m_classes->setTextFormat(Qt::PlainText); // the user's pattern can hold < and >
+    m_mapNote->setTextFormat(Qt::PlainText);
     m_classes->setWordWrap(true);
     m_classes->setTextInteractionFlags(Qt::TextSelectableByMouse);
     classesRow->addWidget(m_classes, 1);

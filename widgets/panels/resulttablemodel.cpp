@@ -1,4 +1,5 @@
 #include "panels/resulttablemodel.h"
+#include "common/plaintext.h"
 
 #include "theme/theme.h"
 
@@ -44,8 +45,8 @@ QVariant ResultTableModel::data(const QModelIndex &index, int role) const
         return {};
     const Cell &cell = row[std::size_t(index.column())];
     switch (role) {
-    case Qt::DisplayRole:
-    case Qt::ToolTipRole: return cell.display();
+    case Qt::DisplayRole: return cell.display();
+    case Qt::ToolTipRole: return plainTooltip(cell.display()); // a name is data, not markup
     case SortRole:
         if (cell.type == Cell::Type::Integer)
             return QVariant::fromValue<qlonglong>(cell.integer);

@@ -1,4 +1,5 @@
 #include "panels/tablebox.h"
+#include "core/safefiles.h"
 
 #include "panels/resulttablemodel.h"
 
@@ -88,10 +89,8 @@ void TableBox::setTable(ResultTable table)
 
 bool TableBox::exportCsv(const QString &path) const
 {
-    QFile f(path);
-    if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate))
-        return false;
-    return m_model->table().writeCsv(f);
+    AtomicFileWriter file(path); // a link planted under the name is replaced, not followed
+    return file.open(QIODevice::WriteOnly) && m_model->table().writeCsv(file) && file.commit();
 }
 
 } // namespace rankscope

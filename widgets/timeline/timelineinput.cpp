@@ -1,4 +1,5 @@
 #include "timeline/timelineinput.h"
+#include "common/plaintext.h"
 
 #include "core/units.h"
 #include "session/eventdetails.h"
@@ -211,7 +212,7 @@ void TimelineInput::tooltip(QHelpEvent *event)
     if (text.isEmpty())
         QToolTip::hideText();
     else
-        QToolTip::showText(event->globalPos(), text, m_canvas->viewport());
+        QToolTip::showText(event->globalPos(), plainTooltip(text), m_canvas->viewport()); // names are data, not markup
 }
 
 QString TimelineInput::tooltipAt(QPoint pos) const

@@ -1,4 +1,5 @@
 #include "timeline/timelineview.h"
+#include "core/safefiles.h"
 
 #include "theme/theme.h"
 #include "timeline/overviewstrip.h"
@@ -111,15 +112,19 @@ bool TimelineView::exportPng(const QString &path, ExportScope scope)
         QPainter p(&image);
         paintTimeline(p, m_ruler, m_canvas);
     }
-    return image.save(path, "PNG");
+    AtomicFileWriter file(path); // a link planted under the name is replaced, not followed
+    return file.open(QIODevice::WriteOnly) && image.save(&file, "PNG") && file.commit();
 }
 
 bool TimelineView::exportSvg(const QString &path, ExportScope scope)
 {
     const ExportFrameScope frame(m_canvas, scope, m_session.get());
     const QSize size = frame.size(m_ruler);
+    AtomicFileWriter file(path);
+    if (!file.open(QIODevice::WriteOnly))
+        return false;
     QSvgGenerator generator;
-    generator.setFileName(path);
+    generator.setOutputDevice(&file);
     generator.setSize(size);
     generator.setViewBox(QRect(QPoint(0, 0), size));
     generator.setTitle(tr("Rankscope timeline"));
@@ -127,7 +132,7 @@ bool TimelineView::exportSvg(const QString &path, ExportScope scope)
     if (!p.begin(&generator)) // the file could not be opened for writing
         return false;
     paintTimeline(p, m_ruler, m_canvas);
-    return p.end();
+    return p.end() && file.commit();
 }
 
 } // namespace rankscope
