@@ -93,7 +93,13 @@ int runIndex(const QStringList &arguments)
         QTextStream(&standardError()) << "rankscope-cli index: no input files\n";
         return 1;
     }
-    const std::vector<IndexOutcome> outcomes = indexOverProcesses(files, directory);
+    std::vector<IndexOutcome> outcomes;
+    try {
+        outcomes = indexOverProcesses(files, directory);
+    } catch (const GatherTooLarge &e) { // only process 0 throws it
+        QTextStream(&standardError()) << "rankscope-cli index: " << e.what() << "\n";
+        return 2;
+    }
     if (!processWorld().isFirst())
         return 0;
     QTextStream out(&standardOutput());

@@ -8,6 +8,10 @@
 #include <mpi.h>
 #endif
 
+#include <algorithm>
+#include <cstdint>
+#include <memory>
+#include <new>
 #include <vector>
 
 namespace rankscope::cli {
@@ -16,6 +20,13 @@ namespace {
 
 ProcessWorld g_world;
 bool g_joined = false;
+
+#ifdef RANKSCOPE_WITH_MPI
+// The bytes one message carries at most (an MPI count is an int), and the
+// tag of gathered pieces.
+constexpr std::int64_t kGatherPieceBytes = std::int64_t(1) << 28;
+constexpr int kGatherTag = 0x52534741;
+#endif
 
 #ifdef RANKSCOPE_WITH_MPI
 // Started by a launcher that wires up MPI (Open MPI's mpirun, Slurm's srun
@@ -65,24 +76,45 @@ QList<QByteArray> gatherToFirst(const QByteArray &mine)
 {
 #ifdef RANKSCOPE_WITH_MPI
     if (g_joined && g_world.size > 1) {
-        int length = int(mine.size());
-        std::vector<int> lengths(std::size_t(g_world.size), 0);
-        MPI_Gather(&length, 1, MPI_INT, lengths.data(), 1, MPI_INT, 0, MPI_COMM_WORLD);
-        std::vector<int> offsets(std::size_t(g_world.size), 0);
-        QByteArray all;
-        if (g_world.isFirst()) {
-            long long total = 0;
-            for (std::size_t p = 0; p < lengths.size(); ++p) {
-                offsets[p] = int(total);
-                total += lengths[p];
+        // Lengths in 64 bits and the bytes in pieces of an int's count:
+        // MPI_Gatherv's int counts and displacements wrapped past 2 GiB.
+        std::int64_t length = std::int64_t(mine.size());
+        std::vector<std::int64_t> lengths(std::size_t(g_world.size), 0);
+        MPI_Gather(&length, 1, MPI_INT64_T, lengths.data(), 1, MPI_INT64_T, 0, MPI_COMM_WORLD);
+        if (!g_world.isFirst()) {
+            for (std::int64_t done = 0; done < length; done += kGatherPieceBytes) {
+                const int piece = int(std::min<std::int64_t>(kGatherPieceBytes, length - done));
+                MPI_Send(mine.constData() + done, piece, MPI_BYTE, 0, kGatherTag, MPI_COMM_WORLD);
             }
-            all.resize(qsizetype(total));
+            return {};
         }
-        MPI_Gatherv(mine.constData(), length, MPI_BYTE, all.data(), lengths.data(), offsets.data(), MPI_BYTE, 0, MPI_COMM_WORLD);
-        QList<QByteArray> parts;
-        if (g_world.isFirst())
-            for (std::size_t p = 0; p < lengths.size(); ++p)
-                parts.append(all.mid(offsets[p], lengths[p]));
+        QList<QByteArray> parts{mine};
+        std::int64_t missing = 0; // bytes that could not be held
+        std::unique_ptr<char[]> drain;
+        for (int p = 1; p < g_world.size; ++p) {
+            const std::int64_t bytes = lengths[std::size_t(p)];
+            QByteArray part;
+            try {
+                part.resize(qsizetype(bytes));
+            } catch (const std::bad_alloc &) {
+                part = QByteArray();
+                missing += bytes;
+            }
+            // Every piece is received, held or not: the sender waits for it.
+            for (std::int64_t done = 0; done < bytes; done += kGatherPieceBytes) {
+                const int piece = int(std::min<std::int64_t>(kGatherPieceBytes, bytes - done));
+                char *into = part.size() == bytes ? part.data() + done : nullptr;
+                if (!into) {
+                    if (!drain)
+                        drain.reset(new char[std::size_t(kGatherPieceBytes)]);
+                    into = drain.get();
+                }
+                MPI_Recv(into, piece, MPI_BYTE, p, kGatherTag, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            }
+            parts.append(std::move(part));
+        }
+        if (missing > 0)
+            throw GatherTooLarge(missing);
         return parts;
     }
 #endif

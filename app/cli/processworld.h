@@ -8,6 +8,9 @@
 #include <QList>
 #include <QStringList>
 
+#include <cstdint>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 namespace rankscope::cli {
@@ -29,7 +32,16 @@ const ProcessWorld &processWorld();
 // process.
 std::vector<qsizetype> myShareOf(const QStringList &files);
 
+// What gatherToFirst throws on process 0 when it cannot hold what the
+// processes sent (every byte was still received, so no process waits).
+struct GatherTooLarge : std::runtime_error {
+    explicit GatherTooLarge(std::int64_t bytes)
+        : std::runtime_error("process 0 cannot hold the " + std::to_string(bytes) + " bytes the other processes sent"), missingBytes(bytes) {}
+    std::int64_t missingBytes;
+};
+
 // Every process's bytes in process order, on process 0; elsewhere empty.
+// Any size: lengths travel in 64 bits, bytes in pieces of 256 MiB.
 QList<QByteArray> gatherToFirst(const QByteArray &mine);
 // Returns once every process has called it.
 void waitForAllProcesses();

@@ -146,7 +146,13 @@ GatheredResults perFileResultsAcrossProcesses(const QStringList &inputs, const Q
                 return stats::rankComparisonRowOf(alone, ri, stats::collectiveClassesFor(options));
             });
     }
-    for (const QByteArray &part : gatherToFirst(mine)) {
+    QList<QByteArray> parts;
+    try {
+        parts = gatherToFirst(mine);
+    } catch (const GatherTooLarge &e) { // process 0 reads every file itself, as a serial run does
+        QTextStream(&standardError()) << "rankscope-cli: " << e.what() << "; process 0 reads their files itself\n";
+    }
+    for (const QByteArray &part : parts) {
         QDataStream in(part);
         while (!in.atEnd() && in.status() == QDataStream::Ok) {
             quint8 what = 0;

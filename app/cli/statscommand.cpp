@@ -8,7 +8,6 @@
 #include "stats/reportcatalog.h"
 
 #include <QCommandLineParser>
-#include <QFile>
 #include <QFileInfo>
 #include <QTextStream>
 

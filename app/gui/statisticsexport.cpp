@@ -2,7 +2,6 @@
 #include "core/safefiles.h"
 
 #include <QDir>
-#include <QFile>
 #include <QFileInfo>
 
 namespace rankscope {

@@ -60,10 +60,14 @@ FileDescriptor openRegularFileToRead(const QString &path, struct stat *status, Q
     FileDescriptor fd(::open(QFile::encodeName(path).constData(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY));
     if (!fd.isOpen()) {
         const int error = errno;
+        struct stat named {};
         if (whyNot)
             *whyNot = error == ENOENT ? QStringLiteral("none yet")
                       : error == ELOOP ? QStringLiteral("a symbolic link, not followed")
-                                       : errnoText(error);
+                      // A socket cannot be opened at all (ENXIO): say what it is.
+                      : ::lstat(QFile::encodeName(path).constData(), &named) == 0 && !S_ISREG(named.st_mode)
+                          ? fileKindOf(named.st_mode) + QStringLiteral(", not a file")
+                          : errnoText(error);
         return {};
     }
     struct stat st {};

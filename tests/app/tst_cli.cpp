@@ -306,6 +306,81 @@ private slots:
         QCOMPARE(runCli({"stats", "--report", "rank_time_map", "--bins", "0", file}).exitCode, 1);
     }
 
+    // Names from a trace are data on every output: a kernel named with an
+    // OSC 52 sequence (sets the clipboard) and one named as a spreadsheet
+    // formula, a file named with a CSI sequence, a report named with a
+    // command substitution.
+    void namesFromTracesAreDataOnEveryOutput()
+    {
+        QTemporaryDir dir;
+        const QString trace = writeFile(dir, QStringLiteral("names.pt.trace.json"),
+                                         "{\"traceEvents\":["
+                                         "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"k\\u001b]52;c;cHduZWQ=\\u0007\",\"pid\":0,\"tid\":7,"
+                                         "\"ts\":120,\"dur\":20,\"args\":{\"device\":0,\"stream\":7}},"
+                                         "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"=HYPERLINK(\\\"http://evil.example\\\",\\\"x\\\")\",\"pid\":0,"
+                                         "\"tid\":7,\"ts\":200,\"dur\":10,\"args\":{\"device\":0,\"stream\":7}}]}");
+        const QStringList kernels{"stats", "--no-cache", "--report", "cuda_gpu_kern_sum"};
+        // Piped: the CSV keeps the name's bytes, but not as a formula.
+        const Run csv = runCli(kernels + QStringList{trace});
+        QCOMPARE(csv.exitCode, 0);
+        QVERIFY2(csv.out.contains(QLatin1String(",\"'=HYPERLINK(")), qPrintable(csv.out));
+        QVERIFY(csv.out.contains(QLatin1String("k\x1b]52;")));
+        const Run raw = runCli(kernels + QStringList{"--csv-raw", trace});
+        QVERIFY2(raw.out.contains(QLatin1String(",\"=HYPERLINK(\"\"http")), qPrintable(raw.out));
+        // An aligned table is for a terminal: the escape is shown.
+        const Run table = runCli(kernels + QStringList{"--format", "table", trace});
+        QVERIFY(!table.out.contains(QChar(0x1b)) && !table.out.contains(QChar(0x07)));
+        QVERIFY2(table.out.contains(QLatin1String("k\\x1B]52;c;cHduZWQ=\\x07")), qPrintable(table.out));
+        // On a terminal (script(1) gives it one), the CSV's escape is shown too.
+        QProcess onTerminal;
+        onTerminal.start(QStringLiteral("script"), {QStringLiteral("-qec"),
+                                                   QStringLiteral("%1 %2 %3").arg(QStringLiteral(RANKSCOPE_CLI), kernels.join(QLatin1Char(' ')), trace),
+                                                   QStringLiteral("/dev/null")});
+        if (!onTerminal.waitForStarted())
+            QSKIP("script(1) is not installed");
+        QVERIFY(onTerminal.waitForFinished(60000));
+        const QByteArray shown = onTerminal.readAllStandardOutput();
+        QVERIFY2(shown.contains("k\\x1B]52;c;cHduZWQ=\\x07"), shown.constData());
+        QVERIFY(!shown.contains('\x1b') && !shown.contains('\x07'));
+
+        // Error lines always show a file name's escapes.
+        const QString badName = writeFile(dir, QStringLiteral("bad\x1b[2J\x1b]0;title\x07.json"), "not json");
+        const Run bad = runCli({"stats", "--no-cache", badName});
+        QCOMPARE(bad.exitCode, 2);
+        QVERIFY(!bad.err.contains(QChar(0x1b)) && !bad.err.contains(QChar(0x07)));
+        QVERIFY2(bad.err.contains(QLatin1String("bad\\x1B[2J\\x1B]0;title\\x07.json")), qPrintable(bad.err));
+
+        // The export hint for a report is safe to paste into a shell.
+        const QString report = writeFile(dir, QStringLiteral("run$(touch PWNED).nsys-rep"), "NSYS binary");
+        const Run hint = runCli({"stats", "--no-cache", report});
+        QVERIFY2(hint.err.contains(QLatin1String("nsys export --type sqlite --output 'run$(touch PWNED).sqlite' 'run$(touch PWNED).nsys-rep'")),
+                 qPrintable(hint.err));
+        const QString command = hint.err.section(QLatin1String("installed with: "), 1).section(QLatin1String(", then open"), 0, 0);
+        QProcess sh;
+        sh.setWorkingDirectory(dir.path());
+        sh.start(QStringLiteral("/bin/sh"), {QStringLiteral("-c"), QStringLiteral("nsys() { printf '%s|' \"$@\"; }; ") + command});
+        QVERIFY(sh.waitForFinished());
+        QCOMPARE(QString::fromUtf8(sh.readAllStandardOutput()),
+                 QStringLiteral("export|--type|sqlite|--output|run$(touch PWNED).sqlite|run$(touch PWNED).nsys-rep|"));
+        QVERIFY(!QFileInfo::exists(dir.filePath(QStringLiteral("PWNED"))));
+    }
+
+    // Exports are new files renamed into place: a link planted under an
+    // output name in a shared folder is replaced, and its target untouched.
+    void anOutputNameThatIsALinkIsReplaced()
+    {
+        QTemporaryDir out, home;
+        const QString victim = home.filePath(QStringLiteral("bashrc"));
+        QVERIFY(!writeFile(home, QStringLiteral("bashrc"), "alias ls='ls -F'\n").isEmpty());
+        const QString prefix = out.filePath(QStringLiteral("run"));
+        QVERIFY(QFile::link(victim, prefix + QStringLiteral("_cuda_gpu_kern_sum.csv")));
+        const Run r = runCli({"stats", "--no-cache", "--report", "cuda_gpu_kern_sum", "--output", prefix, ddpFixture(0)});
+        QCOMPARE(r.exitCode, 0);
+        QCOMPARE(readText(victim), QStringLiteral("alias ls='ls -F'\n"));
+        QVERIFY(!QFileInfo(prefix + QStringLiteral("_cuda_gpu_kern_sum.csv")).isSymLink());
+        QCOMPARE(readText(prefix + QStringLiteral("_cuda_gpu_kern_sum.csv")), reference(QStringLiteral("ddp4"), QStringLiteral("cuda_gpu_kern_sum")));
+    }
+
     void diagnosePrintsThePanelsFindings()
     {
         // The data-loader-bound run: input starvation first, as the panel lists it.

@@ -4,7 +4,6 @@
 #include "panels/resulttablemodel.h"
 #include "panels/tablebox.h"
 
-#include <QFile>
 #include <QFileDialog>
 #include <QHBoxLayout>
 #include <QLabel>

@@ -3,7 +3,6 @@
 
 #include "panels/resulttablemodel.h"
 
-#include <QFile>
 #include <QFileDialog>
 #include <QHBoxLayout>
 #include <QHeaderView>

@@ -2,7 +2,6 @@
 
 #include "load/workerpool.h"
 
-#include <QFile>
 
 #include <algorithm>
 #include <atomic>

@@ -5,6 +5,8 @@
 #include "load/gzipreader.h"
 #include "load/kernelconfigs.h"
 #include "load/kineto/kinetoparser.h"
+#include "core/memoryusage.h"
+#include "core/units.h"
 #include "load/memorycheck.h"
 #include "load/trackregistry.h"
 #include "load/workerpool.h"
@@ -13,6 +15,7 @@
 #include <QFile>
 
 #include <algorithm>
+#include <cstring>
 #include <map>
 #include <set>
 
@@ -535,6 +538,32 @@ void KinetoBuilder::finish(const kineto::TraceHeader &header)
         r.diagnostics.push_back({Diagnostic::Severity::Info, std::nullopt, QStringLiteral("old trace format: a bare event array without metadata")});
 }
 
+// The smallest event the builder takes is about 40 bytes of text
+// ({"ph":"X","ts":0,"dur":0,"pid":0,"tid":0}) and becomes 92 bytes of model
+// (docs/performance.md): so a text of n bytes holds at most n / 40 events,
+// and each event needs at least kKinetoModelBytesPerEventAtLeast.
+constexpr std::uint64_t kSmallestEventTextBytes = 40;
+constexpr std::uint64_t kKinetoModelBytesPerEventAtLeast = 80;
+
+// What the model built from `text` needs at least, beyond the text: each
+// event has one "ph" key, counted only when the text could hold enough
+// events to matter (counting costs a pass over the text).
+MemoryNeed modelNeedOfText(std::string_view text, const LoadControl &control)
+{
+    const std::uint64_t mostEvents = text.size() / kSmallestEventTextBytes;
+    const std::uint64_t available = control.availableMemory ? control.availableMemory() : availableMemoryBytes();
+    if (available != 0 && mostEvents * kKinetoModelBytesPerEventAtLeast <= available / 2)
+        return {}; // fits even if every event were the smallest
+    std::uint64_t events = 0;
+    const char *at = text.data();
+    const char *const end = text.data() + text.size();
+    while (const void *found = ::memmem(at, std::size_t(end - at), "\"ph\"", 4)) {
+        ++events;
+        at = static_cast<const char *>(found) + 4;
+    }
+    return {events * kKinetoModelBytesPerEventAtLeast, events};
+}
+
 } // namespace
 
 LoadResult KinetoLoader::load(const QString &path, const LoadControl &control)
@@ -556,6 +585,11 @@ LoadResult KinetoLoader::load(const QString &path, const LoadControl &control)
         return LoadResult::failure(shortfall);
     if (!readMaybeGzip(path, json, 64, &error, looksLikeJson))
         return LoadResult::failure(error);
+    // Checked again with the text at hand: what the parse builds from it can
+    // be several times the text (a 42 MB .gz of tiny events inflated to
+    // 1.06 GB and built 3.3 GB more), and a gzip's size says nothing of it.
+    if (const QString shortfall = memoryShortfall(modelNeedOfText(json.view(), control), control); !shortfall.isEmpty())
+        return LoadResult::failure(shortfall + QStringLiteral(" besides its %1 of JSON text").arg(formatBinarySize(json.size())));
     control.report(0.2);
     auto report = std::make_shared<Report>();
     report->filePath = path;

@@ -11,6 +11,7 @@
 #include <QtTest>
 
 #include <random>
+#include <zlib.h>
 
 using namespace rankscope;
 using namespace rankscope::test;
@@ -73,6 +74,41 @@ private slots:
         QCOMPARE(session.failures()[0].path, slowFixture());
         QVERIFY2(session.failures()[0].error.contains(QLatin1String("(25,436 events); 100.00 KiB is available")),
                  qPrintable(session.failures()[0].error));
+    }
+
+    // A gzip of tiny events inflates a hundredfold and more, and the model
+    // built from the text is larger than the text: the text's size (its
+    // trailer) passes, the check after inflating refuses it, naming the
+    // events it counted; with the memory there, it loads.
+    void aGzipOfTinyEventsIsBudgetedByTheModelItBuilds()
+    {
+        constexpr int kEvents = 200'000;
+        QByteArray text = "{\"traceEvents\":[";
+        text.reserve(kEvents * 64);
+        for (int i = 0; i < kEvents; ++i)
+            text += "{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"a\",\"pid\":1,\"tid\":1,\"ts\":1,\"dur\":1},";
+        text.chop(1);
+        text += "]}";
+        const QString path = m_dir.filePath(QStringLiteral("tiny.pt.trace.json.gz"));
+        gzFile gz = gzopen(QFile::encodeName(path).constData(), "wb9");
+        QVERIFY(gz);
+        QCOMPARE(gzwrite(gz, text.constData(), unsigned(text.size())), int(text.size()));
+        QCOMPARE(gzclose(gz), Z_OK);
+        QVERIFY(QFileInfo(path).size() * 100 < text.size()); // inflates 100x and more
+        QCOMPARE(contentBytesAtLeast(path), std::uint64_t(text.size()));
+
+        LoadControl control;
+        const auto available = std::uint64_t(text.size()) + (std::uint64_t(1) << 20);
+        control.availableMemory = [available] { return available; };
+        const LoadResult refused = loadTraceFile(path, control);
+        QVERIFY(!refused.ok());
+        QVERIFY2(refused.error.startsWith(QLatin1String("needs about ")), qPrintable(refused.error));
+        QVERIFY2(refused.error.contains(QLatin1String("(200,000 events)")), qPrintable(refused.error));
+        QVERIFY2(refused.error.contains(QLatin1String("of JSON text")), qPrintable(refused.error));
+        control.availableMemory = [] { return std::uint64_t(1) << 34; };
+        const LoadResult loaded = loadTraceFile(path, control);
+        QVERIFY2(loaded.ok(), qPrintable(loaded.error));
+        QCOMPARE(loaded.report->eventCount(), std::size_t(kEvents));
     }
 
     void theEstimateIsALowerBound()

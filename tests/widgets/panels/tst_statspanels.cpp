@@ -21,6 +21,7 @@
 #include <cmath>
 #include <QComboBox>
 #include <QSignalSpy>
+#include <QTextDocument>
 #include <QSortFilterProxyModel>
 #include <QTabWidget>
 #include "panels/chartfactory.h"
@@ -67,6 +68,26 @@ class TestStatsPanels : public QObject {
     std::shared_ptr<Session> m_slow, m_ddp;
 
 private slots:
+    // A name from a trace is data: its tooltip shows the markup it holds
+    // as text (a cpu_op named x<img src=...> shows no image on hover).
+    void namesInTablesAreNotMarkup()
+    {
+        const QString name = QStringLiteral("x<img src=\"/tmp/red.png\"><b>bold</b>");
+        ResultTable table;
+        table.headers = {QStringLiteral("Name")};
+        table.rows.push_back({Cell::ofText(name)});
+        ResultTableModel model;
+        model.setTable(table);
+        const QString tip = model.data(model.index(0, 0), Qt::ToolTipRole).toString();
+        QVERIFY2(tip.contains(QLatin1String("x&lt;img src=\"/tmp/red.png\"&gt;&lt;b&gt;bold&lt;/b&gt;")), qPrintable(tip));
+        QVERIFY(!tip.contains(QLatin1String("<img")));
+        QCOMPARE(model.data(model.index(0, 0), Qt::DisplayRole).toString(), name);
+        // Rendered as a tooltip renders it, the text is what the trace says.
+        QTextDocument shown;
+        shown.setHtml(tip);
+        QCOMPARE(shown.toPlainText(), name);
+    }
+
     void initTestCase()
     {
         m_slow = std::make_shared<Session>(Session::load({slowFixture()}));
