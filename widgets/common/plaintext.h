@@ -6,14 +6,15 @@
 // through plainTooltip; labels that show names are set to Qt::PlainText,
 // and rich labels escape the names they quote (QString::toHtmlEscaped).
 #include <QString>
-#include <QTextDocument>
 
 namespace rankscope {
 
-// `text` as a tooltip shows it: literally, line breaks kept, long lines wrapped.
+// `text` as a tooltip shows it: literally, its lines as they are and not
+// wrapped (as a plain-text tooltip shows them; Qt wraps rich tooltips to a
+// narrow column unless told not to).
 inline QString plainTooltip(const QString &text)
 {
-    return text.isEmpty() ? text : Qt::convertFromPlainText(text, Qt::WhiteSpaceNormal);
+    return text.isEmpty() ? text : QStringLiteral("<p style='white-space:pre'>") + text.toHtmlEscaped() + QStringLiteral("</p>");
 }
 
 } // namespace rankscope

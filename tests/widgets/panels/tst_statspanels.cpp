@@ -79,7 +79,7 @@ private slots:
         ResultTableModel model;
         model.setTable(table);
         const QString tip = model.data(model.index(0, 0), Qt::ToolTipRole).toString();
-        QVERIFY2(tip.contains(QLatin1String("x&lt;img src=\"/tmp/red.png\"&gt;&lt;b&gt;bold&lt;/b&gt;")), qPrintable(tip));
+        QVERIFY2(tip.contains(QLatin1String("x&lt;img src=&quot;/tmp/red.png&quot;&gt;&lt;b&gt;bold&lt;/b&gt;")), qPrintable(tip));
         QVERIFY(!tip.contains(QLatin1String("<img")));
         QCOMPARE(model.data(model.index(0, 0), Qt::DisplayRole).toString(), name);
         // Rendered as a tooltip renders it, the text is what the trace says.
