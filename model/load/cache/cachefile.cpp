@@ -7,7 +7,6 @@
 
 #include "core/safefiles.h"
 
-#include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QFileInfo>
@@ -197,6 +196,33 @@ bool summariesVerified(const Report &r, ChunkVerifier &verifier)
     return columns.sound;
 }
 
+// Why the header of the cache open as `fd` (`fileBytes` long) does not
+// serve `key`'s trace, empty when it does; reads it into `header`.
+QString headerProblem(int fd, std::uint64_t fileBytes, const CacheKey &key, CacheHeader &header)
+{
+    if (fileBytes < sizeof header || !readFully(fd, &header, sizeof header, 0))
+        return QStringLiteral("too short to be an index cache");
+    if (std::memcmp(header.magic, kMagic, sizeof kMagic) != 0)
+        return QStringLiteral("not an index cache");
+    if (header.headerCrc != headerCrcOf(header))
+        return QStringLiteral("its header is damaged");
+    if (header.byteOrder != kByteOrderMark)
+        return QStringLiteral("written on a machine of another byte order");
+    if (header.formatVersion != kIndexCacheFormatVersion)
+        return QStringLiteral("written by another version of Rankscope (cache format %1, this one reads %2)")
+            .arg(header.formatVersion)
+            .arg(kIndexCacheFormatVersion);
+    const std::uint64_t chunks = cacheChunkCount(header.bodyBytes);
+    if (header.bodyOffset != sizeof header || header.bodyBytes > fileBytes - sizeof header
+        || fileBytes - sizeof header - header.bodyBytes != chunks * sizeof(std::uint64_t))
+        return QStringLiteral("truncated or extended (%1 bytes, the header says %2)")
+            .arg(fileBytes)
+            .arg(header.bodyOffset + header.bodyBytes + std::min(chunks, fileBytes) * sizeof(std::uint64_t));
+    if (header.sourceBytes != key.sourceBytes || header.sourceModifiedNs != key.sourceModifiedNs)
+        return QStringLiteral("written for another version of the trace (its size or modification time changed)");
+    return {};
+}
+
 } // namespace
 
 CacheKey CacheKey::of(const QString &tracePath)
@@ -314,46 +340,33 @@ CacheOpenResult openIndexCache(const QString &cachePath, const CacheKey &key, co
     mapped->file = openRegularFileToRead(cachePath, &status, &whyNot);
     if (!mapped->file.isOpen())
         return {nullptr, whyNot == QLatin1String("none yet") ? whyNot : QStringLiteral("cannot read it: %1").arg(whyNot)};
-    // A cache someone else can write may change after any check: only a
-    // private copy of it is checked and read, and it must be of this
-    // trace's content, which its writer may not even have been able to read.
     const bool ownCache = onlyThisUserMayWrite(status);
-    QString writtenBy;
-    if (!ownCache) {
-        writtenBy = userNameOf(status.st_uid);
-        mapped->file = privateCopyOf(mapped->file.get(), std::uint64_t(status.st_size), &whyNot);
-        if (!mapped->file.isOpen() || ::fstat(mapped->file.get(), &status) != 0)
-            return {nullptr, whyNot, false, writtenBy};
-    }
-    const int fd = mapped->file.get();
-    const auto fileBytes = std::uint64_t(status.st_size);
+    const QString writtenBy = ownCache ? QString() : userNameOf(status.st_uid);
     auto refused = [&writtenBy](QString why) { return CacheOpenResult{nullptr, std::move(why), false, writtenBy}; };
     CacheHeader header;
-    if (fileBytes < sizeof header || !readFully(fd, &header, sizeof header, 0))
-        return refused(QStringLiteral("too short to be an index cache"));
-    if (std::memcmp(header.magic, kMagic, sizeof kMagic) != 0)
-        return refused(QStringLiteral("not an index cache"));
-    if (header.headerCrc != headerCrcOf(header))
-        return refused(QStringLiteral("its header is damaged"));
-    if (header.byteOrder != kByteOrderMark)
-        return refused(QStringLiteral("written on a machine of another byte order"));
-    if (header.formatVersion != kIndexCacheFormatVersion)
-        return refused(QStringLiteral("written by another version of Rankscope (cache format %1, this one reads %2)").arg(header.formatVersion).arg(kIndexCacheFormatVersion));
-    const std::uint64_t chunks = cacheChunkCount(header.bodyBytes);
-    if (header.bodyOffset != sizeof header || header.bodyBytes > fileBytes - sizeof header
-        || fileBytes - sizeof header - header.bodyBytes != chunks * sizeof(std::uint64_t))
-        return refused(QStringLiteral("truncated or extended (%1 bytes, the header says %2)")
-                           .arg(fileBytes)
-                           .arg(header.bodyOffset + header.bodyBytes + std::min(chunks, fileBytes) * sizeof(std::uint64_t)));
-    if (header.sourceBytes != key.sourceBytes || header.sourceModifiedNs != key.sourceModifiedNs)
-        return refused(QStringLiteral("written for another version of the trace (its size or modification time changed)"));
+    if (QString problem = headerProblem(mapped->file.get(), std::uint64_t(status.st_size), key, header); !problem.isEmpty())
+        return refused(std::move(problem));
+    // A cache someone else can write may change after any check. It must be
+    // of this trace's content, which its writer may not even have been able
+    // to read; then (so nothing else is copied) only a private copy of it is
+    // checked and read, whose header must be the one just checked.
     if (!ownCache) {
         CacheKey hashed = key;
         if (!hashed.sourceContentHash && !hashed.hashContent())
             return refused(QStringLiteral("written by %1, and the trace cannot be read to check that the cache is of its content").arg(writtenBy));
         if (*hashed.sourceContentHash != header.sourceContentHash)
             return refused(QStringLiteral("written by %1 for another file of the same path, size and time (its content differs)").arg(writtenBy));
+        mapped->file = privateCopyOf(mapped->file.get(), std::uint64_t(status.st_size), &whyNot);
+        if (!mapped->file.isOpen() || ::fstat(mapped->file.get(), &status) != 0)
+            return refused(whyNot);
+        CacheHeader copied;
+        if (!headerProblem(mapped->file.get(), std::uint64_t(status.st_size), key, copied).isEmpty()
+            || std::memcmp(&copied, &header, sizeof header) != 0)
+            return refused(QStringLiteral("changed while it was copied"));
     }
+    const int fd = mapped->file.get();
+    const auto fileBytes = std::uint64_t(status.st_size);
+    const std::uint64_t chunks = cacheChunkCount(header.bodyBytes);
     const std::optional<CacheFileIdentity> identity =
         ownCache ? identityOfCacheFile(fd, header.bodyChecksum, header.formatVersion) : std::nullopt;
     const bool passedBefore = checked && identity && checked->passed(cachePath, *identity);
