@@ -12,6 +12,7 @@
 #include "load/cache/indexcache.h"
 #include "load/traceloader.h"
 #include "stats/reportcatalog.h"
+#include "reportcsv.h"
 #include "testdata.h"
 
 #include <QtTest>
@@ -38,12 +39,6 @@ LoadControl cachedIn(const QTemporaryDir &dir)
     return control;
 }
 
-QByteArray readAll(const QString &path)
-{
-    QFile file(path);
-    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
-}
-
 bool writeBytes(const QString &path, const QByteArray &bytes)
 {
     QFile file(path);
@@ -54,16 +49,6 @@ mode_t modeOf(const QString &path)
 {
     struct stat st {};
     return ::lstat(QFile::encodeName(path).constData(), &st) == 0 ? st.st_mode : 0;
-}
-
-// Every statistics report of one file, as CSV: what a user reads of it.
-QString allFileReports(const Report &report)
-{
-    QString all;
-    for (const QString &name : stats::fileReportNames())
-        if (const auto table = stats::runReport(name, report))
-            all += name + QLatin1Char('\n') + table->toCsv();
-    return all;
 }
 
 // A small Kineto trace whose one kernel is called `kernel`; traces with
@@ -126,7 +111,7 @@ private slots:
         if (dangling)
             QVERIFY(!QFileInfo::exists(victim));
         else
-            QCOMPARE(readAll(victim), victimBytes);
+            QCOMPARE(readBytes(victim), victimBytes);
         QCOMPARE(loadTraceFile(trace, cachedIn(dir)).indexCache, LoadResult::IndexCache::Opened);
     }
 
@@ -205,7 +190,7 @@ private slots:
         QVERIFY2(direct.whyNot.contains(QLatin1String("not an index cache")), qPrintable(direct.whyNot));
         const LoadResult loaded = loadTraceFile(trace, cachedIn(dir));
         QCOMPARE(loaded.indexCache, LoadResult::IndexCache::Rebuilt);
-        QCOMPARE(readAll(victim), victimBytes);
+        QCOMPARE(readBytes(victim), victimBytes);
         struct stat st {};
         QVERIFY(::stat(QFile::encodeName(victim).constData(), &st) == 0);
         QCOMPARE(st.st_nlink, nlink_t(1));
@@ -332,14 +317,14 @@ private slots:
         QTemporaryDir dir;
         const QString path = dir.filePath(QStringLiteral("table.csv"));
         QCOMPARE(writeFileAtomically(path, "a,b\n1,2\n", 0640), QString());
-        QCOMPARE(readAll(path), QByteArray("a,b\n1,2\n"));
+        QCOMPARE(readBytes(path), QByteArray("a,b\n1,2\n"));
         QCOMPARE(int(modeOf(path) & 07777), 0640);
         {
             AtomicFileWriter dropped(path);
             QVERIFY(dropped.open(QIODevice::WriteOnly));
             QVERIFY(dropped.write("half") == 4);
         } // not committed
-        QCOMPARE(readAll(path), QByteArray("a,b\n1,2\n"));
+        QCOMPARE(readBytes(path), QByteArray("a,b\n1,2\n"));
         QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden), QStringList{QStringLiteral("table.csv")});
         QVERIFY(!writeFileAtomically(dir.filePath(QStringLiteral("no/such/folder/x.csv")), "x").isEmpty());
     }
@@ -367,7 +352,7 @@ private slots:
         QVERIFY(::waitpid(child, &status, 0) == child);
         QVERIFY(WIFEXITED(status));
         QCOMPARE(WEXITSTATUS(status), 0);
-        QCOMPARE(readAll(path), QByteArray("theirs"));
+        QCOMPARE(readBytes(path), QByteArray("theirs"));
         QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden), QStringList{QStringLiteral("shared.rsindex")});
     }
 };

@@ -12,6 +12,7 @@
 #include "stats/nsysreports.h"
 #include "stats/reportcatalog.h"
 #include "stats/storedsummaries.h"
+#include "reportcsv.h"
 #include "testdata.h"
 
 #include <QtTest>
@@ -37,16 +38,6 @@ bool sameBytes(const Column<T> &a, const Column<T> &b)
     return a.size() == b.size() && (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0);
 }
 
-// Every statistics report of one file, as CSV.
-QString allFileReports(const Report &report)
-{
-    QString all;
-    for (const QString &name : stats::fileReportNames())
-        if (const auto table = stats::runReport(name, report))
-            all += name + QLatin1Char('\n') + table->toCsv();
-    return all;
-}
-
 QString allSessionReports(const Session &session)
 {
     QString all;
@@ -66,12 +57,6 @@ QString summaryTables(const Session &session, const stats::StatsScope &scope)
                               stats::cudaApiSum(slices), stats::nvtxSum(slices), stats::osrtSum(slices)})
         all += table.name + QLatin1Char('\n') + table.toCsv();
     return all;
-}
-
-QByteArray readAll(const QString &path)
-{
-    QFile file(path);
-    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
 }
 
 void writeAll(const QString &path, const QByteArray &bytes)
@@ -302,13 +287,13 @@ private slots:
         const LoadResult written = loadTraceFile(file, cachedIn(dir));
         QCOMPARE(written.indexCache, LoadResult::IndexCache::Written);
         const QString cachePath = written.indexCachePath;
-        QByteArray bytes = readAll(cachePath);
+        QByteArray bytes = readBytes(cachePath);
         QVERIFY(bytes.size() > 4096);
         switch (damage) {
         case 0: bytes[bytes.size() / 2] = char(bytes[bytes.size() / 2] ^ 0x40); break;
         case 1: bytes.truncate(bytes.size() - 1000); break;
         case 2: bytes.append(QByteArray(100, 'x')); break;
-        case 3: bytes = readAll(file).left(100000); break;
+        case 3: bytes = readBytes(file).left(100000); break;
         case 4: bytes.clear(); break;
         case 5: bytes[20] = char(bytes[20] ^ 1); break;
         case 6: bytes[8] = char(bytes[8] + 1); refreshChecksums(bytes); break;
@@ -554,7 +539,7 @@ private slots:
 
         // A byte flipped in each 1 MiB chunk in turn, the header and the
         // chunks' hashes left as written.
-        const QByteArray clean = readAll(cachePath);
+        const QByteArray clean = readBytes(cachePath);
         const qsizetype body = bodyEndOf(clean) - kHeaderBytes, chunk = qsizetype(kCacheChecksumChunk);
         const qsizetype chunks = (body + chunk - 1) / chunk;
         QVERIFY(chunks >= 4);
