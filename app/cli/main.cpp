@@ -2,6 +2,8 @@
 // viewer, printed like `nsys stats` prints them, without nsys installed.
 #include "clicommands.h"
 #include "processworld.h"
+#include "core/memoryusage.h"
+#include "core/units.h"
 #include "load/heappages.h"
 #include "load/traceloader.h"
 
@@ -9,6 +11,7 @@
 #include <QCommandLineParser>
 #include <QCoreApplication>
 #include <memory>
+#include <new>
 #include <QTextStream>
 
 namespace {
@@ -81,7 +84,15 @@ int main(int argc, char **argv)
     rankscope::rerunWithHugePageHeap(argv); // before MPI or any thread starts
     // Before anything else reads the arguments: MPI may take its own.
     rankscope::cli::startProcessWorld(&argc, &argv);
-    const int status = run(argc, argv);
+    int status = 3;
+    try {
+        status = run(argc, argv);
+    } catch (const std::bad_alloc &) { // what no report or load caught: one line, not "terminate called"
+        rankscope::releaseFreedMemory();
+        QTextStream(&rankscope::cli::standardError())
+            << "rankscope-cli: ran out of memory (" << rankscope::formatBinarySize(rankscope::availableMemoryBytes())
+            << " is available to this process now)\n";
+    }
     rankscope::cli::stopProcessWorld();
     return status;
 }

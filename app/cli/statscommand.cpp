@@ -2,6 +2,8 @@
 #include "core/safefiles.h"
 #include "processworld.h"
 #include "statsacrossprocesses.h"
+#include "core/memoryusage.h"
+#include "core/units.h"
 #include "load/cache/indexcache.h"
 #include "stats/collectiveinputs.h"
 #include "stats/kernelclasses.h"
@@ -228,12 +230,26 @@ int runStats(const QStringList &arguments)
         return true;
     };
     const bool nameFiles = loaded.size() > 1 || !session.failures().empty();
+    // A report that cannot get its memory fails alone: its line names it
+    // and what this process could still get, the others still print.
+    bool reportFailed = false;
+    auto computed = [&reportFailed](const QString &name, const QString &source, auto compute) -> std::optional<ResultTable> {
+        try {
+            return compute();
+        } catch (const std::bad_alloc &) {
+            releaseFreedMemory();
+            printFailure(source, QStringLiteral("%1: ran out of memory computing it (%2 is available to this process now); the other reports still print")
+                                     .arg(name, formatBinarySize(availableMemoryBytes())));
+            reportFailed = true;
+            return std::nullopt;
+        }
+    };
     for (const ReportPtr &report : loaded)
         for (const QString &name : perFile) {
             std::optional<ResultTable> table = gathered.take(report->filePath, name);
             if (!table)
-                table = stats::runReport(name, *report, options);
-            if (!emitTable(*table, nameFiles ? QFileInfo(report->filePath).completeBaseName() : QString(), report->filePath))
+                table = computed(name, report->filePath, [&] { return *stats::runReport(name, *report, options); });
+            if (table && !emitTable(*table, nameFiles ? QFileInfo(report->filePath).completeBaseName() : QString(), report->filePath))
                 return 2;
         }
     // The collective reports share one reading of the ranks' communication
@@ -253,13 +269,17 @@ int runStats(const QStringList &arguments)
     if (!session.ranks().empty())
         for (const QString &name : wholeSession)
         {
-            const ResultTable table = *stats::runSessionReport(name, session, options, {&collectiveOps, &breakdowns, &comparisonRows});
-            for (const QString &note : table.notes)
+            const std::optional<ResultTable> table = computed(name, QStringLiteral("all ranks"), [&] {
+                return *stats::runSessionReport(name, session, options, {&collectiveOps, &breakdowns, &comparisonRows});
+            });
+            if (!table)
+                continue;
+            for (const QString &note : table->notes)
                 QTextStream(&standardError()) << "rankscope-cli: " << name << ": " << note << "\n";
-            if (!emitTable(table, QString(), QStringLiteral("all ranks")))
+            if (!emitTable(*table, QString(), QStringLiteral("all ranks")))
                 return 2;
         }
-    return session.failures().empty() ? 0 : 2;
+    return session.failures().empty() && !reportFailed ? 0 : 2;
 }
 
 } // namespace rankscope::cli

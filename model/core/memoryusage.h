@@ -7,7 +7,10 @@ namespace rankscope {
 
 std::uint64_t residentBytes();        // VmRSS of this process
 std::uint64_t peakResidentBytes();    // VmHWM of this process
-std::uint64_t availableMemoryBytes(); // MemAvailable of the machine
+// What this process can still get: the machine's MemAvailable, no more
+// than its address-space limit (RLIMIT_AS, `ulimit -v`) leaves beside what
+// it maps now, nor than its cgroup's memory.max (and its ancestors') leaves.
+std::uint64_t availableMemoryBytes();
 // Hands the heap that big temporaries freed back to the system (glibc keeps
 // it in its arenas otherwise, one per thread that allocated, so a process
 // stays at its peak for good). Call after loading or a large computation.

@@ -1,11 +1,11 @@
 #include "stats/collectiveinputs.h"
 
+#include "core/qthash.h"
 #include "session/eventlinks.h"
 #include "session/residentbudget.h"
 
-#include <QHash>
-
 #include <algorithm>
+#include <unordered_map>
 #include <map>
 #include <tuple>
 
@@ -246,12 +246,12 @@ void RankCollectiveOps::shiftTimes(TimeNs shift)
 // rank has thousands of operations and a handful of names.
 QDataStream &operator<<(QDataStream &out, const RankCollectiveOps &ops)
 {
-    QHash<QString, quint32> nameIndex;
+    std::unordered_map<QString, quint32, QtHash> nameIndex; // not QHash: see core/qthash.h
     QStringList names;
     for (const auto &[communicator, list] : ops.byCommunicator)
         for (const CollectiveOp &op : list)
             if (!nameIndex.contains(op.name)) {
-                nameIndex.insert(op.name, quint32(names.size()));
+                nameIndex.emplace(op.name, quint32(names.size()));
                 names << op.name;
             }
     out << ops.keyedByGroup << names << quint64(ops.byCommunicator.size());
@@ -259,7 +259,7 @@ QDataStream &operator<<(QDataStream &out, const RankCollectiveOps &ops)
         out << communicator << quint64(list.size());
         for (const CollectiveOp &op : list)
             out << qint64(op.start) << qint64(op.end) << op.launch.has_value() << qint64(op.launch.value_or(0)) << op.track << op.event
-                << qint32(op.kind) << nameIndex.value(op.name) << qint64(op.bytes) << qint32(op.groupSize) << qint64(op.sequence);
+                << qint32(op.kind) << nameIndex.at(op.name) << qint64(op.bytes) << qint32(op.groupSize) << qint64(op.sequence);
     }
     out << ops.otherGpuWork.has_value();
     if (ops.otherGpuWork) {

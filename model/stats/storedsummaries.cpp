@@ -1,6 +1,8 @@
 #include "stats/storedsummaries.h"
 
-#include <QHash>
+#include "core/qthash.h"
+
+#include <unordered_map>
 
 namespace rankscope::stats {
 
@@ -14,7 +16,7 @@ bool storedGroupsCover(std::span<const ReportSlice> slices)
 
 std::vector<LabelledSummary> summariesOfStoredGroups(std::span<const ReportSlice> slices, const StoredGroups &what)
 {
-    QHash<QStringList, std::uint32_t> indexOf;
+    std::unordered_map<QStringList, std::uint32_t, QtHash> indexOf; // not QHash: see core/qthash.h
     std::vector<QStringList> labels;        // per merged group
     std::vector<std::vector<SortedRun>> runs; // per merged group, one per report group
     for (const ReportSlice &slice : slices) {
@@ -26,13 +28,13 @@ std::vector<LabelledSummary> summariesOfStoredGroups(std::span<const ReportSlice
                 QStringList groupLabels = what.labelsOf(*slice.report, group);
                 if (groupLabels.isEmpty())
                     continue;
-                auto it = indexOf.constFind(groupLabels);
-                if (it == indexOf.cend()) {
-                    it = indexOf.insert(groupLabels, std::uint32_t(labels.size()));
+                auto it = indexOf.find(groupLabels);
+                if (it == indexOf.end()) {
+                    it = indexOf.emplace(groupLabels, std::uint32_t(labels.size())).first;
                     labels.push_back(std::move(groupLabels));
                     runs.emplace_back();
                 }
-                runs[*it].push_back({stored.valuesOf(group), group.total, group.squaredDeviations});
+                runs[it->second].push_back({stored.valuesOf(group), group.total, group.squaredDeviations});
             }
     }
     std::vector<LabelledSummary> summaries;

@@ -8,6 +8,7 @@
 #include "panels/memcpypanel.h"
 #include "panels/rankspanel.h"
 #include "panels/summarypanel.h"
+#include "theme/theme.h"
 
 #include <QComboBox>
 #include <QFileDialog>
@@ -62,6 +63,12 @@ StatsDock::StatsDock(QWidget *parent)
     bar->addWidget(m_clearRange);
     bar->addWidget(m_export);
     layout->addLayout(bar);
+    m_failure = new QLabel(this);
+    m_failure->setTextFormat(Qt::PlainText);
+    m_failure->setWordWrap(true);
+    m_failure->setStyleSheet(QStringLiteral("QLabel { color: %1; }").arg(Theme(palette()).errorText().name()));
+    m_failure->hide();
+    layout->addWidget(m_failure);
     layout->addWidget(m_tabs, 1);
     m_panels = {m_diagnosis, m_memcpy, m_gaps, m_summaries, m_ranks, m_collectives, m_compare}; // in the order of kPanels
     static_assert(std::size(kPanels) == 7);
@@ -74,6 +81,11 @@ StatsDock::StatsDock(QWidget *parent)
         connect(p, &StatsPanel::eventsSelected, this, &StatsDock::eventsSelected);
         connect(p, &StatsPanel::zoomRequested, this, &StatsDock::zoomRequested);
         connect(p, &StatsPanel::searchRequested, this, &StatsDock::searchRequested);
+        connect(p, &StatsPanel::computationFailed, this, [this, p](const QString &message) {
+            const auto index = std::find(m_panels.begin(), m_panels.end(), p) - m_panels.begin();
+            m_failure->setText(tr("%1: %2").arg(tr(kPanels[index].title), message));
+            m_failure->show();
+        });
     }
     connect(m_rank, &QComboBox::currentIndexChanged, this, [this](int index) {
         setRankIndex(index <= 0 ? std::nullopt : std::optional<int>(index - 1));
@@ -122,6 +134,7 @@ void StatsDock::setRankIndex(std::optional<int> rankIndex)
 
 void StatsDock::applyScope()
 {
+    m_failure->hide(); // a new scope is computed anew
     if (m_scope.range && m_session) {
         const TimeNs zero = m_session->extent().start;
         m_range->setText(tr("Selection %1 to %2 (%3)")

@@ -63,6 +63,7 @@ private:
     stats::StatsScope m_scope;
     QComboBox *m_rank;
     QLabel *m_range;
+    QLabel *m_failure; // a panel that ran out of memory, until the scope or session changes
     QPushButton *m_clearRange;
     QPushButton *m_export;
     QTabWidget *m_tabs;

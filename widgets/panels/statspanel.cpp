@@ -1,5 +1,6 @@
 #include "panels/statspanel.h"
 
+#include "core/units.h"
 #include "panels/chartfactory.h"
 #include "panels/resulttablemodel.h"
 #include "panels/tablebox.h"
@@ -9,6 +10,12 @@
 #include <QSplitter>
 
 namespace rankscope {
+
+QString outOfMemoryMessage()
+{
+    return QObject::tr("ran out of memory computing it (%1 is available to Rankscope now); the rest of the session is still open")
+        .arg(formatBinarySize(availableMemoryBytes()));
+}
 
 void StatsPanel::refreshWhenShown()
 {

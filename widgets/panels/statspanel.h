@@ -13,12 +13,17 @@
 #include <QtConcurrent/QtConcurrentRun>
 #include <functional>
 #include <memory>
+#include <new>
+#include <optional>
 #include <vector>
 
 
 namespace rankscope {
 
 class TableBox;
+
+// "Ran out of memory computing this (N available now); ..." for a panel.
+QString outOfMemoryMessage();
 
 class StatsPanel : public QWidget {
     Q_OBJECT
@@ -61,6 +66,9 @@ public:
     QStringList exportAll(const QString &directory) const;
 
 signals:
+    // A computation ran out of memory: one line saying so (the panel keeps
+    // what it showed; the session stays open).
+    void computationFailed(const QString &message);
     void eventsSelected(const std::vector<rankscope::EventLocation> &events);
     void zoomRequested(rankscope::TimeRange range);
     void searchRequested(const QString &text);
@@ -86,27 +94,51 @@ protected:
     void run(std::function<Result()> compute, std::function<void(Result)> show)
     {
         const quint64 generation = ++m_generation;
+        // Running out of memory is an outcome: the panel says so and the
+        // session stays open (a std::bad_alloc leaving a worker would be
+        // rethrown from takeResult() on the GUI thread and end the program).
+        struct Outcome {
+            std::optional<Result> value;
+            QString failure;
+        };
+        auto guarded = [compute] {
+            try {
+                return Outcome{compute(), {}};
+            } catch (const std::bad_alloc &) {
+                releaseFreedMemory();
+                return Outcome{std::nullopt, outOfMemoryMessage()};
+            }
+        };
         if (!m_background) {
-            show(compute());
+            Outcome outcome = guarded();
+            if (outcome.value)
+                show(std::move(*outcome.value));
+            else
+                emit computationFailed(outcome.failure);
             return;
         }
-        auto *watcher = new QFutureWatcher<Result>(this);
+        auto *watcher = new QFutureWatcher<Outcome>(this);
         ++m_running;
-        connect(watcher, &QFutureWatcher<Result>::finished, this, [this, watcher, show, generation] {
+        connect(watcher, &QFutureWatcher<Outcome>::finished, this, [this, watcher, show, generation] {
             --m_running;
-            if (generation == m_generation)
-                show(watcher->future().takeResult()); // moved, not copied: a table can hold 400k rows
+            if (generation == m_generation) {
+                Outcome outcome = watcher->future().takeResult(); // moved, not copied: a table can hold 400k rows
+                if (outcome.value)
+                    show(std::move(*outcome.value));
+                else
+                    emit computationFailed(outcome.failure);
+            }
             watcher->deleteLater();
             // The computation's temporaries (grouping indexes, a dropped
             // result) were freed in a worker's heap arena: give them back.
             releaseFreedMemory();
         });
-        watcher->setFuture(QtConcurrent::run([compute, keep = m_session] {
-            Result result = compute();
+        watcher->setFuture(QtConcurrent::run([guarded, keep = m_session] {
+            Outcome outcome = guarded();
             // It may have read every rank: give back the mapped pages of
             // those the timeline has not used lately (residentbudget.h).
             ResidentBudget::process().releaseUnused(*keep);
-            return result;
+            return outcome;
         }));
     }
 

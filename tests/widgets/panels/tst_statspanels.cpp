@@ -63,11 +63,43 @@ QList<QStringList> shown(const ResultTableModel *m)
 
 } // namespace
 
+// A panel whose computation runs out of memory, as one over a huge trace can.
+class StarvedPanel : public StatsPanel {
+public:
+    using StatsPanel::StatsPanel;
+    bool shown = false;
+
+protected:
+    void refresh() override
+    {
+        run<int>([]() -> int { throw std::bad_alloc(); }, [this](int) { shown = true; });
+    }
+};
+
 class TestStatsPanels : public QObject {
     Q_OBJECT
     std::shared_ptr<Session> m_slow, m_ddp;
 
 private slots:
+    // Running out of memory is an outcome: the panel says so, inline or on
+    // a worker, and the program goes on (a bad_alloc leaving the worker
+    // would be rethrown on the GUI thread).
+    void aPanelThatRunsOutOfMemoryFailsAlone()
+    {
+        for (const bool background : {false, true}) {
+            StarvedPanel panel;
+            panel.setComputeInBackground(background);
+            QSignalSpy failed(&panel, &StatsPanel::computationFailed);
+            panel.setSession(m_slow);
+            if (background)
+                QVERIFY(failed.wait(10000));
+            QCOMPARE(failed.size(), 1);
+            QVERIFY2(failed[0][0].toString().startsWith(QLatin1String("ran out of memory computing it (")), qPrintable(failed[0][0].toString()));
+            QVERIFY(!panel.shown);
+            QVERIFY(!panel.isComputing());
+        }
+    }
+
     // A name from a trace is data: its tooltip shows the markup it holds
     // as text (a cpu_op named x<img src=...> shows no image on hover).
     void namesInTablesAreNotMarkup()
