@@ -1,6 +1,7 @@
 // Bad input gets a clear one-line reason or a report with diagnostics,
 // never a crash, and the file is never modified. (The whole bad-input
 // corpus runs in tst_badcorpus; these are the cases that need a closer look.)
+#include "core/memoryusage.h"
 #include "load/gzipreader.h"
 #include "load/nsys/nsysloader.h"
 #include "load/traceloader.h"
@@ -11,6 +12,9 @@
 #include <QtTest>
 
 #include <random>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <zlib.h>
 
 using namespace rankscope;
@@ -109,6 +113,33 @@ private slots:
         const LoadResult loaded = loadTraceFile(path, control);
         QVERIFY2(loaded.ok(), qPrintable(loaded.error));
         QCOMPARE(loaded.report->eventCount(), std::size_t(kEvents));
+    }
+
+    // What the messages and the checks call available respects the
+    // process's address-space limit (ulimit -v), not only the machine's
+    // free memory: under a limit 100 MiB above what it maps now, a child
+    // process sees at most those 100 MiB.
+    void theMemoryAvailableRespectsTheAddressSpaceLimit()
+    {
+        const pid_t child = ::fork();
+        if (child == 0) {
+            QFile status(QStringLiteral("/proc/self/status"));
+            std::uint64_t mappedKiB = 0;
+            if (status.open(QIODevice::ReadOnly))
+                for (const QByteArray &line : status.readAll().split('\n'))
+                    if (line.startsWith("VmSize:"))
+                        mappedKiB = line.mid(7).trimmed().split(' ').value(0).toULongLong();
+            const rlimit limit{rlim_t(mappedKiB * 1024 + (std::uint64_t(100) << 20)), RLIM_INFINITY};
+            if (mappedKiB == 0 || ::setrlimit(RLIMIT_AS, &limit) != 0)
+                ::_exit(3);
+            const std::uint64_t available = availableMemoryBytes();
+            ::_exit(available > 0 && available <= (std::uint64_t(101) << 20) ? 0 : 1);
+        }
+        int status = 0;
+        QVERIFY(::waitpid(child, &status, 0) == child);
+        QVERIFY(WIFEXITED(status));
+        QCOMPARE(WEXITSTATUS(status), 0);
+        QVERIFY(availableMemoryBytes() > (std::uint64_t(100) << 20)); // this process has no such limit
     }
 
     void theEstimateIsALowerBound()
