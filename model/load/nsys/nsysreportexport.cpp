@@ -153,6 +153,11 @@ NsysExport exportNsysReport(const QString &report, const LoadControl &control)
         result.error = QStringLiteral("nsys export failed (exit %1)%2").arg(process.exitCode()).arg(said.isEmpty() ? QString() : QStringLiteral(": ") + said);
         return result;
     }
+    // The export holds the report's names: readable by no one who cannot
+    // read the report (nsys made it with the umask's mode).
+    struct stat reportStatus {};
+    const mode_t mode = ::stat(QFile::encodeName(report).constData(), &reportStatus) == 0 ? (0600 | (reportStatus.st_mode & 0044)) : 0600;
+    ::chmod(QFile::encodeName(partial).constData(), mode);
     // rename(2) replaces whatever has the name, a link included, in one step.
     if (::rename(QFile::encodeName(partial).constData(), QFile::encodeName(cached).constData()) != 0) {
         result.error = QStringLiteral("cannot move the export into the cache (%1)").arg(cached);

@@ -86,6 +86,7 @@ private slots:
     void exportsThroughNsysThenReusesTheExport()
     {
         const QString report = writeReport(QStringLiteral("train_rank2.nsys-rep"));
+        QVERIFY(QFile::setPermissions(report, QFileDevice::ReadOwner | QFileDevice::WriteOwner)); // 0600
         const QByteArray before = fileHash(report);
         std::vector<double> progress;
         LoadControl control;
@@ -101,6 +102,9 @@ private slots:
         QVERIFY(std::find(progress.begin(), progress.end(), 0.25) != progress.end());
         QCOMPARE(progress.back(), 1.0);
         QVERIFY(QFileInfo::exists(nsysExportCachePath(report)));
+        // It holds the report's names: no more readable than the report.
+        QCOMPARE(QFileInfo(nsysExportCachePath(report)).permissions() & ~(QFileDevice::ReadUser | QFileDevice::WriteUser),
+                 QFileDevice::ReadOwner | QFileDevice::WriteOwner);
 
         const LoadResult second = loadTraceFile(report);
         QVERIFY(second.ok());
