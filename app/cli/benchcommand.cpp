@@ -74,6 +74,7 @@ double sqliteFloorSeconds(const QString &file, const std::vector<std::string> &s
 struct LoadFigures {
     std::optional<Session> session;
     double seconds = 0;
+    std::uint64_t peakBytes = 0; // the process's peak resident size while loading
     std::map<QString, std::vector<std::string>> statements; // per file
 };
 
@@ -87,10 +88,12 @@ LoadFigures measureLoad(const QCommandLineParser &parser, QTextStream &out)
         figures.statements[file].push_back(sql);
     };
     const std::uint64_t rssBefore = residentBytes();
+    resetPeakResidentBytes();
     QElapsedTimer timer;
     timer.start();
     figures.session = loadInputs(parser, control, false);
     figures.seconds = double(timer.nsecsElapsed()) / 1e9;
+    figures.peakBytes = peakResidentBytes();
     if (!figures.session)
         return figures;
     const Session &session = *figures.session;
@@ -107,6 +110,16 @@ LoadFigures measureLoad(const QCommandLineParser &parser, QTextStream &out)
         << QString::number(double(events) / std::max(figures.seconds, 1e-9) / 1e6, 'f', 2) << " M events/s\n";
     out << "Resident:              " << QString::number((double(residentBytes()) - double(rssBefore)) / perEvent, 'f', 1)
         << " B/event (RSS growth), model " << QString::number(double(modelBytes) / perEvent, 'f', 1) << " B/event\n";
+    // What was read against how fast and how big: a trace's bytes per
+    // second, and the load's peak against the input (a JSON text is held
+    // whole while it is parsed).
+    std::uint64_t inputBytes = 0;
+    for (const ReportPtr &r : session.reports())
+        inputBytes += std::uint64_t(std::max<qint64>(QFileInfo(r->filePath).size(), 0));
+    out << "Input:                 " << QString::number(double(inputBytes) / 1e6, 'f', 1) << " MB at "
+        << QString::number(double(inputBytes) / 1e6 / std::max(figures.seconds, 1e-9), 'f', 1) << " MB/s; load peak "
+        << QString::number(double(figures.peakBytes) / double(1 << 20), 'f', 1) << " MiB = "
+        << QString::number(double(figures.peakBytes) / std::max<double>(double(inputBytes), 1), 'f', 2) << " x the input\n";
     return figures;
 }
 
@@ -265,15 +278,23 @@ void measureHitTests(const TimelineView &view, std::mt19937_64 &rng, QTextStream
         << QString::number(percentile(hits, 0.99), 'f', 2) << " µs\n";
 }
 
-void measureStatistics(const Session &session, QTextStream &out)
+// Every report of every rank, against the load: its time and its peak
+// resident size (the model included) as multiples of the load's.
+void measureStatistics(const Session &session, const LoadFigures &load, QTextStream &out)
 {
+    resetPeakResidentBytes();
     QElapsedTimer timer;
     timer.start();
     for (const ReportPtr &r : session.reports())
         for (const QString &name : stats::fileReportNames())
             stats::runReport(name, *r);
     stats::rankSummary(session);
-    out << "Statistics (all):      " << QString::number(double(timer.nsecsElapsed()) / 1e6, 'f', 1) << " ms\n";
+    const double seconds = double(timer.nsecsElapsed()) / 1e9;
+    const std::uint64_t peak = peakResidentBytes();
+    out << "Statistics (all):      " << QString::number(seconds * 1000, 'f', 1) << " ms = "
+        << QString::number(seconds / std::max(load.seconds, 1e-9), 'f', 2) << " x the load; peak "
+        << QString::number(double(peak) / double(1 << 20), 'f', 1) << " MiB = "
+        << QString::number(double(peak) / std::max<double>(double(load.peakBytes), 1), 'f', 2) << " x the load's\n";
 }
 
 // The viewer as a user runs it, each in a process of its own, against the
@@ -369,7 +390,7 @@ int runBench(const QStringList &arguments)
         measureFrames(view, parser.value(framesOption).toInt(), rng, out, QStringLiteral("every rank expanded"));
     measureHitTests(view, rng, out);
     if (!parser.isSet(noStatisticsOption))
-        measureStatistics(*session, out);
+        measureStatistics(*session, load, out);
     return session->failures().empty() ? 0 : 2;
 }
 

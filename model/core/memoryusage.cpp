@@ -98,6 +98,12 @@ std::optional<std::uint64_t> cgroupRoom()
 
 } // namespace
 
+bool resetPeakResidentBytes()
+{
+    QFile file(QStringLiteral("/proc/self/clear_refs"));
+    return file.open(QIODevice::WriteOnly) && file.write("5") == 1;
+}
+
 std::uint64_t availableMemoryBytes()
 {
     std::uint64_t available = procKilobytes("/proc/meminfo", "MemAvailable:");

@@ -7,6 +7,10 @@ namespace rankscope {
 
 std::uint64_t residentBytes();        // VmRSS of this process
 std::uint64_t peakResidentBytes();    // VmHWM of this process
+// Starts peakResidentBytes() again from the resident size now (Linux's
+// /proc/self/clear_refs "5"), to measure one phase's peak; false if the
+// kernel refuses.
+bool resetPeakResidentBytes();
 // What this process can still get: the machine's MemAvailable, no more
 // than its address-space limit (RLIMIT_AS, `ulimit -v`) leaves beside what
 // it maps now, nor than its cgroup's memory.max (and its ancestors') leaves.

@@ -245,6 +245,12 @@ private slots:
                                                        "[0-9.]+x the time, [0-9.]+x the memory"));
         QVERIFY2(viewer.match(run.out).hasMatch(), qPrintable(run.out));
         QVERIFY(run.out.contains(QLatin1String("Viewer, statistics:")));
+        // The input's rate and the load's peak against it; the statistics
+        // against the load (issue 37's figures).
+        const QRegularExpression input(QStringLiteral("Input: +[0-9.]+ MB at [0-9.]+ MB/s; load peak [0-9.]+ MiB = [0-9.]+ x the input"));
+        QVERIFY2(input.match(run.out).hasMatch(), qPrintable(run.out));
+        const QRegularExpression statistics(QStringLiteral("Statistics \\(all\\): +[0-9.]+ ms = [0-9.]+ x the load; peak [0-9.]+ MiB = [0-9.]+ x the load's"));
+        QVERIFY2(statistics.match(run.out).hasMatch(), qPrintable(run.out));
         QVERIFY(!runCli({"bench", "--frames", "5", "--no-viewer", slowFixture()}).out.contains(QLatin1String("Viewer")));
     }
 
