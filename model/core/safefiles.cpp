@@ -55,9 +55,10 @@ QString fileKindOf(mode_t mode)
     return QStringLiteral("not a file");
 }
 
-FileDescriptor openRegularFileToRead(const QString &path, struct stat *status, QString *whyNot)
+FileDescriptor openRegularFileToRead(const QString &path, struct stat *status, QString *whyNot, bool followLinks)
 {
-    FileDescriptor fd(::open(QFile::encodeName(path).constData(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY));
+    FileDescriptor fd(::open(QFile::encodeName(path).constData(),
+                             O_RDONLY | (followLinks ? 0 : O_NOFOLLOW) | O_NONBLOCK | O_CLOEXEC | O_NOCTTY));
     if (!fd.isOpen()) {
         const int error = errno;
         struct stat named {};
@@ -91,6 +92,18 @@ FileDescriptor openRegularFileToRead(const QString &path, struct stat *status, Q
 bool onlyThisUserMayWrite(const struct stat &status)
 {
     return status.st_uid == ::geteuid() && (status.st_mode & (S_IWGRP | S_IWOTH)) == 0 && status.st_nlink == 1;
+}
+
+bool isPrivateFolder(const QString &folder)
+{
+    struct stat st {};
+    return ::lstat(QFile::encodeName(folder).constData(), &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == ::geteuid()
+           && (st.st_mode & (S_IWGRP | S_IWOTH)) == 0;
+}
+
+mode_t modeReadableLike(mode_t sourceMode)
+{
+    return 0600 | (sourceMode & 0044);
 }
 
 bool makeFolderPath(const QString &path, mode_t mode)
@@ -130,13 +143,34 @@ bool readFully(int fd, void *into, std::size_t bytes, std::uint64_t offset)
     return true;
 }
 
+int writeFully(int fd, const void *from, std::size_t bytes, std::uint64_t offset)
+{
+    const auto *at = static_cast<const char *>(from);
+    while (bytes > 0) {
+        const ssize_t n = ::pwrite(fd, at, bytes, off_t(offset));
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return n < 0 ? errno : ENOSPC;
+        at += n;
+        bytes -= std::size_t(n);
+        offset += std::uint64_t(n);
+    }
+    return 0;
+}
+
 mode_t defaultNewFileMode()
 {
-    // umask can only be read by setting it; it is set back at once, before
-    // any file is made (the executables set no umask of their own).
-    const mode_t mask = ::umask(022);
-    ::umask(mask);
-    return 0666 & ~mask;
+    QFile status(QStringLiteral("/proc/self/status"));
+    if (status.open(QIODevice::ReadOnly))
+        for (const QByteArray &line : status.readAll().split('\n'))
+            if (line.startsWith("Umask:")) {
+                bool ok = false;
+                const unsigned mask = line.mid(6).trimmed().toUInt(&ok, 8);
+                if (ok)
+                    return 0666 & ~mode_t(mask);
+            }
+    return 0644; // the usual umask, 022, where the kernel does not say
 }
 
 AtomicFileWriter::AtomicFileWriter(QString path, mode_t mode) : m_path(std::move(path)), m_mode(mode & 07777) {}
@@ -183,19 +217,12 @@ bool AtomicFileWriter::open(OpenMode mode)
 
 qint64 AtomicFileWriter::writeData(const char *data, qint64 bytes)
 {
-    qint64 written = 0;
-    while (written < bytes) {
-        const ssize_t n = ::pwrite(m_fd.get(), data + written, std::size_t(bytes - written), off_t(pos() + written));
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0) {
-            setErrorString(errnoText(n < 0 ? errno : ENOSPC));
-            m_failed = true;
-            return -1;
-        }
-        written += n;
+    if (const int error = writeFully(m_fd.get(), data, std::size_t(bytes), std::uint64_t(pos())); error != 0) {
+        setErrorString(errnoText(error));
+        m_failed = true;
+        return -1;
     }
-    return written;
+    return bytes;
 }
 
 bool AtomicFileWriter::commit()

@@ -47,7 +47,9 @@ private:
 // file's own status (fstat, not the name's). On failure the descriptor is
 // closed and `whyNot` says why in a few words ("a symbolic link, not
 // followed", "a FIFO, not a file", "none yet" when nothing has the name).
-FileDescriptor openRegularFileToRead(const QString &path, struct stat *status, QString *whyNot);
+// `followLinks`: for a name the user chose (a trace), a link to a regular
+// file is followed; never for a name in a folder others may write.
+FileDescriptor openRegularFileToRead(const QString &path, struct stat *status, QString *whyNot, bool followLinks = false);
 
 // What kind of file `mode` is, in a few words ("a FIFO", "a directory").
 QString fileKindOf(mode_t mode);
@@ -56,6 +58,15 @@ QString fileKindOf(mode_t mode);
 // this user, writable by neither group nor others, and with no other name
 // (a hard link planted elsewhere is another way in).
 bool onlyThisUserMayWrite(const struct stat &status);
+
+// Whether `folder` is a folder (not a link) of this user's that no one
+// else can write in.
+bool isPrivateFolder(const QString &folder);
+
+// The mode of a file derived from another (a trace's cache, a report's
+// export): read and write for this user, read for group and others only
+// where the source gives it, never writable by others.
+mode_t modeReadableLike(mode_t sourceMode);
 
 // Makes the folder `path` and the folders above it that are missing, each
 // new one with `mode` (0700: this user's alone); false if it cannot.
@@ -67,9 +78,14 @@ QString userNameOf(uid_t uid);
 // Reads `bytes` bytes at `offset` of `fd` into `into`, retrying short
 // reads; false on an error or an early end of file.
 bool readFully(int fd, void *into, std::size_t bytes, std::uint64_t offset);
+// Writes `bytes` bytes at `offset` of `fd`, retrying short writes; 0 on
+// success, else the errno.
+int writeFully(int fd, const void *from, std::size_t bytes, std::uint64_t offset);
 
 // The permission bits a new file gets when nothing narrower is asked for:
-// 0666 less this process's umask, as open(2) would give.
+// 0666 less this process's umask, as open(2) would give (read from
+// /proc/self/status: setting the umask to read it would race with files
+// other threads create).
 mode_t defaultNewFileMode();
 
 // A file written whole and put in place under its name at commit(), as one

@@ -22,6 +22,10 @@ struct MemoryNeed {
     std::uint64_t events = 0; // for the message; 0: not counted
 };
 
+// What the machine can still give this load: LoadControl's figure (tests),
+// else availableMemoryBytes() (core/memoryusage.h); 0 unknown.
+std::uint64_t availableMemoryFor(const LoadControl &control);
+
 // Empty when `need` fits what the machine has available (LoadControl's
 // figure, else /proc's MemAvailable; unknown counts as enough), else the
 // failure: "needs about 3.1 GiB of memory (50,000,000 events); 1.2 GiB is

@@ -77,13 +77,9 @@ FileDescriptor newPrivateFile()
 {
     const QString base = QStandardPaths::writableLocation(QStandardPaths::GenericCacheLocation);
     if (!base.isEmpty()) {
-        const QByteArray folder = QFile::encodeName(base + QStringLiteral("/rankscope"));
-        ::mkdir(QFile::encodeName(base).constData(), 0700);
-        ::mkdir(folder.constData(), 0700);
-        struct stat st {};
-        if (::lstat(folder.constData(), &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == ::geteuid()
-            && (st.st_mode & (S_IWGRP | S_IWOTH)) == 0) {
-            FileDescriptor fd(::open(folder.constData(), O_TMPFILE | O_RDWR | O_EXCL | O_CLOEXEC, 0600));
+        const QString folder = base + QStringLiteral("/rankscope");
+        if (makeFolderPath(folder) && isPrivateFolder(folder)) {
+            FileDescriptor fd(::open(QFile::encodeName(folder).constData(), O_TMPFILE | O_RDWR | O_EXCL | O_CLOEXEC, 0600));
             if (fd.isOpen())
                 return fd;
         }
@@ -108,15 +104,9 @@ FileDescriptor privateCopyOf(int from, std::uint64_t bytes, QString *whyNot)
             *whyNot = QStringLiteral("changed while it was copied");
             return {};
         }
-        for (std::size_t written = 0; written < piece;) {
-            const ssize_t n = ::pwrite(copy.get(), buffer.get() + written, piece - written, off_t(done + written));
-            if (n < 0 && errno == EINTR)
-                continue;
-            if (n <= 0) {
-                *whyNot = QStringLiteral("cannot make a private copy of it: %1").arg(QString::fromLocal8Bit(std::strerror(n < 0 ? errno : ENOSPC)));
-                return {};
-            }
-            written += std::size_t(n);
+        if (const int error = writeFully(copy.get(), buffer.get(), piece, done); error != 0) {
+            *whyNot = QStringLiteral("cannot make a private copy of it: %1").arg(QString::fromLocal8Bit(std::strerror(error)));
+            return {};
         }
         done += piece;
     }
@@ -243,19 +233,18 @@ bool CacheKey::hashContent()
 {
     // The trace is the user's choice: a link to it is followed, but only a
     // regular file is read (not a FIFO someone named like a trace).
-    const FileDescriptor fd(::open(QFile::encodeName(sourcePath).constData(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY));
     struct stat st {};
-    if (!fd.isOpen() || ::fstat(fd.get(), &st) != 0 || !S_ISREG(st.st_mode) || std::int64_t(st.st_size) != sourceBytes
+    const FileDescriptor fd = openRegularFileToRead(sourcePath, &st, nullptr, true);
+    if (!fd.isOpen() || std::int64_t(st.st_size) != sourceBytes
         || std::int64_t(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec != sourceModifiedNs)
         return false;
-    ::fcntl(fd.get(), F_SETFL, ::fcntl(fd.get(), F_GETFL) & ~O_NONBLOCK);
     sourceContentHash = contentHashOfFile(fd.get(), std::uint64_t(st.st_size));
     return sourceContentHash.has_value();
 }
 
 std::uint32_t cacheModeFor(const CacheKey &key)
 {
-    return 0600u | (key.sourceMode & 0044u);
+    return std::uint32_t(modeReadableLike(mode_t(key.sourceMode)));
 }
 
 QString writeIndexCache(const Report &report, const CacheKey &key, const QString &cachePath, const CheckedCaches *checked)

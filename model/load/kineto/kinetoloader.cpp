@@ -5,7 +5,6 @@
 #include "load/gzipreader.h"
 #include "load/kernelconfigs.h"
 #include "load/kineto/kinetoparser.h"
-#include "core/memoryusage.h"
 #include "core/units.h"
 #include "load/memorycheck.h"
 #include "load/trackregistry.h"
@@ -551,7 +550,7 @@ constexpr std::uint64_t kKinetoModelBytesPerEventAtLeast = 80;
 MemoryNeed modelNeedOfText(std::string_view text, const LoadControl &control)
 {
     const std::uint64_t mostEvents = text.size() / kSmallestEventTextBytes;
-    const std::uint64_t available = control.availableMemory ? control.availableMemory() : availableMemoryBytes();
+    const std::uint64_t available = availableMemoryFor(control);
     if (available != 0 && mostEvents * kKinetoModelBytesPerEventAtLeast <= available / 2)
         return {}; // fits even if every event were the smallest
     std::uint64_t events = 0;

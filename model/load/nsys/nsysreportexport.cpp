@@ -16,7 +16,6 @@
 
 #include <cstdio>
 #include <sys/stat.h>
-#include <unistd.h>
 
 namespace rankscope {
 
@@ -36,14 +35,6 @@ QString howToExport(const QString &report)
     const QString output = shellQuoted(stem + QStringLiteral(".sqlite"));
     return QStringLiteral("export it where nsys is installed with: nsys export --type sqlite --output %1 %2, then open %1")
         .arg(output, shellQuoted(name));
-}
-
-// Whether `folder` is this user's and no one else can write in it.
-bool isPrivateFolder(const QString &folder)
-{
-    struct stat st {};
-    return ::lstat(QFile::encodeName(folder).constData(), &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == ::geteuid()
-           && (st.st_mode & (S_IWGRP | S_IWOTH)) == 0;
 }
 
 // Whether `path` is a regular file (not a link) of this user's.
@@ -156,7 +147,7 @@ NsysExport exportNsysReport(const QString &report, const LoadControl &control)
     // The export holds the report's names: readable by no one who cannot
     // read the report (nsys made it with the umask's mode).
     struct stat reportStatus {};
-    const mode_t mode = ::stat(QFile::encodeName(report).constData(), &reportStatus) == 0 ? (0600 | (reportStatus.st_mode & 0044)) : 0600;
+    const mode_t mode = ::stat(QFile::encodeName(report).constData(), &reportStatus) == 0 ? modeReadableLike(reportStatus.st_mode) : 0600;
     ::chmod(QFile::encodeName(partial).constData(), mode);
     // rename(2) replaces whatever has the name, a link included, in one step.
     if (::rename(QFile::encodeName(partial).constData(), QFile::encodeName(cached).constData()) != 0) {
