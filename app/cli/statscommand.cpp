@@ -223,9 +223,10 @@ int runStats(const QStringList &arguments)
         }
         if (several)
             out << "\n** " << table.title << " (" << table.name << ") - " << source << ":\n\n";
-        if (csv)
-            table.writeCsv([&](const QString &chunk) { out << chunk; }, 1 << 20, cells);
-        else
+        if (csv) {
+            out.flush(); // the table goes to the device itself, after what is buffered
+            table.writeCsv(standardOutput(), cells);
+        } else
             out << text;
         return true;
     };

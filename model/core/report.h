@@ -293,7 +293,8 @@ struct ReportMetadata {
     std::map<QString, std::size_t> sourceEventCounts; // events per category as read
 };
 
-struct Report {
+// Shared (ReportPtr): a statistics table names its strings through it.
+struct Report : std::enable_shared_from_this<Report> {
     QString filePath;
     ReportMetadata meta;
     StringTable strings;

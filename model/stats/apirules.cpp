@@ -72,13 +72,13 @@ constexpr double kMB = 1e6;
 // Longest first; ties by start, then as found.
 void orderAndLimit(ResultTable &t, int rowLimit)
 {
-    std::stable_sort(t.rows.begin(), t.rows.end(), [](const std::vector<Cell> &a, const std::vector<Cell> &b) {
-        if (a[0].integer != b[0].integer)
-            return a[0].integer > b[0].integer;
-        return a[1].integer < b[1].integer;
+    t.sortRows([&t](std::size_t a, std::size_t b) {
+        if (t.integerAt(a, 0) != t.integerAt(b, 0))
+            return t.integerAt(a, 0) > t.integerAt(b, 0);
+        return t.integerAt(a, 1) < t.integerAt(b, 1);
     });
-    if (rowLimit >= 0 && t.rows.size() > std::size_t(rowLimit))
-        t.rows.resize(std::size_t(rowLimit));
+    if (rowLimit >= 0)
+        t.truncateRows(std::size_t(rowLimit));
 }
 
 const QStringList &copyHeaders()
@@ -106,7 +106,7 @@ ResultTable copyRule(const Report &r, NameFilter api, bool pageableOnly, int row
                 continue;
             const auto [first, last] = calls.equal_range(m.correlationId);
             for (auto it = first; it != last; ++it)
-                t.rows.push_back({Cell::ofInteger(track.slices.duration(i)), Cell::ofInteger(track.slices.start(i)),
+                t.addRow({Cell::ofInteger(track.slices.duration(i)), Cell::ofInteger(track.slices.start(i)),
                                   Cell::ofText(r.memoryKindLabel(int(m.srcKind))), Cell::ofText(r.memoryKindLabel(int(m.dstKind))),
                                   Cell::ofDecimal(double(m.bytes) / kMB, 3), Cell::ofInteger(track.pid), Cell::ofInteger(track.deviceId),
                                   Cell::ofInteger(track.contextId), Cell{}, Cell::ofInteger(track.streamId),
@@ -154,7 +154,7 @@ ResultTable cudaMemsetSyncRule(const Report &r, int rowLimit)
                 continue;
             const auto [first, last] = calls.equal_range(m.correlationId);
             for (auto it = first; it != last; ++it)
-                t.rows.push_back({Cell::ofInteger(track.slices.duration(i)), Cell::ofInteger(track.slices.start(i)),
+                t.addRow({Cell::ofInteger(track.slices.duration(i)), Cell::ofInteger(track.slices.start(i)),
                                   Cell::ofText(r.memoryKindLabel(int(m.memKind))), Cell::ofDecimal(double(m.bytes) / kMB, 3),
                                   Cell::ofInteger(track.pid), Cell::ofInteger(track.deviceId), Cell::ofInteger(track.contextId), Cell{},
                                   Cell::ofInteger(track.streamId), Cell::ofText(r.strings.string(it->second))});
@@ -172,7 +172,7 @@ ResultTable cudaApiSyncRule(const Report &r, int rowLimit)
     t.headers = QStringList{QStringLiteral("Duration (ns)"), QStringLiteral("Start (ns)"), QStringLiteral("PID"), QStringLiteral("TID"),
                             QStringLiteral("API Name")};
     forEachApiCallNamed(r, isSyncApi, [&](const Track &track, std::size_t i) {
-        t.rows.push_back({Cell::ofInteger(track.slices.duration(i)), Cell::ofInteger(track.slices.start(i)), Cell::ofInteger(track.pid),
+        t.addRow({Cell::ofInteger(track.slices.duration(i)), Cell::ofInteger(track.slices.start(i)), Cell::ofInteger(track.pid),
                           Cell::ofInteger(track.tid), Cell::ofText(r.strings.string(track.slices.name(i)))});
     });
     orderAndLimit(t, rowLimit);

@@ -577,7 +577,7 @@ ResultTable collectivesTable(const Session &session, const CollectiveMatch &matc
             continue;
         }
         const auto bus = c.busBandwidth();
-        t.rows.push_back({Cell::ofInteger(index++), Cell::ofText(c.communicator), Cell::ofInteger(std::int64_t(c.sequence)),
+        t.addRow({Cell::ofInteger(index++), Cell::ofText(c.communicator), Cell::ofInteger(std::int64_t(c.sequence)),
                           Cell::ofText(c.name), Cell::ofInteger(std::int64_t(c.arrivals.size())),
                           c.bytes >= 0 ? Cell::ofInteger(c.bytes) : Cell(), Cell::ofInteger(c.firstArrival - zero),
                           Cell::ofInteger(c.lastArrival - zero), Cell::ofInteger(session.ranks()[std::size_t(c.lastRankIndex)].rank),
@@ -628,7 +628,7 @@ ResultTable collectiveKindsTable(const CollectiveMatch &match, const StatsScope 
         // Nearest rank: the smallest skew at or above 99% of the instances.
         const std::size_t p99 = std::min(n - 1, std::size_t(std::ceil(0.99 * double(n))) - 1);
         const TimeNs median = n % 2 ? g.skews[n / 2] : (g.skews[n / 2 - 1] + g.skews[n / 2]) / 2;
-        t.rows.push_back({Cell::ofText(key.first), Cell::ofText(key.second), Cell::ofInteger(std::int64_t(n)),
+        t.addRow({Cell::ofText(key.first), Cell::ofText(key.second), Cell::ofInteger(std::int64_t(n)),
                           g.bytesKnown ? Cell::ofInteger(g.bytes) : Cell(), Cell::ofInteger(sum / TimeNs(n)), Cell::ofInteger(median),
                           Cell::ofInteger(g.skews[p99]), Cell::ofInteger(g.waited),
                           g.busCount ? Cell::ofDecimal(g.busSum / double(g.busCount), 3) : Cell()});
@@ -652,7 +652,7 @@ ResultTable rankWaitTable(CollectiveInputs &inputs, const CollectiveMatch &match
                             QStringLiteral("Late: Idle (%)"), QStringLiteral("Late: Host (%)")};
     auto share = [](TimeNs part, TimeNs whole) { return whole > 0 ? Cell::ofDecimal(100.0 * double(part) / double(whole), 1) : Cell(); };
     for (const RankWait &w : rankWaits(inputs, match, scope))
-        t.rows.push_back({Cell::ofInteger(w.rank), Cell::ofInteger(std::int64_t(w.collectives)), Cell::ofInteger(std::int64_t(w.timesLast)),
+        t.addRow({Cell::ofInteger(w.rank), Cell::ofInteger(std::int64_t(w.collectives)), Cell::ofInteger(std::int64_t(w.timesLast)),
                           Cell::ofInteger(w.delayCaused), Cell::ofInteger(w.waited), share(w.lateCompute, w.late),
                           share(w.lateIdle, w.late), share(w.lateHost, w.late)});
     return t;

@@ -535,7 +535,7 @@ ResultTable findingsTable(const Diagnosis &d)
     t.headers = QStringList{QStringLiteral("Severity"), QStringLiteral("Finding"), QStringLiteral("Ranks"), QStringLiteral("Cost (ns)"),
                             QStringLiteral("Share (%)"), QStringLiteral("Instances"), QStringLiteral("Evidence"), QStringLiteral("Advice")};
     for (const Finding &f : d.findings)
-        t.rows.push_back({Cell::ofText(severityName(f.severity)), Cell::ofText(f.title), Cell::ofText(f.ranks), Cell::ofInteger(f.cost),
+        t.addRow({Cell::ofText(severityName(f.severity)), Cell::ofText(f.title), Cell::ofText(f.ranks), Cell::ofInteger(f.cost),
                           Cell::ofDecimal(100.0 * f.share, 1), Cell::ofInteger(std::int64_t(f.instances.size())), Cell::ofText(f.evidence),
                           Cell::ofText(f.advice)});
     t.notes = d.notes;
@@ -551,7 +551,7 @@ ResultTable findingInstancesTable(const Session &session, const Finding &f)
                             QStringLiteral("What")};
     const TimeNs zero = session.extent().start;
     for (const FindingInstance &i : f.instances)
-        t.rows.push_back({Cell::ofInteger(session.ranks()[std::size_t(i.rankIndex)].rank), Cell::ofInteger(i.time.start - zero),
+        t.addRow({Cell::ofInteger(session.ranks()[std::size_t(i.rankIndex)].rank), Cell::ofInteger(i.time.start - zero),
                           Cell::ofInteger(i.time.duration()), Cell::ofInteger(i.cost), Cell::ofText(i.what)});
     return t;
 }

@@ -62,7 +62,7 @@ ResultTable gpuGaps(const Report &report, double thresholdMs)
                             QStringLiteral("PID"), QStringLiteral("Device ID"), QStringLiteral("Context ID")};
     std::int64_t row = 0;
     for (const GpuGap &g : findGpuGaps(report, TimeNs(thresholdMs * 1e6)))
-        t.rows.push_back({Cell::ofInteger(++row), Cell::ofInteger(g.duration), Cell::ofInteger(g.start),
+        t.addRow({Cell::ofInteger(++row), Cell::ofInteger(g.duration), Cell::ofInteger(g.start),
                           Cell::ofInteger(g.pid), Cell::ofInteger(g.deviceId), Cell::ofInteger(g.contextId)});
     return t;
 }
@@ -129,7 +129,7 @@ ResultTable gpuTimeUtil(const Report &report, double thresholdPercent, int chunk
             inRun = true;
         }
         for (const Run &r : runs)
-            t.rows.push_back({Cell::ofInteger(++rowNumber), Cell::ofDecimal(r.weightedPercent / double(r.duration), 1),
+            t.addRow({Cell::ofInteger(++rowNumber), Cell::ofDecimal(r.weightedPercent / double(r.duration), 1),
                               Cell::ofInteger(r.duration), Cell::ofInteger(r.start), Cell::ofInteger(key.first),
                               Cell::ofInteger(key.second), Cell::ofInteger(d.contextId)});
     }

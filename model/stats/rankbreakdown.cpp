@@ -270,7 +270,7 @@ ResultTable rankSummary(const Session &session, const KernelClassifier &classes,
                             QStringLiteral("Non-compute Time (ns)"), QStringLiteral("Kernel Time (ns)"), QStringLiteral("Idle (%)"),
                             QStringLiteral("Compute (%)"), QStringLiteral("Non-compute (%)"), QStringLiteral("Comm-Comp Overlap (%)")};
     for (const RankBreakdown &b : temporalBreakdown(session, classes, gathered))
-        t.rows.push_back({Cell::ofInteger(b.rank), Cell::ofInteger(b.idle), Cell::ofInteger(b.compute), Cell::ofInteger(b.nonCompute),
+        t.addRow({Cell::ofInteger(b.rank), Cell::ofInteger(b.idle), Cell::ofInteger(b.compute), Cell::ofInteger(b.nonCompute),
                           Cell::ofInteger(b.kernelTime), Cell::ofPythonDecimal(b.idlePercent, 2), Cell::ofPythonDecimal(b.computePercent, 2),
                           Cell::ofPythonDecimal(b.nonComputePercent, 2),
                           b.commCompOverlapPercent ? Cell::ofPythonDecimal(*b.commCompOverlapPercent, 2) : Cell()});

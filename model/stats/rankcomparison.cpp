@@ -205,7 +205,7 @@ ResultTable rankComparisonTable(const Session &session, const StatsScope &scope,
                             QStringLiteral("DtoH (B)"), QStringLiteral("DtoD (B)"), QStringLiteral("PtoP (B)"),
                             QStringLiteral("Delay Caused (ns)"), QStringLiteral("Waited at Collectives (ns)")};
     for (const RankComparisonRow &r : compareRanks(session, scope, classes, match, gathered))
-        t.rows.push_back({Cell::ofInteger(r.rank), Cell::ofInteger(r.span), Cell::ofDecimal(r.busyPercent, 1),
+        t.addRow({Cell::ofInteger(r.rank), Cell::ofInteger(r.span), Cell::ofDecimal(r.busyPercent, 1),
                           Cell::ofDecimal(r.idlePercent, 1), Cell::ofInteger(r.computeNs), Cell::ofInteger(r.communicationNs),
                           Cell::ofInteger(r.memoryNs), r.overlapPercent ? Cell::ofDecimal(*r.overlapPercent, 1) : Cell(),
                           Cell::ofInteger(std::int64_t(r.steps)), r.meanStep ? Cell::ofInteger(*r.meanStep) : Cell(),

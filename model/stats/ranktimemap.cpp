@@ -174,7 +174,7 @@ ResultTable rankTimeMapTable(const Session &session, const CollectiveMatch &matc
     for (std::size_t row = 0; row < busy.rankIndices.size(); ++row)
         for (int bin = 0; bin < busy.bins; ++bin) {
             const TimeRange b = busy.binRange(bin);
-            t.rows.push_back({Cell::ofInteger(session.ranks()[std::size_t(busy.rankIndices[row])].rank), Cell::ofInteger(b.start),
+            t.addRow({Cell::ofInteger(session.ranks()[std::size_t(busy.rankIndices[row])].rank), Cell::ofInteger(b.start),
                               Cell::ofInteger(b.duration()), percent(busy.share(row, bin)), percent(waits.share(row, bin))});
         }
     return t;

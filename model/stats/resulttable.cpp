@@ -1,13 +1,19 @@
 #include "stats/resulttable.h"
 
 #include "stats/sqlround.h"
+#include "core/report.h"
 #include "core/untrustedtext.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 
+#include <simdjson.h>
+
 #include <algorithm>
+#include <charconv>
+#include <bit>
+#include <cstring>
 
 namespace rankscope {
 
@@ -20,6 +26,337 @@ QString Cell::display() const
     case Type::Text: return text;
     }
     return {};
+}
+
+namespace {
+
+// What a cell's byte says: its type in bits 0-1; a decimal's places in
+// bits 2-6 and round-half-even in bit 7; a text's kind in bit 2 (a report's
+// string or the table's own).
+constexpr std::uint8_t kTypeBits = 0x3;
+constexpr std::uint8_t kTiesToEvenBit = 0x80;
+constexpr std::uint8_t kReportTextBit = 0x4;
+// An owned text's value: its offset in the table's buffer << 24 | its
+// length; a length of kLongText means the length is the 8 bytes before it.
+constexpr std::uint64_t kLongText = 0xFFFFFF;
+// A report text's value: id | prefix slot << 32 | source slot << 48.
+constexpr std::uint32_t kMaxSlots = 0xFFFF;
+constexpr std::size_t kShortText = 32; // owned texts this short are stored once
+constexpr qsizetype kMaxShortTexts = 4096;
+
+Cell::Type typeOf(std::uint8_t format) { return Cell::Type(format & kTypeBits); }
+
+std::uint8_t decimalFormat(int places, bool tiesToEven)
+{
+    return std::uint8_t(std::uint8_t(Cell::Type::Decimal) | std::uint8_t(std::clamp(places, 0, 17)) << 2
+                        | (tiesToEven ? kTiesToEvenBit : 0));
+}
+
+// Lexicographic order of a + b against c + d, bytewise (memcmp over the
+// overlapping stretches of the pieces).
+int compareJoined(std::string_view a, std::string_view b, std::string_view c, std::string_view d)
+{
+    std::string_view left[2] = {a, b}, right[2] = {c, d};
+    int l = 0, r = 0;
+    while (true) {
+        while (l < 2 && left[l].empty())
+            ++l;
+        while (r < 2 && right[r].empty())
+            ++r;
+        if (l == 2 || r == 2)
+            return l == 2 ? (r == 2 ? 0 : -1) : 1;
+        const std::size_t n = std::min(left[l].size(), right[r].size());
+        if (const int order = std::memcmp(left[l].data(), right[r].data(), n); order != 0)
+            return order < 0 ? -1 : 1;
+        left[l].remove_prefix(n);
+        right[r].remove_prefix(n);
+    }
+}
+
+} // namespace
+
+ResultTable::Column &ResultTable::columnFor(std::size_t column)
+{
+    while (m_columns.size() <= column) {
+        Column &added = m_columns.emplace_back();
+        added.values.reserve(m_columns.front().values.capacity());
+        added.formats.reserve(m_columns.front().formats.capacity());
+        added.values.resize(m_rowCount, 0);
+        added.formats.resize(m_rowCount, std::uint8_t(Cell::Type::Empty));
+    }
+    return m_columns[column];
+}
+
+void ResultTable::put(std::size_t row, std::size_t column, std::uint64_t value, std::uint8_t format)
+{
+    Column &c = columnFor(column);
+    c.values[row] = value;
+    c.formats[row] = format;
+}
+
+std::size_t ResultTable::appendRow()
+{
+    for (Column &c : m_columns) {
+        c.values.push_back(0);
+        c.formats.push_back(std::uint8_t(Cell::Type::Empty));
+    }
+    return m_rowCount++;
+}
+
+void ResultTable::reserveRows(std::size_t rows)
+{
+    for (Column &c : m_columns) {
+        c.values.reserve(rows);
+        c.formats.reserve(rows);
+    }
+    if (m_columns.empty()) { // the first column takes it; columnFor() passes it on
+        columnFor(0).values.reserve(rows);
+        m_columns[0].formats.reserve(rows);
+    }
+}
+
+void ResultTable::addRow(std::initializer_list<Cell> cells)
+{
+    const std::size_t row = appendRow();
+    std::size_t column = 0;
+    for (const Cell &cell : cells)
+        set(row, column++, cell);
+}
+
+void ResultTable::addRow(const std::vector<Cell> &cells)
+{
+    const std::size_t row = appendRow();
+    for (std::size_t column = 0; column < cells.size(); ++column)
+        set(row, column, cells[column]);
+}
+
+void ResultTable::set(std::size_t row, std::size_t column, const Cell &cell)
+{
+    switch (cell.type) {
+    case Cell::Type::Empty: put(row, column, 0, std::uint8_t(Cell::Type::Empty)); break;
+    case Cell::Type::Integer: setInteger(row, column, cell.integer); break;
+    case Cell::Type::Decimal: setDecimal(row, column, cell.decimal, cell.decimals, cell.tiesToEven); break;
+    case Cell::Type::Text: setText(row, column, QStringView(cell.text)); break;
+    }
+}
+
+void ResultTable::setInteger(std::size_t row, std::size_t column, std::int64_t value)
+{
+    put(row, column, std::uint64_t(value), std::uint8_t(Cell::Type::Integer));
+}
+
+void ResultTable::setDecimal(std::size_t row, std::size_t column, double value, int places, bool tiesToEven)
+{
+    put(row, column, std::bit_cast<std::uint64_t>(value), decimalFormat(places, tiesToEven));
+}
+
+void ResultTable::setText(std::size_t row, std::size_t column, QStringView text)
+{
+    const QByteArray utf8 = text.toUtf8();
+    setText(row, column, std::string_view(utf8.constData(), std::size_t(utf8.size())));
+}
+
+void ResultTable::setText(std::size_t row, std::size_t column, std::string_view utf8)
+{
+    put(row, column, ownText(utf8), std::uint8_t(Cell::Type::Text));
+}
+
+std::uint64_t ResultTable::ownText(std::string_view utf8)
+{
+    const bool isShort = utf8.size() <= kShortText;
+    QByteArray key;
+    if (isShort) {
+        key = QByteArray::fromRawData(utf8.data(), qsizetype(utf8.size()));
+        if (const auto it = m_shortTexts.constFind(key); it != m_shortTexts.cend())
+            return *it;
+    }
+    std::uint64_t length = utf8.size();
+    if (length >= kLongText) {
+        m_text.append(reinterpret_cast<const char *>(&length), sizeof length);
+        length = kLongText;
+    }
+    const std::uint64_t value = std::uint64_t(m_text.size()) << 24 | length;
+    m_text.append(utf8);
+    if (isShort && m_shortTexts.size() < kMaxShortTexts)
+        m_shortTexts.insert(QByteArray(utf8.data(), qsizetype(utf8.size())), value);
+    return value;
+}
+
+std::uint32_t ResultTable::prefixSlot(std::string_view prefix)
+{
+    if (prefix.empty())
+        return 0;
+    for (std::size_t i = m_prefixes.size(); i-- > 0;)
+        if (m_prefixes[i] == prefix)
+            return std::uint32_t(i + 1);
+    if (m_prefixes.size() >= kMaxSlots - 1)
+        return kMaxSlots;
+    m_prefixes.emplace_back(prefix);
+    return std::uint32_t(m_prefixes.size());
+}
+
+std::uint32_t ResultTable::sourceSlot(const Report &report)
+{
+    for (std::size_t i = m_sources.size(); i-- > 0;)
+        if (m_sources[i].get() == &report)
+            return std::uint32_t(i);
+    std::shared_ptr<const Report> owner = report.weak_from_this().lock();
+    if (!owner || m_sources.size() >= kMaxSlots)
+        return ~0u;
+    m_sources.push_back(std::move(owner));
+    return std::uint32_t(m_sources.size() - 1);
+}
+
+void ResultTable::setReportText(std::size_t row, std::size_t column, const Report &report, StringId id,
+                                std::string_view prefix)
+{
+    const std::uint32_t source = sourceSlot(report);
+    const std::uint32_t slot = source == ~0u ? kMaxSlots : prefixSlot(prefix);
+    if (source == ~0u || slot == kMaxSlots) { // too many to name: a copy
+        std::string text(prefix);
+        text += report.strings.view(id);
+        setText(row, column, std::string_view(text));
+        return;
+    }
+    put(row, column, std::uint64_t(id) | std::uint64_t(slot) << 32 | std::uint64_t(source) << 48,
+        std::uint8_t(std::uint8_t(Cell::Type::Text) | kReportTextBit));
+}
+
+std::pair<std::string_view, std::string_view> ResultTable::textPieces(std::uint64_t value, std::uint8_t format) const
+{
+    if (format & kReportTextBit) {
+        const auto slot = std::uint32_t(value >> 32 & kMaxSlots);
+        const std::string_view prefix = slot ? std::string_view(m_prefixes[slot - 1]) : std::string_view();
+        return {prefix, m_sources[std::size_t(value >> 48)]->strings.view(StringId(value))};
+    }
+    std::size_t offset = std::size_t(value >> 24);
+    std::uint64_t length = value & kLongText;
+    if (length == kLongText) {
+        std::memcpy(&length, m_text.data() + offset - sizeof length, sizeof length);
+    }
+    return {{}, std::string_view(m_text).substr(offset, std::size_t(length))};
+}
+
+Cell::Type ResultTable::typeAt(std::size_t row, std::size_t column) const
+{
+    return column < m_columns.size() ? typeOf(m_columns[column].formats[row]) : Cell::Type::Empty;
+}
+
+std::int64_t ResultTable::integerAt(std::size_t row, std::size_t column) const
+{
+    return typeAt(row, column) == Cell::Type::Integer ? std::int64_t(m_columns[column].values[row]) : 0;
+}
+
+double ResultTable::numberAt(std::size_t row, std::size_t column) const
+{
+    switch (typeAt(row, column)) {
+    case Cell::Type::Integer: return double(std::int64_t(m_columns[column].values[row]));
+    case Cell::Type::Decimal: return std::bit_cast<double>(m_columns[column].values[row]);
+    default: return 0.0;
+    }
+}
+
+Cell ResultTable::cell(std::size_t row, std::size_t column) const
+{
+    if (column >= m_columns.size())
+        return {};
+    const std::uint64_t value = m_columns[column].values[row];
+    const std::uint8_t format = m_columns[column].formats[row];
+    switch (typeOf(format)) {
+    case Cell::Type::Empty: return {};
+    case Cell::Type::Integer: return Cell::ofInteger(std::int64_t(value));
+    case Cell::Type::Decimal: {
+        Cell c = Cell::ofDecimal(std::bit_cast<double>(value), format >> 2 & 0x1F);
+        c.tiesToEven = format & kTiesToEvenBit;
+        return c;
+    }
+    case Cell::Type::Text: {
+        const auto [prefix, body] = textPieces(value, format);
+        QString text = QString::fromUtf8(prefix.data(), qsizetype(prefix.size()));
+        text += QString::fromUtf8(body.data(), qsizetype(body.size()));
+        return Cell::ofText(std::move(text));
+    }
+    }
+    return {};
+}
+
+std::vector<Cell> ResultTable::row(std::size_t row) const
+{
+    std::vector<Cell> cells;
+    cells.reserve(m_columns.size());
+    for (std::size_t c = 0; c < m_columns.size(); ++c)
+        cells.push_back(cell(row, c));
+    return cells;
+}
+
+std::vector<std::vector<Cell>> ResultTable::allRows() const
+{
+    std::vector<std::vector<Cell>> rows;
+    rows.reserve(m_rowCount);
+    for (std::size_t r = 0; r < m_rowCount; ++r)
+        rows.push_back(row(r));
+    return rows;
+}
+
+QString ResultTable::displayAt(std::size_t row, std::size_t column) const
+{
+    return cell(row, column).display();
+}
+
+int ResultTable::compareText(std::size_t rowA, std::size_t rowB, std::size_t column) const
+{
+    if (column >= m_columns.size())
+        return 0;
+    const Column &c = m_columns[column];
+    const bool textA = typeOf(c.formats[rowA]) == Cell::Type::Text, textB = typeOf(c.formats[rowB]) == Cell::Type::Text;
+    if (!textA || !textB)
+        return int(textA) - int(textB);
+    const auto [prefixA, bodyA] = textPieces(c.values[rowA], c.formats[rowA]);
+    const auto [prefixB, bodyB] = textPieces(c.values[rowB], c.formats[rowB]);
+    return compareJoined(prefixA, bodyA, prefixB, bodyB);
+}
+
+void ResultTable::sortRows(const std::function<bool(std::size_t, std::size_t)> &before)
+{
+    std::vector<std::uint32_t> order(m_rowCount);
+    for (std::size_t i = 0; i < m_rowCount; ++i)
+        order[i] = std::uint32_t(i);
+    std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) { return before(a, b); });
+    reorderRows(order);
+}
+
+void ResultTable::reorderRows(const std::vector<std::uint32_t> &order)
+{
+    // Column by column: the moved copy is one column's, not the table's.
+    for (Column &c : m_columns) {
+        std::vector<std::uint64_t> values(m_rowCount);
+        for (std::size_t i = 0; i < m_rowCount; ++i)
+            values[i] = c.values[order[i]];
+        c.values = std::move(values);
+        std::vector<std::uint8_t> formats(m_rowCount);
+        for (std::size_t i = 0; i < m_rowCount; ++i)
+            formats[i] = c.formats[order[i]];
+        c.formats = std::move(formats);
+    }
+}
+
+void ResultTable::truncateRows(std::size_t count)
+{
+    if (count >= m_rowCount)
+        return;
+    m_rowCount = count;
+    for (Column &c : m_columns) {
+        c.values.resize(count);
+        c.formats.resize(count);
+    }
+}
+
+std::size_t ResultTable::memoryBytes() const
+{
+    std::size_t bytes = m_text.capacity();
+    for (const Column &c : m_columns)
+        bytes += c.values.capacity() * sizeof(std::uint64_t) + c.formats.capacity();
+    return bytes;
 }
 
 namespace {
@@ -60,9 +397,9 @@ void ResultTable::writeCsv(const std::function<void(const QString &)> &write, qs
         }
     };
     appendLine(headers.size(), [this](qsizetype i) { return headers[i]; });
-    for (const auto &row : rows)
-        appendLine(qsizetype(row.size()), [&row, cells](qsizetype i) {
-            const Cell &cell = row[std::size_t(i)];
+    for (std::size_t row = 0; row < m_rowCount; ++row)
+        appendLine(qsizetype(m_columns.size()), [this, row, cells](qsizetype i) {
+            const Cell cell = this->cell(row, std::size_t(i));
             // Only text can be a formula: a negative number stays a number.
             return cells == CsvCells::SpreadsheetSafe && cell.type == Cell::Type::Text ? spreadsheetSafe(cell.text) : cell.display();
         });
@@ -70,10 +407,95 @@ void ResultTable::writeCsv(const std::function<void(const QString &)> &write, qs
         write(out);
 }
 
+namespace {
+
+// The UTF-8 twin of appendCsvField() and spreadsheetSafe(), on a text's
+// pieces.
+void appendCsvText(QByteArray &out, std::string_view prefix, std::string_view body, CsvCells cells)
+{
+    const std::string_view first = prefix.empty() ? body : prefix;
+    const bool formula = cells == CsvCells::SpreadsheetSafe && !first.empty()
+                         && std::string_view("=+-@\t\r").find(first.front()) != std::string_view::npos;
+    auto needsQuotes = [](std::string_view s) { return s.find_first_of(",\"\n\r") != std::string_view::npos; };
+    const bool quoted = needsQuotes(prefix) || needsQuotes(body);
+    if (quoted)
+        out += '"';
+    if (formula)
+        out += '\'';
+    for (const std::string_view piece : {prefix, body}) {
+        if (!quoted) {
+            out.append(piece.data(), qsizetype(piece.size()));
+            continue;
+        }
+        for (const char c : piece) {
+            if (c == '"')
+                out += '"';
+            out += c;
+        }
+    }
+    if (quoted)
+        out += '"';
+}
+
+} // namespace
+
 bool ResultTable::writeCsv(QIODevice &device, CsvCells cells) const
 {
+    // Written from the columns as UTF-8: a report's strings are UTF-8
+    // already, and an nvtx_sum of 10^7 rows would otherwise make a QString
+    // of every cell. The text is the same as toCsv()'s.
+    QByteArray out;
+    constexpr qsizetype kChunk = 1 << 20;
+    out.reserve(kChunk + 4096);
     bool ok = true;
-    writeCsv([&](const QString &chunk) { ok = ok && device.write(chunk.toUtf8()) >= 0; }, 1 << 20, cells);
+    auto flushIfFull = [&](bool always) {
+        if (out.size() >= kChunk || (always && !out.isEmpty())) {
+            ok = ok && device.write(out) == out.size();
+            out.clear();
+        }
+    };
+    for (qsizetype i = 0; i < headers.size(); ++i) {
+        if (i)
+            out += ',';
+        const QByteArray header = headers[i].toUtf8();
+        appendCsvText(out, {}, std::string_view(header.constData(), std::size_t(header.size())), CsvCells::Raw);
+    }
+    out += '\n';
+    char number[32];
+    for (std::size_t row = 0; row < m_rowCount; ++row) {
+        for (std::size_t c = 0; c < m_columns.size(); ++c) {
+            if (c)
+                out += ',';
+            const std::uint64_t value = m_columns[c].values[row];
+            const std::uint8_t format = m_columns[c].formats[row];
+            switch (typeOf(format)) {
+            case Cell::Type::Empty: break;
+            case Cell::Type::Integer: {
+                const auto end = std::to_chars(number, number + sizeof number, std::int64_t(value)).ptr;
+                out.append(number, end - number);
+                break;
+            }
+            case Cell::Type::Decimal: out += cell(row, c).display().toLatin1(); break;
+            case Cell::Type::Text: {
+                const auto [prefix, body] = textPieces(value, format);
+                // Bytes that are not UTF-8 go as toCsv() writes them (each
+                // a U+FFFD): through a QString.
+                if (simdjson::validate_utf8(prefix.data(), prefix.size()) && simdjson::validate_utf8(body.data(), body.size())) {
+                    appendCsvText(out, prefix, body, cells);
+                } else {
+                    const Cell text = cell(row, c);
+                    QString field;
+                    appendCsvField(field, cells == CsvCells::SpreadsheetSafe ? spreadsheetSafe(text.text) : text.text);
+                    out += field.toUtf8();
+                }
+                break;
+            }
+            }
+        }
+        out += '\n';
+        flushIfFull(false);
+    }
+    flushIfFull(true);
     return ok;
 }
 
@@ -92,9 +514,9 @@ QString ResultTable::toText() const
     std::vector<qsizetype> width(std::size_t(headers.size()), 0);
     for (qsizetype c = 0; c < headers.size(); ++c)
         width[std::size_t(c)] = headers[c].size();
-    for (const auto &row : rows)
-        for (std::size_t c = 0; c < row.size() && c < width.size(); ++c)
-            width[c] = std::max(width[c], shown(row[c]).size());
+    for (std::size_t row = 0; row < m_rowCount; ++row)
+        for (std::size_t c = 0; c < m_columns.size() && c < width.size(); ++c)
+            width[c] = std::max(width[c], shown(cell(row, c)).size());
     QString out;
     auto line = [&](auto cellText, auto isNumber) {
         QStringList parts;
@@ -112,19 +534,18 @@ QString ResultTable::toText() const
     for (qsizetype w : width)
         rules << QString(w, QLatin1Char('-'));
     out += rules.join(QLatin1String("  ")) + QLatin1Char('\n');
-    for (const auto &row : rows)
-        line([&](std::size_t c) { return c < row.size() ? shown(row[c]) : QString(); },
-             [&](std::size_t c) { return c < row.size() && row[c].isNumber(); });
+    for (std::size_t row = 0; row < m_rowCount; ++row)
+        line([&](std::size_t c) { return shown(cell(row, c)); }, [&](std::size_t c) { return cell(row, c).isNumber(); });
     return out;
 }
 
 QString ResultTable::toJson() const
 {
     QJsonArray array;
-    for (const auto &row : rows) {
+    for (std::size_t row = 0; row < m_rowCount; ++row) {
         QJsonObject object;
-        for (std::size_t c = 0; c < row.size() && c < std::size_t(headers.size()); ++c) {
-            const Cell &cell = row[c];
+        for (std::size_t c = 0; c < m_columns.size() && c < std::size_t(headers.size()); ++c) {
+            const Cell cell = this->cell(row, c);
             const QString &key = headers[qsizetype(c)];
             switch (cell.type) {
             case Cell::Type::Empty: object.insert(key, QJsonValue::Null); break;
@@ -188,11 +609,11 @@ QDataStream &operator>>(QDataStream &in, Cell &cell)
 
 QDataStream &operator<<(QDataStream &out, const ResultTable &table)
 {
-    out << table.name << table.title << table.headers << table.notes << quint64(table.rows.size());
-    for (const std::vector<Cell> &row : table.rows) {
-        out << quint32(row.size());
-        for (const Cell &cell : row)
-            out << cell;
+    out << table.name << table.title << table.headers << table.notes << quint64(table.rowCount());
+    for (std::size_t row = 0; row < table.rowCount(); ++row) {
+        out << quint32(table.columnCount());
+        for (std::size_t column = 0; column < table.columnCount(); ++column)
+            out << table.cell(row, column);
     }
     return out;
 }
@@ -201,7 +622,12 @@ QDataStream &operator>>(QDataStream &in, ResultTable &table)
 {
     quint64 rows = 0;
     in >> table.name >> table.title >> table.headers >> table.notes >> rows;
-    table.rows.clear();
+    ResultTable read;
+    read.name = std::move(table.name);
+    read.title = std::move(table.title);
+    read.headers = std::move(table.headers);
+    read.notes = std::move(table.notes);
+    table = std::move(read);
     // Grown as read: a damaged count allocates only what is there.
     for (quint64 r = 0; r < rows && in.status() == QDataStream::Ok; ++r) {
         quint32 cells = 0;
@@ -212,7 +638,7 @@ QDataStream &operator>>(QDataStream &in, ResultTable &table)
             in >> cell;
             row.push_back(std::move(cell));
         }
-        table.rows.push_back(std::move(row));
+        table.addRow(row);
     }
     return in;
 }

@@ -6,13 +6,21 @@
 #include <QIODevice>
 #include <QString>
 #include <QStringList>
+#include <QHash>
+
+#include "core/stringtable.h"
 
 #include <algorithm>
 #include <cstdint>
 #include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
 #include <vector>
 
 namespace rankscope {
+
+struct Report;
 
 struct Cell {
     enum class Type : std::uint8_t { Empty, Integer, Decimal, Text };
@@ -52,14 +60,62 @@ static_assert(sizeof(Cell) <= 40);
 // Raw writes every cell as nsys does, for byte-for-byte comparisons.
 enum class CsvCells : std::uint8_t { SpreadsheetSafe, Raw };
 
-struct ResultTable {
+// A table of results, stored by column: each cell is a 64-bit value and a
+// byte saying what it is, and a text is either a string of a report (its
+// id, with an optional prefix such as an NVTX domain: no copy) or UTF-8 in
+// the table's own buffer. An nvtx_sum of an emit_nvtx export has a row per
+// range (10^7 rows); as rows of Cells it cost ~650 B a row, as columns
+// ~100 B. Cells are made on request (cell(), row()), formatted only when
+// written or shown.
+class ResultTable {
+public:
     QString name;   // report name, e.g. "cuda_gpu_kern_sum"
     QString title;  // e.g. "CUDA GPU Kernel Summary"
     QStringList headers;
-    std::vector<std::vector<Cell>> rows;
     // What the reader should know that the rows cannot say (how ranks were
     // matched, what is missing); the CLI prints them on stderr.
     QStringList notes;
+
+    std::size_t rowCount() const { return m_rowCount; }
+    // Columns that hold cells (a table without rows has none).
+    std::size_t columnCount() const { return m_columns.size(); }
+    Cell cell(std::size_t row, std::size_t column) const;
+    std::vector<Cell> row(std::size_t row) const;
+    // Every row as cells: for small tables (tests, a few ranks' rows).
+    std::vector<std::vector<Cell>> allRows() const;
+    Cell::Type typeAt(std::size_t row, std::size_t column) const;
+    std::int64_t integerAt(std::size_t row, std::size_t column) const; // 0 unless an integer
+    double numberAt(std::size_t row, std::size_t column) const;        // 0 unless a number
+    // A cell's text as printed (numbers formatted).
+    QString displayAt(std::size_t row, std::size_t column) const;
+    // Orders text cells by their UTF-8 bytes (SQLite's BINARY collation).
+    int compareText(std::size_t rowA, std::size_t rowB, std::size_t column) const;
+
+    // Appends a row (missing cells are empty).
+    void addRow(std::initializer_list<Cell> cells);
+    void addRow(const std::vector<Cell> &cells);
+    // Building a big table a cell at a time: appendRow() adds an empty row
+    // and gives its index, the setters fill it.
+    std::size_t appendRow();
+    void reserveRows(std::size_t rows);
+    void set(std::size_t row, std::size_t column, const Cell &cell);
+    void setInteger(std::size_t row, std::size_t column, std::int64_t value);
+    void setDecimal(std::size_t row, std::size_t column, double value, int places, bool tiesToEven = false);
+    void setText(std::size_t row, std::size_t column, QStringView text);
+    void setText(std::size_t row, std::size_t column, std::string_view utf8);
+    // A string of `report` by its id, behind `prefix` (UTF-8): the table
+    // keeps the report alive instead of copying the text (a report not
+    // owned by a shared_ptr, as in some tests, has its text copied).
+    void setReportText(std::size_t row, std::size_t column, const Report &report, StringId id,
+                       std::string_view prefix = {});
+
+    // Puts the rows in the order `before` gives (stably); keeps the first
+    // `count`.
+    void sortRows(const std::function<bool(std::size_t, std::size_t)> &before);
+    // Puts row order[i] at i (`order` a permutation of the rows).
+    void reorderRows(const std::vector<std::uint32_t> &order);
+    void truncateRows(std::size_t count);
+    std::size_t memoryBytes() const;
 
     QString toCsv(CsvCells cells = CsvCells::SpreadsheetSafe) const;
     // The CSV text in pieces of about chunkChars characters, for writing a
@@ -70,6 +126,26 @@ struct ResultTable {
     bool writeCsv(QIODevice &device, CsvCells cells = CsvCells::SpreadsheetSafe) const;
     QString toText() const;
     QString toJson() const; // an array of objects keyed by header
+
+private:
+    struct Column {
+        std::vector<std::uint64_t> values;
+        std::vector<std::uint8_t> formats; // see resulttable.cpp: Format
+    };
+    Column &columnFor(std::size_t column);
+    void put(std::size_t row, std::size_t column, std::uint64_t value, std::uint8_t format);
+    // A text cell's two UTF-8 pieces: its prefix and its body.
+    std::pair<std::string_view, std::string_view> textPieces(std::uint64_t value, std::uint8_t format) const;
+    std::uint64_t ownText(std::string_view utf8);
+    std::uint32_t prefixSlot(std::string_view prefix); // 0: none
+    std::uint32_t sourceSlot(const Report &report);    // ~0u: cannot refer to it
+
+    std::vector<Column> m_columns;
+    std::size_t m_rowCount = 0;
+    std::string m_text;                               // owned texts, back to back
+    std::vector<std::string> m_prefixes;              // slot - 1
+    std::vector<std::shared_ptr<const Report>> m_sources; // reports whose strings cells name
+    QHash<QByteArray, std::uint64_t> m_shortTexts;    // owned short texts, each once
 };
 
 // A table as bytes and back, values exactly (the processes of an MPI run

@@ -214,7 +214,7 @@ ResultTable diffTable(const std::vector<DiffRow> &rows, DiffReport report)
                             QStringLiteral("Mean A (ns)"), QStringLiteral("Count B"), QStringLiteral("Total B (ns)"),
                             QStringLiteral("Mean B (ns)"), QStringLiteral("Delta (ns)"), QStringLiteral("Ratio B/A")};
     for (const DiffRow &r : rows)
-        t.rows.push_back({Cell::ofText(r.name), Cell::ofInteger(r.countA), Cell::ofInteger(r.totalA), meanCell(r.totalA, r.countA),
+        t.addRow({Cell::ofText(r.name), Cell::ofInteger(r.countA), Cell::ofInteger(r.totalA), meanCell(r.totalA, r.countA),
                           Cell::ofInteger(r.countB), Cell::ofInteger(r.totalB), meanCell(r.totalB, r.countB), Cell::ofInteger(r.delta()),
                           r.totalA > 0 ? Cell::ofDecimal(double(r.totalB) / double(r.totalA), 3) : Cell::ofText(QString())});
     return t;
@@ -283,7 +283,7 @@ ResultTable stepDiffTable(const std::vector<StepDiff> &steps)
         return busy && d && *d > 0 ? Cell::ofDecimal(100.0 * double(*busy) / double(*d), 1) : Cell::ofText(QString());
     };
     for (const StepDiff &s : steps)
-        t.rows.push_back({Cell::ofInteger(s.index), duration(s.durationA), share(s.busyA, s.durationA), duration(s.durationB),
+        t.addRow({Cell::ofInteger(s.index), duration(s.durationA), share(s.busyA, s.durationA), duration(s.durationB),
                           share(s.busyB, s.durationB), s.durationA && s.durationB ? Cell::ofInteger(s.delta()) : Cell::ofText(QString()),
                           s.durationA && s.durationB && *s.durationA > 0 ? Cell::ofDecimal(double(*s.durationB) / double(*s.durationA), 3)
                                                                           : Cell::ofText(QString())});
@@ -325,7 +325,7 @@ ResultTable collectiveDiffTable(const std::vector<CollectiveDiff> &rows)
                             QStringLiteral("Total wait A (ns)"), QStringLiteral("Count B"),       QStringLiteral("Mean skew B (ns)"),
                             QStringLiteral("Total wait B (ns)"), QStringLiteral("Wait delta (ns)")};
     for (const CollectiveDiff &r : rows)
-        t.rows.push_back({Cell::ofText(r.name), Cell::ofInteger(r.countA), meanCell(r.skewA, r.countA), Cell::ofInteger(r.waitA),
+        t.addRow({Cell::ofText(r.name), Cell::ofInteger(r.countA), meanCell(r.skewA, r.countA), Cell::ofInteger(r.waitA),
                           Cell::ofInteger(r.countB), meanCell(r.skewB, r.countB), Cell::ofInteger(r.waitB), Cell::ofInteger(r.waitB - r.waitA)});
     return t;
 }

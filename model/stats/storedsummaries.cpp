@@ -1,9 +1,5 @@
 #include "stats/storedsummaries.h"
 
-#include "core/qthash.h"
-
-#include <unordered_map>
-
 namespace rankscope::stats {
 
 bool storedGroupsCover(std::span<const ReportSlice> slices)
@@ -14,33 +10,33 @@ bool storedGroupsCover(std::span<const ReportSlice> slices)
     return true;
 }
 
-std::vector<LabelledSummary> summariesOfStoredGroups(std::span<const ReportSlice> slices, const StoredGroups &what)
+std::vector<Summary> summariesOfStoredGroups(std::span<const ReportSlice> slices, const StoredGroups &what,
+                                             GroupIndex &index)
 {
-    std::unordered_map<QStringList, std::uint32_t, QtHash> indexOf; // not QHash: see core/qthash.h
-    std::vector<QStringList> labels;        // per merged group
-    std::vector<std::vector<SortedRun>> runs; // per merged group, one per report group
+    // Per group, its parts: one a report's stored group. Most groups of an
+    // emit_nvtx trace have one part, so the parts are a flat list of
+    // (group, run) pairs put in group order, not a vector per group.
+    std::vector<std::pair<std::uint32_t, SortedRun>> parts;
     for (const ReportSlice &slice : slices) {
         const NameSummaries &stored = slice.report->byName;
         for (const TrackKind kind : what.kinds)
             for (const NameGroup &group : stored.groupsOf(kind, what.value)) {
                 if (slice.pid && group.pid != *slice.pid)
                     continue;
-                QStringList groupLabels = what.labelsOf(*slice.report, group);
-                if (groupLabels.isEmpty())
-                    continue;
-                auto it = indexOf.find(groupLabels);
-                if (it == indexOf.end()) {
-                    it = indexOf.emplace(groupLabels, std::uint32_t(labels.size())).first;
-                    labels.push_back(std::move(groupLabels));
-                    runs.emplace_back();
-                }
-                runs[it->second].push_back({stored.valuesOf(group), group.total, group.squaredDeviations});
+                if (const std::optional<std::uint32_t> g = what.groupOf(index, *slice.report, group))
+                    parts.push_back({*g, {stored.valuesOf(group), group.total, group.squaredDeviations}});
             }
     }
-    std::vector<LabelledSummary> summaries;
-    summaries.reserve(labels.size());
-    for (std::size_t g = 0; g < labels.size(); ++g)
-        summaries.push_back({summarizeSortedRuns(runs[g]), std::move(labels[g])});
+    std::stable_sort(parts.begin(), parts.end(), [](const auto &a, const auto &b) { return a.first < b.first; });
+    std::vector<Summary> summaries(index.size());
+    std::vector<SortedRun> runs;
+    for (std::size_t i = 0; i < parts.size();) {
+        runs.clear();
+        const std::uint32_t group = parts[i].first;
+        for (; i < parts.size() && parts[i].first == group; ++i)
+            runs.push_back(parts[i].second);
+        summaries[group] = summarizeSortedRuns(runs);
+    }
     return summaries;
 }
 

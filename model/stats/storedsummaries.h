@@ -6,37 +6,33 @@
 // Same numbers as over the events, the median exact.
 #include "core/namesummaries.h"
 #include "stats/statsscope.h"
+#include "stats/summarygroups.h"
 #include "stats/summary.h"
 
-#include <QStringList>
-
 #include <functional>
+#include <optional>
 #include <span>
 #include <vector>
 
 namespace rankscope::stats {
 
-struct LabelledSummary {
-    Summary summary;
-    QStringList labels; // the table's text columns
-};
-
 // Whether stored groups answer every slice: whole reports (or one process
 // of one), each opened from a cache that holds them.
 bool storedGroupsCover(std::span<const ReportSlice> slices);
 
-// A group's labels in the table being built; empty leaves it out.
-using GroupLabels = std::function<QStringList(const Report &, const NameGroup &)>;
+// A stored group's group in the table being built; none leaves it out.
+using StoredGroupOf = std::function<std::optional<std::uint32_t>(GroupIndex &, const Report &, const NameGroup &)>;
 
-// What a table takes: the groups of these kinds and value, as labelled.
+// What a table takes: the groups of these kinds and value, as grouped.
 struct StoredGroups {
     std::vector<TrackKind> kinds;
     GroupedValue value = GroupedValue::Duration;
-    GroupLabels labelsOf;
+    StoredGroupOf groupOf;
 };
 
-// The slices' stored groups `what` takes, merged by label and summarised,
-// in no particular order.
-std::vector<LabelledSummary> summariesOfStoredGroups(std::span<const ReportSlice> slices, const StoredGroups &what);
+// The summary of each group of `index` the slices' stored groups `what`
+// takes make, by group.
+std::vector<Summary> summariesOfStoredGroups(std::span<const ReportSlice> slices, const StoredGroups &what,
+                                             GroupIndex &index);
 
 } // namespace rankscope::stats

@@ -426,18 +426,18 @@ private slots:
         QVERIFY(compare->choiceNames().value(0).startsWith(QLatin1String("Run A: slow_rank0.pt.trace.json.gz")));
         // Step k: ProfilerStep#(k+2)'s dur in each JSON (µs).
         const ResultTable steps = compare->stepsTable()->model()->table();
-        QCOMPARE(steps.rows.size(), 6u);
-        for (const auto &row : steps.rows)
+        QCOMPARE(steps.rowCount(), 6u);
+        for (const auto &row : steps.allRows())
             if (row[0].integer == 0) {
                 QCOMPARE(row[1].integer, std::int64_t(146966408));
                 QCOMPARE(row[3].integer, std::int64_t(18635010));
             }
         // A row of the difference lights up its events in both runs.
         const ResultTable diff = compare->diffTable()->model()->table();
-        QVERIFY(!diff.rows.empty());
+        QVERIFY(!diff.allRows().empty());
         compare->diffTable()->view()->selectRow(0);
         const auto &lit = w.timeline()->canvas()->highlighted();
-        QCOMPARE(std::int64_t(lit.size()), diff.rows[0][1].integer + diff.rows[0][4].integer);
+        QCOMPARE(std::int64_t(lit.size()), diff.allRows()[0][1].integer + diff.allRows()[0][4].integer);
         QVERIFY(std::any_of(lit.begin(), lit.end(), [](const EventLocation &e) { return e.rank == 0; }));
         QVERIFY(std::any_of(lit.begin(), lit.end(), [](const EventLocation &e) { return e.rank == 1; }));
 

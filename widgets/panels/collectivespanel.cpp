@@ -93,9 +93,9 @@ void CollectivesPanel::present(Result r)
     // The rank that caused the most delay, shaded across its row.
     std::set<std::pair<int, int>> culprit;
     int worst = -1;
-    for (std::size_t row = 0; row < r.ranks.rows.size(); ++row) {
-        const Cell &delay = r.ranks.rows[row][3];
-        if (delay.isNumber() && delay.integer > 0 && (worst < 0 || delay.integer > r.ranks.rows[std::size_t(worst)][3].integer))
+    for (std::size_t row = 0; row < r.ranks.rowCount(); ++row) {
+        const std::int64_t delay = r.ranks.integerAt(row, 3);
+        if (delay > 0 && (worst < 0 || delay > r.ranks.integerAt(std::size_t(worst), 3)))
             worst = int(row);
     }
     if (worst >= 0)
@@ -130,7 +130,7 @@ void CollectivesPanel::activateInstance(int row)
 {
     if (!m_match || row < 0)
         return;
-    const Cell &index = m_instances->model()->table().rows[std::size_t(row)][0];
+    const Cell index = m_instances->model()->table().cell(std::size_t(row), 0);
     if (!index.isNumber() || index.integer < 0 || std::size_t(index.integer) >= m_match->instances.size())
         return;
     const CollectiveInstance &c = m_match->instances[std::size_t(index.integer)];

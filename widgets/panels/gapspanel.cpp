@@ -125,7 +125,7 @@ void GapsPanel::present(std::vector<GpuGapInfo> found, const std::vector<Utiliza
     gaps.headers = QStringList{tr("Rank"), tr("GPU"), tr("Start (s)"), tr("Duration (ns)"), tr("Duration"), tr("Main CPU activity"),
                                tr("Share of step (%)")};
     for (const GpuGapInfo &g : m_found)
-        gaps.rows.push_back({Cell::ofInteger(g.rank), Cell::ofInteger(g.deviceId), Cell::ofDecimal(double(g.time.start - zero) / 1e9, 6),
+        gaps.addRow({Cell::ofInteger(g.rank), Cell::ofInteger(g.deviceId), Cell::ofDecimal(double(g.time.start - zero) / 1e9, 6),
                              Cell::ofInteger(g.time.duration()), Cell::ofText(formatDuration(g.time.duration())),
                              Cell::ofText(describeMainActivity(g)),
                              g.medianStep > 0 ? Cell::ofDecimal(100.0 * double(g.time.duration()) / double(g.medianStep), 1) : Cell::ofText(QString())});
@@ -160,7 +160,7 @@ void GapsPanel::showActivity(int gapRow)
     t.headers = QStringList{tr("Name"), tr("Source"), tr("Thread"), tr("Covered (ns)"), tr("Share of gap (%)")};
     if (gapRow >= 0 && std::size_t(gapRow) < m_found.size())
         for (const CpuActivity &a : m_found[std::size_t(gapRow)].activity)
-            t.rows.push_back({Cell::ofText(a.name), Cell::ofText(a.source), Cell::ofText(a.mainThread ? tr("training") : tr("other")),
+            t.addRow({Cell::ofText(a.name), Cell::ofText(a.source), Cell::ofText(a.mainThread ? tr("training") : tr("other")),
                               Cell::ofInteger(a.covered), Cell::ofDecimal(a.share * 100, 1)});
     m_activity->setTable(t);
 }

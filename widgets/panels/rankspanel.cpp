@@ -176,20 +176,20 @@ void RanksPanel::present(ResultTable t)
 {
     const auto worseIsHigher = stats::rankComparisonWorseIsHigher();
     std::set<std::pair<int, int>> worst;
-    if (t.rows.size() > 1)
+    if (t.rowCount() > 1)
         for (std::size_t c = 0; c < worseIsHigher.size() && c < std::size_t(t.headers.size()); ++c) {
             if (!worseIsHigher[c])
                 continue;
             int best = -1;
             bool differ = false; // all ranks equal: nobody is worst
-            for (std::size_t r = 0; r < t.rows.size(); ++r) {
-                const Cell &cell = t.rows[r][c];
+            for (std::size_t r = 0; r < t.rowCount(); ++r) {
+                const Cell cell = t.cell(r, c);
                 if (!cell.isNumber())
                     continue;
-                if (best >= 0 && cell.toDouble() != t.rows[std::size_t(best)][c].toDouble())
+                if (best >= 0 && cell.toDouble() != t.numberAt(std::size_t(best), c))
                     differ = true;
-                if (best < 0 || (*worseIsHigher[c] ? cell.toDouble() > t.rows[std::size_t(best)][c].toDouble()
-                                                   : cell.toDouble() < t.rows[std::size_t(best)][c].toDouble()))
+                if (best < 0 || (*worseIsHigher[c] ? cell.toDouble() > t.numberAt(std::size_t(best), c)
+                                                   : cell.toDouble() < t.numberAt(std::size_t(best), c)))
                     best = int(r);
             }
             if (best >= 0 && differ)

@@ -28,7 +28,7 @@ void ResultTableModel::setHighlighted(std::set<std::pair<int, int>> cells)
 
 int ResultTableModel::rowCount(const QModelIndex &parent) const
 {
-    return parent.isValid() ? 0 : int(m_table.rows.size());
+    return parent.isValid() ? 0 : int(m_table.rowCount());
 }
 
 int ResultTableModel::columnCount(const QModelIndex &parent) const
@@ -40,10 +40,7 @@ QVariant ResultTableModel::data(const QModelIndex &index, int role) const
 {
     if (!index.isValid() || index.row() >= rowCount() || index.column() >= columnCount())
         return {};
-    const auto &row = m_table.rows[std::size_t(index.row())];
-    if (std::size_t(index.column()) >= row.size())
-        return {};
-    const Cell &cell = row[std::size_t(index.column())];
+    const Cell cell = m_table.cell(std::size_t(index.row()), std::size_t(index.column()));
     switch (role) {
     case Qt::DisplayRole: return cell.display();
     case Qt::ToolTipRole: return plainTooltip(cell.display()); // a name is data, not markup

@@ -31,7 +31,7 @@ SummaryPanel::SummaryPanel(QWidget *parent)
     for (TableBox *box : m_boxes)
         connect(box, &TableBox::rowActivated, this, [this, box](int row) {
             const ResultTable &t = box->model()->table();
-            QString name = t.rows[std::size_t(row)].back().text;
+            QString name = t.cell(std::size_t(row), t.columnCount() - 1).text;
             if (box == m_nvtx)
                 name = name.mid(name.indexOf(QLatin1Char(':')) + 1);
             emit searchRequested(name);

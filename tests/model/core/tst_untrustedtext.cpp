@@ -64,8 +64,8 @@ private slots:
 
         ResultTable table;
         table.headers = {QStringLiteral("Total Time (ns)"), QStringLiteral("Name")};
-        table.rows.push_back({Cell::ofInteger(-5), Cell::ofText(QStringLiteral("=cmd|' /C calc'!A0"))});
-        table.rows.push_back({Cell::ofDecimal(-1.5, 1), Cell::ofText(QStringLiteral("line\nbreak"))});
+        table.addRow({Cell::ofInteger(-5), Cell::ofText(QStringLiteral("=cmd|' /C calc'!A0"))});
+        table.addRow({Cell::ofDecimal(-1.5, 1), Cell::ofText(QStringLiteral("line\nbreak"))});
         QCOMPARE(table.toCsv(), QStringLiteral("Total Time (ns),Name\n-5,'=cmd|' /C calc'!A0\n-1.5,\"line\nbreak\"\n"));
         QCOMPARE(table.toCsv(CsvCells::Raw), QStringLiteral("Total Time (ns),Name\n-5,=cmd|' /C calc'!A0\n-1.5,\"line\nbreak\"\n"));
         // The aligned table keeps one line per row.

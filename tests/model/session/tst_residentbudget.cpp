@@ -106,7 +106,7 @@ private slots:
         const Session session = Session::fromReports({cachedReport(100, &a), cachedReport(100, &b), cachedReport(100, &c)});
         ResidentBudget::process().use(*session.reports()[1]);
         const ResultTable table = stats::cudaGpuKernSum(stats::slicesOf(session, {}));
-        QCOMPARE(table.rows.size(), std::size_t(0));
+        QCOMPARE(table.rowCount(), std::size_t(0));
         QCOMPARE(a->released, 1);
         QCOMPARE(b->released, 0);
         QCOMPARE(c->released, 1);

@@ -149,12 +149,12 @@ private slots:
         const Diagnosis d = diagnose(session);
         const ResultTable table = findingsTable(d);
         QCOMPARE(table.headers, (QStringList{"Severity", "Finding", "Ranks", "Cost (ns)", "Share (%)", "Instances", "Evidence", "Advice"}));
-        QCOMPARE(table.rows.size(), d.findings.size());
+        QCOMPARE(table.rowCount(), d.findings.size());
         const QString md = findingsMarkdown(session, d);
         for (const Finding &f : d.findings)
             QVERIFY(md.contains(f.title));
         const ResultTable instances = findingInstancesTable(session, d.findings.front());
-        QCOMPARE(instances.rows.size(), d.findings.front().instances.size());
+        QCOMPARE(instances.rowCount(), d.findings.front().instances.size());
     }
 };
 

@@ -62,7 +62,7 @@ private slots:
             // nsys analyze printed "no problems detected" for these rules
             // on both runs (no synchronous copies or memsets), not a table.
             QVERIFY2(report == QLatin1String("cuda_memcpy_sync") || report == QLatin1String("cuda_memset_sync"), "reference CSV missing");
-            QCOMPARE(stats::runReport(report, reportOf(fixture, cached))->rows.size(), std::size_t(0));
+            QCOMPARE(stats::runReport(report, reportOf(fixture, cached))->rowCount(), std::size_t(0));
             return;
         }
         const QList<QStringList> expected = parseCsv(readText(referenceCsv(fixture, report)));
@@ -127,7 +127,7 @@ private slots:
             expected.remove(QLatin1Char('\r'));
             QCOMPARE(back.toCsv(), expected);
         }
-        if (table.rows.empty())
+        if (table.allRows().empty())
             return;
         ResultTable cut;
         QDataStream shortIn(bytes.left(bytes.size() - 3));
@@ -170,8 +170,8 @@ private slots:
         QCOMPARE(stats::cudaMemcpySyncRule(r).toCsv(),
                  QStringLiteral("Duration (ns),Start (ns),Src Kind,Dst Kind,Bytes (MB),PID,Device ID,Context ID,Green Context ID,Stream ID,API Name\n"
                                 "300,50000,Pinned,Device,2.000,42,0,1,,7,cudaMemcpy_v3020\n"));
-        QCOMPARE(stats::cudaMemcpyAsyncRule(r).rows.size(), std::size_t(1));
-        QCOMPARE(stats::cudaMemcpyAsyncRule(r).rows[0][1].integer, 51000);
+        QCOMPARE(stats::cudaMemcpyAsyncRule(r).rowCount(), std::size_t(1));
+        QCOMPARE(stats::cudaMemcpyAsyncRule(r).allRows()[0][1].integer, 51000);
         QCOMPARE(stats::cudaMemsetSyncRule(r).toCsv(),
                  QStringLiteral("Duration (ns),Start (ns),Memory Kind,Bytes (MB),PID,Device ID,Context ID,Green Context ID,Stream ID,API Name\n"
                                 "500,60004,Pinned,0.004,42,0,1,,7,cudaMemset_v3020\n"));
@@ -180,7 +180,7 @@ private slots:
                                 "800,8000,42,43,cudaDeviceSynchronize_v3020\n"
                                 "700,7000,42,43,cudaStreamSynchronize_v3020\n"));
         // nsys' `rows` option.
-        QCOMPARE(stats::cudaApiSyncRule(r, 1).rows.size(), std::size_t(1));
+        QCOMPARE(stats::cudaApiSyncRule(r, 1).rowCount(), std::size_t(1));
     }
 
     void gapThresholdIsInMilliseconds()
@@ -188,9 +188,9 @@ private slots:
         // 500 ms finds the one 3.65 s gap; 5 s finds none.
         stats::ReportOptions options;
         options.gapThresholdMs = 5000.0;
-        QCOMPARE(stats::runReport(QStringLiteral("gpu_gaps"), *m_reports["slow_1gpu"], options)->rows.size(), std::size_t(0));
+        QCOMPARE(stats::runReport(QStringLiteral("gpu_gaps"), *m_reports["slow_1gpu"], options)->rowCount(), std::size_t(0));
         options.gapThresholdMs = 1.0;
-        QVERIFY(stats::runReport(QStringLiteral("gpu_gaps"), *m_reports["slow_1gpu"], options)->rows.size() > 1);
+        QVERIFY(stats::runReport(QStringLiteral("gpu_gaps"), *m_reports["slow_1gpu"], options)->rowCount() > 1);
     }
 };
 

@@ -53,7 +53,7 @@ private slots:
         }
         const ResultTable t = cudaGpuKernSum(slicesOf(*m_slow, {TimeRange{from, to}, std::nullopt}));
         qint64 total = 0, count = 0;
-        for (const auto &row : t.rows) {
+        for (const auto &row : t.allRows()) {
             total += row[1].integer;
             count += row[2].integer;
         }
@@ -335,7 +335,7 @@ private slots:
         QCOMPARE(formatRounded(double(rows[0].bytes[int(Direction::DtoH)]) / 1e6, 3), QStringLiteral("13.429"));
         QCOMPARE(formatRounded(double(rows[0].bytes[int(Direction::DtoD)]) / 1e6, 3), QStringLiteral("14.917"));
         const ResultTable t = rankComparisonTable(*m_ddp, {});
-        QCOMPARE(t.rows.size(), std::size_t(4));
+        QCOMPARE(t.rowCount(), std::size_t(4));
         QCOMPARE(rankComparisonWorseIsHigher().size(), std::size_t(t.headers.size()));
         // One rank only.
         QCOMPARE(compareRanks(*m_ddp, {std::nullopt, 2}).size(), std::size_t(1));

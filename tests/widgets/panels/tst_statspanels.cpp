@@ -107,7 +107,7 @@ private slots:
         const QString name = QStringLiteral("x<img src=\"/tmp/red.png\"><b>bold</b>");
         ResultTable table;
         table.headers = {QStringLiteral("Name")};
-        table.rows.push_back({Cell::ofText(name)});
+        table.addRow({Cell::ofText(name)});
         ResultTableModel model;
         model.setTable(table);
         const QString tip = model.data(model.index(0, 0), Qt::ToolTipRole).toString();
@@ -181,7 +181,7 @@ private slots:
         const qint64 rank1 = total(dock.summaries()->kernels()->model());
         QVERIFY(rank1 > 0 && rank1 < all);
         qint64 expected = 0; // the engine's kernel total for rank 1 alone
-        for (const auto &row : stats::cudaGpuKernSum(*m_ddp->ranks()[1].report).rows)
+        for (const auto &row : stats::cudaGpuKernSum(*m_ddp->ranks()[1].report).allRows())
             expected += row[1].integer;
         QCOMPARE(rank1, expected);
         const TimeRange half{m_ddp->extent().start, m_ddp->extent().start + m_ddp->extent().duration() / 2};
@@ -210,10 +210,10 @@ private slots:
             if (csv[i].size() == 9)
                 nsys[csv[i][8]] = {csv[i][2].toLongLong(), csv[i][1].toLongLong()};
         std::map<QString, std::int64_t> rank1; // the engine's summary of rank 1
-        for (const auto &row : stats::cudaGpuKernSum(*m_ddp->ranks()[1].report).rows)
+        for (const auto &row : stats::cudaGpuKernSum(*m_ddp->ranks()[1].report).allRows())
             rank1[row[8].text] += row[1].integer;
         std::size_t inA = 0;
-        for (const auto &row : diff.rows) {
+        for (const auto &row : diff.allRows()) {
             const auto a = nsys.find(row[0].text);
             QCOMPARE(row[1].integer, a == nsys.end() ? 0 : a->second.first);
             QCOMPARE(row[2].integer, a == nsys.end() ? 0 : a->second.second);

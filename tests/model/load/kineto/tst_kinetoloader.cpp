@@ -32,7 +32,7 @@ std::int64_t kernelSumTotal(const Report &r)
 {
     std::int64_t total = 0;
     const ResultTable table = *stats::runReport(QStringLiteral("cuda_gpu_kern_sum"), r); // keep it alive for the loop
-    for (const auto &row : table.rows)
+    for (const auto &row : table.allRows())
         total += row[1].integer;
     return total;
 }
@@ -119,7 +119,7 @@ private slots:
         QCOMPARE(big, 6);
         // The same names as nsys stats: memory statistics read the same.
         const auto sizes = stats::runReport(QStringLiteral("cuda_gpu_mem_size_sum"), *r.report);
-        QCOMPARE(sizes->rows[0].back().text, QStringLiteral("[CUDA memcpy Host-to-Device]"));
+        QCOMPARE(sizes->row(0).back().text, QStringLiteral("[CUDA memcpy Host-to-Device]"));
     }
 
     void ddpRanksComeFromDistributedInfo()
@@ -202,7 +202,7 @@ private slots:
         QVERIFY(std::all_of(parts.begin(), parts.end(), [](const auto &p) { return p.has_value(); }));
         const ResultTable direct = stats::rankSummary(session);
         QCOMPARE(stats::rankSummary(session, stats::KernelClassifier::hta(), &parts).toCsv(), direct.toCsv());
-        QCOMPARE(direct.rows.size(), session.ranks().size());
+        QCOMPARE(direct.rowCount(), session.ranks().size());
         QCOMPARE(stats::temporalBreakdown(session).front().stepWindow, QByteArray(QTest::currentDataTag()) != "no steps");
     }
 

@@ -1,0 +1,118 @@
+#include "stats/summarygroups.h"
+
+namespace rankscope::stats {
+
+namespace {
+
+std::string_view styleName(NvtxStyle style)
+{
+    return style == NvtxStyle::PushPop ? "PushPop" : "StartEnd";
+}
+
+} // namespace
+
+GroupLabel GroupIndex::built(QString text)
+{
+    GroupLabel label;
+    label.built = std::uint32_t(m_built.size());
+    m_built.push_back(std::move(text));
+    return label;
+}
+
+QByteArray GroupIndex::textOf(const GroupLabel &label) const
+{
+    if (!label.report)
+        return m_built[label.built].toUtf8();
+    QByteArray text;
+    if (label.style != NvtxStyle::None) {
+        const std::string_view style = styleName(label.style), domain = label.report->strings.view(label.domain);
+        text.append(style.data(), qsizetype(style.size())).append('\x1f');
+        text.append(domain.data(), qsizetype(domain.size())).append(':');
+    }
+    const std::string_view name = label.report->strings.view(label.name);
+    return text.append(name.data(), qsizetype(name.size()));
+}
+
+std::uint32_t GroupIndex::add(const GroupLabel &label)
+{
+    const auto group = std::uint32_t(m_labels.size());
+    if (m_acrossReports || !label.report) {
+        QByteArray text = textOf(label);
+        if (const auto it = m_byText.constFind(text); it != m_byText.cend()) {
+            if (!label.report)
+                m_built.pop_back(); // built() just added it
+            return *it;
+        }
+        m_byText.insert(std::move(text), group);
+    }
+    m_labels.push_back(label);
+    return group;
+}
+
+void GroupIndex::writeLabel(ResultTable &table, std::size_t row, std::size_t column, std::uint32_t group) const
+{
+    const GroupLabel &label = m_labels[group];
+    if (!label.report) {
+        table.setText(row, column, QStringView(m_built[label.built]));
+        return;
+    }
+    if (label.style == NvtxStyle::None) {
+        table.setReportText(row, column, *label.report, label.name);
+        return;
+    }
+    table.setText(row, column, styleName(label.style));
+    std::string prefix(label.report->strings.view(label.domain));
+    prefix += ':';
+    table.setReportText(row, column + 1, *label.report, label.name, prefix);
+}
+
+void sortSummaryRows(ResultTable &table, std::size_t totalColumn, std::size_t countColumn, std::size_t firstLabelColumn)
+{
+    // The numeric keys copied out once and sorted first; labels are
+    // compared only within runs of equal totals and counts (an emit_nvtx
+    // table has runs of tens of one-instance ranges of equal length).
+    struct Key {
+        std::int64_t total; // exact: a 64-bit total does not fit a double
+        double decimalTotal;
+        std::int64_t count;
+        std::uint32_t row;
+    };
+    const std::size_t rows = table.rowCount();
+    std::vector<Key> keys(rows);
+    for (std::size_t row = 0; row < rows; ++row)
+        keys[row] = {table.integerAt(row, totalColumn), table.numberAt(row, totalColumn),
+                     table.integerAt(row, countColumn), std::uint32_t(row)};
+    auto sameNumbers = [](const Key &a, const Key &b) {
+        return a.total == b.total && a.decimalTotal == b.decimalTotal && a.count == b.count;
+    };
+    std::sort(keys.begin(), keys.end(), [&](const Key &a, const Key &b) {
+        if (a.total != b.total)
+            return a.total > b.total;
+        if (a.decimalTotal != b.decimalTotal)
+            return a.decimalTotal > b.decimalTotal;
+        if (a.count != b.count)
+            return a.count < b.count;
+        return a.row < b.row;
+    });
+    for (std::size_t begin = 0; begin < rows;) {
+        std::size_t end = begin + 1;
+        while (end < rows && sameNumbers(keys[begin], keys[end]))
+            ++end;
+        if (end - begin > 1)
+            std::stable_sort(keys.begin() + std::ptrdiff_t(begin), keys.begin() + std::ptrdiff_t(end),
+                             [&](const Key &a, const Key &b) {
+                                 for (std::size_t c = firstLabelColumn; c < table.columnCount(); ++c)
+                                     if (const int order = table.compareText(a.row, b.row, c); order != 0)
+                                         return order < 0;
+                                 return false;
+                             });
+        begin = end;
+    }
+    std::vector<std::uint32_t> order(rows);
+    for (std::size_t i = 0; i < rows; ++i)
+        order[i] = keys[i].row;
+    keys = {};
+    table.reorderRows(order);
+}
+
+} // namespace rankscope::stats

@@ -1,0 +1,80 @@
+#pragma once
+// The groups of a summary report (cuda_gpu_kern_sum, nvtx_sum, ...) and
+// their labels, without building the labels' text: a group of one report
+// is found by the string id of its name in an array, and its label names
+// that string. An emit_nvtx export has a distinct NVTX text for nearly
+// every range, 10^7 groups at 20M events: as QStringLists in a hash they
+// cost more than the report. Labels are compared as text only where two
+// ids can read the same: across reports, and for built labels.
+#include "core/report.h"
+#include "stats/resulttable.h"
+
+#include <QByteArray>
+#include <QHash>
+#include <QString>
+
+#include <cstdint>
+#include <map>
+#include <utility>
+#include <vector>
+
+namespace rankscope::stats {
+
+enum class NvtxStyle : std::uint8_t { None, PushPop, StartEnd };
+
+// A group's label: a report's string (an NVTX range: with its style and
+// domain, two columns "Style","<domain>:<name>"), or a text built once.
+struct GroupLabel {
+    const Report *report = nullptr; // whose strings `name` and `domain` are; null: built text
+    StringId name = 0;
+    StringId domain = StringTable::kEmpty;
+    NvtxStyle style = NvtxStyle::None;
+    std::uint32_t built = 0; // index of a built text (no report)
+};
+
+class GroupIndex {
+public:
+    // acrossReports: the groups come from more than one report, and those
+    // whose labels read the same are one group.
+    explicit GroupIndex(bool acrossReports) : m_acrossReports(acrossReports) {}
+
+    // The group of `name` of `report` under `key` (a domain and style; 0
+    // for none); makeLabel() gives a new one's label, once per name.
+    template<class MakeLabel>
+    std::uint32_t groupOf(const Report &report, std::uint64_t key, StringId name, MakeLabel &&makeLabel)
+    {
+        std::vector<std::uint32_t> &byName = m_byKey[{&report, key}];
+        if (byName.size() <= name)
+            byName.resize(std::max<std::size_t>(report.strings.size(), std::size_t(name) + 1), kNoGroup);
+        std::uint32_t &group = byName[name];
+        if (group == kNoGroup)
+            group = add(makeLabel());
+        return group;
+    }
+    // A label whose text is built, not a report's string.
+    GroupLabel built(QString text);
+
+    std::size_t size() const { return m_labels.size(); }
+    // The label columns the groups fill (two for NVTX ranges).
+    static std::size_t labelColumns(const GroupLabel &label) { return label.style == NvtxStyle::None ? 1 : 2; }
+    // Writes the group's label into the table, from `column` on.
+    void writeLabel(ResultTable &table, std::size_t row, std::size_t column, std::uint32_t group) const;
+
+private:
+    static constexpr std::uint32_t kNoGroup = ~std::uint32_t(0);
+    std::uint32_t add(const GroupLabel &label);
+    QByteArray textOf(const GroupLabel &label) const;
+
+    bool m_acrossReports = false;
+    std::map<std::pair<const Report *, std::uint64_t>, std::vector<std::uint32_t>> m_byKey;
+    std::vector<GroupLabel> m_labels; // per group
+    std::vector<QString> m_built;
+    QHash<QByteArray, std::uint32_t> m_byText; // where labels are compared as text
+};
+
+// Orders a summary table as nsys does: largest total first, then fewer
+// instances, then by the label columns.
+void sortSummaryRows(ResultTable &table, std::size_t totalColumn, std::size_t countColumn,
+                     std::size_t firstLabelColumn);
+
+} // namespace rankscope::stats

@@ -1,0 +1,174 @@
+// ResultTable stores results by column (stats/resulttable.h): cells made
+// on request read what was set, a report's strings are named not copied
+// (and keep their report alive), the CSV written from the columns as UTF-8
+// is the text toCsv() makes, and the summary order (stats/summarygroups.h)
+// breaks ties by the labels' bytes.
+#include "core/report.h"
+#include "stats/resulttable.h"
+#include "stats/summarygroups.h"
+
+#include <QBuffer>
+#include <QtTest>
+
+using namespace rankscope;
+
+namespace {
+
+QByteArray deviceCsv(const ResultTable &table, CsvCells cells)
+{
+    QBuffer buffer;
+    buffer.open(QIODevice::WriteOnly);
+    if (!table.writeCsv(buffer, cells))
+        return "(write failed)";
+    return buffer.data();
+}
+
+} // namespace
+
+class TestResultTable : public QObject {
+    Q_OBJECT
+
+private slots:
+    void cellsReadWhatWasSet()
+    {
+        ResultTable t;
+        t.headers = {QStringLiteral("a"), QStringLiteral("b"), QStringLiteral("c"), QStringLiteral("d")};
+        t.addRow({Cell::ofInteger(-7), Cell::ofDecimal(2.25, 1), Cell::ofPythonDecimal(2.25, 1), Cell::ofText(QStringLiteral("µs"))});
+        t.addRow({Cell::ofInteger(std::numeric_limits<std::int64_t>::min())}); // the rest empty
+        QCOMPARE(t.rowCount(), std::size_t(2));
+        QCOMPARE(t.columnCount(), std::size_t(4));
+        QCOMPARE(t.cell(0, 0).integer, std::int64_t(-7));
+        QCOMPARE(t.cell(0, 1).display(), QStringLiteral("2.3")); // SQLite's round(): half away from zero
+        QCOMPARE(t.cell(0, 2).display(), QStringLiteral("2.2")); // Python's: half to even
+        QCOMPARE(t.cell(0, 3).text, QStringLiteral("µs"));
+        QCOMPARE(t.cell(1, 0).integer, std::numeric_limits<std::int64_t>::min());
+        QCOMPARE(t.cell(1, 3).type, Cell::Type::Empty);
+        QCOMPARE(t.numberAt(0, 1), 2.25);
+        QCOMPARE(t.integerAt(0, 3), std::int64_t(0));
+    }
+
+    void reportStringsAreNamedAndKeepTheirReport()
+    {
+        auto report = std::make_shared<Report>();
+        const StringId name = report->strings.intern("aten::linear, op_id = 7");
+        const StringId domain = report->strings.intern("NCCL");
+        ResultTable t;
+        t.setReportText(t.appendRow(), 0, *report, name, "NCCL:");
+        t.setReportText(t.appendRow(), 0, *report, domain);
+        const std::size_t bytesNamed = t.memoryBytes();
+        std::weak_ptr<Report> watch = report;
+        report.reset();
+        QVERIFY(!watch.expired()); // the table holds it
+        QCOMPARE(t.cell(0, 0).text, QStringLiteral("NCCL:aten::linear, op_id = 7"));
+        QCOMPARE(t.cell(1, 0).text, QStringLiteral("NCCL"));
+        QVERIFY(bytesNamed < 64); // two values and two format bytes (and capacity)
+        t = ResultTable();
+        QVERIFY(watch.expired());
+
+        // A report no shared_ptr owns: its text is copied, and outlives it.
+        ResultTable copied;
+        {
+            Report onStack;
+            const StringId id = onStack.strings.intern("cudaMemcpyAsync");
+            copied.setReportText(copied.appendRow(), 0, onStack, id, "x:");
+        }
+        QCOMPARE(copied.cell(0, 0).text, QStringLiteral("x:cudaMemcpyAsync"));
+    }
+
+    void csvFromColumnsIsToCsvsText()
+    {
+        auto report = std::make_shared<Report>();
+        ResultTable t;
+        t.headers = {QStringLiteral("Total, ns"), QStringLiteral("Avg"), QStringLiteral("Name"), QStringLiteral("Range")};
+        const char *names[] = {"=HYPERLINK(\"x\")", "plain", "comma, inside", "quote \" inside", "line\nbreak",
+                               "-negative", "\xff\xfe not UTF-8", "@at", "\ttab", "ünïcödé"};
+        for (const char *n : names) {
+            const std::size_t row = t.appendRow();
+            t.setInteger(row, 0, -12345678901234);
+            t.setDecimal(row, 1, 0.05, 1);
+            t.setText(row, 2, QString::fromUtf8(n));
+            t.setReportText(row, 3, *report, report->strings.intern(n), std::string_view(n).substr(0, 2));
+        }
+        t.addRow({}); // an empty row
+        for (const CsvCells cells : {CsvCells::SpreadsheetSafe, CsvCells::Raw}) {
+            const QByteArray fromColumns = deviceCsv(t, cells);
+            QCOMPARE(fromColumns, t.toCsv(cells).toUtf8());
+        }
+        QVERIFY(deviceCsv(t, CsvCells::SpreadsheetSafe).contains("\"'=HYPERLINK(\"\"x\"\")\""));
+        QVERIFY(deviceCsv(t, CsvCells::Raw).contains("\"=HYPERLINK(\"\"x\"\")\""));
+    }
+
+    void aTextLongerThanItsLengthFieldReadsWhole()
+    {
+        ResultTable t;
+        const std::string longText(0xFFFFFF + 5, 'x');
+        t.setText(t.appendRow(), 0, std::string_view(longText));
+        t.setText(t.appendRow(), 0, std::string_view("after"));
+        QCOMPARE(t.cell(0, 0).text.size(), qsizetype(longText.size()));
+        QCOMPARE(t.cell(1, 0).text, QStringLiteral("after"));
+    }
+
+    void repeatedShortTextsAreStoredOnce()
+    {
+        ResultTable t;
+        for (int i = 0; i < 100000; ++i)
+            t.addRow({Cell::ofText(QStringLiteral("PushPop")), Cell::ofText(QStringLiteral("StartEnd"))});
+        QVERIFY(t.memoryBytes() < 100000 * 2 * 9 * 2); // 9 B a cell (capacity slack aside), not the text
+        QCOMPARE(t.cell(99999, 1).text, QStringLiteral("StartEnd"));
+    }
+
+    void summaryOrderBreaksTiesByLabelBytes()
+    {
+        auto report = std::make_shared<Report>();
+        ResultTable t;
+        struct In {
+            std::int64_t total, count;
+            const char *label;
+        };
+        const In rows[] = {{10, 1, "b"}, {30, 2, "z"}, {10, 1, "a"}, {10, 2, "a"}, {10, 1, "ab"}, {10, 1, "\xc3\xa9"}};
+        for (const In &in : rows) {
+            const std::size_t row = t.appendRow();
+            t.setInteger(row, 0, in.total);
+            t.setInteger(row, 1, in.count);
+            t.setReportText(row, 2, *report, report->strings.intern(in.label));
+        }
+        stats::sortSummaryRows(t, 0, 1, 2);
+        QStringList order;
+        for (std::size_t r = 0; r < t.rowCount(); ++r)
+            order << t.cell(r, 2).text;
+        // Largest total first, then fewer instances, then by the label's bytes.
+        QCOMPARE(order, (QStringList{QStringLiteral("z"), QStringLiteral("a"), QStringLiteral("ab"), QStringLiteral("b"),
+                                     QStringLiteral("é"), QStringLiteral("a")}));
+        QCOMPARE(t.integerAt(5, 1), std::int64_t(2));
+        t.truncateRows(2);
+        QCOMPARE(t.rowCount(), std::size_t(2));
+        QCOMPARE(t.cell(1, 2).text, QStringLiteral("a"));
+    }
+
+    void bytesAndBack()
+    {
+        auto report = std::make_shared<Report>();
+        ResultTable t;
+        t.name = QStringLiteral("nvtx_sum");
+        t.headers = {QStringLiteral("n"), QStringLiteral("Range")};
+        t.notes = {QStringLiteral("a note")};
+        t.addRow({Cell::ofInteger(3), Cell::ofDecimal(1.5, 2)});
+        t.setReportText(0, 2, *report, report->strings.intern("range"), ":");
+        QByteArray bytes;
+        {
+            QDataStream out(&bytes, QIODevice::WriteOnly);
+            out << t;
+        }
+        ResultTable back;
+        QDataStream in(bytes);
+        in >> back;
+        QCOMPARE(in.status(), QDataStream::Ok);
+        QCOMPARE(back.name, t.name);
+        QCOMPARE(back.notes, t.notes);
+        QCOMPARE(back.toCsv(), t.toCsv());
+        QCOMPARE(back.cell(0, 2).text, QStringLiteral(":range"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestResultTable)
+#include "tst_resulttable.moc"
