@@ -12,6 +12,8 @@
 
 #include <QtTest>
 
+#include <sys/resource.h>
+
 using namespace rankscope::test;
 
 namespace {
@@ -446,6 +448,80 @@ private slots:
         QCOMPARE(ordered.exitCode, 0);
         QVERIFY(ordered.out.contains(QLatin1String("aten::linear, seq = ")));
         QCOMPARE(QString(shuffled.out).replace(QLatin1String("/shuffled/"), QLatin1String("/ordered/")), ordered.out);
+    }
+
+    // Issue 37: running out of memory is an outcome. Under address-space
+    // limits (ulimit -v) around the point where the statistics stop
+    // fitting, `stats` never dies of a signal: it prints every table it
+    // could compute, a line per report (or file) that could not get its
+    // memory, and exits 2; with room enough it exits 0. The limit is
+    // bisected, as the process's own size differs between machines.
+    void statisticsUnderAMemoryLimit()
+    {
+        QTemporaryDir dir;
+        QCOMPARE(QProcess::execute(QStringLiteral(RANKSCOPE_TRACEGEN),
+                                   {"--profile", "pytorch", "--events", "300000", "--seed", "4", dir.path()}),
+                 0);
+        const QString trace = dir.filePath(QStringLiteral("pytorch_rank0.sqlite"));
+        struct Outcome {
+            bool signalled = false;
+            int exitCode = -1;
+            QString out, err;
+        };
+        auto statsUnder = [&](std::uint64_t limitBytes) {
+            QProcess p;
+            p.setChildProcessModifier([limitBytes] {
+                const rlimit limit{rlim_t(limitBytes), rlim_t(limitBytes)};
+                ::setrlimit(RLIMIT_AS, &limit);
+            });
+            QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+            env.insert(QStringLiteral("RANKSCOPE_INDEX_CACHE"), QStringLiteral("off"));
+            p.setProcessEnvironment(env);
+            p.start(QStringLiteral(RANKSCOPE_CLI), {"stats", "--no-cache", trace});
+            Outcome o;
+            if (!p.waitForFinished(120000))
+                return o;
+            o.signalled = p.exitStatus() != QProcess::NormalExit;
+            o.exitCode = p.exitCode();
+            o.out = QString::fromUtf8(p.readAllStandardOutput());
+            o.err = QString::fromUtf8(p.readAllStandardError());
+            return o;
+        };
+        auto check = [&](std::uint64_t limit, const Outcome &o) {
+            const QString what = QStringLiteral("limit %1 MiB: exit %2, %3").arg(limit >> 20).arg(o.exitCode).arg(o.err);
+            QVERIFY2(!o.signalled, qPrintable(what));
+            QVERIFY2(o.exitCode == 0 || o.exitCode == 2, qPrintable(what));
+            if (o.exitCode == 2)
+                QVERIFY2(o.err.contains(QLatin1String("ran out of memory")) || o.err.contains(QLatin1String("of memory to load")),
+                         qPrintable(what));
+        };
+        std::uint64_t low = std::uint64_t(16) << 20, high = std::uint64_t(4) << 30;
+        const Outcome roomy = statsUnder(high);
+        check(high, roomy);
+        QCOMPARE(roomy.exitCode, 0);
+        bool aReportFailedAlone = false;
+        while (high - low > (std::uint64_t(1) << 20)) {
+            const std::uint64_t mid = low + (high - low) / 2;
+            const Outcome o = statsUnder(mid);
+            check(mid, o);
+            if (QTest::currentTestFailed())
+                return;
+            if (o.exitCode == 0) {
+                high = mid;
+                continue;
+            }
+            low = mid;
+            // A report that failed alone: named, and the other tables printed.
+            static const QRegularExpression reportFailed(QStringLiteral(": ([a-z_]+): ran out of memory computing it"));
+            const QRegularExpressionMatch m = reportFailed.match(o.err);
+            if (m.hasMatch() && o.out.contains(QLatin1String("Time (%),Total Time (ns),Instances,")))
+                aReportFailedAlone = true;
+        }
+        QVERIFY2(aReportFailedAlone, qPrintable(QStringLiteral("no limit between %1 and %2 MiB made one report fail alone")
+                                                   .arg(low >> 20).arg(high >> 20)));
+        // A little above the point found, every report prints (where the
+        // point lies varies a little from run to run: threads, layout).
+        QCOMPARE(statsUnder(high + (std::uint64_t(64) << 20)).exitCode, 0);
     }
 
     void usageErrors()
