@@ -316,6 +316,18 @@ int ResultTable::compareText(std::size_t rowA, std::size_t rowB, std::size_t col
     return compareJoined(prefixA, bodyA, prefixB, bodyB);
 }
 
+ResultTable::TextPieces ResultTable::textAt(std::size_t row, std::size_t column) const
+{
+    if (typeAt(row, column) != Cell::Type::Text)
+        return {};
+    return textPieces(m_columns[column].values[row], m_columns[column].formats[row]);
+}
+
+int ResultTable::compareTexts(const TextPieces &a, const TextPieces &b)
+{
+    return compareJoined(a.first, a.second, b.first, b.second);
+}
+
 void ResultTable::sortRows(const std::function<bool(std::size_t, std::size_t)> &before)
 {
     std::vector<std::uint32_t> order(m_rowCount);

@@ -90,6 +90,12 @@ public:
     QString displayAt(std::size_t row, std::size_t column) const;
     // Orders text cells by their UTF-8 bytes (SQLite's BINARY collation).
     int compareText(std::size_t rowA, std::size_t rowB, std::size_t column) const;
+    // A text cell as its two UTF-8 pieces (a prefix, possibly empty, and
+    // the rest), valid while the table lives; for a cell that is no text,
+    // two empty pieces. compareTexts() orders them as compareText() does.
+    using TextPieces = std::pair<std::string_view, std::string_view>;
+    TextPieces textAt(std::size_t row, std::size_t column) const;
+    static int compareTexts(const TextPieces &a, const TextPieces &b);
 
     // Appends a row (missing cells are empty).
     void addRow(std::initializer_list<Cell> cells);
