@@ -35,8 +35,8 @@ public:
         m_groupOf.reserve(m_groupOf.size() + events);
         m_values.reserve(m_values.size() + events);
     }
-    // The summary of each group of the index, by group.
-    std::vector<Summary> summarize();
+    // Hands on the summary of each group of the index, in group order.
+    void summarize(const SummaryOfGroup &summaryOf);
 
 private:
     GroupIndex &m_index;
@@ -87,7 +87,7 @@ StoredGroups storedByName(std::vector<TrackKind> kinds, GroupedValue value)
             }};
 }
 
-std::vector<Summary> DurationGroups::summarize()
+void DurationGroups::summarize(const SummaryOfGroup &summaryOf)
 {
     // Values by group, contiguous (a counting sort), then one summary each.
     const std::size_t groups = m_index.size();
@@ -104,10 +104,8 @@ std::vector<Summary> DurationGroups::summarize()
     }
     m_groupOf = {};
     m_values = {};
-    std::vector<Summary> summaries(groups);
     for (std::size_t g = 0; g < groups; ++g)
-        summaries[g] = rankscope::summarize(std::span(sorted).subspan(begin[g], begin[g + 1] - begin[g]));
-    return summaries;
+        summaryOf(std::uint32_t(g), rankscope::summarize(std::span(sorted).subspan(begin[g], begin[g + 1] - begin[g])));
 }
 
 // Whether the slices read more than one report (their groups then merge by
@@ -120,24 +118,29 @@ bool acrossReports(const Slices &slices)
     return false;
 }
 
-// The summary of each group of `index`: from the reports' stored groups
+// What fills a table: calls summaryOf(group, summary) for every group.
+using Summaries = std::function<void(const SummaryOfGroup &summaryOf)>;
+
+// The summaries of the groups of `index`: from the reports' stored groups
 // when they cover the slices (whole reports opened from caches), else over
-// the events (`overEvents` gives the DurationGroups).
+// the events (`overEvents` fills the DurationGroups). Made as the table
+// takes them: a table of 10^7 groups does not hold their summaries too.
 template<class OverEvents>
-std::vector<Summary> summariesOf(const Slices &slices, const StoredGroups &stored, GroupIndex &index,
-                                 OverEvents &&overEvents)
+Summaries summariesOf(const Slices &slices, StoredGroups stored, GroupIndex &index, OverEvents overEvents)
 {
-    if (storedGroupsCover(slices))
-        return summariesOfStoredGroups(slices, stored, index);
-    DurationGroups groups(index);
-    overEvents(groups);
-    return groups.summarize();
+    return [&slices, stored = std::move(stored), &index, overEvents = std::move(overEvents)](const SummaryOfGroup &summaryOf) {
+        if (storedGroupsCover(slices)) {
+            summariesOfStoredGroups(slices, stored, index, summaryOf);
+            return;
+        }
+        DurationGroups groups(index);
+        overEvents(groups);
+        groups.summarize(summaryOf);
+    };
 }
 
-// "Time (%),Total Time (ns),<count>,Avg (ns),Med (ns),Min (ns),Max (ns),StdDev (ns),<labels>",
-// largest total first.
 ResultTable timeTable(QString name, QString title, const QString &countHeader, const QStringList &labelHeaders,
-                      const GroupIndex &index, const std::vector<Summary> &summaries)
+                      const GroupIndex &index, const Summaries &summaries)
 {
     ResultTable t;
     t.name = std::move(name);
@@ -147,15 +150,9 @@ ResultTable timeTable(QString name, QString title, const QString &countHeader, c
                             QStringLiteral("Max (ns)"), QStringLiteral("StdDev (ns)")}
                 + labelHeaders;
     std::int64_t grandTotal = 0;
-    for (const Summary &s : summaries)
+    summaries([&](std::uint32_t group, const Summary &s) {
         grandTotal += s.total;
-    t.reserveRows(summaries.size());
-    for (std::uint32_t g = 0; g < summaries.size(); ++g) {
-        const Summary &s = summaries[g];
-        if (s.count == 0)
-            continue; // a group no part of the scope reached
         const std::size_t row = t.appendRow();
-        t.setDecimal(row, 0, grandTotal ? 100.0 * double(s.total) / double(grandTotal) : 0.0, 1);
         t.setInteger(row, 1, s.total);
         t.setInteger(row, 2, s.count);
         t.setDecimal(row, 3, s.average, 1);
@@ -163,8 +160,10 @@ ResultTable timeTable(QString name, QString title, const QString &countHeader, c
         t.setInteger(row, 5, s.minimum);
         t.setInteger(row, 6, s.maximum);
         t.setDecimal(row, 7, s.stdDev, 1);
-        index.writeLabel(t, row, 8, g);
-    }
+        index.writeLabel(t, row, 8, group);
+    });
+    for (std::size_t row = 0; row < t.rowCount(); ++row)
+        t.setDecimal(row, 0, grandTotal ? 100.0 * double(t.integerAt(row, 1)) / double(grandTotal) : 0.0, 1);
     sortSummaryRows(t, 1, 2, 8);
     return t;
 }
@@ -238,7 +237,7 @@ QString apiNameWithoutVersion(const QString &name)
 ResultTable cudaGpuKernSum(const Slices &slices)
 {
     GroupIndex index(acrossReports(slices));
-    const std::vector<Summary> summaries =
+    const Summaries summaries =
         summariesOf(slices, storedByName({TrackKind::Kernel}, GroupedValue::Duration), index,
                     [&](DurationGroups &groups) { addDurationsByName(groups, slices, TrackKind::Kernel); });
     return timeTable(QStringLiteral("cuda_gpu_kern_sum"), QStringLiteral("CUDA GPU Kernel Summary"),
@@ -248,7 +247,7 @@ ResultTable cudaGpuKernSum(const Slices &slices)
 ResultTable cudaGpuMemTimeSum(const Slices &slices)
 {
     GroupIndex index(acrossReports(slices));
-    const std::vector<Summary> summaries =
+    const Summaries summaries =
         summariesOf(slices, storedByName({TrackKind::Memcpy, TrackKind::Memset}, GroupedValue::Duration), index,
                     [&](DurationGroups &groups) {
                         addMemoryOperations(groups, slices, [](const Report &, const Track &t, std::size_t i) { return t.slices.duration(i); });
@@ -261,7 +260,7 @@ ResultTable cudaGpuMemTimeSum(const Slices &slices)
 ResultTable cudaGpuMemSizeSum(const Slices &slices)
 {
     GroupIndex index(acrossReports(slices));
-    const std::vector<Summary> summaries =
+    const Summaries summaries =
         summariesOf(slices, storedByName({TrackKind::Memcpy, TrackKind::Memset}, GroupedValue::Bytes), index,
                     [&](DurationGroups &groups) {
                         addMemoryOperations(groups, slices, [](const Report &report, const Track &t, std::size_t i) {
@@ -277,10 +276,7 @@ ResultTable cudaGpuMemSizeSum(const Slices &slices)
                             QStringLiteral("StdDev (MB)"), QStringLiteral("Operation")};
     // nsys prints decimal megabytes (10^6 B) with three decimals.
     constexpr double MB = 1e6;
-    for (std::uint32_t g = 0; g < summaries.size(); ++g) {
-        const Summary &s = summaries[g];
-        if (s.count == 0)
-            continue;
+    summaries([&](std::uint32_t group, const Summary &s) {
         const std::size_t row = t.appendRow();
         t.setDecimal(row, 0, double(s.total) / MB, 3);
         t.setInteger(row, 1, s.count);
@@ -289,8 +285,8 @@ ResultTable cudaGpuMemSizeSum(const Slices &slices)
         t.setDecimal(row, 4, double(s.minimum) / MB, 3);
         t.setDecimal(row, 5, double(s.maximum) / MB, 3);
         t.setDecimal(row, 6, s.stdDev / MB, 3);
-        index.writeLabel(t, row, 7, g);
-    }
+        index.writeLabel(t, row, 7, group);
+    });
     sortSummaryRows(t, 0, 1, 7);
     return t;
 }
@@ -302,7 +298,8 @@ ResultTable cudaApiSum(const Slices &slices)
                                   return std::optional(index.groupOf(report, 0, g.name, [&] { return apiLabel(index, report, g.name); }));
                               }};
     GroupIndex index(acrossReports(slices));
-    const std::vector<Summary> summaries = summariesOf(slices, stored, index, [&](DurationGroups &groups) {
+    const Summaries summaries =
+        summariesOf(slices, stored, index, [&](DurationGroups &groups) {
         groups.reserve(eventsOf(slices, TrackKind::CudaApi));
         forEachSlice(slices, TrackKind::CudaApi, [&](const Report &report, const Track &track, std::size_t i) {
             const StringId name = track.slices.name(i);
@@ -324,7 +321,8 @@ ResultTable nvtxSum(const Slices &slices)
                                                        [&] { return nvtxLabel(report, g.domain, g.name, style); });
                               }};
     GroupIndex index(acrossReports(slices));
-    const std::vector<Summary> summaries = summariesOf(slices, stored, index, [&](DurationGroups &groups) {
+    const Summaries summaries =
+        summariesOf(slices, stored, index, [&](DurationGroups &groups) {
         groups.reserve(eventsOf(slices, TrackKind::Nvtx));
         forEachSlice(slices, TrackKind::Nvtx, [&](const Report &report, const Track &track, std::size_t i) {
             const NvtxStyle style = nvtxStyleOf(report.nvtxRecord(track.slices.payload(i)).eventType);
@@ -342,7 +340,7 @@ ResultTable nvtxSum(const Slices &slices)
 ResultTable osrtSum(const Slices &slices)
 {
     GroupIndex index(acrossReports(slices));
-    const std::vector<Summary> summaries =
+    const Summaries summaries =
         summariesOf(slices, storedByName({TrackKind::OsRuntime}, GroupedValue::Duration), index,
                     [&](DurationGroups &groups) { addDurationsByName(groups, slices, TrackKind::OsRuntime); });
     return timeTable(QStringLiteral("osrt_sum"), QStringLiteral("OS Runtime Summary"),

@@ -10,8 +10,8 @@ bool storedGroupsCover(std::span<const ReportSlice> slices)
     return true;
 }
 
-std::vector<Summary> summariesOfStoredGroups(std::span<const ReportSlice> slices, const StoredGroups &what,
-                                             GroupIndex &index)
+void summariesOfStoredGroups(std::span<const ReportSlice> slices, const StoredGroups &what, GroupIndex &index,
+                             const SummaryOfGroup &summaryOf)
 {
     // Per group, its parts: one a report's stored group. Most groups of an
     // emit_nvtx trace have one part, so the parts are a flat list of
@@ -28,16 +28,14 @@ std::vector<Summary> summariesOfStoredGroups(std::span<const ReportSlice> slices
             }
     }
     std::stable_sort(parts.begin(), parts.end(), [](const auto &a, const auto &b) { return a.first < b.first; });
-    std::vector<Summary> summaries(index.size());
     std::vector<SortedRun> runs;
     for (std::size_t i = 0; i < parts.size();) {
         runs.clear();
         const std::uint32_t group = parts[i].first;
         for (; i < parts.size() && parts[i].first == group; ++i)
             runs.push_back(parts[i].second);
-        summaries[group] = summarizeSortedRuns(runs);
+        summaryOf(group, summarizeSortedRuns(runs));
     }
-    return summaries;
 }
 
 } // namespace rankscope::stats

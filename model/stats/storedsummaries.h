@@ -30,9 +30,13 @@ struct StoredGroups {
     StoredGroupOf groupOf;
 };
 
-// The summary of each group of `index` the slices' stored groups `what`
-// takes make, by group.
-std::vector<Summary> summariesOfStoredGroups(std::span<const ReportSlice> slices, const StoredGroups &what,
-                                             GroupIndex &index);
+// A group's summary, handed on as made (a table of 10^7 groups does not
+// hold their summaries and its rows at once).
+using SummaryOfGroup = std::function<void(std::uint32_t group, const Summary &summary)>;
+
+// Calls `summaryOf` for each group the slices' stored groups `what` takes
+// make in `index`, in group order.
+void summariesOfStoredGroups(std::span<const ReportSlice> slices, const StoredGroups &what, GroupIndex &index,
+                             const SummaryOfGroup &summaryOf);
 
 } // namespace rankscope::stats

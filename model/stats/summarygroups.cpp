@@ -1,5 +1,8 @@
 #include "stats/summarygroups.h"
 
+#include <bit>
+#include <limits>
+
 namespace rankscope::stats {
 
 namespace {
@@ -72,24 +75,27 @@ void sortSummaryRows(ResultTable &table, std::size_t totalColumn, std::size_t co
     // compared only within runs of equal totals and counts (an emit_nvtx
     // table has runs of tens of one-instance ranges of equal length).
     struct Key {
-        std::int64_t total; // exact: a 64-bit total does not fit a double
-        double decimalTotal;
+        std::int64_t total; // a decimal total as orderedBits()
         std::int64_t count;
         std::uint32_t row;
     };
+    // A double's bits as an integer in the double's order (negative values
+    // mirrored), so one 64-bit key serves integer and decimal totals.
+    auto orderedBits = [](double value) {
+        const auto bits = std::bit_cast<std::int64_t>(value);
+        return bits < 0 ? std::numeric_limits<std::int64_t>::min() - bits - 1 : bits;
+    };
     const std::size_t rows = table.rowCount();
     std::vector<Key> keys(rows);
-    for (std::size_t row = 0; row < rows; ++row)
-        keys[row] = {table.integerAt(row, totalColumn), table.numberAt(row, totalColumn),
+    for (std::size_t row = 0; row < rows; ++row) {
+        const bool integer = table.typeAt(row, totalColumn) == Cell::Type::Integer;
+        keys[row] = {integer ? table.integerAt(row, totalColumn) : orderedBits(table.numberAt(row, totalColumn)),
                      table.integerAt(row, countColumn), std::uint32_t(row)};
-    auto sameNumbers = [](const Key &a, const Key &b) {
-        return a.total == b.total && a.decimalTotal == b.decimalTotal && a.count == b.count;
-    };
+    }
+    auto sameNumbers = [](const Key &a, const Key &b) { return a.total == b.total && a.count == b.count; };
     std::sort(keys.begin(), keys.end(), [&](const Key &a, const Key &b) {
         if (a.total != b.total)
             return a.total > b.total;
-        if (a.decimalTotal != b.decimalTotal)
-            return a.decimalTotal > b.decimalTotal;
         if (a.count != b.count)
             return a.count < b.count;
         return a.row < b.row;
