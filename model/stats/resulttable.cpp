@@ -487,7 +487,9 @@ bool ResultTable::writeCsv(QIODevice &device, CsvCells cells) const
                 out.append(number, end - number);
                 break;
             }
-            case Cell::Type::Decimal: out += cell(row, c).display().toLatin1(); break;
+            case Cell::Type::Decimal:
+                appendRounded(out, std::bit_cast<double>(value), format >> 2 & 0x1F, format & kTiesToEvenBit);
+                break;
             case Cell::Type::Text: {
                 const auto [prefix, body] = textPieces(value, format);
                 // Bytes that are not UTF-8 go as toCsv() writes them (each

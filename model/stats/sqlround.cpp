@@ -1,5 +1,7 @@
 #include "stats/sqlround.h"
 
+#include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -24,37 +26,46 @@ QString nonFinite(double value)
 // tie needs the exact product to end in .5). A table of 400,000 rows (an
 // nvtx_sum of a PyTorch export with unique texts) printed its averages and
 // medians through "%.80f" in seconds.
-std::optional<QString> roundedQuickly(double value, int decimals)
+// Writes the digits into `out` (room for 40 chars) and returns their count,
+// or 0 when the quick way cannot decide them.
+std::size_t roundedQuickly(double value, int decimals, char *out)
 {
     static constexpr std::uint64_t kPowers[] = {1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000};
     if (decimals < 0 || decimals >= int(std::size(kPowers)))
-        return std::nullopt;
+        return 0;
     const std::uint64_t power = kPowers[decimals];
     const double scaled = std::fabs(value) * double(power); // the power is exact
     if (!(scaled < 0x1p52))
-        return std::nullopt;
+        return 0;
     const double whole = std::floor(scaled);
     const double fraction = scaled - whole; // exact
     const double slack = scaled >= 1 ? std::ldexp(1.0, std::ilogb(scaled) - 51) : 0x1p-52; // two ulps
     if (std::fabs(fraction - 0.5) <= slack)
-        return std::nullopt;
+        return 0;
     const std::uint64_t rounded = std::uint64_t(whole) + (fraction > 0.5 ? 1 : 0);
-    std::string out = (std::signbit(value) && rounded != 0 ? "-" : "") + std::to_string(rounded / power);
+    char *at = out;
+    if (std::signbit(value) && rounded != 0)
+        *at++ = '-';
+    at = std::to_chars(at, out + 40, rounded / power).ptr;
     if (decimals > 0) {
-        const std::string digits = std::to_string(rounded % power);
-        out += '.';
-        out.append(std::size_t(decimals) - digits.size(), '0');
-        out += digits;
+        *at++ = '.';
+        char digits[20];
+        char *end = std::to_chars(digits, digits + sizeof digits, rounded % power).ptr;
+        const auto count = std::size_t(end - digits);
+        for (std::size_t i = count; i < std::size_t(decimals); ++i)
+            *at++ = '0';
+        at = std::copy(static_cast<char *>(digits), end, at);
     }
-    return QString::fromLatin1(out.data(), qsizetype(out.size()));
+    return std::size_t(at - out);
 }
 
 QString formatRoundedWith(double value, int decimals, Ties ties)
 {
     if (!std::isfinite(value))
         return nonFinite(value);
-    if (std::optional<QString> quick = roundedQuickly(value, decimals))
-        return *std::move(quick);
+    char digits[40];
+    if (const std::size_t length = roundedQuickly(value, decimals, digits))
+        return QString::fromLatin1(digits, qsizetype(length));
     return formatRoundedExactly(value, decimals, ties == Ties::ToEven);
 }
 
@@ -105,6 +116,17 @@ QString formatRoundedExactly(double value, int decimals, bool tiesToEven)
     if (negative && !isZero)
         out.insert(out.begin(), '-');
     return QString::fromStdString(out);
+}
+
+void appendRounded(QByteArray &out, double value, int decimals, bool tiesToEven)
+{
+    char digits[40];
+    if (std::isfinite(value))
+        if (const std::size_t length = roundedQuickly(value, decimals, digits)) {
+            out.append(digits, qsizetype(length));
+            return;
+        }
+    out += formatRoundedWith(value, decimals, tiesToEven ? Ties::ToEven : Ties::AwayFromZero).toLatin1();
 }
 
 QString formatRounded(double value, int decimals)

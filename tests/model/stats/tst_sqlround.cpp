@@ -86,6 +86,13 @@ private slots:
                 const QString away = formatRounded(v, decimals), even = formatRoundedHalfEven(v, decimals);
                 if (away != formatRoundedExactly(v, decimals, false) || even != formatRoundedExactly(v, decimals, true))
                     QFAIL(qPrintable(QStringLiteral("%1 at %2 places: %3 / %4").arg(v, 0, 'g', 17).arg(decimals).arg(away, even)));
+                // The CSV writer's bytes are the same digits.
+                QByteArray awayBytes, evenBytes;
+                appendRounded(awayBytes, v, decimals, false);
+                appendRounded(evenBytes, v, decimals, true);
+                if (awayBytes != away.toLatin1() || evenBytes != even.toLatin1())
+                    QFAIL(qPrintable(QStringLiteral("appended %1 at %2 places: %3 / %4").arg(v, 0, 'g', 17).arg(decimals)
+                                         .arg(QString::fromLatin1(awayBytes), QString::fromLatin1(evenBytes))));
                 ++checked;
             }
         QVERIFY(checked > 500000);
