@@ -1,8 +1,16 @@
 #include "load/kineto/kinetoparser.h"
+#include "load/kineto/eventarray.h"
 
 #include <simdjson.h>
 
+#include <algorithm>
 #include <charconv>
+#include <condition_variable>
+#include <deque>
+#include <exception>
+#include <mutex>
+#include <span>
+#include <thread>
 #include <cstring>
 #include <cmath>
 #include <cstdlib>
@@ -291,20 +299,18 @@ std::size_t firstInvalidUtf8(std::string_view text)
 
 } // namespace
 
-std::optional<ParseError> parseTrace(ByteBuffer &json, TraceHeader &header,
-                                     const std::function<void(const KinetoEvent &)> &onEvent,
-                                     const std::function<bool()> &isCancelled)
-{
-    json.reserve(json.size() + SIMDJSON_PADDING);
-    std::memset(json.data() + json.size(), 0, SIMDJSON_PADDING); // defined bytes past the end
-    ondemand::parser parser;
-    ondemand::document doc;
+namespace {
+
+// Reads the events of one array into onEvent, counting them for the
+// cancellation checks.
+struct EventReader {
+    const std::function<void(const KinetoEvent &)> &onEvent;
+    const std::function<bool()> &isCancelled;
     std::string ranksStorage;
     std::size_t events = 0;
-    const auto cancelledAt = [](std::size_t read) {
-        return ParseError{QStringLiteral("cancelled after %1 events").arg(read), 0, true};
-    };
-    const auto eachEvent = [&](ondemand::array array) {
+
+    bool readAll(ondemand::array array) // false: cancelled
+    {
         for (ondemand::value item : array) {
             if (item.type() != ondemand::json_type::object)
                 continue; // not an event: nothing to read
@@ -315,13 +321,22 @@ std::optional<ParseError> parseTrace(ByteBuffer &json, TraceHeader &header,
                 return false;
         }
         return true;
-    };
+    }
+    ParseError cancelled() const { return ParseError{QStringLiteral("cancelled after %1 events").arg(events), 0, true}; }
+};
+
+// Parses a whole document (`capacity` readable bytes from text.data(), the
+// padding defined); offsets in the error are into `text`.
+std::optional<ParseError> parseDocument(ondemand::parser &parser, std::string_view text, std::size_t capacity,
+                                        TraceHeader &header, EventReader &reader)
+{
+    ondemand::document doc;
     // Stage one (finding the structure) fails before there is a document
     // to ask where: bad UTF-8, an unclosed string, an empty text.
-    if (const error_code stageOne = parser.iterate(padded_string_view(json.data(), json.size(), json.capacity())).get(doc)) {
+    if (const error_code stageOne = parser.iterate(padded_string_view(text.data(), text.size(), capacity)).get(doc)) {
         if (stageOne == MEMALLOC)
             throw std::bad_alloc(); // not the file's fault: the loader says the machine ran out of memory
-        const std::size_t offset = stageOne == UTF8_ERROR ? firstInvalidUtf8(json.view()) : json.size();
+        const std::size_t offset = stageOne == UTF8_ERROR ? firstInvalidUtf8(text) : text.size();
         return ParseError{QStringLiteral("invalid JSON: %1").arg(QString::fromUtf8(error_message(stageOne))), offset};
     }
     try {
@@ -329,8 +344,8 @@ std::optional<ParseError> parseTrace(ByteBuffer &json, TraceHeader &header,
         if (type == ondemand::json_type::array) {
             header.bareArray = true;
             header.hasTraceEvents = true;
-            if (!eachEvent(doc.get_array()))
-                return cancelledAt(events);
+            if (!reader.readAll(doc.get_array()))
+                return reader.cancelled();
             return std::nullopt;
         }
         if (type != ondemand::json_type::object)
@@ -340,10 +355,10 @@ std::optional<ParseError> parseTrace(ByteBuffer &json, TraceHeader &header,
             ondemand::value v = f.value();
             if (key == "traceEvents") {
                 if (v.type() != ondemand::json_type::array)
-                    return ParseError{QStringLiteral("\"traceEvents\" is not an array"), std::size_t(v.current_location().value_unsafe() - json.data())};
+                    return ParseError{QStringLiteral("\"traceEvents\" is not an array"), std::size_t(v.current_location().value_unsafe() - text.data())};
                 header.hasTraceEvents = true;
-                if (!eachEvent(v.get_array()))
-                    return cancelledAt(events);
+                if (!reader.readAll(v.get_array()))
+                    return reader.cancelled();
             } else if (key == "baseTimeNanoseconds") {
                 const std::int64_t base = integerOf(v);
                 if (base != kNone)
@@ -357,12 +372,157 @@ std::optional<ParseError> parseTrace(ByteBuffer &json, TraceHeader &header,
     } catch (const simdjson_error &e) {
         if (e.error() == MEMALLOC)
             throw std::bad_alloc();
-        std::size_t offset = json.size();
+        std::size_t offset = text.size();
         const char *at = nullptr;
-        if (doc.current_location().get(at) == SUCCESS && at >= json.data() && at <= json.data() + json.size())
-            offset = std::size_t(at - json.data());
+        if (doc.current_location().get(at) == SUCCESS && at >= text.data() && at <= text.data() + text.size())
+            offset = std::size_t(at - text.data());
         return ParseError{QStringLiteral("invalid JSON: %1").arg(QString::fromUtf8(error_message(e.error()))), offset};
     }
+    return std::nullopt;
+}
+
+// A copy of some bytes with defined padding after them, its memory reused
+// from copy to copy.
+class PaddedCopy {
+public:
+    void assign(std::initializer_list<std::string_view> pieces) { assign(std::span<const std::string_view>(pieces.begin(), pieces.size())); }
+    void assign(std::span<const std::string_view> pieces)
+    {
+        std::size_t size = 0;
+        for (const std::string_view piece : pieces)
+            size += piece.size();
+        if (m_bytes.size() < size + SIMDJSON_PADDING)
+            m_bytes.resize(size + SIMDJSON_PADDING);
+        char *at = m_bytes.data();
+        for (const std::string_view piece : pieces)
+            at = std::copy(piece.begin(), piece.end(), at);
+        std::memset(at, 0, SIMDJSON_PADDING);
+        m_size = size;
+    }
+    std::string_view view() const { return {m_bytes.data(), m_size}; }
+    std::size_t capacity() const { return m_bytes.size(); }
+
+private:
+    std::vector<char> m_bytes;
+    std::size_t m_size = 0;
+};
+
+// The document's event arrays parsed part by part, each as "[" + part +
+// "]", as a second thread finds them; then the rest of the document (its
+// arrays emptied) for the header's fields. Nothing when the document has no
+// array the scan recognises: the caller parses it whole.
+std::optional<std::optional<ParseError>> parseInParts(std::string_view json, std::size_t partBytes,
+                                                      TraceHeader &header, EventReader &reader)
+{
+    std::mutex mutex;
+    std::condition_variable ready;
+    std::deque<EventPart> found;
+    bool scanDone = false, stop = false;
+    EventArrayScan scan;
+    std::exception_ptr scanFailure;
+    std::thread scanner([&] {
+        try {
+            scan = scanEventArrays(json, partBytes, [&](EventPart part) {
+                const std::lock_guard lock(mutex);
+                found.push_back(part);
+                ready.notify_one();
+                return !stop;
+            });
+        } catch (...) {
+            scanFailure = std::current_exception(); // std::bad_alloc: rethrown below
+        }
+        const std::lock_guard lock(mutex);
+        scanDone = true;
+        ready.notify_one();
+    });
+    auto stopScan = [&] {
+        {
+            const std::lock_guard lock(mutex);
+            stop = true;
+        }
+        scanner.join();
+    };
+
+    ondemand::parser parser;
+    PaddedCopy copy;
+    std::size_t partsRead = 0;
+    while (true) {
+        EventPart part;
+        {
+            std::unique_lock lock(mutex);
+            ready.wait(lock, [&] { return !found.empty() || scanDone; });
+            if (found.empty())
+                break;
+            part = found.front();
+            found.pop_front();
+        }
+        copy.assign({"[", json.substr(part.begin, part.end - part.begin), "]"});
+        TraceHeader ignored; // a part is a bare array
+        std::optional<ParseError> error;
+        try {
+            error = parseDocument(parser, copy.view(), copy.capacity(), ignored, reader);
+        } catch (...) {
+            stopScan();
+            throw;
+        }
+        if (error) {
+            stopScan();
+            if (!error->cancelled) // "[" + part: offset 1 of the copy is part.begin
+                error->byteOffset = part.begin + std::min(error->byteOffset, part.end - part.begin + 1) - std::min<std::size_t>(error->byteOffset, 1);
+            return error;
+        }
+        ++partsRead;
+    }
+    scanner.join();
+    if (scanFailure)
+        std::rethrow_exception(scanFailure);
+    if (scan.brokenAt) {
+        if (partsRead == 0)
+            return std::nullopt; // the whole parse says what is wrong, and where
+        return std::optional(ParseError{QStringLiteral("invalid JSON: its brackets or quotes do not match"), *scan.brokenAt});
+    }
+    if (scan.arrays.empty())
+        return std::nullopt;
+    // The header: the document with its event arrays emptied (an offset in
+    // a message is moved past the bytes left out before it).
+    std::vector<std::string_view> pieces;
+    std::size_t from = 0;
+    for (const EventPart &array : scan.arrays) {
+        pieces.push_back(json.substr(from, array.begin - from));
+        from = array.end;
+    }
+    pieces.push_back(json.substr(from));
+    copy.assign(pieces);
+    EventReader none{reader.onEvent, reader.isCancelled, {}, 0};
+    std::optional<ParseError> error = parseDocument(parser, copy.view(), copy.capacity(), header, none);
+    if (error)
+        for (const EventPart &array : scan.arrays)
+            if (error->byteOffset >= array.begin)
+                error->byteOffset += array.end - array.begin;
+    return std::optional(std::move(error));
+}
+
+} // namespace
+
+std::optional<ParseError> parseTrace(ByteBuffer &json, TraceHeader &header,
+                                     const std::function<void(const KinetoEvent &)> &onEvent,
+                                     const std::function<bool()> &isCancelled, std::size_t partBytes)
+{
+    EventReader reader{onEvent, isCancelled, {}, 0};
+    std::optional<ParseError> error;
+    std::optional<std::optional<ParseError>> inParts;
+    if (json.size() > 2 * partBytes)
+        inParts = parseInParts(json.view(), partBytes, header, reader);
+    if (inParts) {
+        error = *std::move(inParts);
+    } else {
+        json.reserve(json.size() + SIMDJSON_PADDING);
+        std::memset(json.data() + json.size(), 0, SIMDJSON_PADDING); // defined bytes past the end
+        ondemand::parser parser;
+        error = parseDocument(parser, json.view(), json.capacity(), header, reader);
+    }
+    if (error)
+        return error;
     if (!header.hasTraceEvents)
         return ParseError{QStringLiteral("not a Kineto/Chrome trace: no \"traceEvents\" array"), 0};
     return std::nullopt;

@@ -74,12 +74,17 @@ struct ParseError {
     bool cancelled = false; // isCancelled() said stop: nothing is wrong with the file, but it was not all read
 };
 
-// `json` needs at least 64 bytes of spare capacity after its end. Calls
+// `json` needs at least 64 bytes of spare capacity after its end (when
+// parsed whole; parts are parsed from a padded copy each). Calls
 // onEvent for each event in file order and fills `header` as its fields are
 // met (they may follow the events); returns an error, or nullopt on success.
+// A document larger than twice `partBytes` is parsed in parts of about
+// that size (load/kineto/eventarray.h); tests pass small parts.
+constexpr std::size_t kDefaultPartBytes = std::size_t(4) << 20;
 std::optional<ParseError> parseTrace(ByteBuffer &json, TraceHeader &header,
                                      const std::function<void(const KinetoEvent &)> &onEvent,
-                                     const std::function<bool()> &isCancelled);
+                                     const std::function<bool()> &isCancelled,
+                                     std::size_t partBytes = kDefaultPartBytes);
 
 // "4494023079567.966" -> 4494023079567966; integers, negatives and up to
 // three decimals exactly; more decimals round half up; exponents via double.
