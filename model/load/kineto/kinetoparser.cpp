@@ -5,7 +5,10 @@
 
 #include <algorithm>
 #include <charconv>
+#include <atomic>
 #include <condition_variable>
+#include <map>
+#include <memory>
 #include <deque>
 #include <exception>
 #include <mutex>
@@ -407,100 +410,265 @@ private:
     std::size_t m_size = 0;
 };
 
-// The document's event arrays parsed part by part, each as "[" + part +
-// "]", as a second thread finds them; then the rest of the document (its
-// arrays emptied) for the header's fields. Nothing when the document has no
-// array the scan recognises: the caller parses it whole.
-std::optional<std::optional<ParseError>> parseInParts(std::string_view json, std::size_t partBytes,
-                                                      TraceHeader &header, EventReader &reader)
-{
-    std::mutex mutex;
-    std::condition_variable ready;
-    std::deque<EventPart> found;
-    bool scanDone = false, stop = false;
-    EventArrayScan scan;
-    std::exception_ptr scanFailure;
-    std::thread scanner([&] {
-        try {
-            scan = scanEventArrays(json, partBytes, [&](EventPart part) {
-                const std::lock_guard lock(mutex);
-                found.push_back(part);
-                ready.notify_one();
-                return !stop;
-            });
-        } catch (...) {
-            scanFailure = std::current_exception(); // std::bad_alloc: rethrown below
-        }
-        const std::lock_guard lock(mutex);
-        scanDone = true;
-        ready.notify_one();
-    });
-    auto stopScan = [&] {
-        {
-            const std::lock_guard lock(mutex);
-            stop = true;
-        }
-        scanner.join();
-    };
+// One part's events, parsed by a worker for the builder: their texts
+// copied out of the parser's buffers into blocks that never move.
+class EventBatch {
+public:
+    std::vector<KinetoEvent> events;
+    std::optional<ParseError> error; // the part did not parse (offset in the document)
 
-    ondemand::parser parser;
-    PaddedCopy copy;
-    std::size_t partsRead = 0;
-    while (true) {
-        EventPart part;
-        {
-            std::unique_lock lock(mutex);
-            ready.wait(lock, [&] { return !found.empty() || scanDone; });
-            if (found.empty())
-                break;
-            part = found.front();
-            found.pop_front();
+    void add(const KinetoEvent &parsed)
+    {
+        KinetoEvent &e = events.emplace_back(parsed);
+        for (std::string_view *text : {&e.cat, &e.name, &e.pidText, &e.tidText, &e.argName, &e.collectiveName, &e.dtype,
+                                       &e.processGroupName, &e.processGroupRanks})
+            *text = keep(*text);
+        for (auto &[name, value] : e.counterValues)
+            name = keep(name);
+    }
+
+    // Empty again, its memory kept for the next part (fresh memory is
+    // zeroed by the kernel page by page: a tenth of the load).
+    void reuse()
+    {
+        events.clear();
+        error.reset();
+        m_block = 0;
+        m_used = 0;
+    }
+
+private:
+    static constexpr std::size_t kBlockBytes = std::size_t(1) << 20;
+    std::string_view keep(std::string_view text)
+    {
+        if (text.empty())
+            return {};
+        if (text.size() > kBlockBytes) { // a huge name: a block of its own, at the end
+            m_blocks.push_back({std::make_unique_for_overwrite<char[]>(text.size()), text.size()});
+            std::swap(m_blocks.back(), m_blocks[m_block]);
+            std::memcpy(m_blocks[m_block].first.get(), text.data(), text.size());
+            return {m_blocks[m_block++].first.get(), text.size()};
         }
-        copy.assign({"[", json.substr(part.begin, part.end - part.begin), "]"});
-        TraceHeader ignored; // a part is a bare array
+        while (m_block < m_blocks.size() && m_used + text.size() > m_blocks[m_block].second) {
+            ++m_block;
+            m_used = 0;
+        }
+        if (m_block == m_blocks.size()) {
+            m_blocks.push_back({std::make_unique_for_overwrite<char[]>(kBlockBytes), kBlockBytes});
+            m_used = 0;
+        }
+        char *at = m_blocks[m_block].first.get() + m_used;
+        std::memcpy(at, text.data(), text.size());
+        m_used += text.size();
+        return {at, text.size()};
+    }
+    std::vector<std::pair<std::unique_ptr<char[]>, std::size_t>> m_blocks; // and their sizes
+    std::size_t m_block = 0, m_used = 0; // where the next text goes
+};
+
+// The document's event arrays in parts: one thread finds the parts
+// (load/kineto/eventarray.h), workers parse them into batches, and the
+// calling thread hands the batches' events on in document order (the
+// builder is not thread-safe, and order matters to it). Then the rest of
+// the document (its arrays emptied) gives the header's fields. Nothing
+// when the document has no array the scan recognises: the caller parses
+// it whole.
+class PartPipeline {
+public:
+    PartPipeline(std::string_view json, std::size_t partBytes) : m_json(json), m_partBytes(partBytes) {}
+
+    std::optional<std::optional<ParseError>> run(TraceHeader &header, EventReader &reader)
+    {
+        const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+        const unsigned workers = std::max(1u, cores - 1);
+        m_maxInFlight = workers + 2; // batches parsed ahead of the builder, bounding their memory
+        std::vector<std::thread> threads;
+        threads.emplace_back([this] { scan(); });
+        for (unsigned w = 0; w < workers; ++w)
+            threads.emplace_back([this] { work(); });
         std::optional<ParseError> error;
+        std::size_t partsRead = 0;
         try {
-            error = parseDocument(parser, copy.view(), copy.capacity(), ignored, reader);
+            error = consume(reader, partsRead);
         } catch (...) {
-            stopScan();
+            stopAll(threads);
             throw;
         }
-        if (error) {
-            stopScan();
-            if (!error->cancelled) // "[" + part: offset 1 of the copy is part.begin
-                error->byteOffset = part.begin + std::min(error->byteOffset, part.end - part.begin + 1) - std::min<std::size_t>(error->byteOffset, 1);
-            return error;
+        stopAll(threads);
+        if (m_failure)
+            std::rethrow_exception(m_failure);
+        if (error)
+            return std::optional(std::move(error));
+        if (m_scan.brokenAt) {
+            if (partsRead == 0)
+                return std::nullopt; // the whole parse says what is wrong, and where
+            return std::optional(ParseError{QStringLiteral("invalid JSON: its brackets or quotes do not match"), *m_scan.brokenAt});
         }
-        ++partsRead;
+        if (m_scan.arrays.empty())
+            return std::nullopt;
+        return std::optional(parseHeader(header, reader));
     }
-    scanner.join();
-    if (scanFailure)
-        std::rethrow_exception(scanFailure);
-    if (scan.brokenAt) {
-        if (partsRead == 0)
-            return std::nullopt; // the whole parse says what is wrong, and where
-        return std::optional(ParseError{QStringLiteral("invalid JSON: its brackets or quotes do not match"), *scan.brokenAt});
+
+private:
+    void scan()
+    {
+        try {
+            m_scan = scanEventArrays(m_json, m_partBytes, [this](EventPart part) {
+                const std::lock_guard lock(m_mutex);
+                m_parts.push_back(part);
+                m_changed.notify_all();
+                return !m_stop;
+            });
+        } catch (...) {
+            fail(std::current_exception());
+        }
+        const std::lock_guard lock(m_mutex);
+        m_scanDone = true;
+        m_changed.notify_all();
     }
-    if (scan.arrays.empty())
-        return std::nullopt;
-    // The header: the document with its event arrays emptied (an offset in
-    // a message is moved past the bytes left out before it).
-    std::vector<std::string_view> pieces;
-    std::size_t from = 0;
-    for (const EventPart &array : scan.arrays) {
-        pieces.push_back(json.substr(from, array.begin - from));
-        from = array.end;
+
+    void work()
+    {
+        ondemand::parser parser;
+        PaddedCopy copy;
+        while (true) {
+            std::size_t index = 0;
+            EventPart part;
+            {
+                std::unique_lock lock(m_mutex);
+                m_changed.wait(lock, [&] {
+                    return m_stop || (m_nextToParse < m_parts.size() && m_nextToParse < m_nextToHand + m_maxInFlight)
+                           || (m_scanDone && m_nextToParse >= m_parts.size());
+                });
+                if (m_stop || m_nextToParse >= m_parts.size())
+                    return;
+                index = m_nextToParse++;
+                part = m_parts[index];
+            }
+            std::unique_ptr<EventBatch> batch;
+            {
+                const std::lock_guard lock(m_mutex);
+                if (!m_spare.empty()) {
+                    batch = std::move(m_spare.back());
+                    m_spare.pop_back();
+                }
+            }
+            try {
+                if (batch)
+                    batch->reuse();
+                else
+                    batch = std::make_unique<EventBatch>();
+                copy.assign({"[", m_json.substr(part.begin, part.end - part.begin), "]"});
+                TraceHeader ignored; // a part is a bare array
+                const std::function<void(const KinetoEvent &)> add = [&](const KinetoEvent &e) { batch->add(e); };
+                const std::function<bool()> stopped = [this] { return m_stopRequested.load(std::memory_order_relaxed); };
+                EventReader partReader{add, stopped, {}, 0};
+                batch->error = parseDocument(parser, copy.view(), copy.capacity(), ignored, partReader);
+                if (batch->error && !batch->error->cancelled) // "[" + part: offset 1 of the copy is part.begin
+                    batch->error->byteOffset = part.begin + std::min(batch->error->byteOffset, part.end - part.begin + 1)
+                                               - std::min<std::size_t>(batch->error->byteOffset, 1);
+            } catch (...) {
+                fail(std::current_exception());
+                return;
+            }
+            const std::lock_guard lock(m_mutex);
+            m_batches[index] = std::move(batch);
+            m_changed.notify_all();
+        }
     }
-    pieces.push_back(json.substr(from));
-    copy.assign(pieces);
-    EventReader none{reader.onEvent, reader.isCancelled, {}, 0};
-    std::optional<ParseError> error = parseDocument(parser, copy.view(), copy.capacity(), header, none);
-    if (error)
-        for (const EventPart &array : scan.arrays)
-            if (error->byteOffset >= array.begin)
-                error->byteOffset += array.end - array.begin;
-    return std::optional(std::move(error));
-}
+
+    // Hands the batches' events on in order; the first error ends it.
+    std::optional<ParseError> consume(EventReader &reader, std::size_t &partsRead)
+    {
+        while (true) {
+            std::unique_ptr<EventBatch> batch;
+            {
+                std::unique_lock lock(m_mutex);
+                m_changed.wait(lock, [&] {
+                    return m_failure || m_batches.count(m_nextToHand) || (m_scanDone && m_nextToHand >= m_parts.size());
+                });
+                if (m_failure)
+                    return std::nullopt;
+                const auto it = m_batches.find(m_nextToHand);
+                if (it == m_batches.end())
+                    return std::nullopt; // every part handed on
+                batch = std::move(it->second);
+                m_batches.erase(it);
+                ++m_nextToHand;
+                m_changed.notify_all(); // room for another batch
+            }
+            for (const KinetoEvent &e : batch->events) {
+                reader.onEvent(e);
+                if ((++reader.events & 0xfff) == 0 && reader.isCancelled())
+                    return reader.cancelled();
+            }
+            if (batch->error)
+                return batch->error;
+            ++partsRead;
+            const std::lock_guard lock(m_mutex);
+            m_spare.push_back(std::move(batch));
+        }
+    }
+
+    std::optional<ParseError> parseHeader(TraceHeader &header, const EventReader &reader)
+    {
+        // The document with its event arrays emptied (an offset in a
+        // message is moved past the bytes left out before it).
+        std::vector<std::string_view> pieces;
+        std::size_t from = 0;
+        for (const EventPart &array : m_scan.arrays) {
+            pieces.push_back(m_json.substr(from, array.begin - from));
+            from = array.end;
+        }
+        pieces.push_back(m_json.substr(from));
+        PaddedCopy copy;
+        copy.assign(pieces);
+        ondemand::parser parser;
+        EventReader none{reader.onEvent, reader.isCancelled, {}, 0};
+        std::optional<ParseError> error = parseDocument(parser, copy.view(), copy.capacity(), header, none);
+        if (error)
+            for (const EventPart &array : m_scan.arrays)
+                if (error->byteOffset >= array.begin)
+                    error->byteOffset += array.end - array.begin;
+        return error;
+    }
+
+    void fail(std::exception_ptr failure)
+    {
+        const std::lock_guard lock(m_mutex);
+        if (!m_failure)
+            m_failure = failure;
+        m_stop = true;
+        m_stopRequested = true;
+        m_changed.notify_all();
+    }
+
+    void stopAll(std::vector<std::thread> &threads)
+    {
+        {
+            const std::lock_guard lock(m_mutex);
+            m_stop = true;
+            m_stopRequested = true;
+            m_changed.notify_all();
+        }
+        for (std::thread &t : threads)
+            t.join();
+    }
+
+    const std::string_view m_json;
+    const std::size_t m_partBytes;
+    std::size_t m_maxInFlight = 3;
+    std::mutex m_mutex;
+    std::condition_variable m_changed;
+    std::vector<EventPart> m_parts;  // found so far, in order
+    std::size_t m_nextToParse = 0, m_nextToHand = 0;
+    std::map<std::size_t, std::unique_ptr<EventBatch>> m_batches; // parsed, not yet handed on
+    std::vector<std::unique_ptr<EventBatch>> m_spare;             // handed on, to be reused
+    bool m_scanDone = false, m_stop = false;
+    std::atomic<bool> m_stopRequested{false}; // read by the parsers between events
+    EventArrayScan m_scan;
+    std::exception_ptr m_failure;
+};
 
 } // namespace
 
@@ -512,7 +680,7 @@ std::optional<ParseError> parseTrace(ByteBuffer &json, TraceHeader &header,
     std::optional<ParseError> error;
     std::optional<std::optional<ParseError>> inParts;
     if (json.size() > 2 * partBytes)
-        inParts = parseInParts(json.view(), partBytes, header, reader);
+        inParts = PartPipeline(json.view(), partBytes).run(header, reader);
     if (inParts) {
         error = *std::move(inParts);
     } else {

@@ -80,7 +80,7 @@ struct ParseError {
 // met (they may follow the events); returns an error, or nullopt on success.
 // A document larger than twice `partBytes` is parsed in parts of about
 // that size (load/kineto/eventarray.h); tests pass small parts.
-constexpr std::size_t kDefaultPartBytes = std::size_t(4) << 20;
+constexpr std::size_t kDefaultPartBytes = std::size_t(2) << 20;
 std::optional<ParseError> parseTrace(ByteBuffer &json, TraceHeader &header,
                                      const std::function<void(const KinetoEvent &)> &onEvent,
                                      const std::function<bool()> &isCancelled,
