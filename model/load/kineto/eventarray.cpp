@@ -54,7 +54,7 @@ EventArrayScan scanEventArrays(std::string_view json, std::size_t partBytes,
                 inArray = true;
                 arrayDepth = depth;
                 partBegin = i + 1;
-                scan.arrays.push_back({i + 1, 0});
+                scan.arrays.push_back({i + 1, 0, true});
             }
             lastTopLevelString = {};
             break;
@@ -65,7 +65,7 @@ EventArrayScan scanEventArrays(std::string_view json, std::size_t partBytes,
                     return broken(i);
                 inArray = false;
                 scan.arrays.back().end = i;
-                if (!onPart({partBegin, i}))
+                if (!onPart({partBegin, i, partBegin == scan.arrays.back().begin}))
                     return scan;
             }
             if (--depth < 0)
@@ -73,7 +73,7 @@ EventArrayScan scanEventArrays(std::string_view json, std::size_t partBytes,
             break;
         case ',':
             if (inArray && depth == arrayDepth && i - partBegin >= partBytes) {
-                if (!onPart({partBegin, i}))
+                if (!onPart({partBegin, i, false}))
                     return scan;
                 partBegin = i + 1;
             }

@@ -19,6 +19,9 @@ namespace rankscope::kineto {
 struct EventPart {
     std::size_t begin = 0;
     std::size_t end = 0;
+    // The array's only part: it alone may be empty ("[]"); an empty part
+    // between commas is a stray comma, which makes the JSON invalid.
+    bool wholeArray = false;
 };
 
 struct EventArrayScan {

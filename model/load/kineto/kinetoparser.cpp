@@ -558,7 +558,16 @@ private:
                     batch->reuse();
                 else
                     batch = std::make_unique<EventBatch>();
-                copy.assign({"[", m_json.substr(part.begin, part.end - part.begin), "]"});
+                const std::string_view bytes = m_json.substr(part.begin, part.end - part.begin);
+                if (!part.wholeArray && bytes.find_first_not_of(" \t\r\n") == std::string_view::npos) {
+                    // "[a,,b]" or "[a, ]": the whole parse would refuse it.
+                    batch->error = ParseError{QStringLiteral("invalid JSON: a comma with no event after it"), part.begin};
+                    const std::lock_guard lock(m_mutex);
+                    m_batches[index] = std::move(batch);
+                    m_changed.notify_all();
+                    continue;
+                }
+                copy.assign({"[", bytes, "]"});
                 TraceHeader ignored; // a part is a bare array
                 const std::function<void(const KinetoEvent &)> add = [&](const KinetoEvent &e) { batch->add(e); };
                 const std::function<bool()> stopped = [this] { return m_stopRequested.load(std::memory_order_relaxed); };

@@ -152,6 +152,23 @@ private slots:
         QCOMPARE(p.events.size(), 1);
     }
 
+    // A stray comma makes an empty part: refused in parts as it is whole.
+    void strayCommasFailInPartsAsWhole_data()
+    {
+        QTest::addColumn<QByteArray>("json");
+        const QByteArray e = "{\"ph\": \"X\", \"name\": \"a\"}";
+        QTest::newRow("two commas") << QByteArray("{\"traceEvents\": [" + e + ",," + e + "]}");
+        QTest::newRow("a trailing comma") << QByteArray("[" + e + ", ]");
+        QTest::newRow("a leading comma") << QByteArray("[ ," + e + "]");
+    }
+    void strayCommasFailInPartsAsWhole()
+    {
+        QFETCH(QByteArray, json);
+        QVERIFY(parse(json, kWhole).error);
+        for (const std::size_t partBytes : {std::size_t(1), std::size_t(8), std::size_t(1000)})
+            QVERIFY(parse(json, partBytes).error);
+    }
+
     // The real traces in tests/data: parsed in parts of 300 bytes and of
     // 64 KiB, the same events and header as parsed whole.
     void partsParseAsTheWhole_data()
