@@ -139,6 +139,8 @@ Summaries summariesOf(const Slices &slices, StoredGroups stored, GroupIndex &ind
     };
 }
 
+// "Time (%),Total Time (ns),<count>,Avg (ns),Med (ns),Min (ns),Max (ns),StdDev (ns),<labels>",
+// largest total first.
 ResultTable timeTable(QString name, QString title, const QString &countHeader, const QStringList &labelHeaders,
                       const GroupIndex &index, const Summaries &summaries)
 {

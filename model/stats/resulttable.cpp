@@ -298,24 +298,6 @@ std::vector<std::vector<Cell>> ResultTable::allRows() const
     return rows;
 }
 
-QString ResultTable::displayAt(std::size_t row, std::size_t column) const
-{
-    return cell(row, column).display();
-}
-
-int ResultTable::compareText(std::size_t rowA, std::size_t rowB, std::size_t column) const
-{
-    if (column >= m_columns.size())
-        return 0;
-    const Column &c = m_columns[column];
-    const bool textA = typeOf(c.formats[rowA]) == Cell::Type::Text, textB = typeOf(c.formats[rowB]) == Cell::Type::Text;
-    if (!textA || !textB)
-        return int(textA) - int(textB);
-    const auto [prefixA, bodyA] = textPieces(c.values[rowA], c.formats[rowA]);
-    const auto [prefixB, bodyB] = textPieces(c.values[rowB], c.formats[rowB]);
-    return compareJoined(prefixA, bodyA, prefixB, bodyB);
-}
-
 ResultTable::TextPieces ResultTable::textAt(std::size_t row, std::size_t column) const
 {
     if (typeAt(row, column) != Cell::Type::Text)

@@ -24,7 +24,7 @@ struct Report;
 
 struct Cell {
     enum class Type : std::uint8_t { Empty, Integer, Decimal, Text };
-    // 40 bytes: a summary table of an emit_nvtx trace has 400k rows of ten.
+    // A cell as a ResultTable gives it (it stores columns, not Cells).
     QString text;
     union {
         std::int64_t integer = 0; // type Integer
@@ -86,13 +86,10 @@ public:
     Cell::Type typeAt(std::size_t row, std::size_t column) const;
     std::int64_t integerAt(std::size_t row, std::size_t column) const; // 0 unless an integer
     double numberAt(std::size_t row, std::size_t column) const;        // 0 unless a number
-    // A cell's text as printed (numbers formatted).
-    QString displayAt(std::size_t row, std::size_t column) const;
-    // Orders text cells by their UTF-8 bytes (SQLite's BINARY collation).
-    int compareText(std::size_t rowA, std::size_t rowB, std::size_t column) const;
     // A text cell as its two UTF-8 pieces (a prefix, possibly empty, and
     // the rest), valid while the table lives; for a cell that is no text,
-    // two empty pieces. compareTexts() orders them as compareText() does.
+    // two empty pieces. compareTexts() orders them by their joined UTF-8
+    // bytes (SQLite's BINARY collation).
     using TextPieces = std::pair<std::string_view, std::string_view>;
     TextPieces textAt(std::size_t row, std::size_t column) const;
     static int compareTexts(const TextPieces &a, const TextPieces &b);

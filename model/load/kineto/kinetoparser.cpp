@@ -483,9 +483,15 @@ public:
         const unsigned workers = std::max(1u, cores - 1);
         m_maxInFlight = workers + 2; // batches parsed ahead of the builder, bounding their memory
         std::vector<std::thread> threads;
-        threads.emplace_back([this] { scan(); });
-        for (unsigned w = 0; w < workers; ++w)
-            threads.emplace_back([this] { work(); });
+        try {
+            threads.reserve(workers + 1);
+            threads.emplace_back([this] { scan(); });
+            for (unsigned w = 0; w < workers; ++w)
+                threads.emplace_back([this] { work(); });
+        } catch (...) { // no thread to be had: those started are stopped, and joined
+            stopAll(threads);
+            throw;
+        }
         std::optional<ParseError> error;
         std::size_t partsRead = 0;
         try {
