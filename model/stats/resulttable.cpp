@@ -387,7 +387,7 @@ void ResultTable::writeCsv(const std::function<void(const QString &)> &write, qs
         out += QLatin1Char('\n');
         if (out.size() >= chunkChars) {
             write(out);
-            out.clear(); // keeps its capacity
+            out.resize(0); // keeps its capacity (clear() would free it)
         }
     };
     appendLine(headers.size(), [this](qsizetype i) { return headers[i]; });
@@ -445,7 +445,7 @@ bool ResultTable::writeCsv(QIODevice &device, CsvCells cells) const
     auto flushIfFull = [&](bool always) {
         if (out.size() >= kChunk || (always && !out.isEmpty())) {
             ok = ok && device.write(out) == out.size();
-            out.clear();
+            out.resize(0); // keeps its capacity (clear() would free it)
         }
     };
     for (qsizetype i = 0; i < headers.size(); ++i) {
