@@ -2,6 +2,7 @@
 #include "core/safefiles.h"
 
 #include "panels/resulttablemodel.h"
+#include "panels/resulttableproxy.h"
 
 #include <QFileDialog>
 #include <QHBoxLayout>
@@ -23,7 +24,7 @@ constexpr int kMinimumCappedColumn = 360; // px: a long name's cap when the view
 
 TableBox::TableBox(const QString &title, QWidget *parent)
     : QWidget(parent), m_title(new QLabel(title, this)), m_filter(new QLineEdit(this)), m_view(new QTableView(this)),
-      m_model(new ResultTableModel(this)), m_proxy(new QSortFilterProxyModel(this))
+      m_model(new ResultTableModel(this)), m_proxy(new ResultTableProxy(m_model, this))
 {
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -42,8 +43,6 @@ TableBox::TableBox(const QString &title, QWidget *parent)
     m_view->setTextElideMode(Qt::ElideMiddle);
     layout->addWidget(m_view, 1);
 
-    m_proxy->setSourceModel(m_model);
-    m_proxy->setSortRole(ResultTableModel::SortRole);
     m_proxy->setFilterKeyColumn(-1);
     m_proxy->setFilterCaseSensitivity(Qt::CaseInsensitive);
     m_view->setModel(m_proxy);

@@ -120,6 +120,39 @@ private slots:
         QCOMPARE(shown.toPlainText(), name);
     }
 
+    // A header click sorts by the table's values: integers exactly (past
+    // 2^53, where doubles tie), decimals as numbers, names by their UTF-8
+    // bytes (a report's strings too), empty cells first; the source rows,
+    // which the panels' own lists follow, keep their order.
+    void tablesSortByTheirValues()
+    {
+        auto report = std::make_shared<Report>();
+        ResultTable table;
+        table.headers = {QStringLiteral("Count"), QStringLiteral("Avg"), QStringLiteral("Name")};
+        const std::int64_t big = std::int64_t(1) << 60;
+        table.addRow({Cell::ofInteger(big + 1), Cell::ofDecimal(2.5, 1), Cell::ofText(QStringLiteral("b"))});
+        table.addRow({Cell::ofInteger(big), Cell::ofDecimal(10.0, 1)});
+        table.setReportText(1, 2, *report, report->strings.intern("ab"), "a");
+        table.addRow({Cell::ofInteger(-3), Cell::ofDecimal(-1.0, 1), Cell::ofText(QStringLiteral("\u00e9"))});
+        table.addRow({Cell(), Cell(), Cell()});
+        TableBox box(QStringLiteral("t"));
+        box.setTable(table);
+        QSortFilterProxyModel *proxy = box.proxy();
+        auto column = [&](int c) {
+            QStringList shown;
+            for (int r = 0; r < proxy->rowCount(); ++r)
+                shown << proxy->data(proxy->index(r, c)).toString();
+            return shown;
+        };
+        proxy->sort(0, Qt::AscendingOrder);
+        QCOMPARE(column(0), (QStringList{QString(), QStringLiteral("-3"), QString::number(big), QString::number(big + 1)}));
+        proxy->sort(1, Qt::DescendingOrder);
+        QCOMPARE(column(1), (QStringList{QStringLiteral("10.0"), QStringLiteral("2.5"), QStringLiteral("-1.0"), QString()}));
+        proxy->sort(2, Qt::AscendingOrder);
+        QCOMPARE(column(2), (QStringList{QString(), QStringLiteral("aab"), QStringLiteral("b"), QStringLiteral("\u00e9")}));
+        QCOMPARE(box.model()->data(box.model()->index(0, 2)).toString(), QStringLiteral("b")); // the source as it was
+    }
+
     void initTestCase()
     {
         m_slow = std::make_shared<Session>(Session::load({slowFixture()}));
