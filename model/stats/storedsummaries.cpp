@@ -1,5 +1,7 @@
 #include "stats/storedsummaries.h"
 
+#include <algorithm>
+
 namespace rankscope::stats {
 
 bool storedGroupsCover(std::span<const ReportSlice> slices)

@@ -14,13 +14,7 @@
 
 #include <sys/resource.h>
 
-#if defined(__SANITIZE_ADDRESS__)
-#define RANKSCOPE_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define RANKSCOPE_ASAN 1
-#endif
-#endif
+#include "sanitizers.h"
 
 using namespace rankscope::test;
 

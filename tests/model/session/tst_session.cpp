@@ -10,13 +10,7 @@
 #include <set>
 #include <thread>
 
-#if defined(__SANITIZE_ADDRESS__)
-#define RANKSCOPE_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define RANKSCOPE_ASAN 1
-#endif
-#endif
+#include "sanitizers.h"
 #ifdef RANKSCOPE_ASAN
 #include <sanitizer/allocator_interface.h>
 #else
