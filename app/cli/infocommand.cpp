@@ -4,12 +4,24 @@
 
 #include <QCommandLineParser>
 #include <QTextStream>
+#include <algorithm>
 
 namespace rankscope::cli {
 
 namespace {
 
-void printRank(QTextStream &out, const RankEntry &entry)
+void printMemoryParts(QTextStream &out, const Report &r)
+{
+    const double events = double(std::max<std::size_t>(r.eventCount(), 1));
+    for (const Report::MemoryPart &part : r.memoryParts()) {
+        if (part.bytes == 0)
+            continue;
+        out << "    " << QString::fromLatin1(part.name).leftJustified(46) << formatBinarySize(part.bytes).rightJustified(11) << "  "
+            << QString::number(double(part.bytes) / events, 'f', 1).rightJustified(6) << " B/event\n";
+    }
+}
+
+void printRank(QTextStream &out, const RankEntry &entry, bool memoryParts)
 {
     const Report &r = *entry.report;
     out << "Rank " << entry.rank << ": " << r.filePath;
@@ -61,6 +73,8 @@ void printRank(QTextStream &out, const RankEntry &entry)
     if (r.indexCacheBytes() > 0)
         out << " in memory, and " << formatBinarySize(r.indexCacheBytes()) << " mapped from its index cache (read as needed)";
     out << "\n";
+    if (memoryParts)
+        printMemoryParts(out, r);
     if (!r.indexCacheWrittenBy.isEmpty())
         out << "  Index cache: written by " << r.indexCacheWrittenBy
             << " (not this user's alone: read from a private copy, checked whole and against the trace's content)\n";
@@ -74,6 +88,9 @@ int runInfo(const QStringList &arguments)
     parser.setApplicationDescription(QStringLiteral("Print, per rank: file, nsys version and schema, GPUs, processes, "
                                                     "event counts, time span, load time and memory."));
     parser.addHelpOption();
+    const QCommandLineOption memoryOption(QStringLiteral("memory"),
+                                          QStringLiteral("Also print where each rank's model size goes, part by part."));
+    parser.addOption(memoryOption);
     addInputArgument(parser);
     parser.process(arguments);
     const std::optional<Session> loaded = loadInputs(parser);
@@ -82,7 +99,7 @@ int runInfo(const QStringList &arguments)
     const Session &session = *loaded;
     QTextStream out(&standardOutput());
     for (const RankEntry &entry : session.ranks())
-        printRank(out, entry);
+        printRank(out, entry, parser.isSet(memoryOption));
     if (!session.ranks().empty())
         out << "Resident memory: " << formatBinarySize(residentBytes()) << "\n";
     return session.failures().empty() ? 0 : 2;

@@ -181,24 +181,63 @@ void Report::shrinkToFit()
     tracks.shrink_to_fit();
 }
 
-std::size_t Report::memoryBytes() const
+std::vector<Report::MemoryPart> Report::memoryParts() const
 {
-    std::size_t bytes = sizeof(Report) + strings.memoryBytes();
-    for (const Track &t : tracks)
-        bytes += sizeof(Track) + t.slices.memoryBytes();
+    SliceTrack::MemoryParts slices;
+    std::size_t derivedTracks = 0;
+    for (const Track &t : tracks) {
+        const SliceTrack::MemoryParts p = t.slices.memoryParts();
+        if (isDerivedTrack(t.kind)) {
+            derivedTracks += p.total();
+            continue;
+        }
+        slices.times += p.times;
+        slices.names += p.names;
+        slices.payloads += p.payloads;
+        slices.depths += p.depths;
+        slices.index += p.index;
+        slices.lod += p.lod;
+        slices.depthRows += p.depthRows;
+    }
+    std::size_t counterBytes = 0;
     for (const CounterTrack &c : counters)
-        bytes += c.memoryBytes();
+        counterBytes += c.memoryBytes();
+    std::size_t busyBytes = 0;
     for (const auto *summaries : {&gpuBusy, &communication.otherGpuBusy})
         for (const GpuBusySummary &g : *summaries)
-            bytes += sizeof(GpuBusySummary) + g.runs.memoryBytes();
-    bytes += communication.kernels.capacity() * sizeof(CommunicationKernel);
-    bytes += byName.memoryBytes() + timeSplits.capacity() * sizeof(GpuTimeSplit);
-    bytes += kernels.capacity() * sizeof(KernelRecord) + kernelConfigs.capacity() * sizeof(KernelConfig) + memcpys.capacity() * sizeof(MemcpyRecord)
-             + memsets.capacity() * sizeof(MemsetRecord) + syncs.capacity() * sizeof(SyncRecord)
-             + apiCalls.capacity() * sizeof(ApiCallRecord) + nvtx.capacity() * sizeof(NvtxRecord)
-             + nvtxProjections.capacity() * sizeof(NvtxProjectionRecord) + collectives.capacity() * sizeof(CollectiveRecord)
-             + (apiByCorrelation.capacity() + gpuByCorrelation.capacity()) * sizeof(TrackEvent);
-    bytes += (processes.capacity() + threads.capacity()) * 48 + diagnostics.capacity() * 64;
+            busyBytes += sizeof(GpuBusySummary) + g.runs.memoryBytes();
+    return {
+        {"strings", strings.memoryBytes()},
+        {"event times", slices.times},
+        {"event names", slices.names},
+        {"event side-table rows", slices.payloads},
+        {"event depths", slices.depths},
+        {"interval index", slices.index},
+        {"zoomed-out summaries", slices.lod},
+        {"rows per nesting depth", slices.depthRows},
+        {"derived tracks (NCCL lanes, NVTX on the GPU)", derivedTracks},
+        {"counters", counterBytes},
+        {"GPU busy runs", busyBytes},
+        {"kernel records", kernels.capacity() * sizeof(KernelRecord) + kernelConfigs.capacity() * sizeof(KernelConfig)},
+        {"memcpy and memset records", memcpys.capacity() * sizeof(MemcpyRecord) + memsets.capacity() * sizeof(MemsetRecord)},
+        {"CUDA API and sync records", apiCalls.capacity() * sizeof(ApiCallRecord) + syncs.capacity() * sizeof(SyncRecord)},
+        {"NVTX records", nvtx.capacity() * sizeof(NvtxRecord)},
+        {"NVTX projections", nvtxProjections.capacity() * sizeof(NvtxProjectionRecord)},
+        {"collectives and communication kernels",
+         collectives.capacity() * sizeof(CollectiveRecord) + communication.kernels.capacity() * sizeof(CommunicationKernel)},
+        {"API <-> GPU correlations", (apiByCorrelation.capacity() + gpuByCorrelation.capacity()) * sizeof(TrackEvent)},
+        {"summaries by name and time splits", byName.memoryBytes() + timeSplits.capacity() * sizeof(GpuTimeSplit)},
+        {"processes, threads, tracks, diagnostics",
+         sizeof(Report) + tracks.size() * sizeof(Track) + (processes.capacity() + threads.capacity()) * 48 + diagnostics.capacity() * 64
+             + flows.capacity() * sizeof(FlowRecord)},
+    };
+}
+
+std::size_t Report::memoryBytes() const
+{
+    std::size_t bytes = 0;
+    for (const MemoryPart &part : memoryParts())
+        bytes += part.bytes;
     return bytes;
 }
 

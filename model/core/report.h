@@ -378,7 +378,13 @@ struct Report : std::enable_shared_from_this<Report> {
     std::size_t eventCount() const;
     // Union of all track extents, in report time.
     TimeRange extent() const;
-    std::size_t memoryBytes() const;
+    std::size_t memoryBytes() const; // the sum of memoryParts()
+    // Where memoryBytes() goes: a named part and its bytes, in a fixed order.
+    struct MemoryPart {
+        const char *name;
+        std::size_t bytes;
+    };
+    std::vector<MemoryPart> memoryParts() const;
     // Gives back the spare capacity the per-kind tables grew while loading
     // (a vector doubles: up to half of a table is slack); loaders call it last.
     void shrinkToFit();

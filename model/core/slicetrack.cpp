@@ -140,15 +140,24 @@ void SliceTrack::compactPayloads()
     m_payloadStep = step;
 }
 
+SliceTrack::MemoryParts SliceTrack::memoryParts() const
+{
+    MemoryParts parts;
+    parts.times = (m_start.capacity() + m_end.capacity()) * sizeof(TimeNs);
+    parts.names = m_name.capacity() * sizeof(StringId);
+    parts.payloads = m_payload.capacity() * sizeof(std::uint32_t);
+    parts.depths = m_depth.capacity() * sizeof(std::uint16_t);
+    parts.index = m_index.memoryBytes();
+    parts.lod = m_lod.memoryBytes();
+    parts.depthRows = m_depthRows.capacity() * sizeof(DepthRow);
+    for (const DepthRow &row : m_depthRows)
+        parts.depthRows += row.events.capacity() * sizeof(std::uint32_t) + row.lod.memoryBytes();
+    return parts;
+}
+
 std::size_t SliceTrack::memoryBytes() const
 {
-    std::size_t depthRowBytes = m_depthRows.capacity() * sizeof(DepthRow);
-    for (const DepthRow &row : m_depthRows)
-        depthRowBytes += row.events.capacity() * sizeof(std::uint32_t) + row.lod.memoryBytes();
-    return m_start.capacity() * sizeof(TimeNs) + m_end.capacity() * sizeof(TimeNs)
-           + m_name.capacity() * sizeof(StringId) + m_payload.capacity() * sizeof(std::uint32_t)
-           + m_depth.capacity() * sizeof(std::uint16_t) + m_index.memoryBytes()
-           + m_lod.memoryBytes() + depthRowBytes;
+    return memoryParts().total();
 }
 
 } // namespace rankscope

@@ -81,6 +81,12 @@ public:
     // positions in depthRows()[row].events.
     std::pair<std::size_t, std::size_t> depthRowEventsIn(std::size_t row, TimeNs lo, TimeNs hi) const;
     std::size_t memoryBytes() const;
+    // memoryBytes() by column, for `rankscope-cli info --memory`.
+    struct MemoryParts {
+        std::size_t times = 0, names = 0, payloads = 0, depths = 0, index = 0, lod = 0, depthRows = 0;
+        std::size_t total() const { return times + names + payloads + depths + index + lod + depthRows; }
+    };
+    MemoryParts memoryParts() const;
 
     // The index cache (load/cache/) writes and maps every member.
     friend struct ReportCacheAccess;

@@ -613,7 +613,7 @@ void writeNcclPayloadSchemas(sqlite3 *db, const std::vector<Event> &events, Glob
         "(1," + std::to_string(kPeerSchema) + ",0,NULL,18,'NCCL communicator ID',NULL,NULL,NULL),"
         "(1," + std::to_string(kPeerSchema) + ",1,NULL,22,'Message size [bytes]',NULL,NULL,8),"
         "(1," + std::to_string(kPeerSchema) + ",2,NULL,5,'Peer rank',NULL,NULL,16);"
-        "INSERT INTO NVTX_EVENTS VALUES(0,0,75,'NCCL'," + std::to_string(globalTidOf(*first)) + ",1,NULL);";
+        "INSERT INTO NVTX_EVENTS(start, end, eventType, text, globalTid, domainId, binaryData) VALUES(0,0,75,'NCCL'," + std::to_string(globalTidOf(*first)) + ",1,NULL);";
     exec(db, sql.c_str());
 }
 
@@ -642,8 +642,11 @@ bool writeNsys(const QString &path, const std::vector<Event> &events, int rank, 
              " streamId INTEGER NOT NULL, correlationId INTEGER, globalPid INTEGER, value INTEGER NOT NULL, bytes INTEGER NOT NULL, memKind INTEGER);"
              "CREATE TABLE CUPTI_ACTIVITY_KIND_RUNTIME(start INTEGER NOT NULL, end INTEGER NOT NULL, eventClass INTEGER NOT NULL, globalTid INTEGER,"
              " correlationId INTEGER, nameId INTEGER NOT NULL, returnValue INTEGER NOT NULL);"
-             "CREATE TABLE NVTX_EVENTS(start INTEGER NOT NULL, end INTEGER, eventType INTEGER NOT NULL, text TEXT, globalTid INTEGER, domainId INTEGER,"
-             " binaryData BLOB);"
+             // NVTX_EVENTS as nsys 2025 writes it: every payload column, NULL on a plain range.
+             "CREATE TABLE NVTX_EVENTS(start INTEGER NOT NULL, end INTEGER, eventType INTEGER NOT NULL, rangeId INTEGER, category INTEGER,"
+             " color INTEGER, text TEXT, globalTid INTEGER, endGlobalTid INTEGER, textId INTEGER, domainId INTEGER, uint64Value INTEGER,"
+             " int64Value INTEGER, doubleValue REAL, uint32Value INTEGER, int32Value INTEGER, floatValue REAL, jsonTextId INTEGER,"
+             " jsonText TEXT, binaryData BLOB);"
              "CREATE TABLE OSRT_API(start INTEGER NOT NULL, end INTEGER NOT NULL, eventClass INTEGER NOT NULL, globalTid INTEGER, nameId INTEGER NOT NULL,"
              " returnValue INTEGER NOT NULL, nestingLevel INTEGER, callchainId INTEGER NOT NULL);"
              "CREATE TABLE CUDA_GPU_MEMORY_USAGE_EVENTS(start INTEGER NOT NULL, globalPid INTEGER, deviceId INTEGER NOT NULL, bytes INTEGER NOT NULL,"
@@ -682,7 +685,7 @@ bool writeNsys(const QString &path, const std::vector<Event> &events, int rank, 
     sqlite3_prepare_v2(db, "INSERT INTO CUPTI_ACTIVITY_KIND_MEMCPY VALUES(?,?,0,1,?,?,?,?,?,?,?)", -1, &memcpy, nullptr);
     sqlite3_prepare_v2(db, "INSERT INTO CUPTI_ACTIVITY_KIND_MEMSET VALUES(?,?,0,1,?,?,?,0,?,2)", -1, &memset, nullptr);
     sqlite3_prepare_v2(db, "INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME VALUES(?,?,0,?,?,?,0)", -1, &api, nullptr);
-    sqlite3_prepare_v2(db, "INSERT INTO NVTX_EVENTS VALUES(?,?,59,?,?,?,?)", -1, &nvtx, nullptr);
+    sqlite3_prepare_v2(db, "INSERT INTO NVTX_EVENTS(start, end, eventType, text, globalTid, domainId, binaryData) VALUES(?,?,59,?,?,?,?)", -1, &nvtx, nullptr);
     writeNcclPayloadSchemas(db, events, globalTidOf);
     sqlite3_prepare_v2(db, "INSERT INTO OSRT_API VALUES(?,?,27,?,?,0,0,0)", -1, &osrt, nullptr);
     sqlite3_prepare_v2(db, "INSERT INTO CUDA_GPU_MEMORY_USAGE_EVENTS VALUES(?,?,0,?,?,1,0,?)", -1, &memory, nullptr);

@@ -73,8 +73,16 @@ StringId nvtxText(NsysLoadContext &ctx, const SqliteStatement &row, int textColu
 
 namespace {
 
+// The columns of a row as the readers below index them: the pass over the
+// table selects those up to DomainId and then HasPayload; a row's payload
+// is read by its rowid, selecting all of them (HasPayload is rowid there).
 enum NvtxColumn { Start, End, Type, Category, Color, Text, GlobalTid, EndGlobalTid, TextId, DomainId,
                   U64, I64, Dbl, U32, I32, Flt, JsonTextId, JsonText, BinaryData };
+constexpr int HasPayload = U64, RowId = U64 + 1;
+const std::vector<std::string> kNvtxColumns = {"start", "end", "eventType", "category", "color", "text", "globalTid", "endGlobalTid",
+                                               "textId", "domainId"};
+const std::vector<std::string> kNvtxPayloadColumns = {"uint64Value", "int64Value", "doubleValue", "uint32Value", "int32Value",
+                                                      "floatValue", "jsonTextId", "jsonText", "binaryData"};
 
 // binaryData as bytes: stored as a BLOB, or as hex text.
 std::string payloadBytes(std::string_view stored)
@@ -166,13 +174,29 @@ void readNvtx(NsysLoadContext &ctx)
     static const char *table = "NVTX_EVENTS";
     if (!ctx.isReadableEventTable(table))
         return;
-    const std::string sql = ctx.db.selectColumns(
-        table, {"start", "end", "eventType", "category", "color", "text", "globalTid", "endGlobalTid",
-                "textId", "domainId", "uint64Value", "int64Value", "doubleValue", "uint32Value",
-                "int32Value", "floatValue", "jsonTextId", "jsonText", "binaryData"});
+    // Most ranges carry no payload (emit_nvtx writes none), and SQLite reads
+    // every selected column of every row: the pass selects whether a row
+    // has one, and only such a row's payload columns are read, by rowid.
+    std::string anyPayload;
+    for (const std::string &column : kNvtxPayloadColumns)
+        if (ctx.db.hasColumn(table, column))
+            anyPayload += (anyPayload.empty() ? "\"" : ", \"") + column + "\"";
+    std::string sql = ctx.db.selectColumns(table, kNvtxColumns);
+    SqliteStatement payloadRow;
+    if (!anyPayload.empty()) {
+        const std::string hasPayload = "coalesce(" + anyPayload + ", NULL) IS NOT NULL";
+        sql.insert(sql.find(" FROM "), ", " + hasPayload + ", rowid");
+        std::vector<std::string> allColumns = kNvtxColumns;
+        allColumns.insert(allColumns.end(), kNvtxPayloadColumns.begin(), kNvtxPayloadColumns.end());
+        QString error;
+        payloadRow = ctx.db.prepare(ctx.db.selectColumns(table, allColumns, "WHERE rowid = ?"), &error);
+        if (!payloadRow.isValid()) // a table without rowids: read every column in the pass
+            sql = ctx.db.selectColumns(table, allColumns);
+    }
     NvtxPayloadSchemas schemas;
     schemas.read(ctx.db);
     NvtxPass pass;
+    std::size_t unreadPayloads = 0;
     Column<NvtxRecord> &records = ctx.report.nvtx;
     const bool ok = ctx.forEachRow(table, sql, [&](const SqliteStatement &row) {
         const int type = int(row.int64(Type));
@@ -217,9 +241,21 @@ void readNvtx(NsysLoadContext &ctx)
         const std::int64_t endGlobalTid = row.int64(EndGlobalTid);
         if (endGlobalTid != 0 && tidOfGlobalId(endGlobalTid) != tidOfGlobalId(globalTid))
             record.endTid = tidOfGlobalId(endGlobalTid);
-        decodeNvtxPayload(ctx, row, record);
         const StringId name = nvtxText(ctx, row, Text, TextId);
-        decodeSchemaPayload(ctx, schemas, row, globalTid, {start, end}, name, record);
+        const SqliteStatement *payload = &row;
+        if (payloadRow.isValid()) {
+            payload = nullptr;
+            if (row.int64(HasPayload) != 0) {
+                if (payloadRow.rebind(1, row.int64(RowId)) && payloadRow.step())
+                    payload = &payloadRow;
+                else
+                    ++unreadPayloads;
+            }
+        }
+        if (payload) {
+            decodeNvtxPayload(ctx, *payload, record);
+            decodeSchemaPayload(ctx, schemas, *payload, globalTid, {start, end}, name, record);
+        }
         const bool plain = record.isDefault();
         const auto recordIndex = plain ? NvtxRecord::kNoRecord : std::uint32_t(records.size());
         if (open) // its end is the last timestamp, known after the pass
@@ -231,6 +267,10 @@ void readNvtx(NsysLoadContext &ctx)
     });
     if (!ok)
         return;
+    if (unreadPayloads > 0)
+        ctx.note(Diagnostic::Severity::Warning, QStringLiteral("NVTX: the payloads of %1 ranges could not be read (%2); they show without them")
+                                                    .arg(unreadPayloads)
+                                                    .arg(payloadRow.error().isEmpty() ? QStringLiteral("row not found") : payloadRow.error()));
 
     for (const NvtxPass::OpenRange &r : pass.open)
         ctx.hostTrack(TrackKind::Nvtx, r.globalTid, r.domainId).slices.append(r.start, std::max(r.start, pass.lastTimestamp), r.name, r.record);

@@ -41,6 +41,15 @@ bool SqliteStatement::step()
     return false;
 }
 
+bool SqliteStatement::rebind(int index, std::int64_t value)
+{
+    if (!m_stmt)
+        return false;
+    sqlite3_reset(m_stmt);
+    m_error.clear();
+    return sqlite3_bind_int64(m_stmt, index, value) == SQLITE_OK;
+}
+
 bool SqliteStatement::isNull(int column) const
 {
     return sqlite3_column_type(m_stmt, column) == SQLITE_NULL;

@@ -35,6 +35,9 @@ public:
     // True while a row is available. On an error, returns false and
     // error() says why.
     bool step();
+    // Binds parameter `index` (from 1) and makes the statement ready to
+    // step again from its first row.
+    bool rebind(int index, std::int64_t value);
     const QString &error() const { return m_error; }
 
     bool isNull(int column) const;
