@@ -179,6 +179,7 @@ void Report::shrinkToFit()
     apiByCorrelation.shrink_to_fit();
     gpuByCorrelation.shrink_to_fit();
     tracks.shrink_to_fit();
+    strings.releaseLookup();
 }
 
 std::vector<Report::MemoryPart> Report::memoryParts() const

@@ -198,10 +198,10 @@ struct NvtxRecord {
 struct NvtxProjectionRecord {
     std::uint32_t nvtxRow = 0;     // its record: Report::nvtxRecord(nvtxRow)
     std::uint32_t gpuOps = 0;      // kernels, memcpys and memsets launched inside it
-    TimeNs cpuStart = 0, cpuEnd = 0; // the range on its thread
+    TimeNs cpuDuration = 0;        // the range's length on its thread
     TimeNs gpuBusyNs = 0;          // union of those ops' time on the GPU
 };
-static_assert(sizeof(NvtxProjectionRecord) == 32, "one per projected NVTX range: keep it unpadded");
+static_assert(sizeof(NvtxProjectionRecord) == 24, "one per projected NVTX range: keep it unpadded");
 
 // A flow arrow as the trace wrote it: from a point on one thread to a point
 // on another, each bound to the innermost slice open there (Kineto's

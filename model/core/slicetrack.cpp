@@ -155,6 +155,13 @@ SliceTrack::MemoryParts SliceTrack::memoryParts() const
     return parts;
 }
 
+void SliceTrack::numberPayloadsFrom(std::uint32_t base)
+{
+    m_payload = {};
+    m_payloadBase = base;
+    m_payloadStep = 1;
+}
+
 std::size_t SliceTrack::memoryBytes() const
 {
     return memoryParts().total();

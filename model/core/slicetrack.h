@@ -33,6 +33,9 @@ public:
     // Moves every event by `delta` ns; only before finalize().
     void shift(TimeNs delta);
     void finalize();
+    // After finalize(): event i's payload becomes base + i (its side table
+    // was put in this track's order: load/sidetableorder.h).
+    void numberPayloadsFrom(std::uint32_t base);
 
     std::size_t size() const { return m_start.size(); }
     bool isEmpty() const { return m_start.empty(); }

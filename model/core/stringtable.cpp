@@ -25,26 +25,25 @@ StringTable::StringTable()
     intern({});
 }
 
-const char *StringTable::store(std::string_view text)
+void StringTable::store(std::string_view text)
 {
-    if (text.empty())
-        return "";
     // Each text is followed by a NUL, as a std::string's is: a view's data()
     // stays a C string for whoever needs one, for 1 B a string.
     const std::size_t bytes = text.size() + 1;
-    if (bytes > m_blockBytes - m_blockUsed) {
+    if (m_blocks.empty() || bytes > m_blockBytes - m_blockEnd.back()) {
         // Blocks double up to 1 MiB, so a small trace holds little slack; a
         // longer text gets a block of its own.
         m_blockBytes = std::max(std::min(std::max(m_blockBytes * 2, kFirstBlockBytes), kLargestBlockBytes), bytes);
         m_blocks.push_back(std::make_unique_for_overwrite<char[]>(m_blockBytes));
+        m_blockEnd.push_back(0);
         m_allocatedBytes += m_blockBytes;
-        m_blockUsed = 0;
     }
-    char *at = m_blocks.back().get() + m_blockUsed;
-    std::memcpy(at, text.data(), text.size());
-    at[text.size()] = '\0';
-    m_blockUsed += bytes;
-    return at;
+    const std::size_t block = m_blocks.size() - 1, at = m_blockEnd.back();
+    char *to = m_blocks.back().get() + at;
+    std::memcpy(to, text.data(), text.size());
+    to[text.size()] = '\0';
+    m_blockEnd.back() += bytes;
+    m_address.push_back((std::uint64_t(block) << 32) | std::uint64_t(at));
 }
 
 std::size_t StringTable::slotOf(std::string_view text) const
@@ -62,17 +61,39 @@ void StringTable::growSlots()
     rebuildSlots(m_slots.size() * 2);
 }
 
-void StringTable::rebuildSlots(std::size_t slotCount)
+Column<std::uint32_t> StringTable::buildSlots(std::size_t slotCount) const
 {
-    Column<std::uint32_t> grown(slotCount, 0);
-    const std::size_t mask = grown.size() - 1;
+    Column<std::uint32_t> lookup(slotCount, 0);
+    const std::size_t mask = lookup.size() - 1;
     for (StringId id = 0; id < size(); ++id) {
         std::size_t slot = hashOf(view(id)) & mask;
-        while (grown[slot] != 0)
+        while (lookup[slot] != 0)
             slot = (slot + 1) & mask;
-        grown[slot] = id + 1;
+        lookup[slot] = id + 1;
     }
-    m_slots = std::move(grown);
+    return lookup;
+}
+
+void StringTable::rebuildSlots(std::size_t slotCount)
+{
+    m_slots = buildSlots(slotCount);
+}
+
+std::size_t StringTable::slotCountFor(std::size_t strings)
+{
+    std::size_t count = 16;
+    while (count < 2 * strings)
+        count *= 2;
+    return count;
+}
+
+void StringTable::releaseLookup()
+{
+    if (isMapped()) // a mapped table's slots are pages of its cache, not this process's memory
+        return;
+    m_slots = {};
+    m_address.shrink_to_fit();
+    m_blockEnd.shrink_to_fit();
 }
 
 void StringTable::copyMappedTexts()
@@ -82,13 +103,9 @@ void StringTable::copyMappedTexts()
     Column<char> texts = std::move(m_mappedText);
     m_mappedOffset = {};
     m_mappedText = {};
-    m_begin.reserve(count);
-    m_length.reserve(count);
-    for (std::size_t id = 0; id < count; ++id) {
-        const std::string_view text(texts.data() + offsets[id], offsets[id + 1] - offsets[id] - 1);
-        m_begin.push_back(store(text));
-        m_length.push_back(std::uint32_t(text.size()));
-    }
+    m_address.reserve(count);
+    for (std::size_t id = 0; id < count; ++id)
+        store(std::string_view(texts.data() + offsets[id], offsets[id + 1] - offsets[id] - 1));
     m_slots.reserve(m_slots.size()); // an own copy: intern() writes to it
 }
 
@@ -96,22 +113,30 @@ StringId StringTable::intern(std::string_view text)
 {
     if (isMapped())
         copyMappedTexts();
+    if (m_slots.empty()) // released: a report interns after its load
+        rebuildSlots(slotCountFor(size() + 1));
     const std::size_t slot = slotOf(text);
     if (m_slots[slot] != 0)
         return m_slots[slot] - 1;
-    if (m_begin.size() >= std::numeric_limits<StringId>::max() - 1 || text.size() > std::numeric_limits<std::uint32_t>::max())
+    if (m_address.size() >= std::numeric_limits<StringId>::max() - 1 || m_blocks.size() >= std::numeric_limits<std::uint32_t>::max()
+        || text.size() >= std::numeric_limits<std::uint32_t>::max())
         throw std::length_error("string table full"); // 4 billion distinct strings, or one of 4 GiB
-    const auto id = StringId(m_begin.size());
-    m_begin.push_back(store(text));
-    m_length.push_back(std::uint32_t(text.size()));
+    const auto id = StringId(m_address.size());
+    store(text);
     m_slots[slot] = id + 1;
-    if (2 * m_begin.size() > m_slots.size())
+    if (2 * m_address.size() > m_slots.size())
         growSlots();
     return id;
 }
 
 std::optional<StringId> StringTable::find(std::string_view text) const
 {
+    if (m_slots.empty()) {
+        for (StringId id = 0; id < size(); ++id)
+            if (view(id) == text)
+                return id;
+        return std::nullopt;
+    }
     const std::uint32_t entry = m_slots[slotOf(text)];
     return entry != 0 ? std::optional<StringId>(entry - 1) : std::nullopt;
 }
@@ -122,7 +147,13 @@ std::string_view StringTable::view(StringId id) const
         return id + 1 < m_mappedOffset.size()
                    ? std::string_view(m_mappedText.data() + m_mappedOffset[id], m_mappedOffset[id + 1] - m_mappedOffset[id] - 1)
                    : std::string_view();
-    return id < m_begin.size() ? std::string_view(m_begin[id], m_length[id]) : std::string_view();
+    if (id >= m_address.size())
+        return {};
+    const std::uint64_t address = m_address[id];
+    const std::size_t block = std::size_t(address >> 32), at = std::uint32_t(address);
+    const std::size_t end = id + 1 < m_address.size() && (m_address[id + 1] >> 32) == block ? std::uint32_t(m_address[id + 1])
+                                                                                                : m_blockEnd[block];
+    return {m_blocks[block].get() + at, end - at - 1};
 }
 
 QString StringTable::string(StringId id) const
@@ -133,8 +164,9 @@ QString StringTable::string(StringId id) const
 
 std::size_t StringTable::memoryBytes() const
 {
-    return m_allocatedBytes + m_begin.capacity() * sizeof(const char *) + m_length.capacity() * sizeof(std::uint32_t)
-           + m_slots.capacity() * sizeof(std::uint32_t) + m_mappedOffset.capacity() * sizeof(std::uint64_t) + m_mappedText.capacity() + m_blocks.capacity() * sizeof(std::unique_ptr<char[]>);
+    return m_allocatedBytes + m_address.capacity() * sizeof(std::uint64_t) + m_blockEnd.capacity() * sizeof(std::size_t)
+           + m_slots.capacity() * sizeof(std::uint32_t) + m_mappedOffset.capacity() * sizeof(std::uint64_t) + m_mappedText.capacity()
+           + m_blocks.capacity() * sizeof(std::unique_ptr<char[]>);
 }
 
 } // namespace rankscope

@@ -3,10 +3,12 @@
 //
 // Real traces can hold a distinct text for nearly every event (emit_nvtx
 // writes "aten::linear, seq = 12, op_id = 345, sizes = [...]" per op), so a
-// string costs its bytes and a NUL plus 12 B of index and a 4 B hash slot:
-// the texts lie back to back in blocks that never move, and the hash set
-// holds ids only, comparing against the stored text. A std::string and a hash node
-// per text cost about 110 B more.
+// string costs its bytes and a NUL plus 8 B of address: the texts lie back
+// to back in blocks that never move, in id order, so a text ends where the
+// next one begins. While a table is built, a hash set of ids (4 B slots,
+// at most half full, comparing against the stored text) finds repeats;
+// a loaded report lets it go (releaseLookup()). A std::string and a hash
+// node per text cost about 110 B more.
 #include "core/column.h"
 
 #include <QString>
@@ -37,8 +39,12 @@ public:
     // The id of `text` if the table holds it; nothing is added.
     std::optional<StringId> find(std::string_view text) const;
     QString string(StringId id) const;
-    std::size_t size() const { return isMapped() ? m_mappedOffset.size() - 1 : m_begin.size(); }
+    std::size_t size() const { return isMapped() ? m_mappedOffset.size() - 1 : m_address.size(); }
     std::size_t memoryBytes() const;
+    // Frees the lookup slots and spare capacity once nothing more is
+    // interned (a loaded report); intern() builds them again if it is
+    // called after all, and find() then reads every text.
+    void releaseLookup();
 
     // The index cache (load/cache/) writes and maps every member.
     friend struct ReportCacheAccess;
@@ -50,19 +56,23 @@ private:
     bool isMapped() const { return !m_mappedOffset.empty(); }
     void copyMappedTexts();
 
-    const char *store(std::string_view text);
+    void store(std::string_view text); // appends it as the next id
     void growSlots();
     void rebuildSlots(std::size_t slotCount); // a power of two
+    Column<std::uint32_t> buildSlots(std::size_t slotCount) const;
+    static std::size_t slotCountFor(std::size_t strings); // at most half full
     // Where a text goes in the slots; an index cache built with another hash
     // function has its slots rebuilt.
     static std::size_t hashOf(std::string_view text);
     std::size_t slotOf(std::string_view text) const; // where text is or goes
 
     std::vector<std::unique_ptr<char[]>> m_blocks;
-    std::size_t m_blockBytes = 0, m_blockUsed = 0, m_allocatedBytes = 0;
-    std::vector<const char *> m_begin;  // per id
-    std::vector<std::uint32_t> m_length; // per id
-    Column<std::uint32_t> m_slots; // id + 1, 0 empty; a power of two, at most half full
+    std::vector<std::size_t> m_blockEnd; // per block: bytes used
+    std::size_t m_blockBytes = 0, m_allocatedBytes = 0;
+    // Per id: (block << 32) | offset in the block. Its length is up to the
+    // next id's offset in the same block, or the block's end.
+    Column<std::uint64_t> m_address;
+    Column<std::uint32_t> m_slots; // id + 1, 0 empty; a power of two, at most half full; empty once released
     Column<std::uint64_t> m_mappedOffset; // per id, and one past the last
     Column<char> m_mappedText;
 };

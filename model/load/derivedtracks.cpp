@@ -1,4 +1,5 @@
 #include "load/derivedtracks.h"
+#include "load/sidetableorder.h"
 
 #include "core/busyruns.h"
 #include "core/communicationkernels.h"
@@ -129,8 +130,7 @@ void buildNvtxProjections(Report &report)
                     deviceOps.emplace_back(std::get<1>(ops[next]), std::get<2>(ops[next]));
                 NvtxProjectionRecord record;
                 record.nvtxRow = nvtx.slices.payload(r);
-                record.cpuStart = lo;
-                record.cpuEnd = hi;
+                record.cpuDuration = hi - lo;
                 record.gpuOps = std::uint32_t(deviceOps.size());
                 TimeNs begin = kTimeMax, end = kTimeMin;
                 for (const auto &[s, e] : deviceOps) {
@@ -151,6 +151,7 @@ void buildNvtxProjections(Report &report)
         track.slices.finalize();
         report.tracks.push_back(std::move(track));
     }
+    storeSideTableInTrackOrder(report, TrackKind::NvtxGpuProjection);
 }
 
 void buildNcclTracks(Report &report)

@@ -218,7 +218,7 @@ EventDetails describeEvent(const Session &session, const EventLocation &at)
     case TrackKind::NvtxGpuProjection: {
         const NvtxProjectionRecord &p = r.nvtxProjections[t.slices.payload(i)];
         if (p.gpuOps > 0) { // projected by Rankscope (a Kineto trace records its own)
-            d.fields.push_back({QStringLiteral("CPU range"), formatDuration(p.cpuEnd - p.cpuStart), {}});
+            d.fields.push_back({QStringLiteral("CPU range"), formatDuration(p.cpuDuration), {}});
             d.fields.push_back({QStringLiteral("GPU ops launched"), QString::number(p.gpuOps), {}});
             d.fields.push_back({QStringLiteral("GPU time covered"), formatDuration(p.gpuBusyNs), {}});
         }

@@ -62,8 +62,9 @@ std::uint32_t cacheModeFor(const CacheKey &key);
 // 7: Report::timeSplits. 8: a communication kernel keeps its name and
 // times. 9: the columns' lengths and places in an outline after them. 10:
 // 1 MiB chunks, their hashes after the body. 11: the trace's content hash
-// in the header. A cache of another version is rebuilt.
-constexpr std::uint32_t kIndexCacheFormatVersion = 11;
+// in the header. 12: an NVTX projection keeps its CPU range's length, not
+// its times. A cache of another version is rebuilt.
+constexpr std::uint32_t kIndexCacheFormatVersion = 12;
 
 // How much of a cache an open reads.
 enum class CacheOpenDepth : std::uint8_t {

@@ -182,14 +182,17 @@ struct ReportCacheAccess {
                 texts.push_back('\0');
             }
             offsets.push_back(texts.size());
-            v(offsets); v(texts); v(t.m_slots);
+            // Released after the load (StringTable::releaseLookup()): built
+            // again for the cache, whose reader looks strings up.
+            const Column<std::uint32_t> builtSlots = t.m_slots.empty() ? t.buildSlots(T::slotCountFor(t.size())) : Column<std::uint32_t>();
+            v(offsets); v(texts); v(t.m_slots.empty() ? builtSlots : t.m_slots);
             v(std::uint64_t(StringTable::hashOf("rankscope")));
         } else {
             v(t.m_mappedOffset); v(t.m_mappedText); v(t.m_slots);
             std::uint64_t hashProbe = 0;
             v(hashProbe);
-            t.m_begin.clear();
-            t.m_length.clear();
+            t.m_address.clear();
+            t.m_blockEnd.clear();
             t.m_blocks.clear();
             v.checkStrings(t.m_mappedOffset, t.m_mappedText, t.m_slots);
             if (hashProbe != std::uint64_t(StringTable::hashOf("rankscope")))

@@ -2,6 +2,7 @@
 
 #include "core/narrowing.h"
 #include "load/derivedtracks.h"
+#include "load/sidetableorder.h"
 #include "load/gzipreader.h"
 #include "load/kernelconfigs.h"
 #include "load/kineto/kinetoparser.h"
@@ -369,8 +370,7 @@ void KinetoBuilder::addGpuAnnotation(const Complete &c)
     n.externalId = c.externalId;
     NvtxProjectionRecord p;
     p.nvtxRow = std::uint32_t(r.nvtx.size());
-    p.cpuStart = c.start;
-    p.cpuEnd = c.end;
+    p.cpuDuration = c.end - c.start;
     r.nvtx.push_back(n);
     m_tracks.gpu(TrackKind::NvtxGpuProjection, c.pid, c.device, 0, 0).slices.append(c.start, c.end, c.name, std::uint32_t(r.nvtxProjections.size()));
     r.nvtxProjections.push_back(p);
@@ -608,6 +608,7 @@ LoadResult KinetoLoader::load(const QString &path, const LoadControl &control)
     std::stable_sort(report->tracks.begin(), report->tracks.end(), [](const Track &a, const Track &b) {
         return std::tie(a.pid, a.deviceId, a.streamId, a.tid, a.kind, a.domainId) < std::tie(b.pid, b.deviceId, b.streamId, b.tid, b.kind, b.domainId);
     });
+    storeSideTablesInTrackOrder(*report);
     // The GPU-side annotations are Kineto's own projection: all the rest
     // is derived here.
     buildCorrelations(*report);

@@ -1,6 +1,7 @@
 #include "load/nsys/nsysloader.h"
 
 #include "load/derivedtracks.h"
+#include "load/sidetableorder.h"
 #include "load/memorycheck.h"
 #include "load/nsys/nsysreaders.h"
 #include "load/workerpool.h"
@@ -297,6 +298,7 @@ LoadResult NsysSqliteLoader::load(const QString &path, const LoadControl &contro
     if (report->eventCount() == 0 && report->counters.empty())
         ctx.note(Diagnostic::Severity::Warning, QStringLiteral("the export holds no events"));
     finalizeTracks(*report);
+    storeSideTablesInTrackOrder(*report);
     buildDerivedTracks(*report);
     attachNcclCalls(*report, std::move(ctx.ncclCalls));
     buildCommunicationSummary(*report);

@@ -62,6 +62,28 @@ private slots:
         }
         const double overhead = double(t.memoryBytes() - textBytes) / n;
         QVERIFY2(overhead < 40, qPrintable(QStringLiteral("%1 B per string beyond its text").arg(overhead)));
+        // A loaded report lets the lookup go: its NUL and 8 B of address,
+        // and the blocks' slack.
+        t.releaseLookup();
+        const double loaded = double(t.memoryBytes() - textBytes) / n;
+        QVERIFY2(loaded < 12, qPrintable(QStringLiteral("%1 B per string beyond its text once loaded").arg(loaded)));
+    }
+
+    void lookupAfterRelease()
+    {
+        StringTable t;
+        const StringId a = t.intern("aten::mm");
+        const StringId b = t.intern(std::string_view("nul\0inside", 10));
+        t.releaseLookup();
+        QCOMPARE(t.find("aten::mm"), std::optional<StringId>(a));
+        QCOMPARE(t.find(std::string_view("nul\0inside", 10)), std::optional<StringId>(b));
+        QCOMPARE(t.find("nul"), std::nullopt);
+        // Interning again builds the lookup anew: repeats keep their ids.
+        QCOMPARE(t.intern("aten::mm"), a);
+        const StringId c = t.intern("aten::addmm");
+        QVERIFY(c != a && c != b);
+        QCOMPARE(t.view(b), std::string_view("nul\0inside", 10));
+        QCOMPARE(t.find("aten::addmm"), std::optional<StringId>(c));
     }
 };
 

@@ -1,6 +1,7 @@
 // Correlation, NVTX projection and NCCL tracks built after loading.
 #include "load/derivedtracks.h"
 #include "load/nsys/nsysloader.h"
+#include "load/sidetableorder.h"
 #include "session/eventlinks.h"
 #include "testdata.h"
 
@@ -20,6 +21,53 @@ private slots:
     {
         m_session = std::make_shared<Session>(Session::load({slowFixture()}));
         QCOMPARE(m_session->ranks().size(), std::size_t(1));
+    }
+
+    // Two streams whose kernels were recorded interleaved: stored in track
+    // order, each slice still reads its own record, with no row column.
+    void sideTablesInTrackOrder()
+    {
+        Report r;
+        for (int stream = 0; stream < 2; ++stream) {
+            Track t;
+            t.kind = TrackKind::Kernel;
+            t.streamId = std::uint32_t(stream + 7);
+            r.tracks.push_back(std::move(t));
+        }
+        for (std::uint32_t k = 0; k < 40; ++k) {
+            KernelRecord record;
+            record.correlationId = 1000 + k;
+            const TimeNs start = TimeNs(40 - k) * 100; // later rows start earlier: finalize() reorders them
+            r.tracks[k % 2].slices.append(start, start + 50, StringTable::kEmpty, std::uint32_t(r.kernels.size()));
+            r.kernels.push_back(record);
+        }
+        for (Track &t : r.tracks)
+            t.slices.finalize();
+        QVERIFY(r.tracks[0].slices.memoryParts().payloads > 0);
+        storeSideTablesInTrackOrder(r);
+        for (const Track &t : r.tracks) {
+            QCOMPARE(t.slices.memoryParts().payloads, std::size_t(0));
+            for (std::size_t i = 0; i < t.slices.size(); ++i) {
+                const std::uint32_t k = 40 - std::uint32_t(t.slices.start(i) / 100);
+                QCOMPARE(r.kernels[t.slices.payload(i)].correlationId, 1000 + k);
+                QCOMPARE(k % 2, t.streamId - 7);
+            }
+        }
+        // A row two slices read keeps the table as it was.
+        Report shared;
+        Track t;
+        t.kind = TrackKind::CudaApi;
+        t.slices.append(0, 1, StringTable::kEmpty, 1);
+        t.slices.append(2, 3, StringTable::kEmpty, 0);
+        t.slices.append(4, 5, StringTable::kEmpty, 1);
+        t.slices.finalize();
+        shared.tracks.push_back(std::move(t));
+        shared.apiCalls.push_back({});
+        shared.apiCalls.push_back({});
+        storeSideTablesInTrackOrder(shared);
+        QCOMPARE(shared.tracks[0].slices.payload(0), 1u);
+        QCOMPARE(shared.tracks[0].slices.payload(1), 0u);
+        QCOMPARE(shared.tracks[0].slices.payload(2), 1u);
     }
 
     void asyncCopiesLinkToTheCallNsysNames()
