@@ -94,12 +94,45 @@ void readGpuMetrics(NsysLoadContext &ctx)
     struct MetricKey {
         std::int64_t typeId, metricId;
         std::size_t counter;
+        // Most samples repeat the value in force (dropRepeatedValues()):
+        // while a counter's rows come in time order, a repeat is dropped as
+        // it is read, so the raw samples are never held. A row out of order
+        // after a drop means the drops may have been wrong: that counter is
+        // read again, whole; one before any drop stops the drops.
+        TimeNs lastTime = kTimeMin;
+        bool dropped = false, disordered = false, readAgain = false;
     };
     std::vector<MetricKey> keys;
     std::size_t previous = 0;
     const std::string sql = ctx.db.selectColumns("GPU_METRICS", {"timestamp", "typeId", "metricId", "value"});
-    ctx.forEachRow("GPU_METRICS", sql, [&](const SqliteStatement &row) {
-        const std::int64_t typeId = row.int64(1), metricId = row.int64(2);
+    bool secondPass = false;
+    const auto addSample = [&](MetricKey &key, TimeNs time, double value) {
+        CounterTrack &c = ctx.report.counters[key.counter];
+        if (secondPass) {
+            if (key.readAgain) {
+                c.time.push_back(time);
+                c.value.push_back(value);
+            }
+            return;
+        }
+        if (key.readAgain)
+            return;
+        if (time < key.lastTime && key.dropped) {
+            key.readAgain = true;
+            c.time = {};
+            c.value = {};
+            return;
+        }
+        key.disordered = key.disordered || time < key.lastTime;
+        key.lastTime = std::max(key.lastTime, time);
+        if (!key.disordered && !c.value.empty() && c.value.back() == value) {
+            key.dropped = true;
+            return;
+        }
+        c.time.push_back(time);
+        c.value.push_back(value);
+    };
+    const auto findKey = [&](std::int64_t typeId, std::int64_t metricId) {
         std::size_t found = keys.size();
         for (std::size_t n = 0; n < keys.size(); ++n) {
             const std::size_t k = (previous + 1 + n) % keys.size();
@@ -118,10 +151,20 @@ void readGpuMetrics(NsysLoadContext &ctx)
             ctx.report.counters.push_back(std::move(c));
         }
         previous = found;
-        CounterTrack &c = ctx.report.counters[keys[found].counter];
-        c.time.push_back(row.int64(0));
-        c.value.push_back(row.real(3));
-    });
+        return found;
+    };
+    const auto readRows = [&] {
+        return ctx.forEachRow("GPU_METRICS", sql, [&](const SqliteStatement &row) {
+            addSample(keys[findKey(row.int64(1), row.int64(2))], row.int64(0), row.real(3));
+        });
+    };
+    if (!readRows())
+        return;
+    if (std::any_of(keys.begin(), keys.end(), [](const MetricKey &k) { return k.readAgain; })) {
+        secondPass = true;
+        if (!readRows())
+            return;
+    }
     // Samples are written per GPU in batches; keep each counter in time
     // order, without the samples that repeat the value in force, and in the
     // unit its name gives.

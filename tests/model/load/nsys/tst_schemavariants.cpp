@@ -235,6 +235,51 @@ private slots:
         QCOMPARE(formatCounterValue(80, c.unit), QStringLiteral("80.0 %"));
     }
 
+    // Repeats are dropped as rows are read in time order; a row out of
+    // order after that makes the metric be read again whole, so the value
+    // in force at every time is the one the rows say.
+    void repeatedMetricSamplesInAnyRowOrder_data()
+    {
+        QTest::addColumn<QString>("rows"); // (timestamp, value) of metric 5
+        QTest::addColumn<std::vector<TimeNs>>("times");
+        QTest::addColumn<std::vector<double>>("values");
+        QTest::newRow("in order") << "(100,20),(200,20),(300,20),(400,50),(500,50)" << std::vector<TimeNs>{100, 400}
+                                  << std::vector<double>{20, 50};
+        QTest::newRow("out of order after repeats") << "(100,20),(200,20),(300,20),(400,20),(250,50)"
+                                                    << std::vector<TimeNs>{100, 250, 300} << std::vector<double>{20, 50, 20};
+        QTest::newRow("out of order before repeats") << "(100,20),(50,50),(200,50),(300,20),(400,20)"
+                                                     << std::vector<TimeNs>{50, 100, 200, 300} << std::vector<double>{50, 20, 50, 20};
+    }
+    void repeatedMetricSamplesInAnyRowOrder()
+    {
+        QFETCH(QString, rows);
+        QFETCH(std::vector<TimeNs>, times);
+        QFETCH(std::vector<double>, values);
+        NsysFixture f(fixturePath(QByteArray("metrics_order_" + QByteArray(QTest::currentDataTag()).replace(' ', '_') + ".sqlite").constData()));
+        f.createSchema2026();
+        const std::int64_t typeId = (std::int64_t(1) << 56) | (0x10 << 8);
+        QStringList tuples;
+        for (const QString &tuple : rows.mid(1, rows.size() - 2).split(QStringLiteral("),("))) {
+            const QStringList tv = tuple.split(QLatin1Char(','));
+            tuples << QStringLiteral("(0,%1,%2,5,%3)").arg(tv[0]).arg(typeId).arg(tv[1]);
+            // A second metric between them, as GPUs write rows metric by metric.
+            tuples << QStringLiteral("(0,%1,%2,6,7)").arg(tv[0]).arg(typeId);
+        }
+        f.exec(QStringLiteral("CREATE TABLE TARGET_INFO_GPU_METRICS(typeId INTEGER, sourceId INTEGER, typeName TEXT, metricId INTEGER, metricName TEXT);"
+                              "CREATE TABLE GPU_METRICS(rawTimestamp INTEGER, timestamp INTEGER, typeId INTEGER, metricId INTEGER, value INTEGER);"
+                              "INSERT INTO TARGET_INFO_GPU_METRICS VALUES(%1,0,'GH100',5,'SMs Active [Throughput %]'),(%1,0,'GH100',6,'Other [Throughput %]');"
+                              "INSERT INTO GPU_METRICS VALUES %2;").arg(typeId).arg(tuples.join(QLatin1Char(','))));
+        f.close();
+        const ReportPtr r = load(f.path());
+        QVERIFY(r);
+        QCOMPARE(r->counters.size(), std::size_t(2));
+        const CounterTrack &c = r->counters[0].name.startsWith(QLatin1String("SMs")) ? r->counters[0] : r->counters[1];
+        QCOMPARE(c.time, times);
+        QCOMPARE(c.value, values);
+        const CounterTrack &other = &c == &r->counters[0] ? r->counters[1] : r->counters[0];
+        QCOMPARE(other.value, std::vector<double>{7});
+    }
+
     void clockMetricsAreInHertz_data()
     {
         QTest::addColumn<double>("stored");
