@@ -153,6 +153,8 @@ ResultTable timeTable(QString name, QString title, const QString &countHeader, c
     std::int64_t grandTotal = 0;
     summaries([&](std::uint32_t group, const Summary &s) {
         grandTotal += s.total;
+        if (t.rowCount() == 0) // the groups are known by the first summary: no column grows by doubling
+            t.reserveRows(index.size());
         const std::size_t row = t.appendRow();
         t.setInteger(row, 1, s.total);
         t.setInteger(row, 2, s.count);
