@@ -40,7 +40,8 @@ void StringTable::store(std::string_view text)
     }
     const std::size_t block = m_blocks.size() - 1, at = m_blockEnd.back();
     char *to = m_blocks.back().get() + at;
-    std::memcpy(to, text.data(), text.size());
+    if (!text.empty()) // an empty view's data() may be null, which memcpy must not get
+        std::memcpy(to, text.data(), text.size());
     to[text.size()] = '\0';
     m_blockEnd.back() += bytes;
     m_address.push_back((std::uint64_t(block) << 32) | std::uint64_t(at));

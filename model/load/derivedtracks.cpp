@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cctype>
 #include <map>
+#include <optional>
 #include <set>
 #include <tuple>
 
@@ -43,38 +44,96 @@ bool isNcclKernelName(std::string_view name)
            || name.find("ncclDevKernel") != std::string_view::npos;
 }
 
-void buildCorrelations(Report &report)
+namespace {
+
+// The events of `tracks` that carry a correlation id, by correlation key;
+// equal keys in track order, then event order (as a stable sort of the
+// tracks' events one after another). A CUDA runtime numbers a process's
+// calls as they are made, and a stream runs its work in launch order, so
+// each track is already in key order: the tracks are merged, without a
+// copy of the events with their keys (16 B each). False, and `out` left
+// partly filled, when a track is not in key order.
+bool mergeTracksByCorrelation(const Report &report, const std::vector<std::uint32_t> &tracks, Column<TrackEvent> &out)
 {
-    report.apiByCorrelation.clear();
-    report.gpuByCorrelation.clear();
-    for (std::uint32_t t = 0; t < report.tracks.size(); ++t) {
-        const Track &track = report.tracks[t];
-        const bool api = track.kind == TrackKind::CudaApi;
-        if (!api && !isGpuTrack(track.kind))
-            continue;
-        for (std::uint32_t i = 0; i < track.slices.size(); ++i) {
-            const std::uint32_t id = report.correlationIdOf(track, i);
-            if (id == 0)
-                continue;
-            (api ? report.apiByCorrelation : report.gpuByCorrelation).push_back(TrackEvent{t, i});
+    struct Head {
+        std::uint64_t key;
+        std::uint32_t run, event;
+    };
+    const auto later = [](const Head &a, const Head &b) { return a.key != b.key ? a.key > b.key : a.run > b.run; };
+    const auto nextOf = [&](std::uint32_t run, std::uint32_t from) -> std::optional<Head> {
+        const Track &track = report.tracks[tracks[run]];
+        for (std::uint32_t i = from; i < track.slices.size(); ++i)
+            if (const std::uint32_t id = report.correlationIdOf(track, i); id != 0)
+                return Head{Report::correlationKey(track.pid, id), run, i};
+        return std::nullopt;
+    };
+    std::vector<Head> heap;
+    for (std::uint32_t run = 0; run < tracks.size(); ++run)
+        if (const std::optional<Head> first = nextOf(run, 0))
+            heap.push_back(*first);
+    std::make_heap(heap.begin(), heap.end(), later);
+    while (!heap.empty()) {
+        std::pop_heap(heap.begin(), heap.end(), later);
+        const Head head = heap.back();
+        heap.pop_back();
+        out.push_back(TrackEvent{tracks[head.run], head.event});
+        if (const std::optional<Head> next = nextOf(head.run, head.event + 1)) {
+            if (next->key < head.key)
+                return false;
+            heap.push_back(*next);
+            std::push_heap(heap.begin(), heap.end(), later);
         }
     }
-    // Sorted by key; keys computed once for the sort, then dropped.
-    auto sortByKey = [&](Column<TrackEvent> &events) {
-        std::vector<std::pair<std::uint64_t, TrackEvent>> keyed;
-        keyed.reserve(events.size());
-        for (const TrackEvent &e : events)
-            keyed.emplace_back(report.correlationKeyOf(e), e);
-        std::stable_sort(keyed.begin(), keyed.end(), [](const auto &a, const auto &b) { return a.first < b.first; });
-        // One API call per key: a repeated id (not seen in real traces) keeps its first call.
-        if (&events == &report.apiByCorrelation)
-            keyed.erase(std::unique(keyed.begin(), keyed.end(), [](const auto &a, const auto &b) { return a.first == b.first; }), keyed.end());
-        events.clear();
-        for (const auto &[key, e] : keyed)
-            events.push_back(e);
-    };
-    sortByKey(report.apiByCorrelation);
-    sortByKey(report.gpuByCorrelation);
+    return true;
+}
+
+// The same by sorting a keyed copy: for a track out of key order.
+void sortTracksByCorrelation(const Report &report, const std::vector<std::uint32_t> &tracks, Column<TrackEvent> &out)
+{
+    std::vector<std::pair<std::uint64_t, TrackEvent>> keyed;
+    keyed.reserve(out.capacity());
+    for (const std::uint32_t t : tracks) {
+        const Track &track = report.tracks[t];
+        for (std::uint32_t i = 0; i < track.slices.size(); ++i)
+            if (const std::uint32_t id = report.correlationIdOf(track, i); id != 0)
+                keyed.emplace_back(Report::correlationKey(track.pid, id), TrackEvent{t, i});
+    }
+    std::stable_sort(keyed.begin(), keyed.end(), [](const auto &a, const auto &b) { return a.first < b.first; });
+    out.clear();
+    for (const auto &[key, e] : keyed)
+        out.push_back(e);
+}
+
+void fillByCorrelation(const Report &report, const std::vector<std::uint32_t> &tracks, Column<TrackEvent> &out)
+{
+    std::size_t events = 0;
+    for (const std::uint32_t t : tracks)
+        for (std::uint32_t i = 0; i < report.tracks[t].slices.size(); ++i)
+            events += report.correlationIdOf(report.tracks[t], i) != 0;
+    out.clear();
+    out.reserve(events);
+    if (!mergeTracksByCorrelation(report, tracks, out))
+        sortTracksByCorrelation(report, tracks, out);
+}
+
+} // namespace
+
+void buildCorrelations(Report &report)
+{
+    std::vector<std::uint32_t> apiTracks, gpuTracks;
+    for (std::uint32_t t = 0; t < report.tracks.size(); ++t) {
+        if (report.tracks[t].kind == TrackKind::CudaApi)
+            apiTracks.push_back(t);
+        else if (isGpuTrack(report.tracks[t].kind))
+            gpuTracks.push_back(t);
+    }
+    fillByCorrelation(report, apiTracks, report.apiByCorrelation);
+    fillByCorrelation(report, gpuTracks, report.gpuByCorrelation);
+    // One API call per key: a repeated id (not seen in real traces) keeps its first call.
+    Column<TrackEvent> &api = report.apiByCorrelation;
+    api.erase(std::unique(api.begin(), api.end(),
+                          [&](const TrackEvent &a, const TrackEvent &b) { return report.correlationKeyOf(a) == report.correlationKeyOf(b); }),
+              api.end());
     report.apiByCorrelation.shrink_to_fit();
     report.gpuByCorrelation.shrink_to_fit();
 }

@@ -603,6 +603,7 @@ LoadResult KinetoLoader::load(const QString &path, const LoadControl &control)
     json.release();
     control.report(0.8);
     builder.finish(header);
+    report->strings.releaseLookup(); // every string is in: the lookup goes before the load peaks
     std::erase_if(report->tracks, [](const Track &t) { return t.slices.isEmpty(); });
     parallelFor(report->tracks.size(), [&](std::size_t i) { report->tracks[i].slices.finalize(); });
     std::stable_sort(report->tracks.begin(), report->tracks.end(), [](const Track &a, const Track &b) {

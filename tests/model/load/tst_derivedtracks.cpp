@@ -23,6 +23,64 @@ private slots:
         QCOMPARE(m_session->ranks().size(), std::size_t(1));
     }
 
+    // API calls on two threads and kernels on two streams, each in id order
+    // (merged), and a stream out of id order (sorted): every call finds its
+    // kernels, a repeated call id keeps its first call.
+    void correlationsMergedOrSorted_data()
+    {
+        QTest::addColumn<bool>("streamInOrder");
+        QTest::newRow("every track in id order") << true;
+        QTest::newRow("a stream out of id order") << false;
+    }
+    void correlationsMergedOrSorted()
+    {
+        QFETCH(bool, streamInOrder);
+        Report r;
+        const auto addTrack = [&](TrackKind kind, std::uint32_t tid, std::uint32_t stream) {
+            Track t;
+            t.kind = kind;
+            t.pid = 9;
+            t.tid = tid;
+            t.streamId = stream;
+            r.tracks.push_back(std::move(t));
+            return r.tracks.size() - 1;
+        };
+        const std::size_t api[2] = {addTrack(TrackKind::CudaApi, 1, 0), addTrack(TrackKind::CudaApi, 2, 0)};
+        const std::size_t gpu[2] = {addTrack(TrackKind::Kernel, 0, 7), addTrack(TrackKind::Kernel, 0, 8)};
+        for (std::uint32_t id = 1; id <= 20; ++id) {
+            const TimeNs t = TimeNs(id) * 100;
+            r.tracks[api[id % 2]].slices.append(t, t + 10, StringTable::kEmpty, std::uint32_t(r.apiCalls.size()));
+            ApiCallRecord call;
+            call.correlationId = id;
+            r.apiCalls.push_back(call);
+            // Stream 8 runs its kernels in reverse launch order when asked.
+            const TimeNs k = id % 3 == 0 && !streamInOrder ? TimeNs(5000 - id * 100) : t + 50;
+            r.tracks[gpu[id % 3 == 0 ? 1 : 0]].slices.append(k, k + 20, StringTable::kEmpty, std::uint32_t(r.kernels.size()));
+            KernelRecord kernel;
+            kernel.correlationId = id;
+            r.kernels.push_back(kernel);
+        }
+        // A call with a repeated id on the second thread, later.
+        r.tracks[api[1]].slices.append(9000, 9010, StringTable::kEmpty, std::uint32_t(r.apiCalls.size()));
+        ApiCallRecord again;
+        again.correlationId = 4;
+        r.apiCalls.push_back(again);
+        for (Track &t : r.tracks)
+            t.slices.finalize();
+        buildCorrelations(r);
+        QCOMPARE(r.apiByCorrelation.size(), std::size_t(20));
+        QCOMPARE(r.gpuByCorrelation.size(), std::size_t(20));
+        for (std::uint32_t id = 1; id <= 20; ++id) {
+            const std::optional<TrackEvent> call = r.apiCallFor(Report::correlationKey(9, id));
+            QVERIFY(call);
+            QCOMPARE(r.correlationIdOf(r.tracks[call->track], call->event), id);
+            QCOMPARE(r.tracks[call->track].slices.start(call->event), TimeNs(id) * 100); // the first call of id 4
+            const std::span<const TrackEvent> ops = r.gpuOpsFor(Report::correlationKey(9, id));
+            QCOMPARE(ops.size(), std::size_t(1));
+            QCOMPARE(r.correlationIdOf(r.tracks[ops[0].track], ops[0].event), id);
+        }
+    }
+
     // Two streams whose kernels were recorded interleaved: stored in track
     // order, each slice still reads its own record, with no row column.
     void sideTablesInTrackOrder()
