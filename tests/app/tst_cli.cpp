@@ -237,6 +237,25 @@ private slots:
         QVERIFY(r.out.contains(QLatin1String("kernels 704")));
         QVERIFY(r.out.contains(QLatin1String("Load time:")));
         QVERIFY(r.out.contains(QLatin1String("Resident memory:")));
+        QVERIFY(!r.out.contains(QLatin1String("event times")));
+
+        // --memory: the model size part by part; the parts add up to it.
+        const Run parts = runCli({"info", "--memory", slowFixture()});
+        QCOMPARE(parts.exitCode, 0);
+        const QRegularExpression model(QStringLiteral("Model size: +[0-9.]+ [KMG]?i?B \\(([0-9.]+) B/event\\)"));
+        const QRegularExpressionMatch total = model.match(parts.out);
+        QVERIFY2(total.hasMatch(), qPrintable(parts.out));
+        const QRegularExpression part(QStringLiteral("\\n    ([A-Za-z][^\\n]*?) +[0-9.]+ [KMG]?i?B +([0-9.]+) B/event"));
+        double sum = 0;
+        QStringList names;
+        for (auto it = part.globalMatch(parts.out); it.hasNext();) {
+            const QRegularExpressionMatch m = it.next();
+            names << m.captured(1).trimmed();
+            sum += m.captured(2).toDouble();
+        }
+        QVERIFY2(names.contains(QLatin1String("strings")) && names.contains(QLatin1String("event times")), qPrintable(parts.out));
+        QVERIFY2(std::abs(sum - total.captured(1).toDouble()) <= 0.05 * double(names.size()) + 0.05,
+                 qPrintable(QStringLiteral("parts %1 B/event, model %2").arg(sum).arg(total.captured(1))));
     }
 
     void benchMeasuresTheViewerProcess()
@@ -245,6 +264,12 @@ private slots:
         const Run run = runCli({"bench", "--frames", "5", slowFixture()});
         QCOMPARE(run.exitCode, 0);
         QVERIFY2(run.out.contains(QLatin1String("SQLite bare-scan floor:")), qPrintable(run.out));
+        // The floor names its columns, and what the columns the loader leaves out would cost.
+        const QRegularExpression floorColumns(QStringLiteral("the ([0-9]+) columns the loader selects"));
+        const QRegularExpression everyColumn(QStringLiteral("Every column of those tables: [0-9.]+ ms \\(([0-9]+) columns;"));
+        const QRegularExpressionMatch selected = floorColumns.match(run.out), all = everyColumn.match(run.out);
+        QVERIFY2(selected.hasMatch() && all.hasMatch(), qPrintable(run.out));
+        QVERIFY(selected.captured(1).toInt() > 0 && all.captured(1).toInt() > 0);
         const QRegularExpression viewer(QStringLiteral("Viewer, first frame: +[0-9.]+ s, peak [0-9.]+ MiB; info [0-9.]+ s, [0-9.]+ MiB: "
                                                        "[0-9.]+x the time, [0-9.]+x the memory"));
         QVERIFY2(viewer.match(run.out).hasMatch(), qPrintable(run.out));
