@@ -1,9 +1,11 @@
 #include "load/gzipreader.h"
 
+#include "load/textsource.h"
+
 #include <QFile>
+#include <QFileInfo>
 #include <sys/mman.h>
 #include <unistd.h>
-#include <zlib.h>
 
 #include <algorithm>
 #include <atomic>
@@ -77,6 +79,26 @@ void ByteBuffer::commit(std::size_t n)
     g_liveBytes += n;
 }
 
+ByteBuffer &ByteBuffer::operator=(ByteBuffer &&other) noexcept
+{
+    if (this != &other) {
+        release();
+        m_data = std::move(other.m_data);
+        m_size = std::exchange(other.m_size, 0);
+        m_capacity = std::exchange(other.m_capacity, 0);
+    }
+    return *this;
+}
+
+void ByteBuffer::dropFront(std::size_t n)
+{
+    n = std::min(n, m_size);
+    if (n < m_size)
+        std::memmove(m_data.get(), m_data.get() + n, m_size - n);
+    m_size -= n;
+    g_liveBytes -= n;
+}
+
 void ByteBuffer::release()
 {
     g_liveBytes -= m_size;
@@ -116,83 +138,46 @@ char *ByteBuffer::grow(std::size_t n)
 bool readMaybeGzip(const QString &path, ByteBuffer &out, std::size_t extraCapacity, QString *error,
                    const std::function<bool(std::string_view start)> &plausibleStart)
 {
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly)) {
-        *error = QStringLiteral("cannot read: %1").arg(file.errorString());
+    TextSource source(path);
+    if (source.failed()) {
+        *error = source.error();
         return false;
     }
-    const QByteArray magic = file.peek(2);
-    const bool gzip = magic.size() == 2 && quint8(magic[0]) == 0x1f && quint8(magic[1]) == 0x8b;
-    if (!gzip) {
+    if (!source.isGzip()) {
         // Straight into the buffer: a multi-gigabyte trace is read once.
-        const auto size = std::size_t(file.size());
+        const auto size = std::size_t(std::max<qint64>(QFileInfo(path).size(), 0));
         out.reserve(out.size() + size + extraCapacity);
-        if (file.read(out.grow(size), qint64(size)) != qint64(size)) {
-            *error = QStringLiteral("cannot read: %1").arg(file.errorString());
-            return false;
-        }
-        out.commit(size);
-        return true;
+    } else {
+        out.reserve(out.size() + std::size_t(std::max<qint64>(QFileInfo(path).size(), 0)) * 8 + extraCapacity);
     }
-    const QByteArray raw = file.readAll();
-    z_stream zs{};
-    if (inflateInit2(&zs, 16 + MAX_WBITS) != Z_OK) {
-        *error = QStringLiteral("cannot start gzip decompression");
-        return false;
-    }
-    zs.next_in = reinterpret_cast<Bytef *>(const_cast<char *>(raw.constData()));
-    zs.avail_in = uInt(raw.size());
-    out.reserve(out.size() + std::size_t(raw.size()) * 8 + extraCapacity);
     const std::size_t begin = out.size();
     const std::size_t limit = ByteBuffer::inflateBudget();
-    bool startChecked = !plausibleStart;
-    while (true) {
-        const std::size_t room = std::max<std::size_t>(out.capacity() - out.size(), 1u << 20);
-        const uInt chunk = uInt(std::min<std::size_t>(room, 1u << 30));
-        zs.next_out = reinterpret_cast<Bytef *>(out.grow(chunk));
-        zs.avail_out = chunk;
+    bool startChecked = !plausibleStart || !source.isGzip();
+    while (!source.atEnd()) {
         // The first round inflates at most 4 KiB, for plausibleStart.
-        if (!startChecked)
-            zs.avail_out = std::min<uInt>(chunk, 4096);
-        const uInt offered = zs.avail_out;
-        const int rc = inflate(&zs, Z_NO_FLUSH);
-        out.commit(offered - zs.avail_out);
-        if (!startChecked && (out.size() - begin >= 4096 || rc == Z_STREAM_END)) {
+        const std::size_t room = std::max<std::size_t>(out.capacity() - out.size(), 1u << 20);
+        const std::size_t chunk = startChecked ? room : std::min<std::size_t>(room, 4096);
+        out.commit(source.read(out.grow(chunk), chunk));
+        if (source.failed()) {
+            *error = source.error();
+            return false;
+        }
+        if (!startChecked && (out.size() - begin >= 4096 || source.atEnd())) {
             startChecked = true;
             if (!plausibleStart(std::string_view(out.data() + begin, out.size() - begin))) {
-                inflateEnd(&zs);
                 *error = QStringLiteral("the gzip data does not hold what was expected (not JSON text)");
                 return false;
             }
         }
         // Counted over every file loading now: two files that each inflate
         // to 40% of the memory do not both fit.
-        if (ByteBuffer::liveBytes() > limit) {
-            inflateEnd(&zs);
+        if (source.isGzip() && ByteBuffer::liveBytes() > limit) {
             *error = QStringLiteral("the gzip data inflates past what this machine can hold for the files loading now "
                                     "(%1 GiB, half of its memory, for all of them); not read")
                          .arg(double(limit) / double(1 << 30), 0, 'f', 1);
             return false;
         }
-        if (rc == Z_STREAM_END) {
-            if (zs.avail_in == 0 || inflateReset(&zs) != Z_OK)
-                break; // done, or another gzip member follows
-            continue;
-        }
-        if (rc == Z_BUF_ERROR && zs.avail_in == 0) {
-            const auto offset = std::int64_t(zs.total_in);
-            inflateEnd(&zs);
-            *error = QStringLiteral("truncated gzip data: the stream ends at compressed byte %1 before its end marker").arg(offset);
-            return false;
-        }
-        if (rc != Z_OK && rc != Z_BUF_ERROR) {
-            const auto offset = std::int64_t(zs.total_in);
-            inflateEnd(&zs);
-            *error = QStringLiteral("corrupt gzip data at compressed byte %1 (%2)").arg(offset).arg(QString::fromLatin1(zs.msg ? zs.msg : "inflate failed"));
-            return false;
-        }
     }
-    inflateEnd(&zs);
     out.reserve(out.size() + extraCapacity);
     return true;
 }

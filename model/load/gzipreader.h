@@ -7,6 +7,7 @@
 #include <functional>
 #include <memory>
 #include <string_view>
+#include <utility>
 
 namespace rankscope {
 
@@ -20,6 +21,8 @@ public:
     ~ByteBuffer() { release(); }
     ByteBuffer(const ByteBuffer &) = delete;
     ByteBuffer &operator=(const ByteBuffer &) = delete;
+    ByteBuffer(ByteBuffer &&other) noexcept { *this = std::move(other); }
+    ByteBuffer &operator=(ByteBuffer &&other) noexcept;
     // The bytes all live buffers hold, and the most gzip input may inflate
     // them to (default: half of the machine's memory).
     static std::size_t liveBytes();
@@ -34,6 +37,8 @@ public:
     // Makes room for `n` more bytes and returns where they go; commit() them.
     char *grow(std::size_t n);
     void commit(std::size_t n);
+    // Lets the first `n` bytes go: the rest moves to the front.
+    void dropFront(std::size_t n);
     void release();
 
 private:

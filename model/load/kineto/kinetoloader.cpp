@@ -4,6 +4,7 @@
 #include "load/derivedtracks.h"
 #include "load/sidetableorder.h"
 #include "load/gzipreader.h"
+#include "load/textsource.h"
 #include "load/kernelconfigs.h"
 #include "load/kineto/kinetoparser.h"
 #include "core/units.h"
@@ -537,31 +538,40 @@ void KinetoBuilder::finish(const kineto::TraceHeader &header)
         r.diagnostics.push_back({Diagnostic::Severity::Info, std::nullopt, QStringLiteral("old trace format: a bare event array without metadata")});
 }
 
-// The smallest event the builder takes is about 40 bytes of text
-// ({"ph":"X","ts":0,"dur":0,"pid":0,"tid":0}) and becomes 92 bytes of model
-// (docs/performance.md): so a text of n bytes holds at most n / 40 events,
-// and each event needs at least kKinetoModelBytesPerEventAtLeast.
-constexpr std::uint64_t kSmallestEventTextBytes = 40;
+// The smallest event the builder takes becomes about 92 bytes of model
+// (docs/performance.md): every event needs at least this much.
 constexpr std::uint64_t kKinetoModelBytesPerEventAtLeast = 80;
 
-// What the model built from `text` needs at least, beyond the text: each
-// event has one "ph" key, counted only when the text could hold enough
-// events to matter (counting costs a pass over the text).
-MemoryNeed modelNeedOfText(std::string_view text, const LoadControl &control)
-{
-    const std::uint64_t mostEvents = text.size() / kSmallestEventTextBytes;
-    const std::uint64_t available = availableMemoryFor(control);
-    if (available != 0 && mostEvents * kKinetoModelBytesPerEventAtLeast <= available / 2)
-        return {}; // fits even if every event were the smallest
-    std::uint64_t events = 0;
-    const char *at = text.data();
-    const char *const end = text.data() + text.size();
-    while (const void *found = ::memmem(at, std::size_t(end - at), "\"ph\"", 4)) {
-        ++events;
-        at = static_cast<const char *>(found) + 4;
+// Refuses a text whose model outgrows the memory there was when its load
+// began, as the events arrive: the text is read as it is parsed (a gzip's
+// size says nothing of how many events it holds: a 42 MB .gz of tiny
+// events inflated to 1.06 GB and built 3.3 GB more), so there is no count
+// to check before.
+class RunningMemoryCheck {
+public:
+    explicit RunningMemoryCheck(const LoadControl &control) : m_available(availableMemoryFor(control)) {}
+    // False once the events so far need more than there is.
+    bool add()
+    {
+        ++m_events;
+        if ((m_events & 0xffff) != 0 || m_available == 0)
+            return true;
+        m_refused = m_refused || m_events * kKinetoModelBytesPerEventAtLeast > m_available;
+        return !m_refused;
     }
-    return {events * kKinetoModelBytesPerEventAtLeast, events};
-}
+    bool refused() const { return m_refused; }
+    QString message() const
+    {
+        return QStringLiteral("needs more than %1 of memory to load (more than %2 events, and its JSON text goes on); %3 is available")
+            .arg(formatBinarySize(m_events * kKinetoModelBytesPerEventAtLeast), formatInteger(std::int64_t(m_events)),
+                 formatBinarySize(m_available));
+    }
+
+private:
+    std::uint64_t m_available = 0;
+    std::uint64_t m_events = 0;
+    bool m_refused = false;
+};
 
 } // namespace
 
@@ -569,38 +579,36 @@ LoadResult KinetoLoader::load(const QString &path, const LoadControl &control)
 {
     QElapsedTimer timer;
     timer.start();
-    ByteBuffer json;
-    QString error;
-    // JSON text starts with '{' or '[' (after blanks or a BOM).
-    auto looksLikeJson = [](std::string_view start) {
-        if (start.starts_with("\xEF\xBB\xBF"))
-            start.remove_prefix(3);
-        const auto first = start.find_first_not_of(" \t\r\n");
-        return first == std::string_view::npos || start[first] == '{' || start[first] == '[';
-    };
-    // The whole text is held while it is parsed: a file whose text alone
-    // exceeds the memory available is refused before it is read.
-    if (const QString shortfall = memoryShortfall({contentBytesAtLeast(path), 0}, control); !shortfall.isEmpty())
+    // The text is read as it is parsed, a few parts of it in flight
+    // (kineto::parseTrace); only a small document is held whole, and only
+    // that much is needed before reading.
+    const std::uint64_t textAtOnce = std::min<std::uint64_t>(contentBytesAtLeast(path), 2 * kineto::kDefaultPartBytes);
+    if (const QString shortfall = memoryShortfall({textAtOnce, 0}, control); !shortfall.isEmpty())
         return LoadResult::failure(shortfall);
-    if (!readMaybeGzip(path, json, 64, &error, looksLikeJson))
-        return LoadResult::failure(error);
-    // Checked again with the text at hand: what the parse builds from it can
-    // be several times the text (a 42 MB .gz of tiny events inflated to
-    // 1.06 GB and built 3.3 GB more), and a gzip's size says nothing of it.
-    if (const QString shortfall = memoryShortfall(modelNeedOfText(json.view(), control), control); !shortfall.isEmpty())
-        return LoadResult::failure(shortfall + QStringLiteral(" besides its %1 of JSON text").arg(formatBinarySize(json.size())));
-    control.report(0.2);
+    TextSource source(path);
+    if (source.failed())
+        return LoadResult::failure(source.error());
+    control.report(0.05);
     auto report = std::make_shared<Report>();
     report->filePath = path;
     KinetoBuilder builder(*report);
     kineto::TraceHeader header;
-    const auto parseError = kineto::parseTrace(json, header, [&](const KinetoEvent &e) { builder.add(e); },
-                                               [&] { return control.isCancelled(); });
+    RunningMemoryCheck memory(control);
+    const auto parseError = kineto::parseTrace(
+        source, header,
+        [&](const KinetoEvent &e) {
+            if (memory.add())
+                builder.add(e);
+        },
+        [&] { return memory.refused() || control.isCancelled(); });
+    if (memory.refused())
+        return LoadResult::failure(memory.message());
     if (control.isCancelled() || (parseError && parseError->cancelled))
         return {nullptr, QStringLiteral("cancelled"), true};
+    if (parseError && parseError->readFailure)
+        return LoadResult::failure(parseError->message);
     if (parseError)
         return LoadResult::failure(QStringLiteral("%1 (at byte %2 of the JSON text)").arg(parseError->message).arg(parseError->byteOffset));
-    json.release();
     control.report(0.8);
     builder.finish(header);
     report->strings.releaseLookup(); // every string is in: the lookup goes before the load peaks

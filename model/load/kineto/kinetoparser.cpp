@@ -466,18 +466,68 @@ private:
     std::size_t m_block = 0, m_used = 0; // where the next text goes
 };
 
-// The document's event arrays in parts: one thread finds the parts
-// (load/kineto/eventarray.h), workers parse them into batches, and the
-// calling thread hands the batches' events on in document order (the
-// builder is not thread-safe, and order matters to it). Then the rest of
-// the document (its arrays emptied) gives the header's fields. Nothing
-// when the document has no array the scan recognises: the caller parses
-// it whole.
+// A window of the document's text, [base, base + size): read piece by
+// piece at its end, let go at its start once no part needs those bytes.
+class TextWindow {
+public:
+    explicit TextWindow(ByteBuffer &&head) : m_bytes(std::move(head)) {}
+    std::size_t base() const { return m_base; }
+    std::size_t end() const { return m_base + m_bytes.size(); }
+    std::string_view at(std::size_t begin, std::size_t finish) const { return {m_bytes.data() + (begin - m_base), finish - begin}; }
+    // Reads up to `n` more bytes; returns what was read (the new bytes).
+    std::string_view readMore(TextSource &source, std::size_t n)
+    {
+        const std::size_t got = source.read(m_bytes.grow(n), n);
+        m_bytes.commit(got);
+        return {m_bytes.data() + m_bytes.size() - got, got};
+    }
+    // The bytes before `offset` are no longer needed. They are let go once
+    // they are half the window (each byte moves about once).
+    void dropBefore(std::size_t offset)
+    {
+        const std::size_t dead = std::min(offset, end()) - m_base;
+        if (dead == 0 || dead < m_bytes.size() - dead)
+            return;
+        m_bytes.dropFront(dead);
+        m_base += dead;
+    }
+
+private:
+    ByteBuffer m_bytes;
+    std::size_t m_base = 0;
+};
+
+// A part's text, "[" + its events + "]" and simdjson's padding, parsed by
+// a worker; its memory goes back to the pipeline for the next part.
+struct PartText {
+    EventPart part;
+    PaddedCopy bytes;
+};
+
+// The document's event arrays in parts: one thread reads the text and
+// finds the parts (load/kineto/eventarray.h), copying each out of the
+// window of text, workers parse them into batches, and the calling thread
+// hands the batches' events on in document order (the builder is not
+// thread-safe, and order matters to it). The text outside the arrays is
+// kept, and parsed at the end for the header's fields. The text in flight
+// is bounded: the reader waits while enough parts are ahead of the
+// builder.
 class PartPipeline {
 public:
-    PartPipeline(std::string_view json, std::size_t partBytes) : m_json(json), m_partBytes(partBytes) {}
+    PartPipeline(TextSource &source, ByteBuffer &&head, std::size_t partBytes)
+        : m_source(source), m_window(std::move(head)), m_partBytes(partBytes)
+    {
+    }
 
-    std::optional<std::optional<ParseError>> run(TraceHeader &header, EventReader &reader)
+    struct Outcome {
+        std::optional<ParseError> error;
+        // Nothing was recognised as an event array: `wholeText` holds the
+        // document, for the caller to parse whole.
+        bool noArrays = false;
+        ByteBuffer wholeText;
+    };
+
+    Outcome run(TraceHeader &header, EventReader &reader)
     {
         const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
         const unsigned workers = std::max(1u, cores - 1);
@@ -492,10 +542,9 @@ public:
             stopAll(threads);
             throw;
         }
-        std::optional<ParseError> error;
-        std::size_t partsRead = 0;
+        Outcome outcome;
         try {
-            error = consume(reader, partsRead);
+            outcome.error = consume(reader);
         } catch (...) {
             stopAll(threads);
             throw;
@@ -503,28 +552,67 @@ public:
         stopAll(threads);
         if (m_failure)
             std::rethrow_exception(m_failure);
-        if (error)
-            return std::optional(std::move(error));
-        if (m_scan.brokenAt) {
-            if (partsRead == 0)
-                return std::nullopt; // the whole parse says what is wrong, and where
-            return std::optional(ParseError{QStringLiteral("invalid JSON: its brackets or quotes do not match"), *m_scan.brokenAt});
+        if (outcome.error)
+            return outcome;
+        if (m_readError) {
+            outcome.error = std::move(m_readError);
+            return outcome;
         }
-        if (m_scan.arrays.empty())
-            return std::nullopt;
-        return std::optional(parseHeader(header, reader));
+        if (m_scan.notADocument) {
+            outcome.error = ParseError{QStringLiteral("not JSON text: it starts with neither '{' nor '['"), 0};
+            return outcome;
+        }
+        if (m_scan.arrays.empty()) {
+            // No event array to parse in parts: what was kept outside
+            // arrays is the whole document (or its start, where the
+            // structure broke).
+            outcome.noArrays = true;
+            outcome.wholeText = std::move(m_outsideArrays);
+            return outcome;
+        }
+        if (m_scan.brokenAt) {
+            outcome.error = ParseError{QStringLiteral("invalid JSON: its brackets or quotes do not match"), *m_scan.brokenAt};
+            return outcome;
+        }
+        outcome.error = parseHeader(header, reader);
+        return outcome;
     }
 
 private:
+    static constexpr std::size_t kReadBytes = std::size_t(1) << 20;
+
     void scan()
     {
         try {
-            m_scan = scanEventArrays(m_json, m_partBytes, [this](EventPart part) {
-                const std::lock_guard lock(m_mutex);
-                m_parts.push_back(part);
-                m_changed.notify_all();
-                return !m_stop;
-            });
+            EventArrayScanner scanner(m_partBytes, [this](EventPart part) { return handOver(part); });
+            // Test documents come in parts of a few hundred bytes: the text
+            // is then read in pieces smaller than a part, so that strings
+            // and events straddle the pieces.
+            const std::size_t readBytes = std::clamp<std::size_t>(m_partBytes / 2, 1, kReadBytes);
+            // What was fed is kept outside the arrays even when the scan
+            // stops in it: a document without arrays is parsed whole.
+            bool going = scanner.feed(m_window.at(m_window.base(), m_window.end()));
+            going = keepOutsideArrays(scanner) && going;
+            while (going && !m_stopRequested.load(std::memory_order_relaxed)) {
+                if (const auto needed = scanner.openPartBegin())
+                    m_window.dropBefore(*needed);
+                else
+                    m_window.dropBefore(m_window.end());
+                const std::string_view more = m_window.readMore(m_source, readBytes);
+                if (m_source.failed()) {
+                    const std::lock_guard lock(m_mutex);
+                    m_readError = ParseError{m_source.error(), 0, false, true};
+                    break;
+                }
+                if (more.empty() && m_source.atEnd()) {
+                    scanner.finish();
+                    break;
+                }
+                going = scanner.feed(more);
+                going = keepOutsideArrays(scanner) && going;
+            }
+            const std::lock_guard lock(m_mutex);
+            m_scan = scanner.result();
         } catch (...) {
             fail(std::current_exception());
         }
@@ -533,13 +621,76 @@ private:
         m_changed.notify_all();
     }
 
+    // Copies the text fed since the last call that lies outside every
+    // event array: the header's fields are parsed from it at the end.
+    bool keepOutsideArrays(const EventArrayScanner &scanner)
+    {
+        const std::vector<EventPart> &arrays = scanner.result().arrays;
+        const std::size_t fed = scanner.fedBytes();
+        while (m_keptUpTo < fed) {
+            std::size_t until = fed;
+            if (m_nextArray < arrays.size()) {
+                const EventPart &array = arrays[m_nextArray];
+                if (m_keptUpTo >= array.begin) { // inside it
+                    if (array.end == 0)
+                        break; // still open
+                    m_keptUpTo = array.end;
+                    ++m_nextArray;
+                    continue;
+                }
+                until = std::min(until, array.begin);
+            }
+            const std::string_view bytes = m_window.at(m_keptUpTo, until);
+            std::memcpy(m_outsideArrays.grow(bytes.size()), bytes.data(), bytes.size());
+            m_outsideArrays.commit(bytes.size());
+            m_keptUpTo = until;
+        }
+        // A document that is one huge value outside the arrays (no events
+        // to speak of) is bounded like any gzip text: by half the memory,
+        // for every file loading at once.
+        if (ByteBuffer::liveBytes() > ByteBuffer::inflateBudget()) {
+            const std::lock_guard lock(m_mutex);
+            m_readError = ParseError{QStringLiteral("the JSON text outside its event arrays grows past what this machine can hold "
+                                                    "for the files loading now (%1 GiB, half of its memory, for all of them); not read")
+                                         .arg(double(ByteBuffer::inflateBudget()) / double(1 << 30), 0, 'f', 1),
+                                     m_keptUpTo, false, true};
+            return false;
+        }
+        return true;
+    }
+
+    // Called by the scan for each part: its text is copied out of the
+    // window, once fewer than enough parts wait ahead of the builder.
+    bool handOver(EventPart part)
+    {
+        std::unique_ptr<PartText> text;
+        {
+            std::unique_lock lock(m_mutex);
+            m_changed.wait(lock, [&] { return m_stop || m_parts.size() < m_nextToHand + 2 * m_maxInFlight; });
+            if (m_stop)
+                return false;
+            if (!m_spareTexts.empty()) {
+                text = std::move(m_spareTexts.back());
+                m_spareTexts.pop_back();
+            }
+        }
+        if (!text)
+            text = std::make_unique<PartText>();
+        text->part = part;
+        text->bytes.assign({"[", m_window.at(part.begin, part.end), "]"});
+        const std::lock_guard lock(m_mutex);
+        m_parts.push_back(std::move(text));
+        m_changed.notify_all();
+        return !m_stop;
+    }
+
     void work()
     {
         ondemand::parser parser;
-        PaddedCopy copy;
         while (true) {
             std::size_t index = 0;
-            EventPart part;
+            std::unique_ptr<PartText> text;
+            std::unique_ptr<EventBatch> batch;
             {
                 std::unique_lock lock(m_mutex);
                 m_changed.wait(lock, [&] {
@@ -549,11 +700,7 @@ private:
                 if (m_stop || m_nextToParse >= m_parts.size())
                     return;
                 index = m_nextToParse++;
-                part = m_parts[index];
-            }
-            std::unique_ptr<EventBatch> batch;
-            {
-                const std::lock_guard lock(m_mutex);
+                text = std::move(m_parts[index]);
                 if (!m_spare.empty()) {
                     batch = std::move(m_spare.back());
                     m_spare.pop_back();
@@ -564,36 +711,34 @@ private:
                     batch->reuse();
                 else
                     batch = std::make_unique<EventBatch>();
-                const std::string_view bytes = m_json.substr(part.begin, part.end - part.begin);
-                if (!part.wholeArray && bytes.find_first_not_of(" \t\r\n") == std::string_view::npos) {
+                const EventPart part = text->part;
+                const std::string_view events = text->bytes.view().substr(1, part.end - part.begin);
+                if (!part.wholeArray && events.find_first_not_of(" \t\r\n") == std::string_view::npos) {
                     // "[a,,b]" or "[a, ]": the whole parse would refuse it.
                     batch->error = ParseError{QStringLiteral("invalid JSON: a comma with no event after it"), part.begin};
-                    const std::lock_guard lock(m_mutex);
-                    m_batches[index] = std::move(batch);
-                    m_changed.notify_all();
-                    continue;
+                } else {
+                    TraceHeader ignored; // a part is a bare array
+                    const std::function<void(const KinetoEvent &)> add = [&](const KinetoEvent &e) { batch->add(e); };
+                    const std::function<bool()> stopped = [this] { return m_stopRequested.load(std::memory_order_relaxed); };
+                    EventReader partReader{add, stopped, {}, 0};
+                    batch->error = parseDocument(parser, text->bytes.view(), text->bytes.capacity(), ignored, partReader);
+                    if (batch->error && !batch->error->cancelled) // "[" + part: offset 1 of the copy is part.begin
+                        batch->error->byteOffset = part.begin + std::min(batch->error->byteOffset, part.end - part.begin + 1)
+                                                   - std::min<std::size_t>(batch->error->byteOffset, 1);
                 }
-                copy.assign({"[", bytes, "]"});
-                TraceHeader ignored; // a part is a bare array
-                const std::function<void(const KinetoEvent &)> add = [&](const KinetoEvent &e) { batch->add(e); };
-                const std::function<bool()> stopped = [this] { return m_stopRequested.load(std::memory_order_relaxed); };
-                EventReader partReader{add, stopped, {}, 0};
-                batch->error = parseDocument(parser, copy.view(), copy.capacity(), ignored, partReader);
-                if (batch->error && !batch->error->cancelled) // "[" + part: offset 1 of the copy is part.begin
-                    batch->error->byteOffset = part.begin + std::min(batch->error->byteOffset, part.end - part.begin + 1)
-                                               - std::min<std::size_t>(batch->error->byteOffset, 1);
             } catch (...) {
                 fail(std::current_exception());
                 return;
             }
             const std::lock_guard lock(m_mutex);
             m_batches[index] = std::move(batch);
+            m_spareTexts.push_back(std::move(text));
             m_changed.notify_all();
         }
     }
 
     // Hands the batches' events on in order; the first error ends it.
-    std::optional<ParseError> consume(EventReader &reader, std::size_t &partsRead)
+    std::optional<ParseError> consume(EventReader &reader)
     {
         while (true) {
             std::unique_ptr<EventBatch> batch;
@@ -619,7 +764,6 @@ private:
             }
             if (batch->error)
                 return batch->error;
-            ++partsRead;
             const std::lock_guard lock(m_mutex);
             m_spare.push_back(std::move(batch));
         }
@@ -629,15 +773,9 @@ private:
     {
         // The document with its event arrays emptied (an offset in a
         // message is moved past the bytes left out before it).
-        std::vector<std::string_view> pieces;
-        std::size_t from = 0;
-        for (const EventPart &array : m_scan.arrays) {
-            pieces.push_back(m_json.substr(from, array.begin - from));
-            from = array.end;
-        }
-        pieces.push_back(m_json.substr(from));
         PaddedCopy copy;
-        copy.assign(pieces);
+        copy.assign({std::string_view(m_outsideArrays.view())});
+        m_outsideArrays.release();
         ondemand::parser parser;
         EventReader none{reader.onEvent, reader.isCancelled, {}, 0};
         std::optional<ParseError> error = parseDocument(parser, copy.view(), copy.capacity(), header, none);
@@ -670,45 +808,74 @@ private:
             t.join();
     }
 
-    const std::string_view m_json;
+    TextSource &m_source;
+    TextWindow m_window;           // the scan thread's
+    ByteBuffer m_outsideArrays;    // the scan thread's, until it is done
+    std::size_t m_keptUpTo = 0, m_nextArray = 0;
     const std::size_t m_partBytes;
     std::size_t m_maxInFlight = 3;
     std::mutex m_mutex;
     std::condition_variable m_changed;
-    std::vector<EventPart> m_parts;  // found so far, in order
+    std::vector<std::unique_ptr<PartText>> m_parts; // found so far, in order; empty once taken by a worker
+    std::vector<std::unique_ptr<PartText>> m_spareTexts;
     std::size_t m_nextToParse = 0, m_nextToHand = 0;
     std::map<std::size_t, std::unique_ptr<EventBatch>> m_batches; // parsed, not yet handed on
     std::vector<std::unique_ptr<EventBatch>> m_spare;             // handed on, to be reused
     bool m_scanDone = false, m_stop = false;
     std::atomic<bool> m_stopRequested{false}; // read by the parsers between events
     EventArrayScan m_scan;
+    std::optional<ParseError> m_readError;
     std::exception_ptr m_failure;
 };
 
+// Parses a document held whole (its padding made defined here).
+std::optional<ParseError> parseWhole(ByteBuffer &text, TraceHeader &header, EventReader &reader)
+{
+    text.reserve(text.size() + SIMDJSON_PADDING);
+    std::memset(text.data() + text.size(), 0, SIMDJSON_PADDING); // defined bytes past the end
+    ondemand::parser parser;
+    return parseDocument(parser, text.view(), text.capacity(), header, reader);
+}
+
 } // namespace
 
-std::optional<ParseError> parseTrace(ByteBuffer &json, TraceHeader &header,
+std::optional<ParseError> parseTrace(TextSource &source, TraceHeader &header,
                                      const std::function<void(const KinetoEvent &)> &onEvent,
                                      const std::function<bool()> &isCancelled, std::size_t partBytes)
 {
     EventReader reader{onEvent, isCancelled, {}, 0};
+    // A document of up to two parts is parsed whole: it is read first.
+    ByteBuffer head;
+    const std::size_t wholeAtMost = partBytes > (SIZE_MAX - 1) / 2 ? SIZE_MAX - 1 : 2 * partBytes;
+    const std::size_t readBytes = std::clamp<std::size_t>(partBytes / 2, 1, std::size_t(1) << 20);
+    while (head.size() <= wholeAtMost && !source.atEnd()) {
+        const std::size_t n = std::min(readBytes, wholeAtMost + 1 - head.size());
+        head.commit(source.read(head.grow(n), n));
+    }
+    if (source.failed())
+        return ParseError{source.error(), 0, false, true};
     std::optional<ParseError> error;
-    std::optional<std::optional<ParseError>> inParts;
-    if (json.size() > 2 * partBytes)
-        inParts = PartPipeline(json.view(), partBytes).run(header, reader);
-    if (inParts) {
-        error = *std::move(inParts);
+    if (source.atEnd()) {
+        error = parseWhole(head, header, reader);
     } else {
-        json.reserve(json.size() + SIMDJSON_PADDING);
-        std::memset(json.data() + json.size(), 0, SIMDJSON_PADDING); // defined bytes past the end
-        ondemand::parser parser;
-        error = parseDocument(parser, json.view(), json.capacity(), header, reader);
+        PartPipeline::Outcome outcome = PartPipeline(source, std::move(head), partBytes).run(header, reader);
+        error = std::move(outcome.error);
+        if (outcome.noArrays)
+            error = parseWhole(outcome.wholeText, header, reader);
     }
     if (error)
         return error;
     if (!header.hasTraceEvents)
         return ParseError{QStringLiteral("not a Kineto/Chrome trace: no \"traceEvents\" array"), 0};
     return std::nullopt;
+}
+
+std::optional<ParseError> parseTrace(ByteBuffer &json, TraceHeader &header,
+                                     const std::function<void(const KinetoEvent &)> &onEvent,
+                                     const std::function<bool()> &isCancelled, std::size_t partBytes)
+{
+    TextSource source(json.view());
+    return parseTrace(source, header, onEvent, isCancelled, partBytes);
 }
 
 } // namespace rankscope::kineto

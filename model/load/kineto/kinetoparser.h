@@ -5,6 +5,7 @@
 // parsed from their text exactly (integer microseconds plus up to three
 // decimals become integer nanoseconds), never through a float.
 #include "load/gzipreader.h"
+#include "load/textsource.h"
 
 #include <QString>
 #include <cstdint>
@@ -72,15 +73,23 @@ struct ParseError {
     QString message;
     std::size_t byteOffset = 0;
     bool cancelled = false; // isCancelled() said stop: nothing is wrong with the file, but it was not all read
+    // The text could not be read (a gzip cut short, a read error, too much
+    // of it): the message says where; byteOffset means nothing.
+    bool readFailure = false;
 };
 
-// `json` needs at least 64 bytes of spare capacity after its end (when
-// parsed whole; parts are parsed from a padded copy each). Calls
-// onEvent for each event in file order and fills `header` as its fields are
-// met (they may follow the events); returns an error, or nullopt on success.
-// A document larger than twice `partBytes` is parsed in parts of about
-// that size (load/kineto/eventarray.h); tests pass small parts.
+// Calls onEvent for each event in file order and fills `header` as its
+// fields are met (they may follow the events); returns an error, or
+// nullopt on success. A document larger than twice `partBytes` is read
+// and parsed in parts of about that size (load/kineto/eventarray.h), the
+// text in flight a few parts; a smaller one is read and parsed whole.
+// Tests pass small parts.
 constexpr std::size_t kDefaultPartBytes = std::size_t(2) << 20;
+std::optional<ParseError> parseTrace(TextSource &source, TraceHeader &header,
+                                     const std::function<void(const KinetoEvent &)> &onEvent,
+                                     const std::function<bool()> &isCancelled,
+                                     std::size_t partBytes = kDefaultPartBytes);
+// The same, from text in memory.
 std::optional<ParseError> parseTrace(ByteBuffer &json, TraceHeader &header,
                                      const std::function<void(const KinetoEvent &)> &onEvent,
                                      const std::function<bool()> &isCancelled,

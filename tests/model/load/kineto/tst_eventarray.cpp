@@ -6,6 +6,7 @@
 #include "load/gzipreader.h"
 #include "load/kineto/eventarray.h"
 #include "load/kineto/kinetoparser.h"
+#include "load/textsource.h"
 #include "testdata.h"
 
 #include <QtTest>
@@ -128,6 +129,91 @@ private slots:
             QCOMPARE(parts.events, whole.events);
             QCOMPARE(headerOf(parts.header), headerOf(whole.header));
         }
+    }
+
+    // Fed as it is read, a byte or a few at a time (strings, escapes and
+    // keys cut anywhere), the scan finds the parts it finds in one go.
+    void scanFedInPiecesFindsTheSameParts_data()
+    {
+        scanFindsTheEventsAndCutsBetweenThem_data();
+        const QByteArray runs = "{\"name\": \"\\\\\\\"]\\\\\", \"ph\": \"i\"}"; // "\\\"]\\": escaped quote, then backslashes
+        QTest::newRow("runs of backslashes") << QByteArray("{\"traceEvents\": [" + runs + "," + runs + "]}") << QByteArrayList{runs, runs};
+    }
+    void scanFedInPiecesFindsTheSameParts()
+    {
+        QFETCH(QByteArray, json);
+        const std::string_view text(json.constData(), std::size_t(json.size()));
+        auto partsOf = [](const EventArrayScan &scan, const std::vector<EventPart> &parts) {
+            QByteArray d = scan.brokenAt ? "broken" : "";
+            for (const EventPart &p : parts)
+                d += QByteArray::number(qulonglong(p.begin)) + "-" + QByteArray::number(qulonglong(p.end)) + (p.wholeArray ? "w " : " ");
+            for (const EventPart &a : scan.arrays)
+                d += "[" + QByteArray::number(qulonglong(a.begin)) + "-" + QByteArray::number(qulonglong(a.end)) + "]";
+            return d;
+        };
+        for (const std::size_t partBytes : {std::size_t(1), std::size_t(40)}) {
+            std::vector<EventPart> whole;
+            const EventArrayScan wholeScan = scanEventArrays(text, partBytes, [&](EventPart p) { whole.push_back(p); return true; });
+            for (const std::size_t piece : {std::size_t(1), std::size_t(2), std::size_t(3), std::size_t(7)}) {
+                std::vector<EventPart> fed;
+                EventArrayScanner scanner(partBytes, [&](EventPart p) { fed.push_back(p); return true; });
+                for (std::size_t at = 0; at < text.size(); at += piece)
+                    QVERIFY(scanner.feed(text.substr(at, piece)));
+                scanner.finish();
+                QCOMPARE(partsOf(scanner.result(), fed), partsOf(wholeScan, whole));
+            }
+        }
+    }
+
+    // A gzip file parsed in parts is read as it is inflated: the text held
+    // at any time is a few parts, never the whole; the events and header
+    // are those of the whole parse.
+    void aGzipIsParsedWithoutItsWholeText()
+    {
+        const QString file = dataPath(QStringLiteral("kineto/ddp_gloo_rank0.pt.trace.json.gz"));
+        ByteBuffer whole;
+        QString error;
+        QVERIFY2(readMaybeGzip(file, whole, 64, &error), qPrintable(error));
+        const std::size_t textBytes = whole.size();
+        const Parsed parsedWhole = parse(QByteArray(whole.data(), qsizetype(whole.size())), kWhole);
+        whole.release();
+        QVERIFY(!parsedWhole.error);
+
+        constexpr std::size_t kPartBytes = 16 << 10;
+        const std::size_t before = ByteBuffer::liveBytes();
+        std::size_t mostHeld = 0;
+        TextSource source(file);
+        QVERIFY(source.isGzip());
+        Parsed streamed;
+        streamed.error = parseTrace(source, streamed.header, [&](const KinetoEvent &e) {
+            streamed.events << describe(e);
+            mostHeld = std::max(mostHeld, ByteBuffer::liveBytes() - before);
+        }, [] { return false; }, kPartBytes);
+        QVERIFY2(!streamed.error, qPrintable(streamed.error ? streamed.error->message : QString()));
+        QCOMPARE(streamed.events, parsedWhole.events);
+        QCOMPARE(headerOf(streamed.header), headerOf(parsedWhole.header));
+        QVERIFY2(mostHeld < 8 * kPartBytes, qPrintable(QStringLiteral("%1 bytes held of %2").arg(mostHeld).arg(textBytes)));
+        QVERIFY(textBytes > 100 * kPartBytes);
+    }
+
+    // Cut short, the gzip's own error is the load's: where its stream ends.
+    void aTruncatedGzipSaysWhereItsStreamEnds()
+    {
+        QFile file(dataPath(QStringLiteral("kineto/ddp_gloo_rank0.pt.trace.json.gz")));
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QByteArray gz = file.readAll();
+        QTemporaryDir dir;
+        const QString cut = dir.filePath(QStringLiteral("cut.json.gz"));
+        QFile out(cut);
+        QVERIFY(out.open(QIODevice::WriteOnly));
+        out.write(gz.left(gz.size() / 2));
+        out.close();
+        TextSource source(cut);
+        Parsed p;
+        p.error = parseTrace(source, p.header, [&](const KinetoEvent &e) { p.events << describe(e); }, [] { return false; }, 16 << 10);
+        QVERIFY(p.error && p.error->readFailure);
+        QVERIFY2(p.error->message.startsWith(QLatin1String("truncated gzip data: the stream ends at compressed byte ")), qPrintable(p.error->message));
+        QVERIFY(!p.events.isEmpty()); // the parts before the cut were read
     }
 
     void brokenDocumentsAreNoArrays_data()
