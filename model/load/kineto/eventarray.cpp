@@ -1,5 +1,6 @@
 #include "load/kineto/eventarray.h"
 
+#include <array>
 #include <cstring>
 
 namespace rankscope::kineto {
@@ -9,6 +10,13 @@ namespace {
 constexpr std::string_view kEventsKey = "traceEvents";
 // Enough of a key to tell "traceEvents" from every longer key.
 constexpr std::size_t kKeptStringBytes = kEventsKey.size() + 1;
+
+constexpr auto kStructural = [] {
+    std::array<bool, 256> table{};
+    for (const unsigned char c : {'"', '{', '[', '}', ']', ','})
+        table[c] = true;
+    return table;
+}();
 
 bool isBlank(char c)
 {
@@ -108,6 +116,11 @@ bool EventArrayScanner::feed(std::string_view bytes)
         ++i;
     }
     for (; i < n; ++i) {
+        // Numbers, blanks, colons: skipped without the switch.
+        while (i < n && !kStructural[static_cast<unsigned char>(text[i])])
+            ++i;
+        if (i == n)
+            break;
         const char c = text[i];
         switch (c) {
         case '"':
