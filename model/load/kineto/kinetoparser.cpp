@@ -587,8 +587,9 @@ private:
             EventArrayScanner scanner(m_partBytes, [this](EventPart part) { return handOver(part); });
             // Test documents come in parts of a few hundred bytes: the text
             // is then read in pieces smaller than a part, so that strings
-            // and events straddle the pieces.
-            const std::size_t readBytes = std::clamp<std::size_t>(m_partBytes / 2, 1, kReadBytes);
+            // and events straddle the pieces (64 bytes at least: the scan
+            // itself is tested fed a byte at a time, tst_eventarray).
+            const std::size_t readBytes = std::clamp<std::size_t>(m_partBytes / 2, 64, kReadBytes);
             // What was fed is kept outside the arrays even when the scan
             // stops in it: a document without arrays is parsed whole.
             bool going = scanner.feed(m_window.at(m_window.base(), m_window.end()));
@@ -847,7 +848,7 @@ std::optional<ParseError> parseTrace(TextSource &source, TraceHeader &header,
     // A document of up to two parts is parsed whole: it is read first.
     ByteBuffer head;
     const std::size_t wholeAtMost = partBytes > (SIZE_MAX - 1) / 2 ? SIZE_MAX - 1 : 2 * partBytes;
-    const std::size_t readBytes = std::clamp<std::size_t>(partBytes / 2, 1, std::size_t(1) << 20);
+    const std::size_t readBytes = std::clamp<std::size_t>(partBytes / 2, 64, std::size_t(1) << 20);
     while (head.size() <= wholeAtMost && !source.atEnd()) {
         const std::size_t n = std::min(readBytes, wholeAtMost + 1 - head.size());
         head.commit(source.read(head.grow(n), n));
