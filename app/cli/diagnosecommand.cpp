@@ -1,5 +1,6 @@
 // rankscope-cli diagnose: the Diagnosis panel's findings, as a short
 // Markdown report, CSV or JSON.
+#include "analysis/analysisworkspace.h"
 #include "clicommands.h"
 #include "stats/diagnosis.h"
 
@@ -58,8 +59,14 @@ int runDiagnose(const QStringList &arguments)
                                                             "input-coverage (0.5), launch-short-kernels (0.5), launch-idle (0.10), low-busy (0.5),\n"
                                                             "low-unexplained (0.2), reported-share (0.01)."),
                                              QStringLiteral("NAME=VALUE"));
+    const QCommandLineOption commOption(QStringLiteral("comm-pattern"),
+                                        QStringLiteral("Kernels whose name matches this regular expression are communication (the straggler finding\n"
+                                                       "matches them across ranks), as in `stats --comm-pattern` and the viewer's Rank comparison;\n"
+                                                       "default: the built-in patterns."),
+                                        QStringLiteral("REGEX"));
     parser.addOption(formatOption);
     parser.addOption(thresholdOption);
+    parser.addOption(commOption);
     addInputArgument(parser);
     parser.process(arguments);
     const QString format = parser.value(formatOption);
@@ -86,12 +93,22 @@ int runDiagnose(const QStringList &arguments)
             return 1;
         }
     }
-    const std::optional<Session> session = loadInputs(parser);
-    if (!session)
+    AnalysisSettings settings;
+    settings.communicationPattern = parser.value(commOption);
+    settings.diagnosis = thresholds;
+    if (const QString error = stats::KernelClassifier::patternError(settings.communicationPattern); !error.isEmpty()) {
+        QTextStream(&standardError()) << "rankscope-cli: --comm-pattern: " << error << "\n";
         return 1;
-    if (session->ranks().empty())
+    }
+    std::optional<Session> loaded = loadInputs(parser);
+    if (!loaded)
+        return 1;
+    if (loaded->ranks().empty())
         return 2;
-    const stats::Diagnosis d = stats::diagnose(*session, thresholds);
+    // The viewer's Diagnosis, computed the same way (analysis/analysisworkspace.h).
+    const AnalysisWorkspace workspace(std::make_shared<const Session>(std::move(*loaded)), settings);
+    const Session *session = workspace.session().get();
+    const stats::Diagnosis &d = *workspace.diagnosis();
     QTextStream out(&standardOutput());
     if (format == QLatin1String("json"))
         out << findingsJson(*session, d);

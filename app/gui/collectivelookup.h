@@ -1,12 +1,12 @@
 #pragma once
 // Which collective a selected kernel is part of, for the Details dock and
-// the timeline's band across ranks. The session's collectives are matched
-// the first time a communication kernel is selected (not at load: a
-// session nobody clicks a collective in pays nothing), on a worker thread
+// the timeline's band across ranks. The match is the analysis workspace's
+// (the one the Collectives and Rank comparison panels read): asked for the
+// first time a communication kernel is selected (not at load: a session
+// nobody clicks a collective in pays nothing), on a worker thread
 // (hundreds of ranks take seconds, and the window keeps painting
-// meanwhile), and again when the user changes which kernels are
-// communication.
-#include "stats/collectives.h"
+// meanwhile); at once when a panel has computed it already.
+#include "analysis/analysisworkspace.h"
 
 #include <QObject>
 
@@ -19,8 +19,8 @@ class CollectiveLookup : public QObject {
 public:
     explicit CollectiveLookup(QObject *parent = nullptr) : QObject(parent) {}
 
-    void setSession(std::shared_ptr<const Session> session);
-    void setCommunicationPattern(const QString &pattern);
+    // The session and the communication classes; null: none.
+    void setWorkspace(WorkspacePtr workspace);
     // Whether `event` is a communication kernel, the kind a collective has.
     bool isCommunicationKernel(const EventLocation &event) const;
     // Whether the session's collectives are matched (prepare() starts it).
@@ -31,7 +31,7 @@ public:
     // Null unless the collectives are matched and `event` is a
     // communication kernel matched on other ranks.
     const stats::CollectiveInstance *instanceOf(const EventLocation &event) const;
-    int rankCount() const { return m_session ? int(m_session->ranks().size()) : 0; }
+    int rankCount() const { return m_workspace ? int(m_workspace->session()->ranks().size()) : 0; }
 
 signals:
     void ready();
@@ -39,12 +39,10 @@ signals:
 private:
     void forget();
 
-    std::shared_ptr<const Session> m_session;
-    QString m_pattern;
-    stats::KernelClassifier m_classes = stats::KernelClassifier::rankscope(); // m_pattern's, compiled once
+    WorkspacePtr m_workspace;
     std::shared_ptr<const stats::CollectiveMatch> m_match;
     bool m_underWay = false;
-    quint64 m_generation = 0; // which session and pattern a worker's result is for
+    quint64 m_generation = 0; // which workspace a worker's result is for
 };
 
 } // namespace rankscope

@@ -93,11 +93,10 @@ MainWindow::MainWindow(QWidget *parent)
     m_stats->setComputeOnlyWhenShown(true); // nor cost minutes of CPU for a closed dock
     // Which kernels count as communication is the user's choice, kept between runs.
     m_stats->ranks()->setCommunicationPattern(QSettings().value(kCommunicationPatternKey).toString());
-    m_collectives->setCommunicationPattern(m_stats->ranks()->communicationPattern());
-    connect(m_stats->ranks(), &RanksPanel::communicationPatternChanged, this, [this](const QString &pattern) {
-        QSettings().setValue(kCommunicationPatternKey, pattern);
-        m_collectives->setCommunicationPattern(pattern);
-    });
+    connect(m_stats->ranks(), &RanksPanel::communicationPatternChanged, this,
+            [](const QString &pattern) { QSettings().setValue(kCommunicationPatternKey, pattern); });
+    // The selected kernel's collective is the workspace's match too.
+    connect(m_stats, &StatsDock::workspaceChanged, this, [this](const WorkspacePtr &workspace) { m_collectives->setWorkspace(workspace); });
     auto *searchBar = new QToolBar(tr("Search"), this);
     searchBar->setObjectName(QStringLiteral("searchBar"));
     searchBar->addWidget(m_search);
@@ -503,9 +502,12 @@ void MainWindow::alignOnCollectives(bool align)
         }
         showAligned(aligned.session ? aligned.session : m_recorded, aligned.note);
     });
-    const stats::KernelClassifier classes = stats::KernelClassifier::rankscope(m_stats->ranks()->communicationPattern());
-    watcher->setFuture(QtConcurrent::run([recorded = m_recorded, classes]() -> Aligned {
-        const stats::CollectiveMatch aligned = stats::alignedOnCollectives(*recorded, stats::matchCollectives(*recorded, classes));
+    // The recorded session's workspace: the dock's while it shows it.
+    WorkspacePtr workspace = m_stats->workspace();
+    if (!workspace || workspace->session() != m_recorded)
+        workspace = std::make_shared<const AnalysisWorkspace>(m_recorded, m_stats->analysisSettings());
+    watcher->setFuture(QtConcurrent::run([recorded = m_recorded, workspace]() -> Aligned {
+        const stats::CollectiveMatch &aligned = *workspace->collectiveMatch(MatchClock::Aligned);
         Aligned result;
         result.note = aligned.notes.isEmpty() ? QString() : aligned.notes.back();
         if (std::any_of(aligned.clockShift.begin(), aligned.clockShift.end(), [](TimeNs shift) { return shift != 0; }))
@@ -571,7 +573,6 @@ void MainWindow::showInDocks(const std::shared_ptr<const Session> &session)
     // search, matching collectives and alignment over them would be wrong,
     // so they wait for the whole session (seconds) instead of showing it.
     const bool whole = !session->hasSummariesOnlyRanks();
-    m_collectives->setSession(whole ? session : nullptr);
     m_search->setSession(whole ? session : nullptr);
     m_search->setEnabled(whole);
     m_stats->setSession(whole ? session : nullptr);

@@ -270,7 +270,7 @@ struct Accumulator {
 
 } // namespace
 
-Diagnosis diagnose(const Session &session, const DiagnosisThresholds &th)
+Diagnosis diagnose(const Session &session, const DiagnosisThresholds &th, const DiagnosisInputs &inputs)
 {
     Diagnosis d;
     if (session.ranks().empty())
@@ -444,8 +444,14 @@ Diagnosis diagnose(const Session &session, const DiagnosisThresholds &th)
     if (session.ranks().size() > 1) {
         // Aligned on collectives where the clocks disagree (across hosts),
         // as recorded where they agree: a clock offset is no straggler.
-        const CollectiveMatch match = alignedOnCollectives(session, matchCollectives(session));
-        const std::vector<RankWait> waits = rankWaits(session, match);
+        std::optional<KernelClassifier> builtIn;
+        const KernelClassifier &classes = inputs.classes ? *inputs.classes : builtIn.emplace(KernelClassifier::rankscope());
+        std::optional<CollectiveMatch> ownMatch;
+        const CollectiveMatch &match = inputs.alignedMatch ? *inputs.alignedMatch
+                                                           : ownMatch.emplace(alignedOnCollectives(session, matchCollectives(session, classes)));
+        std::optional<std::vector<RankWait>> ownWaits;
+        const std::vector<RankWait> &waits = inputs.alignedMatch && inputs.alignedWaits ? *inputs.alignedWaits
+                                                                                         : ownWaits.emplace(rankWaits(session, match, {}, classes));
         const auto worst = std::max_element(waits.begin(), waits.end(), [](const RankWait &a, const RankWait &b) { return a.delayCaused < b.delayCaused; });
         if (worst != waits.end() && worst->delayCaused > 0) {
             for (const CollectiveInstance &c : match.instances) {

@@ -20,6 +20,7 @@ struct DiagnosisThresholds {
     double lowUtilisationUnexplained = 0.2; // ...with this share of the span idle for no other finding's reason
     double reportedShare = 0.01;          // findings costing less are not listed
     double mediumShare = 0.05, highShare = 0.20; // severity by share of the GPU span
+    bool operator==(const DiagnosisThresholds &) const = default;
 };
 
 enum class FindingKind { InputStarvation, BlockingCopies, Synchronisation, LaunchBound, Straggler, LowUtilisation };
@@ -54,7 +55,21 @@ struct Diagnosis {
     QStringList notes;
 };
 
-Diagnosis diagnose(const Session &session, const DiagnosisThresholds &thresholds = {});
+class KernelClassifier;
+struct CollectiveMatch;
+struct RankWait;
+
+// What the diagnosis reads that others compute too (analysis/
+// analysisworkspace.h shares them): the communication classes, and the
+// collectives matched and aligned with each rank's waits in them. Null:
+// the built-in classes, and a match of its own.
+struct DiagnosisInputs {
+    const KernelClassifier *classes = nullptr;
+    const CollectiveMatch *alignedMatch = nullptr;
+    const std::vector<RankWait> *alignedWaits = nullptr; // of alignedMatch, over the whole session
+};
+
+Diagnosis diagnose(const Session &session, const DiagnosisThresholds &thresholds = {}, const DiagnosisInputs &inputs = {});
 
 // One row per finding: Severity, Finding, Ranks, Cost (ns), Share (%), Instances, Evidence, Advice.
 ResultTable findingsTable(const Diagnosis &d);

@@ -456,6 +456,29 @@ private slots:
         QVERIFY(runCli({"stats", "--help"}).out.contains(QLatin1String("deep_ep::")));
     }
 
+    // diagnose reads the same communication classes as stats: with no
+    // kernel counted as communication, no collective, hence no straggler.
+    void diagnoseTakesTheCommunicationPattern()
+    {
+        QTemporaryDir dir;
+        QCOMPARE(QProcess::execute(QStringLiteral(RANKSCOPE_TRACEGEN),
+                                   {"--profile", "ddp", "--format", "nsys", "--events", "1720", "--ranks", "4", "--straggler", "2:2000:1",
+                                    dir.filePath(QStringLiteral("ddp"))}),
+                 0);
+        auto findings = [&](const QStringList &extra) {
+            QStringList ids;
+            const Run run = runCli(QStringList{"diagnose", "--format", "json"} + extra + QStringList{dir.filePath(QStringLiteral("ddp"))});
+            for (const QJsonValue f : QJsonDocument::fromJson(run.out.toUtf8()).object().value(QStringLiteral("findings")).toArray())
+                ids << f.toObject().value(QStringLiteral("id")).toString();
+            return ids;
+        };
+        QVERIFY(findings({}).contains(QStringLiteral("straggler")));
+        QVERIFY(!findings({"--comm-pattern", "^no_such_kernel$"}).contains(QStringLiteral("straggler")));
+        const Run bad = runCli({"diagnose", "--comm-pattern", "nccl(", dir.filePath(QStringLiteral("ddp"))});
+        QCOMPARE(bad.exitCode, 1);
+        QVERIFY2(bad.err.contains(QLatin1String("--comm-pattern: invalid regular expression")), qPrintable(bad.err));
+    }
+
     void rowsOutOfTimeOrderGiveTheSameStatistics()
     {
         // nsys 2025.6 and later no longer write tables in time order.

@@ -43,14 +43,6 @@ CollectivesPanel::CollectivesPanel(QWidget *parent)
     connect(m_instances, &TableBox::rowActivated, this, &CollectivesPanel::activateInstance);
 }
 
-void CollectivesPanel::setCommunicationPattern(const QString &pattern)
-{
-    if (pattern == m_communicationPattern)
-        return;
-    m_communicationPattern = pattern;
-    refreshWhenShown();
-}
-
 void CollectivesPanel::setAlignOnCollectives(bool align)
 {
     m_align->setChecked(align);
@@ -65,22 +57,19 @@ void CollectivesPanel::refresh()
 {
     if (!session())
         return;
-    const Session *s = session();
     const StatsScope sc = scope();
-    const MatchKey key{m_communicationPattern, m_align->isChecked()};
-    // A new scope alone reuses the match: matching reads every rank.
-    std::shared_ptr<const CollectiveMatch> known = m_match && m_matchKey == key ? m_match : nullptr;
-    run<Result>([s, sc, key, known] {
-        const KernelClassifier classes = KernelClassifier::rankscope(key.pattern);
-        std::shared_ptr<const CollectiveMatch> match = known;
-        if (!match) {
-            CollectiveMatch recorded = matchCollectives(*s, classes);
-            if (!key.align) // say what aligning would do
-                if (const QString note = suggestedOffsetsNote(*s, alignOnCollectives(*s, recorded)); !note.isEmpty())
-                    recorded.notes << note;
-            match = std::make_shared<const CollectiveMatch>(key.align ? alignedOnCollectives(*s, recorded) : std::move(recorded));
-        }
-        Result r{match, key, rankWaitTable(*s, *match, sc, classes), collectiveKindsTable(*match, sc), collectivesTable(*s, *match, sc)};
+    const MatchClock clock = m_align->isChecked() ? MatchClock::Aligned : MatchClock::Recorded;
+    run<Result>([w = workspace(), sc, clock] {
+        const Session &s = *w->session();
+        Result r;
+        r.match = w->collectiveMatch(clock);
+        r.notes = r.match->notes;
+        if (clock == MatchClock::Recorded) // say what aligning would do
+            if (const QString note = suggestedOffsetsNote(s, alignOnCollectives(s, *r.match)); !note.isEmpty())
+                r.notes << note;
+        r.ranks = rankWaitTable(s, *r.match, sc, w->classes());
+        r.kinds = collectiveKindsTable(*r.match, sc);
+        r.instances = collectivesTable(s, *r.match, sc);
         return r;
     }, [this](Result r) { present(std::move(r)); });
 }
@@ -88,8 +77,7 @@ void CollectivesPanel::refresh()
 void CollectivesPanel::present(Result r)
 {
     m_match = r.match;
-    m_matchKey = r.key;
-    m_notes->setText(m_match->notes.join(QLatin1Char(' ')));
+    m_notes->setText(r.notes.join(QLatin1Char(' ')));
     // The rank that caused the most delay, shaded across its row.
     std::set<std::pair<int, int>> culprit;
     int worst = -1;

@@ -19,8 +19,6 @@ class CollectivesPanel : public StatsPanel {
     Q_OBJECT
 public:
     explicit CollectivesPanel(QWidget *parent = nullptr);
-    // Which kernels are communication (the Rank comparison's choice).
-    void setCommunicationPattern(const QString &pattern);
     TableBox *ranksTable() const { return m_ranks; }
     TableBox *kindsTable() const { return m_kinds; }
     TableBox *instancesTable() const { return m_instances; }
@@ -28,31 +26,25 @@ public:
     // Times shifted so matched collectives end together on every rank
     // (stats::alignedOnCollectives), or as recorded.
     void setAlignOnCollectives(bool align);
-    // The match shown; kept while only the scope changes (a range selected
-    // on the timeline filters it, it is not matched again).
+    // The match shown: the workspace's, computed once for every panel and
+    // overlay (a range selected on the timeline filters it).
     const stats::CollectiveMatch *match() const { return m_match.get(); }
 
 protected:
     void refresh() override;
     void sessionChanged() override { m_match.reset(); }
+    bool readsAnalysisSettings() const override { return true; }
 
 private:
-    // What a match was computed for: its kernel classes and alignment.
-    struct MatchKey {
-        QString pattern;
-        bool align = false;
-        bool operator==(const MatchKey &) const = default;
-    };
     struct Result {
         std::shared_ptr<const stats::CollectiveMatch> match;
-        MatchKey key;
+        QStringList notes; // the match's, and what aligning would do
         ResultTable ranks, kinds, instances;
     };
 
     void present(Result result);
     void activateInstance(int row);
 
-    QString m_communicationPattern;
     QCheckBox *m_align;
     QLabel *m_notes;
     QWidget *m_skewChart = nullptr;
@@ -60,7 +52,6 @@ private:
     TableBox *m_kinds;
     TableBox *m_instances;
     std::shared_ptr<const stats::CollectiveMatch> m_match; // of this session
-    MatchKey m_matchKey;
 };
 
 } // namespace rankscope

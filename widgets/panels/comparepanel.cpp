@@ -80,14 +80,6 @@ ComparePanel::ComparePanel(QWidget *parent)
     });
 }
 
-void ComparePanel::setCommunicationPattern(const QString &pattern)
-{
-    if (pattern == m_communicationPattern)
-        return;
-    m_communicationPattern = pattern;
-    refreshWhenShown();
-}
-
 void ComparePanel::setSides(int a, int b)
 {
     m_sideA->setCurrentIndex(a);
@@ -167,7 +159,7 @@ void ComparePanel::refresh()
     const std::vector<int> ranksA = m_choices[std::size_t(a)].rankIndices, ranksB = m_choices[std::size_t(b)].rankIndices;
     const DiffReport which = report();
     const DiffOptions opts = options();
-    const KernelClassifier classes = KernelClassifier::rankscope(m_communicationPattern);
+    const KernelClassifier classes = workspace()->classes();
     run<Result>([s, ranksA, ranksB, which, opts, classes] {
         const Session sa = s->subset(ranksA), sb = s->subset(ranksB);
         return Result{diffRuns(sa, sb, which, opts), diffSteps(sa, sb, opts), diffCollectives(sa, sb, classes)};

@@ -20,7 +20,6 @@ class ComparePanel : public StatsPanel {
 public:
     explicit ComparePanel(QWidget *parent = nullptr);
     // Which kernels are communication (the Rank comparison's choice).
-    void setCommunicationPattern(const QString &pattern);
     // What is compared: an index into the A and B choices (choiceNames()).
     void setSides(int a, int b);
     QStringList choiceNames() const;
@@ -34,6 +33,7 @@ public:
 
 protected:
     void refresh() override;
+    bool readsAnalysisSettings() const override { return true; }
     void sessionChanged() override;
 
 private:
@@ -53,7 +53,6 @@ private:
     void present(Result result);
     void showStepCharts(const std::vector<stats::StepDiff> &steps);
 
-    QString m_communicationPattern;
     std::vector<Choice> m_choices;
     QComboBox *m_sideA;
     QComboBox *m_sideB;

@@ -58,9 +58,20 @@ void DiagnosisPanel::refresh()
 {
     if (!session())
         return;
-    const Session *s = session();
-    run<std::shared_ptr<const Diagnosis>>([s] { return std::make_shared<const Diagnosis>(diagnose(*s)); },
+    // The workspace's diagnosis: the communication classes and the aligned
+    // match the Collectives panel reads, computed once for both.
+    run<std::shared_ptr<const Diagnosis>>([w = workspace()] { return w->diagnosis(); },
                                           [this](std::shared_ptr<const Diagnosis> d) { present(std::move(d)); });
+}
+
+void DiagnosisPanel::sessionChanged()
+{
+    m_diagnosis.reset();
+    m_shown = -1;
+    m_notes->setText(tr("Diagnosing the session..."));
+    m_findings->setTable({});
+    m_advice->clear();
+    m_instances->setTable({});
 }
 
 void DiagnosisPanel::present(std::shared_ptr<const Diagnosis> diagnosis)

@@ -27,6 +27,9 @@ public:
 
 protected:
     void refresh() override;
+    bool readsAnalysisSettings() const override { return true; }
+    // The old session's findings go at once: they would read as the new one's.
+    void sessionChanged() override;
 
 private:
     void present(std::shared_ptr<const stats::Diagnosis> diagnosis);

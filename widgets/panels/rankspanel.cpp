@@ -76,8 +76,14 @@ bool RanksPanel::setCommunicationPattern(const QString &pattern)
         return true;
     m_communicationPattern = pattern;
     describeClasses();
+    // A dock gives every panel the workspace with the new pattern; a panel
+    // alone makes its own.
     emit communicationPatternChanged(pattern);
-    refreshWhenShown();
+    if (workspace() && workspace()->settings().communicationPattern != pattern) {
+        AnalysisSettings settings = workspace()->settings();
+        settings.communicationPattern = pattern;
+        setWorkspace(workspace()->withSettings(settings));
+    }
     return true;
 }
 
@@ -135,17 +141,13 @@ void RanksPanel::refresh()
         stats::RankTimeMap map;
         QString note;
         std::shared_ptr<const stats::CollectiveMatch> match; // none for one rank's busy map
-        QString pattern;                                     // the classes it was matched with
     };
-    std::shared_ptr<const stats::CollectiveMatch> known = m_match && m_matchPattern == m_communicationPattern ? m_match : nullptr;
-    run<Result>([s, scope, range, waits, pattern = m_communicationPattern, known] {
-        const auto classes = stats::KernelClassifier::rankscope(pattern);
+    run<Result>([w = workspace(), s, scope, range, waits] {
+        const stats::KernelClassifier &classes = w->classes();
         Result result;
-        result.pattern = pattern;
         // The waits columns (several ranks) and the map of waits read it.
-        result.match = known;
-        if (!result.match && (s->ranks().size() > 1 || waits))
-            result.match = std::make_shared<const stats::CollectiveMatch>(stats::matchCollectives(*s, classes));
+        if (s->ranks().size() > 1 || waits)
+            result.match = w->collectiveMatch(MatchClock::Recorded);
         result.table = stats::rankComparisonTable(*s, scope, classes, result.match.get());
         if (!waits) {
             result.map = stats::gpuBusyMap(*s, range, kHeatmapBins);
@@ -157,7 +159,6 @@ void RanksPanel::refresh()
         return result;
     }, [this](Result r) {
         m_match = r.match;
-        m_matchPattern = r.pattern;
         present(std::move(r.table));
         presentMap(std::move(r.map), std::move(r.note));
     });

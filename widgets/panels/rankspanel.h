@@ -31,7 +31,7 @@ public:
     bool setCommunicationPattern(const QString &pattern);
     const QString &communicationPattern() const { return m_communicationPattern; }
     QString classesDescription() const;
-    // The collectives the waits read; kept while only the scope changes.
+    // The collectives the waits read: the workspace's (as recorded).
     const stats::CollectiveMatch *match() const { return m_match.get(); }
 
 signals:
@@ -40,6 +40,8 @@ signals:
 protected:
     void refresh() override;
     void sessionChanged() override { m_match.reset(); }
+    bool readsAnalysisSettings() const override { return true; }
+    AnalysisSettings ownSettings() const override { return {m_communicationPattern, {}}; }
 
 private:
     void present(ResultTable table);
@@ -53,10 +55,8 @@ private:
     QLabel *m_mapNote;
     QLabel *m_classes;
     QString m_communicationPattern;
-    // The session's collectives under m_matchPattern's classes, kept while
-    // only the scope or the map's measure changes (matching reads every rank).
-    std::shared_ptr<const stats::CollectiveMatch> m_match;
-    QString m_matchPattern;
+    std::shared_ptr<const stats::CollectiveMatch> m_match; // the last shown
+
 };
 
 } // namespace rankscope

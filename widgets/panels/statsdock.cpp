@@ -72,9 +72,13 @@ StatsDock::StatsDock(QWidget *parent)
     layout->addWidget(m_tabs, 1);
     m_panels = {m_diagnosis, m_memcpy, m_gaps, m_summaries, m_ranks, m_collectives, m_compare}; // in the order of kPanels
     static_assert(std::size(kPanels) == 7);
-    // They read the communication kernels the user chose in the Rank comparison.
-    connect(m_ranks, &RanksPanel::communicationPatternChanged, m_collectives, &CollectivesPanel::setCommunicationPattern);
-    connect(m_ranks, &RanksPanel::communicationPatternChanged, m_compare, &ComparePanel::setCommunicationPattern);
+    // Every panel reads the communication kernels the user chose in the
+    // Rank comparison, through the workspace.
+    connect(m_ranks, &RanksPanel::communicationPatternChanged, this, [this](const QString &pattern) {
+        AnalysisSettings settings = m_settings;
+        settings.communicationPattern = pattern;
+        setAnalysisSettings(settings);
+    });
     for (std::size_t i = 0; i < m_panels.size(); ++i)
         m_tabs->addTab(m_panels[i], tr(kPanels[i].title));
     for (StatsPanel *p : m_panels) {
@@ -111,9 +115,35 @@ void StatsDock::setSession(std::shared_ptr<const Session> session)
     if (m_session)
         for (const RankEntry &e : m_session->ranks())
             m_rank->addItem(e.side == RunSide::None ? tr("Rank %1").arg(e.rank) : e.displayName());
+    if (!m_session) {
+        m_workspace.reset();
+    } else if (m_workspace && m_workspace->session() == m_session) {
+        // the same session again: its results stay
+    } else if (m_previousWorkspace && m_previousWorkspace->session() == m_session && m_previousWorkspace->settings() == m_settings) {
+        std::swap(m_workspace, m_previousWorkspace);
+    } else {
+        if (m_workspace)
+            m_previousWorkspace = m_workspace;
+        m_workspace = std::make_shared<const AnalysisWorkspace>(m_session, m_settings);
+    }
     for (StatsPanel *p : m_panels)
-        p->setSession(m_session);
+        p->setWorkspace(m_workspace);
+    emit workspaceChanged(m_workspace);
     applyScope();
+}
+
+void StatsDock::setAnalysisSettings(const AnalysisSettings &settings)
+{
+    if (settings == m_settings)
+        return;
+    m_settings = settings;
+    m_previousWorkspace.reset(); // its results are for the old settings
+    if (!m_workspace)
+        return;
+    m_workspace = m_workspace->withSettings(settings);
+    for (StatsPanel *p : m_panels)
+        p->setWorkspace(m_workspace);
+    emit workspaceChanged(m_workspace);
 }
 
 void StatsDock::setRange(std::optional<TimeRange> range)

@@ -1,6 +1,7 @@
 #pragma once
 // The statistics panels in tabs, under a scope bar: which rank (or all),
 // and the range they cover (the timeline's selection, else the session).
+#include "analysis/analysisworkspace.h"
 #include "stats/statsscope.h"
 
 #include <QWidget>
@@ -43,6 +44,11 @@ public:
     DiagnosisPanel *diagnosis() const { return m_diagnosis; }
     ComparePanel *compare() const { return m_compare; }
     const stats::StatsScope &scope() const { return m_scope; }
+    // The session's analysis workspace every panel asks (null without a
+    // session); the application's overlays ask the same one.
+    const WorkspacePtr &workspace() const { return m_workspace; }
+    const AnalysisSettings &analysisSettings() const { return m_settings; }
+    void setAnalysisSettings(const AnalysisSettings &settings);
     void setComputeInBackground(bool background);
     void setComputeOnlyWhenShown(bool onlyWhenShown); // see StatsPanel
     // Every panel's tables and charts into `directory` (hidden panels are
@@ -55,11 +61,18 @@ signals:
     void zoomRequested(rankscope::TimeRange range);
     void searchRequested(const QString &text);
     void clearRangeRequested();
+    // A new session or new settings: the workspace the panels now read.
+    void workspaceChanged(const rankscope::WorkspacePtr &workspace);
 
 private:
     void applyScope();
 
     std::shared_ptr<const Session> m_session;
+    AnalysisSettings m_settings;
+    WorkspacePtr m_workspace;
+    // The workspace of the session shown before (recorded and aligned
+    // views of one run take turns): its results are kept if it comes back.
+    WorkspacePtr m_previousWorkspace;
     stats::StatsScope m_scope;
     QComboBox *m_rank;
     QLabel *m_range;

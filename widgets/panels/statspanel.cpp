@@ -17,6 +17,57 @@ QString outOfMemoryMessage()
         .arg(formatBinarySize(availableMemoryBytes()));
 }
 
+void StatsPanel::setWorkspace(WorkspacePtr workspace)
+{
+    if (workspace == m_workspace)
+        return;
+    const bool sameSession = workspace && m_workspace && workspace->session() == m_workspace->session();
+    const bool sameSettings = sameSession && workspace->settings() == m_workspace->settings();
+    m_workspace = std::move(workspace);
+    if (sameSession) {
+        if (!sameSettings && readsAnalysisSettings())
+            refreshWhenShown();
+        return;
+    }
+    ++m_generation; // a result still computing is the old session's: dropped
+    showComputing(false);
+    m_scope = {};
+    sessionChanged();
+    refreshWhenShown();
+}
+
+void StatsPanel::showComputing(bool computing)
+{
+    if (!computing) {
+        if (m_computing)
+            m_computing->hide();
+        return;
+    }
+    if (!m_computing) {
+        m_computing = new QLabel(tr("Computing..."), this);
+        m_computing->setObjectName(QStringLiteral("computing"));
+        m_computing->setAutoFillBackground(true);
+        m_computing->setMargin(4);
+        m_computing->setFrameShape(QFrame::StyledPanel);
+    }
+    m_computing->adjustSize();
+    m_computing->move(width() - m_computing->width() - 4, 4);
+    m_computing->show();
+    m_computing->raise();
+}
+
+void StatsPanel::resizeEvent(QResizeEvent *event)
+{
+    QWidget::resizeEvent(event);
+    if (m_computing && m_computing->isVisible())
+        m_computing->move(width() - m_computing->width() - 4, 4);
+}
+
+bool StatsPanel::isShowingComputing() const
+{
+    return m_computing && !m_computing->isHidden();
+}
+
 void StatsPanel::refreshWhenShown()
 {
     m_stale = m_onlyWhenShown && !isVisible();

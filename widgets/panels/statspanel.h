@@ -2,11 +2,13 @@
 // Base of the statistics panels: each shows one question's answer for the
 // current scope (a range selection or the whole session; one rank or all),
 // always computed by the model's statistics engine.
+#include "analysis/analysisworkspace.h"
 #include "core/memoryusage.h"
 #include "session/residentbudget.h"
 #include "stats/statsscope.h"
 
 #include <QFutureWatcher>
+#include <QLabel>
 #include <QPointer>
 #include <QSplitter>
 #include <QWidget>
@@ -29,13 +31,16 @@ class StatsPanel : public QWidget {
     Q_OBJECT
 public:
     using QWidget::QWidget;
+    // The session's workspace (analysis/analysisworkspace.h): its results
+    // are shared with every other panel and overlay, computed with the same
+    // settings. A workspace for another session starts the panel afresh; the
+    // same session with other settings recomputes what reads them.
+    void setWorkspace(WorkspacePtr workspace);
+    // A workspace of its own (a panel alone, as in tests), with the
+    // settings the panel holds (ownSettings).
     void setSession(std::shared_ptr<const Session> session)
     {
-        ++m_generation; // a result still computing is the old session's: dropped
-        m_session = std::move(session);
-        m_scope = {};
-        sessionChanged();
-        refreshWhenShown();
+        setWorkspace(session ? std::make_shared<const AnalysisWorkspace>(std::move(session), ownSettings()) : nullptr);
     }
     void setScope(const stats::StatsScope &scope)
     {
@@ -61,6 +66,8 @@ public:
     // its tables are exported).
     void ensureComputed();
     bool isComputing() const { return m_running > 0; }
+    // Whether it says "Computing..." (the newest request still runs).
+    bool isShowingComputing() const;
     // Writes every table as CSV (named after the table) and every chart as
     // PNG into `directory`; returns the paths written.
     QStringList exportAll(const QString &directory) const;
@@ -77,11 +84,17 @@ protected:
     virtual void refresh() = 0;
     // A new session arrived (before its first refresh()).
     virtual void sessionChanged() {}
+    // Whether the panel's results read the analysis settings (communication
+    // classes, diagnosis thresholds): new settings recompute them.
+    virtual bool readsAnalysisSettings() const { return false; }
+    // The settings of a workspace the panel makes for itself (setSession).
+    virtual AnalysisSettings ownSettings() const { return {}; }
     // What a panel that computes its parts one by one (sub-tabs) still owes
     // when everything is wanted; ensureComputed() calls it, inline.
     virtual void computeRemainingParts() {}
     void showEvent(QShowEvent *event) override;
-    const Session *session() const { return m_session.get(); }
+    const Session *session() const { return m_workspace ? m_workspace->session().get() : nullptr; }
+    const WorkspacePtr &workspace() const { return m_workspace; }
     // What exportAll() writes: tables, and chart slots (charts are rebuilt
     // per scope, so the slot is read at export time).
     void exportTable(TableBox *table) { m_exportTables.push_back(table); }
@@ -119,9 +132,11 @@ protected:
         }
         auto *watcher = new QFutureWatcher<Outcome>(this);
         ++m_running;
+        showComputing(true);
         connect(watcher, &QFutureWatcher<Outcome>::finished, this, [this, watcher, show, generation] {
             --m_running;
             if (generation == m_generation) {
+                showComputing(false);
                 Outcome outcome = watcher->future().takeResult(); // moved, not copied: a table can hold 400k rows
                 if (outcome.value)
                     show(std::move(*outcome.value));
@@ -133,20 +148,26 @@ protected:
             // result) were freed in a worker's heap arena: give them back.
             releaseFreedMemory();
         });
-        watcher->setFuture(QtConcurrent::run([guarded, keep = m_session] {
+        watcher->setFuture(QtConcurrent::run([guarded, keep = m_workspace] {
             Outcome outcome = guarded();
             // It may have read every rank: give back the mapped pages of
             // those the timeline has not used lately (residentbudget.h).
-            ResidentBudget::process().releaseUnused(*keep);
+            ResidentBudget::process().releaseUnused(*keep->session());
             return outcome;
         }));
     }
 
     // refresh() now, or when next shown (see setComputeOnlyWhenShown).
     void refreshWhenShown();
+    void resizeEvent(QResizeEvent *event) override;
 
 private:
-    std::shared_ptr<const Session> m_session;
+    // "Computing..." over the panel's top right corner while the newest
+    // request runs (what is shown below it is the previous scope's).
+    void showComputing(bool computing);
+
+    WorkspacePtr m_workspace;
+    QLabel *m_computing = nullptr;
     stats::StatsScope m_scope;
     bool m_background = false;
     bool m_onlyWhenShown = false;

@@ -224,6 +224,46 @@ private slots:
         QCOMPARE(dock.ranks()->table()->model()->rowCount(), 4);
     }
 
+    // One workspace for every panel of the dock: the Collectives and the
+    // Rank comparison show the same match object, the Diagnosis the
+    // workspace's; the user's communication pattern reaches all of them.
+    void thePanelsShareOneWorkspace()
+    {
+        StatsDock dock;
+        dock.setSession(m_ddp);
+        QVERIFY(dock.workspace());
+        QCOMPARE(dock.workspace()->session().get(), m_ddp.get());
+        for (const QString &name : {QStringLiteral("collectives"), QStringLiteral("ranks"), QStringLiteral("diagnosis")})
+            dock.showPanel(name);
+        QVERIFY(dock.collectives()->match());
+        QCOMPARE(dock.collectives()->match(), dock.ranks()->match());
+        QCOMPARE(dock.collectives()->match(), dock.workspace()->readyCollectiveMatch(MatchClock::Recorded).get());
+        QVERIFY(dock.workspace()->readyDiagnosis());
+        QSignalSpy changed(&dock, &StatsDock::workspaceChanged);
+        QVERIFY(dock.ranks()->setCommunicationPattern(QStringLiteral("(?i)gemm")));
+        QCOMPARE(changed.size(), 1);
+        QCOMPARE(dock.workspace()->settings().communicationPattern, QStringLiteral("(?i)gemm"));
+        QCOMPARE(dock.workspace()->session().get(), m_ddp.get());
+        QCOMPARE(dock.collectives()->match(), dock.workspace()->readyCollectiveMatch(MatchClock::Recorded).get());
+        QVERIFY(dock.ranks()->setCommunicationPattern(QString()));
+    }
+
+    // A new session: the Diagnosis drops the old session's findings at
+    // once and says it is computing, instead of showing them as the new one's.
+    void aNewSessionShowsNoOldResults()
+    {
+        StatsDock dock;
+        dock.setSession(m_slow);
+        dock.showPanel(QStringLiteral("diagnosis"));
+        QVERIFY(dock.diagnosis()->findingsTable()->model()->rowCount() > 0);
+        dock.setComputeInBackground(true);
+        dock.setSession(m_ddp);
+        QCOMPARE(dock.diagnosis()->findingsTable()->model()->rowCount(), 0);
+        QVERIFY(dock.diagnosis()->isShowingComputing());
+        QTRY_VERIFY_WITH_TIMEOUT(!dock.isComputing(), 60000);
+        QVERIFY(!dock.diagnosis()->isShowingComputing());
+    }
+
     // Rank against rank of one session: rank 0 of the demo against rank 1,
     // rank 0's side checked against what nsys printed for its file.
     void comparePanelComparesTwoRanks()

@@ -1,0 +1,73 @@
+#pragma once
+// One place that every panel, overlay and command asks for the session's
+// derived results, computed once with one set of settings: the collectives
+// matched across ranks (as recorded, or aligned on the collectives' ends),
+// the ranks' waits, the diagnosis. A workspace is immutable in its session
+// and settings: changing a setting makes a new workspace, which keeps the
+// results the change does not touch (withSettings). Results are computed
+// on the thread that first asks (a worker, in the viewer) and shared with
+// every later asker; an asker on another thread meanwhile waits for that
+// one computation instead of repeating it.
+#include "analysis/sharedresult.h"
+#include "stats/collectives.h"
+#include "stats/diagnosis.h"
+#include "stats/kernelclasses.h"
+
+#include <memory>
+#include <vector>
+
+namespace rankscope {
+
+struct AnalysisSettings {
+    // Which kernels are communication (a regular expression over kernel
+    // names; empty: the built-in classes). The Rank comparison, the
+    // Collectives, the Diagnosis and the commands all read the same one.
+    QString communicationPattern;
+    stats::DiagnosisThresholds diagnosis;
+    bool operator==(const AnalysisSettings &) const = default;
+};
+
+// Which clocks a collective match is on.
+enum class MatchClock {
+    Recorded, // as the traces recorded them
+    Aligned,  // each rank shifted where the collectives' ends say its clock is off (stats::alignedOnCollectives)
+};
+
+class AnalysisWorkspace {
+public:
+    AnalysisWorkspace(std::shared_ptr<const Session> session, AnalysisSettings settings);
+
+    const std::shared_ptr<const Session> &session() const { return m_session; }
+    const AnalysisSettings &settings() const { return m_settings; }
+    // The communication classes the settings name, compiled once.
+    const stats::KernelClassifier &classes() const { return m_classes; }
+
+    // A workspace for the same session with other settings, keeping every
+    // result those settings do not change.
+    std::shared_ptr<AnalysisWorkspace> withSettings(const AnalysisSettings &settings) const;
+
+    // The collectives matched across ranks, computed once per clock.
+    std::shared_ptr<const stats::CollectiveMatch> collectiveMatch(MatchClock clock) const;
+    // Each rank's waits in the collectives of the whole session (stats::rankWaits, no scope).
+    std::shared_ptr<const std::vector<stats::RankWait>> rankWaits(MatchClock clock) const;
+    // The diagnosis with the settings' thresholds and communication classes
+    // (its straggler finding reads the aligned match, the Collectives'
+    // one).
+    std::shared_ptr<const stats::Diagnosis> diagnosis() const;
+
+    // Results already computed, without computing them (null otherwise).
+    std::shared_ptr<const stats::CollectiveMatch> readyCollectiveMatch(MatchClock clock) const;
+    std::shared_ptr<const stats::Diagnosis> readyDiagnosis() const;
+
+private:
+    std::shared_ptr<const Session> m_session;
+    AnalysisSettings m_settings;
+    stats::KernelClassifier m_classes;
+    SharedResult<stats::CollectiveMatch> m_match[2];              // per MatchClock
+    SharedResult<std::vector<stats::RankWait>> m_waits[2];       // per MatchClock
+    SharedResult<stats::Diagnosis> m_diagnosis;
+};
+
+using WorkspacePtr = std::shared_ptr<const AnalysisWorkspace>;
+
+} // namespace rankscope

@@ -1,0 +1,135 @@
+// The analysis workspace: a derived result is computed once and shared
+// (across threads too), the diagnosis reads the same communication classes
+// and aligned match as the Collectives panel, and new settings keep exactly
+// the results they do not change.
+#include "analysis/analysisworkspace.h"
+#include "analysis/sharedresult.h"
+
+#include <QProcess>
+#include <QtTest>
+
+#include <atomic>
+#include <thread>
+
+using namespace rankscope;
+using namespace rankscope::stats;
+
+namespace {
+
+const Finding *findingOf(const Diagnosis &d, const QString &id)
+{
+    for (const Finding &f : d.findings)
+        if (f.id == id)
+            return &f;
+    return nullptr;
+}
+
+} // namespace
+
+class TestAnalysisWorkspace : public QObject {
+    Q_OBJECT
+    QTemporaryDir m_dir;
+    std::shared_ptr<const Session> m_ddp;
+
+private slots:
+    void initTestCase()
+    {
+        // 4 ranks; rank 2 computes 2 ms more before every all-reduce; the
+        // clocks of the hosts disagree by up to 1.5 ms.
+        const QString dir = m_dir.filePath(QStringLiteral("ddp"));
+        QCOMPARE(QProcess::execute(QStringLiteral(RANKSCOPE_TRACEGEN),
+                                   {"--profile", "ddp", "--format", "nsys", "--events", "1720", "--ranks", "4", "--straggler", "2:2000:1",
+                                    "--clock-offsets-us", "0,1500,-700,200", dir}),
+                 0);
+        m_ddp = std::make_shared<const Session>(Session::load({dir}));
+        QCOMPARE(m_ddp->ranks().size(), std::size_t(4));
+    }
+
+    void aResultIsComputedOnceAndShared()
+    {
+        const AnalysisWorkspace workspace(m_ddp, {});
+        QVERIFY(!workspace.readyCollectiveMatch(MatchClock::Recorded));
+        // Four threads ask at once: one match, the same object for all.
+        std::vector<std::shared_ptr<const CollectiveMatch>> seen(4);
+        std::vector<std::thread> threads;
+        for (std::size_t i = 0; i < seen.size(); ++i)
+            threads.emplace_back([&, i] { seen[i] = workspace.collectiveMatch(MatchClock::Aligned); });
+        for (std::thread &t : threads)
+            t.join();
+        for (const auto &match : seen)
+            QCOMPARE(match.get(), seen[0].get());
+        QVERIFY(!seen[0]->instances.empty());
+        // The aligned match was built on the recorded one, now there too.
+        QVERIFY(workspace.readyCollectiveMatch(MatchClock::Recorded));
+        QCOMPARE(workspace.collectiveMatch(MatchClock::Recorded).get(), workspace.readyCollectiveMatch(MatchClock::Recorded).get());
+        // As the statistics compute it alone.
+        const CollectiveMatch alone = alignedOnCollectives(*m_ddp, matchCollectives(*m_ddp));
+        QCOMPARE(seen[0]->instances.size(), alone.instances.size());
+        QCOMPARE(seen[0]->clockShift, alone.clockShift);
+    }
+
+    void theDiagnosisReadsTheWorkspacesClassesAndMatch()
+    {
+        const AnalysisWorkspace builtIn(m_ddp, {});
+        const auto d = builtIn.diagnosis();
+        const Finding *straggler = findingOf(*d, QStringLiteral("straggler"));
+        QVERIFY(straggler);
+        QCOMPARE(straggler->ranks, QStringLiteral("rank 2 only"));
+        // The Collectives panel's figure: the delay rank 2 caused, in the
+        // same aligned match the diagnosis read (no match of its own).
+        const auto waits = builtIn.rankWaits(MatchClock::Aligned);
+        const auto worst = std::max_element(waits->begin(), waits->end(), [](const RankWait &a, const RankWait &b) { return a.delayCaused < b.delayCaused; });
+        QCOMPARE(straggler->cost, worst->delayCaused);
+        QCOMPARE(d.get(), builtIn.diagnosis().get());
+        // As diagnose() computes it alone.
+        const Diagnosis alone = diagnose(*m_ddp);
+        QCOMPARE(findingOf(alone, QStringLiteral("straggler"))->cost, straggler->cost);
+        // The user's classes reach the diagnosis: with no kernel counted as
+        // communication there is no collective, and no straggler.
+        AnalysisSettings none;
+        none.communicationPattern = QStringLiteral("^no_such_kernel$");
+        const AnalysisWorkspace noComm(m_ddp, none);
+        QVERIFY(noComm.collectiveMatch(MatchClock::Aligned)->instances.empty());
+        QVERIFY(!findingOf(*noComm.diagnosis(), QStringLiteral("straggler")));
+    }
+
+    void newSettingsKeepWhatTheyDoNotChange()
+    {
+        const auto workspace = std::make_shared<const AnalysisWorkspace>(m_ddp, AnalysisSettings{});
+        const auto recorded = workspace->collectiveMatch(MatchClock::Recorded);
+        const auto diagnosis = workspace->diagnosis();
+        // Other thresholds: the matches stay, the diagnosis is computed anew.
+        AnalysisSettings strict;
+        strict.diagnosis.reportedShare = 0.5;
+        const auto thresholds = workspace->withSettings(strict);
+        QCOMPARE(thresholds->readyCollectiveMatch(MatchClock::Recorded).get(), recorded.get());
+        QVERIFY(thresholds->readyCollectiveMatch(MatchClock::Aligned));
+        QVERIFY(!thresholds->readyDiagnosis());
+        QVERIFY(thresholds->diagnosis()->findings.size() <= diagnosis->findings.size());
+        // The same settings: everything stays.
+        QCOMPARE(workspace->withSettings({})->readyDiagnosis().get(), diagnosis.get());
+        // Another communication pattern: nothing stays.
+        AnalysisSettings pattern;
+        pattern.communicationPattern = QStringLiteral("(?i)nccl");
+        const auto repatterned = workspace->withSettings(pattern);
+        QVERIFY(!repatterned->readyCollectiveMatch(MatchClock::Recorded));
+        QVERIFY(!repatterned->readyDiagnosis());
+        QCOMPARE(repatterned->session().get(), m_ddp.get());
+    }
+
+    void aComputationThatFailsIsTriedAgain()
+    {
+        SharedResult<int> result;
+        int calls = 0;
+        QVERIFY_THROWS_EXCEPTION(std::bad_alloc, result.get([&]() -> int {
+            ++calls;
+            throw std::bad_alloc();
+        }));
+        QVERIFY(!result.ready());
+        QCOMPARE(*result.get([&] { return ++calls; }), 2);
+        QCOMPARE(*result.get([&] { return ++calls; }), 2); // computed once
+    }
+};
+
+QTEST_GUILESS_MAIN(TestAnalysisWorkspace)
+#include "tst_analysisworkspace.moc"
