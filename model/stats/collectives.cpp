@@ -644,6 +644,11 @@ ResultTable rankWaitTable(const Session &session, const CollectiveMatch &match, 
 
 ResultTable rankWaitTable(CollectiveInputs &inputs, const CollectiveMatch &match, const StatsScope &scope)
 {
+    return rankWaitTable(rankWaits(inputs, match, scope));
+}
+
+ResultTable rankWaitTable(const std::vector<RankWait> &waits)
+{
     ResultTable t;
     t.name = QStringLiteral("rank_wait");
     t.title = QStringLiteral("Waits at Collectives per Rank");
@@ -651,7 +656,7 @@ ResultTable rankWaitTable(CollectiveInputs &inputs, const CollectiveMatch &match
                             QStringLiteral("Delay Caused (ns)"), QStringLiteral("Waited (ns)"), QStringLiteral("Late: Compute (%)"),
                             QStringLiteral("Late: Idle (%)"), QStringLiteral("Late: Host (%)")};
     auto share = [](TimeNs part, TimeNs whole) { return whole > 0 ? Cell::ofDecimal(100.0 * double(part) / double(whole), 1) : Cell(); };
-    for (const RankWait &w : rankWaits(inputs, match, scope))
+    for (const RankWait &w : waits)
         t.addRow({Cell::ofInteger(w.rank), Cell::ofInteger(std::int64_t(w.collectives)), Cell::ofInteger(std::int64_t(w.timesLast)),
                           Cell::ofInteger(w.delayCaused), Cell::ofInteger(w.waited), share(w.lateCompute, w.late),
                           share(w.lateIdle, w.late), share(w.lateHost, w.late)});

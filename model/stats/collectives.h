@@ -146,5 +146,7 @@ ResultTable collectiveKindsTable(const CollectiveMatch &match, const StatsScope 
 ResultTable rankWaitTable(const Session &session, const CollectiveMatch &match, const StatsScope &scope = {},
                           const KernelClassifier &classes = KernelClassifier::rankscope());
 ResultTable rankWaitTable(CollectiveInputs &inputs, const CollectiveMatch &match, const StatsScope &scope = {});
+// The same table from waits already computed: a row per wait, in their order.
+ResultTable rankWaitTable(const std::vector<RankWait> &waits);
 
 } // namespace rankscope::stats

@@ -67,9 +67,13 @@ void CollectivesPanel::refresh()
         if (clock == MatchClock::Recorded) // say what aligning would do
             if (const QString note = suggestedOffsetsNote(s, alignOnCollectives(s, *r.match)); !note.isEmpty())
                 r.notes << note;
-        r.ranks = rankWaitTable(s, *r.match, sc, w->classes());
+        r.waits = rankWaits(s, *r.match, sc, w->classes());
+        r.ranks = rankWaitTable(r.waits);
         r.kinds = collectiveKindsTable(*r.match, sc);
         r.instances = collectivesTable(s, *r.match, sc);
+        for (std::size_t i = 0; i < r.match->instances.size(); ++i)
+            if (isInScope(r.match->instances[i], sc))
+                r.instanceOfRow.push_back(i); // collectivesTable's rows, in its order
         return r;
     }, [this](Result r) { present(std::move(r)); });
 }
@@ -81,11 +85,9 @@ void CollectivesPanel::present(Result r)
     // The rank that caused the most delay, shaded across its row.
     std::set<std::pair<int, int>> culprit;
     int worst = -1;
-    for (std::size_t row = 0; row < r.ranks.rowCount(); ++row) {
-        const std::int64_t delay = r.ranks.integerAt(row, 3);
-        if (delay > 0 && (worst < 0 || delay > r.ranks.integerAt(std::size_t(worst), 3)))
+    for (std::size_t row = 0; row < r.waits.size(); ++row)
+        if (r.waits[row].delayCaused > 0 && (worst < 0 || r.waits[row].delayCaused > r.waits[std::size_t(worst)].delayCaused))
             worst = int(row);
-    }
     if (worst >= 0)
         for (int c = 0; c < int(r.ranks.headers.size()); ++c)
             culprit.insert({worst, c});
@@ -93,6 +95,7 @@ void CollectivesPanel::present(Result r)
     m_ranks->model()->setHighlighted(std::move(culprit));
     m_kinds->setTable(std::move(r.kinds));
     m_instances->setTable(std::move(r.instances));
+    m_instanceOfRow = std::move(r.instanceOfRow);
 
     // Skew over time, a series per communicator and collective.
     const TimeNs zero = session()->extent().start;
@@ -116,12 +119,9 @@ void CollectivesPanel::present(Result r)
 
 void CollectivesPanel::activateInstance(int row)
 {
-    if (!m_match || row < 0)
+    if (!m_match || row < 0 || std::size_t(row) >= m_instanceOfRow.size())
         return;
-    const Cell index = m_instances->model()->table().cell(std::size_t(row), 0);
-    if (!index.isNumber() || index.integer < 0 || std::size_t(index.integer) >= m_match->instances.size())
-        return;
-    const CollectiveInstance &c = m_match->instances[std::size_t(index.integer)];
+    const CollectiveInstance &c = m_match->instances[m_instanceOfRow[std::size_t(row)]];
     const TimeNs pad = std::max<TimeNs>((c.end - c.firstArrival) / 5, 1000);
     emit zoomRequested({c.firstArrival - pad, c.end + pad});
     std::vector<EventLocation> kernels;

@@ -39,6 +39,8 @@ private:
     struct Result {
         std::shared_ptr<const stats::CollectiveMatch> match;
         QStringList notes; // the match's, and what aligning would do
+        std::vector<stats::RankWait> waits;       // the ranks table's rows, in its order
+        std::vector<std::size_t> instanceOfRow;   // the instances table's rows: their index in match->instances
         ResultTable ranks, kinds, instances;
     };
 
@@ -52,6 +54,7 @@ private:
     TableBox *m_kinds;
     TableBox *m_instances;
     std::shared_ptr<const stats::CollectiveMatch> m_match; // of this session
+    std::vector<std::size_t> m_instanceOfRow;              // as Result::instanceOfRow
 };
 
 } // namespace rankscope

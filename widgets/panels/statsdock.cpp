@@ -23,36 +23,58 @@ namespace rankscope {
 
 namespace {
 
-// The panels in tab order: the name --panel and showPanel() take, and the tab's title.
-struct PanelName {
+// The panels, registered once in tab order: the name --panel and
+// showPanel() take, the tab's title, and how to make one.
+struct PanelKind {
     const char *name;
     const char *title;
+    StatsPanel *(*make)(QWidget *parent);
 };
-constexpr PanelName kPanels[] = {
-    {"diagnosis", QT_TRANSLATE_NOOP("rankscope::StatsDock", "Diagnosis")},
-    {"memcpy", QT_TRANSLATE_NOOP("rankscope::StatsDock", "Memory transfers")},
-    {"gaps", QT_TRANSLATE_NOOP("rankscope::StatsDock", "GPU gaps")},
-    {"summaries", QT_TRANSLATE_NOOP("rankscope::StatsDock", "Summaries")},
-    {"ranks", QT_TRANSLATE_NOOP("rankscope::StatsDock", "Rank comparison")},
-    {"collectives", QT_TRANSLATE_NOOP("rankscope::StatsDock", "Collectives")},
-    {"compare", QT_TRANSLATE_NOOP("rankscope::StatsDock", "Compare")},
+template<class P>
+StatsPanel *makePanel(QWidget *parent)
+{
+    return new P(parent);
+}
+constexpr PanelKind kPanels[] = {
+    {"diagnosis", QT_TRANSLATE_NOOP("rankscope::StatsDock", "Diagnosis"), &makePanel<DiagnosisPanel>},
+    {"memcpy", QT_TRANSLATE_NOOP("rankscope::StatsDock", "Memory transfers"), &makePanel<MemcpyPanel>},
+    {"gaps", QT_TRANSLATE_NOOP("rankscope::StatsDock", "GPU gaps"), &makePanel<GapsPanel>},
+    {"summaries", QT_TRANSLATE_NOOP("rankscope::StatsDock", "Summaries"), &makePanel<SummaryPanel>},
+    {"ranks", QT_TRANSLATE_NOOP("rankscope::StatsDock", "Rank comparison"), &makePanel<RanksPanel>},
+    {"collectives", QT_TRANSLATE_NOOP("rankscope::StatsDock", "Collectives"), &makePanel<CollectivesPanel>},
+    {"compare", QT_TRANSLATE_NOOP("rankscope::StatsDock", "Compare"), &makePanel<ComparePanel>},
 };
 
 } // namespace
 
+template<class P>
+P *StatsDock::panel() const
+{
+    for (const Shown &shown : m_panels)
+        if (auto *p = qobject_cast<P *>(shown.panel))
+            return p;
+    return nullptr;
+}
+
+MemcpyPanel *StatsDock::memcpy() const { return panel<MemcpyPanel>(); }
+GapsPanel *StatsDock::gaps() const { return panel<GapsPanel>(); }
+SummaryPanel *StatsDock::summaries() const { return panel<SummaryPanel>(); }
+RanksPanel *StatsDock::ranks() const { return panel<RanksPanel>(); }
+CollectivesPanel *StatsDock::collectives() const { return panel<CollectivesPanel>(); }
+DiagnosisPanel *StatsDock::diagnosis() const { return panel<DiagnosisPanel>(); }
+ComparePanel *StatsDock::compare() const { return panel<ComparePanel>(); }
+
 QStringList StatsDock::panelNames()
 {
     QStringList names;
-    for (const PanelName &p : kPanels)
+    for (const PanelKind &p : kPanels)
         names << QLatin1String(p.name);
     return names;
 }
 
 StatsDock::StatsDock(QWidget *parent)
     : QWidget(parent), m_rank(new QComboBox(this)), m_range(new QLabel(this)), m_clearRange(new QPushButton(tr("Whole session"), this)),
-      m_export(new QPushButton(tr("Export all..."), this)), m_tabs(new QTabWidget(this)), m_memcpy(new MemcpyPanel(this)),
-      m_gaps(new GapsPanel(this)), m_summaries(new SummaryPanel(this)), m_ranks(new RanksPanel(this)),
-      m_collectives(new CollectivesPanel(this)), m_diagnosis(new DiagnosisPanel(this)), m_compare(new ComparePanel(this))
+      m_export(new QPushButton(tr("Export all..."), this)), m_tabs(new QTabWidget(this))
 {
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);
@@ -70,24 +92,24 @@ StatsDock::StatsDock(QWidget *parent)
     m_failure->hide();
     layout->addWidget(m_failure);
     layout->addWidget(m_tabs, 1);
-    m_panels = {m_diagnosis, m_memcpy, m_gaps, m_summaries, m_ranks, m_collectives, m_compare}; // in the order of kPanels
-    static_assert(std::size(kPanels) == 7);
+    for (const PanelKind &kind : kPanels) {
+        m_panels.push_back({tr(kind.title), kind.make(this)});
+        m_tabs->addTab(m_panels.back().panel, m_panels.back().title);
+    }
     // Every panel reads the communication kernels the user chose in the
     // Rank comparison, through the workspace.
-    connect(m_ranks, &RanksPanel::communicationPatternChanged, this, [this](const QString &pattern) {
+    connect(ranks(), &RanksPanel::communicationPatternChanged, this, [this](const QString &pattern) {
         AnalysisSettings settings = m_settings;
         settings.communicationPattern = pattern;
         setAnalysisSettings(settings);
     });
-    for (std::size_t i = 0; i < m_panels.size(); ++i)
-        m_tabs->addTab(m_panels[i], tr(kPanels[i].title));
-    for (StatsPanel *p : m_panels) {
+    for (const Shown &shown : m_panels) {
+        StatsPanel *p = shown.panel;
         connect(p, &StatsPanel::eventsSelected, this, &StatsDock::eventsSelected);
         connect(p, &StatsPanel::zoomRequested, this, &StatsDock::zoomRequested);
         connect(p, &StatsPanel::searchRequested, this, &StatsDock::searchRequested);
-        connect(p, &StatsPanel::computationFailed, this, [this, p](const QString &message) {
-            const auto index = std::find(m_panels.begin(), m_panels.end(), p) - m_panels.begin();
-            m_failure->setText(tr("%1: %2").arg(tr(kPanels[index].title), message));
+        connect(p, &StatsPanel::computationFailed, this, [this, title = shown.title](const QString &message) {
+            m_failure->setText(tr("%1: %2").arg(title, message));
             m_failure->show();
         });
     }
@@ -126,8 +148,8 @@ void StatsDock::setSession(std::shared_ptr<const Session> session)
             m_previousWorkspace = m_workspace;
         m_workspace = std::make_shared<const AnalysisWorkspace>(m_session, m_settings);
     }
-    for (StatsPanel *p : m_panels)
-        p->setWorkspace(m_workspace);
+    for (const Shown &shown : m_panels)
+        shown.panel->setWorkspace(m_workspace);
     emit workspaceChanged(m_workspace);
     applyScope();
 }
@@ -141,8 +163,8 @@ void StatsDock::setAnalysisSettings(const AnalysisSettings &settings)
     if (!m_workspace)
         return;
     m_workspace = m_workspace->withSettings(settings);
-    for (StatsPanel *p : m_panels)
-        p->setWorkspace(m_workspace);
+    for (const Shown &shown : m_panels)
+        shown.panel->setWorkspace(m_workspace);
     emit workspaceChanged(m_workspace);
 }
 
@@ -176,36 +198,36 @@ void StatsDock::applyScope()
     m_clearRange->setEnabled(m_scope.range.has_value());
     if (!m_session)
         return;
-    for (StatsPanel *p : m_panels)
-        p->setScope(m_scope);
+    for (const Shown &shown : m_panels)
+        shown.panel->setScope(m_scope);
 }
 
 void StatsDock::setComputeInBackground(bool background)
 {
-    for (StatsPanel *p : m_panels)
-        p->setComputeInBackground(background);
+    for (const Shown &shown : m_panels)
+        shown.panel->setComputeInBackground(background);
 }
 
 void StatsDock::setComputeOnlyWhenShown(bool onlyWhenShown)
 {
-    for (StatsPanel *p : m_panels)
-        p->setComputeOnlyWhenShown(onlyWhenShown);
+    for (const Shown &shown : m_panels)
+        shown.panel->setComputeOnlyWhenShown(onlyWhenShown);
 }
 
 QStringList StatsDock::exportAll(const QString &directory)
 {
     QStringList written;
-    for (StatsPanel *p : m_panels) {
-        p->ensureComputed();
-        written += p->exportAll(directory);
+    for (const Shown &shown : m_panels) {
+        shown.panel->ensureComputed();
+        written += shown.panel->exportAll(directory);
     }
     return written;
 }
 
 bool StatsDock::isComputing() const
 {
-    for (const StatsPanel *p : m_panels)
-        if (p->isComputing())
+    for (const Shown &shown : m_panels)
+        if (shown.panel->isComputing())
             return true;
     return false;
 }

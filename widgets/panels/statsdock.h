@@ -36,13 +36,13 @@ public:
     bool showPanel(const QString &name);
     static QStringList panelNames();
 
-    MemcpyPanel *memcpy() const { return m_memcpy; }
-    GapsPanel *gaps() const { return m_gaps; }
-    SummaryPanel *summaries() const { return m_summaries; }
-    RanksPanel *ranks() const { return m_ranks; }
-    CollectivesPanel *collectives() const { return m_collectives; }
-    DiagnosisPanel *diagnosis() const { return m_diagnosis; }
-    ComparePanel *compare() const { return m_compare; }
+    MemcpyPanel *memcpy() const;
+    GapsPanel *gaps() const;
+    SummaryPanel *summaries() const;
+    RanksPanel *ranks() const;
+    CollectivesPanel *collectives() const;
+    DiagnosisPanel *diagnosis() const;
+    ComparePanel *compare() const;
     const stats::StatsScope &scope() const { return m_scope; }
     // The session's analysis workspace every panel asks (null without a
     // session); the application's overlays ask the same one.
@@ -66,6 +66,9 @@ signals:
 
 private:
     void applyScope();
+    // The dock's panel of type P (each type is registered once).
+    template<class P>
+    P *panel() const;
 
     std::shared_ptr<const Session> m_session;
     AnalysisSettings m_settings;
@@ -80,14 +83,12 @@ private:
     QPushButton *m_clearRange;
     QPushButton *m_export;
     QTabWidget *m_tabs;
-    MemcpyPanel *m_memcpy;
-    GapsPanel *m_gaps;
-    SummaryPanel *m_summaries;
-    RanksPanel *m_ranks;
-    CollectivesPanel *m_collectives;
-    DiagnosisPanel *m_diagnosis;
-    ComparePanel *m_compare;
-    std::vector<StatsPanel *> m_panels; // every panel above, in tab order
+    // Every panel, in tab order, with its registered title.
+    struct Shown {
+        QString title;
+        StatsPanel *panel = nullptr;
+    };
+    std::vector<Shown> m_panels;
 };
 
 } // namespace rankscope
