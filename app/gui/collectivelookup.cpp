@@ -1,15 +1,12 @@
 #include "collectivelookup.h"
 
-#include <QFutureWatcher>
-#include <QtConcurrent>
 
 namespace rankscope {
 
 void CollectiveLookup::forget()
 {
     m_match.reset();
-    m_underWay = false;
-    ++m_generation;
+    m_job.cancel();
 }
 
 void CollectiveLookup::setWorkspace(WorkspacePtr workspace)
@@ -36,21 +33,14 @@ bool CollectiveLookup::isCommunicationKernel(const EventLocation &event) const
 
 void CollectiveLookup::prepare()
 {
-    if (!m_workspace || m_match || m_underWay)
+    if (!m_workspace || m_match || m_job.isRunning())
         return;
-    m_underWay = true;
-    using Result = std::shared_ptr<const stats::CollectiveMatch>;
-    auto *watcher = new QFutureWatcher<Result>(this);
-    connect(watcher, &QFutureWatcher<Result>::finished, this, [this, watcher, generation = m_generation] {
-        watcher->deleteLater();
-        if (generation != m_generation)
-            return; // for a workspace no longer shown
-        m_match = watcher->result();
-        m_underWay = false;
-        emit ready();
-    });
     // The worker holds the workspace: it outlives one replaced meanwhile.
-    watcher->setFuture(QtConcurrent::run([workspace = m_workspace]() -> Result { return workspace->collectiveMatch(MatchClock::Recorded); }));
+    m_job.start([workspace = m_workspace](const JobToken &) { return workspace->collectiveMatch(MatchClock::Recorded); },
+                [this](std::shared_ptr<const stats::CollectiveMatch> match) {
+                    m_match = std::move(match);
+                    emit ready();
+                });
 }
 
 const stats::CollectiveInstance *CollectiveLookup::instanceOf(const EventLocation &event) const

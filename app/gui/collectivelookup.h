@@ -7,6 +7,7 @@
 // (hundreds of ranks take seconds, and the window keeps painting
 // meanwhile); at once when a panel has computed it already.
 #include "analysis/analysisworkspace.h"
+#include "jobs/latestjob.h"
 
 #include <QObject>
 
@@ -17,7 +18,7 @@ namespace rankscope {
 class CollectiveLookup : public QObject {
     Q_OBJECT
 public:
-    explicit CollectiveLookup(QObject *parent = nullptr) : QObject(parent) {}
+    explicit CollectiveLookup(QObject *parent = nullptr) : QObject(parent), m_job(this) {}
 
     // The session and the communication classes; null: none.
     void setWorkspace(WorkspacePtr workspace);
@@ -41,8 +42,7 @@ private:
 
     WorkspacePtr m_workspace;
     std::shared_ptr<const stats::CollectiveMatch> m_match;
-    bool m_underWay = false;
-    quint64 m_generation = 0; // which workspace a worker's result is for
+    LatestJob<std::shared_ptr<const stats::CollectiveMatch>> m_job;
 };
 
 } // namespace rankscope

@@ -28,7 +28,6 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFormLayout>
-#include <QFutureWatcher>
 #include <QInputDialog>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -38,7 +37,6 @@
 #include <QStatusBar>
 #include <QTimer>
 #include <QToolBar>
-#include <QtConcurrent>
 #include <sqlite3.h>
 
 #include <algorithm>
@@ -410,7 +408,7 @@ bool MainWindow::compareRanks(int a, int b)
 void MainWindow::setSession(std::shared_ptr<const Session> session)
 {
     m_recorded = session;
-    ++m_alignGeneration; // an alignment still computing was for the last one
+    m_alignJob.cancel(); // an alignment still computing was for the last one
     if (m_alignAction) { // enabled by showInDocks()
         const QSignalBlocker block(m_alignAction);
         m_alignAction->setChecked(false);
@@ -478,42 +476,34 @@ void MainWindow::alignOnCollectives(bool align)
 {
     if (!m_recorded)
         return;
-    const quint64 generation = ++m_alignGeneration; // a result still computing is for another choice
     if (!align) {
+        m_alignJob.cancel(); // a result still computing is for another choice
         showAligned(m_recorded, tr("Ranks aligned on their recorded start times."));
         return;
     }
     // Matching reads every rank's communication kernels: seconds for
     // hundreds of ranks, on a worker while the window keeps painting.
     statusBar()->showMessage(tr("Matching collectives across %1 rank(s) to align them...").arg(m_recorded->ranks().size()));
-    struct Aligned {
-        std::shared_ptr<const Session> session; // null: nothing to move
-        QString note;
-    };
-    auto *watcher = new QFutureWatcher<Aligned>(this);
-    connect(watcher, &QFutureWatcher<Aligned>::finished, this, [this, watcher, generation] {
-        watcher->deleteLater();
-        if (generation != m_alignGeneration)
-            return;
-        const Aligned aligned = watcher->result();
-        if (!aligned.session && m_alignAction) { // nothing to move: stay on the recorded starts
-            const QSignalBlocker block(m_alignAction);
-            m_alignAction->setChecked(false);
-        }
-        showAligned(aligned.session ? aligned.session : m_recorded, aligned.note);
-    });
     // The recorded session's workspace: the dock's while it shows it.
     WorkspacePtr workspace = m_stats->workspace();
     if (!workspace || workspace->session() != m_recorded)
         workspace = std::make_shared<const AnalysisWorkspace>(m_recorded, m_stats->analysisSettings());
-    watcher->setFuture(QtConcurrent::run([recorded = m_recorded, workspace]() -> Aligned {
-        const stats::CollectiveMatch &aligned = *workspace->collectiveMatch(MatchClock::Aligned);
-        Aligned result;
-        result.note = aligned.notes.isEmpty() ? QString() : aligned.notes.back();
-        if (std::any_of(aligned.clockShift.begin(), aligned.clockShift.end(), [](TimeNs shift) { return shift != 0; }))
-            result.session = std::make_shared<const Session>(recorded->withShiftedRanks(aligned.clockShift));
-        return result;
-    }));
+    m_alignJob.start(
+        [recorded = m_recorded, workspace](const JobToken &) {
+            const stats::CollectiveMatch &aligned = *workspace->collectiveMatch(MatchClock::Aligned);
+            AlignedSession result;
+            result.note = aligned.notes.isEmpty() ? QString() : aligned.notes.back();
+            if (std::any_of(aligned.clockShift.begin(), aligned.clockShift.end(), [](TimeNs shift) { return shift != 0; }))
+                result.session = std::make_shared<const Session>(recorded->withShiftedRanks(aligned.clockShift));
+            return result;
+        },
+        [this](AlignedSession aligned) {
+            if (!aligned.session && m_alignAction) { // nothing to move: stay on the recorded starts
+                const QSignalBlocker block(m_alignAction);
+                m_alignAction->setChecked(false);
+            }
+            showAligned(aligned.session ? aligned.session : m_recorded, aligned.note);
+        });
 }
 
 void MainWindow::showAligned(std::shared_ptr<const Session> shown, const QString &message)
@@ -595,7 +585,7 @@ void MainWindow::showInDocks(const std::shared_ptr<const Session> &session)
 void MainWindow::showWholeSession(std::shared_ptr<const Session> whole)
 {
     m_recorded = whole;
-    ++m_alignGeneration;
+    m_alignJob.cancel();
     m_timeline->replaceSession(whole);
     showInDocks(whole);
     if (!whole->failures().empty())

@@ -2,6 +2,7 @@
 // The main window: the timeline in the centre, details and diagnostics
 // docks, the search bar, menus, and opening files (arguments, File > Open,
 // Open Recent, drag and drop) through a background load with progress.
+#include "jobs/latestjob.h"
 #include "session/session.h"
 #include "stats/runalignment.h"
 #include "timeline/timelineview.h"
@@ -127,7 +128,13 @@ private:
     QStringList m_loading;
     std::unique_ptr<CollectiveLookup> m_collectives;
     std::shared_ptr<const Session> m_recorded; // as loaded: aligned on recorded starts
-    quint64 m_alignGeneration = 0;             // which alignment a worker's result is for
+    // Ranks aligned on collectives: the session to show (null: nothing to
+    // move) and what the alignment said.
+    struct AlignedSession {
+        std::shared_ptr<const Session> session;
+        QString note;
+    };
+    LatestJob<AlignedSession> m_alignJob{this};
     QAction *m_alignAction = nullptr;
     QMenu *m_alignRunsMenu = nullptr;
     QAction *m_stretchAction = nullptr;

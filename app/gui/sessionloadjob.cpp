@@ -2,39 +2,38 @@
 
 #include "load/cache/indexcache.h"
 
-#include <QtConcurrent/QtConcurrentRun>
 
 namespace rankscope {
 
-SessionLoadJob::SessionLoadJob(QObject *parent) : QObject(parent)
-{
-    connect(&m_watcher, &QFutureWatcher<Outcome>::finished, this, [this] {
-        Outcome outcome = m_watcher.result();
-        if (!outcome.session || outcome.session->wasCancelled())
-            emit cancelled();
-        else if (outcome.whole)
-            emit wholeLoaded(std::move(outcome.session));
-        else
-            emit loaded(std::move(outcome.session));
-    });
-}
+SessionLoadJob::SessionLoadJob(QObject *parent) : QObject(parent) {}
 
 SessionLoadJob::~SessionLoadJob()
 {
     cancel();
-    m_watcher.waitForFinished();
+    m_job.waitForFinished(); // its progress calls post to this object
+}
+
+void SessionLoadJob::deliver(Outcome outcome)
+{
+    if (!outcome.session || outcome.session->wasCancelled())
+        emit cancelled();
+    else if (outcome.whole)
+        emit wholeLoaded(std::move(outcome.session));
+    else
+        emit loaded(std::move(outcome.session));
 }
 
 void SessionLoadJob::start(const QStringList &paths, bool summariesFirst)
 {
+    // The load before this one stops at its next check; nobody waits for
+    // it (the window stays responsive), and its result is dropped.
     cancel();
-    m_watcher.waitForFinished();
     // Each job has its own flag: a late progress call from an old job can
     // never touch a new one.
     m_cancel = std::make_shared<std::atomic<bool>>(false);
     auto flag = m_cancel;
     QPointer<SessionLoadJob> self(this);
-    m_watcher.setFuture(QtConcurrent::run([paths, flag, self, summariesFirst] {
+    m_job.start([paths, flag, self, summariesFirst](const JobToken &) {
         LoadControl control;
         control.cancel = flag.get();
         control.indexCacheDirectory = defaultIndexCacheDirectory();
@@ -64,7 +63,7 @@ void SessionLoadJob::start(const QStringList &paths, bool summariesFirst)
         }, Qt::QueuedConnection);
         control.progress = reportTo(&SessionLoadJob::wholeProgress);
         return Outcome{std::make_shared<Session>(first->withWholeReports(control)), true};
-    }));
+    }, [this](Outcome outcome) { deliver(std::move(outcome)); });
 }
 
 void SessionLoadJob::cancel()
@@ -75,7 +74,7 @@ void SessionLoadJob::cancel()
 
 void SessionLoadJob::waitForFinished()
 {
-    m_watcher.waitForFinished();
+    m_job.waitForFinished();
 }
 
 } // namespace rankscope

@@ -11,7 +11,8 @@
 // whole, checking every byte, and hands that session over too.
 #include "session/session.h"
 
-#include <QFutureWatcher>
+#include "jobs/latestjob.h"
+
 #include <QObject>
 #include <atomic>
 #include <memory>
@@ -26,7 +27,7 @@ public:
 
     void start(const QStringList &paths, bool summariesFirst = false);
     void cancel();
-    bool isRunning() const { return m_watcher.isRunning(); }
+    bool isRunning() const { return m_job.isRunning(); }
     // Blocks until the current load ends (for tests and screenshots).
     void waitForFinished();
 
@@ -46,7 +47,9 @@ private:
         std::shared_ptr<Session> session;
         bool whole = false; // the second session, after one with summaries only
     };
-    QFutureWatcher<Outcome> m_watcher;
+    void deliver(Outcome outcome);
+
+    LatestJob<Outcome> m_job{this};
     std::shared_ptr<std::atomic<bool>> m_cancel;
 };
 

@@ -30,6 +30,7 @@ void StatsPanel::setWorkspace(WorkspacePtr workspace)
         return;
     }
     ++m_generation; // a result still computing is the old session's: dropped
+    cancelCurrent();
     showComputing(false);
     m_scope = {};
     sessionChanged();

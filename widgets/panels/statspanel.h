@@ -4,6 +4,7 @@
 // always computed by the model's statistics engine.
 #include "analysis/analysisworkspace.h"
 #include "core/memoryusage.h"
+#include "jobs/latestjob.h"
 #include "session/residentbudget.h"
 #include "stats/statsscope.h"
 
@@ -12,7 +13,6 @@
 #include <QPointer>
 #include <QSplitter>
 #include <QWidget>
-#include <QtConcurrent/QtConcurrentRun>
 #include <functional>
 #include <memory>
 #include <new>
@@ -130,12 +130,15 @@ protected:
                 emit computationFailed(outcome.failure);
             return;
         }
+        // The request before this one is dropped: if it is still queued it
+        // never runs (the pool's two threads go to the newest request).
+        cancelCurrent();
         auto *watcher = new QFutureWatcher<Outcome>(this);
         ++m_running;
         showComputing(true);
         connect(watcher, &QFutureWatcher<Outcome>::finished, this, [this, watcher, show, generation] {
             --m_running;
-            if (generation == m_generation) {
+            if (generation == m_generation && watcher->future().resultCount() > 0) {
                 showComputing(false);
                 Outcome outcome = watcher->future().takeResult(); // moved, not copied: a table can hold 400k rows
                 if (outcome.value)
@@ -148,13 +151,15 @@ protected:
             // result) were freed in a worker's heap arena: give them back.
             releaseFreedMemory();
         });
-        watcher->setFuture(QtConcurrent::run([guarded, keep = m_workspace] {
+        QFuture<Outcome> future = runCancellable<Outcome>([guarded, keep = m_workspace](const JobToken &) {
             Outcome outcome = guarded();
             // It may have read every rank: give back the mapped pages of
             // those the timeline has not used lately (residentbudget.h).
             ResidentBudget::process().releaseUnused(*keep->session());
             return outcome;
-        }));
+        });
+        m_cancelCurrent = [future]() mutable { future.cancel(); };
+        watcher->setFuture(future);
     }
 
     // refresh() now, or when next shown (see setComputeOnlyWhenShown).
@@ -165,9 +170,16 @@ private:
     // "Computing..." over the panel's top right corner while the newest
     // request runs (what is shown below it is the previous scope's).
     void showComputing(bool computing);
+    // Cancels the newest request's work (it is superseded).
+    void cancelCurrent()
+    {
+        if (m_cancelCurrent)
+            std::exchange(m_cancelCurrent, nullptr)();
+    }
 
     WorkspacePtr m_workspace;
     QLabel *m_computing = nullptr;
+    std::function<void()> m_cancelCurrent;
     stats::StatsScope m_scope;
     bool m_background = false;
     bool m_onlyWhenShown = false;

@@ -1,0 +1,105 @@
+#pragma once
+// "The newest request wins" for work off the GUI thread, on Qt's futures,
+// one helper instead of a generation counter per widget. start() cancels
+// the request before it without waiting: a request still queued in the
+// thread pool never runs (QtConcurrent checks the promise before it starts
+// the work), one already running sees JobToken::isCancelled() and its
+// result is dropped. Only the newest request's result reaches deliver(),
+// on the owner's thread; progress the work reports reaches progress().
+#include <QFutureWatcher>
+#include <QObject>
+#include <QPromise>
+#include <QtConcurrent/QtConcurrentRun>
+
+#include <functional>
+#include <utility>
+
+namespace rankscope {
+
+// What the work can ask and tell while it runs.
+class JobToken {
+public:
+    JobToken(std::function<bool()> isCancelled, std::function<void(int)> progress)
+        : m_isCancelled(std::move(isCancelled)), m_progress(std::move(progress))
+    {
+    }
+    // A newer request replaced this one: stop, the result is dropped.
+    bool isCancelled() const { return m_isCancelled(); }
+    void setProgress(int percent) const { m_progress(percent); }
+
+private:
+    std::function<bool()> m_isCancelled;
+    std::function<void(int)> m_progress;
+};
+
+// Runs compute(token) on the global thread pool unless cancelled before it
+// starts; its future carries progress 0-100.
+template<class Result, class Compute>
+QFuture<Result> runCancellable(Compute compute)
+{
+    return QtConcurrent::run([compute = std::move(compute)](QPromise<Result> &promise) mutable {
+        promise.setProgressRange(0, 100);
+        const JobToken token([&promise] { return promise.isCanceled(); }, [&promise](int percent) { promise.setProgressValue(percent); });
+        Result result = compute(token);
+        if (!promise.isCanceled())
+            promise.addResult(std::move(result));
+    });
+}
+
+template<class Result>
+class LatestJob {
+public:
+    // Results are delivered in `owner`'s thread while it lives.
+    explicit LatestJob(QObject *owner) : m_owner(owner) {}
+    ~LatestJob() { cancel(); } // never waits: the work holds what it reads
+    LatestJob(const LatestJob &) = delete;
+    LatestJob &operator=(const LatestJob &) = delete;
+
+    template<class Compute, class Deliver>
+    void start(Compute compute, Deliver deliver, std::function<void(int)> progress = {})
+    {
+        cancel();
+        const quint64 generation = m_generation;
+        auto *watcher = new QFutureWatcher<Result>(m_owner);
+        QObject::connect(watcher, &QFutureWatcherBase::finished, m_owner, [this, watcher, generation, deliver = std::move(deliver)]() mutable {
+            watcher->deleteLater();
+            if (generation != m_generation)
+                return; // superseded or cancelled
+            m_running = false;
+            QFuture<Result> future = watcher->future();
+            if (!future.isCanceled() && future.resultCount() > 0)
+                deliver(future.takeResult());
+        });
+        if (progress)
+            QObject::connect(watcher, &QFutureWatcherBase::progressValueChanged, m_owner, [this, generation, progress](int percent) {
+                if (generation == m_generation)
+                    progress(percent);
+            });
+        m_future = runCancellable<Result>(std::move(compute));
+        watcher->setFuture(m_future);
+        m_running = true;
+    }
+    // Drops the current request (its result never comes); does not wait.
+    void cancel()
+    {
+        if (m_future.isValid())
+            m_future.cancel();
+        ++m_generation;
+        m_running = false;
+    }
+    bool isRunning() const { return m_running; }
+    // Blocks until the current request ends (tests, screenshots).
+    void waitForFinished()
+    {
+        if (m_future.isValid())
+            m_future.waitForFinished();
+    }
+
+private:
+    QObject *m_owner;
+    QFuture<Result> m_future;
+    quint64 m_generation = 0;
+    bool m_running = false;
+};
+
+} // namespace rankscope
