@@ -1,3 +1,4 @@
+#include "analysis/analysisworkspace.h"
 #include "clicommands.h"
 #include "core/safefiles.h"
 #include "processworld.h"
@@ -188,10 +189,15 @@ int runStats(const QStringList &arguments)
         perFileResultsAcrossProcesses(parser.positionalArguments(), indexCacheDirectoryFrom(parser), reports, options);
     if (!processWorld().isFirst())
         return 0;
-    const std::optional<Session> loadedSession = loadInputs(parser);
+    std::optional<Session> loadedSession = loadInputs(parser);
     if (!loadedSession)
         return 1;
-    const Session &session = *loadedSession;
+    // The viewer's analysis workspace, headless: the collective reports
+    // read one match of one reading of the ranks' communication kernels.
+    AnalysisSettings settings;
+    settings.communicationPattern = options.communicationPattern;
+    const AnalysisWorkspace workspace(std::make_shared<const Session>(std::move(*loadedSession)), settings);
+    const Session &session = *workspace.session();
 
     QTextStream out(&standardOutput());
     const auto &loaded = session.reports();
@@ -253,10 +259,9 @@ int runStats(const QStringList &arguments)
             if (table && !emitTable(*table, nameFiles ? QFileInfo(report->filePath).completeBaseName() : QString(), report->filePath))
                 return 2;
         }
-    // The collective reports share one reading of the ranks' communication
-    // kernels: gathered from the processes under MPI, else read here once.
-    stats::CollectiveInputs collectiveOps(session, stats::collectiveClassesFor(options));
-    const std::size_t gatheredRanks = gathered.giveCollectiveOps(collectiveOps);
+    // The ranks' communication kernels: gathered from the processes under
+    // MPI, else read here once.
+    const std::size_t gatheredRanks = workspace.withCollectiveInputs([&](stats::CollectiveInputs &records) { return gathered.giveCollectiveOps(records); });
     const stats::GatheredBreakdowns breakdowns = gathered.breakdownsFor(session);
     const stats::GatheredComparisonRows comparisonRows = gathered.comparisonRowsFor(session);
     // For tests/mpi/tst_mpi.sh: proof that the records came from the processes.
@@ -271,7 +276,9 @@ int runStats(const QStringList &arguments)
         for (const QString &name : wholeSession)
         {
             const std::optional<ResultTable> table = computed(name, QStringLiteral("all ranks"), [&] {
-                return *stats::runSessionReport(name, session, options, {&collectiveOps, &breakdowns, &comparisonRows});
+                return workspace.withCollectiveInputs([&](stats::CollectiveInputs &records) {
+                    return *stats::runSessionReport(name, session, options, {&records, &breakdowns, &comparisonRows});
+                });
             });
             if (!table)
                 continue;

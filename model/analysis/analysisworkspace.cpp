@@ -4,7 +4,8 @@ namespace rankscope {
 
 AnalysisWorkspace::AnalysisWorkspace(std::shared_ptr<const Session> session, AnalysisSettings settings)
     : m_session(std::move(session)), m_settings(std::move(settings)),
-      m_classes(stats::KernelClassifier::rankscope(m_settings.communicationPattern))
+      m_classes(stats::KernelClassifier::rankscope(m_settings.communicationPattern)),
+      m_inputs(std::make_shared<Inputs>(*m_session, m_classes))
 {
 }
 
@@ -15,10 +16,9 @@ std::shared_ptr<AnalysisWorkspace> AnalysisWorkspace::withSettings(const Analysi
     // reads them and its thresholds.
     if (settings.communicationPattern != m_settings.communicationPattern)
         return next;
-    for (int clock = 0; clock < 2; ++clock) {
-        next->m_match[clock].adopt(m_match[clock].ready());
+    next->m_inputs = m_inputs; // the records, and the matches made from them
+    for (int clock = 0; clock < 2; ++clock)
         next->m_waits[clock].adopt(m_waits[clock].ready());
-    }
     if (settings.diagnosis == m_settings.diagnosis)
         next->m_diagnosis.adopt(m_diagnosis.ready());
     return next;
@@ -26,14 +26,19 @@ std::shared_ptr<AnalysisWorkspace> AnalysisWorkspace::withSettings(const Analysi
 
 std::shared_ptr<const stats::CollectiveMatch> AnalysisWorkspace::collectiveMatch(MatchClock clock) const
 {
-    if (clock == MatchClock::Recorded)
-        return m_match[0].get([&] { return stats::matchCollectives(*m_session, m_classes); });
-    return m_match[1].get([&] { return stats::alignedOnCollectives(*m_session, *collectiveMatch(MatchClock::Recorded)); });
+    // A second asker waits on the lock while the first matches.
+    return withCollectiveInputs([&](stats::CollectiveInputs &records) { return records.sharedMatch(clock == MatchClock::Aligned); });
 }
 
 std::shared_ptr<const std::vector<stats::RankWait>> AnalysisWorkspace::rankWaits(MatchClock clock) const
 {
-    return m_waits[int(clock)].get([&] { return stats::rankWaits(*m_session, *collectiveMatch(clock), {}, m_classes); });
+    return m_waits[int(clock)].get([&] { return rankWaits(clock, {}); });
+}
+
+std::vector<stats::RankWait> AnalysisWorkspace::rankWaits(MatchClock clock, const stats::StatsScope &scope) const
+{
+    const auto match = collectiveMatch(clock);
+    return withCollectiveInputs([&](stats::CollectiveInputs &records) { return stats::rankWaits(records, *match, scope); });
 }
 
 std::shared_ptr<const stats::Diagnosis> AnalysisWorkspace::diagnosis() const
@@ -54,7 +59,7 @@ std::shared_ptr<const stats::Diagnosis> AnalysisWorkspace::diagnosis() const
 
 std::shared_ptr<const stats::CollectiveMatch> AnalysisWorkspace::readyCollectiveMatch(MatchClock clock) const
 {
-    return m_match[int(clock)].ready();
+    return withCollectiveInputs([&](const stats::CollectiveInputs &records) { return records.readyMatch(clock == MatchClock::Aligned); });
 }
 
 std::shared_ptr<const stats::Diagnosis> AnalysisWorkspace::readyDiagnosis() const

@@ -7,13 +7,17 @@
 // results the change does not touch (withSettings). Results are computed
 // on the thread that first asks (a worker, in the viewer) and shared with
 // every later asker; an asker on another thread meanwhile waits for that
-// one computation instead of repeating it.
+// one computation instead of repeating it. Its core is the ranks'
+// communication records (stats::CollectiveInputs, read once per rank),
+// which the command line fills from its MPI processes.
 #include "analysis/sharedresult.h"
+#include "stats/collectiveinputs.h"
 #include "stats/collectives.h"
 #include "stats/diagnosis.h"
 #include "stats/kernelclasses.h"
 
 #include <memory>
+#include <mutex>
 #include <vector>
 
 namespace rankscope {
@@ -50,6 +54,17 @@ public:
     std::shared_ptr<const stats::CollectiveMatch> collectiveMatch(MatchClock clock) const;
     // Each rank's waits in the collectives of the whole session (stats::rankWaits, no scope).
     std::shared_ptr<const std::vector<stats::RankWait>> rankWaits(MatchClock clock) const;
+    // The same within a scope (a range, a rank), from the records already read.
+    std::vector<stats::RankWait> rankWaits(MatchClock clock, const stats::StatsScope &scope) const;
+    // Runs `use` on the ranks' communication records, alone: the command
+    // line gives them its processes' records before anything is matched,
+    // and its reports read them (they are not for several threads at once).
+    template<class Use>
+    decltype(auto) withCollectiveInputs(Use &&use) const
+    {
+        const std::lock_guard lock(m_inputs->mutex);
+        return use(m_inputs->records);
+    }
     // The diagnosis with the settings' thresholds and communication classes
     // (its straggler finding reads the aligned match, the Collectives'
     // one).
@@ -63,7 +78,13 @@ private:
     std::shared_ptr<const Session> m_session;
     AnalysisSettings m_settings;
     stats::KernelClassifier m_classes;
-    SharedResult<stats::CollectiveMatch> m_match[2];              // per MatchClock
+    // Shared with the workspaces withSettings() makes for the same classes.
+    struct Inputs {
+        Inputs(const Session &session, const stats::KernelClassifier &classes) : records(session, classes) {}
+        std::mutex mutex;
+        stats::CollectiveInputs records;
+    };
+    std::shared_ptr<Inputs> m_inputs;
     SharedResult<std::vector<stats::RankWait>> m_waits[2];       // per MatchClock
     SharedResult<stats::Diagnosis> m_diagnosis;
 };

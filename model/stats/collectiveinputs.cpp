@@ -360,15 +360,15 @@ const RankCollectiveOps &CollectiveInputs::of(int rankIndex)
     return *slot;
 }
 
-const CollectiveMatch &CollectiveInputs::match(bool alignOnCollectives)
+std::shared_ptr<const CollectiveMatch> CollectiveInputs::sharedMatch(bool alignOnCollectives)
 {
     if (!m_recorded)
-        m_recorded = matchCollectives(*this);
+        m_recorded = std::make_shared<const CollectiveMatch>(matchCollectives(*this));
     if (!alignOnCollectives)
-        return *m_recorded;
+        return m_recorded;
     if (!m_aligned)
-        m_aligned = alignedOnCollectives(m_session, *m_recorded);
-    return *m_aligned;
+        m_aligned = std::make_shared<const CollectiveMatch>(alignedOnCollectives(m_session, *m_recorded));
+    return m_aligned;
 }
 
 const std::vector<Interval> &CollectiveInputs::otherGpuWorkOf(int rankIndex)

@@ -12,6 +12,7 @@
 #include <QDataStream>
 
 #include <map>
+#include <memory>
 #include <optional>
 #include <vector>
 
@@ -76,7 +77,14 @@ public:
     const RankCollectiveOps &of(int rankIndex);
     // The collectives matched from them, as recorded or aligned on the
     // collectives' ends: computed once for every report that reads them.
-    const CollectiveMatch &match(bool alignOnCollectives);
+    const CollectiveMatch &match(bool alignOnCollectives) { return *sharedMatch(alignOnCollectives); }
+    std::shared_ptr<const CollectiveMatch> sharedMatch(bool alignOnCollectives);
+    // The match if it is computed, else null (computes nothing).
+    std::shared_ptr<const CollectiveMatch> readyMatch(bool alignOnCollectives) const
+    {
+        return alignOnCollectives ? m_aligned : m_recorded;
+    }
+    const KernelClassifier &classes() const { return m_classes; }
     const std::vector<Interval> &otherGpuWorkOf(int rankIndex);
     const Session &session() const { return m_session; }
 
@@ -86,7 +94,7 @@ private:
     std::vector<std::optional<RankCollectiveOps>> m_ops;              // per rank index, without otherGpuWork
     std::vector<std::optional<std::vector<Interval>>> m_otherGpuWork; // per rank index
     std::size_t m_given = 0;
-    std::optional<CollectiveMatch> m_recorded, m_aligned;
+    std::shared_ptr<const CollectiveMatch> m_recorded, m_aligned;
     std::map<std::pair<QString, std::optional<std::uint32_t>>, int> m_rankOfReport; // built on the first giveOfReport
 };
 

@@ -67,7 +67,7 @@ void CollectivesPanel::refresh()
         if (clock == MatchClock::Recorded) // say what aligning would do
             if (const QString note = suggestedOffsetsNote(s, alignOnCollectives(s, *r.match)); !note.isEmpty())
                 r.notes << note;
-        r.waits = rankWaits(s, *r.match, sc, w->classes());
+        r.waits = w->rankWaits(clock, sc);
         r.ranks = rankWaitTable(r.waits);
         r.kinds = collectiveKindsTable(*r.match, sc);
         r.instances = collectivesTable(s, *r.match, sc);
