@@ -1,5 +1,6 @@
 #include "stats/collectiveinputs.h"
 
+#include "core/cancellation.h"
 #include "core/qthash.h"
 #include "session/eventlinks.h"
 #include "session/residentbudget.h"
@@ -352,6 +353,7 @@ const RankCollectiveOps &CollectiveInputs::of(int rankIndex)
 {
     std::optional<RankCollectiveOps> &slot = m_ops[std::size_t(rankIndex)];
     if (!slot) {
+        throwIfCancelled(); // before the rank is read: nothing half-stored
         slot = collectiveOpsOfRank(m_session, rankIndex, m_classes);
         // Copied out: the rank's mapped pages are given back (a match over
         // hundreds of ranks would otherwise hold every rank's).
@@ -375,6 +377,7 @@ const std::vector<Interval> &CollectiveInputs::otherGpuWorkOf(int rankIndex)
 {
     std::optional<std::vector<Interval>> &work = m_otherGpuWork[std::size_t(rankIndex)];
     if (!work) {
+        throwIfCancelled();
         work = otherGpuWorkOfRank(m_session, rankIndex, m_classes);
         ResidentBudget::process().doneReading(*m_session.ranks()[std::size_t(rankIndex)].report);
     }

@@ -1,5 +1,6 @@
 #include "stats/collectives.h"
 
+#include "core/cancellation.h"
 #include "core/intervals.h"
 #include "core/units.h"
 #include "stats/collectiveinputs.h"
@@ -210,6 +211,7 @@ CollectiveMatch matchCollectives(CollectiveInputs &inputs)
     std::map<QString, std::map<int, std::vector<CollectiveOp>>> communicators;
     QStringList withoutCommunication;
     for (int ri = 0; ri < rankCount; ++ri) {
+        throwIfCancelled(); // a newer request replaced this one (core/cancellation.h)
         const RankCollectiveOps &ops = inputs.of(ri);
         keyedByGroup = keyedByGroup || ops.keyedByGroup;
         if (ops.byCommunicator.empty())
@@ -353,6 +355,7 @@ std::vector<RankWait> rankWaits(CollectiveInputs &inputs, const CollectiveMatch 
     const std::size_t rankCount = session.ranks().size();
     std::vector<RankWait> rows(rankCount);
     for (std::size_t ri = 0; ri < rankCount; ++ri) {
+        throwIfCancelled(); // a newer request replaced this one (core/cancellation.h)
         rows[ri].rankIndex = int(ri);
         rows[ri].rank = session.ranks()[ri].rank;
     }
@@ -418,6 +421,7 @@ std::vector<ClockEstimate> alignOnCollectives(const Session &session, const Coll
         return *mid;
     };
     for (std::size_t ri = 0; ri < rankCount; ++ri) {
+        throwIfCancelled(); // a newer request replaced this one (core/cancellation.h)
         const std::vector<TimeNs> &d = differences[ri];
         if (d.empty())
             continue;

@@ -1,5 +1,6 @@
 #include "stats/diagnosis.h"
 
+#include "core/cancellation.h"
 #include "core/asciitext.h"
 #include "core/untrustedtext.h"
 #include "core/intervals.h"
@@ -281,6 +282,7 @@ Diagnosis diagnose(const Session &session, const DiagnosisThresholds &th, const 
     std::vector<RankLoop> loops;
     loops.reserve(session.ranks().size());
     for (const RankEntry &entry : session.ranks()) {
+        throwIfCancelled(); // a newer request replaced this one (core/cancellation.h)
         loops.push_back(loopOf(entry, th));
         ResidentBudget::process().doneReading(*entry.report);
     }
@@ -334,6 +336,7 @@ Diagnosis diagnose(const Session &session, const DiagnosisThresholds &th, const 
     std::map<int, std::pair<std::size_t, std::size_t>> shortKernels; // rank -> (short, all)
     Accumulator launch(FindingKind::LaunchBound);
     for (std::size_t ri = 0; ri < session.ranks().size(); ++ri) {
+        throwIfCancelled(); // a newer request replaced this one (core/cancellation.h)
         const RankEntry &entry = session.ranks()[ri];
         const Report &r = *entry.report;
         const RankLoop &l = loops[ri];

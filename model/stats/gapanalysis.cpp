@@ -1,5 +1,6 @@
 #include "stats/gapanalysis.h"
 
+#include "core/cancellation.h"
 #include "core/intervals.h"
 #include "session/residentbudget.h"
 #include "stats/rankcomparison.h"
@@ -301,6 +302,7 @@ std::vector<GpuGapInfo> gapsWhere(const Session &session, const StatsScope &scop
     // Rank after rank, each rank's mapped pages given back once read
     // (session/residentbudget.h).
     for (const ReportSlice &slice : slicesOf(session, scope)) {
+        throwIfCancelled(); // a newer request replaced this one (core/cancellation.h)
         if (const auto devices = deviceGaps(session, slice); !devices.empty())
             collectGaps(session, devices, windowOf(slice.rankIndex), gaps);
         ResidentBudget::process().doneReading(*slice.report);
@@ -432,6 +434,7 @@ std::vector<UtilizationSeries> utilizationOverTime(const Session &session, const
     if (!c)
         return out;
     for (const ReportSlice &slice : slicesOf(session, scope)) {
+        throwIfCancelled(); // a newer request replaced this one (core/cancellation.h)
         addUtilization(session, slice, *c, out);
         ResidentBudget::process().doneReading(*slice.report);
     }
@@ -442,6 +445,7 @@ std::vector<GapHistogramBin> gapHistogram(const Session &session, const StatsSco
 {
     std::vector<GapHistogramBin> bins = emptyHistogram();
     for (const ReportSlice &slice : slicesOf(session, scope)) {
+        throwIfCancelled(); // a newer request replaced this one (core/cancellation.h)
         countInHistogram(deviceGaps(session, slice), bins);
         ResidentBudget::process().doneReading(*slice.report);
     }
@@ -457,6 +461,7 @@ GapsOverview gapsOverview(const Session &session, const StatsScope &scope, const
     out.histogram = emptyHistogram();
     const std::optional<UtilizationChunks> c = utilizationChunksOf(session, scope, chunks);
     for (const ReportSlice &slice : slicesOf(session, scope)) {
+        throwIfCancelled(); // a newer request replaced this one (core/cancellation.h)
         const auto devices = deviceGaps(session, slice);
         if (!devices.empty()) // the in-loop window reads the rank's steps
             collectGaps(session, devices,

@@ -1,5 +1,6 @@
 #include "stats/memcpyanalysis.h"
 
+#include "core/cancellation.h"
 #include "core/units.h"
 
 #include <algorithm>
@@ -44,7 +45,8 @@ namespace {
 template<class Visit>
 void forEachCopy(const Session &session, const StatsScope &scope, Visit &&visit)
 {
-    for (const ReportSlice &slice : slicesOf(session, scope))
+    for (const ReportSlice &slice : slicesOf(session, scope)) {
+        throwIfCancelled(); // a newer request replaced this one (core/cancellation.h)
         for (std::uint32_t t = 0; t < slice.report->tracks.size(); ++t) {
             const Track &track = slice.report->tracks[t];
             if (track.kind != TrackKind::Memcpy || !slice.acceptsTrack(track))
@@ -53,6 +55,7 @@ void forEachCopy(const Session &session, const StatsScope &scope, Visit &&visit)
             for (std::size_t i = first; i < last; ++i)
                 visit(*slice.report, track, EventLocation{slice.rankIndex, t, std::uint32_t(i)});
         }
+    }
 }
 
 } // namespace

@@ -1,5 +1,6 @@
 #include "stats/nsysreports.h"
 
+#include "core/cancellation.h"
 #include "session/residentbudget.h"
 #include "stats/sqlround.h"
 #include "stats/storedsummaries.h"
@@ -197,12 +198,14 @@ void forEachSlice(const Slices &slices, TrackKind kind, Visit &&visit)
 std::size_t eventsOf(const Slices &slices, TrackKind kind)
 {
     std::size_t events = 0;
-    for (const ReportSlice &slice : slices)
+    for (const ReportSlice &slice : slices) {
+        throwIfCancelled(); // a newer request replaced this one (core/cancellation.h)
         for (const Track &track : slice.report->tracks)
             if (track.kind == kind && slice.acceptsTrack(track)) {
                 const auto [first, last] = slice.eventsIn(track);
                 events += last - first;
             }
+    }
     return events;
 }
 

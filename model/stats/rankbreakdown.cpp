@@ -1,5 +1,6 @@
 #include "stats/rankbreakdown.h"
 
+#include "core/cancellation.h"
 #include "core/intervals.h"
 
 #include <QRegularExpression>
@@ -241,6 +242,7 @@ std::vector<RankBreakdown> temporalBreakdown(const Session &session, const Kerne
     };
     std::set<QString> stepNames;
     for (std::size_t ri = 0; ri < session.ranks().size(); ++ri) {
+        throwIfCancelled(); // a newer request replaced this one (core/cancellation.h)
         if (const RankBreakdownParts *parts = partsOf(ri))
             stepNames.insert(parts->stepNames.begin(), parts->stepNames.end());
         else
@@ -249,6 +251,7 @@ std::vector<RankBreakdown> temporalBreakdown(const Session &session, const Kerne
     const bool stepWindow = stepNames.size() >= 2;
     std::vector<RankBreakdown> result;
     for (std::size_t ri = 0; ri < session.ranks().size(); ++ri) {
+        throwIfCancelled(); // a newer request replaced this one (core/cancellation.h)
         const RankEntry &entry = session.ranks()[ri];
         const RankBreakdownParts *parts = partsOf(ri);
         if (!parts) {

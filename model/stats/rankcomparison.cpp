@@ -1,5 +1,6 @@
 #include "stats/rankcomparison.h"
 
+#include "core/cancellation.h"
 #include "core/intervals.h"
 #include "stats/collectives.h"
 
@@ -153,6 +154,7 @@ std::vector<RankComparisonRow> compareRanks(const Session &session, const StatsS
 {
     std::vector<RankComparisonRow> rows;
     for (const ReportSlice &slice : slicesOf(session, scope)) {
+        throwIfCancelled(); // a newer request replaced this one (core/cancellation.h)
         const auto ri = std::size_t(slice.rankIndex);
         if (!scope.range && gathered && ri < gathered->size() && (*gathered)[ri]) {
             RankComparisonRow row = *(*gathered)[ri];

@@ -1,5 +1,6 @@
 #include "stats/rundiff.h"
 
+#include "core/cancellation.h"
 #include "core/cudaenums.h"
 #include "core/intervals.h"
 #include "stats/collectives.h"
@@ -81,6 +82,7 @@ template<class Visit>
 void forEachKeyedEvent(const Session &s, DiffReport report, const DiffOptions &options, std::optional<int> onlyRank, Visit &&visit)
 {
     for (int ri = 0; ri < int(s.ranks().size()); ++ri) {
+        throwIfCancelled(); // a newer request replaced this one (core/cancellation.h)
         if (onlyRank && *onlyRank != ri)
             continue;
         const RankEntry &entry = s.ranks()[std::size_t(ri)];

@@ -1,4 +1,5 @@
 #include "stats/storedsummaries.h"
+#include "core/cancellation.h"
 
 #include <algorithm>
 
@@ -20,6 +21,7 @@ void summariesOfStoredGroups(std::span<const ReportSlice> slices, const StoredGr
     // (group, run) pairs put in group order, not a vector per group.
     std::vector<std::pair<std::uint32_t, SortedRun>> parts;
     for (const ReportSlice &slice : slices) {
+        throwIfCancelled(); // a newer request replaced this one (core/cancellation.h)
         const NameSummaries &stored = slice.report->byName;
         for (const TrackKind kind : what.kinds)
             for (const NameGroup &group : stored.groupsOf(kind, what.value)) {

@@ -6,6 +6,8 @@
 // the work), one already running sees JobToken::isCancelled() and its
 // result is dropped. Only the newest request's result reaches deliver(),
 // on the owner's thread; progress the work reports reaches progress().
+#include "core/cancellation.h"
+
 #include <QFutureWatcher>
 #include <QObject>
 #include <QPromise>
@@ -33,16 +35,23 @@ private:
 };
 
 // Runs compute(token) on the global thread pool unless cancelled before it
-// starts; its future carries progress 0-100.
+// starts; its future carries progress 0-100. Once cancelled, the model's
+// statistics on this thread give up before their next rank
+// (core/cancellation.h): the future then holds no result.
 template<class Result, class Compute>
 QFuture<Result> runCancellable(Compute compute)
 {
     return QtConcurrent::run([compute = std::move(compute)](QPromise<Result> &promise) mutable {
         promise.setProgressRange(0, 100);
         const JobToken token([&promise] { return promise.isCanceled(); }, [&promise](int percent) { promise.setProgressValue(percent); });
-        Result result = compute(token);
-        if (!promise.isCanceled())
-            promise.addResult(std::move(result));
+        try {
+            const CancellationScope scope([&promise] { return promise.isCanceled(); });
+            Result result = compute(token);
+            if (!promise.isCanceled())
+                promise.addResult(std::move(result));
+        } catch (const OperationCancelled &) {
+            // replaced: no result
+        }
     });
 }
 

@@ -152,11 +152,14 @@ protected:
             releaseFreedMemory();
         });
         QFuture<Outcome> future = runCancellable<Outcome>([guarded, keep = m_workspace](const JobToken &) {
-            Outcome outcome = guarded();
-            // It may have read every rank: give back the mapped pages of
-            // those the timeline has not used lately (residentbudget.h).
-            ResidentBudget::process().releaseUnused(*keep->session());
-            return outcome;
+            // It may have read every rank, and may be cancelled half way:
+            // either way, give back the mapped pages of the ranks the
+            // timeline has not used lately (residentbudget.h).
+            struct ReleaseAfter {
+                const Session &session;
+                ~ReleaseAfter() { ResidentBudget::process().releaseUnused(session); }
+            } release{*keep->session()};
+            return guarded();
         });
         m_cancelCurrent = [future]() mutable { future.cancel(); };
         watcher->setFuture(future);

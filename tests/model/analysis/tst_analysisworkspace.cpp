@@ -4,6 +4,7 @@
 // the results they do not change.
 #include "analysis/analysisworkspace.h"
 #include "analysis/sharedresult.h"
+#include "core/cancellation.h"
 
 #include <QProcess>
 #include <QtTest>
@@ -115,6 +116,24 @@ private slots:
         QVERIFY(!repatterned->readyCollectiveMatch(MatchClock::Recorded));
         QVERIFY(!repatterned->readyDiagnosis());
         QCOMPARE(repatterned->session().get(), m_ddp.get());
+    }
+
+    // A computation replaced by a newer request gives up before its next
+    // rank and leaves nothing behind; asked again, it is computed.
+    void aCancelledComputationLeavesNothingBehind()
+    {
+        const AnalysisWorkspace workspace(m_ddp, {});
+        {
+            const CancellationScope replaced([] { return true; });
+            QVERIFY_THROWS_EXCEPTION(OperationCancelled, workspace.diagnosis());
+            QVERIFY_THROWS_EXCEPTION(OperationCancelled, workspace.collectiveMatch(MatchClock::Recorded));
+        }
+        QVERIFY(!workspace.readyDiagnosis());
+        QVERIFY(!workspace.readyCollectiveMatch(MatchClock::Recorded));
+        QVERIFY(findingOf(*workspace.diagnosis(), QStringLiteral("straggler")));
+        // Without a scope, or with one that is not cancelled, nothing stops.
+        const CancellationScope current([] { return false; });
+        QVERIFY(!workspace.collectiveMatch(MatchClock::Aligned)->instances.empty());
     }
 
     void aComputationThatFailsIsTriedAgain()

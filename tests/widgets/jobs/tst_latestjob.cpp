@@ -4,6 +4,7 @@
 #include "jobs/latestjob.h"
 
 #include <QSemaphore>
+#include <QThread>
 #include <QThreadPool>
 #include <QtTest>
 
@@ -68,6 +69,31 @@ private slots:
         QTRY_COMPARE(delivered, 5);
         QThreadPool::globalInstance()->waitForDone();
         QCOMPARE(ran.load(), 1); // the four replaced requests never ran
+    }
+
+    // The model's loops ask core/cancellation.h: a replaced job running one
+    // stops at its next check instead of running to its end.
+    void aReplacedRunningJobStopsAtItsNextCheck()
+    {
+        QObject owner;
+        LatestJob<int> job(&owner);
+        QSemaphore started;
+        std::atomic<bool> ranToTheEnd{false};
+        job.start([&](const JobToken &) {
+            started.release();
+            for (int i = 0; i < 600; ++i) { // 60 s unless stopped
+                throwIfCancelled();
+                QThread::msleep(100);
+            }
+            ranToTheEnd = true;
+            return 1;
+        }, [](int) {});
+        started.acquire();
+        int delivered = 0;
+        job.start([](const JobToken &) { return 2; }, [&](int v) { delivered = v; });
+        QVERIFY(QThreadPool::globalInstance()->waitForDone(10000)); // stopped within a check, not after 60 s
+        QVERIFY(!ranToTheEnd);
+        QTRY_COMPARE(delivered, 2);
     }
 
     void progressAndCancelReachTheOwner()
