@@ -17,12 +17,11 @@ using namespace rankscope::stats;
 
 namespace {
 
-const Finding *findingOf(const Diagnosis &d, const QString &id)
+// The straggler finding, if the diagnosis has one.
+const Finding *stragglerOf(const Diagnosis &d)
 {
-    for (const Finding &f : d.findings)
-        if (f.id == id)
-            return &f;
-    return nullptr;
+    const auto it = std::find_if(d.findings.begin(), d.findings.end(), [](const Finding &f) { return f.id == QLatin1String("straggler"); });
+    return it == d.findings.end() ? nullptr : &*it;
 }
 
 } // namespace
@@ -73,7 +72,7 @@ private slots:
     {
         const AnalysisWorkspace builtIn(m_ddp, {});
         const auto d = builtIn.diagnosis();
-        const Finding *straggler = findingOf(*d, QStringLiteral("straggler"));
+        const Finding *straggler = stragglerOf(*d);
         QVERIFY(straggler);
         QCOMPARE(straggler->ranks, QStringLiteral("rank 2 only"));
         // The Collectives panel's figure: the delay rank 2 caused, in the
@@ -84,14 +83,14 @@ private slots:
         QCOMPARE(d.get(), builtIn.diagnosis().get());
         // As diagnose() computes it alone.
         const Diagnosis alone = diagnose(*m_ddp);
-        QCOMPARE(findingOf(alone, QStringLiteral("straggler"))->cost, straggler->cost);
+        QCOMPARE(stragglerOf(alone)->cost, straggler->cost);
         // The user's classes reach the diagnosis: with no kernel counted as
         // communication there is no collective, and no straggler.
         AnalysisSettings none;
         none.communicationPattern = QStringLiteral("^no_such_kernel$");
         const AnalysisWorkspace noComm(m_ddp, none);
         QVERIFY(noComm.collectiveMatch(MatchClock::Aligned)->instances.empty());
-        QVERIFY(!findingOf(*noComm.diagnosis(), QStringLiteral("straggler")));
+        QVERIFY(!stragglerOf(*noComm.diagnosis()));
     }
 
     void newSettingsKeepWhatTheyDoNotChange()
@@ -130,7 +129,7 @@ private slots:
         }
         QVERIFY(!workspace.readyDiagnosis());
         QVERIFY(!workspace.readyCollectiveMatch(MatchClock::Recorded));
-        QVERIFY(findingOf(*workspace.diagnosis(), QStringLiteral("straggler")));
+        QVERIFY(stragglerOf(*workspace.diagnosis()));
         // Without a scope, or with one that is not cancelled, nothing stops.
         const CancellationScope current([] { return false; });
         QVERIFY(!workspace.collectiveMatch(MatchClock::Aligned)->instances.empty());
