@@ -16,8 +16,10 @@
 #include "stats/diagnosis.h"
 #include "stats/kernelclasses.h"
 
+#include <algorithm>
 #include <memory>
 #include <mutex>
+#include <typeindex>
 #include <vector>
 
 namespace rankscope {
@@ -70,6 +72,32 @@ public:
     // one).
     std::shared_ptr<const stats::Diagnosis> diagnosis() const;
 
+    // A result for one scope (a range, a rank): computed once while it is
+    // among the last kKeptScopedResults asked for, so going back to a
+    // scope or a tab costs nothing. `what` names the result and every
+    // input besides the scope and the settings ("gpu_gaps|500ms").
+    static constexpr std::size_t kKeptScopedResults = 16;
+    template<class T, class Compute>
+    std::shared_ptr<const T> scoped(const QString &what, const stats::StatsScope &scope, Compute &&compute) const
+    {
+        std::shared_ptr<SharedResult<T>> slot;
+        {
+            const std::lock_guard lock(m_scopedMutex);
+            const std::type_index type(typeid(T));
+            const auto it = std::find_if(m_scoped.begin(), m_scoped.end(),
+                                         [&](const ScopedEntry &e) { return e.type == type && e.scope == scope && e.what == what; });
+            if (it != m_scoped.end()) {
+                std::rotate(m_scoped.begin(), it, it + 1); // the most recent first
+            } else {
+                m_scoped.insert(m_scoped.begin(), ScopedEntry{what, type, scope, std::make_shared<SharedResult<T>>()});
+                if (m_scoped.size() > kKeptScopedResults)
+                    m_scoped.pop_back();
+            }
+            slot = std::static_pointer_cast<SharedResult<T>>(m_scoped.front().slot);
+        }
+        return slot->get(std::forward<Compute>(compute));
+    }
+
     // Results already computed, without computing them (null otherwise).
     std::shared_ptr<const stats::CollectiveMatch> readyCollectiveMatch(MatchClock clock) const;
     std::shared_ptr<const stats::Diagnosis> readyDiagnosis() const;
@@ -87,6 +115,14 @@ private:
     std::shared_ptr<Inputs> m_inputs;
     SharedResult<std::vector<stats::RankWait>> m_waits[2];       // per MatchClock
     SharedResult<stats::Diagnosis> m_diagnosis;
+    struct ScopedEntry {
+        QString what;
+        std::type_index type;
+        stats::StatsScope scope;
+        std::shared_ptr<void> slot; // a SharedResult<T> of `type`
+    };
+    mutable std::mutex m_scopedMutex;
+    mutable std::vector<ScopedEntry> m_scoped; // the most recently asked first
 };
 
 using WorkspacePtr = std::shared_ptr<const AnalysisWorkspace>;

@@ -103,16 +103,19 @@ void GapsPanel::refresh()
 {
     if (!session())
         return;
-    const Session *s = session();
     const StatsScope sc = scope();
-    const DiagnosisThresholds th;
+    // The Diagnosis' thresholds, from the workspace: both say the same of a gap.
+    const DiagnosisThresholds &th = workspace()->settings().diagnosis;
     const GapRule rule{usesInLoopRule(), th.inLoopGapShareOfStep, th.inLoopGapWithoutSteps, TimeNs(m_threshold->value() * 1e6)};
-    run<GapsOverview>([s, sc, rule] { return gapsOverview(*s, sc, rule, 8, kListedGaps, 100); },
-                      [this](GapsOverview r) {
-                          m_gaps->setTitle(r.found > r.gaps.size() ? tr("GPU gaps: the %L1 longest of %L2").arg(r.gaps.size()).arg(r.found)
-                                                                   : tr("GPU gaps"));
-                          present(std::move(r.gaps), r.utilization, r.histogram);
-                      });
+    const QString what = QStringLiteral("gpu_gaps|%1|%2").arg(rule.inLoop).arg(rule.minimum);
+    run<std::shared_ptr<const GapsOverview>>(
+        [w = workspace(), sc, rule, what] {
+            return w->scoped<GapsOverview>(what, sc, [&] { return gapsOverview(*w->session(), sc, rule, 8, kListedGaps, 100); });
+        },
+        [this](std::shared_ptr<const GapsOverview> r) {
+            m_gaps->setTitle(r->found > r->gaps.size() ? tr("GPU gaps: the %L1 longest of %L2").arg(r->gaps.size()).arg(r->found) : tr("GPU gaps"));
+            present(r->gaps, r->utilization, r->histogram);
+        });
 }
 
 void GapsPanel::present(std::vector<GpuGapInfo> found, const std::vector<UtilizationSeries> &utilization,

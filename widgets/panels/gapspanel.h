@@ -28,6 +28,8 @@ public:
 
 protected:
     void refresh() override;
+    bool readsAnalysisSettings() const override { return true; } // the in-loop rule's thresholds are the Diagnosis'
+
 
 private:
     void present(std::vector<stats::GpuGapInfo> found, const std::vector<stats::UtilizationSeries> &utilization,

@@ -69,12 +69,15 @@ void MemcpyPanel::refresh()
 {
     if (!session())
         return;
-    const Session *s = session();
     const StatsScope sc = scope();
-    run<MemcpyResult>([s, sc] {
-        const auto slices = slicesOf(*s, sc);
-        return MemcpyResult{cudaGpuMemSizeSum(slices), cudaGpuMemTimeSum(slices), analyzeMemcpy(*s, sc)};
-    }, [this](MemcpyResult r) { present(std::move(r.sizes), std::move(r.times), r.analysis); });
+    run<std::shared_ptr<const MemcpyResult>>(
+        [w = workspace(), sc] {
+            return w->scoped<MemcpyResult>(QStringLiteral("memcpy"), sc, [&] {
+                const auto slices = slicesOf(*w->session(), sc);
+                return MemcpyResult{cudaGpuMemSizeSum(slices), cudaGpuMemTimeSum(slices), analyzeMemcpy(*w->session(), sc)};
+            });
+        },
+        [this](std::shared_ptr<const MemcpyResult> r) { present(r->sizes, r->times, r->analysis); });
 }
 
 void MemcpyPanel::present(ResultTable sizes, ResultTable times, const MemcpyAnalysis &a)

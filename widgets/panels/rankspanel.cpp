@@ -148,12 +148,19 @@ void RanksPanel::refresh()
         // The waits columns (several ranks) and the map of waits read it.
         if (s->ranks().size() > 1 || waits)
             result.match = w->collectiveMatch(MatchClock::Recorded);
-        result.table = stats::rankComparisonTable(*s, scope, classes, result.match.get());
+        // Kept per scope in the workspace: going back to a selection or a
+        // measure shows it at once.
+        result.table = *w->scoped<ResultTable>(QStringLiteral("rank_comparison|%1").arg(result.match != nullptr), scope, [&] {
+            return stats::rankComparisonTable(*s, scope, classes, result.match.get());
+        });
+        const stats::StatsScope mapScope{range, std::nullopt};
         if (!waits) {
-            result.map = stats::gpuBusyMap(*s, range, kHeatmapBins);
+            result.map = *w->scoped<stats::RankTimeMap>(QStringLiteral("gpu_busy_map|%1").arg(kHeatmapBins), mapScope,
+                                                        [&] { return stats::gpuBusyMap(*s, range, kHeatmapBins); });
             return result;
         }
-        result.map = stats::collectiveWaitMap(*s, *result.match, range, kHeatmapBins);
+        result.map = *w->scoped<stats::RankTimeMap>(QStringLiteral("collective_wait_map|%1").arg(kHeatmapBins), mapScope,
+                                                    [&] { return stats::collectiveWaitMap(*s, *result.match, range, kHeatmapBins); });
         if (result.match->instances.empty())
             result.note = tr("No collectives matched across the ranks: nobody waits.");
         return result;

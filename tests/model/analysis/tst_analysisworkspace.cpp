@@ -135,6 +135,31 @@ private slots:
         QVERIFY(!workspace.collectiveMatch(MatchClock::Aligned)->instances.empty());
     }
 
+    // Scoped results: once per scope and name, the last few kept.
+    void scopedResultsAreKeptForTheLastScopes()
+    {
+        const AnalysisWorkspace workspace(m_ddp, {});
+        int computed = 0;
+        auto gapsIn = [&](TimeNs end) {
+            const StatsScope scope{TimeRange{0, end}, std::nullopt};
+            return workspace.scoped<int>(QStringLiteral("test"), scope, [&] { return ++computed; });
+        };
+        const auto first = gapsIn(1000);
+        QCOMPARE(gapsIn(1000).get(), first.get()); // the same scope: the same result
+        QCOMPARE(computed, 1);
+        QCOMPARE(*workspace.scoped<int>(QStringLiteral("other"), StatsScope{TimeRange{0, 1000}, std::nullopt}, [&] { return ++computed; }), 2);
+        // 14 more scopes: 16 kept, the first two among them.
+        for (std::size_t i = 0; i + 2 < AnalysisWorkspace::kKeptScopedResults; ++i)
+            gapsIn(2000 + TimeNs(i) * 1000);
+        const int kept = computed;
+        QCOMPARE(gapsIn(1000).get(), first.get()); // asked again: now the most recent
+        QCOMPARE(computed, kept);
+        // One more: the least recently asked ("other") goes, and is computed anew.
+        gapsIn(100000);
+        QCOMPARE(*workspace.scoped<int>(QStringLiteral("other"), StatsScope{TimeRange{0, 1000}, std::nullopt}, [&] { return ++computed; }), kept + 2);
+        QCOMPARE(gapsIn(1000).get(), first.get());
+    }
+
     void aComputationThatFailsIsTriedAgain()
     {
         SharedResult<int> result;

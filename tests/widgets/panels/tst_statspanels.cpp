@@ -248,6 +248,25 @@ private slots:
         QVERIFY(dock.ranks()->setCommunicationPattern(QString()));
     }
 
+    // The GPU gaps panel's in-loop rule reads the Diagnosis' thresholds
+    // from the workspace: new thresholds recompute it.
+    void theGapsPanelReadsTheWorkspacesThresholds()
+    {
+        StatsDock dock;
+        dock.setSession(m_slow);
+        dock.showPanel(QStringLiteral("gaps"));
+        const int before = dock.gaps()->gapTable()->model()->rowCount();
+        QVERIFY(before > 0);
+        AnalysisSettings strict = dock.analysisSettings();
+        strict.diagnosis.inLoopGapShareOfStep = 1000.0; // no gap is a thousand steps long
+        strict.diagnosis.inLoopGapWithoutSteps = TimeNs(1) << 60;
+        dock.setAnalysisSettings(strict);
+        QCOMPARE(dock.workspace()->settings().diagnosis.inLoopGapShareOfStep, 1000.0);
+        QVERIFY2(dock.gaps()->gapTable()->model()->rowCount() < before, qPrintable(QString::number(dock.gaps()->gapTable()->model()->rowCount())));
+        dock.setAnalysisSettings({});
+        QCOMPARE(dock.gaps()->gapTable()->model()->rowCount(), before);
+    }
+
     // A new session: the Diagnosis drops the old session's findings at
     // once and says it is computing, instead of showing them as the new one's.
     void aNewSessionShowsNoOldResults()
