@@ -88,6 +88,46 @@ public:
         watcher->setFuture(m_future);
         m_running = true;
     }
+    // The same for work that hands its results on in parts as it finds
+    // them (a search's matches): compute(token, post) calls post(part) for
+    // each; onPart(part) follows for each on the owner's thread, in order,
+    // then onDone() once all are handed on. A replaced request's parts stop.
+    template<class Compute, class OnPart, class OnDone>
+    void startStreaming(Compute compute, OnPart onPart, OnDone onDone)
+    {
+        cancel();
+        const quint64 generation = m_generation;
+        auto *watcher = new QFutureWatcher<Result>(m_owner);
+        QObject::connect(watcher, &QFutureWatcherBase::resultsReadyAt, m_owner, [this, watcher, generation, onPart](int begin, int end) {
+            if (generation != m_generation)
+                return;
+            const QFuture<Result> future = watcher->future();
+            for (int i = begin; i < end; ++i)
+                onPart(future.resultAt(i));
+        });
+        QObject::connect(watcher, &QFutureWatcherBase::finished, m_owner, [this, watcher, generation, onDone]() mutable {
+            watcher->deleteLater();
+            if (generation != m_generation)
+                return;
+            m_running = false;
+            onDone();
+        });
+        m_future = QtConcurrent::run([compute = std::move(compute)](QPromise<Result> &promise) mutable {
+            const JobToken token([&promise] { return promise.isCanceled(); }, [&promise](int percent) { promise.setProgressValue(percent); });
+            try {
+                const CancellationScope scope([&promise] { return promise.isCanceled(); });
+                compute(token, [&promise](Result part) {
+                    if (!promise.isCanceled())
+                        promise.addResult(std::move(part));
+                });
+            } catch (const OperationCancelled &) {
+                // replaced: no more parts
+            }
+        });
+        watcher->setFuture(m_future);
+        m_running = true;
+    }
+
     // Drops the current request (its result never comes); does not wait.
     void cancel()
     {

@@ -6,8 +6,6 @@
 #include <QKeyEvent>
 #include <QLabel>
 #include <QLineEdit>
-#include <QPointer>
-#include <QtConcurrent/QtConcurrentRun>
 #include <QToolButton>
 
 namespace rankscope {
@@ -57,9 +55,9 @@ void SearchBar::setSession(std::shared_ptr<const Session> session)
 void SearchBar::stopSearch()
 {
     if (m_cancel)
-        m_cancel->store(true);
+        m_cancel->store(true); // findEvents checks it as it scans, batches or not
     m_cancel.reset();
-    ++m_generation; // batches still on their way belong to no search now
+    m_job.cancel(); // batches still on their way belong to no search now
     m_searching = false;
     m_pendingStep = 0;
     m_searched.clear();
@@ -90,34 +88,21 @@ void SearchBar::search()
         return;
     }
     m_searching = true;
-    m_cancel = std::make_shared<std::atomic<bool>>(false);
-    const quint64 generation = m_generation;
     const SearchQuery query{m_input->text(), m_regex->isChecked(), false};
     showCount();
     // Off the GUI thread: a search over millions of events must not freeze
-    // the window. Matches come back in time order, a batch at a time, posted
-    // to the application object (alive as long as the worker) and handed to
-    // this bar there, on the GUI thread, if it still exists.
-    QPointer<SearchBar> self(this);
-    QObject *gui = QCoreApplication::instance();
-    (void)QtConcurrent::run([self, gui, generation, query, session = m_session, cancel = m_cancel] {
-        findEvents(*session, query, 1000000, cancel.get(), [&](std::vector<EventLocation> batch) {
-            QMetaObject::invokeMethod(gui, [self, generation, batch = std::move(batch)] {
-                if (self)
-                    self->addMatches(generation, batch);
-            }, Qt::QueuedConnection);
-        });
-        QMetaObject::invokeMethod(gui, [self, generation] {
-            if (self)
-                self->searchFinished(generation);
-        }, Qt::QueuedConnection);
-    });
+    // the window. Matches come back in time order, a batch at a time; a
+    // newer search replaces this one (its batches stop).
+    m_cancel = std::make_shared<std::atomic<bool>>(false);
+    m_job.startStreaming(
+        [query, session = m_session, cancel = m_cancel](const JobToken &, const auto &post) {
+            findEvents(*session, query, 1000000, cancel.get(), [&](std::vector<EventLocation> batch) { post(std::move(batch)); });
+        },
+        [this](const std::vector<EventLocation> &batch) { addMatches(batch); }, [this] { searchFinished(); });
 }
 
-void SearchBar::addMatches(quint64 generation, const std::vector<EventLocation> &batch)
+void SearchBar::addMatches(const std::vector<EventLocation> &batch)
 {
-    if (generation != m_generation)
-        return;
     m_matches.insert(m_matches.end(), batch.begin(), batch.end());
     if (m_pendingStep > 0 && m_current + 1 < int(m_matches.size())) { // Enter was pressed before this match was found
         m_pendingStep = 0;
@@ -126,10 +111,8 @@ void SearchBar::addMatches(quint64 generation, const std::vector<EventLocation> 
     showCount();
 }
 
-void SearchBar::searchFinished(quint64 generation)
+void SearchBar::searchFinished()
 {
-    if (generation != m_generation)
-        return;
     m_searching = false;
     if (m_pendingStep < 0 && !m_matches.empty()) // Shift+Enter wanted the last match
         activate(int(m_matches.size()) - 1);

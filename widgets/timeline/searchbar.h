@@ -1,6 +1,7 @@
 #pragma once
 // Find events by name (substring or regular expression) in every rank, with
 // next / previous and a match count. Enter goes to the next match.
+#include "jobs/latestjob.h"
 #include "session/eventsearch.h"
 
 #include <QWidget>
@@ -38,8 +39,8 @@ private:
     void search();
     void activate(int index);
     void stopSearch();
-    void addMatches(quint64 generation, const std::vector<EventLocation> &batch);
-    void searchFinished(quint64 generation);
+    void addMatches(const std::vector<EventLocation> &batch);
+    void searchFinished();
     void showCount();
 
     std::shared_ptr<const Session> m_session;
@@ -51,8 +52,8 @@ private:
     int m_current = -1;
     bool m_searching = false;
     int m_pendingStep = 0; // Enter (+1) or Shift+Enter (-1) pressed before the matches it needs arrived
-    quint64 m_generation = 0;
-    std::shared_ptr<std::atomic<bool>> m_cancel;
+    LatestJob<std::vector<EventLocation>> m_job{this}; // the search running, its matches in batches
+    std::shared_ptr<std::atomic<bool>> m_cancel;       // the running search's: findEvents checks it between events
 };
 
 } // namespace rankscope

@@ -96,6 +96,42 @@ private slots:
         QTRY_COMPARE(delivered, 2);
     }
 
+    // Parts in order, then done; a replaced stream hands on nothing more.
+    void aStreamHandsItsPartsOnInOrder()
+    {
+        QObject owner;
+        LatestJob<int> job(&owner);
+        QList<int> parts;
+        bool done = false;
+        job.startStreaming([](const JobToken &, const auto &post) {
+            for (int i = 0; i < 100; ++i)
+                post(i);
+        }, [&](int part) { parts << part; }, [&] { done = true; });
+        QTRY_VERIFY(done);
+        QCOMPARE(parts.size(), 100);
+        for (int i = 0; i < 100; ++i)
+            QCOMPARE(parts[i], i);
+        // Replaced half way: its later parts and its end never arrive.
+        QSemaphore halfway, goOn;
+        QList<int> first, second;
+        bool firstDone = false, secondDone = false;
+        job.startStreaming([&](const JobToken &, const auto &post) {
+            post(1);
+            halfway.release();
+            goOn.acquire();
+            post(2);
+        }, [&](int part) { first << part; }, [&] { firstDone = true; });
+        halfway.acquire();
+        job.startStreaming([](const JobToken &, const auto &post) { post(7); }, [&](int part) { second << part; }, [&] { secondDone = true; });
+        goOn.release();
+        QTRY_VERIFY(secondDone);
+        QThreadPool::globalInstance()->waitForDone();
+        QCoreApplication::processEvents();
+        QVERIFY(!first.contains(2));
+        QVERIFY(!firstDone);
+        QCOMPARE(second, QList<int>{7});
+    }
+
     void progressAndCancelReachTheOwner()
     {
         QObject owner;
