@@ -437,7 +437,7 @@ QString MainWindow::alignRuns(stats::RunAnchor anchor)
     const auto shown = m_timeline->session();
     if (!shown || !shown->isComparison())
         return {};
-    const std::optional<TimeNs> delta = stats::runAnchorDelta(*shown, anchor);
+    const std::optional<TimeNs> delta = workspaceOf(shown)->runAnchorDelta(anchor);
     const QString what = anchor == stats::RunAnchor::FirstStep ? tr("their first steps") : tr("their first events");
     if (!delta) {
         statusBar()->showMessage(tr("Cannot align the runs on %1: a run has none (steps are ProfilerStep# or NVTX \"step N\" ranges).").arg(what), 15000);
@@ -484,10 +484,7 @@ void MainWindow::alignOnCollectives(bool align)
     // Matching reads every rank's communication kernels: seconds for
     // hundreds of ranks, on a worker while the window keeps painting.
     statusBar()->showMessage(tr("Matching collectives across %1 rank(s) to align them...").arg(m_recorded->ranks().size()));
-    // The recorded session's workspace: the dock's while it shows it.
-    WorkspacePtr workspace = m_stats->workspace();
-    if (!workspace || workspace->session() != m_recorded)
-        workspace = std::make_shared<const AnalysisWorkspace>(m_recorded, m_stats->analysisSettings());
+    const WorkspacePtr workspace = workspaceOf(m_recorded);
     m_alignJob.start(
         [recorded = m_recorded, workspace](const JobToken &) {
             const stats::CollectiveMatch &aligned = *workspace->collectiveMatch(MatchClock::Aligned);
@@ -504,6 +501,14 @@ void MainWindow::alignOnCollectives(bool align)
             }
             showAligned(aligned.session ? aligned.session : m_recorded, aligned.note);
         });
+}
+
+WorkspacePtr MainWindow::workspaceOf(const std::shared_ptr<const Session> &session) const
+{
+    // The dock's while it shows this session: its results are shared.
+    if (m_stats->workspace() && m_stats->workspace()->session() == session)
+        return m_stats->workspace();
+    return std::make_shared<const AnalysisWorkspace>(session, m_stats->analysisSettings());
 }
 
 void MainWindow::showAligned(std::shared_ptr<const Session> shown, const QString &message)
@@ -527,7 +532,7 @@ QString MainWindow::stretchSteps(bool stretch)
         m_timeline->canvas()->setStretch({});
         return {};
     }
-    m_timeline->canvas()->setStretch(stats::stepStretchPoints(*shown));
+    m_timeline->canvas()->setStretch(*workspaceOf(shown)->stepStretchPoints());
     const QString message = m_timeline->canvas()->displayTime().isStretched()
                                 ? tr("Step k of run B drawn over step k of run A (stretched to its length; times stay as recorded).")
                                 : tr("Nothing to stretch: a run has no steps (ProfilerStep#, NVTX \"step N\" or \"iteration N\").");
@@ -539,7 +544,7 @@ void MainWindow::showSession(std::shared_ptr<const Session> session)
 {
     m_timeline->setSession(session);
     if (m_stretchAction && m_stretchAction->isChecked() && session->isComparison()) // the canvas dropped it with the old session
-        m_timeline->canvas()->setStretch(stats::stepStretchPoints(*session));
+        m_timeline->canvas()->setStretch(*workspaceOf(session)->stepStretchPoints());
     applyHiddenRows();
     m_exportMenu->setEnabled(true);
     showInDocks(session);

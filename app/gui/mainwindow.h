@@ -2,6 +2,7 @@
 // The main window: the timeline in the centre, details and diagnostics
 // docks, the search bar, menus, and opening files (arguments, File > Open,
 // Open Recent, drag and drop) through a background load with progress.
+#include "analysis/analysisworkspace.h"
 #include "jobs/latestjob.h"
 #include "session/session.h"
 #include "stats/runalignment.h"
@@ -135,6 +136,9 @@ private:
         QString note;
     };
     LatestJob<AlignedSession> m_alignJob{this};
+    // The analysis workspace of `session`: the statistics dock's when it
+    // shows that session, else one of its own.
+    WorkspacePtr workspaceOf(const std::shared_ptr<const Session> &session) const;
     QAction *m_alignAction = nullptr;
     QMenu *m_alignRunsMenu = nullptr;
     QAction *m_stretchAction = nullptr;

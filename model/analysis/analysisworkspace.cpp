@@ -12,6 +12,10 @@ AnalysisWorkspace::AnalysisWorkspace(std::shared_ptr<const Session> session, Ana
 std::shared_ptr<AnalysisWorkspace> AnalysisWorkspace::withSettings(const AnalysisSettings &settings) const
 {
     auto next = std::make_shared<AnalysisWorkspace>(m_session, settings);
+    // The runs' alignment reads no setting.
+    for (int anchor = 0; anchor < 2; ++anchor)
+        next->m_runAnchorDelta[anchor].adopt(m_runAnchorDelta[anchor].ready());
+    next->m_stepStretch.adopt(m_stepStretch.ready());
     // The matches and waits read the communication classes; the diagnosis
     // reads them and its thresholds.
     if (settings.communicationPattern != m_settings.communicationPattern)
@@ -55,6 +59,17 @@ std::shared_ptr<const stats::Diagnosis> AnalysisWorkspace::diagnosis() const
         }
         return stats::diagnose(*m_session, m_settings.diagnosis, inputs);
     });
+}
+
+std::optional<TimeNs> AnalysisWorkspace::runAnchorDelta(stats::RunAnchor anchor) const
+{
+    static_assert(int(stats::RunAnchor::Starts) == 0 && int(stats::RunAnchor::FirstStep) == 1);
+    return *m_runAnchorDelta[int(anchor)].get([&] { return stats::runAnchorDelta(*m_session, anchor); });
+}
+
+std::shared_ptr<const std::vector<std::vector<stats::StretchPoint>>> AnalysisWorkspace::stepStretchPoints() const
+{
+    return m_stepStretch.get([&] { return stats::stepStretchPoints(*m_session); });
 }
 
 std::shared_ptr<const stats::CollectiveMatch> AnalysisWorkspace::readyCollectiveMatch(MatchClock clock) const

@@ -15,6 +15,7 @@
 #include "stats/collectives.h"
 #include "stats/diagnosis.h"
 #include "stats/kernelclasses.h"
+#include "stats/runalignment.h"
 
 #include <algorithm>
 #include <memory>
@@ -72,6 +73,12 @@ public:
     // one).
     std::shared_ptr<const stats::Diagnosis> diagnosis() const;
 
+    // Two runs compared side by side (a comparison session): how far to
+    // move run B to put its anchor on A's (none when a run lacks it), and
+    // the points that draw B's steps over A's (stats/runalignment.h).
+    std::optional<TimeNs> runAnchorDelta(stats::RunAnchor anchor) const;
+    std::shared_ptr<const std::vector<std::vector<stats::StretchPoint>>> stepStretchPoints() const;
+
     // A result for one scope (a range, a rank): computed once while it is
     // among the last kKeptScopedResults asked for, so going back to a
     // scope or a tab costs nothing. `what` names the result and every
@@ -115,6 +122,8 @@ private:
     std::shared_ptr<Inputs> m_inputs;
     SharedResult<std::vector<stats::RankWait>> m_waits[2];       // per MatchClock
     SharedResult<stats::Diagnosis> m_diagnosis;
+    SharedResult<std::optional<TimeNs>> m_runAnchorDelta[2]; // per RunAnchor
+    SharedResult<std::vector<std::vector<stats::StretchPoint>>> m_stepStretch;
     struct ScopedEntry {
         QString what;
         std::type_index type;

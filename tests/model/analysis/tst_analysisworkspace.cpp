@@ -135,6 +135,28 @@ private slots:
         QVERIFY(!workspace.collectiveMatch(MatchClock::Aligned)->instances.empty());
     }
 
+    // Two runs side by side: the runs' alignment is computed once and
+    // kept through a change of settings (it reads none).
+    void theRunsAlignmentIsKeptThroughNewSettings()
+    {
+        const Session a = m_ddp->subset({0}), b = m_ddp->subset({2});
+        const auto both = std::make_shared<const Session>(Session::comparison(a, b));
+        const auto workspace = std::make_shared<const AnalysisWorkspace>(both, AnalysisSettings{});
+        for (const RunAnchor anchor : {RunAnchor::Starts, RunAnchor::FirstStep})
+            QCOMPARE(workspace->runAnchorDelta(anchor), runAnchorDelta(*both, anchor));
+        const auto stretch = workspace->stepStretchPoints();
+        const auto alone = stepStretchPoints(*both);
+        QCOMPARE(stretch->size(), alone.size());
+        for (std::size_t r = 0; r < alone.size(); ++r) {
+            QCOMPARE((*stretch)[r].size(), alone[r].size());
+            for (std::size_t i = 0; i < alone[r].size(); ++i)
+                QVERIFY((*stretch)[r][i].own == alone[r][i].own && (*stretch)[r][i].shown == alone[r][i].shown);
+        }
+        AnalysisSettings other;
+        other.communicationPattern = QStringLiteral("(?i)nccl");
+        QCOMPARE(workspace->withSettings(other)->stepStretchPoints().get(), stretch.get());
+    }
+
     // Scoped results: once per scope and name, the last few kept.
     void scopedResultsAreKeptForTheLastScopes()
     {
