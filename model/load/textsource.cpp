@@ -34,6 +34,7 @@ TextSource::TextSource(const QString &path) : m_file(path)
         fail(QStringLiteral("cannot read: %1").arg(m_file.errorString()));
         return;
     }
+    m_fileSize = m_file.size();
     const QByteArray magic = m_file.peek(2);
     m_gzip = magic.size() == 2 && quint8(magic[0]) == 0x1f && quint8(magic[1]) == 0x8b;
     if (!m_gzip)
@@ -46,7 +47,18 @@ TextSource::TextSource(const QString &path) : m_file(path)
     m_inflater->started = true;
 }
 
-TextSource::TextSource(std::string_view bytes) : m_memory(bytes), m_fromMemory(true) {}
+TextSource::TextSource(std::string_view bytes) : m_fileSize(qint64(bytes.size())), m_memory(bytes), m_fromMemory(true) {}
+
+double TextSource::fractionRead() const
+{
+    return m_fractionRead.load(std::memory_order_relaxed);
+}
+
+void TextSource::noteRead()
+{
+    const qint64 at = m_fromMemory ? m_fileSize - qint64(m_memory.size()) : m_file.pos();
+    m_fractionRead.store(m_fileSize > 0 ? std::min(1.0, double(at) / double(m_fileSize)) : 1.0, std::memory_order_relaxed);
+}
 
 TextSource::~TextSource() = default;
 
@@ -61,6 +73,10 @@ std::size_t TextSource::read(char *to, std::size_t capacity)
 {
     if (m_atEnd || capacity == 0)
         return 0;
+    struct NoteAfter {
+        TextSource *source;
+        ~NoteAfter() { source->noteRead(); }
+    } note{this};
     if (m_fromMemory) {
         const std::size_t n = std::min(capacity, m_memory.size());
         if (n)

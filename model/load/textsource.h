@@ -6,6 +6,7 @@
 // decompressed copy: a 1.5 GB trace costs a few MiB of text in flight.
 #include <QFile>
 #include <QString>
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -31,12 +32,19 @@ public:
     // What went wrong, naming the compressed byte for gzip input.
     const QString &error() const { return m_error; }
     bool isGzip() const { return m_gzip; }
+    // How much of the file is read, 0 to 1 (of its compressed bytes for
+    // gzip); safe to ask from another thread than the reader's.
+    double fractionRead() const;
 
 private:
     std::size_t inflateInto(char *to, std::size_t capacity);
     bool fail(const QString &error);
 
+    void noteRead();
+
     QFile m_file;
+    qint64 m_fileSize = 0;
+    std::atomic<double> m_fractionRead{0.0};
     std::string_view m_memory;
     bool m_fromMemory = false;
     bool m_gzip = false;

@@ -582,7 +582,8 @@ LoadResult KinetoLoader::load(const QString &path, const LoadControl &control)
     // The text is read as it is parsed, a few parts of it in flight
     // (kineto::parseTrace); only a small document is held whole, and only
     // that much is needed before reading.
-    const std::uint64_t textAtOnce = std::min<std::uint64_t>(contentBytesAtLeast(path), 2 * kineto::kDefaultPartBytes);
+    const std::uint64_t fileBytes = contentBytesAtLeast(path);
+    const std::uint64_t textAtOnce = std::min<std::uint64_t>(fileBytes, 2 * kineto::kDefaultPartBytes);
     if (const QString shortfall = memoryShortfall({textAtOnce, 0}, control); !shortfall.isEmpty())
         return LoadResult::failure(shortfall);
     TextSource source(path);
@@ -600,7 +601,15 @@ LoadResult KinetoLoader::load(const QString &path, const LoadControl &control)
             if (memory.add())
                 builder.add(e);
         },
-        [&] { return memory.refused() || control.isCancelled(); });
+        [&] { return memory.refused() || control.isCancelled(); }, kineto::kDefaultPartBytes,
+        [&](std::size_t documentEnd) {
+            // The parse is most of the load: its share of the bar by the text
+            // handed on (for gzip, whose text size is unknown, by the
+            // compressed bytes read, a few parts ahead).
+            const double done = source.isGzip() || textAtOnce == 0 ? source.fractionRead()
+                                                                   : std::min(1.0, double(documentEnd) / double(fileBytes));
+            control.report(0.05 + 0.75 * done);
+        });
     if (memory.refused())
         return LoadResult::failure(memory.message());
     if (control.isCancelled() || (parseError && parseError->cancelled))

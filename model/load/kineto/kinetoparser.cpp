@@ -416,6 +416,7 @@ class EventBatch {
 public:
     std::vector<KinetoEvent> events;
     std::optional<ParseError> error; // the part did not parse (offset in the document)
+    std::size_t partEnd = 0;         // where its part ends in the document
 
     void add(const KinetoEvent &parsed)
     {
@@ -514,8 +515,8 @@ struct PartText {
 // builder.
 class PartPipeline {
 public:
-    PartPipeline(TextSource &source, ByteBuffer &&head, std::size_t partBytes)
-        : m_source(source), m_window(std::move(head)), m_partBytes(partBytes)
+    PartPipeline(TextSource &source, ByteBuffer &&head, std::size_t partBytes, const std::function<void(std::size_t)> &onPartHandedOn)
+        : m_source(source), m_window(std::move(head)), m_partBytes(partBytes), m_onPartHandedOn(onPartHandedOn)
     {
     }
 
@@ -713,6 +714,7 @@ private:
                 else
                     batch = std::make_unique<EventBatch>();
                 const EventPart part = text->part;
+                batch->partEnd = part.end;
                 const std::string_view events = text->bytes.view().substr(1, part.end - part.begin);
                 if (!part.wholeArray && events.find_first_not_of(" \t\r\n") == std::string_view::npos) {
                     // "[a,,b]" or "[a, ]": the whole parse would refuse it.
@@ -765,6 +767,8 @@ private:
             }
             if (batch->error)
                 return batch->error;
+            if (m_onPartHandedOn)
+                m_onPartHandedOn(batch->partEnd);
             const std::lock_guard lock(m_mutex);
             m_spare.push_back(std::move(batch));
         }
@@ -814,6 +818,7 @@ private:
     ByteBuffer m_outsideArrays;    // the scan thread's, until it is done
     std::size_t m_keptUpTo = 0, m_nextArray = 0;
     const std::size_t m_partBytes;
+    const std::function<void(std::size_t)> &m_onPartHandedOn;
     std::size_t m_maxInFlight = 3;
     std::mutex m_mutex;
     std::condition_variable m_changed;
@@ -842,7 +847,8 @@ std::optional<ParseError> parseWhole(ByteBuffer &text, TraceHeader &header, Even
 
 std::optional<ParseError> parseTrace(TextSource &source, TraceHeader &header,
                                      const std::function<void(const KinetoEvent &)> &onEvent,
-                                     const std::function<bool()> &isCancelled, std::size_t partBytes)
+                                     const std::function<bool()> &isCancelled, std::size_t partBytes,
+                                     const std::function<void(std::size_t)> &onPartHandedOn)
 {
     EventReader reader{onEvent, isCancelled, {}, 0};
     // A document of up to two parts is parsed whole: it is read first.
@@ -859,7 +865,7 @@ std::optional<ParseError> parseTrace(TextSource &source, TraceHeader &header,
     if (source.atEnd()) {
         error = parseWhole(head, header, reader);
     } else {
-        PartPipeline::Outcome outcome = PartPipeline(source, std::move(head), partBytes).run(header, reader);
+        PartPipeline::Outcome outcome = PartPipeline(source, std::move(head), partBytes, onPartHandedOn).run(header, reader);
         error = std::move(outcome.error);
         if (outcome.noArrays)
             error = parseWhole(outcome.wholeText, header, reader);

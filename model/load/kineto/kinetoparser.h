@@ -83,12 +83,14 @@ struct ParseError {
 // nullopt on success. A document larger than twice `partBytes` is read
 // and parsed in parts of about that size (load/kineto/eventarray.h), the
 // text in flight a few parts; a smaller one is read and parsed whole.
-// Tests pass small parts.
+// Tests pass small parts. onPartHandedOn(end), when given, follows each
+// part's events with where the part ends in the document (progress).
 constexpr std::size_t kDefaultPartBytes = std::size_t(2) << 20;
 std::optional<ParseError> parseTrace(TextSource &source, TraceHeader &header,
                                      const std::function<void(const KinetoEvent &)> &onEvent,
                                      const std::function<bool()> &isCancelled,
-                                     std::size_t partBytes = kDefaultPartBytes);
+                                     std::size_t partBytes = kDefaultPartBytes,
+                                     const std::function<void(std::size_t)> &onPartHandedOn = {});
 // The same, from text in memory.
 std::optional<ParseError> parseTrace(ByteBuffer &json, TraceHeader &header,
                                      const std::function<void(const KinetoEvent &)> &onEvent,

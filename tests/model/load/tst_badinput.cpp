@@ -114,6 +114,13 @@ private slots:
         const LoadResult loaded = loadTraceFile(path, control);
         QVERIFY2(loaded.ok(), qPrintable(loaded.error));
         QCOMPARE(loaded.report->eventCount(), std::size_t(kEvents));
+        // The same text plain: progress follows the bytes read while it is parsed.
+        const QString plain = writeFile(QStringLiteral("tiny.pt.trace.json"), text);
+        std::vector<double> progress;
+        control.progress = [&](double fraction) { progress.push_back(fraction); };
+        QCOMPARE(loadTraceFile(plain, control).report->eventCount(), std::size_t(kEvents));
+        QVERIFY(std::is_sorted(progress.begin(), progress.end()));
+        QVERIFY(std::count_if(progress.begin(), progress.end(), [](double f) { return f > 0.05 && f < 0.8; }) >= 2);
     }
 
     // What the messages and the checks call available respects the
