@@ -1,6 +1,5 @@
 #include "collectivelookup.h"
 
-
 namespace rankscope {
 
 void CollectiveLookup::forget()

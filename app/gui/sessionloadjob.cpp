@@ -2,7 +2,6 @@
 
 #include "load/cache/indexcache.h"
 
-
 namespace rankscope {
 
 SessionLoadJob::SessionLoadJob(QObject *parent) : QObject(parent) {}
@@ -44,7 +43,7 @@ void SessionLoadJob::start(const QStringList &paths, bool summariesFirst)
             auto lastPercent = std::make_shared<std::atomic<int>>(-1);
             return [self, flag, signal, lastPercent](double fraction) {
                 const int percent = int(fraction * 100.0);
-                if (lastPercent->exchange(percent) == percent || !self)
+                if (flag->load() || lastPercent->exchange(percent) == percent || !self) // a replaced job posts nothing
                     return;
                 QMetaObject::invokeMethod(self.data(), [self, flag, signal, percent] {
                     if (self && !flag->load())
