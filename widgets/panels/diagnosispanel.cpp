@@ -66,12 +66,10 @@ void DiagnosisPanel::refresh()
 
 void DiagnosisPanel::sessionChanged()
 {
-    m_diagnosis.reset();
+    m_diagnosis.reset(); // its tables were cleared with every panel's (StatsPanel::setWorkspace)
     m_shown = -1;
     m_notes->setText(tr("Diagnosing the session..."));
-    m_findings->setTable({});
     m_advice->clear();
-    m_instances->setTable({});
 }
 
 void DiagnosisPanel::present(std::shared_ptr<const Diagnosis> diagnosis)

@@ -28,7 +28,7 @@ public:
 protected:
     void refresh() override;
     bool readsAnalysisSettings() const override { return true; }
-    // The old session's findings go at once: they would read as the new one's.
+    // The old session's notes and advice go at once: they would read as the new one's.
     void sessionChanged() override;
 
 private:

@@ -32,6 +32,13 @@ void StatsPanel::setWorkspace(WorkspacePtr workspace)
     ++m_generation; // a result still computing is the old session's: dropped
     cancelCurrent();
     showComputing(false);
+    // What the panel showed was the old session's: it goes at once, not
+    // when the new session's results arrive.
+    for (TableBox *table : m_exportTables)
+        table->setTable({});
+    for (const auto &[slot, fileName] : m_exportCharts)
+        if (*slot)
+            replaceWidget(*slot, new QWidget((*slot)->parentWidget()));
     m_scope = {};
     sessionChanged();
     refreshWhenShown();

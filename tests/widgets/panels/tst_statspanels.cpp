@@ -278,6 +278,7 @@ private slots:
         dock.setComputeInBackground(true);
         dock.setSession(m_ddp);
         QCOMPARE(dock.diagnosis()->findingsTable()->model()->rowCount(), 0);
+        QCOMPARE(dock.gaps()->gapTable()->model()->rowCount(), 0); // every panel, not only the Diagnosis
         QVERIFY(dock.diagnosis()->isShowingComputing());
         QTRY_VERIFY_WITH_TIMEOUT(!dock.isComputing(), 60000);
         QVERIFY(!dock.diagnosis()->isShowingComputing());
