@@ -1,4 +1,5 @@
 #include "stats/collectives.h"
+#include "stats/collectivematching.h"
 
 #include "core/cancellation.h"
 #include "core/intervals.h"
@@ -117,82 +118,6 @@ const QString &recordedTimesNote()
     return note;
 }
 
-// Half the usual time between a rank's consecutive operations on a
-// communicator: operations of one instance end together (up to the ranks'
-// clock offsets), the next instance's a step later.
-TimeNs matchingTolerance(const std::map<int, std::vector<CollectiveOp>> &perRank)
-{
-    std::vector<TimeNs> spacing;
-    for (const auto &[ri, ops] : perRank)
-        for (std::size_t i = 1; i < ops.size(); ++i)
-            spacing.push_back(ops[i].end - ops[i - 1].end);
-    if (spacing.empty())
-        return kTimeMax / 4;
-    const auto mid = spacing.begin() + std::ptrdiff_t(spacing.size() / 2);
-    std::nth_element(spacing.begin(), mid, spacing.end());
-    return std::max<TimeNs>(*mid / 2, 1);
-}
-
-// How many of a rank's operations end within the tolerance of the
-// reference rank's once shifted by `shift` (in order, each used once).
-std::size_t endsMatched(const std::vector<CollectiveOp> &reference, const std::vector<CollectiveOp> &ops, TimeNs shift, TimeNs tolerance)
-{
-    std::size_t matched = 0;
-    for (std::size_t i = 0, j = 0; i < reference.size() && j < ops.size();) {
-        const TimeNs d = ops[j].end + shift - reference[i].end;
-        if (d < -tolerance) {
-            ++j;
-        } else if (d > tolerance) {
-            ++i;
-        } else {
-            ++matched;
-            ++i;
-            ++j;
-        }
-    }
-    return matched;
-}
-
-// The shift that lines a rank's operation ends up with the reference
-// rank's, for matching only: across hosts the recorded clocks can be off by
-// more than the time between collectives. Candidates pair one of the first
-// few operations of each; the one that matches most wins (no shift on a
-// tie), so a skipped operation cannot mislead it as a k-th-with-k-th guess
-// would.
-TimeNs matchingShift(const std::vector<CollectiveOp> &reference, const std::vector<CollectiveOp> &ops, TimeNs tolerance)
-{
-    constexpr std::size_t kCandidates = 4;
-    TimeNs best = 0;
-    std::size_t bestMatched = endsMatched(reference, ops, 0, tolerance);
-    for (std::size_t i = 0; i < std::min(kCandidates, reference.size()); ++i)
-        for (std::size_t j = 0; j < std::min(kCandidates, ops.size()); ++j) {
-            const TimeNs shift = reference[i].end - ops[j].end;
-            const std::size_t matched = endsMatched(reference, ops, shift, tolerance);
-            if (matched > bestMatched || (matched == bestMatched && std::abs(shift) < std::abs(best))) {
-                best = shift;
-                bestMatched = matched;
-            }
-        }
-    return best;
-}
-
-// First and last arrival, the last rank (the first such on ties), the end.
-void measureInstance(CollectiveInstance &c)
-{
-    c.firstArrival = c.arrivals.front().start;
-    c.lastArrival = c.arrivals.front().start;
-    c.lastRankIndex = c.arrivals.front().rankIndex;
-    c.end = c.arrivals.front().end;
-    for (const CollectiveArrival &a : c.arrivals) {
-        c.firstArrival = std::min(c.firstArrival, a.start);
-        if (a.start > c.lastArrival) {
-            c.lastArrival = a.start;
-            c.lastRankIndex = a.rankIndex;
-        }
-        c.end = std::max(c.end, a.end);
-    }
-}
-
 } // namespace
 
 CollectiveMatch matchCollectives(const Session &session, const KernelClassifier &classes)
@@ -205,123 +130,32 @@ CollectiveMatch matchCollectives(CollectiveInputs &inputs)
 {
     const Session &session = inputs.session();
     CollectiveMatch match;
-    const int rankCount = int(session.ranks().size());
-    bool keyedByGroup = false;
-    // communicator -> per rank index, its operations in time order
-    std::map<QString, std::map<int, std::vector<CollectiveOp>>> communicators;
-    QStringList withoutCommunication;
-    for (int ri = 0; ri < rankCount; ++ri) {
-        throwIfCancelled(); // a newer request replaced this one (core/cancellation.h)
-        const RankCollectiveOps &ops = inputs.of(ri);
-        keyedByGroup = keyedByGroup || ops.keyedByGroup;
-        if (ops.byCommunicator.empty())
-            withoutCommunication << QString::number(session.ranks()[std::size_t(ri)].rank);
-        // Two runs compared share communicator names but no collective:
-        // each run's ranks are matched among themselves.
-        const RunSide side = session.ranks()[std::size_t(ri)].side;
-        for (const auto &[communicator, list] : ops.byCommunicator)
-            communicators[side == RunSide::None ? communicator : runSideName(side) + QStringLiteral(": ") + communicator][ri] = list;
-    }
-    if (communicators.empty()) {
+    CommunicatorGroups groups = groupByCommunicator(inputs);
+    if (groups.communicators.empty()) {
         match.notes << QStringLiteral("No communication kernels (NCCL or the other libraries of the kernel classes) in any rank: "
                                       "there are no collectives to match.");
         return match;
     }
-    if (!withoutCommunication.isEmpty() && withoutCommunication.size() < rankCount)
-        match.notes << QStringLiteral("Ranks without communication kernels: %1.").arg(withoutCommunication.join(QStringLiteral(", ")));
-    match.notes << (keyedByGroup ? QStringLiteral("Collectives matched by process group (or NCCL communicator; sends and receives by the pair of ranks), "
-                                                 "in order of their end on each rank.")
-                                 : QStringLiteral("The trace names no process groups: the communication kernels of each rank's k-th "
-                                                  "communication stream are matched with the other ranks' by their end, which a "
-                                                  "collective reaches on every rank together."));
+    if (!groups.ranksWithout.isEmpty() && groups.ranksWithout.size() < int(session.ranks().size()))
+        match.notes << QStringLiteral("Ranks without communication kernels: %1.").arg(groups.ranksWithout.join(QStringLiteral(", ")));
+    match.notes << (groups.keyedByGroup ? QStringLiteral("Collectives matched by process group (or NCCL communicator; sends and receives by the pair of ranks), "
+                                                        "in order of their end on each rank.")
+                                        : QStringLiteral("The trace names no process groups: the communication kernels of each rank's k-th "
+                                                         "communication stream are matched with the other ranks' by their end, which a "
+                                                         "collective reaches on every rank together."));
     bool usedSequences = false;
-    for (auto &[communicator, perRank] : communicators) {
+    for (auto &[communicator, perRank] : groups.communicators) {
         if (perRank.size() < 2) {
             match.notes << QStringLiteral("%1 has operations on rank %2 only: nothing to match.")
                                .arg(communicator)
                                .arg(session.ranks()[std::size_t(perRank.begin()->first)].rank);
             continue;
         }
-        std::size_t most = 0;
-        for (const auto &[ri, ops] : perRank)
-            most = std::max(most, ops.size());
-        // With the trace's sequence numbers on every operation (Kineto's
-        // "Seq"), an instance is the operations of one number: exact, whatever
-        // the clocks. Sends and receives number apart from collectives, so
-        // they are matched by time.
-        bool bySequence = true;
-        for (const auto &[ri, ops] : perRank)
-            for (const CollectiveOp &op : ops)
-                bySequence = bySequence && op.sequence >= 0 && !isPointToPoint(op.kind);
-        if (bySequence) {
-            usedSequences = true;
-            for (auto &[ri, ops] : perRank)
-                std::stable_sort(ops.begin(), ops.end(), [](const CollectiveOp &a, const CollectiveOp &b) { return a.sequence < b.sequence; });
-        }
-        const TimeNs tolerance = bySequence ? 0 : matchingTolerance(perRank);
-        // Each rank's ends shifted onto the first rank's clock, for matching.
-        std::map<int, TimeNs> shift;
-        for (const auto &[ri, ops] : perRank)
-            shift[ri] = bySequence ? 0 : matchingShift(perRank.begin()->second, ops, tolerance);
-        // What the greedy pass orders by: the number, else the shifted end.
-        auto keyOf = [&](int ri, const CollectiveOp &op) { return bySequence ? TimeNs(op.sequence) : op.end + shift[ri]; };
-        // Greedy by end time: the operations that end with the earliest
-        // remaining one (within the tolerance) are one instance; a rank
-        // whose next operation ends later has none in it: it skipped it.
-        std::map<int, std::size_t> next, firstMissing, skipped;
-        for (const auto &[ri, ops] : perRank)
-            next[ri] = 0;
-        for (std::size_t sequence = 0;; ++sequence) {
-            TimeNs earliest = kTimeMax;
-            for (const auto &[ri, ops] : perRank)
-                if (next[ri] < ops.size())
-                    earliest = std::min(earliest, keyOf(ri, ops[next[ri]]));
-            if (earliest == kTimeMax)
-                break;
-            CollectiveInstance c;
-            c.communicator = communicator;
-            c.sequence = sequence;
-            std::vector<int> absent; // ranks with later operations only
-            for (const auto &[ri, ops] : perRank) {
-                if (next[ri] >= ops.size())
-                    continue;
-                const CollectiveOp &op = ops[next[ri]];
-                if (keyOf(ri, op) > earliest + tolerance) {
-                    absent.push_back(ri);
-                    continue;
-                }
-                ++next[ri];
-                CollectiveArrival a;
-                a.rankIndex = ri;
-                a.kernel = {ri, op.track, op.event};
-                a.start = op.start;
-                a.end = op.end;
-                a.launch = op.launch;
-                if (c.arrivals.empty()) {
-                    c.kind = op.kind;
-                    c.name = op.name;
-                }
-                if (c.bytes < 0)
-                    c.bytes = op.bytes;
-                c.groupSize = std::max(c.groupSize, op.groupSize);
-                c.arrivals.push_back(a);
-            }
-            if (c.arrivals.size() < 2)
-                continue; // one rank's extra operation: the others skipped nothing
-            for (const int ri : absent) {
-                firstMissing.try_emplace(ri, sequence);
-                ++skipped[ri];
-            }
-            c.groupSize = std::max<int>(c.groupSize, int(c.arrivals.size()));
-            measureInstance(c);
-            match.instances.push_back(std::move(c));
-        }
-        for (const auto &[ri, ops] : perRank)
-            if (ops.size() < most || firstMissing.count(ri)) {
-                const auto missing = firstMissing.find(ri);
-                match.desyncs.push_back({communicator, ri, ops.size(), most, skipped[ri],
-                                         missing != firstMissing.end() ? std::optional<std::size_t>(missing->second) : std::nullopt});
-            }
+        const MatchingOrder order = orderForMatching(perRank);
+        usedSequences = usedSequences || order.bySequence;
+        CommunicatorMatch matched = matchCommunicator(communicator, perRank, order);
+        std::move(matched.instances.begin(), matched.instances.end(), std::back_inserter(match.instances));
+        std::move(matched.desyncs.begin(), matched.desyncs.end(), std::back_inserter(match.desyncs));
     }
     std::stable_sort(match.instances.begin(), match.instances.end(),
                      [](const CollectiveInstance &a, const CollectiveInstance &b) { return a.firstArrival < b.firstArrival; });
@@ -330,16 +164,8 @@ CollectiveMatch matchCollectives(CollectiveInputs &inputs)
                                       "its instances are the operations of one number.");
     if (!match.instances.empty())
         match.notes << recordedTimesNote();
-    for (const CommunicatorDesync &d : match.desyncs) {
-        const int rank = session.ranks()[std::size_t(d.rankIndex)].rank;
-        QString note = QStringLiteral("Desync on %1: rank %2 has %3 operations, another rank %4").arg(d.communicator).arg(rank).arg(d.operations).arg(d.expected);
-        if (d.firstMissing)
-            note += QStringLiteral("; rank %1 is absent from %2 instance(s) the others took part in, the first operation #%3")
-                        .arg(rank).arg(d.skipped).arg(*d.firstMissing);
-        else
-            note += QStringLiteral(" (%1 behind at the end, or cut by the capture)").arg(d.expected - d.operations);
-        match.notes << note + QLatin1Char('.');
-    }
+    for (const CommunicatorDesync &d : match.desyncs)
+        match.notes << desyncNote(session, d);
     return match;
 }
 
