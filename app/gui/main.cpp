@@ -5,6 +5,7 @@
 #include "load/heappages.h"
 #include "load/traceloader.h"
 #include "mainwindow.h"
+#include "sessioncontroller.h"
 #include "panels/statsdock.h"
 #include "screenshot.h"
 #include "session/session.h"
@@ -96,7 +97,7 @@ int main(int argc, char **argv)
         if (parser.isSet(compareOption))
             window.compareWith(parser.values(compareOption), true);
         if (parser.isSet(stretchOption))
-            window.stretchSteps(true);
+            window.session()->stretchSteps(true);
         const rankscope::Session *session = window.timeline()->session().get();
         if (!session || session->ranks().empty()) {
             err << "rankscope: nothing could be opened\n";

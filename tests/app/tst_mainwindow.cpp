@@ -5,6 +5,7 @@
 #include "details/diagnosticspanel.h"
 #include "events/eventspanel.h"
 #include "mainwindow.h"
+#include "sessioncontroller.h"
 #include "nsysfixture.h"
 #include "palettes.h"
 #include "panels/comparepanel.h"
@@ -389,7 +390,7 @@ private slots:
         // One export, one clock: aligning on collectives (matched on a
         // worker, the status bar saying so meanwhile) moves nothing and says so.
         const Session *before = w.timeline()->canvas()->session();
-        w.alignOnCollectives(true);
+        w.session()->alignOnCollectives(true);
         QVERIFY(w.statusBar()->currentMessage().startsWith(QLatin1String("Matching collectives across 2 rank(s)")));
         QTRY_VERIFY(w.statusBar()->currentMessage().contains(QLatin1String("already agree")));
         QCOMPARE(w.timeline()->canvas()->session(), before);
@@ -445,21 +446,21 @@ private slots:
         const EventLocation b = lit.back();
         QCOMPARE(b.rank, 1);
         w.timeline()->canvas()->selectEvent(b);
-        QVERIFY(w.alignRunsOnSelectedEvent().contains(QLatin1String("counterpart")));
+        QVERIFY(w.session()->alignRunsOnSelectedEvent().contains(QLatin1String("counterpart")));
         s = w.timeline()->canvas()->session();
         const std::optional<EventLocation> a = stats::counterpartEvent(*s, b);
         QVERIFY(a && a->rank == 0);
         QCOMPARE(s->sessionTime(*a).start, s->sessionTime(b).start);
-        QVERIFY(!w.alignRuns(stats::RunAnchor::Starts).isEmpty());
+        QVERIFY(!w.session()->alignRuns(stats::RunAnchor::Starts).isEmpty());
         s = w.timeline()->canvas()->session();
         QCOMPARE(s->subset({0}).extent().start, s->subset({1}).extent().start);
 
         // Stretched, step k of B is drawn over step k of A, and stays so when B moves.
-        QVERIFY(w.stretchSteps(true).contains(QLatin1String("drawn over")));
+        QVERIFY(w.session()->stretchSteps(true).contains(QLatin1String("drawn over")));
         QVERIFY(w.timeline()->canvas()->displayTime().isStretched(1));
-        w.alignRuns(stats::RunAnchor::FirstStep);
+        w.session()->alignRuns(stats::RunAnchor::FirstStep);
         QVERIFY(w.timeline()->canvas()->displayTime().isStretched(1));
-        w.stretchSteps(false);
+        w.session()->stretchSteps(false);
         QVERIFY(!w.timeline()->canvas()->displayTime().isStretched());
 
         // Files dropped with Shift held are run B.
@@ -499,18 +500,18 @@ private slots:
         w.open({dir.path()}, true);
         const Session *recorded = w.timeline()->canvas()->session();
         QCOMPARE(recorded->ranks().size(), 3u);
-        w.alignOnCollectives(true);
+        w.session()->alignOnCollectives(true);
         QCOMPARE(w.timeline()->canvas()->session(), recorded); // not yet
         QTRY_VERIFY(w.timeline()->canvas()->session() != recorded);
         const Session *aligned = w.timeline()->canvas()->session();
         QCOMPARE(aligned->ranks().size(), 3u);
         QVERIFY(aligned->ranks()[1].sessionOffset != recorded->ranks()[1].sessionOffset);
-        w.alignOnCollectives(false);
+        w.session()->alignOnCollectives(false);
         QCOMPARE(w.timeline()->canvas()->session(), recorded);
         QVERIFY(w.statusBar()->currentMessage().contains(QLatin1String("recorded start times")));
         // On, then off before the match is done: the window stays as recorded.
-        w.alignOnCollectives(true);
-        w.alignOnCollectives(false);
+        w.session()->alignOnCollectives(true);
+        w.session()->alignOnCollectives(false);
         QTest::qWait(500);
         QCOMPARE(w.timeline()->canvas()->session(), recorded);
     }
@@ -519,8 +520,8 @@ private slots:
     {
         MainWindow w;
         w.open({demoPath()}, true);
-        QVERIFY(!w.compareRanks(1, 1));
-        QVERIFY(w.compareRanks(3, 0));
+        QVERIFY(!w.session()->compareRanks(1, 1));
+        QVERIFY(w.session()->compareRanks(3, 0));
         const Session *s = w.timeline()->canvas()->session();
         QVERIFY(s->isComparison());
         QCOMPARE(s->ranks().size(), 2u);

@@ -1,0 +1,106 @@
+#include "viewlinks.h"
+
+#include "collectivelookup.h"
+#include "details/detailspanel.h"
+#include "events/eventspanel.h"
+#include "panels/statsdock.h"
+#include "stats/collectives.h"
+#include "timeline/searchbar.h"
+#include "timeline/timelinecanvas.h"
+#include "timeline/timelineview.h"
+#include "timeline/zoomstate.h"
+
+#include <QDockWidget>
+#include <QTimer>
+
+namespace rankscope {
+
+ViewLinks::ViewLinks(const LinkedViews &views, QObject *parent)
+    : QObject(parent), m_views(views), m_collectives(std::make_unique<CollectiveLookup>())
+{
+    TimelineView *timeline = views.timeline;
+    TimelineCanvas *canvas = timeline->canvas();
+    const auto select = [canvas](EventLocation e) { canvas->selectEvent(e, true); };
+    // A selected collective kernel: its instance on every rank in the
+    // Details dock and as a band across the ranks on the timeline, once the
+    // collectives are matched (the first time, on a worker).
+    connect(timeline, &TimelineView::eventSelected, this, [this](std::optional<EventLocation> event) {
+        m_views.details->showDetails(event);
+        showCollectiveOf(event);
+    });
+    // The selected kernel's collective is the workspace's match too.
+    connect(views.stats, &StatsDock::workspaceChanged, this, [this](const WorkspacePtr &workspace) { m_collectives->setWorkspace(workspace); });
+    connect(m_collectives.get(), &CollectiveLookup::ready, this, [this, canvas] {
+        emit message(QString());
+        const std::optional<EventLocation> selected = canvas->selectedEvent();
+        if (selected && m_collectives->isCommunicationKernel(*selected))
+            showCollectiveOf(selected);
+    });
+    connect(views.details, &DetailsPanel::linkActivated, this, select);
+    connect(views.events, &EventsPanel::eventActivated, this, select);
+    connect(views.search, &SearchBar::matchActivated, this, select);
+    // The Events table lists the row last clicked, within the selected range.
+    connect(canvas, &TimelineCanvas::rowChosen, this, [this](int row) { showRowEvents(row); });
+    connect(timeline, &TimelineView::eventSelected, this, [this, canvas](std::optional<EventLocation> event) {
+        if (event && !m_views.events->lists(*event)) // chosen by search, a link or a panel
+            showRowEvents(canvas->rows().rowOf(event->rank, event->track));
+        m_views.events->markEvent(event);
+    });
+    ZoomState *zoom = timeline->zoom();
+    connect(zoom, &ZoomState::selectionChanged, this, [this, zoom] { m_views.events->setRange(zoom->selection()); });
+    // The panels follow the range selection; while the mouse drags it, wait
+    // until it rests before recomputing.
+    auto *rangeSettle = new QTimer(this);
+    rangeSettle->setSingleShot(true);
+    rangeSettle->setInterval(150);
+    connect(zoom, &ZoomState::selectionChanged, rangeSettle, qOverload<>(&QTimer::start));
+    connect(rangeSettle, &QTimer::timeout, this, [this, zoom] { m_views.stats->setRange(zoom->selection()); });
+    connect(views.stats, &StatsDock::clearRangeRequested, this, [zoom] { zoom->setSelection(std::nullopt); });
+    connect(views.stats, &StatsDock::eventsSelected, this, [this, canvas](const std::vector<EventLocation> &events) {
+        canvas->setHighlighted(events);
+        emit message(tr("%n event(s) highlighted", nullptr, int(events.size())), 5000);
+    });
+    connect(views.stats, &StatsDock::zoomRequested, this, [zoom](TimeRange range) { zoom->show(range); });
+    connect(views.stats, &StatsDock::searchRequested, this, [this](const QString &text) {
+        m_views.search->setQuery(text);
+        m_views.search->next();
+    });
+}
+
+ViewLinks::~ViewLinks() = default;
+
+void ViewLinks::showCollectiveOf(const std::optional<EventLocation> &event)
+{
+    const bool communication = event && m_collectives->isCommunicationKernel(*event);
+    if (communication && !m_collectives->isReady()) {
+        emit message(tr("Matching collectives across %n rank(s)...", nullptr, m_collectives->rankCount()));
+        m_collectives->prepare();
+    }
+    const stats::CollectiveInstance *collective = communication ? m_collectives->instanceOf(*event) : nullptr;
+    TimelineCanvas *canvas = m_views.timeline->canvas();
+    if (!collective) {
+        canvas->setCollectiveOverlay(std::nullopt);
+        return;
+    }
+    m_views.details->appendCollective(*collective);
+    TimelineCanvas::CollectiveOverlay overlay{{collective->firstArrival, collective->lastArrival}, {}, {}};
+    for (const stats::CollectiveArrival &a : collective->arrivals) {
+        overlay.kernels.push_back(a.kernel);
+        if (a.rankIndex == collective->lastRankIndex)
+            overlay.last = a.kernel;
+    }
+    canvas->setCollectiveOverlay(std::move(overlay));
+}
+
+void ViewLinks::showRowEvents(int row)
+{
+    const TimelineRows &rows = m_views.timeline->canvas()->rows();
+    if (row < 0 || rows.rows()[std::size_t(row)].kind != TimelineRow::Kind::Slices)
+        return;
+    const TimelineRow &r = rows.rows()[std::size_t(row)];
+    m_views.events->showRow(r.rank, r.tracks, rows.key(row));
+    if (m_views.eventsDock && m_views.eventsDock->isHidden())
+        m_views.eventsDock->show();
+}
+
+} // namespace rankscope

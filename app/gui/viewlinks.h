@@ -1,0 +1,55 @@
+#pragma once
+// How the window's views follow each other: an event selected anywhere
+// (timeline, search, a Details link, the Events table, a panel) is shown
+// in Details, listed in Events and, for a collective kernel, drawn as its
+// instance across the ranks; the range selection reaches the Events table
+// and, once the mouse rests, the statistics; the panels' requests (zoom,
+// search, highlight, clear the range) reach the timeline.
+#include "session/session.h"
+
+#include <QObject>
+
+#include <memory>
+#include <optional>
+
+class QDockWidget;
+
+namespace rankscope {
+
+class CollectiveLookup;
+class DetailsPanel;
+class EventsPanel;
+class SearchBar;
+class StatsDock;
+class TimelineView;
+
+struct LinkedViews {
+    TimelineView *timeline = nullptr;
+    DetailsPanel *details = nullptr;
+    EventsPanel *events = nullptr;
+    QDockWidget *eventsDock = nullptr; // shown when a row's events are listed
+    SearchBar *search = nullptr;
+    StatsDock *stats = nullptr;
+};
+
+class ViewLinks : public QObject {
+    Q_OBJECT
+public:
+    ViewLinks(const LinkedViews &views, QObject *parent);
+    ~ViewLinks() override;
+
+signals:
+    void message(const QString &text, int timeoutMs = 0); // for the status bar; empty: clear it
+
+private:
+    // The selected kernel's collective, in the Details dock and across the
+    // ranks; matched first (on a worker) if it is not yet.
+    void showCollectiveOf(const std::optional<EventLocation> &event);
+    // Lists a timeline row's events in the Events dock (and shows the dock).
+    void showRowEvents(int row);
+
+    LinkedViews m_views;
+    std::unique_ptr<CollectiveLookup> m_collectives;
+};
+
+} // namespace rankscope
