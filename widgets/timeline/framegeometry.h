@@ -20,6 +20,10 @@ struct RowGeometry {
     // `rects` when the last frame's stand in (moved to this view's scale).
     bool pending = false;
     std::vector<float> busy; // a collapsed group: busy share per pixel column
+    // A counter row: per pixel column, the largest value in force across it
+    // as a share of the counter's largest (-1: no sample); all zero: none.
+    std::vector<float> counterShare;
+    bool counterAllZero = false;
     bool pinned = false;     // in the fixed area at the top
 };
 

@@ -7,6 +7,7 @@
 #include "theme/theme.h"
 #include "timeline/collapsedbusy.h"
 #include "timeline/rowbuilder.h"
+#include "timeline/rowpainters.h"
 #include "timeline/timelineinput.h"
 #include "timeline/zoomstate.h"
 
@@ -176,157 +177,198 @@ void TimelineCanvas::updateScrollBar()
     verticalScrollBar()->setRange(0, std::max(0, m_rows.totalHeight() - scrolledArea));
 }
 
+// What one geometry pass knows of the frame before it and of this one.
+struct TimelineCanvas::GeometryPass {
+    TimeScale scale;
+    int width = 0;
+    GeometryView view, before;
+    bool scrolled = false; // the same view as the last frame's, scrolled: its rows can stay
+    bool zoomed = false;   // only the time changed: the last frame's rows stand in, moved
+    // Of the last frame: rows whose rectangles can stay (a scroll), or
+    // stand in until their rows arrive (a zoom).
+    std::map<int, RowGeometry> previous;
+    QElapsedTimer building;
+    int built = 0; // rows scrolled in and built this frame: at least one, so every frame makes progress
+};
+
 void TimelineCanvas::ensureGeometry() const
 {
     if (m_geometryValid)
         return;
     m_geometryValid = true;
-    const TimeScale s = scale();
-    const int width = trackAreaWidth();
-    const GeometryView view{s.start, s.nsPerPixel, width, m_rowsGeneration};
-    const bool scrolled = view == m_geometryView && !m_export;
+    GeometryPass pass;
+    pass.scale = scale();
+    pass.width = trackAreaWidth();
+    pass.view = GeometryView{pass.scale.start, pass.scale.nsPerPixel, pass.width, m_rowsGeneration};
+    pass.scrolled = pass.view == m_geometryView && !m_export;
     // Only the time changed (a zoom or a pan of the same rows and width,
     // unstretched): the last frame's rectangles, moved to the new scale,
     // stand in for the rows the worker builds.
-    const bool zoomed = !scrolled && !m_export && !m_exportedLast && view.width == m_geometryView.width
-                        && view.rows == m_geometryView.rows && !m_displayTime.isStretched();
-    const GeometryView before = m_geometryView;
+    pass.zoomed = !pass.scrolled && !m_export && !m_exportedLast && pass.view.width == m_geometryView.width
+                  && pass.view.rows == m_geometryView.rows && !m_displayTime.isStretched();
+    pass.before = m_geometryView;
     m_exportedLast = m_export.has_value();
-    QElapsedTimer building;
-    building.start();
+    pass.building.start();
     m_pendingRows = 0;
     m_deferredRows = 0;
-    int built = 0; // rows scrolled in and built this frame: at least one, so every frame makes progress
-    // Of the last frame: rows whose rectangles can stay (a scroll), or
-    // stand in until their rows arrive (a zoom).
-    std::map<int, RowGeometry> previous;
-    if (scrolled || zoomed)
+    if (pass.scrolled || pass.zoomed)
         for (RowGeometry &g : m_geometry.rows())
             if (!g.rects.empty())
-                previous.emplace(g.row, std::move(g));
-    if (!scrolled)
+                pass.previous.emplace(g.row, std::move(g));
+    if (!pass.scrolled)
         m_rowBuilder->startView();
-    m_geometryView = view;
+    m_geometryView = pass.view;
     m_geometry.clear();
     if (!m_session)
         return;
-    const int pinnedHeight = m_rows.pinnedHeight();
-    auto place = [&](int row, int y, bool pinned) {
-        const int h = m_rows.height(row);
-        const int visibleTop = pinned ? 0 : pinnedHeight;
-        if (y + h <= visibleTop || y >= frameHeight())
-            return;
-        RowGeometry g;
-        g.row = row;
-        g.top = y;
-        g.height = h;
-        g.pinned = pinned;
-        const TimelineRow &r = m_rows.rows()[std::size_t(row)];
-        if (r.kind != TimelineRow::Kind::Group && m_session->ranks()[std::size_t(r.rank)].report->summariesOnly) {
-            g.pending = true; // its events come with the whole report: hatched meanwhile
-        } else if (r.kind == TimelineRow::Kind::Slices) {
-            const RankEntry &entry = m_session->ranks()[std::size_t(r.rank)];
-            const int lanesTop = y + FrameGeometry::kLaneTopMargin;
-            // The lanes in view (a row taller than the view draws only those).
-            g.firstLane = std::max(0, (visibleTop - lanesTop) / TimelineRows::kLaneHeight);
-            g.lastLane = std::min((frameHeight() - lanesTop) / TimelineRows::kLaneHeight, h / TimelineRows::kLaneHeight);
-            const auto kept = previous.find(row);
-            const bool sameLanes =
-                kept != previous.end() && kept->second.firstLane == g.firstLane && kept->second.lastLane == g.lastLane;
-            if (scrolled && sameLanes && !kept->second.pending) {
-                ResidentBudget::process().use(*entry.report); // painting reads its events' names
-                g.rects = std::move(kept->second.rects);
-                m_geometry.rows().push_back(std::move(g));
-                return;
-            }
-            RowBuildJob job;
-            job.widthPx = width;
-            job.report = entry.report;
-            const std::vector<DisplayTime::Piece> pieces = m_displayTime.pieces(r.rank, s, width); // one, unless stretched
-            for (std::size_t t = 0; t < r.tracks.size(); ++t)
-                for (const DisplayTime::Piece &piece : pieces) {
-                    SliceGeometryInput in;
-                    in.firstLane = g.firstLane;
-                    in.lastLane = g.lastLane;
-                    in.track = &entry.report->tracks[r.tracks[t]].slices;
-                    in.sessionOffset = entry.sessionOffset;
-                    in.laneOffset = r.laneOffset[t];
-                    in.flatten = r.flatten;
-                    in.trackSlot = std::uint8_t(t);
-                    in.clipX0 = piece.x0;
-                    in.clipX1 = piece.x1;
-                    job.parts.push_back({in, piece.scale});
-                }
-            // A rank read through its cache's mapping may wait on the disk:
-            // scrolled in or zoomed, its row is built on the worker, drawn
-            // meanwhile from the last frame's rectangles (moved to this
-            // view's scale, after a zoom), else hatched.
-            if ((scrolled || zoomed) && entry.report->indexCache) {
-                ResidentBudget::process().use(*entry.report); // its pages are about to be read
-                if (std::optional<BuiltRow> built = m_rowBuilder->take(row, g.firstLane, g.lastLane)) {
-                    g.rects = std::move(built->rects);
-                } else {
-                    m_rowBuilder->request(row, g.firstLane, g.lastLane, std::move(job));
-                    g.pending = true;
-                    ++m_pendingRows;
-                    if (sameLanes)
-                        g.rects = scrolled ? std::move(kept->second.rects) : movedToScale(kept->second.rects, before, view);
-                }
-                m_geometry.rows().push_back(std::move(g));
-                return;
-            }
-            if (scrolled && built > 0 && building.nsecsElapsed() > m_scrollBuildBudgetNs) {
-                g.pending = true;
-                ++m_pendingRows;
-                ++m_deferredRows;
-                m_geometry.rows().push_back(std::move(g));
-                return;
-            }
-            ++built;
-            ResidentBudget::process().use(*entry.report); // its events are read
-            g.rects = buildRow(job).rects;
-        } else if (r.kind == TimelineRow::Kind::Group && r.collapsed && !r.summaryTracks.empty()) {
-            const RankEntry &entry = m_session->ranks()[std::size_t(r.rank)];
-            CollapsedBusy &busy = m_collapsedBusy.try_emplace(row, *entry.report, r.summaryTracks).first->second;
-            // Scrolled in, the runs of a rank opened from its cache are read on
-            // the worker. (They are not counted against the memory budget:
-            // counted at its whole cache, each collapsed rank in view would
-            // push the others out, every frame.)
-            if (scrolled && entry.report->indexCache && busy.runsAreTheReports()
-                && !busy.hasShare(s, width, entry.sessionOffset, m_stretchGeneration)) {
-                if (std::optional<BuiltRow> built = m_rowBuilder->take(row, g.firstLane, g.lastLane)) {
-                    busy.adoptShare(std::move(built->busy), s, width, entry.sessionOffset, m_stretchGeneration);
-                } else {
-                    RowBuildJob job;
-                    job.widthPx = width;
-                    job.report = entry.report;
-                    for (const DisplayTime::Piece &piece : m_displayTime.pieces(r.rank, s, width))
-                        job.busyParts.push_back({&busy.runs(), entry.sessionOffset, piece.scale, piece.x0, piece.x1});
-                    m_rowBuilder->request(row, g.firstLane, g.lastLane, std::move(job));
-                    g.pending = true;
-                    ++m_pendingRows;
-                    m_geometry.rows().push_back(std::move(g));
-                    return;
-                }
-            }
-            g.busy = busy.share(m_displayTime, r.rank, s, width, entry.sessionOffset, m_stretchGeneration);
-        }
-        m_geometry.rows().push_back(std::move(g));
-    };
     int y = 0;
     for (int row : m_rows.pinnedRows()) {
-        place(row, y, true);
+        placeRow(pass, row, y, true);
         y += m_rows.height(row);
     }
-    y = pinnedHeight - scrollOffset();
+    y = m_rows.pinnedHeight() - scrollOffset();
     for (int row : m_rows.shownRows()) {
-        place(row, y, false);
+        placeRow(pass, row, y, false);
         y += m_rows.height(row);
     }
     std::set<int> inView;
     for (const RowGeometry &g : m_geometry.rows())
         inView.insert(g.row);
     m_rowBuilder->setRowsInView(std::move(inView));
+}
+
+void TimelineCanvas::placeRow(GeometryPass &pass, int row, int y, bool pinned) const
+{
+    const int h = m_rows.height(row);
+    const int visibleTop = pinned ? 0 : m_rows.pinnedHeight();
+    if (y + h <= visibleTop || y >= frameHeight())
+        return;
+    RowGeometry g;
+    g.row = row;
+    g.top = y;
+    g.height = h;
+    g.pinned = pinned;
+    const TimelineRow &r = m_rows.rows()[std::size_t(row)];
+    if (r.kind != TimelineRow::Kind::Group && m_session->ranks()[std::size_t(r.rank)].report->summariesOnly)
+        g.pending = true; // its events come with the whole report: hatched meanwhile
+    else if (r.kind == TimelineRow::Kind::Slices)
+        buildSliceRow(pass, g, r, visibleTop);
+    else if (r.kind == TimelineRow::Kind::Group && r.collapsed && !r.summaryTracks.empty())
+        buildCollapsedGroup(pass, g, r);
+    else if (r.kind == TimelineRow::Kind::Counter)
+        buildCounterRow(pass, g, r);
+    m_geometry.rows().push_back(std::move(g));
+}
+
+void TimelineCanvas::buildSliceRow(GeometryPass &pass, RowGeometry &g, const TimelineRow &r, int visibleTop) const
+{
+    const RankEntry &entry = m_session->ranks()[std::size_t(r.rank)];
+    const int lanesTop = g.top + FrameGeometry::kLaneTopMargin;
+    // The lanes in view (a row taller than the view draws only those).
+    g.firstLane = std::max(0, (visibleTop - lanesTop) / TimelineRows::kLaneHeight);
+    g.lastLane = std::min((frameHeight() - lanesTop) / TimelineRows::kLaneHeight, g.height / TimelineRows::kLaneHeight);
+    const auto kept = pass.previous.find(g.row);
+    const bool sameLanes = kept != pass.previous.end() && kept->second.firstLane == g.firstLane && kept->second.lastLane == g.lastLane;
+    if (pass.scrolled && sameLanes && !kept->second.pending) {
+        ResidentBudget::process().use(*entry.report); // painting reads its events' names
+        g.rects = std::move(kept->second.rects);
+        return;
+    }
+    RowBuildJob job;
+    job.widthPx = pass.width;
+    job.report = entry.report;
+    const std::vector<DisplayTime::Piece> pieces = m_displayTime.pieces(r.rank, pass.scale, pass.width); // one, unless stretched
+    for (std::size_t t = 0; t < r.tracks.size(); ++t)
+        for (const DisplayTime::Piece &piece : pieces) {
+            SliceGeometryInput in;
+            in.firstLane = g.firstLane;
+            in.lastLane = g.lastLane;
+            in.track = &entry.report->tracks[r.tracks[t]].slices;
+            in.sessionOffset = entry.sessionOffset;
+            in.laneOffset = r.laneOffset[t];
+            in.flatten = r.flatten;
+            in.trackSlot = std::uint8_t(t);
+            in.clipX0 = piece.x0;
+            in.clipX1 = piece.x1;
+            job.parts.push_back({in, piece.scale});
+        }
+    // A rank read through its cache's mapping may wait on the disk:
+    // scrolled in or zoomed, its row is built on the worker, drawn
+    // meanwhile from the last frame's rectangles (moved to this view's
+    // scale, after a zoom), else hatched.
+    if ((pass.scrolled || pass.zoomed) && entry.report->indexCache) {
+        ResidentBudget::process().use(*entry.report); // its pages are about to be read
+        if (std::optional<BuiltRow> built = m_rowBuilder->take(g.row, g.firstLane, g.lastLane)) {
+            g.rects = std::move(built->rects);
+        } else {
+            m_rowBuilder->request(g.row, g.firstLane, g.lastLane, std::move(job));
+            g.pending = true;
+            ++m_pendingRows;
+            if (sameLanes)
+                g.rects = pass.scrolled ? std::move(kept->second.rects) : movedToScale(kept->second.rects, pass.before, pass.view);
+        }
+        return;
+    }
+    if (pass.scrolled && pass.built > 0 && pass.building.nsecsElapsed() > m_scrollBuildBudgetNs) {
+        g.pending = true;
+        ++m_pendingRows;
+        ++m_deferredRows;
+        return;
+    }
+    ++pass.built;
+    ResidentBudget::process().use(*entry.report); // its events are read
+    g.rects = buildRow(job).rects;
+}
+
+void TimelineCanvas::buildCollapsedGroup(GeometryPass &pass, RowGeometry &g, const TimelineRow &r) const
+{
+    const RankEntry &entry = m_session->ranks()[std::size_t(r.rank)];
+    CollapsedBusy &busy = m_collapsedBusy.try_emplace(g.row, *entry.report, r.summaryTracks).first->second;
+    // Scrolled in, the runs of a rank opened from its cache are read on
+    // the worker. (They are not counted against the memory budget:
+    // counted at its whole cache, each collapsed rank in view would push
+    // the others out, every frame.)
+    if (pass.scrolled && entry.report->indexCache && busy.runsAreTheReports()
+        && !busy.hasShare(pass.scale, pass.width, entry.sessionOffset, m_stretchGeneration)) {
+        if (std::optional<BuiltRow> built = m_rowBuilder->take(g.row, g.firstLane, g.lastLane)) {
+            busy.adoptShare(std::move(built->busy), pass.scale, pass.width, entry.sessionOffset, m_stretchGeneration);
+        } else {
+            RowBuildJob job;
+            job.widthPx = pass.width;
+            job.report = entry.report;
+            for (const DisplayTime::Piece &piece : m_displayTime.pieces(r.rank, pass.scale, pass.width))
+                job.busyParts.push_back({&busy.runs(), entry.sessionOffset, piece.scale, piece.x0, piece.x1});
+            m_rowBuilder->request(g.row, g.firstLane, g.lastLane, std::move(job));
+            g.pending = true;
+            ++m_pendingRows;
+            return;
+        }
+    }
+    g.busy = busy.share(m_displayTime, r.rank, pass.scale, pass.width, entry.sessionOffset, m_stretchGeneration);
+}
+
+void TimelineCanvas::buildCounterRow(const GeometryPass &pass, RowGeometry &g, const TimelineRow &r) const
+{
+    const RankEntry &entry = m_session->ranks()[std::size_t(r.rank)];
+    const CounterTrack &c = entry.report->counters[std::size_t(r.counter)];
+    if (c.time.empty())
+        return;
+    const double largest = c.largest();
+    if (largest <= 0 && c.smallest() >= 0) {
+        g.counterAllZero = true;
+        return;
+    }
+    const double maxValue = std::max(1e-9, largest);
+    // A step chart: each pixel shows the largest value in force across it,
+    // read from the counter's block maxima (a 10 kHz metric has far more
+    // samples than pixels when zoomed out).
+    g.counterShare.assign(std::size_t(pass.width), -1.0f);
+    for (int x = 0; x < pass.width; ++x) {
+        const TimeNs from = m_displayTime.toSession(r.rank, pass.scale.time(x)) - entry.sessionOffset;
+        const TimeNs to = std::max(from + 1, m_displayTime.toSession(r.rank, pass.scale.time(x + 1)) - entry.sessionOffset);
+        if (const auto v = c.largestIn(from, to))
+            g.counterShare[std::size_t(x)] = float(*v / maxValue);
+    }
 }
 
 QRect TimelineCanvas::rowRect(int row) const
@@ -503,121 +545,31 @@ void TimelineCanvas::paintTo(QPainter &p)
 void TimelineCanvas::paintRow(QPainter &p, const RowGeometry &g) const
 {
     const TimelineRow &row = m_rows.rows()[std::size_t(g.row)];
-    const QRect area(m_labelWidth, g.top, trackAreaWidth(), g.height);
+    const RowArea area{QRect(m_labelWidth, g.top, trackAreaWidth(), g.height), &g};
     const Theme theme(palette());
+    const auto hatch = [&] { p.fillRect(area.area.adjusted(0, 1, 0, -1), QBrush(theme.rowSeparator(), Qt::BDiagPattern)); };
+    const Report &report = *m_session->ranks()[std::size_t(row.rank)].report;
     if (row.kind == TimelineRow::Kind::Group) {
-        p.fillRect(area, theme.groupBackground());
+        p.fillRect(area.area, theme.groupBackground());
         if (g.pending) // its busy share comes from the worker: hatched meanwhile
-            p.fillRect(area.adjusted(0, 1, 0, -1), QBrush(theme.rowSeparator(), Qt::BDiagPattern));
-        paintBusy(p, g);
+            hatch();
+        if (!g.busy.empty())
+            paintCollapsedBusy(p, area, Theme::kindColor(report.tracks[row.summaryTracks.front()].kind));
         return;
     }
     p.setPen(theme.rowSeparator());
-    p.drawLine(area.left(), area.bottom(), area.right(), area.bottom());
+    p.drawLine(area.area.left(), area.area.bottom(), area.area.right(), area.area.bottom());
     if (g.pending && g.rects.empty()) { // its events come next frame (or with the whole report): hatched meanwhile
-        p.fillRect(area.adjusted(0, 1, 0, -1), QBrush(theme.rowSeparator(), Qt::BDiagPattern));
+        hatch();
         return;
     }
     if (row.kind == TimelineRow::Kind::Counter) {
-        paintCounter(p, g);
+        const CounterTrack &c = report.counters[std::size_t(row.counter)];
+        if (!c.time.empty())
+            paintCounterRow(p, area, theme, tr("max %1").arg(formatCounterValue(std::max(1e-9, c.largest()), c.unit)), counterRangeText(row));
         return;
     }
-    const RankEntry &entry = m_session->ranks()[std::size_t(row.rank)];
-    const Report &report = *entry.report;
-    const QFontMetrics fm = p.fontMetrics();
-    p.save();
-    p.setClipRect(area, Qt::IntersectClip);
-    p.translate(m_labelWidth, 0);
-    for (const SliceRect &r : g.rects) {
-        const Track &track = report.tracks[row.tracks[r.trackSlot]];
-        const int top = laneTop(g, r.lane);
-        const int h = TimelineRows::kLaneHeight - 2;
-        const int x0 = int(std::floor(r.x0));
-        const int w = std::max(1, int(std::ceil(r.x1)) - x0);
-        QColor c = r.isMerged() || r.event == SliceRect::kNoEvent ? Theme::kindColor(track.kind)
-                                                                   : m_colors.color(report, track, r.event);
-        if (r.coverage < 1.0f)
-            c.setAlphaF(0.35 + 0.65 * double(r.coverage));
-        p.fillRect(x0, top, w, h, c);
-        if (r.count == 1)
-            if (const QBrush pattern = Theme::eventPattern(report, track, r.event); pattern.style() != Qt::NoBrush)
-                p.fillRect(x0, top, w, h, pattern);
-        if (w > 30 && r.count == 1) {
-            p.setPen(Theme::textColorOn(c));
-            QString name;
-            if (track.kind == TrackKind::NcclKernels) // the call, as NCCL or PyTorch recorded it
-                name = collectiveSummary(report, report.kernels[track.slices.payload(r.event)]);
-            if (name.isEmpty())
-                name = report.strings.string(track.kind == TrackKind::Kernel || track.kind == TrackKind::NcclKernels
-                                                 ? report.kernels[track.slices.payload(r.event)].shortName
-                                                 : track.slices.name(r.event));
-            p.drawText(QRect(x0 + 2, top, w - 4, h), Qt::AlignVCenter | Qt::AlignLeft, fm.elidedText(name, Qt::ElideRight, w - 4));
-        }
-    }
-    p.restore();
-}
-
-void TimelineCanvas::paintBusy(QPainter &p, const RowGeometry &g) const
-{
-    if (g.busy.empty())
-        return;
-    const TimelineRow &row = m_rows.rows()[std::size_t(g.row)];
-    const Report &report = *m_session->ranks()[std::size_t(row.rank)].report;
-    const QColor fill = Theme::kindColor(report.tracks[row.summaryTracks.front()].kind);
-    const int base = g.top + g.height - 2, span = g.height - 5;
-    auto heightAt = [&](std::size_t x) { return g.busy[x] > 0 ? std::max(1, int(std::round(g.busy[x] * float(span)))) : 0; };
-    // Neighbouring columns of one height as one rectangle: a busy GPU is
-    // one long bar, not a rectangle per pixel.
-    for (std::size_t x = 0; x < g.busy.size();) {
-        const int h = heightAt(x);
-        std::size_t end = x + 1;
-        while (end < g.busy.size() && heightAt(end) == h)
-            ++end;
-        if (h > 0)
-            p.fillRect(m_labelWidth + int(x), base - h, int(end - x), h, fill);
-        x = end;
-    }
-}
-
-void TimelineCanvas::paintCounter(QPainter &p, const RowGeometry &g) const
-{
-    const TimelineRow &row = m_rows.rows()[std::size_t(g.row)];
-    const RankEntry &entry = m_session->ranks()[std::size_t(row.rank)];
-    const CounterTrack &c = entry.report->counters[std::size_t(row.counter)];
-    if (c.time.empty())
-        return;
-    const double largest = c.largest();
-    if (largest <= 0 && c.smallest() >= 0) {
-        p.setPen(Theme(palette()).valueText());
-        p.drawText(QRect(m_labelWidth + 4, g.top, trackAreaWidth() - 8, g.height), Qt::AlignLeft | Qt::AlignVCenter,
-                   tr("no activity: every sample is 0"));
-        return;
-    }
-    const double maxValue = std::max(1e-9, largest);
-    const TimeScale s = scale();
-    const int width = trackAreaWidth();
-    const int base = g.top + g.height - 3, span = g.height - 8;
-    // A step chart: each pixel shows the largest value in force across it,
-    // read from the counter's block maxima (a 10 kHz metric has far more
-    // samples than pixels when zoomed out).
-    std::vector<double> column(std::size_t(width), -1.0);
-    for (int x = 0; x < width; ++x) {
-        const TimeNs from = m_displayTime.toSession(row.rank, s.time(x)) - entry.sessionOffset;
-        const TimeNs to = std::max(from + 1, m_displayTime.toSession(row.rank, s.time(x + 1)) - entry.sessionOffset);
-        if (const auto v = c.largestIn(from, to))
-            column[std::size_t(x)] = *v;
-    }
-    const QColor fill = Theme::kindColor(TrackKind::Memset);
-    for (int x = 0; x < width; ++x)
-        if (column[std::size_t(x)] >= 0) {
-            const int h = int(std::round(column[std::size_t(x)] / maxValue * span));
-            p.fillRect(m_labelWidth + x, base - h, 1, h, fill);
-        }
-    p.setPen(Theme(palette()).valueText());
-    p.drawText(QRect(m_labelWidth + 4, g.top, width - 8, 14), Qt::AlignLeft | Qt::AlignTop,
-               tr("max %1").arg(formatCounterValue(maxValue, c.unit)));
-    if (const QString range = counterRangeText(row); !range.isEmpty())
-        p.drawText(QRect(m_labelWidth + 4, g.top, width - 8, 14), Qt::AlignRight | Qt::AlignTop, range);
+    paintSliceRow(p, area, report, row, m_colors);
 }
 
 QString TimelineCanvas::counterRangeText(const TimelineRow &row) const

@@ -136,15 +136,20 @@ protected:
 
 private:
     void invalidateGeometry();
+    // The geometry pass: each row in view placed, then built by its kind
+    // (rowpainters.h draws what it builds).
+    struct GeometryPass;
     void ensureGeometry() const;
+    void placeRow(GeometryPass &pass, int row, int y, bool pinned) const;
+    void buildSliceRow(GeometryPass &pass, RowGeometry &g, const TimelineRow &r, int visibleTop) const;
+    void buildCollapsedGroup(GeometryPass &pass, RowGeometry &g, const TimelineRow &r) const;
+    void buildCounterRow(const GeometryPass &pass, RowGeometry &g, const TimelineRow &r) const;
     int scrollOffset() const;
     QRect frameRect() const;
     void updateScrollBar();
     void paintLabels(QPainter &p) const;
     void paintRow(QPainter &p, const RowGeometry &g) const;
     // A collapsed group: its rows' busy share per pixel, as a bar graph.
-    void paintBusy(QPainter &p, const RowGeometry &g) const;
-    void paintCounter(QPainter &p, const RowGeometry &g) const;
     void paintOverlays(QPainter &p) const;
     void paintCollective(QPainter &p) const;
     // An arrow between two events' points, head at `to` when `forward`.

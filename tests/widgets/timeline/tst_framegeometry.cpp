@@ -22,11 +22,21 @@ SliceRect rect(float x0, float x1, std::uint16_t lane, std::uint32_t event)
     return r;
 }
 
+RowGeometry rowOf(int row, int top, int height, std::vector<SliceRect> rects)
+{
+    RowGeometry g;
+    g.row = row;
+    g.top = top;
+    g.height = height;
+    g.rects = std::move(rects);
+    return g;
+}
+
 FrameGeometry frame()
 {
     FrameGeometry f;
-    f.rows().push_back({0, 0, 40, {rect(10, 20, 0, 1), rect(20.5f, 30, 0, 2), rect(10, 50, 1, 3)}, {}});
-    f.rows().push_back({3, 40, 22, {rect(0, 5, 0, 4)}, {}});
+    f.rows().push_back(rowOf(0, 0, 40, {rect(10, 20, 0, 1), rect(20.5f, 30, 0, 2), rect(10, 50, 1, 3)}));
+    f.rows().push_back(rowOf(3, 40, 22, {rect(0, 5, 0, 4)}));
     return f;
 }
 
