@@ -46,18 +46,27 @@ void StatsPanel::setWorkspace(WorkspacePtr workspace)
 
 void StatsPanel::showComputing(bool computing)
 {
+    // What the tables and charts show meanwhile is the previous scope's:
+    // greyed out, so it is not read as the new scope's (a new session's
+    // panels are cleared instead, setWorkspace).
+    for (TableBox *table : m_exportTables)
+        table->setEnabled(!computing);
+    for (const auto &[slot, fileName] : m_exportCharts)
+        if (*slot)
+            (*slot)->setEnabled(!computing);
     if (!computing) {
         if (m_computing)
             m_computing->hide();
         return;
     }
     if (!m_computing) {
-        m_computing = new QLabel(tr("Computing..."), this);
+        m_computing = new QLabel(this);
         m_computing->setObjectName(QStringLiteral("computing"));
         m_computing->setAutoFillBackground(true);
         m_computing->setMargin(4);
         m_computing->setFrameShape(QFrame::StyledPanel);
     }
+    m_computing->setText(m_scope.range ? tr("Computing for the selected range...") : tr("Computing..."));
     m_computing->adjustSize();
     m_computing->move(width() - m_computing->width() - 4, 4);
     m_computing->show();

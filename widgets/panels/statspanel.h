@@ -171,7 +171,7 @@ protected:
 
 private:
     // "Computing..." over the panel's top right corner while the newest
-    // request runs (what is shown below it is the previous scope's).
+    // request runs, what is shown below it (the previous scope's) greyed out.
     void showComputing(bool computing);
     // Cancels the newest request's work (it is superseded).
     void cancelCurrent()

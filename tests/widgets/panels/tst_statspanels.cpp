@@ -20,6 +20,7 @@
 #include <QAbstractItemModelTester>
 #include <cmath>
 #include <QComboBox>
+#include <QLabel>
 #include <QSignalSpy>
 #include <QTextDocument>
 #include <QSortFilterProxyModel>
@@ -282,6 +283,29 @@ private slots:
         QVERIFY(dock.diagnosis()->isShowingComputing());
         QTRY_VERIFY_WITH_TIMEOUT(!dock.isComputing(), 60000);
         QVERIFY(!dock.diagnosis()->isShowingComputing());
+    }
+
+    // A new range: what the panel shows meanwhile is the last scope's, so
+    // it is greyed out under "Computing for the selected range...".
+    void aNewRangeGreysOutTheLastScopesResults()
+    {
+        StatsDock dock;
+        dock.setSession(m_slow);
+        dock.showPanel(QStringLiteral("gaps"));
+        TableBox *gaps = dock.gaps()->gapTable();
+        QVERIFY(gaps->model()->rowCount() > 0);
+        QVERIFY(gaps->isEnabled());
+        dock.setComputeInBackground(true);
+        const TimeRange extent = m_slow->extent();
+        dock.setRange(TimeRange{extent.start, extent.start + extent.duration() / 2});
+        QVERIFY(dock.gaps()->isShowingComputing());
+        QVERIFY(!gaps->isEnabled());
+        const auto *label = dock.gaps()->findChild<QLabel *>(QStringLiteral("computing"));
+        QVERIFY(label);
+        QCOMPARE(label->text(), QStringLiteral("Computing for the selected range..."));
+        QTRY_VERIFY_WITH_TIMEOUT(!dock.isComputing(), 60000);
+        QVERIFY(gaps->isEnabled());
+        QVERIFY(!dock.gaps()->isShowingComputing());
     }
 
     // Rank against rank of one session: rank 0 of the demo against rank 1,
