@@ -5,6 +5,9 @@
 // OperationCancelled, so a superseded pass over hundreds of ranks stops
 // within a rank instead of keeping a pool thread from the newest request.
 // Without a scope (the command line, tests) nothing is ever cancelled.
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
 #include <exception>
 #include <functional>
 
@@ -31,5 +34,37 @@ private:
 // Call it where giving up leaves nothing half-written (before a rank is
 // read, not while its results are stored).
 void throwIfCancelled();
+
+// Where a job is: the rank its current pass reads, of how many (a
+// computation may make several passes). Written by the worker, read by
+// whoever shows the job's progress.
+struct JobProgress {
+    std::atomic<std::uint32_t> rank{0};  // from 1
+    std::atomic<std::uint32_t> ranks{0}; // 0: no pass yet
+};
+
+class ProgressScope {
+public:
+    // Until destroyed, the rank passes on this thread record their place in `progress`.
+    explicit ProgressScope(JobProgress *progress);
+    ~ProgressScope();
+    ProgressScope(const ProgressScope &) = delete;
+    ProgressScope &operator=(const ProgressScope &) = delete;
+
+private:
+    JobProgress *m_outer;
+};
+
+// A pass over `ranks` ranks: next() before each rank gives up when the
+// job was replaced (throwIfCancelled) and records which rank it reads.
+class RankPass {
+public:
+    explicit RankPass(std::size_t ranks) : m_ranks(ranks) {}
+    void next();
+
+private:
+    std::size_t m_ranks;
+    std::size_t m_done = 0;
+};
 
 } // namespace rankscope

@@ -34,8 +34,9 @@ CommunicatorGroups groupByCommunicator(CollectiveInputs &inputs)
 {
     const Session &session = inputs.session();
     CommunicatorGroups groups;
+    RankPass rankPass(session.ranks().size());
     for (int ri = 0; ri < int(session.ranks().size()); ++ri) {
-        throwIfCancelled(); // a newer request replaced this one (core/cancellation.h)
+        rankPass.next(); // gives up if a newer request replaced this one (core/cancellation.h)
         const RankCollectiveOps &ops = inputs.of(ri);
         groups.keyedByGroup = groups.keyedByGroup || ops.keyedByGroup;
         if (ops.byCommunicator.empty())

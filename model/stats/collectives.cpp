@@ -180,8 +180,9 @@ std::vector<RankWait> rankWaits(CollectiveInputs &inputs, const CollectiveMatch 
     const Session &session = inputs.session();
     const std::size_t rankCount = session.ranks().size();
     std::vector<RankWait> rows(rankCount);
+    RankPass rankPass(rankCount);
     for (std::size_t ri = 0; ri < rankCount; ++ri) {
-        throwIfCancelled(); // a newer request replaced this one (core/cancellation.h)
+        rankPass.next(); // gives up if a newer request replaced this one (core/cancellation.h)
         rows[ri].rankIndex = int(ri);
         rows[ri].rank = session.ranks()[ri].rank;
     }
@@ -246,8 +247,9 @@ std::vector<ClockEstimate> alignOnCollectives(const Session &session, const Coll
         std::nth_element(v.begin(), mid, v.end());
         return *mid;
     };
+    RankPass rankPass(rankCount);
     for (std::size_t ri = 0; ri < rankCount; ++ri) {
-        throwIfCancelled(); // a newer request replaced this one (core/cancellation.h)
+        rankPass.next(); // gives up if a newer request replaced this one (core/cancellation.h)
         const std::vector<TimeNs> &d = differences[ri];
         if (d.empty())
             continue;

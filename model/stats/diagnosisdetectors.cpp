@@ -118,8 +118,9 @@ DetectedFinding detectBlockingCopies(const Session &session, const std::vector<R
 {
     DetectedFinding copies(FindingKind::BlockingCopies);
     std::uint64_t copiedBytes = 0;
+    RankPass rankPass(session.ranks().size());
     for (std::size_t ri = 0; ri < session.ranks().size(); ++ri) {
-        throwIfCancelled(); // a newer request replaced this one (core/cancellation.h)
+        rankPass.next(); // gives up if a newer request replaced this one (core/cancellation.h)
         const RankEntry &entry = session.ranks()[ri];
         const Report &r = *entry.report;
         const RankLoop &l = loops[ri];
@@ -160,8 +161,9 @@ DetectedFinding detectSynchronisation(const Session &session, const std::vector<
 {
     DetectedFinding syncs(FindingKind::Synchronisation);
     std::size_t calls = 0;
+    RankPass rankPass(session.ranks().size());
     for (std::size_t ri = 0; ri < session.ranks().size(); ++ri) {
-        throwIfCancelled(); // a newer request replaced this one (core/cancellation.h)
+        rankPass.next(); // gives up if a newer request replaced this one (core/cancellation.h)
         const RankEntry &entry = session.ranks()[ri];
         const Report &r = *entry.report;
         const RankLoop &l = loops[ri];
@@ -210,7 +212,9 @@ DetectedFinding detectSynchronisation(const Session &session, const std::vector<
 DetectedFinding detectLaunchBound(const Session &session, const std::vector<RankLoop> &loops, const DiagnosisThresholds &th)
 {
     DetectedFinding launch(FindingKind::LaunchBound);
+    RankPass rankPass(session.ranks().size());
     for (std::size_t ri = 0; ri < session.ranks().size(); ++ri) {
+        rankPass.next(); // gives up if a newer request replaced this one (core/cancellation.h)
         const RankEntry &entry = session.ranks()[ri];
         const Report &r = *entry.report;
         const RankLoop &l = loops[ri];
@@ -219,7 +223,6 @@ DetectedFinding detectLaunchBound(const Session &session, const std::vector<Rank
         const TimeNs shortIdle = l.shortIdleTime();
         if (l.span() <= 0 || double(shortIdle) < th.launchBoundIdle * double(l.span()))
             continue;
-        throwIfCancelled(); // a newer request replaced this one (core/cancellation.h)
         std::vector<FindingInstance> shortOnes;
         std::size_t shortCount = 0, all = 0;
         for (std::uint32_t t = 0; t < r.tracks.size(); ++t) {

@@ -146,8 +146,9 @@ std::vector<RankLoop> loopsOf(const Session &session, const DiagnosisThresholds 
 {
     std::vector<RankLoop> loops;
     loops.reserve(session.ranks().size());
+    RankPass rankPass(session.ranks().size());
     for (const RankEntry &entry : session.ranks()) {
-        throwIfCancelled(); // a newer request replaced this one (core/cancellation.h)
+        rankPass.next(); // gives up if a newer request replaced this one (core/cancellation.h)
         loops.push_back(loopOf(entry, thresholds));
         ResidentBudget::process().doneReading(*entry.report);
     }

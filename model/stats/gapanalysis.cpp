@@ -301,8 +301,10 @@ std::vector<GpuGapInfo> gapsWhere(const Session &session, const StatsScope &scop
     LongestGaps gaps(selection.longest);
     // Rank after rank, each rank's mapped pages given back once read
     // (session/residentbudget.h).
-    for (const ReportSlice &slice : slicesOf(session, scope)) {
-        throwIfCancelled(); // a newer request replaced this one (core/cancellation.h)
+    const std::vector<ReportSlice> rankSlices = slicesOf(session, scope);
+    RankPass rankPass(rankSlices.size());
+    for (const ReportSlice &slice : rankSlices) {
+        rankPass.next(); // gives up if a newer request replaced this one (core/cancellation.h)
         if (const auto devices = deviceGaps(session, slice); !devices.empty())
             collectGaps(session, devices, windowOf(slice.rankIndex), gaps);
         ResidentBudget::process().doneReading(*slice.report);
@@ -433,8 +435,10 @@ std::vector<UtilizationSeries> utilizationOverTime(const Session &session, const
     const std::optional<UtilizationChunks> c = utilizationChunksOf(session, scope, chunks);
     if (!c)
         return out;
-    for (const ReportSlice &slice : slicesOf(session, scope)) {
-        throwIfCancelled(); // a newer request replaced this one (core/cancellation.h)
+    const std::vector<ReportSlice> rankSlices = slicesOf(session, scope);
+    RankPass rankPass(rankSlices.size());
+    for (const ReportSlice &slice : rankSlices) {
+        rankPass.next(); // gives up if a newer request replaced this one (core/cancellation.h)
         addUtilization(session, slice, *c, out);
         ResidentBudget::process().doneReading(*slice.report);
     }
@@ -444,8 +448,10 @@ std::vector<UtilizationSeries> utilizationOverTime(const Session &session, const
 std::vector<GapHistogramBin> gapHistogram(const Session &session, const StatsScope &scope)
 {
     std::vector<GapHistogramBin> bins = emptyHistogram();
-    for (const ReportSlice &slice : slicesOf(session, scope)) {
-        throwIfCancelled(); // a newer request replaced this one (core/cancellation.h)
+    const std::vector<ReportSlice> rankSlices = slicesOf(session, scope);
+    RankPass rankPass(rankSlices.size());
+    for (const ReportSlice &slice : rankSlices) {
+        rankPass.next(); // gives up if a newer request replaced this one (core/cancellation.h)
         countInHistogram(deviceGaps(session, slice), bins);
         ResidentBudget::process().doneReading(*slice.report);
     }
@@ -460,8 +466,10 @@ GapsOverview gapsOverview(const Session &session, const StatsScope &scope, const
     LongestGaps gaps(listed);
     out.histogram = emptyHistogram();
     const std::optional<UtilizationChunks> c = utilizationChunksOf(session, scope, chunks);
-    for (const ReportSlice &slice : slicesOf(session, scope)) {
-        throwIfCancelled(); // a newer request replaced this one (core/cancellation.h)
+    const std::vector<ReportSlice> rankSlices = slicesOf(session, scope);
+    RankPass rankPass(rankSlices.size());
+    for (const ReportSlice &slice : rankSlices) {
+        rankPass.next(); // gives up if a newer request replaced this one (core/cancellation.h)
         const auto devices = deviceGaps(session, slice);
         if (!devices.empty()) // the in-loop window reads the rank's steps
             collectGaps(session, devices,

@@ -45,8 +45,10 @@ namespace {
 template<class Visit>
 void forEachCopy(const Session &session, const StatsScope &scope, Visit &&visit)
 {
-    for (const ReportSlice &slice : slicesOf(session, scope)) {
-        throwIfCancelled(); // a newer request replaced this one (core/cancellation.h)
+    const std::vector<ReportSlice> rankSlices = slicesOf(session, scope);
+    RankPass rankPass(rankSlices.size());
+    for (const ReportSlice &slice : rankSlices) {
+        rankPass.next(); // gives up if a newer request replaced this one (core/cancellation.h)
         for (std::uint32_t t = 0; t < slice.report->tracks.size(); ++t) {
             const Track &track = slice.report->tracks[t];
             if (track.kind != TrackKind::Memcpy || !slice.acceptsTrack(track))

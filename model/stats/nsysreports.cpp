@@ -198,8 +198,9 @@ void forEachSlice(const Slices &slices, TrackKind kind, Visit &&visit)
 std::size_t eventsOf(const Slices &slices, TrackKind kind)
 {
     std::size_t events = 0;
+    RankPass rankPass(slices.size());
     for (const ReportSlice &slice : slices) {
-        throwIfCancelled(); // a newer request replaced this one (core/cancellation.h)
+        rankPass.next(); // gives up if a newer request replaced this one (core/cancellation.h)
         for (const Track &track : slice.report->tracks)
             if (track.kind == kind && slice.acceptsTrack(track)) {
                 const auto [first, last] = slice.eventsIn(track);

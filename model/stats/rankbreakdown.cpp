@@ -241,8 +241,9 @@ std::vector<RankBreakdown> temporalBreakdown(const Session &session, const Kerne
         return gathered && ri < gathered->size() && (*gathered)[ri] ? &*(*gathered)[ri] : nullptr;
     };
     std::set<QString> stepNames;
+    RankPass rankPass(session.ranks().size());
     for (std::size_t ri = 0; ri < session.ranks().size(); ++ri) {
-        throwIfCancelled(); // a newer request replaced this one (core/cancellation.h)
+        rankPass.next(); // gives up if a newer request replaced this one (core/cancellation.h)
         if (const RankBreakdownParts *parts = partsOf(ri))
             stepNames.insert(parts->stepNames.begin(), parts->stepNames.end());
         else
@@ -250,8 +251,9 @@ std::vector<RankBreakdown> temporalBreakdown(const Session &session, const Kerne
     }
     const bool stepWindow = stepNames.size() >= 2;
     std::vector<RankBreakdown> result;
+    RankPass breakdownPass(session.ranks().size());
     for (std::size_t ri = 0; ri < session.ranks().size(); ++ri) {
-        throwIfCancelled(); // a newer request replaced this one (core/cancellation.h)
+        breakdownPass.next(); // gives up if a newer request replaced this one (core/cancellation.h)
         const RankEntry &entry = session.ranks()[ri];
         const RankBreakdownParts *parts = partsOf(ri);
         if (!parts) {

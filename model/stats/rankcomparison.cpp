@@ -153,8 +153,10 @@ std::vector<RankComparisonRow> compareRanks(const Session &session, const StatsS
                                             const CollectiveMatch *match, const GatheredComparisonRows *gathered)
 {
     std::vector<RankComparisonRow> rows;
-    for (const ReportSlice &slice : slicesOf(session, scope)) {
-        throwIfCancelled(); // a newer request replaced this one (core/cancellation.h)
+    const std::vector<ReportSlice> rankSlices = slicesOf(session, scope);
+    RankPass rankPass(rankSlices.size());
+    for (const ReportSlice &slice : rankSlices) {
+        rankPass.next(); // gives up if a newer request replaced this one (core/cancellation.h)
         const auto ri = std::size_t(slice.rankIndex);
         if (!scope.range && gathered && ri < gathered->size() && (*gathered)[ri]) {
             RankComparisonRow row = *(*gathered)[ri];

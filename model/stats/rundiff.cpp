@@ -81,8 +81,9 @@ using Grouped = std::map<QString, Totals>;
 template<class Visit>
 void forEachKeyedEvent(const Session &s, DiffReport report, const DiffOptions &options, std::optional<int> onlyRank, Visit &&visit)
 {
+    RankPass rankPass(s.ranks().size());
     for (int ri = 0; ri < int(s.ranks().size()); ++ri) {
-        throwIfCancelled(); // a newer request replaced this one (core/cancellation.h)
+        rankPass.next(); // gives up if a newer request replaced this one (core/cancellation.h)
         if (onlyRank && *onlyRank != ri)
             continue;
         const RankEntry &entry = s.ranks()[std::size_t(ri)];

@@ -20,8 +20,9 @@ void summariesOfStoredGroups(std::span<const ReportSlice> slices, const StoredGr
     // emit_nvtx trace have one part, so the parts are a flat list of
     // (group, run) pairs put in group order, not a vector per group.
     std::vector<std::pair<std::uint32_t, SortedRun>> parts;
+    RankPass rankPass(slices.size());
     for (const ReportSlice &slice : slices) {
-        throwIfCancelled(); // a newer request replaced this one (core/cancellation.h)
+        rankPass.next(); // gives up if a newer request replaced this one (core/cancellation.h)
         const NameSummaries &stored = slice.report->byName;
         for (const TrackKind kind : what.kinds)
             for (const NameGroup &group : stored.groupsOf(kind, what.value)) {

@@ -57,6 +57,8 @@ void StatsPanel::showComputing(bool computing)
     if (!computing) {
         if (m_computing)
             m_computing->hide();
+        if (m_progressTimer)
+            m_progressTimer->stop();
         return;
     }
     if (!m_computing) {
@@ -65,12 +67,28 @@ void StatsPanel::showComputing(bool computing)
         m_computing->setAutoFillBackground(true);
         m_computing->setMargin(4);
         m_computing->setFrameShape(QFrame::StyledPanel);
+        // The worker writes where it is; the label reads it four times a second.
+        m_progressTimer = new QTimer(this);
+        m_progressTimer->setInterval(250);
+        connect(m_progressTimer, &QTimer::timeout, this, &StatsPanel::updateComputingText);
     }
-    m_computing->setText(m_scope.range ? tr("Computing for the selected range...") : tr("Computing..."));
-    m_computing->adjustSize();
-    m_computing->move(width() - m_computing->width() - 4, 4);
+    updateComputingText();
     m_computing->show();
     m_computing->raise();
+    m_progressTimer->start();
+}
+
+void StatsPanel::updateComputingText()
+{
+    QString text = m_scope.range ? tr("Computing for the selected range...") : tr("Computing...");
+    // A pass over one rank says nothing a user can use.
+    if (const std::uint32_t ranks = m_progress ? m_progress->ranks.load(std::memory_order_relaxed) : 0; ranks > 1)
+        text += tr(" rank %1 of %2").arg(m_progress->rank.load(std::memory_order_relaxed)).arg(ranks);
+    if (m_computing->text() == text)
+        return;
+    m_computing->setText(text);
+    m_computing->adjustSize();
+    m_computing->move(width() - m_computing->width() - 4, 4);
 }
 
 void StatsPanel::resizeEvent(QResizeEvent *event)

@@ -3,6 +3,7 @@
 // current scope (a range selection or the whole session; one rank or all),
 // always computed by the model's statistics engine.
 #include "analysis/analysisworkspace.h"
+#include "core/cancellation.h"
 #include "core/memoryusage.h"
 #include "jobs/latestjob.h"
 #include "session/residentbudget.h"
@@ -12,6 +13,7 @@
 #include <QLabel>
 #include <QPointer>
 #include <QSplitter>
+#include <QTimer>
 #include <QWidget>
 #include <functional>
 #include <memory>
@@ -151,7 +153,10 @@ protected:
             // result) were freed in a worker's heap arena: give them back.
             releaseFreedMemory();
         });
-        QFuture<Outcome> future = runCancellable<Outcome>([guarded, keep = m_workspace](const JobToken &) {
+        auto progress = std::make_shared<JobProgress>();
+        m_progress = progress;
+        QFuture<Outcome> future = runCancellable<Outcome>([guarded, keep = m_workspace, progress](const JobToken &) {
+            const ProgressScope reports(progress.get()); // the rank each pass reads, for the "Computing..." label
             // It may have read every rank, and may be cancelled half way:
             // either way, give back the mapped pages of the ranks the
             // timeline has not used lately (residentbudget.h).
@@ -171,8 +176,10 @@ protected:
 
 private:
     // "Computing..." over the panel's top right corner while the newest
-    // request runs, what is shown below it (the previous scope's) greyed out.
+    // request runs, with the rank its pass reads (of a session of several),
+    // what is shown below it (the previous scope's) greyed out.
     void showComputing(bool computing);
+    void updateComputingText();
     // Cancels the newest request's work (it is superseded).
     void cancelCurrent()
     {
@@ -182,6 +189,8 @@ private:
 
     WorkspacePtr m_workspace;
     QLabel *m_computing = nullptr;
+    QTimer *m_progressTimer = nullptr;
+    std::shared_ptr<const JobProgress> m_progress; // the newest request's
     std::function<void()> m_cancelCurrent;
     stats::StatsScope m_scope;
     bool m_background = false;
