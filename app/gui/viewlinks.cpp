@@ -39,6 +39,9 @@ ViewLinks::ViewLinks(const LinkedViews &views, QObject *parent)
     connect(views.details, &DetailsPanel::linkActivated, this, select);
     connect(views.events, &EventsPanel::eventActivated, this, select);
     connect(views.search, &SearchBar::matchActivated, this, select);
+    // Esc in the search field gives the timeline the keyboard back (a second
+    // Esc there clears the selection).
+    connect(views.search, &SearchBar::leaveRequested, canvas, [canvas] { canvas->setFocus(Qt::ShortcutFocusReason); });
     // The Events table lists the row last clicked, within the selected range.
     connect(canvas, &TimelineCanvas::rowChosen, this, [this](int row) { showRowEvents(row); });
     connect(timeline, &TimelineView::eventSelected, this, [this, canvas](std::optional<EventLocation> event) {

@@ -37,6 +37,7 @@
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QStatusBar>
+#include <QLineEdit>
 #include <QtTest>
 
 #include <set>
@@ -127,6 +128,31 @@ private slots:
         search->previous();
         search->previous();
         QCOMPARE(search->current(), int(search->matches().size()) - 1);
+    }
+
+    // Ctrl+F, a name, Enter, Esc: the timeline has the keyboard again, so +
+    // zooms instead of typing into the field; a second Esc clears the selection.
+    void escapeFromSearchGivesTheTimelineTheKeys()
+    {
+        MainWindow w;
+        w.show();
+        QVERIFY(QTest::qWaitForWindowActive(&w));
+        w.open({demoPath()}, true);
+        QTest::keyClick(&w, Qt::Key_F, Qt::ControlModifier);
+        QLineEdit *field = w.searchBar()->findChild<QLineEdit *>();
+        QTRY_VERIFY(field->hasFocus());
+        QTest::keyClicks(field, QStringLiteral("max_pool_backward_nchw"));
+        QTest::keyClick(field, Qt::Key_Return);
+        QTRY_VERIFY(!w.searchBar()->isSearching());
+        QVERIFY(w.timeline()->canvas()->selectedEvent());
+        QTest::keyClick(field, Qt::Key_Escape);
+        QTRY_VERIFY(w.timeline()->canvas()->hasFocus());
+        const TimeNs before = w.timeline()->zoom()->visible().duration();
+        QTest::keyClick(QApplication::focusWidget(), Qt::Key_Plus);
+        QVERIFY2(w.timeline()->zoom()->visible().duration() < before, "+ zooms in");
+        QCOMPARE(field->text(), QStringLiteral("max_pool_backward_nchw"));
+        QTest::keyClick(QApplication::focusWidget(), Qt::Key_Escape);
+        QVERIFY(!w.timeline()->canvas()->selectedEvent());
     }
 
     void cancellingALoadKeepsTheSessionOnScreen()

@@ -25,8 +25,9 @@ RankHeatmap::RankHeatmap(QWidget *parent) : QWidget(parent)
     setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Preferred);
 }
 
-void RankHeatmap::setMap(stats::RankTimeMap map, QStringList rowNames, QString measure)
+void RankHeatmap::setMap(stats::RankTimeMap map, QStringList rowNames, QString measure, TimeNs origin)
 {
+    m_origin = origin;
     m_map = std::move(map);
     m_rowNames = std::move(rowNames);
     m_measure = std::move(measure);
@@ -107,13 +108,23 @@ std::pair<int, int> RankHeatmap::cellAt(QPoint position) const
     return {row, bin};
 }
 
+QString RankHeatmap::timeText(TimeNs t) const
+{
+    return formatTimestamp(t - m_origin);
+}
+
+std::pair<QString, QString> RankHeatmap::axisTexts() const
+{
+    return {timeText(m_map.range.start), timeText(m_map.range.end)};
+}
+
 QString RankHeatmap::describeCell(int row, int bin) const
 {
     const TimeRange range = m_map.binRange(bin);
     const float share = m_map.share(std::size_t(row), bin);
     const QString value = std::isnan(share) ? tr("nothing recorded") : QStringLiteral("%1 %").arg(double(share) * 100.0, 0, 'f', 1);
     return tr("%1 · %2 to %3\n%4: %5\nClick to show this bin in the timeline.")
-        .arg(m_rowNames.value(row), formatTimestamp(range.start), formatTimestamp(range.end), m_measure, value);
+        .arg(m_rowNames.value(row), timeText(range.start), timeText(range.end), m_measure, value);
 }
 
 void RankHeatmap::paintEvent(QPaintEvent *)
@@ -147,14 +158,14 @@ void RankHeatmap::paintEvent(QPaintEvent *)
     // Axis: the range's ends; legend: what the colours mean.
     p.setPen(palette().color(QPalette::WindowText));
     const QRect axis(area.left(), area.bottom() + 2, area.width(), kAxisHeight - 2);
-    p.drawText(axis, Qt::AlignLeft | Qt::AlignVCenter, formatTimestamp(m_map.range.start));
+    p.drawText(axis, Qt::AlignLeft | Qt::AlignVCenter, axisTexts().first);
     const QRect legend(axis.center().x() - kLegendWidth / 2, axis.top() + 3, kLegendWidth, axis.height() - 6);
     for (int x = 0; x < legend.width(); ++x)
         p.fillRect(legend.left() + x, legend.top(), 1, legend.height(), shareColor(float(x) / float(legend.width() - 1)));
     const QString top = QStringLiteral("%1 %").arg(double(m_scaleTop) * 100.0, 0, 'g', 3);
     p.drawText(QRect(legend.left() - 40, axis.top(), 36, axis.height()), Qt::AlignRight | Qt::AlignVCenter, QStringLiteral("0 %"));
     p.drawText(QRect(legend.right() + 4, axis.top(), 60, axis.height()), Qt::AlignLeft | Qt::AlignVCenter, top);
-    p.drawText(axis, Qt::AlignRight | Qt::AlignVCenter, formatTimestamp(m_map.range.end));
+    p.drawText(axis, Qt::AlignRight | Qt::AlignVCenter, axisTexts().second);
 }
 
 void RankHeatmap::mouseMoveEvent(QMouseEvent *event)

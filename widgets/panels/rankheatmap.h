@@ -17,8 +17,12 @@ class RankHeatmap : public QWidget {
 public:
     explicit RankHeatmap(QWidget *parent = nullptr);
     // `rowNames` names the map's rows; `measure` says what a share is
-    // ("GPU busy").
-    void setMap(stats::RankTimeMap map, QStringList rowNames, QString measure);
+    // ("GPU busy"); times are written from `origin` (the session's start,
+    // as the ruler and every panel count them).
+    void setMap(stats::RankTimeMap map, QStringList rowNames, QString measure, TimeNs origin);
+    // What the time axis says at its ends, and a cell's tooltip.
+    std::pair<QString, QString> axisTexts() const;
+    QString describeCell(int row, int bin) const;
     const stats::RankTimeMap &map() const { return m_map; }
     // The colour of a fraction of the scale (0..1; NaN: no data).
     static QColor shareColor(float fraction);
@@ -44,11 +48,12 @@ protected:
 
 private:
     int labelWidth() const;
-    QString describeCell(int row, int bin) const;
+    QString timeText(TimeNs t) const;
 
     stats::RankTimeMap m_map;
     QStringList m_rowNames;
     QString m_measure;
+    TimeNs m_origin = 0;
     QImage m_image; // one pixel per cell, scaled when painted
     float m_scaleTop = 1.0f;
     int m_hoverRow = -1;

@@ -177,7 +177,7 @@ void RanksPanel::presentMap(stats::RankTimeMap map, QString note)
     for (const int rankIndex : map.rankIndices)
         names << session()->ranks()[std::size_t(rankIndex)].displayName();
     m_mapNote->setText(note);
-    m_heatmap->setMap(std::move(map), names, m_measure->currentText());
+    m_heatmap->setMap(std::move(map), names, m_measure->currentText(), session()->extent().start);
 }
 
 void RanksPanel::present(ResultTable t)

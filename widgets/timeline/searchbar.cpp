@@ -38,6 +38,16 @@ SearchBar::SearchBar(QWidget *parent)
     connect(m_regex, &QCheckBox::toggled, this, [this] { stopSearch(); });
     connect(prev, &QToolButton::clicked, this, &SearchBar::previous);
     connect(nextButton, &QToolButton::clicked, this, &SearchBar::next);
+    m_input->installEventFilter(this);
+}
+
+bool SearchBar::eventFilter(QObject *watched, QEvent *event)
+{
+    if (watched == m_input && event->type() == QEvent::KeyPress && static_cast<QKeyEvent *>(event)->key() == Qt::Key_Escape) {
+        emit leaveRequested();
+        return true;
+    }
+    return QWidget::eventFilter(watched, event);
 }
 
 SearchBar::~SearchBar()

@@ -34,6 +34,12 @@ public slots:
 
 signals:
     void matchActivated(rankscope::EventLocation event);
+    // Esc in the search field: the user is done searching (the window gives
+    // the timeline the keyboard back, so + and - zoom again).
+    void leaveRequested();
+
+protected:
+    bool eventFilter(QObject *watched, QEvent *event) override;
 
 private:
     void search();

@@ -55,8 +55,8 @@ TimelineActions::TimelineActions(TimelineView *view) : QObject(view)
     back = makeAction(view, tr("&Back"), {QKeySequence(Qt::Key_Backspace)}, QString(), tr("back to the previous zoom"));
     clearSelection = makeAction(view, tr("&Clear Selection"), {QKeySequence(Qt::Key_Escape)}, QString(),
                                 tr("clear the selected event and time range"));
-    find = makeAction(view, tr("&Find..."), {QKeySequence(QKeySequence::Find)}, tr("`Enter`, `Shift+Enter` in the search field"),
-                      tr("find events by name (substring or regex) in every rank; next; previous"));
+    find = makeAction(view, tr("&Find..."), {QKeySequence(QKeySequence::Find)}, tr("`Enter`, `Shift+Enter`, `Esc` in the search field"),
+                      tr("find events by name (substring or regex) in every rank; next; previous; back to the timeline"));
     find->setShortcutContext(Qt::WindowShortcut);
 
     connect(zoomIn, &QAction::triggered, zoom, [zoom, canvas] { zoom->zoomIn(canvas->anchorTime()); });

@@ -1,5 +1,6 @@
 // The statistics panels: every table model passes QAbstractItemModelTester,
 // tables show what nsys printed, panels follow the range and rank scope.
+#include "core/units.h"
 #include "panels/collectivespanel.h"
 #include "panels/comparepanel.h"
 #include "panels/diagnosispanel.h"
@@ -453,6 +454,11 @@ private slots:
         const QImage shot = heatmap->grab().toImage();
         QCOMPARE(shot.pixelColor(cell * shot.devicePixelRatio()), heatmap->cellColor(expected.share(2, 100)));
         QCOMPARE(heatmap->scaleTop(), 1.0f); // some bin is busier than half
+        // Times count from the session's start, as the ruler's do.
+        const TimeNs zero = m_ddp->extent().start;
+        QCOMPARE(heatmap->axisTexts().first, formatTimestamp(expected.range.start - zero));
+        QCOMPARE(heatmap->axisTexts().second, formatTimestamp(expected.range.end - zero));
+        QVERIFY(heatmap->describeCell(2, 100).contains(formatTimestamp(expected.binStart(100) - zero)));
         // A click zooms the timeline to that bin.
         QSignalSpy zoom(&panel, &StatsPanel::zoomRequested);
         QTest::mouseClick(panel.heatmap(), Qt::LeftButton, {}, cell);
