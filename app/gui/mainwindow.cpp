@@ -224,6 +224,7 @@ void MainWindow::showFailures(const Session &session)
     // The rest waits in View > Diagnostics.
     QDockWidget *dock = findChild<QDockWidget *>(QStringLiteral("diagnosticsDock"));
     dock->show();
+    dock->raise(); // in front of the Statistics and Events tabs it shares the area with
     statusBar()->showMessage(tr("%n file(s) could not be opened: see Diagnostics", nullptr, int(session.failures().size())));
 }
 
@@ -286,7 +287,8 @@ bool MainWindow::showStatsPanel(const QString &name)
         return false;
     m_statsDock->show();
     m_statsDock->raise();
-    resizeDocks({m_statsDock}, {height() / 2}, Qt::Vertical);
+    // Under half the window: the timeline keeps the rows the panel is about.
+    resizeDocks({m_statsDock}, {height() * 45 / 100}, Qt::Vertical);
     return true;
 }
 

@@ -208,6 +208,27 @@ std::vector<EventLocation> eventsOfDiffRow(const Session &s, DiffReport report, 
     return events;
 }
 
+TimeNs DiffRow::deltaFromCount() const
+{
+    if (countA == 0 || countB == 0) // new or gone: all of it
+        return delta();
+    return TimeNs(std::llround(double(countB - countA) * double(totalA) / double(countA)));
+}
+
+QString DiffRow::change() const
+{
+    if (countA == 0)
+        return countB == 0 ? QStringLiteral("unchanged") : QStringLiteral("new in B");
+    if (countB == 0)
+        return QStringLiteral("gone in B");
+    const TimeNs fromCount = deltaFromCount(), fromMean = deltaFromMean();
+    if (fromCount == 0 && fromMean == 0)
+        return QStringLiteral("unchanged");
+    if (std::llabs(fromCount) >= std::llabs(fromMean))
+        return countB > countA ? QStringLiteral("more calls") : QStringLiteral("fewer calls");
+    return fromMean > 0 ? QStringLiteral("slower per call") : QStringLiteral("faster per call");
+}
+
 ResultTable diffTable(const std::vector<DiffRow> &rows, DiffReport report)
 {
     ResultTable t;
@@ -215,11 +236,13 @@ ResultTable diffTable(const std::vector<DiffRow> &rows, DiffReport report)
     t.title = QStringLiteral("Run comparison: ") + diffReportName(report);
     t.headers = QStringList{QStringLiteral("Name"),        QStringLiteral("Count A"), QStringLiteral("Total A (ns)"),
                             QStringLiteral("Mean A (ns)"), QStringLiteral("Count B"), QStringLiteral("Total B (ns)"),
-                            QStringLiteral("Mean B (ns)"), QStringLiteral("Delta (ns)"), QStringLiteral("Ratio B/A")};
+                            QStringLiteral("Mean B (ns)"), QStringLiteral("Delta (ns)"), QStringLiteral("Ratio B/A"),
+                            QStringLiteral("From Count (ns)"), QStringLiteral("From Mean (ns)"), QStringLiteral("Change")};
     for (const DiffRow &r : rows)
         t.addRow({Cell::ofText(r.name), Cell::ofInteger(r.countA), Cell::ofInteger(r.totalA), meanCell(r.totalA, r.countA),
                           Cell::ofInteger(r.countB), Cell::ofInteger(r.totalB), meanCell(r.totalB, r.countB), Cell::ofInteger(r.delta()),
-                          r.totalA > 0 ? Cell::ofDecimal(double(r.totalB) / double(r.totalA), 3) : Cell::ofText(QString())});
+                          r.totalA > 0 ? Cell::ofDecimal(double(r.totalB) / double(r.totalA), 3) : Cell::ofText(QString()),
+                          Cell::ofInteger(r.deltaFromCount()), Cell::ofInteger(r.deltaFromMean()), Cell::ofText(r.change())});
     return t;
 }
 

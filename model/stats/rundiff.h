@@ -30,6 +30,15 @@ struct DiffRow {
     std::int64_t countA = 0, countB = 0;
     TimeNs totalA = 0, totalB = 0;
     TimeNs delta() const { return totalB - totalA; }
+    // The delta in two parts that add up to it: what the change in the
+    // number of instances made at A's mean, and what the change in the mean
+    // made over B's instances. A kernel run fewer times at the same speed
+    // has all of its delta from the count.
+    TimeNs deltaFromCount() const;
+    TimeNs deltaFromMean() const { return delta() - deltaFromCount(); }
+    // "new in B", "gone in B", "more calls", "fewer calls", "slower per call",
+    // "faster per call" (the larger part), "unchanged".
+    QString change() const;
 };
 
 // An NVTX range's part of its path: "step 12" and "ProfilerStep#12" read
@@ -39,6 +48,8 @@ QString nvtxPathPart(std::string_view name);
 QString normalizedKernelName(std::string_view name);
 
 std::vector<DiffRow> diffRuns(const Session &a, const Session &b, DiffReport report, const DiffOptions &options = {});
+// Name, Count A, Total A (ns), Mean A (ns), Count B, Total B (ns), Mean B (ns),
+// Delta (ns), Ratio B/A, From Count (ns), From Mean (ns), Change.
 ResultTable diffTable(const std::vector<DiffRow> &rows, DiffReport report);
 // The events of one side counted under a row's name (every rank of `s`).
 std::vector<EventLocation> eventsOfDiffRow(const Session &s, DiffReport report, const DiffOptions &options, const QString &name);

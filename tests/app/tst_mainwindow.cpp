@@ -155,6 +155,23 @@ private slots:
         QVERIFY(!w.timeline()->canvas()->selectedEvent());
     }
 
+    // The Statistics dock opens under half the window, the timeline keeping
+    // the rows the panel is about.
+    void statisticsOpenUnderHalfTheWindow()
+    {
+        MainWindow w;
+        w.resize(1400, 850);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        w.open({demoPath()}, true);
+        for (const QString &panel : {QStringLiteral("gaps"), QStringLiteral("diagnosis"), QStringLiteral("ranks")}) {
+            QVERIFY(w.showStatsPanel(panel));
+            QApplication::processEvents();
+            const auto *dock = w.findChild<QDockWidget *>(QStringLiteral("statisticsDock"));
+            QVERIFY2(dock->height() <= w.height() / 2, qPrintable(QStringLiteral("%1: %2 of %3 px, at least %4").arg(panel).arg(dock->height()).arg(w.height()).arg(dock->minimumSizeHint().height())));
+        }
+    }
+
     void cancellingALoadKeepsTheSessionOnScreen()
     {
         QTemporaryDir dir;

@@ -35,7 +35,7 @@ QWidget *scatterChart(const QString &title, const std::vector<Series> &series, c
 QWidget *areaChart(const QString &title, const std::vector<Series> &series, const QString &xTitle,
                    const QString &yTitle, QWidget *parent);
 // The least height at which a chart shows its plot and its axis labels.
-constexpr int kMinimumChartHeight = 220;
+constexpr int kMinimumChartHeight = 160;
 
 // Writes the chart at a readable size (kExportSize), whatever its size on screen.
 constexpr QSize kExportSize{1600, 900};

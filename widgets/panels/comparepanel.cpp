@@ -11,7 +11,9 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QSignalBlocker>
+#include <QHeaderView>
 #include <QSplitter>
+#include <QTableView>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -65,7 +67,10 @@ ComparePanel::ComparePanel(QWidget *parent)
     auto *right = new QSplitter(Qt::Vertical, this);
     right->addWidget(m_steps);
     right->addWidget(m_collectives);
-    layout->addWidget(chartsOverTables(this, {{&m_distribution, 1}, {&m_busy, 1}}, {{m_diff, 3}, {right, 2}}), 1);
+    m_collectives->hide(); // until there are collectives to compare
+    QSplitter *split = chartsOverTables(this, {{&m_distribution, 1}, {&m_busy, 1}}, {{m_diff, 3}, {right, 2}});
+    m_charts = split->widget(0);
+    layout->addWidget(split, 1);
     exportTable(m_diff);
     exportTable(m_steps);
     exportTable(m_collectives);
@@ -149,8 +154,8 @@ void ComparePanel::refresh()
 {
     const int a = m_sideA->currentIndex(), b = m_sideB->currentIndex();
     if (!session() || a < 0 || b < 0 || a == b) {
-        m_note->setText(tr("Choose two different runs or ranks. To compare with another run, open it with File > Compare With..."));
         present({});
+        m_note->setText(tr("Choose two different runs or ranks. To compare with another run, open it with File > Compare With..."));
         return;
     }
     m_note->setText(tr("Whole runs, each side summed over its ranks; NVTX ranges are matched by their path "
@@ -185,6 +190,14 @@ void ComparePanel::present(Result result)
 {
     m_rows = std::move(result.rows);
     m_diff->setTable(stats::diffTable(m_rows, report()));
+    // What changed, right after the name (Delta, Ratio, Change and its two
+    // parts), then each side's counts, totals and means: a long name must
+    // not push the difference off the panel's right edge.
+    QHeaderView *header = m_diff->view()->horizontalHeader();
+    const int shownOrder[] = {0, 7, 8, 11, 9, 10, 1, 2, 3, 4, 5, 6};
+    if (header->count() == int(std::size(shownOrder)))
+        for (int visual = 0; visual < header->count(); ++visual)
+            header->moveSection(header->visualIndex(shownOrder[visual]), visual);
     m_steps->setTable(stepDiffTable(result.steps));
     m_collectives->setTable(collectiveDiffTable(result.collectives));
     m_collectives->setVisible(!result.collectives.empty()); // "when present"
@@ -193,15 +206,14 @@ void ComparePanel::present(Result result)
 
 void ComparePanel::showStepCharts(const std::vector<StepDiff> &unordered)
 {
+    // Without steps the charts and the steps table would be empty boxes: the
+    // difference table takes their room, and the note says why.
+    m_charts->setVisible(!unordered.empty());
+    m_steps->setVisible(!unordered.empty());
     if (unordered.empty()) {
-        for (QWidget **slot : {&m_distribution, &m_busy}) {
-            auto *none = new QLabel(tr("Neither side marks its training steps (PyTorch's ProfilerStep#N, NVTX \"step N\" or "
-                                       "\"iteration N\"): no step times to compare."),
-                                    this);
-            none->setWordWrap(true);
-            none->setAlignment(Qt::AlignCenter);
-            replaceWidget(*slot, none);
-        }
+        m_note->setText(m_note->text() + QLatin1Char(' ')
+                        + tr("Neither side marks its training steps (PyTorch's ProfilerStep#N, NVTX \"step N\" or \"iteration N\"): "
+                             "no step times to compare."));
         return;
     }
     std::vector<StepDiff> steps = unordered;

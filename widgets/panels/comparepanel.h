@@ -60,6 +60,7 @@ private:
     QCheckBox *m_normalize;
     QLabel *m_note;
     QWidget *m_distribution = nullptr;
+    QWidget *m_charts = nullptr; // the step charts' row: hidden when neither side has steps
     QWidget *m_busy = nullptr;
     TableBox *m_diff;
     TableBox *m_steps;

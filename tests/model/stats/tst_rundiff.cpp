@@ -77,9 +77,21 @@ private slots:
         // The fix made NCCL's SendRecv slower per call and flash attention
         // run fewer times: both near the top.
         QVERIFY(rows[0].name.contains(QLatin1String("flash_fwd_kernel")));
+        // Flash attention's total fell because it ran fewer times, not
+        // because a call got faster: most of its delta is the count's.
+        const DiffRow &flash = rows[0];
+        QVERIFY(flash.countB < flash.countA);
+        QCOMPARE(flash.deltaFromCount() + flash.deltaFromMean(), flash.delta());
+        QCOMPARE(flash.deltaFromCount(), TimeNs(std::llround(double(flash.countB - flash.countA) * double(flash.totalA) / double(flash.countA))));
+        QCOMPARE(flash.change(), QStringLiteral("fewer calls"));
+        // SendRecv: slower per call.
+        const auto sendRecv = std::find_if(rows.begin(), rows.end(), [](const DiffRow &r) { return r.name.startsWith(QLatin1String("ncclDevKernel_SendRecv")); });
+        QVERIFY(sendRecv != rows.end());
+        QCOMPARE(sendRecv->change(), QStringLiteral("slower per call"));
         const ResultTable t = diffTable(rows, DiffReport::Kernels);
         QCOMPARE(t.rowCount(), rows.size());
-        QCOMPARE(t.headers.size(), 9);
+        QCOMPARE(t.headers.size(), 12);
+        QCOMPARE(t.headers.last(), QStringLiteral("Change"));
     }
 
     void collectivesOfEachRun()

@@ -21,11 +21,13 @@
 #include <QAbstractItemModelTester>
 #include <cmath>
 #include <QComboBox>
+#include <QHeaderView>
 #include <QLabel>
 #include <QSignalSpy>
 #include <QTextDocument>
 #include <QSortFilterProxyModel>
 #include <QTabWidget>
+#include <QTableView>
 #include "panels/chartfactory.h"
 
 #include <QtCharts/QCategoryAxis>
@@ -339,9 +341,38 @@ private slots:
             QCOMPARE(row[5].integer, rank1.count(row[0].text) ? rank1[row[0].text] : 0);
         }
         QCOMPARE(inA, nsys.size());
+        // The difference comes right after the name, whatever its length.
+        const QHeaderView *header = compare->diffTable()->view()->horizontalHeader();
+        QCOMPARE(header->visualIndex(7), 1); // Delta (ns)
+        QCOMPARE(header->visualIndex(8), 2); // Ratio B/A
+        QCOMPARE(header->visualIndex(11), 3); // Change
         // The same rank on both sides is no comparison.
         compare->setSides(2, 2);
         QCOMPARE(compare->diffTable()->model()->rowCount(), 0);
+    }
+
+    // Two runs without steps (the nsys-ai pair): no empty step boxes, the
+    // difference takes their room and the note says why.
+    void compareWithoutStepsShowsTheDifferenceOnly()
+    {
+        const Session before = Session::load({dataPath(QStringLiteral("third-party/nsys-ai/mfu_2gpu_before.sqlite"))});
+        const Session after = Session::load({dataPath(QStringLiteral("third-party/nsys-ai/mfu_2gpu_after.sqlite"))});
+        ComparePanel compare;
+        compare.resize(1200, 500);
+        compare.setSession(std::make_shared<const Session>(Session::comparison(before, after)));
+        compare.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&compare));
+        QVERIFY(compare.diffTable()->model()->rowCount() > 10);
+        QVERIFY(compare.stepsTable()->isHidden());
+        QVERIFY(compare.findChild<QLabel *>()); // the note
+        bool said = false;
+        for (const QLabel *label : compare.findChildren<QLabel *>())
+            said = said || label->text().contains(QLatin1String("no step times to compare"));
+        QVERIFY(said);
+        // Flash attention ran fewer times; a call did not get faster.
+        const ResultTable diff = compare.diffTable()->model()->table();
+        QVERIFY(diff.allRows().front()[0].text.contains(QLatin1String("flash_fwd_kernel")));
+        QCOMPARE(diff.allRows().front()[11].text, QStringLiteral("fewer calls"));
     }
 
     void largestGapsNameTheDataLoader()
