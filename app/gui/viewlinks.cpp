@@ -49,6 +49,14 @@ ViewLinks::ViewLinks(const LinkedViews &views, QObject *parent)
             showRowEvents(canvas->rows().rowOf(event->rank, event->track));
         m_views.events->markEvent(event);
     });
+    if (QDockWidget *dock = views.eventsDock)
+        connect(dock, &QDockWidget::visibilityChanged, this, [this, dock](bool visible) {
+            // Hidden, not merely behind another tab: closed.
+            if (!visible && dock->isHidden() && dock->window()->isVisible())
+                m_eventsDockClosedByUser = true;
+            else if (visible)
+                m_eventsDockClosedByUser = false;
+        });
     ZoomState *zoom = timeline->zoom();
     connect(zoom, &ZoomState::selectionChanged, this, [this, zoom] { m_views.events->setRange(zoom->selection()); });
     // The panels follow the range selection; while the mouse drags it, wait
@@ -102,7 +110,7 @@ void ViewLinks::showRowEvents(int row)
         return;
     const TimelineRow &r = rows.rows()[std::size_t(row)];
     m_views.events->showRow(r.rank, r.tracks, rows.key(row));
-    if (m_views.eventsDock && m_views.eventsDock->isHidden())
+    if (m_views.eventsDock && m_views.eventsDock->isHidden() && !m_eventsDockClosedByUser)
         m_views.eventsDock->show();
 }
 

@@ -49,6 +49,9 @@ private:
     void showRowEvents(int row);
 
     LinkedViews m_views;
+    // The user closed the Events dock after it was shown: a click lists the
+    // row in it still, but does not open it again (View > Events does).
+    bool m_eventsDockClosedByUser = false;
     std::unique_ptr<CollectiveLookup> m_collectives;
 };
 

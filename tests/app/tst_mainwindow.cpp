@@ -172,6 +172,32 @@ private slots:
         }
     }
 
+    // A click on a row lists its events, opening the Events dock the first
+    // time; closed by the user, the dock stays closed on the next clicks.
+    void closedEventsDockStaysClosed()
+    {
+        MainWindow w;
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        w.open({demoPath()}, true);
+        auto *dock = w.findChild<QDockWidget *>(QStringLiteral("eventsDock"));
+        TimelineCanvas *canvas = w.timeline()->canvas();
+        const std::vector<int> &shown = canvas->rows().shownRows();
+        const auto slices = std::find_if(shown.begin(), shown.end(), [&](int row) { return canvas->rows().rows()[std::size_t(row)].kind == TimelineRow::Kind::Slices; });
+        QVERIFY(slices != shown.end());
+        emit canvas->rowChosen(*slices);
+        QVERIFY(!dock->isHidden());
+        dock->close();
+        QVERIFY(dock->isHidden());
+        emit canvas->rowChosen(*slices);
+        QVERIFY(dock->isHidden());
+        dock->toggleViewAction()->trigger(); // View > Events: the user wants it again
+        QVERIFY(!dock->isHidden());
+        dock->hide();
+        emit canvas->rowChosen(*slices);
+        QVERIFY(dock->isHidden());
+    }
+
     void cancellingALoadKeepsTheSessionOnScreen()
     {
         QTemporaryDir dir;
