@@ -126,12 +126,14 @@ void GapsPanel::present(std::vector<GpuGapInfo> found, const std::vector<Utiliza
     ResultTable gaps;
     gaps.name = QStringLiteral("gpu_gaps_with_cpu_activity");
     gaps.headers = QStringList{tr("Rank"), tr("GPU"), tr("Start (s)"), tr("Duration (ns)"), tr("Duration"), tr("Main CPU activity"),
-                               tr("Share of step (%)")};
+                               tr("Length (median steps)")};
     for (const GpuGapInfo &g : m_found)
         gaps.addRow({Cell::ofInteger(g.rank), Cell::ofInteger(g.deviceId), Cell::ofDecimal(double(g.time.start - zero) / 1e9, 6),
                              Cell::ofInteger(g.time.duration()), Cell::ofText(formatDuration(g.time.duration())),
                              Cell::ofText(describeMainActivity(g)),
-                             g.medianStep > 0 ? Cell::ofDecimal(100.0 * double(g.time.duration()) / double(g.medianStep), 1) : Cell::ofText(QString())});
+                             // How many typical steps the stall costs: 1.00 is a whole step, 0.10
+                             // the in-loop rule's least (a share of the step would pass 100%).
+                             g.medianStep > 0 ? Cell::ofDecimal(double(g.time.duration()) / double(g.medianStep), 2) : Cell::ofText(QString())});
     m_gaps->setTable(gaps);
     showActivity(m_found.empty() ? -1 : 0);
 

@@ -397,6 +397,22 @@ private slots:
         QVERIFY(to.start < panel.gaps()[0].time.start && to.end > panel.gaps()[0].time.end);
     }
 
+    // A gap's length in median steps of its rank: the demo's data-loading
+    // stall, longer than a step, reads 5.30 (not 530 %).
+    void gapsAreMeasuredInMedianSteps()
+    {
+        GapsPanel panel;
+        panel.setSession(m_ddp);
+        const ResultTableModel *gaps = panel.gapTable()->model();
+        QCOMPARE(gaps->headerData(6, Qt::Horizontal).toString(), QStringLiteral("Length (median steps)"));
+        QVERIFY(gaps->rowCount() > 0);
+        const stats::GpuGapInfo &longest = panel.gaps()[0];
+        QVERIFY(longest.medianStep > 0);
+        const double steps = double(longest.time.duration()) / double(longest.medianStep);
+        QVERIFY(steps > 1.0);
+        QVERIFY(std::abs(gaps->data(gaps->index(0, 6), ResultTableModel::SortRole).toDouble() - steps) < 0.005);
+    }
+
     void clickingABarSelectsItsCopies()
     {
         MemcpyPanel panel;
