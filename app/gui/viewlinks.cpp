@@ -72,6 +72,17 @@ ViewLinks::ViewLinks(const LinkedViews &views, QObject *parent)
         emit message(tr("%n event(s) highlighted", nullptr, int(events.size())), 5000);
     });
     connect(views.stats, &StatsDock::zoomRequested, this, [zoom](TimeRange range) { zoom->show(range); });
+    // A gap or an instance: zoomed to with room around it, its row brought
+    // into view and outlined, and its fields (or its event's) in Details.
+    connect(views.stats, &StatsDock::markRequested, this, [this, zoom, canvas](const TimeMark &mark) {
+        const TimeNs pad = std::max<TimeNs>(mark.time.duration() / 4, 2'000);
+        zoom->show({mark.time.start - pad, mark.time.end + pad});
+        canvas->showMark(mark);
+        if (mark.event)
+            canvas->selectEvent(*mark.event, true);
+        else
+            m_views.details->showMark(mark);
+    });
     connect(views.stats, &StatsDock::searchRequested, this, [this](const QString &text) {
         m_views.search->setQuery(text);
         m_views.search->next();

@@ -49,6 +49,17 @@ void DetailsPanel::showDetails(std::optional<EventLocation> event)
     m_text->setHtml(m_html);
 }
 
+void DetailsPanel::showMark(const TimeMark &mark)
+{
+    // Names from the trace are in the fields: text, never markup.
+    QString html = QStringLiteral("<h3>%1</h3><table cellspacing='2'>").arg(mark.title.toHtmlEscaped());
+    for (const auto &[label, value] : mark.fields)
+        html += QStringLiteral("<tr><td><b>%1</b></td><td>%2</td></tr>").arg(label.toHtmlEscaped(), value.toHtmlEscaped());
+    html += QStringLiteral("</table>");
+    m_html = html;
+    m_text->setHtml(m_html);
+}
+
 namespace {
 
 QString eventLink(const EventLocation &at, const QString &text)

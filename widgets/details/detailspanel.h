@@ -3,6 +3,7 @@
 // Related events are links: activating one selects it.
 #include "session/session.h"
 #include "stats/collectives.h"
+#include "timeline/timemark.h"
 
 #include <QWidget>
 #include <memory>
@@ -18,6 +19,8 @@ public:
     explicit DetailsPanel(QWidget *parent = nullptr);
     void setSession(std::shared_ptr<const Session> session);
     void showDetails(std::optional<EventLocation> event);
+    // A span a panel pointed at that is no event (a GPU gap): its title and fields.
+    void showMark(const TimeMark &mark);
     // Below the selected kernel's fields: the collective it is part of,
     // with every rank's arrival, wait and kernel (a link).
     void appendCollective(const stats::CollectiveInstance &collective);

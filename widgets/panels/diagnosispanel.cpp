@@ -1,5 +1,6 @@
 #include "panels/diagnosispanel.h"
 #include "core/safefiles.h"
+#include "core/units.h"
 
 #include "panels/resulttablemodel.h"
 #include "panels/tablebox.h"
@@ -118,10 +119,13 @@ void DiagnosisPanel::activateInstance(int row)
     if (std::size_t(row) >= f.instances.size())
         return;
     const FindingInstance &i = f.instances[std::size_t(row)];
-    const TimeNs pad = std::max<TimeNs>(i.time.duration() / 2, 2'000);
-    emit zoomRequested({i.time.start - pad, i.time.end + pad});
-    if (i.event)
-        emit eventsSelected({*i.event});
+    // On its rank's row (its event's, when it is one), outlined, and in Details.
+    TimeMark mark{i.rankIndex, -1, i.time, i.event, f.title, {}};
+    mark.fields << std::pair{tr("Rank"), QString::number(session()->ranks()[std::size_t(i.rankIndex)].rank)}
+                << std::pair{tr("Start"), formatTimestamp(i.time.start - session()->extent().start)}
+                << std::pair{tr("Duration"), formatDuration(i.time.duration())} << std::pair{tr("Cost"), formatDuration(i.cost)}
+                << std::pair{tr("What"), i.what};
+    emit markRequested(mark);
 }
 
 void DiagnosisPanel::saveReport()

@@ -64,12 +64,20 @@ GapsPanel::GapsPanel(QWidget *parent)
     exportChart(&m_histogram, QStringLiteral("gap_histogram.png"));
     connect(m_threshold, &QDoubleSpinBox::valueChanged, this, [this] { refresh(); });
     connect(m_gaps, &TableBox::rowSelected, this, &GapsPanel::showActivity);
+    // Double-click: the gap on its rank's GPU row, outlined, and in Details.
     connect(m_gaps, &TableBox::rowActivated, this, [this](int row) {
         if (row < 0 || std::size_t(row) >= m_found.size())
             return;
-        const TimeRange gap = m_found[std::size_t(row)].time;
-        const TimeNs pad = gap.duration() / 10;
-        emit zoomRequested({gap.start - pad, gap.end + pad});
+        const GpuGapInfo &g = m_found[std::size_t(row)];
+        const TimeNs zero = session()->extent().start;
+        TimeMark mark{g.rankIndex, g.deviceId, g.time, std::nullopt, tr("GPU gap"), {}};
+        mark.fields << std::pair{tr("Rank"), QString::number(g.rank)} << std::pair{tr("GPU"), QString::number(g.deviceId)}
+                    << std::pair{tr("Start"), formatTimestamp(g.time.start - zero)} << std::pair{tr("Duration"), formatDuration(g.time.duration())}
+                    << std::pair{tr("CPU meanwhile"), describeMainActivity(g)};
+        if (g.medianStep > 0)
+            mark.fields << std::pair{tr("Length"), tr("%1 median steps of %2").arg(double(g.time.duration()) / double(g.medianStep), 0, 'f', 2)
+                                                        .arg(formatDuration(g.medianStep))};
+        emit markRequested(mark);
     });
 }
 

@@ -107,6 +107,7 @@ StatsDock::StatsDock(QWidget *parent)
         StatsPanel *p = shown.panel;
         connect(p, &StatsPanel::eventsSelected, this, &StatsDock::eventsSelected);
         connect(p, &StatsPanel::zoomRequested, this, &StatsDock::zoomRequested);
+        connect(p, &StatsPanel::markRequested, this, &StatsDock::markRequested);
         connect(p, &StatsPanel::searchRequested, this, &StatsDock::searchRequested);
         connect(p, &StatsPanel::computationFailed, this, [this, title = shown.title](const QString &message) {
             m_failure->setText(tr("%1: %2").arg(title, message));

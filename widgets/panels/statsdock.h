@@ -3,6 +3,7 @@
 // and the range they cover (the timeline's selection, else the session).
 #include "analysis/analysisworkspace.h"
 #include "stats/statsscope.h"
+#include "timeline/timemark.h"
 
 #include <QWidget>
 #include <memory>
@@ -59,6 +60,7 @@ public:
 signals:
     void eventsSelected(const std::vector<rankscope::EventLocation> &events);
     void zoomRequested(rankscope::TimeRange range);
+    void markRequested(const rankscope::TimeMark &mark);
     void searchRequested(const QString &text);
     void clearRangeRequested();
     // A new session or new settings: the workspace the panels now read.

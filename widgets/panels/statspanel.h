@@ -8,6 +8,7 @@
 #include "jobs/latestjob.h"
 #include "session/residentbudget.h"
 #include "stats/statsscope.h"
+#include "timeline/timemark.h"
 
 #include <QFutureWatcher>
 #include <QLabel>
@@ -80,6 +81,9 @@ signals:
     void computationFailed(const QString &message);
     void eventsSelected(const std::vector<rankscope::EventLocation> &events);
     void zoomRequested(rankscope::TimeRange range);
+    // A row points at a span of one rank (a gap, an instance): shown on the
+    // timeline and in Details (timeline/timemark.h).
+    void markRequested(const rankscope::TimeMark &mark);
     void searchRequested(const QString &text);
 
 protected:

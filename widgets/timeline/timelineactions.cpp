@@ -69,6 +69,7 @@ TimelineActions::TimelineActions(TimelineView *view) : QObject(view)
     connect(clearSelection, &QAction::triggered, canvas, [zoom, canvas] {
         zoom->setSelection(std::nullopt);
         canvas->selectEvent(std::nullopt);
+        canvas->showMark(std::nullopt);
     });
 }
 

@@ -67,6 +67,8 @@ void TimelineCanvas::setSession(std::shared_ptr<const Session> session)
     m_flows.clear();
     m_highlighted.clear();
     m_collective.reset();
+    m_mark.reset();
+    m_markRow = -1;
     m_collapsedBusy.clear();
     m_colors.clear();
     m_displayTime.clear(); // a stretch belongs to the session it was made for
@@ -445,20 +447,60 @@ void TimelineCanvas::selectEvent(std::optional<EventLocation> event, bool reveal
     m_flows = event && m_session ? flowPartners(*m_session, *event) : std::vector<EventLocation>{};
     if (event && reveal && m_session) {
         const int row = m_rows.rowOf(event->rank, event->track);
-        for (int p = row >= 0 ? m_rows.rows()[std::size_t(row)].parent : -1; p >= 0; p = m_rows.rows()[std::size_t(p)].parent)
-            if (m_rows.rows()[std::size_t(p)].collapsed)
-                m_rows.setCollapsed(p, false);
-        rowsChanged();
         const TimeRange when = displayedTime(*event);
         const TimeRange visible = m_zoom->visible();
         if (when.end < visible.start || when.start > visible.end || when.duration() > visible.duration())
             m_zoom->centreOn(when.start + when.duration() / 2);
-        QRect rect = rowRect(row);
-        if (!rect.isNull() && (rect.top() < 0 || rect.bottom() > viewport()->height()))
-            verticalScrollBar()->setValue(verticalScrollBar()->value() + rect.top() - viewport()->height() / 3);
+        revealRow(row);
     }
     viewport()->update();
     emit eventSelected(m_selected);
+}
+
+void TimelineCanvas::revealRow(int row)
+{
+    if (row < 0)
+        return;
+    for (int p = m_rows.rows()[std::size_t(row)].parent; p >= 0; p = m_rows.rows()[std::size_t(p)].parent)
+        if (m_rows.rows()[std::size_t(p)].collapsed)
+            m_rows.setCollapsed(p, false);
+    rowsChanged();
+    const QRect rect = rowRect(row);
+    if (!rect.isNull() && (rect.top() < m_rows.pinnedHeight() || rect.bottom() > viewport()->height()))
+        verticalScrollBar()->setValue(verticalScrollBar()->value() + rect.top() - viewport()->height() / 3);
+}
+
+int TimelineCanvas::rowOfMark(const TimeMark &mark) const
+{
+    if (mark.event)
+        return m_rows.rowOf(mark.event->rank, mark.event->track);
+    const Report *report = m_session && mark.rankIndex >= 0 && std::size_t(mark.rankIndex) < m_session->ranks().size()
+                               ? m_session->ranks()[std::size_t(mark.rankIndex)].report.get()
+                               : nullptr;
+    if (!report)
+        return -1;
+    int group = -1;
+    for (int row = 0; row < int(m_rows.rows().size()); ++row) {
+        const TimelineRow &r = m_rows.rows()[std::size_t(row)];
+        if (r.rank != mark.rankIndex)
+            continue;
+        if (group < 0 && r.kind == TimelineRow::Kind::Group && r.level == 0)
+            group = row;
+        // The GPU's first row in display order is its all-streams row.
+        if (mark.deviceId >= 0 && r.kind == TimelineRow::Kind::Slices && r.onGpu && !r.tracks.empty()
+            && report->tracks[r.tracks.front()].deviceId == mark.deviceId)
+            return row;
+    }
+    return group;
+}
+
+int TimelineCanvas::showMark(std::optional<TimeMark> mark)
+{
+    m_mark = std::move(mark);
+    m_markRow = m_mark ? rowOfMark(*m_mark) : -1;
+    revealRow(m_markRow);
+    viewport()->update();
+    return m_markRow;
 }
 
 void TimelineCanvas::setHighlighted(std::vector<EventLocation> events)
@@ -611,6 +653,17 @@ void TimelineCanvas::paintOverlays(QPainter &p) const
             const double w = std::max(3.0, double(when.duration()) / s.nsPerPixel);
             p.drawRect(QRectF(at->x() - w / 2, at->y() - TimelineRows::kLaneHeight / 2, w, TimelineRows::kLaneHeight - 1));
         }
+    if (m_mark && m_markRow >= 0) {
+        // The mark: a band across every row, outlined on its own.
+        const double x0 = std::clamp(s.x(m_displayTime.toDisplay(m_mark->rankIndex, m_mark->time.start)), -2.0, double(width) + 2);
+        const double x1 = std::clamp(s.x(m_displayTime.toDisplay(m_mark->rankIndex, m_mark->time.end)), -2.0, double(width) + 2);
+        p.fillRect(QRectF(m_labelWidth + x0, 0, std::max(1.0, x1 - x0), frameHeight()), theme.selectionShade(25));
+        if (const QRect rect = rowRect(m_markRow); !rect.isNull()) {
+            p.setPen(QPen(Theme::highlightOutline(), 2));
+            p.setBrush(Qt::NoBrush);
+            p.drawRect(QRectF(m_labelWidth + x0 - 1, rect.top() + 1, std::max(2.0, x1 - x0 + 2), rect.height() - 3));
+        }
+    }
     if (m_selected) {
         const auto at = pointOf(*m_selected);
         const TimeRange when = displayedTime(*m_selected);

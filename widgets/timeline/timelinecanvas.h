@@ -10,6 +10,7 @@
 #include "timeline/displaytime.h"
 #include "timeline/framegeometry.h"
 #include "timeline/timelinerows.h"
+#include "timeline/timemark.h"
 #include "timeline/timescale.h"
 
 #include <QAbstractScrollArea>
@@ -110,6 +111,12 @@ public:
         EventLocation last;
     };
     void setCollectiveOverlay(std::optional<CollectiveOverlay> overlay);
+    // Outlines `mark` on its row (its GPU's all-streams row, else its
+    // rank's), expands the groups the row is in and scrolls it into view;
+    // cleared with nullopt, by a new session or Esc. Returns the row.
+    int showMark(std::optional<TimeMark> mark);
+    const std::optional<TimeMark> &mark() const { return m_mark; }
+    int markRow() const { return m_markRow; }
     const std::optional<CollectiveOverlay> &collectiveOverlay() const { return m_collective; }
     // Where a shown row is, in viewport coordinates (null when not shown).
     QRect rowRect(int row) const;
@@ -167,6 +174,13 @@ private:
     std::vector<EventLocation> m_flows; // forward <-> backward partners of the selection
     std::vector<EventLocation> m_highlighted;
     std::optional<CollectiveOverlay> m_collective;
+    std::optional<TimeMark> m_mark;
+    int m_markRow = -1;
+    // The row a mark is drawn on: the GPU's first row of the rank, else the
+    // rank's group row.
+    int rowOfMark(const TimeMark &mark) const;
+    // Expands the groups `row` is in and scrolls it into view.
+    void revealRow(int row);
     std::optional<ExportFrame> m_export;
 
     mutable FrameGeometry m_geometry;

@@ -389,12 +389,20 @@ private slots:
         // The largest first.
         QVERIFY(gaps->data(gaps->index(0, 3), ResultTableModel::SortRole).toLongLong()
                 >= gaps->data(gaps->index(1, 3), ResultTableModel::SortRole).toLongLong());
-        // Double-clicking a gap asks the timeline to zoom to it.
-        QSignalSpy zoom(&panel, &StatsPanel::zoomRequested);
+        // Double-clicking a gap points the timeline at it: its rank's GPU,
+        // its span, and what Details says of it.
+        QSignalSpy marked(&panel, &StatsPanel::markRequested);
         emit panel.gapTable()->rowActivated(0);
-        QCOMPARE(zoom.count(), 1);
-        const TimeRange to = zoom.first().first().value<TimeRange>();
-        QVERIFY(to.start < panel.gaps()[0].time.start && to.end > panel.gaps()[0].time.end);
+        QCOMPARE(marked.count(), 1);
+        const TimeMark mark = marked.first().first().value<TimeMark>();
+        QCOMPARE(mark.rankIndex, panel.gaps()[0].rankIndex);
+        QCOMPARE(mark.deviceId, panel.gaps()[0].deviceId);
+        QCOMPARE(mark.time, panel.gaps()[0].time);
+        QVERIFY(!mark.event);
+        QCOMPARE(mark.title, QStringLiteral("GPU gap"));
+        const auto cpu = std::find_if(mark.fields.begin(), mark.fields.end(), [](const auto &f) { return f.first == QLatin1String("CPU meanwhile"); });
+        QVERIFY(cpu != mark.fields.end());
+        QCOMPARE(cpu->second, gaps->data(gaps->index(0, 5)).toString());
     }
 
     // A gap's length in median steps of its rank: the demo's data-loading
@@ -445,17 +453,14 @@ private slots:
         QVERIFY(copiesRow > 0);
         panel.showFinding(copiesRow);
         QVERIFY(panel.advice().contains(QLatin1String("pin_memory")));
-        // Double-click: zoom to the copy and select it.
-        QSignalSpy zoom(&panel, &StatsPanel::zoomRequested), selected(&panel, &StatsPanel::eventsSelected);
+        // Double-click: the copy, on its row, selected.
+        QSignalSpy marked(&panel, &StatsPanel::markRequested);
         emit panel.instancesTable()->rowActivated(0);
-        QCOMPARE(zoom.count(), 1);
-        QCOMPARE(selected.count(), 1);
-        const auto events = selected.first().first().value<std::vector<EventLocation>>();
-        QCOMPARE(events.size(), std::size_t(1));
-        QCOMPARE(m_slow->track(events[0]).kind, TrackKind::Memcpy);
-        const TimeRange to = zoom.first().first().value<TimeRange>();
-        const TimeRange copy = m_slow->sessionTime(events[0]);
-        QVERIFY(to.start < copy.start && to.end > copy.end);
+        QCOMPARE(marked.count(), 1);
+        const TimeMark mark = marked.first().first().value<TimeMark>();
+        QVERIFY(mark.event);
+        QCOMPARE(m_slow->track(*mark.event).kind, TrackKind::Memcpy);
+        QCOMPARE(mark.time, m_slow->sessionTime(*mark.event));
         QVERIFY(panel.markdown().startsWith(QLatin1String("# Diagnosis")));
     }
 
