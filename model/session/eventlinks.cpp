@@ -93,11 +93,28 @@ std::optional<EventLocation> sliceAt(const Session &session, int rank, const Flo
     return best;
 }
 
-// "aten::linear, seq = 12" -> (12, forward); "MmBackward0, stashed seq = 12" -> (12, backward).
+// What emit_nvtx says of an op's sequence number: "aten::linear, seq = 12"
+// is forward op 12. Its backward op is "MmBackward0, stashed seq = 12" in
+// older PyTorch, and in current PyTorch "MmBackward0, seq = 12, op_id = 40"
+// (the autograd node's name, ending in Backward<k>, with the forward's number).
 struct SeqMark {
     std::int64_t seq = -1;
-    bool stashed = false;
+    bool backward = false;
 };
+
+// Whether an op's name (before its first ", ") is an autograd node's:
+// "MmBackward0", "autograd::engine::evaluate_function: MmBackward0".
+bool isBackwardNodeName(std::string_view name)
+{
+    name = name.substr(0, name.find(", "));
+    std::size_t digits = 0;
+    while (digits < name.size() && name[name.size() - 1 - digits] >= '0' && name[name.size() - 1 - digits] <= '9')
+        ++digits;
+    static constexpr std::string_view kBackward = "Backward";
+    return digits > 0 && name.size() >= digits + kBackward.size()
+           && name.substr(name.size() - digits - kBackward.size(), kBackward.size()) == kBackward;
+}
+
 SeqMark seqMarkOf(std::string_view name)
 {
     static constexpr std::string_view kSeq = "seq = ";
@@ -111,7 +128,7 @@ SeqMark seqMarkOf(std::string_view name)
     if (digits == 0)
         return {};
     const bool stashed = at >= 8 && name.substr(at - 8, 8) == "stashed ";
-    return {value, stashed};
+    return {value, stashed || isBackwardNodeName(name)};
 }
 
 } // namespace
@@ -133,7 +150,9 @@ std::vector<EventLocation> flowPartners(const Session &session, const EventLocat
             if (const auto other = sliceAt(session, at.rank, there))
                 partners.push_back(*other);
         }
-    // emit_nvtx: the matching "seq = N" ranges of the same process.
+    // emit_nvtx: the ranges of the same process, on any of its threads (the
+    // backward ops run on the autograd thread), with the same "seq = N" and
+    // the other direction.
     const SeqMark mark = seqMarkOf(r.strings.view(track.slices.name(at.event)));
     if (mark.seq < 0)
         return partners;
@@ -146,7 +165,7 @@ std::vector<EventLocation> flowPartners(const Session &session, const EventLocat
             auto [it, added] = matches.try_emplace(other.slices.name(e), false);
             if (added) {
                 const SeqMark m = seqMarkOf(r.strings.view(other.slices.name(e)));
-                it->second = m.seq == mark.seq && m.stashed != mark.stashed;
+                it->second = m.seq == mark.seq && m.backward != mark.backward;
             }
             if (it->second)
                 partners.push_back({at.rank, t, e});

@@ -16,8 +16,10 @@ std::optional<EventLocation> correlatedEvent(const Session &session, const Event
 
 // The other end of the flow arrows an event has: a forward op's backward op
 // and back, from Kineto's "fwdbwd" flows or, in an nsys export of a run
-// under torch.autograd.profiler.emit_nvtx, from the NVTX ranges' "seq = N"
-// and "stashed seq = N" (the backward op of forward op N).
+// under torch.autograd.profiler.emit_nvtx, from the NVTX ranges' "seq = N":
+// the backward op of forward op N is "…, stashed seq = N" (older PyTorch)
+// or an autograd node "…Backward<k>, seq = N" (current), on any thread of
+// the process.
 std::vector<EventLocation> flowPartners(const Session &session, const EventLocation &at);
 
 // The GPU work a CPU range (NVTX, or a Kineto CPU op) launched: the kernels,

@@ -195,6 +195,47 @@ private slots:
         QCOMPARE(flowPartners(session, partners[0]), forwardOnly);
         QVERIFY(flowPartners(session, {0, 0, 2}).empty()); // seq 120 has no backward op
     }
+
+    // Current PyTorch writes no "stashed": the backward op is the autograd
+    // node "…Backward<k>" with the forward's "seq = N" (and an op_id of its
+    // own), on the autograd thread.
+    void currentEmitNvtxPairsByBackwardNodeNames()
+    {
+        auto report = std::make_shared<Report>();
+        report->filePath = QStringLiteral("emit_nvtx_2_5.sqlite");
+        auto addRange = [&](std::uint32_t tid, TimeNs start, TimeNs end, const char *name) {
+            Track *track = nullptr;
+            for (Track &t : report->tracks)
+                if (t.tid == tid)
+                    track = &t;
+            if (!track) {
+                report->tracks.push_back({TrackKind::Nvtx, 7, tid, -1, 0, 0, 0, StringTable::kEmpty, {}});
+                track = &report->tracks.back();
+            }
+            track->slices.append(start, end, report->strings.intern(name), 0);
+        };
+        addRange(7, 100, 200, "aten::scaled_dot_product_attention, seq = 20, op_id = 115");
+        addRange(7, 300, 400, "aten::linear, seq = 21, op_id = 120");
+        addRange(9, 1000, 1100, "ScaledDotProductCudnnAttentionBackward0, seq = 20, op_id = 3071");
+        addRange(9, 1010, 1090, "aten::_cudnn_attention_backward, op_id = 3072"); // inside it: no seq
+        addRange(9, 1200, 1300, "autograd::engine::evaluate_function: AddmmBackward0, seq = 21, op_id = 3080");
+        for (Track &t : report->tracks)
+            t.slices.finalize();
+        const Session session = Session::fromReports({report});
+        const auto nameOf = [&](const EventLocation &e) { return report->strings.string(session.track(e).slices.name(e.event)); };
+        const std::vector<EventLocation> attention = flowPartners(session, {0, 0, 0});
+        QCOMPARE(attention.size(), std::size_t(1));
+        QCOMPARE(nameOf(attention[0]), QStringLiteral("ScaledDotProductCudnnAttentionBackward0, seq = 20, op_id = 3071"));
+        QCOMPARE(flowPartners(session, attention[0]), (std::vector<EventLocation>{{0, 0, 0}}));
+        const std::vector<EventLocation> linear = flowPartners(session, {0, 0, 1});
+        QCOMPARE(linear.size(), std::size_t(1));
+        QVERIFY(nameOf(linear[0]).contains(QLatin1String("AddmmBackward0")));
+        // Details name the other end.
+        bool linked = false;
+        for (const auto &field : describeEvent(session, {0, 0, 0}).fields)
+            linked |= field.label == QStringLiteral("Backward op") && field.link == attention[0];
+        QVERIFY(linked);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestEventLinks)
