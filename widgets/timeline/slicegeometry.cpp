@@ -114,7 +114,21 @@ public:
             r.count = level.count[b];
             r.coverage = float(double(level.busy[b]) / double(level.width));
             r.trackSlot = m_input.trackSlot;
+            // The bucket's longest event runs on past it (a long range that
+            // starts among short ones): drawn as itself, with its label, and
+            // the bucket stands for the others only.
+            const std::uint32_t longest = level.longest[b];
+            const bool runsOn = longest != LodSummary::kNoEvent && longest != drawn && r.count > 1
+                                && m_track.end(longest) > bucketStart + 2 * level.width;
+            if (runsOn) {
+                r.event = SliceRect::kNoEvent;
+                r.count -= 1;
+            }
             m_merger.add(r);
+            if (runsOn) {
+                addEvent(longest, lane);
+                exactEnd = std::max(exactEnd, m_track.end(longest));
+            }
         }
     }
 

@@ -137,6 +137,27 @@ private slots:
         QVERIFY(out.size() < 2100);     // the short ones from summaries
     }
 
+    // Zoomed out, a long range that starts in the pixel where short ones
+    // end (the autograd thread's "backward" after its small ops) is still
+    // drawn as itself, so it gets its label.
+    void aLongRangeStartingAmongShortOnesIsDrawnAsItself()
+    {
+        SliceTrack t;
+        for (TimeNs s = 0; s < 3000000; s += 100)
+            t.append(s, s + 60, 3, 0);               // 30,000 short ones, depth 0
+        t.append(3000010, 3813000000, 2, 0);         // then an 813 ms range, depth 0
+        t.finalize();
+        std::vector<SliceRect> out;
+        buildSliceGeometry({&t, 0, 0, false, 0}, TimeScale::fit({0, 3900000000}, 1250), 1250, out);
+        const SliceRect *longOne = nullptr;
+        for (const SliceRect &r : out)
+            if (r.count == 1 && r.event != SliceRect::kNoEvent && t.name(r.event) == 2)
+                longOne = &r;
+        QVERIFY(longOne);
+        QVERIFY(longOne->x1 - longOne->x0 > 250.0f);
+        QCOMPARE(totalCount(out), std::uint64_t(30001));
+    }
+
     void sessionOffsetShiftsEverything()
     {
         SliceTrack t;
