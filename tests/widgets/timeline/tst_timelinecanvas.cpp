@@ -52,43 +52,6 @@ private slots:
         QCursor::setPos(QPoint(-5000, -5000)); // keys anchor on the centre
     }
 
-    // A panel points at a gap of rank 2's GPU while rank 2 is collapsed and
-    // scrolled away: its all-streams row is expanded into view and the mark
-    // stays on it.
-    void aMarkBringsItsRowIntoView()
-    {
-        auto session = std::make_shared<Session>(Session::load({ddpFixture(0), ddpFixture(1), ddpFixture(2), ddpFixture(3)}));
-        TimelineView view;
-        view.resize(1200, 300);
-        view.setSession(session);
-        view.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&view));
-        TimelineCanvas *c = view.canvas();
-        for (std::size_t r = 0; r < c->rows().rows().size(); ++r) {
-            const TimelineRow &row = c->rows().rows()[r];
-            if (row.kind == TimelineRow::Kind::Group && row.rank == 2)
-                c->rows().setCollapsed(int(r), true);
-        }
-        c->rowsChanged();
-        const TimeRange gap{session->extent().start + 1'000'000, session->extent().start + 2'000'000};
-        const int row = c->showMark(TimeMark{2, 0, gap, std::nullopt, QStringLiteral("GPU gap"), {}});
-        QVERIFY(row >= 0);
-        const TimelineRow &marked = c->rows().rows()[std::size_t(row)];
-        QCOMPARE(marked.rank, 2);
-        QVERIFY(marked.onGpu);
-        QCOMPARE(session->ranks()[2].report->tracks[marked.tracks.front()].deviceId, 0);
-        for (int p = marked.parent; p >= 0; p = c->rows().rows()[std::size_t(p)].parent)
-            QVERIFY(!c->rows().rows()[std::size_t(p)].collapsed);
-        const QRect rect = c->rowRect(row);
-        QVERIFY2(!rect.isNull() && rect.top() >= 0 && rect.bottom() <= c->viewport()->height(),
-                 qPrintable(QStringLiteral("%1..%2 of %3").arg(rect.top()).arg(rect.bottom()).arg(c->viewport()->height())));
-        QCOMPARE(c->markRow(), row);
-        // Without a GPU, the rank's own row; Esc-like clearing drops it.
-        QCOMPARE(c->rows().rows()[std::size_t(c->showMark(TimeMark{1, -1, gap, std::nullopt, {}, {}}))].kind, TimelineRow::Kind::Group);
-        c->showMark(std::nullopt);
-        QCOMPARE(c->markRow(), -1);
-    }
-
     void init() { zoom()->fit(); }
 
     void plusAndMinusZoomAroundTheCentre()
@@ -529,6 +492,43 @@ private slots:
         QVERIFY2(range.contains(QStringLiteral("max ") + formatCounterValue(c.largest(), c.unit)), qPrintable(range));
         QVERIFY(range.contains(QStringLiteral("min ")) && range.contains(QStringLiteral("mean ")));
         zoom()->setSelection(std::nullopt);
+    }
+
+    // A panel points at a gap of rank 2's GPU while rank 2 is collapsed and
+    // scrolled away: its all-streams row is expanded into view and the mark
+    // stays on it.
+    void aMarkBringsItsRowIntoView()
+    {
+        auto session = std::make_shared<Session>(Session::load({ddpFixture(0), ddpFixture(1), ddpFixture(2), ddpFixture(3)}));
+        TimelineView view;
+        view.resize(1200, 300);
+        view.setSession(session);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        TimelineCanvas *c = view.canvas();
+        for (std::size_t r = 0; r < c->rows().rows().size(); ++r) {
+            const TimelineRow &row = c->rows().rows()[r];
+            if (row.kind == TimelineRow::Kind::Group && row.rank == 2)
+                c->rows().setCollapsed(int(r), true);
+        }
+        c->rowsChanged();
+        const TimeRange gap{session->extent().start + 1'000'000, session->extent().start + 2'000'000};
+        const int row = c->showMark(TimeMark{2, 0, gap, std::nullopt, QStringLiteral("GPU gap"), {}});
+        QVERIFY(row >= 0);
+        const TimelineRow &marked = c->rows().rows()[std::size_t(row)];
+        QCOMPARE(marked.rank, 2);
+        QVERIFY(marked.onGpu);
+        QCOMPARE(session->ranks()[2].report->tracks[marked.tracks.front()].deviceId, 0);
+        for (int p = marked.parent; p >= 0; p = c->rows().rows()[std::size_t(p)].parent)
+            QVERIFY(!c->rows().rows()[std::size_t(p)].collapsed);
+        const QRect rect = c->rowRect(row);
+        QVERIFY2(!rect.isNull() && rect.top() >= 0 && rect.bottom() <= c->viewport()->height(),
+                 qPrintable(QStringLiteral("%1..%2 of %3").arg(rect.top()).arg(rect.bottom()).arg(c->viewport()->height())));
+        QCOMPARE(c->markRow(), row);
+        // Without a GPU, the rank's own row; Esc-like clearing drops it.
+        QCOMPARE(c->rows().rows()[std::size_t(c->showMark(TimeMark{1, -1, gap, std::nullopt, {}, {}}))].kind, TimelineRow::Kind::Group);
+        c->showMark(std::nullopt);
+        QCOMPARE(c->markRow(), -1);
     }
 };
 
