@@ -357,11 +357,11 @@ CollectiveMatch alignedOnCollectives(const Session &session, const CollectiveMat
     QStringList offsets;
     for (std::size_t k = 0; k < std::min(kNamed, estimated.size()); ++k) {
         const ClockEstimate &e = clocks[estimated[k]];
-        offsets << QStringLiteral("rank %1 %2%3 ns (residual %4 ns)")
+        // In readable units, as the thresholds beside them ("50 µs").
+        offsets << QStringLiteral("rank %1 %2%3 (residual %4)")
                        .arg(session.ranks()[estimated[k]].rank)
                        .arg(*e.offset >= 0 ? QStringLiteral("+") : QString())
-                       .arg(*e.offset)
-                       .arg(*e.residual);
+                       .arg(formatDuration(*e.offset), formatDuration(*e.residual));
     }
     if (estimated.size() > kNamed)
         offsets << QStringLiteral("and %1 more ranks with smaller offsets").arg(estimated.size() - kNamed);

@@ -291,8 +291,10 @@ DetectedFinding detectStraggler(const Session &session, const DiagnosisInputs &i
             delay += c.waitOf(a);
         const auto own = std::find_if(c.arrivals.begin(), c.arrivals.end(), [&](const CollectiveArrival &a) { return a.rankIndex == c.lastRankIndex; });
         straggler.finding.instances.push_back({worst->rankIndex, {c.firstArrival, c.lastArrival}, own->kernel,
-                                               QStringLiteral("%1 #%2 on %3: last by %4, the others waited %5")
-                                                   .arg(c.name).arg(c.sequence).arg(c.communicator, formatDuration(c.skew()), formatDuration(delay)),
+                                               // The waits of every other rank, added up: said so.
+                                               QStringLiteral("%1 #%2 on %3: last by %4; the other %5 rank(s) waited %6 in all")
+                                                   .arg(c.name).arg(c.sequence).arg(c.communicator, formatDuration(c.skew()))
+                                                   .arg(c.arrivals.size() - 1).arg(formatDuration(delay)),
                                                delay});
     }
     // The finding costs what the rank made the others wait, once (its
@@ -300,7 +302,7 @@ DetectedFinding detectStraggler(const Session &session, const DiagnosisInputs &i
     straggler.costPerRank[worst->rankIndex] = worst->delayCaused;
     straggler.finding.cost = worst->delayCaused;
     const double late = double(std::max<TimeNs>(worst->late, 1));
-    straggler.finding.evidence = QStringLiteral("rank %1 arrived last at %2 of %3 collectives; the others waited %4 for it. While late, its GPU was "
+    straggler.finding.evidence = QStringLiteral("rank %1 arrived last at %2 of %3 collectives; the other ranks waited %4 for it in all. While late, its GPU was "
                                                 "computing %5, idle with the host elsewhere %6, waiting for the launch %7")
                                      .arg(worst->rank).arg(worst->timesLast).arg(worst->collectives)
                                      .arg(formatDuration(worst->delayCaused), percentText(double(worst->lateCompute) / late),

@@ -21,6 +21,9 @@ CollectivesPanel::CollectivesPanel(QWidget *parent)
     : StatsPanel(parent), m_align(new QCheckBox(tr("Align ranks on collectives"), this)), m_notes(new QLabel(this)), m_ranks(new TableBox(tr("Who made the others wait"), this)),
       m_kinds(new TableBox(tr("By communicator"), this)), m_instances(new TableBox(tr("Instances"), this))
 {
+    // Durations in units and counts grouped; the exact values in tooltips and exports.
+    for (TableBox *table : {m_ranks, m_kinds, m_instances})
+        table->model()->setReadable(true);
     auto *layout = new QVBoxLayout(this);
     auto *header = new QHBoxLayout;
     m_notes->setTextFormat(Qt::PlainText); // notes quote names from the traces

@@ -2,6 +2,7 @@
 
 #include "core/units.h"
 #include "panels/chartfactory.h"
+#include "panels/resulttablemodel.h"
 #include "panels/tablebox.h"
 #include "theme/theme.h"
 
@@ -50,6 +51,9 @@ ComparePanel::ComparePanel(QWidget *parent)
       m_diff(new TableBox(tr("Difference, largest change of total time first"), this)), m_steps(new TableBox(tr("Steps, step k of A beside step k of B"), this)),
       m_collectives(new TableBox(tr("Collectives: skew and waits"), this))
 {
+    // Durations in units and counts grouped; the exact values in tooltips and exports.
+    for (TableBox *table : {m_diff, m_steps, m_collectives})
+        table->model()->setReadable(true);
     auto *layout = new QVBoxLayout(this);
     auto *controls = new QHBoxLayout;
     controls->addWidget(new QLabel(tr("Compare A"), this));

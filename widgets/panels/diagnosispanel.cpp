@@ -21,6 +21,9 @@ DiagnosisPanel::DiagnosisPanel(QWidget *parent)
     : StatsPanel(parent), m_notes(new QLabel(this)), m_advice(new QLabel(this)), m_findings(new TableBox(tr("Findings, costliest first"), this)),
       m_instances(new TableBox(tr("Instances"), this))
 {
+    // Durations in units and counts grouped; the exact values in tooltips and exports.
+    for (TableBox *table : {m_findings, m_instances})
+        table->model()->setReadable(true);
     auto *layout = new QVBoxLayout(this);
     auto *header = new QHBoxLayout;
     m_notes->setTextFormat(Qt::PlainText); // notes quote names from the traces

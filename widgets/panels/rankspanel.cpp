@@ -23,6 +23,9 @@ RanksPanel::RanksPanel(QWidget *parent)
     : StatsPanel(parent), m_table(new TableBox(tr("Rank comparison"), this)), m_heatmap(new RankHeatmap(this)),
       m_measure(new QComboBox(this)), m_mapNote(new QLabel(this)), m_classes(new QLabel(this))
 {
+    // Durations in units and counts grouped; the exact values in tooltips and exports.
+    for (TableBox *table : {m_table})
+        table->model()->setReadable(true);
     auto *layout = new QVBoxLayout(this);
     auto *hint = new QLabel(tr("The GPU span split so that each nanosecond counts once: compute, else communication, "
                                "else memory, else idle. Shaded: the worst rank of each column (longest, most idle; "

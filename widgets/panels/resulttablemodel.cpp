@@ -1,5 +1,6 @@
 #include "panels/resulttablemodel.h"
 #include "common/plaintext.h"
+#include "core/units.h"
 
 #include "theme/theme.h"
 
@@ -26,6 +27,18 @@ void ResultTableModel::setHighlighted(std::set<std::pair<int, int>> cells)
         emit dataChanged(index(0, 0), index(rowCount() - 1, columnCount() - 1), {Qt::BackgroundRole});
 }
 
+void ResultTableModel::setReadable(bool readable)
+{
+    beginResetModel();
+    m_readable = readable;
+    endResetModel();
+}
+
+bool ResultTableModel::isNanosecondColumn(int column) const
+{
+    return column < m_table.headers.size() && m_table.headers[column].endsWith(QLatin1String(" (ns)"));
+}
+
 int ResultTableModel::rowCount(const QModelIndex &parent) const
 {
     return parent.isValid() ? 0 : int(m_table.rowCount());
@@ -41,9 +54,16 @@ QVariant ResultTableModel::data(const QModelIndex &index, int role) const
     if (!index.isValid() || index.row() >= rowCount() || index.column() >= columnCount())
         return {};
     const Cell cell = m_table.cell(std::size_t(index.row()), std::size_t(index.column()));
+    const bool readableInteger = m_readable && cell.type == Cell::Type::Integer;
     switch (role) {
-    case Qt::DisplayRole: return cell.display();
-    case Qt::ToolTipRole: return plainTooltip(cell.display()); // a name is data, not markup
+    case Qt::DisplayRole:
+        if (readableInteger)
+            return isNanosecondColumn(index.column()) ? formatDuration(cell.integer) : formatInteger(cell.integer);
+        return cell.display();
+    case Qt::ToolTipRole:
+        if (readableInteger) // the exact value, as exported
+            return formatInteger(cell.integer) + (isNanosecondColumn(index.column()) ? QStringLiteral(" ns") : QString());
+        return plainTooltip(cell.display()); // a name is data, not markup
     case SortRole:
         if (cell.type == Cell::Type::Integer)
             return QVariant::fromValue<qlonglong>(cell.integer);
@@ -62,11 +82,18 @@ QVariant ResultTableModel::data(const QModelIndex &index, int role) const
 
 QVariant ResultTableModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
-    if (role != Qt::DisplayRole || section < 0)
+    if ((role != Qt::DisplayRole && role != Qt::ToolTipRole) || section < 0)
         return {};
-    if (orientation == Qt::Horizontal)
-        return section < m_table.headers.size() ? QVariant(m_table.headers[section]) : QVariant();
-    return section + 1;
+    if (orientation == Qt::Horizontal) {
+        if (section >= m_table.headers.size())
+            return {};
+        const QString &header = m_table.headers[section];
+        // Readable durations carry their own units; the tooltip keeps the column's name as exported.
+        if (role == Qt::DisplayRole && m_readable && isNanosecondColumn(section))
+            return header.chopped(5);
+        return header;
+    }
+    return role == Qt::DisplayRole ? QVariant(section + 1) : QVariant();
 }
 
 } // namespace rankscope

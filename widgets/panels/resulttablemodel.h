@@ -1,7 +1,9 @@
 #pragma once
 // A statistics table as a Qt item model: display text exactly as the CLI
-// prints it, numbers sortable as numbers (Qt::UserRole), and optional
-// highlighted cells (the slowest rank of a column).
+// prints it (the nsys reports read as nsys prints them), or for the
+// analysis panels readably (durations in units, counts with their digits
+// grouped, the exact value in the tooltip); numbers sortable as numbers
+// (Qt::UserRole); optional highlighted cells (the slowest rank of a column).
 #include "stats/resulttable.h"
 
 #include <QAbstractTableModel>
@@ -18,6 +20,9 @@ public:
     void setTable(ResultTable table);
     const ResultTable &table() const { return m_table; }
     void setHighlighted(std::set<std::pair<int, int>> cells);
+    // Columns "… (ns)" show "3.968 s" under a header without the unit;
+    // other integers "3,968,307"; the tooltip says the exact value.
+    void setReadable(bool readable);
 
     int rowCount(const QModelIndex &parent = {}) const override;
     int columnCount(const QModelIndex &parent = {}) const override;
@@ -27,6 +32,8 @@ public:
 private:
     ResultTable m_table;
     std::set<std::pair<int, int>> m_highlighted;
+    bool m_readable = false;
+    bool isNanosecondColumn(int column) const;
 };
 
 } // namespace rankscope

@@ -304,7 +304,7 @@ private slots:
         QVERIFY(recorded.notes.join(QLatin1Char(' ')).contains(QLatin1String("Times as recorded")));
         QCOMPARE(recorded.instances[1].skew(), expected.instances[1].skew() + 200'000); // rank 1, last there, reads 200 µs later
         const CollectiveMatch aligned = alignedOnCollectives(shifted, recorded);
-        QVERIFY2(aligned.notes.join(QLatin1Char(' ')).contains(QLatin1String("rank 1 -200000 ns (residual 0 ns)")),
+        QVERIFY2(aligned.notes.join(QLatin1Char(' ')).contains(QStringLiteral("rank 1 -200.000 µs (residual 0 ns)")),
                  qPrintable(aligned.notes.join(QLatin1Char(' '))));
         QVERIFY(!aligned.notes.join(QLatin1Char(' ')).contains(QLatin1String("Times as recorded")));
         QCOMPARE(aligned.instances.size(), expected.instances.size());
