@@ -242,4 +242,13 @@ std::size_t Report::memoryBytes() const
     return bytes;
 }
 
+QString trackName(const Report &report, const Track &track)
+{
+    if (track.kind == TrackKind::Nvtx && report.meta.source == TraceSource::Kineto && track.domainName != StringTable::kEmpty)
+        return report.strings.string(track.domainName);
+    if (track.kind == TrackKind::Nvtx && track.domainName != StringTable::kEmpty)
+        return trackKindName(track.kind) + QStringLiteral(": ") + report.strings.string(track.domainName);
+    return trackKindName(track.kind);
+}
+
 } // namespace rankscope

@@ -392,4 +392,10 @@ struct Report : std::enable_shared_from_this<Report> {
 
 using ReportPtr = std::shared_ptr<const Report>;
 
+// What a track is in its source's own words: a Kineto CPU scope by its
+// category ("cpu_op", "user_annotation", "python_function"), an NVTX
+// range by its domain ("NVTX: NCCL"), else the kind ("CUDA API"). Row
+// labels, Details and the Events table say the same.
+QString trackName(const Report &report, const Track &track);
+
 } // namespace rankscope

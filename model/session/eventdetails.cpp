@@ -169,7 +169,7 @@ EventDetails describeEvent(const Session &session, const EventLocation &at)
     const TimeRange when = session.sessionTime(at);
     const TimeNs zero = session.extent().start;
     d.title = eventName(session, at);
-    d.kind = trackKindName(t.kind);
+    d.kind = trackName(r, t);
     // To the nanosecond: a 327 µs copy must not read "7.096 s - 7.096 s".
     d.fields.push_back({QStringLiteral("Start"), formatTimestamp(when.start - zero), {}});
     d.fields.push_back({QStringLiteral("End"), formatTimestamp(when.end - zero), {}});
@@ -183,7 +183,7 @@ EventDetails describeEvent(const Session &session, const EventLocation &at)
     } else {
         d.fields.push_back({QStringLiteral("Thread"), threadLabel(r, t.pid, t.tid), {}});
     }
-    d.fields.push_back({QStringLiteral("Track"), trackKindName(t.kind), {}});
+    d.fields.push_back({QStringLiteral("Track"), trackName(r, t), {}});
 
     switch (t.kind) {
     case TrackKind::Kernel:

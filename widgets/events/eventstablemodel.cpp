@@ -160,7 +160,7 @@ QString EventsTableModel::text(const EventLocation &e, Column c) const
     case Column::Name: return eventName(*m_session, e);
     case Column::Start: return formatTimestamp(m_session->sessionTime(e).start - m_session->extent().start);
     case Column::Duration: return formatDuration(track.slices.duration(e.event));
-    case Column::Kind: return trackKindName(track.kind);
+    case Column::Kind: return trackName(r, track);
     case Column::Grid:
     case Column::Block: {
         if (!kernel)

@@ -240,14 +240,7 @@ void TimelineRows::addProcessGroup(const RankTracks &tracks, int rankRow, std::u
         const QString name = threadName(r, pid, tid);
         for (std::uint32_t t : threadTracks) {
             const Track &track = r.tracks[t];
-            QString what = trackKindName(track.kind);
-            // Kineto's CPU scopes (cpu_op, user_annotation, ...) are named by
-            // their category; NVTX rows by their domain.
-            if (track.kind == TrackKind::Nvtx && r.meta.source == TraceSource::Kineto)
-                what = r.strings.string(track.domainName);
-            else if (track.kind == TrackKind::Nvtx && track.domainName != StringTable::kEmpty)
-                what += QStringLiteral(": ") + r.strings.string(track.domainName);
-            addSlicesRow(r, tracks.rank, processRow, 2, name + QStringLiteral(" · ") + what, {t}, false);
+            addSlicesRow(r, tracks.rank, processRow, 2, name + QStringLiteral(" · ") + trackName(r, track), {t}, false);
         }
     }
 }

@@ -161,6 +161,12 @@ private slots:
         for (const auto &field : describeEvent(kineto, *forward).fields)
             linked |= field.label == QStringLiteral("Backward op") && field.link == partners[0];
         QVERIFY(linked);
+        // A Kineto CPU op is what the trace calls it, not "NVTX".
+        const EventDetails details = describeEvent(kineto, *forward);
+        QCOMPARE(details.kind, QStringLiteral("cpu_op"));
+        const auto track = std::find_if(details.fields.begin(), details.fields.end(), [](const DetailField &f) { return f.label == QLatin1String("Track"); });
+        QVERIFY(track != details.fields.end());
+        QCOMPARE(track->value, QStringLiteral("cpu_op"));
     }
 
     // torch.autograd.profiler.emit_nvtx names forward ops "…, seq = N" and
