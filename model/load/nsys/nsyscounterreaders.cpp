@@ -1,6 +1,7 @@
 #include "load/nsys/nsysreaders.h"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 
 namespace rankscope::nsys {
@@ -71,7 +72,28 @@ MetricUnit metricUnitOf(const QString &name, double largestSample)
         return {QStringLiteral("Hz"), largestSample >= 1e6 ? 1.0 : 1e6};
     if (bracket.compare(QLatin1String("bytes"), Qt::CaseInsensitive) == 0 || bracket == QLatin1String("B"))
         return {QStringLiteral("B"), 1.0};
+    // "[Avg]", "[Max]", "[Avg Warps per Cycle]" say how the value was
+    // taken, not its unit ("max 25.6 MAvg" read as mega-Avg): a unit is one
+    // short word that is no such qualifier.
+    static const QStringList qualifiers{QStringLiteral("Avg"), QStringLiteral("Max"), QStringLiteral("Min"), QStringLiteral("Sum"),
+                                        QStringLiteral("Count"), QStringLiteral("Total"), QStringLiteral("Mean")};
+    if (bracket.contains(QLatin1Char(' ')) || bracket.size() > 6 || qualifiers.contains(bracket, Qt::CaseInsensitive))
+        return {QString(), 1.0};
     return {bracket, 1.0};
+}
+
+// Whether a metric's samples are a signed byte that wrapped past 127: all
+// whole numbers from -128 to 127, some negative. No GPU count is negative
+// (warps, instructions), so those are 128 to 255.
+bool isWrappedSignedByte(const CounterTrack &c)
+{
+    bool negative = false;
+    for (const double v : c.value) {
+        if (v < -128.0 || v > 127.0 || v != std::floor(v))
+            return false;
+        negative = negative || v < 0;
+    }
+    return negative;
 }
 
 } // namespace
@@ -175,6 +197,15 @@ void readGpuMetrics(NsysLoadContext &ctx)
         const double largest = c.value.empty() ? 0.0 : *std::max_element(c.value.begin(), c.value.end());
         const MetricUnit unit = metricUnitOf(c.name, largest);
         c.unit = unit.unit;
+        // Counts without a unit only: a percentage or a clock below 0 is no byte.
+        if (unit.unit.isEmpty() && isWrappedSignedByte(c)) {
+            for (double &v : c.value)
+                if (v < 0)
+                    v += 256.0;
+            ctx.report.diagnostics.push_back({Diagnostic::Severity::Warning, std::nullopt,
+                                              QStringLiteral("GPU metric \"%1\": the export holds its samples as a signed byte (-128 to 127, wrapped "
+                                                             "past 127); read as 0 to 255.").arg(c.name)});
+        }
         if (unit.scaleToUnit != 1.0)
             for (double &v : c.value)
                 v *= unit.scaleToUnit;

@@ -235,6 +235,39 @@ private slots:
         QCOMPARE(formatCounterValue(80, c.unit), QStringLiteral("80.0 %"));
     }
 
+    // What a metric's bracket says: "[Avg]" and "[Avg Warps per Cycle]"
+    // are how it was taken, not a unit; a metric the export holds as a
+    // signed byte that wrapped past 127 is read as 0 to 255, and said so.
+    void metricQualifiersAreNoUnitsAndWrappedBytesUnwrap()
+    {
+        NsysFixture f(fixturePath("metrics_units.sqlite"));
+        f.createSchema2026();
+        const std::int64_t typeId = (std::int64_t(1) << 56) | (0x10 << 8);
+        f.exec(QStringLiteral("CREATE TABLE TARGET_INFO_GPU_METRICS(typeId INTEGER, sourceId INTEGER, typeName TEXT, metricId INTEGER, metricName TEXT);"
+                              "CREATE TABLE GPU_METRICS(rawTimestamp INTEGER, timestamp INTEGER, typeId INTEGER, metricId INTEGER, value INTEGER);"
+                              "INSERT INTO TARGET_INFO_GPU_METRICS VALUES(%1,0,'GH100',1,'Compute Warps in Flight [Avg]'),"
+                              "(%1,0,'GH100',2,'Unallocated Warps in Active SMs [Avg Warps per Cycle]'),(%1,0,'GH100',3,'PCIe RX Throughput [Throughput %]');"
+                              "INSERT INTO GPU_METRICS VALUES(0,100,%1,1,25600000),(0,200,%1,1,100),"
+                              "(0,100,%1,2,100),(0,200,%1,2,-128),(0,300,%1,2,-1),(0,100,%1,3,5),(0,200,%1,3,-3);").arg(typeId));
+        f.close();
+        const ReportPtr r = load(f.path());
+        QVERIFY(r);
+        QCOMPARE(r->counters.size(), std::size_t(3));
+        std::map<QString, const CounterTrack *> byName;
+        for (const CounterTrack &c : r->counters)
+            byName[c.name] = &c;
+        const CounterTrack &warps = *byName.at(QStringLiteral("Compute Warps in Flight [Avg]"));
+        QCOMPARE(warps.unit, QString());
+        QCOMPARE(formatCounterValue(25600000, warps.unit), QStringLiteral("25.6 M"));
+        const CounterTrack &perCycle = *byName.at(QStringLiteral("Unallocated Warps in Active SMs [Avg Warps per Cycle]"));
+        QCOMPARE(perCycle.unit, QString());
+        QCOMPARE(perCycle.value, (std::vector<double>{100, 128, 255}));
+        // A percentage with a negative sample is no byte: left as it is.
+        QCOMPARE(byName.at(QStringLiteral("PCIe RX Throughput [Throughput %]"))->value, (std::vector<double>{5, -3}));
+        QCOMPARE(r->diagnostics.size(), std::size_t(1));
+        QVERIFY(r->diagnostics[0].text.contains(QLatin1String("Unallocated Warps in Active SMs")));
+    }
+
     // Repeats are dropped as rows are read in time order; a row out of
     // order after that makes the metric be read again whole, so the value
     // in force at every time is the one the rows say.
