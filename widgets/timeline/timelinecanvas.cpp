@@ -735,8 +735,15 @@ void TimelineCanvas::paintLabels(QPainter &p) const
         if (r.kind == TimelineRow::Kind::Group && !g.pinned)
             text = (r.collapsed ? QStringLiteral("▸ ") : QStringLiteral("▾ ")) + text;
         p.setPen(theme.labelText());
-        p.drawText(QRect(indent, g.top, m_labelWidth - indent - 6, std::min(g.height, TimelineRows::kGroupHeight)),
-                   Qt::AlignVCenter | Qt::AlignLeft, QFontMetrics(font).elidedText(text, Qt::ElideMiddle, m_labelWidth - indent - 6));
+        const QFontMetrics metrics(font);
+        const int room = m_labelWidth - indent - 6;
+        if (!g.pinned) { // the row's own label, its least telling parts cut first
+            const QString arrow = r.kind == TimelineRow::Kind::Group ? text.left(2) : QString();
+            text = arrow + fittedLabel(r, metrics, room - metrics.horizontalAdvance(arrow));
+        } else {
+            text = metrics.elidedText(text, Qt::ElideMiddle, room);
+        }
+        p.drawText(QRect(indent, g.top, room, std::min(g.height, TimelineRows::kGroupHeight)), Qt::AlignVCenter | Qt::AlignLeft, text);
         p.setPen(theme.rowSeparator());
         p.drawLine(0, g.top + g.height - 1, m_labelWidth, g.top + g.height - 1);
         p.restore();

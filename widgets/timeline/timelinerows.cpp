@@ -3,6 +3,7 @@
 #include <QFileInfo>
 
 #include <algorithm>
+#include <numeric>
 #include <set>
 
 namespace rankscope {
@@ -108,6 +109,37 @@ void TimelineRows::addRank(const Session &session, int rank)
     addCounterRows(tracks, rankRow);
 }
 
+QString fittedLabel(const TimelineRow &row, const QFontMetrics &metrics, int width)
+{
+    if (row.labelParts.empty())
+        return metrics.elidedText(row.label, Qt::ElideMiddle, width);
+    static const QString separator = QStringLiteral(" · ");
+    std::vector<QString> texts;
+    for (const TimelineRow::LabelPart &part : row.labelParts)
+        texts.push_back(part.text);
+    const auto joined = [&] {
+        QStringList shown;
+        for (const QString &t : texts)
+            if (!t.isEmpty())
+                shown << t;
+        return shown.join(separator);
+    };
+    // The parts by how long they stay, the first to go first.
+    std::vector<std::size_t> order(texts.size());
+    std::iota(order.begin(), order.end(), std::size_t(0));
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return row.labelParts[a].keep < row.labelParts[b].keep; });
+    for (std::size_t k = 0; k + 1 < order.size(); ++k) { // the part kept longest is cut last, below
+        const int over = metrics.horizontalAdvance(joined()) - width;
+        if (over <= 0)
+            return joined();
+        QString &part = texts[order[k]];
+        const int room = metrics.horizontalAdvance(part) - over;
+        // Shortened where a few letters stay readable, else left out.
+        part = room >= metrics.horizontalAdvance(QStringLiteral("xxxx…")) ? metrics.elidedText(part, Qt::ElideMiddle, room) : QString();
+    }
+    return metrics.elidedText(joined(), Qt::ElideRight, width);
+}
+
 int TimelineRows::addGroup(int rank, int parent, int level, QString label, bool collapsed)
 {
     TimelineRow group;
@@ -128,15 +160,21 @@ int TimelineRows::addRankGroup(const RankTracks &tracks)
     for (const GpuInfo &g : r.gpus)
         gpuNames << g.name;
     gpuNames.removeDuplicates();
-    // In a comparison the run and the file say which side a rank is on.
-    QString label = tracks.entry.side == RunSide::None
-                        ? QStringLiteral("Rank %1").arg(tracks.entry.rank)
-                        : tracks.entry.displayName() + QStringLiteral(" · ") + QFileInfo(r.filePath).fileName();
+    // Who the rank is stays longest; in a comparison the run says which
+    // side it is on. Then its file and host; the GPUs' model goes first.
+    std::vector<TimelineRow::LabelPart> parts;
+    parts.push_back({tracks.entry.side == RunSide::None ? QStringLiteral("Rank %1").arg(tracks.entry.rank) : tracks.entry.displayName(), 3});
     if (!r.meta.hostName.isEmpty())
-        label += QStringLiteral(" · ") + r.meta.hostName;
+        parts.push_back({r.meta.hostName, 1});
+    parts.push_back({QFileInfo(r.filePath).fileName(), 2});
     if (!gpuNames.isEmpty())
-        label += QStringLiteral(" · ") + gpuNames.join(QStringLiteral(", "));
+        parts.push_back({gpuNames.join(QStringLiteral(", ")), 0});
+    QStringList texts;
+    for (const TimelineRow::LabelPart &part : parts)
+        texts << part.text;
+    const QString label = texts.join(QStringLiteral(" · "));
     const int row = addGroup(tracks.rank, -1, 0, label, m_ranksStartCollapsed);
+    m_rows[std::size_t(row)].labelParts = std::move(parts);
     m_rows[std::size_t(row)].tooltip = label + QLatin1Char('\n') + r.filePath;
     return row;
 }

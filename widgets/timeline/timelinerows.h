@@ -7,6 +7,7 @@
 // among their siblings.
 #include "session/session.h"
 
+#include <QFontMetrics>
 #include <QString>
 #include <QStringList>
 #include <map>
@@ -21,6 +22,14 @@ struct TimelineRow {
     int level = 0;  // indentation: 0 rank, 1 process or GPU group, 2 row or streams group, 3 stream
     int parent = -1;
     QString label;
+    // A rank's label in parts, in the order shown, each with how long it
+    // stays when the column is narrow (higher: longer): the rank, then its
+    // file and host, before its GPUs' model. Empty: the label is one part.
+    struct LabelPart {
+        QString text;
+        int keep = 0;
+    };
+    std::vector<LabelPart> labelParts;
     QString tooltip;
     std::vector<std::uint32_t> tracks; // tracks of the rank's report drawn here
     // Kind::Group: the tracks whose busy time it draws when collapsed (its
@@ -36,6 +45,11 @@ struct TimelineRow {
     bool onGpu = false;    // draws GPU work (a CUDA HW row)
     bool nccl = false;     // draws NCCL kernels
 };
+
+// A label that fits `width` px: its parts joined by " · ", the parts that
+// matter least shortened, then left out, first; a label of one part cut in
+// the middle.
+QString fittedLabel(const TimelineRow &row, const QFontMetrics &metrics, int width);
 
 // Which rows "show only" keeps.
 enum class RowFilter : std::uint8_t { GpuRows, NcclRows };

@@ -2,6 +2,7 @@
 #include "testdata.h"
 #include "timeline/timelinerows.h"
 
+#include <QFontMetrics>
 #include <QtTest>
 
 using namespace rankscope;
@@ -26,12 +27,34 @@ private slots:
         QCOMPARE(m_session->ranks().size(), std::size_t(4));
     }
 
+    // A narrow label column cuts the GPU model first, then the host, then
+    // the file; the rank's name stays.
+    void rankLabelsKeepWhoTheRankIsWhenNarrow()
+    {
+        TimelineRows rows;
+        rows.build(*m_session);
+        const TimelineRow &rank0 = rows.rows()[std::size_t(rows.shownRows().front())];
+        QCOMPARE(rank0.kind, TimelineRow::Kind::Group);
+        const QFontMetrics metrics(QFont{});
+        const QString full = QStringLiteral("Rank 0 · vm · ddp4_rank0.sqlite · NVIDIA H100 80GB HBM3");
+        QCOMPARE(fittedLabel(rank0, metrics, 10000), full);
+        const int withoutGpu = metrics.horizontalAdvance(QStringLiteral("Rank 0 · vm · ddp4_rank0.sqlite · NVI…"));
+        const QString narrower = fittedLabel(rank0, metrics, withoutGpu);
+        QVERIFY2(narrower.startsWith(QStringLiteral("Rank 0 · vm · ddp4_rank0.sqlite")) && !narrower.contains(QLatin1String("H100")), qPrintable(narrower));
+        QVERIFY(metrics.horizontalAdvance(narrower) <= withoutGpu);
+        const int fileOnly = metrics.horizontalAdvance(QStringLiteral("Rank 0 · ddp4_rank0.sqlite"));
+        const QString narrow = fittedLabel(rank0, metrics, fileOnly);
+        QVERIFY2(narrow.startsWith(QStringLiteral("Rank 0 · ")) && narrow.contains(QLatin1String("ddp4_rank0")), qPrintable(narrow));
+        QVERIFY(!narrow.contains(QLatin1String("H100")));
+        QVERIFY(fittedLabel(rank0, metrics, metrics.horizontalAdvance(QStringLiteral("Rank 0 ·"))).startsWith(QStringLiteral("Rank 0")));
+    }
+
     void ranksInOrderGpuFirst()
     {
         TimelineRows rows;
         rows.build(*m_session);
         QStringList labels = shownLabels(rows);
-        QVERIFY(labels[0].startsWith(QStringLiteral("Rank 0 · vm · NVIDIA H100 80GB HBM3")));
+        QCOMPARE(labels[0], QStringLiteral("Rank 0 · vm · ddp4_rank0.sqlite · NVIDIA H100 80GB HBM3"));
         QVERIFY(labels[1].startsWith(QStringLiteral("CUDA HW · GPU 0: NVIDIA H100 80GB HBM3")));
         QCOMPARE(labels[2], QStringLiteral("All streams"));
         QCOMPARE(labels[3], QStringLiteral("NVTX (projected on GPU)"));
@@ -168,5 +191,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestTimelineRows)
+QTEST_MAIN(TestTimelineRows)
 #include "tst_timelinerows.moc"
