@@ -30,6 +30,18 @@ void NsysLoadContext::readStringIds()
     }
 }
 
+void TableProgress::addRows(std::uint64_t rows)
+{
+    const std::uint64_t read = m_read.fetch_add(rows, std::memory_order_relaxed) + rows;
+    const int permille = int(std::min<std::uint64_t>(1000, read * 1000 / m_expected));
+    // Under the lock, so that the values reach the sink in order.
+    const std::lock_guard<std::mutex> lock(m_reporting);
+    if (permille <= m_reportedPermille)
+        return;
+    m_reportedPermille = permille;
+    m_control.report(m_from + (m_to - m_from) * permille / 1000.0);
+}
+
 std::size_t NsysLoadContext::rowsAtMost(const std::string &table)
 {
     if (!m_fileBytes)

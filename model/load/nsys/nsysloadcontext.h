@@ -8,7 +8,9 @@
 #include "load/nsys/sqlitedatabase.h"
 #include "load/trackregistry.h"
 
+#include <atomic>
 #include <map>
+#include <mutex>
 #include <optional>
 #include <tuple>
 #include <unordered_map>
@@ -18,6 +20,25 @@ namespace rankscope {
 // globalTid / globalPid layout: hw:8 | vm:8 | pid:24 | tid:24 (uint64).
 inline std::uint32_t pidOfGlobalId(std::int64_t g) { return std::uint32_t((std::uint64_t(g) >> 24) & 0xFFFFFF); }
 inline std::uint32_t tidOfGlobalId(std::int64_t g) { return std::uint32_t(std::uint64_t(g) & 0xFFFFFF); }
+
+// How far the reading of a file's event tables has come, shared by the
+// contexts that read them on two connections: the load's progress moves
+// with the rows read against the rows the tables hold (their largest
+// rowids), from `from` to `to` of the whole load.
+class TableProgress {
+public:
+    TableProgress(const LoadControl &control, std::uint64_t expectedRows, double from, double to)
+        : m_control(control), m_expected(std::max<std::uint64_t>(expectedRows, 1)), m_from(from), m_to(to) {}
+    void addRows(std::uint64_t rows);
+
+private:
+    const LoadControl &m_control;
+    std::uint64_t m_expected;
+    double m_from, m_to;
+    std::atomic<std::uint64_t> m_read{0};
+    std::mutex m_reporting;
+    int m_reportedPermille = -1; // never backwards, whichever thread reports
+};
 
 class NsysLoadContext {
 public:
@@ -32,6 +53,8 @@ public:
     // NCCL's annotated calls (NVTX payloads), attached to its kernels once
     // the correlation maps exist (attachNcclCalls).
     std::vector<NcclCall> ncclCalls;
+    // Set while the event tables are read: forEachRow counts their rows.
+    TableProgress *tableProgress = nullptr;
 
     void readStringIds();
     // Reuses another context's StringIds mapping (read-only from here on),
@@ -108,10 +131,15 @@ bool NsysLoadContext::forEachRow(const char *table, const std::string &sql, OnRo
         return false;
     }
     std::size_t rows = 0;
+    constexpr std::size_t kCheckEvery = 0x1000;
     while (stmt.step()) {
         onRow(stmt);
-        if ((++rows & 0xfff) == 0 && control.isCancelled())
-            return false;
+        if ((++rows & (kCheckEvery - 1)) == 0) {
+            if (control.isCancelled())
+                return false;
+            if (tableProgress)
+                tableProgress->addRows(kCheckEvery);
+        }
     }
     if (!stmt.error().isEmpty()) {
         fatalError = QStringLiteral("corrupt or truncated file: reading %1: %2")
