@@ -1,5 +1,6 @@
 #include "stats/collectives.h"
 #include "stats/collectivematching.h"
+#include "stats/cpucommunication.h"
 
 #include "core/cancellation.h"
 #include "core/intervals.h"
@@ -134,6 +135,9 @@ CollectiveMatch matchCollectives(CollectiveInputs &inputs)
     if (groups.communicators.empty()) {
         match.notes << QStringLiteral("No communication kernels (NCCL or the other libraries of the kernel classes) in any rank: "
                                       "there are no collectives to match.");
+        // A Gloo run communicates all the same: on the CPU.
+        if (const QString cpu = cpuCommunicationNote(cpuCommunicationOf(session)); !cpu.isEmpty())
+            match.notes << cpu;
         return match;
     }
     if (!groups.ranksWithout.isEmpty() && groups.ranksWithout.size() < int(session.ranks().size()))

@@ -4,6 +4,7 @@
 #include "session/session.h"
 #include "stats/collectiveinputs.h"
 #include "stats/collectives.h"
+#include "stats/cpucommunication.h"
 #include "stats/reportcatalog.h"
 #include "stats/rankcomparison.h"
 #include "stats/ranktimemap.h"
@@ -753,6 +754,14 @@ private slots:
         const CollectiveMatch match = matchCollectives(session);
         QVERIFY(match.instances.empty());
         QVERIFY(match.notes.join(QLatin1Char('\n')).contains(QLatin1String("No communication kernels")));
+        // ...but it does communicate, on the CPU: each rank's trace has 12
+        // gloo:all_reduce and 12 gloo:broadcast annotations.
+        const CpuCommunication cpu = cpuCommunicationOf(session);
+        QCOMPARE(cpu.ranks, 4);
+        QCOMPARE(cpu.ranges, std::size_t(4 * 24));
+        QVERIFY(cpu.rangeTime > 0);
+        QVERIFY2(match.notes.join(QLatin1Char('\n')).contains(QLatin1String("This run communicates on the CPU (Gloo): 96 gloo:* ranges")),
+                 qPrintable(match.notes.join(QLatin1Char('\n'))));
         QCOMPARE(collectivesTable(session, match).rowCount(), std::size_t(0));
         for (const RankWait &w : rankWaits(session, match))
             QCOMPARE(w.collectives, std::size_t(0));
