@@ -37,6 +37,21 @@ std::int64_t launchedBy(sqlite3 *db, std::int64_t tid, std::int64_t from, std::i
 
 } // namespace
 
+// An NVTX range of process 7's thread `tid` (one track per thread), as
+// emit_nvtx writes them.
+void addNvtxRange(Report &report, std::uint32_t tid, TimeNs start, TimeNs end, const char *name)
+{
+    Track *track = nullptr;
+    for (Track &t : report.tracks)
+        if (t.tid == tid)
+            track = &t;
+    if (!track) {
+        report.tracks.push_back({TrackKind::Nvtx, 7, tid, -1, 0, 0, 0, StringTable::kEmpty, {}});
+        track = &report.tracks.back();
+    }
+    track->slices.append(start, end, report.strings.intern(name), 0);
+}
+
 class TestEventLinks : public QObject {
     Q_OBJECT
     std::shared_ptr<Session> m_session;
@@ -175,17 +190,7 @@ private slots:
     {
         auto report = std::make_shared<Report>();
         report->filePath = QStringLiteral("emit_nvtx.sqlite");
-        auto addRange = [&](std::uint32_t tid, TimeNs start, TimeNs end, const char *name) {
-            Track *track = nullptr;
-            for (Track &t : report->tracks)
-                if (t.tid == tid)
-                    track = &t;
-            if (!track) {
-                report->tracks.push_back({TrackKind::Nvtx, 7, tid, -1, 0, 0, 0, StringTable::kEmpty, {}});
-                track = &report->tracks.back();
-            }
-            track->slices.append(start, end, report->strings.intern(name), 0);
-        };
+        auto addRange = [&](std::uint32_t tid, TimeNs start, TimeNs end, const char *name) { addNvtxRange(*report, tid, start, end, name); };
         addRange(7, 100, 200, "aten::linear, seq = 12");
         addRange(7, 300, 400, "aten::relu, seq = 13");
         addRange(7, 500, 600, "aten::linear, seq = 120"); // not 12
@@ -209,17 +214,7 @@ private slots:
     {
         auto report = std::make_shared<Report>();
         report->filePath = QStringLiteral("emit_nvtx_2_5.sqlite");
-        auto addRange = [&](std::uint32_t tid, TimeNs start, TimeNs end, const char *name) {
-            Track *track = nullptr;
-            for (Track &t : report->tracks)
-                if (t.tid == tid)
-                    track = &t;
-            if (!track) {
-                report->tracks.push_back({TrackKind::Nvtx, 7, tid, -1, 0, 0, 0, StringTable::kEmpty, {}});
-                track = &report->tracks.back();
-            }
-            track->slices.append(start, end, report->strings.intern(name), 0);
-        };
+        auto addRange = [&](std::uint32_t tid, TimeNs start, TimeNs end, const char *name) { addNvtxRange(*report, tid, start, end, name); };
         addRange(7, 100, 200, "aten::scaled_dot_product_attention, seq = 20, op_id = 115");
         addRange(7, 300, 400, "aten::linear, seq = 21, op_id = 120");
         addRange(9, 1000, 1100, "ScaledDotProductCudnnAttentionBackward0, seq = 20, op_id = 3071");
