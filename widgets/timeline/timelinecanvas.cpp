@@ -743,7 +743,17 @@ void TimelineCanvas::paintLabels(QPainter &p) const
         } else {
             text = metrics.elidedText(text, Qt::ElideMiddle, room);
         }
-        p.drawText(QRect(indent, g.top, room, std::min(g.height, TimelineRows::kGroupHeight)), Qt::AlignVCenter | Qt::AlignLeft, text);
+        if (r.kind == TimelineRow::Kind::Counter && !g.pinned) {
+            // A counter's name ("Unallocated Warps in Active SMs [Avg Warps per
+            // Cycle]") on its row's two lines rather than cut in the middle.
+            const QStringList lines = twoLineLabel(r.label, metrics, room);
+            const int lineHeight = metrics.height();
+            const int top = g.top + std::max(0, (g.height - lineHeight * int(lines.size())) / 2);
+            for (qsizetype l = 0; l < lines.size(); ++l)
+                p.drawText(QRect(indent, top + int(l) * lineHeight, room, lineHeight), Qt::AlignVCenter | Qt::AlignLeft, lines[l]);
+        } else {
+            p.drawText(QRect(indent, g.top, room, std::min(g.height, TimelineRows::kGroupHeight)), Qt::AlignVCenter | Qt::AlignLeft, text);
+        }
         p.setPen(theme.rowSeparator());
         p.drawLine(0, g.top + g.height - 1, m_labelWidth, g.top + g.height - 1);
         p.restore();

@@ -140,6 +140,24 @@ QString fittedLabel(const TimelineRow &row, const QFontMetrics &metrics, int wid
     return metrics.elidedText(joined(), Qt::ElideRight, width);
 }
 
+QStringList twoLineLabel(const QString &label, const QFontMetrics &metrics, int width)
+{
+    if (metrics.horizontalAdvance(label) <= width)
+        return {label};
+    const QStringList words = label.split(QLatin1Char(' '));
+    QString first;
+    qsizetype used = 0;
+    for (; used < words.size(); ++used) {
+        const QString longer = first.isEmpty() ? words[used] : first + QLatin1Char(' ') + words[used];
+        if (metrics.horizontalAdvance(longer) > width)
+            break;
+        first = longer;
+    }
+    if (first.isEmpty()) // one word wider than the column
+        return {metrics.elidedText(label, Qt::ElideRight, width)};
+    return {first, metrics.elidedText(words.mid(used).join(QLatin1Char(' ')), Qt::ElideRight, width)};
+}
+
 int TimelineRows::addGroup(int rank, int parent, int level, QString label, bool collapsed)
 {
     TimelineRow group;

@@ -50,6 +50,9 @@ struct TimelineRow {
 // matter least shortened, then left out, first; a label of one part cut in
 // the middle.
 QString fittedLabel(const TimelineRow &row, const QFontMetrics &metrics, int width);
+// A long label on two lines (a counter's row is two lines tall): as many
+// words as fit on the first, the rest on the second, cut at its end.
+QStringList twoLineLabel(const QString &label, const QFontMetrics &metrics, int width);
 
 // Which rows "show only" keeps.
 enum class RowFilter : std::uint8_t { GpuRows, NcclRows };

@@ -49,6 +49,22 @@ private slots:
         QVERIFY(fittedLabel(rank0, metrics, metrics.horizontalAdvance(QStringLiteral("Rank 0 ·"))).startsWith(QStringLiteral("Rank 0")));
     }
 
+    // A counter's long name goes on two lines, the words kept whole on the first.
+    void longCounterNamesTakeTwoLines()
+    {
+        const QFontMetrics metrics(QFont{});
+        const QString name = QStringLiteral("Unallocated Warps in Active SMs [Avg Warps per Cycle]");
+        QCOMPARE(twoLineLabel(name, metrics, 10000), QStringList{name});
+        const int width = metrics.horizontalAdvance(QStringLiteral("Unallocated Warps in Active SMs"));
+        const QStringList lines = twoLineLabel(name, metrics, width);
+        QCOMPARE(lines.size(), 2);
+        QCOMPARE(lines[0], QStringLiteral("Unallocated Warps in Active SMs"));
+        QCOMPARE(lines[1], QStringLiteral("[Avg Warps per Cycle]"));
+        const QStringList cut = twoLineLabel(name, metrics, metrics.horizontalAdvance(QStringLiteral("Unallocated Warps")));
+        QCOMPARE(cut[0], QStringLiteral("Unallocated Warps"));
+        QVERIFY(cut[1].endsWith(QStringLiteral("…")));
+    }
+
     void ranksInOrderGpuFirst()
     {
         TimelineRows rows;
