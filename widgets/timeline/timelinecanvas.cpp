@@ -391,11 +391,6 @@ QRect TimelineCanvas::rowRect(int row) const
     return {};
 }
 
-int TimelineCanvas::laneTop(const RowGeometry &g, int lane) const
-{
-    return g.top + FrameGeometry::kLaneTopMargin + lane * TimelineRows::kLaneHeight;
-}
-
 const FrameGeometry &TimelineCanvas::geometry() const
 {
     ensureGeometry();

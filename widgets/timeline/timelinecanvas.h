@@ -161,7 +161,6 @@ private:
     void paintCollective(QPainter &p) const;
     // An arrow between two events' points, head at `to` when `forward`.
     void paintFlowArrow(QPainter &p, QPoint from, QPoint to, bool forward) const;
-    int laneTop(const RowGeometry &g, int lane) const;
 
     ZoomState *m_zoom;
     DisplayTime m_displayTime;
