@@ -1,5 +1,6 @@
 #include "mainwindow.h"
 
+#include "colorscheme.h"
 #include "core/units.h"
 #include "details/detailspanel.h"
 #include "details/diagnosticspanel.h"
@@ -19,7 +20,9 @@
 #include "viewlinks.h"
 #include "windowdialogs.h"
 
+#include <QActionGroup>
 #include <QApplication>
+#include <QDir>
 #include <QDockWidget>
 #include <QDragEnterEvent>
 #include <QFileDialog>
@@ -28,9 +31,11 @@
 #include <QMimeData>
 #include <QSettings>
 #include <QStatusBar>
+#include <QTimer>
 #include <QToolBar>
 
 #include <algorithm>
+#include <functional>
 
 namespace rankscope {
 
@@ -40,6 +45,8 @@ const QString kGeometryKey = QStringLiteral("window/geometry");
 const QString kStateKey = QStringLiteral("window/state");
 const QString kHiddenRowsKey = QStringLiteral("timeline/hiddenRows");
 const QString kLabelWidthKey = QStringLiteral("timeline/labelWidth");
+const QString kColorSchemeKey = QStringLiteral("view/colorScheme");
+const QString kExportDirectoryKey = QStringLiteral("export/directory");
 const QString kCommunicationPatternKey = QStringLiteral("statistics/communicationPattern");
 // MiB of mapped rank detail kept resident (session/residentbudget.h); unset: half the RAM.
 const QString kMemoryBudgetKey = QStringLiteral("memory/rankDetailBudgetMiB");
@@ -96,7 +103,7 @@ MainWindow::MainWindow(QWidget *parent)
             statusBar()->showMessage(text, timeoutMs);
     });
     connect(m_opener, &TraceOpener::loaded, this, [this](const std::shared_ptr<const Session> &session, bool runB) {
-        rebuildRecentMenu();
+        m_recentStale = true; // rebuilt when next shown, never under the pointer
         if (!runB) {
             m_session->setSession(session);
         } else {
@@ -131,6 +138,16 @@ MainWindow::MainWindow(QWidget *parent)
     createMenus();
     resize(1400, 850);
     restoreLayout();
+    // The layout is kept a second after it last changed, not only on Quit:
+    // a window closed by the desktop's session end or killed keeps its size.
+    m_saveLayoutTimer = new QTimer(this);
+    m_saveLayoutTimer->setSingleShot(true);
+    m_saveLayoutTimer->setInterval(1000);
+    connect(m_saveLayoutTimer, &QTimer::timeout, this, &MainWindow::saveLayout);
+    for (QDockWidget *dock : findChildren<QDockWidget *>()) {
+        connect(dock, &QDockWidget::visibilityChanged, m_saveLayoutTimer, qOverload<>(&QTimer::start));
+        connect(dock, &QDockWidget::topLevelChanged, m_saveLayoutTimer, qOverload<>(&QTimer::start));
+    }
 }
 
 MainWindow::~MainWindow() = default;
@@ -138,23 +155,29 @@ MainWindow::~MainWindow() = default;
 void MainWindow::createMenus()
 {
     QMenu *file = menuBar()->addMenu(tr("&File"));
-    file->addAction(tr("&Open..."), QKeySequence::Open, this, [this] {
+    file->addAction(tr("&Open..."), QKeySequence(Qt::CTRL | Qt::Key_O), this, [this] {
         const QStringList paths = QFileDialog::getOpenFileNames(this, tr("Open traces"), QString(),
                                                                 tr("Traces (*.sqlite *.nsys-rep *.qdrep *.json *.json.gz);;Nsight Systems SQLite exports (*.sqlite);;"
                                                                    "Nsight Systems reports, exported with nsys (*.nsys-rep *.qdrep);;PyTorch profiler traces (*.json *.json.gz);;All files (*)"));
         if (!paths.isEmpty())
             open(paths);
-    });
+    })->setStatusTip(tr("open trace files or folders as one session"));
     file->addAction(tr("&Compare With..."), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O), this, [this] {
         const QStringList paths = QFileDialog::getOpenFileNames(this, tr("Compare with traces (run B)"), QString(),
                                                                 tr("Traces (*.sqlite *.nsys-rep *.qdrep *.json *.json.gz);;All files (*)"));
         if (!paths.isEmpty())
             compareWith(paths);
-    });
+    })->setStatusTip(tr("compare with another run (run B)"));
     m_compareRanksAction = file->addAction(tr("Compare Two Ran&ks..."), this, &MainWindow::chooseRanksToCompare);
     m_compareRanksAction->setEnabled(false);
     m_recentMenu = file->addMenu(tr("Open &Recent"));
     rebuildRecentMenu();
+    // Rebuilt when shown, so that a load ending under the pointer does not
+    // move the entries; enabled meanwhile when there is anything to show.
+    connect(m_recentMenu, &QMenu::aboutToShow, this, [this] {
+        if (std::exchange(m_recentStale, false))
+            rebuildRecentMenu();
+    });
     file->addSeparator();
     QMenu *exportMenu = file->addMenu(tr("&Export"));
     for (const auto &[format, title] : {std::pair{QStringLiteral("png"), tr("Timeline as &PNG")}, std::pair{QStringLiteral("svg"), tr("Timeline as &SVG")}}) {
@@ -165,14 +188,16 @@ void MainWindow::createMenus()
             formatMenu->addAction(what, this, [this, f = format, s = scope] { exportTimeline(f, s); }); // init-captures: clang 14 cannot capture a binding
     }
     exportMenu->addAction(tr("Statistics as &CSV..."), this, [this] {
-        const QString dir = QFileDialog::getExistingDirectory(this, tr("Export statistics into folder"));
-        if (!dir.isEmpty())
-            exportStatistics(dir);
+        const QString dir = QFileDialog::getExistingDirectory(this, tr("Export statistics into folder"), exportDirectory());
+        if (dir.isEmpty())
+            return;
+        QSettings().setValue(kExportDirectoryKey, dir);
+        exportStatistics(dir);
     });
     m_exportMenu = exportMenu;
     exportMenu->setEnabled(false); // until a session is open
     file->addSeparator();
-    file->addAction(tr("&Quit"), QKeySequence::Quit, qApp, &QApplication::closeAllWindows);
+    file->addAction(tr("&Quit"), QKeySequence(Qt::CTRL | Qt::Key_Q), qApp, &QApplication::closeAllWindows)->setStatusTip(tr("quit"));
 
     QMenu *view = menuBar()->addMenu(tr("&View"));
     const TimelineActions *actions = m_timeline->actions();
@@ -185,7 +210,10 @@ void MainWindow::createMenus()
     view->addSeparator();
     for (QDockWidget *dock : findChildren<QDockWidget *>())
         view->addAction(dock->toggleViewAction());
+    m_statsDock->toggleViewAction()->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S));
+    m_statsDock->toggleViewAction()->setStatusTip(tr("show or hide the statistics panels"));
     view->addSeparator();
+    createThemeMenu(view);
     view->addAction(m_session->alignOnCollectivesAction());
     view->addMenu(tr("Align &Runs (A and B)"))->addActions(m_session->alignRunsActions());
     view->addSeparator();
@@ -196,20 +224,82 @@ void MainWindow::createMenus()
                           "beyond it (they read it in again when next shown)"));
 
     QMenu *help = menuBar()->addMenu(tr("&Help"));
-    help->addAction(tr("&Keyboard Shortcuts"), this, [this] { showShortcutsDialog(this, m_timeline->actions()->helpHtml()); });
+    help->addAction(tr("&Keyboard Shortcuts"), this, [this] { showShortcutsDialog(this, TimelineActions::htmlOf(shortcutRows())); });
     help->addAction(tr("&About Rankscope"), this, [this] { showAboutDialog(this); });
+}
+
+void MainWindow::createThemeMenu(QMenu *view)
+{
+    QMenu *themes = view->addMenu(tr("&Theme"));
+    auto *group = new QActionGroup(themes);
+    const ColorScheme chosen = colorSchemeFromKey(QSettings().value(kColorSchemeKey).toString());
+    for (const auto &[scheme, text] : {std::pair{ColorScheme::System, tr("&System")}, std::pair{ColorScheme::Light, tr("&Light")},
+                                       std::pair{ColorScheme::Dark, tr("&Dark")}}) {
+        QAction *action = themes->addAction(text);
+        action->setCheckable(true);
+        action->setChecked(scheme == chosen);
+        action->setData(int(scheme));
+        group->addAction(action);
+        connect(action, &QAction::triggered, this, [this, s = scheme] { setColorScheme(s); });
+    }
+    m_themeActions = group->actions();
+    themes->addSeparator();
+    QAction *next = themes->addAction(tr("&Next Theme"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_T), this,
+                                      [this] { setColorScheme(nextColorScheme(currentColorScheme())); });
+    next->setStatusTip(tr("switch the theme: system, light, dark"));
+    if (chosen != ColorScheme::System)
+        applyColorScheme(chosen);
+}
+
+void MainWindow::setColorScheme(ColorScheme scheme)
+{
+    applyColorScheme(scheme);
+    QSettings().setValue(kColorSchemeKey, colorSchemeKey(scheme));
+    for (QAction *action : m_themeActions)
+        action->setChecked(action->data().toInt() == int(scheme));
+}
+
+QList<TimelineActions::HelpRow> MainWindow::shortcutRows() const
+{
+    // The timeline's own, then every other menu command that has keys, in menu order.
+    QList<TimelineActions::HelpRow> rows = m_timeline->actions()->helpRows();
+    const QList<QAction *> timelineActions = m_timeline->actions()->all();
+    std::function<void(const QMenu *)> addMenu = [&](const QMenu *menu) {
+        for (const QAction *action : menu->actions()) {
+            if (action->menu())
+                addMenu(action->menu());
+            else if (!action->shortcuts().isEmpty() && !timelineActions.contains(action))
+                rows.push_back({TimelineActions::keysOf(action), action->statusTip()});
+        }
+    };
+    for (const QAction *top : menuBar()->actions())
+        if (top->menu())
+            addMenu(top->menu());
+    return rows;
+}
+
+QString MainWindow::shortcutsMarkdown() const
+{
+    return TimelineActions::markdownOf(shortcutRows());
 }
 
 void MainWindow::rebuildRecentMenu()
 {
-    m_recentMenu->clear();
-    const QList<QStringList> sets = RecentFiles::load();
-    for (const QStringList &set : sets) {
-        QString label = QFileInfo(set.value(0)).fileName();
-        if (set.size() > 1)
-            label += tr(" and %n more", nullptr, int(set.size() - 1));
-        m_recentMenu->addAction(label, this, [this, set] { open(set); });
+    if (m_recentMenu->isVisible()) { // never under the pointer
+        m_recentStale = true;
+        return;
     }
+    m_recentMenu->clear();
+    const QList<RecentSet> sets = RecentFiles::load();
+    for (const RecentSet &set : sets) {
+        QAction *action = m_recentMenu->addAction(RecentFiles::label(set), this, [this, set] {
+            open(set.runA);
+            if (!set.runB.isEmpty())
+                compareWith(set.runB); // after run A is open
+        });
+        action->setToolTip((set.runA + set.runB).join(QLatin1Char('\n')));
+    }
+    m_recentMenu->setToolTipsVisible(true);
     m_recentMenu->setEnabled(!sets.isEmpty());
     if (!sets.isEmpty()) {
         m_recentMenu->addSeparator();
@@ -330,6 +420,20 @@ void MainWindow::saveLayout() const
     settings.setValue(kLabelWidthKey, m_timeline->canvas()->labelWidth());
 }
 
+void MainWindow::resizeEvent(QResizeEvent *event)
+{
+    QMainWindow::resizeEvent(event);
+    if (m_saveLayoutTimer && isVisible())
+        m_saveLayoutTimer->start();
+}
+
+void MainWindow::moveEvent(QMoveEvent *event)
+{
+    QMainWindow::moveEvent(event);
+    if (m_saveLayoutTimer && isVisible())
+        m_saveLayoutTimer->start();
+}
+
 void MainWindow::closeEvent(QCloseEvent *event)
 {
     saveLayout();
@@ -365,9 +469,10 @@ bool MainWindow::exportTimelineTo(const QString &path, TimelineView::ExportScope
 void MainWindow::exportTimeline(const QString &format, TimelineView::ExportScope scope)
 {
     const QString filter = format == QLatin1String("svg") ? tr("SVG images (*.svg)") : tr("PNG images (*.png)");
-    QString path = QFileDialog::getSaveFileName(this, tr("Export timeline"), QStringLiteral("timeline.%1").arg(format), filter);
+    QString path = QFileDialog::getSaveFileName(this, tr("Export timeline"), QDir(exportDirectory()).filePath(QStringLiteral("timeline.%1").arg(format)), filter);
     if (path.isEmpty())
         return;
+    QSettings().setValue(kExportDirectoryKey, QFileInfo(path).absolutePath());
     if (!path.endsWith(QLatin1Char('.') + format, Qt::CaseInsensitive))
         path += QLatin1Char('.') + format;
     exportTimelineTo(path, scope);
@@ -384,6 +489,23 @@ QStringList MainWindow::exportStatistics(const QString &directory)
     const QStringList written = exportStatisticsCsv(*session, directory, options, &error);
     statusBar()->showMessage(error.isEmpty() ? tr("%n statistics table(s) written to %1", nullptr, int(written.size())).arg(directory) : error, 5000);
     return written;
+}
+
+QString MainWindow::exportDirectory() const
+{
+    // Where the last export went; else beside the traces shown when that
+    // folder takes files; else the home folder. Never the process's
+    // working directory, which a launcher sets to anything.
+    const QString last = QSettings().value(kExportDirectoryKey).toString();
+    if (!last.isEmpty() && QFileInfo(last).isDir())
+        return last;
+    if (const auto session = m_timeline->session(); session && !session->ranks().empty()) {
+        const QFileInfo trace(session->ranks().front().report->filePath);
+        const QString folder = trace.isDir() ? trace.absoluteFilePath() : trace.absolutePath();
+        if (QFileInfo(folder).isWritable())
+            return folder;
+    }
+    return QDir::homePath();
 }
 
 void MainWindow::chooseMemoryBudget()

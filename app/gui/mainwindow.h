@@ -4,6 +4,8 @@
 // Open Recent, drag and drop) through a background load with progress.
 #include "session/session.h"
 #include "timeline/timelineview.h"
+#include "colorscheme.h"
+#include "timeline/timelineactions.h"
 #include "traceopener.h"
 
 #include <QMainWindow>
@@ -12,6 +14,7 @@
 class QAction;
 class QDockWidget;
 class QMenu;
+class QTimer;
 
 namespace rankscope {
 
@@ -56,9 +59,19 @@ public:
     // in the status bar when the file cannot be written.
     bool exportTimelineTo(const QString &path, TimelineView::ExportScope scope = TimelineView::ExportScope::View); // .png or .svg
     QStringList exportStatistics(const QString &directory);
+    // Every shortcut of the window: the timeline's, then the menus' (Help >
+    // Keyboard Shortcuts and the README's table).
+    QList<TimelineActions::HelpRow> shortcutRows() const;
+    QString shortcutsMarkdown() const;
+    // View > Theme, remembered between runs.
+    void setColorScheme(ColorScheme scheme);
+    // Where File > Export's dialogs start.
+    QString exportDirectory() const;
 
 protected:
     void closeEvent(QCloseEvent *event) override;
+    void resizeEvent(QResizeEvent *event) override;
+    void moveEvent(QMoveEvent *event) override;
     void dragEnterEvent(QDragEnterEvent *event) override;
     void dropEvent(QDropEvent *event) override;
 
@@ -71,6 +84,7 @@ private:
     void showShown(const std::shared_ptr<const Session> &session, bool sameRows);
     void showInDocks(const std::shared_ptr<const Session> &session);
     void rebuildRecentMenu();
+    void createThemeMenu(QMenu *view);
     void chooseMemoryBudget();
     void exportTimeline(const QString &format, TimelineView::ExportScope scope);
     // Window geometry, dock layout and hidden rows, in QSettings.
@@ -91,6 +105,9 @@ private:
     QMenu *m_recentMenu = nullptr;
     QMenu *m_exportMenu = nullptr;
     QAction *m_compareRanksAction = nullptr;
+    QList<QAction *> m_themeActions;
+    bool m_recentStale = false; // the recent list changed while its menu was not rebuilt
+    QTimer *m_saveLayoutTimer = nullptr;
 };
 
 } // namespace rankscope

@@ -36,7 +36,9 @@ void SessionController::createActions()
     };
     add(tr("On Their &First Steps"), [this] { alignRuns(stats::RunAnchor::FirstStep); });
     add(tr("On Their First &Events"), [this] { alignRuns(stats::RunAnchor::Starts); });
-    add(tr("On the &Selected Event and Its Counterpart"), [this] { alignRunsOnSelectedEvent(); })->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_K));
+    QAction *onSelected = add(tr("On the &Selected Event and Its Counterpart"), [this] { alignRunsOnSelectedEvent(); });
+    onSelected->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_K));
+    onSelected->setStatusTip(tr("align the compared runs on the selected event and its counterpart"));
     auto *separator = new QAction(this);
     separator->setSeparator(true);
     m_runsActions << separator;

@@ -23,7 +23,13 @@ TraceOpener::TraceOpener(QWidget *window) : QObject(window), m_window(window), m
             emit nothingLoaded(session);
         } else {
             m_hasRunA = true;
-            RecentFiles::add(m_loading); // what opened, not what failed
+            // What opened, not what failed; run B with the run A it joined.
+            if (runB) {
+                RecentFiles::add(m_runA, m_loading);
+            } else {
+                m_runA = m_loading;
+                RecentFiles::add(m_runA);
+            }
             emit loaded(session, runB);
         }
         startQueuedRunB();

@@ -25,7 +25,9 @@ QAction *makeAction(TimelineView *view, const QString &text, const QList<QKeySeq
     return action;
 }
 
-QString keysOf(const QAction *action)
+} // namespace
+
+QString TimelineActions::keysOf(const QAction *action)
 {
     QStringList keys;
     for (const QKeySequence &k : action->shortcuts())
@@ -35,8 +37,6 @@ QString keysOf(const QAction *action)
         keys << gestures;
     return keys.join(QStringLiteral(", "));
 }
-
-} // namespace
 
 TimelineActions::TimelineActions(TimelineView *view) : QObject(view)
 {
@@ -97,19 +97,19 @@ QList<TimelineActions::HelpRow> TimelineActions::helpRows() const
     return rows + gestureRows();
 }
 
-QString TimelineActions::helpMarkdown() const
+QString TimelineActions::markdownOf(const QList<HelpRow> &rows)
 {
     QStringList lines{QStringLiteral("| keys | action |"), QStringLiteral("|---|---|")};
-    for (const HelpRow &row : helpRows())
+    for (const HelpRow &row : rows)
         lines << QStringLiteral("| %1 | %2 |").arg(row.keys, row.what);
     return lines.join(QLatin1Char('\n'));
 }
 
-QString TimelineActions::helpHtml() const
+QString TimelineActions::htmlOf(const QList<HelpRow> &rows)
 {
     static const QRegularExpression code(QStringLiteral("`([^`]+)`"));
     QString html = QStringLiteral("<table cellspacing='4'>");
-    for (const HelpRow &row : helpRows()) {
+    for (const HelpRow &row : rows) {
         QString keys = row.keys.toHtmlEscaped();
         keys.replace(code, QStringLiteral("<b>\\1</b>"));
         html += QStringLiteral("<tr><td>%1</td><td>%2</td></tr>").arg(keys, row.what.toHtmlEscaped());

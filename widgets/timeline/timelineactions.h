@@ -44,8 +44,13 @@ public:
     // gestures that have no action.
     QList<HelpRow> helpRows() const;
     static QList<HelpRow> gestureRows();
-    QString helpMarkdown() const;
-    QString helpHtml() const;
+    QString helpMarkdown() const { return markdownOf(helpRows()); }
+    QString helpHtml() const { return htmlOf(helpRows()); }
+    // Any action's keys as a row writes them: each shortcut in backticks,
+    // then the gestures written beside it.
+    static QString keysOf(const QAction *action);
+    static QString markdownOf(const QList<HelpRow> &rows);
+    static QString htmlOf(const QList<HelpRow> &rows);
 };
 
 } // namespace rankscope

@@ -34,6 +34,25 @@ void TimeRuler::paintEvent(QPaintEvent *)
     paintTo(p);
 }
 
+RulerTicks TimeRuler::fittedTicks(TimeRange visible, int width, const QFontMetrics &fm) const
+{
+    // Ticks as close as their labels allow: a fixed spacing left a narrow
+    // window (900 px) with two labels and none over its first third.
+    int spacing = kMinimumTickSpacing;
+    RulerTicks ruler = rulerTicks(visible, m_zero, width, spacing);
+    for (int attempt = 0; attempt < 3; ++attempt) {
+        int widest = 0;
+        for (const RulerTick &tick : ruler.ticks)
+            widest = std::max(widest, fm.horizontalAdvance(tick.label));
+        const int needed = widest + kLabelGap;
+        if (needed <= spacing)
+            break;
+        spacing = needed;
+        ruler = rulerTicks(visible, m_zero, width, spacing);
+    }
+    return ruler;
+}
+
 void TimeRuler::paintTo(QPainter &p, std::optional<TimeRange> shown) const
 {
     const Theme theme(palette());
@@ -48,8 +67,8 @@ void TimeRuler::paintTo(QPainter &p, std::optional<TimeRange> shown) const
     // Two bands: the base and the selected range's duration above, the
     // ticks and their labels below, so neither covers the other.
     const int band = height() / 2;
-    const RulerTicks ruler = rulerTicks(visible, m_zero, width);
     const QFontMetrics fm = p.fontMetrics();
+    const RulerTicks ruler = fittedTicks(visible, width, fm);
     if (const auto sel = m_zoom->selection()) {
         const double x0 = s.x(sel->start), x1 = s.x(sel->end);
         p.fillRect(QRectF(m_labelWidth + x0, 0, std::max(1.0, x1 - x0), height()), theme.selectionShade(90));

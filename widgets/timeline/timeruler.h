@@ -4,7 +4,9 @@
 // from it), and the selected range with its duration above the ticks.
 // Double-clicking it zooms to the selection.
 #include "core/timetypes.h"
+#include "timeline/timescale.h"
 
+#include <QFontMetrics>
 #include <QWidget>
 #include <optional>
 
@@ -26,6 +28,11 @@ public:
     // What paintEvent draws, onto any painter (exports, which may show
     // another range than the zoom's).
     void paintTo(QPainter &p, std::optional<TimeRange> visible = std::nullopt) const;
+    // The ticks drawn over `widthPx`: at least kMinimumTickSpacing apart,
+    // more when their labels need it, so that labels never overlap.
+    static constexpr int kMinimumTickSpacing = 80;
+    static constexpr int kLabelGap = 16;
+    RulerTicks fittedTicks(TimeRange visible, int widthPx, const QFontMetrics &fm) const;
 protected:
     void mouseDoubleClickEvent(QMouseEvent *event) override;
 

@@ -115,9 +115,17 @@ RulerTicks rulerTicks(TimeRange visible, TimeNs zero, int widthPx, int minSpacin
     // Offsets from the base share one unit, the largest no bigger than the
     // largest offset: "+24.2 ms" rather than "+24200 µs".
     const TimeUnit &offsetUnit = unitFor(std::max(step, last - (out.base - zero)));
+    // Without a base, one unit for every label: the step's, or a larger one
+    // up to the labels' own size when that writes them clearly shorter
+    // ("5.5 s", not "5500 ms"; but "100 µs", not "0.1 ms").
+    const TimeUnit *plainUnit = &unitFor(step);
+    for (const TimeUnit &u : kUnits)
+        if (u.ns > plainUnit->ns && u.ns <= largest
+            && formatIn(largest, step, u).size() + 2 <= formatIn(largest, step, *plainUnit).size())
+            plainUnit = &u;
     for (TimeNs t = first; t <= last; t += step) {
         const QString label = out.hasBase ? QStringLiteral("+") + formatIn(t + zero - out.base, step, offsetUnit)
-                                          : formatTickLabel(t, step);
+                                          : formatIn(t, step, *plainUnit);
         out.ticks.push_back({t + zero, label});
     }
     return out;

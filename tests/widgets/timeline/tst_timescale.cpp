@@ -70,6 +70,21 @@ private slots:
         QCOMPARE((ticks.front().time - zero) % (ticks[1].time - ticks[0].time), TimeNs(0));
     }
 
+    // Half-second ticks over seconds: "5.5 s", shorter than "5500 ms", and
+    // every label in the same unit.
+    void labelsTakeTheUnitThatWritesThemShortest()
+    {
+        const RulerTicks ruler = rulerTicks({4600000000, 8603000000}, 0, 400, 40);
+        QCOMPARE(ruler.step, TimeNs(500000000));
+        QStringList labels;
+        for (const RulerTick &tick : ruler.ticks)
+            labels << tick.label;
+        QCOMPARE(labels, (QStringList{"5.0 s", "5.5 s", "6.0 s", "6.5 s", "7.0 s", "7.5 s", "8.0 s", "8.5 s"}));
+        // Microsecond steps near the start stay in µs: seconds would be longer.
+        const RulerTicks fine = rulerTicks({0, 1000000}, 0, 1000, 100);
+        QCOMPARE(fine.ticks[1].label, QStringLiteral("100 µs"));
+    }
+
     // 100 µs seen 7.096 s into the run: "7.096 s" once, then "+50 µs".
     void zoomedInFarFromTheStartTicksCountFromABase()
     {
