@@ -1,6 +1,7 @@
 #include "mainwindow.h"
 
 #include "colorscheme.h"
+#include "common/exportfolder.h"
 #include "core/units.h"
 #include "details/detailspanel.h"
 #include "details/diagnosticspanel.h"
@@ -46,7 +47,6 @@ const QString kStateKey = QStringLiteral("window/state");
 const QString kHiddenRowsKey = QStringLiteral("timeline/hiddenRows");
 const QString kLabelWidthKey = QStringLiteral("timeline/labelWidth");
 const QString kColorSchemeKey = QStringLiteral("view/colorScheme");
-const QString kExportDirectoryKey = QStringLiteral("export/directory");
 const QString kCommunicationPatternKey = QStringLiteral("statistics/communicationPattern");
 // MiB of mapped rank detail kept resident (session/residentbudget.h); unset: half the RAM.
 const QString kMemoryBudgetKey = QStringLiteral("memory/rankDetailBudgetMiB");
@@ -191,7 +191,7 @@ void MainWindow::createMenus()
         const QString dir = QFileDialog::getExistingDirectory(this, tr("Export statistics into folder"), exportDirectory());
         if (dir.isEmpty())
             return;
-        QSettings().setValue(kExportDirectoryKey, dir);
+        rememberExportFolder(dir);
         exportStatistics(dir);
     });
     m_exportMenu = exportMenu;
@@ -334,6 +334,10 @@ void MainWindow::showShown(const std::shared_ptr<const Session> &session, bool s
         return;
     applyHiddenRows();
     m_exportMenu->setEnabled(true);
+    if (!session->ranks().empty()) { // Save dialogs start beside the traces
+        const QFileInfo trace(session->ranks().front().report->filePath);
+        setTraceFolder(trace.isDir() ? trace.absoluteFilePath() : trace.absolutePath());
+    }
     auto namesOf = [&](RunSide side) {
         QStringList names;
         for (int i : session->rankIndicesOf(side))
@@ -469,10 +473,10 @@ bool MainWindow::exportTimelineTo(const QString &path, TimelineView::ExportScope
 void MainWindow::exportTimeline(const QString &format, TimelineView::ExportScope scope)
 {
     const QString filter = format == QLatin1String("svg") ? tr("SVG images (*.svg)") : tr("PNG images (*.png)");
-    QString path = QFileDialog::getSaveFileName(this, tr("Export timeline"), QDir(exportDirectory()).filePath(QStringLiteral("timeline.%1").arg(format)), filter);
+    QString path = QFileDialog::getSaveFileName(this, tr("Export timeline"), exportPathFor(QStringLiteral("timeline.%1").arg(format)), filter);
     if (path.isEmpty())
         return;
-    QSettings().setValue(kExportDirectoryKey, QFileInfo(path).absolutePath());
+    rememberExportFolder(path);
     if (!path.endsWith(QLatin1Char('.') + format, Qt::CaseInsensitive))
         path += QLatin1Char('.') + format;
     exportTimelineTo(path, scope);
@@ -493,19 +497,7 @@ QStringList MainWindow::exportStatistics(const QString &directory)
 
 QString MainWindow::exportDirectory() const
 {
-    // Where the last export went; else beside the traces shown when that
-    // folder takes files; else the home folder. Never the process's
-    // working directory, which a launcher sets to anything.
-    const QString last = QSettings().value(kExportDirectoryKey).toString();
-    if (!last.isEmpty() && QFileInfo(last).isDir())
-        return last;
-    if (const auto session = m_timeline->session(); session && !session->ranks().empty()) {
-        const QFileInfo trace(session->ranks().front().report->filePath);
-        const QString folder = trace.isDir() ? trace.absoluteFilePath() : trace.absolutePath();
-        if (QFileInfo(folder).isWritable())
-            return folder;
-    }
-    return QDir::homePath();
+    return exportFolder();
 }
 
 void MainWindow::chooseMemoryBudget()

@@ -24,6 +24,30 @@
 
 namespace rankscope::charts {
 
+void fitAxisToData(QValueAxis *axis, double minimum, double maximum, double margin)
+{
+    if (!(maximum > minimum)) { // one value, or none
+        minimum -= 0.5;
+        maximum += 0.5;
+    }
+    const double pad = (maximum - minimum) * margin;
+    axis->setRange(minimum - pad, maximum + pad);
+    // Ticks at round values inside the range (1, 2 or 5 times a power of
+    // ten, 4 to 8 of them), not a range stretched to round ends.
+    const double rough = (maximum - minimum) / 8.0;
+    const double magnitude = std::pow(10.0, std::floor(std::log10(rough)));
+    double interval = magnitude;
+    for (const double m : {1.0, 2.0, 5.0, 10.0})
+        if (m * magnitude >= rough) {
+            interval = m * magnitude;
+            break;
+        }
+    axis->setTickType(QValueAxis::TicksDynamic);
+    axis->setTickAnchor(std::floor(minimum / interval) * interval);
+    axis->setTickInterval(interval);
+    axis->setLabelFormat(QStringLiteral("%g"));
+}
+
 namespace {
 
 // A chart in the theme of the palette it is shown in. The theme is set
@@ -131,8 +155,7 @@ QWidget *scatterChart(const QString &title, const std::vector<Series> &series, c
         x = axis;
     } else {
         auto *axis = new QValueAxis;
-        axis->setRange(minX, maxX);
-        axis->applyNiceNumbers();
+        fitAxisToData(axis, minX, maxX, 0.02); // a marker's width of margin, no more
         x = axis;
     }
     x->setTitleText(xTitle);
@@ -180,10 +203,8 @@ QWidget *areaChart(const QString &title, const std::vector<Series> &series, cons
         area->attachAxis(x);
         area->attachAxis(y);
     }
-    if (minX <= maxX) {
-        x->setRange(minX, maxX);
-        x->applyNiceNumbers(); // 0, 2, 4 s rather than 0, 2.3, 4.7
-    }
+    if (minX <= maxX)
+        fitAxisToData(x, minX, maxX, 0.0); // the areas run to the axis' ends
     y->setRange(0, maxY);
     return viewOf(chart, parent);
 }

@@ -10,6 +10,10 @@
 #include <optional>
 #include <vector>
 
+QT_BEGIN_NAMESPACE
+class QValueAxis;
+QT_END_NAMESPACE
+
 namespace rankscope::charts {
 
 struct Series {
@@ -25,6 +29,11 @@ struct Series {
 struct LogAxis {
     std::function<QString(int log2)> log2Label;
 };
+
+// A value axis that ends at the data (plus `margin` of its span on each
+// side), with ticks at round values inside it: 62 s of collectives get an
+// axis to 62 s, not one stretched to 80 s.
+void fitAxisToData(QValueAxis *axis, double minimum, double maximum, double margin);
 
 // Grouped bars; onClick(series, category) when a bar is clicked.
 QWidget *barChart(const QString &title, const QStringList &categories, const std::vector<Series> &series,

@@ -24,6 +24,10 @@ CollectivesPanel::CollectivesPanel(QWidget *parent)
     // Durations in units and counts grouped; the exact values in tooltips and exports.
     for (TableBox *table : {m_ranks, m_kinds, m_instances})
         table->model()->setReadable(true);
+    // What matters first: at 64 ranks the straggler, not rank 0, is in view.
+    m_ranks->setDefaultSort(QStringLiteral("Delay Caused (ns)"), Qt::DescendingOrder);
+    m_kinds->setDefaultSort(QStringLiteral("Total Wait (ns)"), Qt::DescendingOrder);
+    m_instances->setDefaultSort(QStringLiteral("Skew (ns)"), Qt::DescendingOrder);
     auto *layout = new QVBoxLayout(this);
     auto *header = new QHBoxLayout;
     m_notes->setTextFormat(Qt::PlainText); // notes quote names from the traces

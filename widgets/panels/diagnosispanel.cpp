@@ -1,4 +1,5 @@
 #include "panels/diagnosispanel.h"
+#include "common/exportfolder.h"
 #include "core/safefiles.h"
 #include "core/units.h"
 
@@ -133,9 +134,10 @@ void DiagnosisPanel::activateInstance(int row)
 
 void DiagnosisPanel::saveReport()
 {
-    const QString path = QFileDialog::getSaveFileName(this, tr("Save the diagnosis"), QStringLiteral("diagnosis.md"), tr("Markdown (*.md)"));
+    const QString path = QFileDialog::getSaveFileName(this, tr("Save the diagnosis"), exportPathFor(QStringLiteral("diagnosis.md")), tr("Markdown (*.md)"));
     if (path.isEmpty())
         return;
+    rememberExportFolder(path);
     if (const QString error = writeFileAtomically(path, markdown().toUtf8()); !error.isEmpty())
         QMessageBox::warning(this, tr("Save the diagnosis"), tr("Cannot write %1: %2").arg(path, error));
 }

@@ -24,8 +24,10 @@ RanksPanel::RanksPanel(QWidget *parent)
       m_measure(new QComboBox(this)), m_mapNote(new QLabel(this)), m_classes(new QLabel(this))
 {
     // Durations in units and counts grouped; the exact values in tooltips and exports.
-    for (TableBox *table : {m_table})
-        table->model()->setReadable(true);
+    m_table->model()->setReadable(true);
+    // The rank that made the others wait first (several ranks); one rank's
+    // table has no such column and keeps its order.
+    m_table->setDefaultSort(QStringLiteral("Delay Caused (ns)"), Qt::DescendingOrder);
     auto *layout = new QVBoxLayout(this);
     auto *hint = new QLabel(tr("The GPU span split so that each nanosecond counts once: compute, else communication, "
                                "else memory, else idle. Shaded: the worst rank of each column (longest, most idle; "

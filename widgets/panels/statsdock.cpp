@@ -1,4 +1,5 @@
 #include "panels/statsdock.h"
+#include "common/exportfolder.h"
 
 #include "core/units.h"
 #include "panels/collectivespanel.h"
@@ -119,9 +120,10 @@ StatsDock::StatsDock(QWidget *parent)
     });
     connect(m_clearRange, &QPushButton::clicked, this, &StatsDock::clearRangeRequested);
     connect(m_export, &QPushButton::clicked, this, [this] {
-        const QString dir = QFileDialog::getExistingDirectory(this, tr("Export tables and charts to"));
+        const QString dir = QFileDialog::getExistingDirectory(this, tr("Export tables and charts to"), exportFolder());
         if (dir.isEmpty())
             return;
+        rememberExportFolder(dir);
         const QStringList written = exportAll(dir);
         QMessageBox::information(this, tr("Export"), tr("Wrote %n file(s) to %1", nullptr, int(written.size())).arg(dir));
     });

@@ -1,4 +1,5 @@
 #include "panels/tablebox.h"
+#include "common/exportfolder.h"
 #include "core/safefiles.h"
 
 #include "panels/resulttablemodel.h"
@@ -47,6 +48,7 @@ TableBox::TableBox(const QString &title, QWidget *parent)
     m_proxy->setFilterCaseSensitivity(Qt::CaseInsensitive);
     m_view->setModel(m_proxy);
     m_view->setSortingEnabled(true);
+    connect(m_view->horizontalHeader(), &QHeaderView::sectionClicked, this, [this] { m_userSorted = true; });
     m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_view->setSelectionMode(QAbstractItemView::SingleSelection);
     m_view->setAlternatingRowColors(true);
@@ -60,10 +62,12 @@ TableBox::TableBox(const QString &title, QWidget *parent)
             emit rowSelected(m_proxy->mapToSource(i).row());
     });
     connect(exportButton, &QPushButton::clicked, this, [this] {
-        const QString path = QFileDialog::getSaveFileName(this, tr("Export table"), m_model->table().name + QStringLiteral(".csv"),
+        const QString path = QFileDialog::getSaveFileName(this, tr("Export table"), exportPathFor(m_model->table().name + QStringLiteral(".csv")),
                                                           tr("CSV files (*.csv)"));
-        if (!path.isEmpty())
-            exportCsv(path);
+        if (path.isEmpty())
+            return;
+        rememberExportFolder(path);
+        exportCsv(path);
     });
 }
 
@@ -75,7 +79,11 @@ void TableBox::setTitle(const QString &title)
 void TableBox::setTable(ResultTable table)
 {
     m_model->setTable(std::move(table));
-    m_view->sortByColumn(-1, Qt::AscendingOrder); // keep the table's own order until the user sorts
+    if (!m_userSorted) {
+        // The default order, else the table's own, until the user sorts.
+        const int column = m_defaultSortHeader.isEmpty() ? -1 : int(m_model->table().headers.indexOf(m_defaultSortHeader));
+        m_view->sortByColumn(column, column >= 0 ? m_defaultSortOrder : Qt::AscendingOrder);
+    }
     m_view->resizeColumnsToContents();
     // A kernel name can be 2,000 characters: cap the column so the numbers
     // stay in view; the tooltip and the elided middle keep both ends.
@@ -83,6 +91,12 @@ void TableBox::setTable(ResultTable table)
     for (int column = 0; column < m_model->columnCount(); ++column)
         if (m_view->columnWidth(column) > widest)
             m_view->setColumnWidth(column, widest);
+}
+
+void TableBox::setDefaultSort(const QString &header, Qt::SortOrder order)
+{
+    m_defaultSortHeader = header;
+    m_defaultSortOrder = order;
 }
 
 bool TableBox::exportCsv(const QString &path) const

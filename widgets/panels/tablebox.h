@@ -23,6 +23,11 @@ public:
     QTableView *view() const { return m_view; }
     QSortFilterProxyModel *proxy() const { return m_proxy; }
     bool exportCsv(const QString &path) const;
+    // The order a new table is shown in until the user clicks a header:
+    // by the column with this header, e.g. "Delay Caused (ns)" descending,
+    // so that what matters most is in view. Unset, or no such column: the
+    // table's own order.
+    void setDefaultSort(const QString &header, Qt::SortOrder order);
 
 signals:
     // A row was double-clicked: its index in the table (not the view).
@@ -35,6 +40,9 @@ private:
     QTableView *m_view;
     ResultTableModel *m_model;
     QSortFilterProxyModel *m_proxy;
+    QString m_defaultSortHeader;
+    Qt::SortOrder m_defaultSortOrder = Qt::DescendingOrder;
+    bool m_userSorted = false; // a header was clicked: the user's order stays
 };
 
 } // namespace rankscope

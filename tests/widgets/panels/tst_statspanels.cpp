@@ -33,6 +33,7 @@
 #include <QtCharts/QCategoryAxis>
 #include <QtCharts/QChartView>
 #include <QtCharts/QScatterSeries>
+#include <QtCharts/QValueAxis>
 #include <QtTest>
 #include <map>
 
@@ -561,6 +562,16 @@ private slots:
             const bool culprit = shown(ranks)[r + 1][0] == QLatin1String("1");
             QCOMPARE(ranks->data(ranks->index(r, 0), Qt::BackgroundRole).isValid(), culprit);
         }
+        // Shown with the rank that caused the most delay on top, and the
+        // instances by skew, largest first, until the user sorts.
+        const QAbstractItemModel *view = panel.ranksTable()->view()->model();
+        QCOMPARE(view->data(view->index(0, 0)).toString(), QStringLiteral("1"));
+        const QAbstractItemModel *instancesView = panel.instancesTable()->view()->model();
+        const int skew = int(panel.instancesTable()->model()->table().headers.indexOf(QStringLiteral("Skew (ns)")));
+        QVERIFY(skew >= 0);
+        for (int r = 1; r < instancesView->rowCount(); ++r)
+            QVERIFY(instancesView->data(instancesView->index(r - 1, skew), Qt::ToolTipRole).toString().remove(QLatin1Char(',')).split(QLatin1Char(' ')).value(0).toLongLong()
+                    >= instancesView->data(instancesView->index(r, skew), Qt::ToolTipRole).toString().remove(QLatin1Char(',')).split(QLatin1Char(' ')).value(0).toLongLong());
         QCOMPARE(panel.kindsTable()->model()->rowCount(), 1);
         QVERIFY(panel.instancesTable()->model()->rowCount() >= 30);
         QVERIFY(panel.notes().contains(QLatin1String("The trace names no process groups")));
@@ -592,6 +603,21 @@ private slots:
         panel.setSession(m_ddp);
         QCOMPARE(panel.instancesTable()->model()->rowCount(), 0);
         QVERIFY(panel.notes().contains(QLatin1String("No communication kernels")));
+    }
+
+    // The skew chart of 62 s of collectives ends at 62 s, not at 80 s.
+    void chartAxesEndAtTheData()
+    {
+        QValueAxis axis;
+        charts::fitAxisToData(&axis, 0.4, 62.0, 0.02);
+        QVERIFY(axis.max() < 63.5 && axis.max() >= 62.0);
+        QVERIFY(axis.min() <= 0.4 && axis.min() > -1.0);
+        QCOMPARE(axis.tickType(), QValueAxis::TicksDynamic);
+        QCOMPARE(axis.tickInterval(), 10.0);
+        QCOMPARE(axis.tickAnchor(), 0.0);
+        // One value: a unit around it, not an empty range.
+        charts::fitAxisToData(&axis, 5.0, 5.0, 0.0);
+        QVERIFY(axis.min() < 5.0 && axis.max() > 5.0);
     }
 
     void communicationKernelsAreNamedAndChangeable()
