@@ -160,6 +160,60 @@ RankTimeMap collectiveWaitMap(const Session &session, const CollectiveMatch &mat
     return map;
 }
 
+RankTimeMap gpuBusyWithoutWaitMap(const Session &session, const CollectiveMatch &match, TimeRange range, int bins)
+{
+    RankTimeMap map = emptyMap(session, range, bins);
+    if (map.bins == 0)
+        return map;
+    // Each rank's waits in session time, sorted and merged.
+    std::vector<std::vector<TimeRange>> waits(map.rankIndices.size());
+    for (const CollectiveInstance &c : match.instances)
+        for (const CollectiveArrival &a : c.arrivals) {
+            const TimeNs wait = c.waitOf(a);
+            if (wait > 0 && a.rankIndex >= 0 && std::size_t(a.rankIndex) < waits.size())
+                waits[std::size_t(a.rankIndex)].push_back({a.start, a.start + wait});
+        }
+    for (std::vector<TimeRange> &w : waits) {
+        std::sort(w.begin(), w.end(), [](const TimeRange &x, const TimeRange &y) { return x.start < y.start; });
+        std::vector<TimeRange> merged;
+        for (const TimeRange &r : w)
+            if (!merged.empty() && r.start <= merged.back().end)
+                merged.back().end = std::max(merged.back().end, r.end);
+            else
+                merged.push_back(r);
+        w = std::move(merged);
+    }
+    for (std::size_t row = 0; row < map.rankIndices.size(); ++row) {
+        const RankEntry &entry = session.ranks()[std::size_t(map.rankIndices[row])];
+        const std::vector<TimeRange> &rankWaits = waits[std::size_t(map.rankIndices[row])];
+        std::vector<double> ns(std::size_t(map.bins), 0.0);
+        int devices = 0;
+        for (const GpuBusySummary &gpu : entry.report->gpuBusy) {
+            if (entry.pid && gpu.pid != *entry.pid)
+                continue;
+            ++devices;
+            const TimeNs lo = map.range.start - entry.sessionOffset, hi = map.range.end - entry.sessionOffset;
+            const SliceTrack &runs = gpu.runs;
+            runs.forEachOverlapping(lo, hi, [&](std::uint32_t e) {
+                // The run less the waits inside it: what is left is busy.
+                TimeNs from = runs.start(e) + entry.sessionOffset;
+                const TimeNs to = runs.end(e) + entry.sessionOffset;
+                auto w = std::upper_bound(rankWaits.begin(), rankWaits.end(), from,
+                                          [](TimeNs t, const TimeRange &r) { return t < r.end; });
+                for (; w != rankWaits.end() && w->start < to && from < to; ++w) {
+                    if (w->start > from)
+                        addToBins(map, ns, from, w->start, 1.0);
+                    from = std::max(from, w->end);
+                }
+                if (from < to)
+                    addToBins(map, ns, from, to, 1.0);
+            });
+        }
+        storeRow(map, row, ns, Session::recordedExtent(entry), std::max(devices, 1));
+    }
+    return map;
+}
+
 ResultTable rankTimeMapTable(const Session &session, const CollectiveMatch &match, int bins)
 {
     ResultTable t;

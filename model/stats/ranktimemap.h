@@ -45,6 +45,14 @@ RankTimeMap gpuBusyMap(const Session &session, TimeRange range, int bins);
 // (CollectiveInstance::waitOf), over every matched collective.
 RankTimeMap collectiveWaitMap(const Session &session, const CollectiveMatch &match, TimeRange range, int bins);
 
+// GPU busy without communication wait: as gpuBusyMap, less the time a
+// rank's communication kernels spent waiting for the last rank to arrive
+// (the waits of collectiveWaitMap). A rank waiting for a straggler is busy
+// by the first measure and idle by this one, so the straggler, busy for
+// real, stands out. Read from the busy runs themselves (exact); `match`
+// must be on the recorded clock, as the busy runs are.
+RankTimeMap gpuBusyWithoutWaitMap(const Session &session, const CollectiveMatch &match, TimeRange range, int bins);
+
 // `rankscope-cli stats --report rank_time_map`: both maps over
 // gpuActiveRange in `bins` bins, one row per rank and bin: Rank, Start (ns)
 // (session time), Duration (ns), GPU Busy (%), Collective Wait (%); a bin

@@ -16,6 +16,7 @@ namespace {
 constexpr int kAxisHeight = 18;
 constexpr int kLegendWidth = 150;
 constexpr int kMaxLabelWidth = 160;
+constexpr int kMinimumRowHeight = 8; // px: a rank's row stays a visible stripe, every other one named
 
 } // namespace
 
@@ -92,9 +93,11 @@ QSize RankHeatmap::sizeHint() const
 
 QSize RankHeatmap::minimumSizeHint() const
 {
-    // Up to 8 ranks get rows tall enough for their names.
-    const int rows = std::clamp(int(m_map.rankIndices.size()), 3, 8);
-    return QSize(200, rows * (fontMetrics().height() + 2) + kAxisHeight);
+    // Every rank at least kMinimumRowHeight tall; in a scroll area beyond
+    // the panel's height. Up to 8 ranks get rows tall enough for their names.
+    const int rows = int(m_map.rankIndices.size());
+    const int named = std::clamp(rows, 3, 8) * (fontMetrics().height() + 2);
+    return QSize(200, std::max(named, rows * kMinimumRowHeight) + kAxisHeight);
 }
 
 std::pair<int, int> RankHeatmap::cellAt(QPoint position) const

@@ -14,6 +14,7 @@
 #include <QLineEdit>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QSplitter>
 #include <QVBoxLayout>
 
@@ -53,13 +54,21 @@ RanksPanel::RanksPanel(QWidget *parent)
     auto *mapRow = new QHBoxLayout;
     m_measure->addItem(tr("GPU busy"));
     m_measure->addItem(tr("Waiting in collectives"));
-    m_measure->setToolTip(tr("What each cell's colour shows: the share of its time the rank's GPU ran a kernel, copy or memset, "
-                             "or the share its communication kernels waited for the last rank to arrive"));
+    m_measure->addItem(tr("GPU busy without communication wait"));
+    m_measure->setToolTip(tr("What each cell's colour shows: the share of its time the rank's GPU ran a kernel, copy or memset; "
+                             "the share its communication kernels waited for the last rank to arrive; or the first less the "
+                             "second, so that ranks waiting for a straggler look idle and the straggler stands out"));
     mapRow->addWidget(new QLabel(tr("Rank × time:"), mapBox));
     mapRow->addWidget(m_measure);
     mapRow->addWidget(m_mapNote, 1);
     mapLayout->addLayout(mapRow);
-    mapLayout->addWidget(m_heatmap, 1);
+    // Ranks keep a readable height and scroll (64 ranks at 2 px each told nothing).
+    auto *mapScroll = new QScrollArea(mapBox);
+    mapScroll->setWidget(m_heatmap);
+    mapScroll->setWidgetResizable(true);
+    mapScroll->setFrameShape(QFrame::NoFrame);
+    mapScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    mapLayout->addWidget(mapScroll, 1);
     connect(m_measure, &QComboBox::currentIndexChanged, this, [this] { refreshWhenShown(); });
     connect(m_heatmap, &RankHeatmap::binActivated, this, [this](int, TimeRange range) { emit zoomRequested(range); });
     auto *split = new QSplitter(Qt::Vertical, this);
@@ -140,18 +149,19 @@ void RanksPanel::refresh()
     // (a session's first seconds are often the host starting up).
     // One computation for both: run() keeps only the newest request's result.
     const TimeRange range = scope.range ? *scope.range : stats::gpuActiveRange(*s);
-    const bool waits = m_measure->currentIndex() == 1;
+    enum Measure { Busy, Waits, BusyWithoutWaits };
+    const auto measure = Measure(m_measure->currentIndex());
     struct Result {
         ResultTable table;
         stats::RankTimeMap map;
         QString note;
         std::shared_ptr<const stats::CollectiveMatch> match; // none for one rank's busy map
     };
-    run<Result>([w = workspace(), s, scope, range, waits] {
+    run<Result>([w = workspace(), s, scope, range, measure] {
         const stats::KernelClassifier &classes = w->classes();
         Result result;
         // The waits columns (several ranks) and the map of waits read it.
-        if (s->ranks().size() > 1 || waits)
+        if (s->ranks().size() > 1 || measure != Busy)
             result.match = w->collectiveMatch(MatchClock::Recorded);
         // Kept per scope in the workspace: going back to a selection or a
         // measure shows it at once.
@@ -159,9 +169,17 @@ void RanksPanel::refresh()
             return stats::rankComparisonTable(*s, scope, classes, result.match.get());
         });
         const stats::StatsScope mapScope{range, std::nullopt};
-        if (!waits) {
+        if (measure == Busy) {
             result.map = *w->scoped<stats::RankTimeMap>(QStringLiteral("gpu_busy_map|%1").arg(kHeatmapBins), mapScope,
                                                         [&] { return stats::gpuBusyMap(*s, range, kHeatmapBins); });
+            return result;
+        }
+        if (measure == BusyWithoutWaits) {
+            result.map = *w->scoped<stats::RankTimeMap>(QStringLiteral("gpu_busy_without_wait_map|%1").arg(kHeatmapBins), mapScope, [&] {
+                return stats::gpuBusyWithoutWaitMap(*s, *result.match, range, kHeatmapBins);
+            });
+            if (result.match->instances.empty())
+                result.note = tr("No collectives matched across the ranks: the same as GPU busy.");
             return result;
         }
         result.map = *w->scoped<stats::RankTimeMap>(QStringLiteral("collective_wait_map|%1").arg(kHeatmapBins), mapScope,

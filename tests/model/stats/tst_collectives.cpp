@@ -261,6 +261,39 @@ private slots:
             }
     }
 
+    void busyWithoutWaitsIsTheBusyTimeLessTheWaits()
+    {
+        // The waits lie inside the planted communication kernels, so busy
+        // without waits is busy less waits in every bin: 0 where a rank
+        // only waited (rank 0 in bins 1-3), its busy share where it waited
+        // for nobody (rank 2 then, the straggler).
+        const Session session = plantedSession();
+        const CollectiveMatch match = matchCollectives(session);
+        const TimeNs zero = match.instances[0].firstArrival - 100'000;
+        const TimeRange range{zero, zero + 2'000'000};
+        const RankTimeMap busy = gpuBusyMap(session, range, 20);
+        const RankTimeMap waits = collectiveWaitMap(session, match, range, 20);
+        const RankTimeMap without = gpuBusyWithoutWaitMap(session, match, range, 20);
+        QCOMPARE(without.rankIndices, busy.rankIndices);
+        int straggling = 0;
+        for (std::size_t row = 0; row < busy.rankIndices.size(); ++row)
+            for (int bin = 0; bin < 20; ++bin) {
+                const float b = busy.share(row, bin), w = waits.share(row, bin), x = without.share(row, bin);
+                QCOMPARE(std::isnan(x), std::isnan(b));
+                if (std::isnan(x))
+                    continue;
+                // gpuBusyMap may read summaries, off by at most 2 / kSummaryBucketsPerBin.
+                QVERIFY2(std::abs(x - (b - w)) <= 2.0f / kSummaryBucketsPerBin + 1e-6f,
+                         qPrintable(QStringLiteral("row %1 bin %2: %3 vs %4 - %5").arg(row).arg(bin).arg(x).arg(b).arg(w)));
+                straggling += (w == 0 && b > 0.5f && x == b);
+            }
+        QVERIFY(straggling > 0);
+        const auto rank0 = std::size_t(std::find_if(busy.rankIndices.begin(), busy.rankIndices.end(),
+                                                    [&](int i) { return session.ranks()[std::size_t(i)].rank == 0; }) - busy.rankIndices.begin());
+        for (int bin : {1, 2, 3})
+            QCOMPARE(without.share(rank0, bin), 0.0f);
+    }
+
     void scopeKeepsCollectivesStartingInIt()
     {
         const Session session = plantedSession();

@@ -34,6 +34,7 @@
 #include <QtCharts/QChartView>
 #include <QtCharts/QScatterSeries>
 #include <QtCharts/QValueAxis>
+#include <QScrollArea>
 #include <QtTest>
 #include <map>
 
@@ -533,6 +534,11 @@ private slots:
         for (const float share : waits.shares)
             largest = std::isnan(share) ? largest : std::max(largest, share);
         QVERIFY(heatmap->scaleTop() >= largest && (largest == 0.0f || heatmap->scaleTop() <= largest * 2.5f || heatmap->scaleTop() == 0.001f));
+        // Busy without communication wait: the model's map, rows as before.
+        panel.heatmapMeasure()->setCurrentIndex(2);
+        const stats::RankTimeMap busyLessWaits = stats::gpuBusyWithoutWaitMap(*m_ddp, stats::matchCollectives(*m_ddp), stats::gpuActiveRange(*m_ddp), RanksPanel::kHeatmapBins);
+        QVERIFY(sameShares(heatmap->map().shares, busyLessWaits.shares));
+        panel.heatmapMeasure()->setCurrentIndex(1);
         // A range selection maps that range.
         const TimeRange extent = m_ddp->extent();
         const TimeRange half{extent.start, extent.start + extent.duration() / 2};
@@ -544,6 +550,26 @@ private slots:
         QVERIFY(panel.setCommunicationPattern(QStringLiteral("gemm")));
         QVERIFY(panel.match() != matched); // other kernels are communication now: matched again
         QVERIFY(panel.setCommunicationPattern(QString()));
+    }
+
+    // 64 ranks keep rows a stripe tall: the map asks for the height and
+    // scrolls in the panel, instead of squeezing each rank to 2 px.
+    void manyRanksKeepAReadableRowHeight()
+    {
+        stats::RankTimeMap map;
+        map.range = {0, 1000};
+        map.bins = 10;
+        for (int i = 0; i < 64; ++i)
+            map.rankIndices.push_back(i);
+        map.shares.assign(64 * 10, 0.5f);
+        RankHeatmap heatmap;
+        QStringList names;
+        for (int i = 0; i < 64; ++i)
+            names << QStringLiteral("rank %1").arg(i);
+        heatmap.setMap(map, names, QStringLiteral("GPU busy"), 0);
+        QVERIFY(heatmap.minimumSizeHint().height() >= 64 * 8);
+        RanksPanel panel;
+        QVERIFY(qobject_cast<QScrollArea *>(panel.heatmap()->parentWidget()->parentWidget())); // the viewport's area
     }
 
     void collectivesPanelShadesWhoCausedTheDelay()
