@@ -220,4 +220,28 @@ ResultTable rankComparisonTable(const Session &session, const StatsScope &scope,
     return t;
 }
 
+std::vector<RankTimeShares> rankTimeSharesOf(const ResultTable &t)
+{
+    const auto column = [&](const char *header) { return t.headers.indexOf(QLatin1String(header)); };
+    const qsizetype rank = column("Rank"), span = column("GPU Span (ns)"), compute = column("Compute (ns)"),
+                    communication = column("Exposed Comm (ns)"), memory = column("Exposed Memory (ns)");
+    std::vector<RankTimeShares> out;
+    if (rank < 0 || span < 0 || compute < 0 || communication < 0 || memory < 0)
+        return out;
+    for (std::size_t r = 0; r < t.rowCount(); ++r) {
+        const double whole = t.numberAt(r, std::size_t(span));
+        if (!(whole > 0))
+            continue;
+        RankTimeShares s;
+        s.rank = int(t.numberAt(r, std::size_t(rank)));
+        s.compute = 100.0 * t.numberAt(r, std::size_t(compute)) / whole;
+        s.communication = 100.0 * t.numberAt(r, std::size_t(communication)) / whole;
+        s.memory = 100.0 * t.numberAt(r, std::size_t(memory)) / whole;
+        // The rest of the span; the split counts each nanosecond once.
+        s.idle = std::max(0.0, 100.0 - s.compute - s.communication - s.memory);
+        out.push_back(s);
+    }
+    return out;
+}
+
 } // namespace rankscope::stats

@@ -64,6 +64,16 @@ std::vector<RankComparisonRow> compareRanks(const Session &session, const StatsS
 // panel can mark the slowest rank), false when smaller is worse, nullopt
 // when neither (the rank column).
 std::vector<std::optional<bool>> rankComparisonWorseIsHigher();
+
+// HTA's temporal breakdown per rank, as shares of its GPU span in %:
+// compute, exposed communication, exposed memory and idle, adding up to
+// 100 (RankComparisonRow's split). Read from a rankComparisonTable(), in
+// its row order; a rank with no GPU span has none.
+struct RankTimeShares {
+    int rank = 0;
+    double compute = 0, communication = 0, memory = 0, idle = 0;
+};
+std::vector<RankTimeShares> rankTimeSharesOf(const ResultTable &rankComparison);
 ResultTable rankComparisonTable(const Session &session, const StatsScope &scope,
                                 const KernelClassifier &classes = KernelClassifier::rankscope(),
                                 const CollectiveMatch *match = nullptr,

@@ -1,4 +1,5 @@
 #include "panels/chartfactory.h"
+#include "common/plaintext.h"
 #include "core/safefiles.h"
 
 #include "theme/theme.h"
@@ -8,6 +9,8 @@
 #include <QPainter>
 
 #include <QtCharts/QAreaSeries>
+#include <QCursor>
+#include <QToolTip>
 #include <QtCharts/QBarCategoryAxis>
 #include <QtCharts/QBarSeries>
 #include <QtCharts/QBarSet>
@@ -17,6 +20,7 @@
 #include <QtCharts/QLineSeries>
 #include <QtCharts/QLogValueAxis>
 #include <QtCharts/QScatterSeries>
+#include <QtCharts/QHorizontalStackedBarSeries>
 #include <QtCharts/QValueAxis>
 
 #include <algorithm>
@@ -74,6 +78,50 @@ QChartView *viewOf(QChart *chart, QWidget *parent)
 }
 
 } // namespace
+
+QWidget *shareBarChart(const QString &title, const QStringList &categories, const std::vector<Series> &series,
+                       std::function<void(int)> onClick, QWidget *parent)
+{
+    QChart *chart = newChart(title, parent);
+    auto *bars = new QHorizontalStackedBarSeries;
+    bars->setBarWidth(0.8);
+    // Qt draws the first category at the bottom: reversed, rank 0 is on top as in the table.
+    const int count = int(categories.size());
+    for (const Series &s : series) {
+        auto *set = new QBarSet(s.name);
+        set->setColor(s.color);
+        set->setBorderColor(s.color);
+        for (int c = count - 1; c >= 0; --c)
+            *set << (std::size_t(c) < s.values.size() ? s.values[std::size_t(c)] : 0.0);
+        bars->append(set);
+        if (onClick)
+            QObject::connect(set, &QBarSet::clicked, set, [onClick, count](int index) { onClick(count - 1 - index); });
+    }
+    chart->addSeries(bars);
+    auto *ranks = new QBarCategoryAxis;
+    QStringList reversed(categories.rbegin(), categories.rend());
+    ranks->append(reversed);
+    chart->addAxis(ranks, Qt::AlignLeft);
+    bars->attachAxis(ranks);
+    auto *share = new QValueAxis;
+    share->setRange(0, 100);
+    share->setTickCount(5);
+    share->setLabelFormat(QStringLiteral("%d %%"));
+    chart->addAxis(share, Qt::AlignBottom);
+    bars->attachAxis(share);
+    // Each part's share when hovered: a bar of 97 % compute hides 1 % idle.
+    QObject::connect(bars, &QAbstractBarSeries::hovered, bars, [categories, count](bool on, int index, QBarSet *set) {
+        if (!on) {
+            QToolTip::hideText();
+            return;
+        }
+        const int category = count - 1 - index;
+        QToolTip::showText(QCursor::pos(), plainTooltip(QStringLiteral("%1 · %2: %3 %").arg(categories.value(category), set->label()).arg(set->at(index), 0, 'f', 1)));
+    });
+    QChartView *view = viewOf(chart, parent);
+    chart->legend()->setAlignment(Qt::AlignBottom); // the bars take the width beside the table
+    return view;
+}
 
 QWidget *barChart(const QString &title, const QStringList &categories, const std::vector<Series> &series,
                   const QString &valueTitle, std::function<void(int, int)> onClick, QWidget *parent)

@@ -35,6 +35,13 @@ struct LogAxis {
 // axis to 62 s, not one stretched to 80 s.
 void fitAxisToData(QValueAxis *axis, double minimum, double maximum, double margin);
 
+// One horizontal bar per category split into the series' shares (their
+// values, in %, stacked; each category's should add up to 100), the first
+// category on top; onClick(category) when a bar is clicked. HTA's temporal
+// breakdown per rank.
+QWidget *shareBarChart(const QString &title, const QStringList &categories, const std::vector<Series> &series,
+                       std::function<void(int)> onClick, QWidget *parent);
+
 // Grouped bars; onClick(series, category) when a bar is clicked.
 QWidget *barChart(const QString &title, const QStringList &categories, const std::vector<Series> &series,
                   const QString &valueTitle, std::function<void(int, int)> onClick, QWidget *parent);

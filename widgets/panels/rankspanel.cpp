@@ -1,10 +1,12 @@
 #include "panels/rankspanel.h"
 
+#include "panels/chartfactory.h"
 #include "panels/rankheatmap.h"
 #include "panels/resulttablemodel.h"
 #include "panels/tablebox.h"
 #include "stats/collectives.h"
 #include "stats/rankcomparison.h"
+#include "theme/theme.h"
 
 #include <QComboBox>
 #include <QDir>
@@ -17,6 +19,8 @@
 #include <QScrollArea>
 #include <QSplitter>
 #include <QVBoxLayout>
+
+#include <map>
 
 namespace rankscope {
 
@@ -71,14 +75,28 @@ RanksPanel::RanksPanel(QWidget *parent)
     mapLayout->addWidget(mapScroll, 1);
     connect(m_measure, &QComboBox::currentIndexChanged, this, [this] { refreshWhenShown(); });
     connect(m_heatmap, &RankHeatmap::binActivated, this, [this](int, TimeRange range) { emit zoomRequested(range); });
+    // The table, and beside it each rank's span as stacked shares.
+    auto *tableRow = new QSplitter(Qt::Horizontal, this);
+    tableRow->addWidget(m_table);
+    auto *breakdownBox = new QWidget(tableRow);
+    auto *breakdownLayout = new QVBoxLayout(breakdownBox);
+    breakdownLayout->setContentsMargins(0, 0, 0, 0);
+    m_breakdown = new QWidget(breakdownBox);
+    breakdownLayout->addWidget(m_breakdown);
+    tableRow->addWidget(breakdownBox);
+    breakdownBox->setMinimumWidth(kBreakdownMinimumWidth); // rank names, bars and the legend under them
+    tableRow->setStretchFactor(0, 3);
+    tableRow->setStretchFactor(1, 1);
+    tableRow->setChildrenCollapsible(false);
     auto *split = new QSplitter(Qt::Vertical, this);
     split->addWidget(mapBox);
-    split->addWidget(m_table);
+    split->addWidget(tableRow);
     split->setStretchFactor(0, 1);
     split->setStretchFactor(1, 1);
     split->setChildrenCollapsible(false);
     layout->addWidget(split, 1);
     exportTable(m_table);
+    exportChart(&m_breakdown, QStringLiteral("rank_breakdown.png"));
     describeClasses();
 }
 
@@ -226,8 +244,36 @@ void RanksPanel::present(ResultTable t)
             if (best >= 0 && differ)
                 worst.insert({best, int(c)});
         }
+    presentBreakdown(t);
     m_table->setTable(std::move(t));
     m_table->model()->setHighlighted(std::move(worst));
+}
+
+void RanksPanel::presentBreakdown(const ResultTable &table)
+{
+    m_shares = stats::rankTimeSharesOf(table);
+    // Ranks in the order the table opens in: the one that made the others wait first.
+    if (const qsizetype delay = table.headers.indexOf(QStringLiteral("Delay Caused (ns)")); delay >= 0) {
+        std::map<int, double> delayOf;
+        for (std::size_t r = 0; r < table.rowCount(); ++r)
+            delayOf[int(table.numberAt(r, 0))] = table.numberAt(r, std::size_t(delay)); // column 0: Rank
+        std::stable_sort(m_shares.begin(), m_shares.end(),
+                         [&](const stats::RankTimeShares &a, const stats::RankTimeShares &b) { return delayOf[a.rank] > delayOf[b.rank]; });
+    }
+    QStringList categories;
+    charts::Series compute{tr("Compute"), Theme::seriesColor(0), {}, {}, false};
+    charts::Series communication{tr("Exposed communication"), Theme::seriesColor(1), {}, {}, false};
+    charts::Series memory{tr("Exposed memory"), Theme::seriesColor(2), {}, {}, false};
+    charts::Series idle{tr("Idle"), Theme::neutralSeriesColor(), {}, {}, false};
+    for (const stats::RankTimeShares &s : m_shares) {
+        categories << tr("rank %1").arg(s.rank);
+        compute.values.push_back(s.compute);
+        communication.values.push_back(s.communication);
+        memory.values.push_back(s.memory);
+        idle.values.push_back(s.idle);
+    }
+    replaceWidget(m_breakdown, charts::shareBarChart(tr("GPU time per rank (%)"), categories, {compute, communication, memory, idle},
+                                                      nullptr, this));
 }
 
 } // namespace rankscope

@@ -3,6 +3,7 @@
 // where a straggler or a starving rank shows. The header says which kernels
 // count as communication, and the user can change that pattern here.
 #include "panels/statspanel.h"
+#include "stats/rankcomparison.h"
 #include "stats/collectives.h"
 #include "stats/ranktimemap.h"
 #include "stats/resulttable.h"
@@ -23,9 +24,10 @@ public:
     explicit RanksPanel(QWidget *parent = nullptr);
     TableBox *table() const { return m_table; }
     RankHeatmap *heatmap() const { return m_heatmap; }
-    // 0: GPU busy, 1: waiting in collectives.
+    // 0: GPU busy, 1: waiting in collectives, 2: GPU busy without communication wait.
     QComboBox *heatmapMeasure() const { return m_measure; }
     static constexpr int kHeatmapBins = 240;
+    static constexpr int kBreakdownMinimumWidth = 380; // px
     // The user's communication kernel pattern; empty: the built-in table.
     // Returns false (and keeps the current one) for an invalid expression.
     bool setCommunicationPattern(const QString &pattern);
@@ -33,6 +35,10 @@ public:
     QString classesDescription() const;
     // The collectives the waits read: the workspace's (as recorded).
     const stats::CollectiveMatch *match() const { return m_match.get(); }
+    // The stacked bar per rank beside the table (HTA's temporal breakdown)
+    // and what it shows, in the table's order.
+    QWidget *breakdownChart() const { return m_breakdown; }
+    const std::vector<stats::RankTimeShares> &breakdown() const { return m_shares; }
 
 signals:
     void communicationPatternChanged(const QString &pattern);
@@ -48,12 +54,15 @@ private:
     void presentMap(stats::RankTimeMap map, QString note);
     void editCommunicationPattern();
     void describeClasses();
+    void presentBreakdown(const ResultTable &table);
 
     TableBox *m_table;
     RankHeatmap *m_heatmap;
     QComboBox *m_measure;
     QLabel *m_mapNote;
     QLabel *m_classes;
+    QWidget *m_breakdown = nullptr;
+    std::vector<stats::RankTimeShares> m_shares;
     QString m_communicationPattern;
     std::shared_ptr<const stats::CollectiveMatch> m_match; // the last shown
 

@@ -30,6 +30,7 @@
 #include <QTableView>
 #include "panels/chartfactory.h"
 
+#include <QtCharts/QAbstractBarSeries>
 #include <QtCharts/QCategoryAxis>
 #include <QtCharts/QChartView>
 #include <QtCharts/QScatterSeries>
@@ -491,6 +492,28 @@ private slots:
         QCOMPARE(m->headerData(7, Qt::Horizontal).toString(), QStringLiteral("Comm Hidden (%)"));
         const auto rule = stats::rankComparisonWorseIsHigher();
         QVERIFY(!rule[5] && !rule[7]);
+    }
+
+    // HTA's stacked bar per rank beside the table: each rank's span split
+    // into compute, exposed communication, exposed memory and idle.
+    void eachRanksTimeIsAStackedBar()
+    {
+        RanksPanel panel;
+        panel.setSession(m_ddp);
+        const auto &shares = panel.breakdown();
+        QCOMPARE(shares.size(), std::size_t(4));
+        const std::vector<stats::RankComparisonRow> rows = stats::compareRanks(*m_ddp, {});
+        for (const stats::RankTimeShares &s : shares) {
+            QVERIFY(std::abs(s.compute + s.communication + s.memory + s.idle - 100.0) < 1e-9);
+            const auto row = std::find_if(rows.begin(), rows.end(), [&](const auto &r) { return r.rank == s.rank; });
+            QVERIFY(row != rows.end());
+            QVERIFY(std::abs(s.compute - 100.0 * double(row->computeNs) / double(row->span)) < 1e-9);
+            QVERIFY(std::abs(s.idle - 100.0 * double(row->idleNs) / double(row->span)) < 1e-6);
+        }
+        auto *view = qobject_cast<QChartView *>(panel.breakdownChart());
+        QVERIFY(view);
+        QCOMPARE(view->chart()->series().size(), 1); // one stacked series of four sets
+        QCOMPARE(qobject_cast<QAbstractBarSeries *>(view->chart()->series()[0])->count(), 4);
     }
 
     void rankHeatmapDrawsEachRanksShareAndZoomsToABin()
