@@ -8,6 +8,7 @@
 #include "panels/gapspanel.h"
 #include "panels/memcpypanel.h"
 #include "panels/rankspanel.h"
+#include "panels/stepspanel.h"
 #include "panels/summarypanel.h"
 #include "theme/theme.h"
 
@@ -42,6 +43,7 @@ constexpr PanelKind kPanels[] = {
     {"gaps", QT_TRANSLATE_NOOP("rankscope::StatsDock", "GPU gaps"), &makePanel<GapsPanel>},
     {"summaries", QT_TRANSLATE_NOOP("rankscope::StatsDock", "Summaries"), &makePanel<SummaryPanel>},
     {"ranks", QT_TRANSLATE_NOOP("rankscope::StatsDock", "Rank comparison"), &makePanel<RanksPanel>},
+    {"steps", QT_TRANSLATE_NOOP("rankscope::StatsDock", "Steps"), &makePanel<StepsPanel>},
     {"collectives", QT_TRANSLATE_NOOP("rankscope::StatsDock", "Collectives"), &makePanel<CollectivesPanel>},
     {"compare", QT_TRANSLATE_NOOP("rankscope::StatsDock", "Compare"), &makePanel<ComparePanel>},
 };
@@ -61,6 +63,7 @@ MemcpyPanel *StatsDock::memcpy() const { return panel<MemcpyPanel>(); }
 GapsPanel *StatsDock::gaps() const { return panel<GapsPanel>(); }
 SummaryPanel *StatsDock::summaries() const { return panel<SummaryPanel>(); }
 RanksPanel *StatsDock::ranks() const { return panel<RanksPanel>(); }
+StepsPanel *StatsDock::steps() const { return panel<StepsPanel>(); }
 CollectivesPanel *StatsDock::collectives() const { return panel<CollectivesPanel>(); }
 DiagnosisPanel *StatsDock::diagnosis() const { return panel<DiagnosisPanel>(); }
 ComparePanel *StatsDock::compare() const { return panel<ComparePanel>(); }

@@ -23,6 +23,7 @@ class DiagnosisPanel;
 class GapsPanel;
 class MemcpyPanel;
 class RanksPanel;
+class StepsPanel;
 class StatsPanel;
 class SummaryPanel;
 
@@ -41,6 +42,7 @@ public:
     GapsPanel *gaps() const;
     SummaryPanel *summaries() const;
     RanksPanel *ranks() const;
+    StepsPanel *steps() const;
     CollectivesPanel *collectives() const;
     DiagnosisPanel *diagnosis() const;
     ComparePanel *compare() const;

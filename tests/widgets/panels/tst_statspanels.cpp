@@ -10,6 +10,7 @@
 #include "panels/rankspanel.h"
 #include "panels/resulttablemodel.h"
 #include "panels/statsdock.h"
+#include "panels/stepspanel.h"
 #include "panels/summarypanel.h"
 #include "panels/tablebox.h"
 #include "stats/nsysreports.h"
@@ -514,6 +515,35 @@ private slots:
         QVERIFY(view);
         QCOMPARE(view->chart()->series().size(), 1); // one stacked series of four sets
         QCOMPARE(qobject_cast<QAbstractBarSeries *>(view->chart()->series()[0])->count(), 4);
+    }
+
+    void stepsByRanksNameTheSlowestRank()
+    {
+        StepsPanel panel;
+        panel.setSession(m_ddp);
+        const stats::StepMatrix expected = stats::stepMatrix(*m_ddp);
+        QCOMPARE(panel.table()->model()->rowCount(), int(expected.steps.size()));
+        QCOMPARE(panel.matrix().steps.size(), std::size_t(8));
+        // The note names the rank slowest most often, counted from the matrix.
+        std::map<int, int> slowest;
+        for (std::size_t k = 0; k < expected.steps.size(); ++k)
+            ++slowest[expected.rankIndices[std::size_t(expected.spreadOf(k).slowestColumn)]];
+        const auto most = std::max_element(slowest.begin(), slowest.end(), [](auto &a, auto &b) { return a.second < b.second; });
+        QVERIFY2(panel.note().contains(QStringLiteral("Rank %1 was the slowest in %2").arg(m_ddp->ranks()[std::size_t(most->first)].rank).arg(most->second)),
+                 qPrintable(panel.note()));
+        QVERIFY(qobject_cast<QChartView *>(panel.chart()));
+        // Double-click: the step from its first start to its last end, on the timeline.
+        QSignalSpy zoom(&panel, &StatsPanel::zoomRequested);
+        emit panel.table()->rowActivated(3);
+        QCOMPARE(zoom.size(), 1);
+        const TimeRange to = zoom.first().first().value<TimeRange>();
+        for (const auto &step : expected.steps[3])
+            QVERIFY(step->start >= to.start && step->end <= to.end);
+        // The user's ranges; no match says so.
+        QVERIFY(!panel.setStepPattern(QStringLiteral("(")));
+        QVERIFY(panel.setStepPattern(QStringLiteral("no such range")));
+        QCOMPARE(panel.table()->model()->rowCount(), 0);
+        QVERIFY(panel.note().contains(QLatin1String("No range matches")));
     }
 
     void rankHeatmapDrawsEachRanksShareAndZoomsToABin()

@@ -1,0 +1,144 @@
+#include "panels/stepspanel.h"
+
+#include "panels/chartfactory.h"
+#include "panels/resulttablemodel.h"
+#include "panels/tablebox.h"
+#include "theme/theme.h"
+
+#include <QHBoxLayout>
+#include <QInputDialog>
+#include <QLabel>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QVBoxLayout>
+
+namespace rankscope {
+
+StepsPanel::StepsPanel(QWidget *parent)
+    : StatsPanel(parent), m_note(new QLabel(this)), m_patternLabel(new QLabel(this)), m_table(new TableBox(tr("Steps x ranks"), this))
+{
+    m_table->model()->setReadable(true);
+    auto *layout = new QVBoxLayout(this);
+    auto *bar = new QHBoxLayout;
+    m_patternLabel->setTextFormat(Qt::PlainText); // the pattern can hold < and >
+    m_note->setTextFormat(Qt::PlainText);
+    m_note->setWordWrap(true);
+    bar->addWidget(m_patternLabel, 1);
+    auto *edit = new QPushButton(tr("Step ranges..."), this);
+    edit->setToolTip(tr("Which NVTX ranges or record_function scopes are the steps (a regular expression)"));
+    connect(edit, &QPushButton::clicked, this, &StepsPanel::editPattern);
+    bar->addWidget(edit);
+    layout->addLayout(bar);
+    layout->addWidget(m_note);
+    layout->addWidget(chartsOverTables(this, {{&m_chart, 1}}, {{m_table, 1}}), 1);
+    exportTable(m_table);
+    exportChart(&m_chart, QStringLiteral("step_matrix.png"));
+    m_table->setToolTip(tr("Double-click a step to show it on the timeline"));
+    connect(m_table, &TableBox::rowActivated, this, &StepsPanel::activateStep);
+    setStepPattern(QString());
+}
+
+bool StepsPanel::setStepPattern(const QString &pattern)
+{
+    if (!stats::stepPatternError(pattern).isEmpty())
+        return false;
+    m_pattern = pattern;
+    m_patternLabel->setText(pattern.isEmpty() ? tr("Steps: the ranges the trace names as steps (ProfilerStep#N, \"step N\", \"iteration N\")")
+                                              : tr("Steps: the ranges whose name matches %1").arg(pattern));
+    refreshWhenShown();
+    return true;
+}
+
+QString StepsPanel::note() const
+{
+    return m_note->text();
+}
+
+void StepsPanel::editPattern()
+{
+    QString pattern = m_pattern;
+    for (;;) {
+        bool ok = false;
+        pattern = QInputDialog::getText(this, tr("Step ranges"),
+                                        tr("NVTX ranges and record_function scopes whose name matches this regular expression\n"
+                                           "are the steps (anywhere in the name). Empty: the names the trace gives steps."),
+                                        QLineEdit::Normal, pattern, &ok);
+        if (!ok)
+            return;
+        if (const QString error = stats::stepPatternError(pattern.trimmed()); !error.isEmpty()) {
+            QMessageBox::warning(this, tr("Step ranges"), error);
+            continue;
+        }
+        setStepPattern(pattern.trimmed());
+        return;
+    }
+}
+
+void StepsPanel::refresh()
+{
+    if (!session())
+        return;
+    struct Result {
+        stats::StepMatrix matrix;
+        ResultTable table;
+    };
+    run<Result>([s = session(), sc = scope(), pattern = m_pattern] {
+        Result r;
+        r.matrix = stats::stepMatrix(*s, sc, pattern);
+        r.table = stats::stepMatrixTable(*s, r.matrix);
+        return r;
+    }, [this](Result r) { present(std::move(r.matrix), std::move(r.table)); });
+}
+
+void StepsPanel::present(stats::StepMatrix matrix, ResultTable table)
+{
+    m_matrix = std::move(matrix);
+    m_table->setTable(std::move(table));
+    // How often each rank was the slowest: the straggler, if there is one.
+    std::vector<int> timesSlowest(m_matrix.rankIndices.size(), 0);
+    charts::Series lowest{tr("min"), Theme::seriesColor(2), {}, {}, false};
+    charts::Series middle{tr("median"), Theme::seriesColor(0), {}, {}, false};
+    charts::Series highest{tr("max"), Theme::seriesColor(1), {}, {}, true};
+    for (std::size_t k = 0; k < m_matrix.steps.size(); ++k) {
+        const stats::StepMatrix::Spread spread = m_matrix.spreadOf(k);
+        if (spread.slowestColumn < 0)
+            continue;
+        ++timesSlowest[std::size_t(spread.slowestColumn)];
+        lowest.points.emplace_back(double(k), double(spread.min) / 1e6);
+        middle.points.emplace_back(double(k), double(spread.median) / 1e6);
+        highest.points.emplace_back(double(k), double(spread.max) / 1e6);
+    }
+    if (m_matrix.steps.empty()) {
+        m_note->setText(m_pattern.isEmpty() ? tr("No steps: the trace annotates none (ProfilerStep#N, NVTX \"step N\"). "
+                                                 "Choose the ranges that are your steps with Step ranges...")
+                                            : tr("No range matches the pattern in this scope."));
+    } else {
+        const auto slowest = std::max_element(timesSlowest.begin(), timesSlowest.end()) - timesSlowest.begin();
+        const int rank = session()->ranks()[std::size_t(m_matrix.rankIndices[std::size_t(slowest)])].rank;
+        m_note->setText(m_matrix.rankIndices.size() < 2
+                            ? tr("%n step(s) on one rank.", nullptr, int(m_matrix.steps.size()))
+                            : tr("%n step(s) on %1 ranks. Rank %2 was the slowest in %3 of them.", nullptr, int(m_matrix.steps.size()))
+                                  .arg(m_matrix.rankIndices.size())
+                                  .arg(rank)
+                                  .arg(timesSlowest[std::size_t(slowest)]));
+    }
+    replaceWidget(m_chart, charts::scatterChart(tr("Step duration across ranks"), {highest, middle, lowest}, tr("step"),
+                                                tr("duration (ms)"), std::nullopt, this));
+}
+
+void StepsPanel::activateStep(int step)
+{
+    if (step < 0 || std::size_t(step) >= m_matrix.steps.size())
+        return;
+    // The step on every rank: from the first start to the last end.
+    TimeRange all{kTimeMax, kTimeMin};
+    for (const auto &range : m_matrix.steps[std::size_t(step)])
+        if (range) {
+            all.start = std::min(all.start, range->start);
+            all.end = std::max(all.end, range->end);
+        }
+    if (all.start < all.end)
+        emit zoomRequested(all);
+}
+
+} // namespace rankscope
