@@ -6,6 +6,7 @@
 #include "details/detailspanel.h"
 #include "details/diagnosticspanel.h"
 #include "events/eventspanel.h"
+#include "events/selectionpanel.h"
 #include "panels/rankspanel.h"
 #include "panels/statsdock.h"
 #include "recentfiles.h"
@@ -56,7 +57,7 @@ constexpr int kLayoutVersion = 1; // bump when the docks change
 
 MainWindow::MainWindow(QWidget *parent)
     : QMainWindow(parent), m_timeline(new TimelineView(this)), m_details(new DetailsPanel(this)),
-      m_diagnostics(new DiagnosticsPanel(this)), m_events(new EventsPanel(this)), m_search(new SearchBar(this)), m_opener(new TraceOpener(this)),
+      m_diagnostics(new DiagnosticsPanel(this)), m_events(new EventsPanel(this)), m_selection(new SelectionPanel(this)), m_search(new SearchBar(this)), m_opener(new TraceOpener(this)),
       m_stats(new StatsDock(this)), m_session(new SessionController(m_timeline, m_stats, this))
 {
     setWindowTitle(QStringLiteral("Rankscope"));
@@ -77,12 +78,18 @@ MainWindow::MainWindow(QWidget *parent)
     eventsDock->setWidget(m_events);
     addDockWidget(Qt::BottomDockWidgetArea, eventsDock);
     eventsDock->hide();
+    auto *selectionDock = new QDockWidget(tr("Selection"), this);
+    selectionDock->setObjectName(QStringLiteral("selectionDock"));
+    selectionDock->setWidget(m_selection);
+    addDockWidget(Qt::BottomDockWidgetArea, selectionDock);
+    selectionDock->hide();
     m_statsDock = new QDockWidget(tr("Statistics"), this);
     m_statsDock->setObjectName(QStringLiteral("statisticsDock"));
     m_statsDock->setWidget(m_stats);
     addDockWidget(Qt::BottomDockWidgetArea, m_statsDock);
     tabifyDockWidget(diagnosticsDock, m_statsDock);
     tabifyDockWidget(m_statsDock, eventsDock);
+    tabifyDockWidget(eventsDock, selectionDock);
     m_statsDock->hide();
     m_stats->setComputeInBackground(true); // a huge trace must not freeze the window
     m_stats->setComputeOnlyWhenShown(true); // nor cost minutes of CPU for a closed dock
@@ -95,7 +102,7 @@ MainWindow::MainWindow(QWidget *parent)
     searchBar->addWidget(m_search);
     addToolBar(Qt::TopToolBarArea, searchBar);
 
-    auto *links = new ViewLinks({m_timeline, m_details, m_events, eventsDock, m_search, m_stats}, this);
+    auto *links = new ViewLinks({m_timeline, m_details, m_events, eventsDock, m_search, m_stats, m_selection, selectionDock}, this);
     connect(links, &ViewLinks::message, this, [this](const QString &text, int timeoutMs) {
         if (text.isEmpty())
             statusBar()->clearMessage();
@@ -353,6 +360,7 @@ void MainWindow::showInDocks(const std::shared_ptr<const Session> &session)
 {
     m_details->setSession(session);
     m_events->setSession(session);
+    m_selection->clear();
     m_diagnostics->setSession(*session);
     // Ranks opened with their summaries only have no events yet: statistics,
     // search, matching collectives and alignment over them would be wrong,

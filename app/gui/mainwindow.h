@@ -23,6 +23,7 @@ class DetailsPanel;
 class DiagnosticsPanel;
 class EventsPanel;
 class SearchBar;
+class SelectionPanel;
 class SessionController;
 class SessionLoadJob;
 class StatsDock;
@@ -51,6 +52,7 @@ public:
     SearchBar *searchBar() const { return m_search; }
     DiagnosticsPanel *diagnostics() const { return m_diagnostics; }
     EventsPanel *events() const { return m_events; }
+    SelectionPanel *selection() const { return m_selection; }
     SessionLoadJob *loadJob() const { return m_opener->job(); }
     StatsDock *stats() const { return m_stats; }
     // Shows the statistics dock on one panel ("memcpy", "gaps", ...).
@@ -97,6 +99,7 @@ private:
     DetailsPanel *m_details;
     DiagnosticsPanel *m_diagnostics;
     EventsPanel *m_events;
+    SelectionPanel *m_selection;
     SearchBar *m_search;
     TraceOpener *m_opener;
     StatsDock *m_stats;

@@ -1,5 +1,7 @@
 #include "viewlinks.h"
 
+#include "events/selectionpanel.h"
+
 #include "collectivelookup.h"
 #include "details/detailspanel.h"
 #include "events/eventspanel.h"
@@ -87,6 +89,26 @@ ViewLinks::ViewLinks(const LinkedViews &views, QObject *parent)
         m_views.search->setQuery(text);
         m_views.search->next();
     });
+    if (SelectionPanel *selection = views.selection) {
+        connect(canvas, &TimelineCanvas::areaSelected, this, [this, canvas, zoom] {
+            const auto session = m_views.timeline->session();
+            if (!session || !zoom->selection())
+                return;
+            m_views.selection->summarise(session, canvas->areaTracks(), *zoom->selection(), int(canvas->areaRows().size()));
+            if (m_views.selectionDock) {
+                m_views.selectionDock->show();
+                m_views.selectionDock->raise();
+            }
+        });
+        connect(zoom, &ZoomState::selectionChanged, this, [this, zoom] {
+            if (!zoom->selection())
+                m_views.selection->clear();
+        });
+        connect(selection, &SelectionPanel::searchRequested, this, [this](const QString &text) {
+            m_views.search->setQuery(text);
+            m_views.search->next();
+        });
+    }
 }
 
 ViewLinks::~ViewLinks() = default;

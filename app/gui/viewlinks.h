@@ -3,7 +3,8 @@
 // (timeline, search, a Details link, the Events table, a panel) is shown
 // in Details, listed in Events and, for a collective kernel, drawn as its
 // instance across the ranks; the range selection reaches the Events table
-// and, once the mouse rests, the statistics; the panels' requests (zoom,
+// and, once the mouse rests, the statistics; a Shift+drag across rows is
+// summarised in the Selection dock; the panels' requests (zoom,
 // search, highlight, clear the range) reach the timeline.
 #include "session/session.h"
 
@@ -20,6 +21,7 @@ class CollectiveLookup;
 class DetailsPanel;
 class EventsPanel;
 class SearchBar;
+class SelectionPanel;
 class StatsDock;
 class TimelineView;
 
@@ -30,6 +32,8 @@ struct LinkedViews {
     QDockWidget *eventsDock = nullptr; // shown when a row's events are listed
     SearchBar *search = nullptr;
     StatsDock *stats = nullptr;
+    SelectionPanel *selection = nullptr; // the area selection's summary
+    QDockWidget *selectionDock = nullptr;
 };
 
 class ViewLinks : public QObject {

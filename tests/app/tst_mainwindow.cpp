@@ -4,6 +4,8 @@
 #include "details/detailspanel.h"
 #include "details/diagnosticspanel.h"
 #include "events/eventspanel.h"
+#include "events/selectionpanel.h"
+#include "stats/selectionsummary.h"
 #include "mainwindow.h"
 #include "sessioncontroller.h"
 #include "nsysfixture.h"
@@ -767,6 +769,50 @@ private slots:
             for (int x = 0; x < w.timeline()->canvas()->labelWidth(); ++x)
                 bestContrast = std::max(bestContrast, double(std::abs(image.pixelColor(x, y).lightnessF() - back.lightnessF())));
         QVERIFY2(bestContrast > 0.7, qPrintable(QString::number(bestContrast)));
+    }
+
+    // Perfetto's area selection: Shift+drag across rows summarises their
+    // slices in that range in the Selection dock.
+    void shiftDragAcrossRowsSummarisesThem()
+    {
+        MainWindow w;
+        w.resize(1400, 850);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        w.open({slowFixture()}, true);
+        TimelineCanvas *canvas = w.timeline()->canvas();
+        // From the first thread row with CUDA API calls to the row after it.
+        int first = -1;
+        for (int r : canvas->rows().shownRows())
+            if (canvas->rows().rows()[std::size_t(r)].label.endsWith(QLatin1String("CUDA API")) && first < 0)
+                first = r;
+        QVERIFY(first >= 0);
+        canvas->revealRow(first);
+        QCoreApplication::processEvents();
+        const QRect from = canvas->rowRect(first);
+        const int x0 = canvas->labelWidth() + 20, x1 = canvas->viewport()->width() - 20;
+        auto send = [&](QEvent::Type type, QPoint at, Qt::MouseButtons buttons) {
+            QMouseEvent e(type, at, canvas->viewport()->mapToGlobal(at), Qt::LeftButton, buttons, Qt::ShiftModifier);
+            QApplication::sendEvent(canvas->viewport(), &e);
+        };
+        send(QEvent::MouseButtonPress, {x0, from.center().y()}, Qt::LeftButton);
+        send(QEvent::MouseMove, {x1, from.bottom() + 12}, Qt::LeftButton);
+        send(QEvent::MouseButtonRelease, {x1, from.bottom() + 12}, Qt::NoButton);
+        QVERIFY(canvas->areaRows().size() >= 2);
+        QCOMPARE(canvas->areaRows().front(), first);
+        w.selection()->waitForSummary();
+        QVERIFY(w.findChild<QDockWidget *>(QStringLiteral("selectionDock"))->isVisible());
+        const ResultTable &t = w.selection()->table()->model()->table();
+        QVERIFY(t.rowCount() > 0);
+        const ResultTable expected = stats::selectionSummary(*w.timeline()->session(), canvas->areaTracks(), *w.timeline()->zoom()->selection());
+        QCOMPARE(t.rowCount(), expected.rowCount());
+        QCOMPARE(t.cell(0, 0).text, expected.cell(0, 0).text);
+        QCOMPARE(t.cell(0, 1).integer, expected.cell(0, 1).integer);
+        QVERIFY2(w.selection()->title().contains(QLatin1String("slice")), qPrintable(w.selection()->title()));
+        // Esc clears the range, the area and its summary.
+        w.timeline()->actions()->clearSelection->trigger();
+        QVERIFY(canvas->areaRows().empty());
+        QCOMPARE(w.selection()->table()->model()->rowCount(), 0);
     }
 
     void aNarrowWindowsRulerLabelsItsStart()

@@ -81,7 +81,7 @@ QList<QAction *> TimelineActions::all() const
 QList<TimelineActions::HelpRow> TimelineActions::gestureRows()
 {
     return {
-        {tr("`Shift`+drag"), tr("select a time range; the ruler shows its duration")},
+        {tr("`Shift`+drag"), tr("select a time range (the ruler shows its duration) and the rows dragged across (the Selection dock sums up their slices by name)")},
         {tr("click an event"), tr("select it; its details show in the Details dock")},
         {tr("double-click an event"), tr("zoom to it")},
         {tr("click a row name"), tr("fold or unfold a group; list a row's events in the Events dock")},

@@ -57,11 +57,16 @@ TimelineCanvas::TimelineCanvas(ZoomState *zoom, QWidget *parent)
     verticalScrollBar()->setSingleStep(TimelineRows::kLaneHeight);
     connect(m_zoom, &ZoomState::visibleChanged, this, [this] { invalidateGeometry(); });
     connect(m_zoom, &ZoomState::selectionChanged, viewport(), qOverload<>(&QWidget::update));
+    connect(m_zoom, &ZoomState::selectionChanged, this, [this] {
+        if (!m_zoom->selection()) // the range cleared (Esc, a Shift+click): the area too
+            clearAreaRows();
+    });
 }
 
 void TimelineCanvas::setSession(std::shared_ptr<const Session> session)
 {
     m_session = std::move(session);
+    m_areaRows.clear(); // the rows are the new session's
     m_selected.reset();
     m_correlated.reset();
     m_flows.clear();
@@ -709,6 +714,61 @@ void TimelineCanvas::paintFlowArrow(QPainter &p, QPoint from, QPoint to, bool fo
     p.setBrush(Qt::NoBrush);
 }
 
+void TimelineCanvas::setAreaRows(int fromRow, int toRow)
+{
+    const std::vector<int> &shown = m_rows.shownRows();
+    auto a = std::find(shown.begin(), shown.end(), fromRow), b = std::find(shown.begin(), shown.end(), toRow);
+    if (a == shown.end() || b == shown.end()) {
+        clearAreaRows();
+        return;
+    }
+    if (a > b)
+        std::swap(a, b);
+    std::vector<int> rows(a, b + 1);
+    if (rows != m_areaRows) {
+        m_areaRows = std::move(rows);
+        viewport()->update();
+    }
+}
+
+void TimelineCanvas::clearAreaRows()
+{
+    if (m_areaRows.empty())
+        return;
+    m_areaRows.clear();
+    viewport()->update();
+}
+
+std::vector<stats::TrackRef> TimelineCanvas::areaTracks() const
+{
+    std::vector<stats::TrackRef> tracks;
+    const auto &rows = m_rows.rows();
+    auto addRow = [&](const TimelineRow &r) {
+        if (r.kind == TimelineRow::Kind::Slices)
+            for (const std::uint32_t t : r.tracks)
+                tracks.push_back({r.rank, t});
+    };
+    for (const int row : m_areaRows) {
+        const TimelineRow &r = rows[std::size_t(row)];
+        if (r.kind != TimelineRow::Kind::Group) {
+            addRow(r);
+            continue;
+        }
+        if (!r.collapsed)
+            continue; // its rows are in the area themselves
+        // A collapsed group stands for every row under it.
+        for (std::size_t child = 0; child < rows.size(); ++child)
+            for (int up = rows[child].parent; up >= 0; up = rows[std::size_t(up)].parent)
+                if (up == row) {
+                    addRow(rows[child]);
+                    break;
+                }
+    }
+    std::sort(tracks.begin(), tracks.end());
+    tracks.erase(std::unique(tracks.begin(), tracks.end()), tracks.end());
+    return tracks;
+}
+
 void TimelineCanvas::paintLabels(QPainter &p) const
 {
     const QRect column(0, 0, m_labelWidth, frameHeight());
@@ -720,6 +780,9 @@ void TimelineCanvas::paintLabels(QPainter &p) const
         if (!g.pinned)
             p.setClipRect(0, pinnedHeight, m_labelWidth, frameHeight() - pinnedHeight);
         const TimelineRow &r = m_rows.rows()[std::size_t(g.row)];
+        // The area selection's rows: their labels shaded as the range is.
+        if (std::find(m_areaRows.begin(), m_areaRows.end(), g.row) != m_areaRows.end())
+            p.fillRect(QRect(0, g.top, m_labelWidth, g.height), theme.selectionShade(90));
         const int indent = 4 + (g.pinned ? 0 : r.level * kIndent);
         QString text = r.label;
         if (g.pinned) // out of its group: say whose row it is

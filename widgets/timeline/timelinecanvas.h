@@ -10,6 +10,7 @@
 #include "timeline/displaytime.h"
 #include "timeline/framegeometry.h"
 #include "timeline/timelinerows.h"
+#include "stats/selectionsummary.h"
 #include "timeline/timemark.h"
 #include "timeline/timescale.h"
 
@@ -128,6 +129,16 @@ public:
     // Mouse, wheel, menu and tooltips.
     const TimelineInput *input() const { return m_input; }
 
+    // The rows of the area selection: the shown rows from `fromRow` to
+    // `toRow` in the order drawn (either way round); none: no area.
+    void setAreaRows(int fromRow, int toRow);
+    void clearAreaRows();
+    const std::vector<int> &areaRows() const { return m_areaRows; }
+    // Expands the groups `row` is in and scrolls it into view.
+    void revealRow(int row);
+    // The tracks the area's rows draw, a collapsed group's rows' included.
+    std::vector<stats::TrackRef> areaTracks() const;
+
 signals:
     void eventSelected(std::optional<rankscope::EventLocation> event);
     void labelWidthChanged(int width);
@@ -135,6 +146,9 @@ signals:
     void rowVisibilityChanged();
     // The user clicked a row's label (for the Events table).
     void rowChosen(int row);
+    // A Shift+drag ended across rows: areaRows() and the zoom's selection
+    // are the area (Perfetto's area selection).
+    void areaSelected();
 
 protected:
     void paintEvent(QPaintEvent *event) override;
@@ -174,12 +188,11 @@ private:
     std::vector<EventLocation> m_highlighted;
     std::optional<CollectiveOverlay> m_collective;
     std::optional<TimeMark> m_mark;
+    std::vector<int> m_areaRows; // the area selection's rows, in the order drawn
     int m_markRow = -1;
     // The row a mark is drawn on: the GPU's first row of the rank, else the
     // rank's group row.
     int rowOfMark(const TimeMark &mark) const;
-    // Expands the groups `row` is in and scrolls it into view.
-    void revealRow(int row);
     std::optional<ExportFrame> m_export;
 
     mutable FrameGeometry m_geometry;

@@ -82,6 +82,10 @@ void TimelineInput::press(QMouseEvent *event)
     m_pressTime = m_canvas->scale().time(event->pos().x() - m_canvas->labelWidth());
     m_pressVisible = m_canvas->zoom()->visible();
     m_drag = event->modifiers() & Qt::ShiftModifier ? Drag::Select : Drag::Pan;
+    m_pressRow = -1;
+    if (m_drag == Drag::Select)
+        if (const RowGeometry *g = m_canvas->geometry().rowAt(event->pos().y()))
+            m_pressRow = g->row;
 }
 
 void TimelineInput::move(QMouseEvent *event)
@@ -104,6 +108,9 @@ void TimelineInput::move(QMouseEvent *event)
     } else if (m_drag == Drag::Select) {
         const TimeNs now = m_canvas->scale().time(event->pos().x() - m_canvas->labelWidth());
         zoom->setSelection(TimeRange{std::min(m_pressTime, now), std::max(m_pressTime, now)});
+        // The rows dragged across: the area selection's rows.
+        if (const RowGeometry *g = m_canvas->geometry().rowAt(event->pos().y()); g && m_pressRow >= 0)
+            m_canvas->setAreaRows(m_pressRow, g->row);
     }
 }
 
@@ -111,6 +118,8 @@ void TimelineInput::release(QMouseEvent *event)
 {
     const Drag drag = m_drag;
     m_drag = Drag::None;
+    if (event->button() == Qt::LeftButton && m_moved && drag == Drag::Select && !m_canvas->areaRows().empty())
+        emit m_canvas->areaSelected();
     if (event->button() != Qt::LeftButton || m_moved || drag == Drag::ResizeLabels || drag == Drag::None)
         return;
     if (drag == Drag::Select) { // a Shift+click without a drag clears the range

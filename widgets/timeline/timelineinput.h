@@ -48,6 +48,7 @@ private:
     Drag m_drag = Drag::None;
     QPoint m_pressPos;
     TimeNs m_pressTime = 0;
+    int m_pressRow = -1; // where a Shift+drag began: the area selection's first row
     TimeRange m_pressVisible{};
     bool m_moved = false;
 };

@@ -1,0 +1,71 @@
+#include "events/selectionpanel.h"
+
+#include "core/units.h"
+#include "panels/resulttablemodel.h"
+#include "panels/tablebox.h"
+
+#include <QLabel>
+#include <QPointer>
+#include <QVBoxLayout>
+#include <QtConcurrent>
+
+namespace rankscope {
+
+SelectionPanel::SelectionPanel(QWidget *parent)
+    : QWidget(parent), m_title(new QLabel(this)), m_table(new TableBox(tr("Slices in the area, largest total first"), this))
+{
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    m_title->setWordWrap(true);
+    m_title->setTextFormat(Qt::PlainText);
+    layout->addWidget(m_title);
+    layout->addWidget(m_table, 1);
+    m_table->model()->setReadable(true);
+    m_table->setToolTip(tr("Double-click a name to find its instances"));
+    connect(m_table, &TableBox::rowActivated, this, [this](int row) {
+        emit searchRequested(m_table->model()->table().cell(std::size_t(row), 0).text);
+    });
+    clear();
+}
+
+QString SelectionPanel::title() const
+{
+    return m_title->text();
+}
+
+void SelectionPanel::clear()
+{
+    ++m_generation;
+    m_title->setText(tr("Shift+drag across rows on the timeline to summarise the slices of those rows in that range."));
+    m_table->setTable({});
+}
+
+void SelectionPanel::summarise(std::shared_ptr<const Session> session, std::vector<stats::TrackRef> tracks, TimeRange range, int rows)
+{
+    const quint64 generation = ++m_generation;
+    const QString what = tr("%n row(s), %1 from %2", nullptr, rows)
+                             .arg(formatDuration(range.duration()), formatTimestamp(range.start - session->extent().start));
+    m_title->setText(tr("%1: summarising...").arg(what));
+    QPointer<SelectionPanel> self(this);
+    m_running = QtConcurrent::run([self, session, tracks = std::move(tracks), range, generation, what] {
+        ResultTable table = stats::selectionSummary(*session, tracks, range);
+        QMetaObject::invokeMethod(qApp, [self, generation, what, table = std::move(table)]() mutable {
+            if (!self || generation != self->m_generation)
+                return;
+            std::int64_t slices = 0;
+            for (std::size_t r = 0; r < table.rowCount(); ++r)
+                slices += table.cell(r, 1).integer;
+            self->m_title->setText(tr("%1: %n slice(s)", nullptr, int(std::min<std::int64_t>(slices, INT_MAX))).arg(what) +
+                                   tr(" under %n name(s)", nullptr, int(table.rowCount())));
+            self->m_table->setTable(std::move(table));
+        });
+    });
+}
+
+void SelectionPanel::waitForSummary()
+{
+    m_running.waitForFinished();
+    QCoreApplication::sendPostedEvents();
+}
+
+} // namespace rankscope
