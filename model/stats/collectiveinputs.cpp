@@ -1,4 +1,5 @@
 #include "stats/collectiveinputs.h"
+#include "stats/cpucommunication.h"
 
 #include "core/cancellation.h"
 #include "core/qthash.h"
@@ -144,6 +145,39 @@ RankCollectiveOps collectiveOpsOfRank(const Session &session, int rankIndex, con
                 add(t, i, track.slices.name(i), {track.slices.start(i), track.slices.end(i)}, r.kernels[track.slices.payload(i)].collective,
                     call ? std::optional(session.sessionTime(*call).start) : std::nullopt);
             }
+        }
+    }
+    if (pending.empty()) {
+        // No communication kernel: a Gloo run communicates on the CPU, its
+        // collectives the gloo:* ranges around them. DDP runs two at once
+        // (on two threads, which differ from rank to rank), so each name is
+        // a communicator of its own, numbered in order of start: the k-th
+        // gloo:all_reduce of every rank is one collective.
+        struct CpuSeries {
+            NamedKind named;
+            int group = -1;
+            std::int64_t count = 0;
+        };
+        std::map<StringId, CpuSeries> series;
+        for (const CpuCollectiveRange &c : cpuCollectivesOfRank(entry)) {
+            auto it = series.find(c.name);
+            if (it == series.end()) {
+                const std::string_view name = r.strings.view(c.name);
+                CpuSeries s{{collectiveKindOf(name.substr(name.find(':') + 1), {}), QString::fromUtf8(name.data(), qsizetype(name.size()))},
+                            int(groups.size()), 0};
+                groups.push_back(cpuCommunicatorOf(s.named.name));
+                it = series.emplace(c.name, std::move(s)).first;
+            }
+            Pending p;
+            p.op.start = c.start + entry.sessionOffset;
+            p.op.end = c.end + entry.sessionOffset;
+            p.op.track = c.track;
+            p.op.event = c.event;
+            p.op.kind = it->second.named.kind;
+            p.op.name = it->second.named.name;
+            p.op.sequence = it->second.count++;
+            p.group = it->second.group;
+            pending.push_back(std::move(p));
         }
     }
     // In time order (ties in the order read): the ops' places sorted, not

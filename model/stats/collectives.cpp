@@ -140,9 +140,14 @@ CollectiveMatch matchCollectives(CollectiveInputs &inputs)
             match.notes << cpu;
         return match;
     }
+    const bool onCpu = std::all_of(groups.communicators.begin(), groups.communicators.end(),
+                                   [](const auto &c) { return isCpuCommunicator(c.first); });
     if (!groups.ranksWithout.isEmpty() && groups.ranksWithout.size() < int(session.ranks().size()))
         match.notes << QStringLiteral("Ranks without communication kernels: %1.").arg(groups.ranksWithout.join(QStringLiteral(", ")));
-    match.notes << (groups.keyedByGroup ? QStringLiteral("Collectives matched by process group (or NCCL communicator; sends and receives by the pair of ranks), "
+    if (onCpu) // a Gloo run: its gloo:* ranges, numbered by us
+        match.notes << cpuCommunicationNote(cpuCommunicationOf(session));
+    else
+        match.notes << (groups.keyedByGroup ? QStringLiteral("Collectives matched by process group (or NCCL communicator; sends and receives by the pair of ranks), "
                                                         "in order of their end on each rank.")
                                         : QStringLiteral("The trace names no process groups: the communication kernels of each rank's k-th "
                                                          "communication stream are matched with the other ranks' by their end, which a "
@@ -163,7 +168,7 @@ CollectiveMatch matchCollectives(CollectiveInputs &inputs)
     }
     std::stable_sort(match.instances.begin(), match.instances.end(),
                      [](const CollectiveInstance &a, const CollectiveInstance &b) { return a.firstArrival < b.firstArrival; });
-    if (usedSequences)
+    if (usedSequences && !onCpu)
         match.notes << QStringLiteral("Where every operation of a process group carries the trace's sequence number (Kineto's \"Seq\"), "
                                       "its instances are the operations of one number.");
     if (!match.instances.empty())

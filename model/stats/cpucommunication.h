@@ -20,6 +20,23 @@ struct CpuCommunication {
 
 CpuCommunication cpuCommunicationOf(const Session &session);
 
+// A rank's collectives on the CPU: its "gloo:*" ranges (record_function
+// scopes PyTorch's Gloo backend opens around each collective, e.g.
+// "gloo:all_reduce"), report time, by start. Matched across ranks as
+// communication kernels are when a rank has none (stats/collectiveinputs.h).
+struct CpuCollectiveRange {
+    std::uint32_t track = 0, event = 0;
+    TimeNs start = 0, end = 0; // report time
+    StringId name = 0;
+};
+std::vector<CpuCollectiveRange> cpuCollectivesOfRank(const RankEntry &entry);
+// The communicator the ranges named `rangeName` are matched in: "gloo:all_reduce (CPU)".
+QString cpuCommunicatorOf(const QString &rangeName);
+bool isCpuCommunicator(const QString &communicator);
+// The time a rank spent in them within `reportRange` (report time), each
+// nanosecond once: the rank comparison's "CPU Comm (ns)".
+TimeNs cpuCommunicationTime(const RankEntry &entry, TimeRange reportRange);
+
 // "This run communicates on the CPU (Gloo): 24 gloo:* ranges (1.234 ms) and
 // 8 pt_gloo threads on 4 ranks; ..." or empty.
 QString cpuCommunicationNote(const CpuCommunication &found);

@@ -1,4 +1,5 @@
 #include "stats/rankcomparison.h"
+#include "stats/cpucommunication.h"
 
 #include "core/cancellation.h"
 #include "core/intervals.h"
@@ -67,9 +68,13 @@ RankComparisonRow rowOf(const Session &session, const ReportSlice &slice, const 
 {
     const Report &r = *slice.report;
     const RankEntry &entry = session.ranks()[std::size_t(slice.rankIndex)];
+    const TimeNs cpuCommunication = cpuCommunicationTime(entry, slice.range);
     if (slice.range == TimeRange::everything() && classes.hasBuiltInCommunication())
-        if (const GpuTimeSplit *kept = keptTimeSplit(r, slice.pid))
-            return rowFrom(*kept, slice.rankIndex, entry.rank);
+        if (const GpuTimeSplit *kept = keptTimeSplit(r, slice.pid)) {
+            RankComparisonRow row = rowFrom(*kept, slice.rankIndex, entry.rank);
+            row.cpuCommunicationNs = cpuCommunication;
+            return row;
+        }
     KernelClassCache classOf(r.strings, classes);
     const GpuTimeSplit split = gpuTimeSplitOf(r, {
         [&](const Track &t) { return slice.acceptsTrack(t); },
@@ -82,7 +87,9 @@ RankComparisonRow rowOf(const Session &session, const ReportSlice &slice, const 
             }
         },
     });
-    return rowFrom(split, slice.rankIndex, entry.rank);
+    RankComparisonRow row = rowFrom(split, slice.rankIndex, entry.rank);
+    row.cpuCommunicationNs = cpuCommunication;
+    return row;
 }
 
 template<class T>
@@ -119,6 +126,7 @@ QDataStream &operator<<(QDataStream &out, const RankComparisonRow &row)
     writeOptional(out, row.maxStep.has_value() ? std::optional<qint64>(*row.maxStep) : std::nullopt);
     for (const std::uint64_t bytes : row.bytes)
         out << quint64(bytes);
+    out << qint64(row.cpuCommunicationNs);
     return out;
 }
 
@@ -146,6 +154,9 @@ QDataStream &operator>>(QDataStream &in, RankComparisonRow &row)
         in >> b;
         bytes = b;
     }
+    qint64 cpuCommunication = 0;
+    in >> cpuCommunication;
+    row.cpuCommunicationNs = cpuCommunication;
     return in;
 }
 
@@ -186,14 +197,15 @@ std::vector<RankComparisonRow> compareRanks(const Session &session, const StatsS
 std::vector<std::optional<bool>> rankComparisonWorseIsHigher()
 {
     // Rank, Span, Busy, Idle, Compute, Exposed Comm, Exposed Memory, Hidden,
-    // Steps, Mean step, Max step, HtoD, DtoH, DtoD, PtoP, Delay Caused, Waited.
+    // Steps, Mean step, Max step, HtoD, DtoH, DtoD, PtoP, Delay Caused, Waited,
+    // CPU Comm.
     // Communication time, its hidden share and the time waited at
     // collectives are never shaded: a collective kernel runs from a rank's
     // own arrival to the last rank's, so the rank that waited longest shows
     // the most communication, and it is the victim of a straggler, not the
     // straggler. The straggler is the one whose Delay Caused is largest.
     return {std::nullopt, true, false, true, std::nullopt, std::nullopt, true, std::nullopt, std::nullopt, true, true,
-            std::nullopt, std::nullopt, std::nullopt, std::nullopt, true, std::nullopt};
+            std::nullopt, std::nullopt, std::nullopt, std::nullopt, true, std::nullopt, std::nullopt};
 }
 
 ResultTable rankComparisonTable(const Session &session, const StatsScope &scope, const KernelClassifier &classes,
@@ -207,7 +219,7 @@ ResultTable rankComparisonTable(const Session &session, const StatsScope &scope,
                             QStringLiteral("Exposed Memory (ns)"), QStringLiteral("Comm Hidden (%)"), QStringLiteral("Steps"),
                             QStringLiteral("Mean Step (ns)"), QStringLiteral("Max Step (ns)"), QStringLiteral("HtoD (B)"),
                             QStringLiteral("DtoH (B)"), QStringLiteral("DtoD (B)"), QStringLiteral("PtoP (B)"),
-                            QStringLiteral("Delay Caused (ns)"), QStringLiteral("Waited at Collectives (ns)")};
+                            QStringLiteral("Delay Caused (ns)"), QStringLiteral("Waited at Collectives (ns)"), QStringLiteral("CPU Comm (ns)")};
     for (const RankComparisonRow &r : compareRanks(session, scope, classes, match, gathered))
         t.addRow({Cell::ofInteger(r.rank), Cell::ofInteger(r.span), Cell::ofDecimal(r.busyPercent, 1),
                           Cell::ofDecimal(r.idlePercent, 1), Cell::ofInteger(r.computeNs), Cell::ofInteger(r.communicationNs),
@@ -216,7 +228,7 @@ ResultTable rankComparisonTable(const Session &session, const StatsScope &scope,
                           r.maxStep ? Cell::ofInteger(*r.maxStep) : Cell(), Cell::ofInteger(std::int64_t(r.bytes[0])),
                           Cell::ofInteger(std::int64_t(r.bytes[1])), Cell::ofInteger(std::int64_t(r.bytes[2])),
                           Cell::ofInteger(std::int64_t(r.bytes[3])), r.delayCaused ? Cell::ofInteger(*r.delayCaused) : Cell(),
-                          r.waited ? Cell::ofInteger(*r.waited) : Cell()});
+                          r.waited ? Cell::ofInteger(*r.waited) : Cell(), Cell::ofInteger(r.cpuCommunicationNs)});
     return t;
 }
 

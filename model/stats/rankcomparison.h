@@ -34,6 +34,9 @@ struct RankComparisonRow {
     // others' waits where this rank arrived last, and its own waits; none
     // when the rank took part in no collective.
     std::optional<TimeNs> delayCaused, waited;
+    // Collectives run on the CPU (Gloo's gloo:* ranges, stats/cpucommunication.h),
+    // each nanosecond once: no GPU time, so in none of the above.
+    TimeNs cpuCommunicationNs = 0;
 };
 
 using rankscope::isStepName; // core/gputimesplit.h
