@@ -67,12 +67,12 @@ RanksPanel::RanksPanel(QWidget *parent)
     mapRow->addWidget(m_mapNote, 1);
     mapLayout->addLayout(mapRow);
     // Ranks keep a readable height and scroll (64 ranks at 2 px each told nothing).
-    auto *mapScroll = new QScrollArea(mapBox);
-    mapScroll->setWidget(m_heatmap);
-    mapScroll->setWidgetResizable(true);
-    mapScroll->setFrameShape(QFrame::NoFrame);
-    mapScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    mapLayout->addWidget(mapScroll, 1);
+    m_mapScroll = new QScrollArea(mapBox);
+    m_mapScroll->setWidget(m_heatmap);
+    m_mapScroll->setWidgetResizable(true);
+    m_mapScroll->setFrameShape(QFrame::NoFrame);
+    m_mapScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    mapLayout->addWidget(m_mapScroll, 1);
     connect(m_measure, &QComboBox::currentIndexChanged, this, [this] { refreshWhenShown(); });
     connect(m_heatmap, &RankHeatmap::binActivated, this, [this](int, TimeRange range) { emit zoomRequested(range); });
     // The table, and beside it each rank's span as stacked shares.
@@ -219,6 +219,8 @@ void RanksPanel::presentMap(stats::RankTimeMap map, QString note)
         names << session()->ranks()[std::size_t(rankIndex)].displayName();
     m_mapNote->setText(note);
     m_heatmap->setMap(std::move(map), names, m_measure->currentText(), session()->extent().start);
+    // A few ranks are shown whole; many scroll in up to kMapMaximumHeight.
+    m_mapScroll->setMinimumHeight(std::min(std::max(m_heatmap->sizeHint().height(), m_heatmap->minimumSizeHint().height()), kMapMaximumHeight));
 }
 
 void RanksPanel::present(ResultTable t)

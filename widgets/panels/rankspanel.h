@@ -9,6 +9,7 @@
 #include "stats/resulttable.h"
 
 class QComboBox;
+class QScrollArea;
 class QLabel;
 
 namespace rankscope {
@@ -28,6 +29,7 @@ public:
     QComboBox *heatmapMeasure() const { return m_measure; }
     static constexpr int kHeatmapBins = 240;
     static constexpr int kBreakdownMinimumWidth = 380; // px
+    static constexpr int kMapMaximumHeight = 240;      // px the map asks for before it scrolls
     // The user's communication kernel pattern; empty: the built-in table.
     // Returns false (and keeps the current one) for an invalid expression.
     bool setCommunicationPattern(const QString &pattern);
@@ -58,6 +60,7 @@ private:
 
     TableBox *m_table;
     RankHeatmap *m_heatmap;
+    QScrollArea *m_mapScroll;
     QComboBox *m_measure;
     QLabel *m_mapNote;
     QLabel *m_classes;

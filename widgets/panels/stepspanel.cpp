@@ -99,11 +99,25 @@ void StepsPanel::present(stats::StepMatrix matrix, ResultTable table)
     charts::Series lowest{tr("min"), Theme::seriesColor(2), {}, {}, false};
     charts::Series middle{tr("median"), Theme::seriesColor(0), {}, {}, false};
     charts::Series highest{tr("max"), Theme::seriesColor(1), {}, {}, true};
+    // A warm-up step 15 times the typical one would flatten the others
+    // into the axis: steps beyond 3 times the median step are left out of
+    // the chart (the table has them) and the title says which.
+    std::vector<TimeNs> medians;
+    for (std::size_t k = 0; k < m_matrix.steps.size(); ++k)
+        if (const auto spread = m_matrix.spreadOf(k); spread.slowestColumn >= 0)
+            medians.push_back(spread.median);
+    std::sort(medians.begin(), medians.end());
+    const TimeNs typical = medians.empty() ? 0 : medians[(medians.size() - 1) / 2];
+    QStringList leftOut;
     for (std::size_t k = 0; k < m_matrix.steps.size(); ++k) {
         const stats::StepMatrix::Spread spread = m_matrix.spreadOf(k);
         if (spread.slowestColumn < 0)
             continue;
         ++timesSlowest[std::size_t(spread.slowestColumn)];
+        if (medians.size() > 2 && spread.median > 3 * typical) {
+            leftOut << QString::number(k);
+            continue;
+        }
         lowest.points.emplace_back(double(k), double(spread.min) / 1e6);
         middle.points.emplace_back(double(k), double(spread.median) / 1e6);
         highest.points.emplace_back(double(k), double(spread.max) / 1e6);
@@ -122,7 +136,9 @@ void StepsPanel::present(stats::StepMatrix matrix, ResultTable table)
                                   .arg(rank)
                                   .arg(timesSlowest[std::size_t(slowest)]));
     }
-    replaceWidget(m_chart, charts::scatterChart(tr("Step duration across ranks"), {highest, middle, lowest}, tr("step"),
+    const QString title = leftOut.isEmpty() ? tr("Step duration across ranks")
+                                            : tr("Step duration across ranks (step %1 left out: over 3 times the median step)").arg(leftOut.join(QStringLiteral(", ")));
+    replaceWidget(m_chart, charts::scatterChart(title, {highest, middle, lowest}, tr("step"),
                                                 tr("duration (ms)"), std::nullopt, this));
 }
 
