@@ -1,5 +1,6 @@
 #include "stats/rankcomparison.h"
 #include "stats/cpucommunication.h"
+#include "stats/stepmatrix.h"
 
 #include "core/cancellation.h"
 #include "core/intervals.h"
@@ -14,22 +15,7 @@ namespace rankscope::stats {
 
 std::vector<TimeRange> annotatedSteps(const RankEntry &entry)
 {
-    std::vector<TimeRange> steps;
-    const Report &r = *entry.report;
-    for (const Track &t : r.tracks) {
-        if (t.kind != TrackKind::Nvtx || !Session::ownsTrack(entry, t))
-            continue;
-        std::unordered_map<StringId, bool> isStep;
-        for (std::size_t i = 0; i < t.slices.size(); ++i) {
-            auto [it, added] = isStep.try_emplace(t.slices.name(i), false);
-            if (added)
-                it->second = isStepName(r.strings.view(t.slices.name(i)));
-            if (it->second)
-                steps.push_back({t.slices.start(i), t.slices.end(i)});
-        }
-    }
-    std::sort(steps.begin(), steps.end(), [](const TimeRange &a, const TimeRange &b) { return a.start < b.start; });
-    return steps;
+    return stepRangesOf(entry, nullptr);
 }
 
 namespace {

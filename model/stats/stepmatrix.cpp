@@ -38,32 +38,39 @@ QString stepPatternError(const QString &names)
     return pattern.isValid() ? QString() : pattern.errorString();
 }
 
-namespace {
-
-// One rank's steps in session time, by start.
-std::vector<TimeRange> stepsOfRank(const RankEntry &entry, const QRegularExpression *pattern,
-                                   const std::optional<TimeRange> &range)
+std::vector<TimeRange> stepRangesOf(const RankEntry &entry, const QRegularExpression *pattern)
 {
     std::vector<TimeRange> steps;
     const Report &r = *entry.report;
     for (const Track &t : r.tracks) {
         if (t.kind != TrackKind::Nvtx || !Session::ownsTrack(entry, t))
             continue;
-        std::unordered_map<StringId, bool> isStep;
+        std::unordered_map<StringId, bool> isStep; // a few names, a million ranges
         for (std::size_t i = 0; i < t.slices.size(); ++i) {
             auto [it, added] = isStep.try_emplace(t.slices.name(i), false);
             if (added) {
                 const std::string_view name = r.strings.view(t.slices.name(i));
                 it->second = pattern ? pattern->match(QString::fromUtf8(name.data(), qsizetype(name.size()))).hasMatch() : isStepName(name);
             }
-            if (!it->second)
-                continue;
-            const TimeRange step{t.slices.start(i) + entry.sessionOffset, t.slices.end(i) + entry.sessionOffset};
-            if (!range || (step.start >= range->start && step.start < range->end))
-                steps.push_back(step);
+            if (it->second)
+                steps.push_back({t.slices.start(i), t.slices.end(i)});
         }
     }
     std::sort(steps.begin(), steps.end(), [](const TimeRange &a, const TimeRange &b) { return a.start < b.start; });
+    return steps;
+}
+
+namespace {
+
+// One rank's steps in session time starting in `range`, by start.
+std::vector<TimeRange> stepsOfRank(const RankEntry &entry, const QRegularExpression *pattern, const std::optional<TimeRange> &range)
+{
+    std::vector<TimeRange> steps;
+    for (const TimeRange &reportTime : stepRangesOf(entry, pattern)) {
+        const TimeRange step{reportTime.start + entry.sessionOffset, reportTime.end + entry.sessionOffset};
+        if (!range || (step.start >= range->start && step.start < range->end))
+            steps.push_back(step);
+    }
     return steps;
 }
 

@@ -27,6 +27,11 @@ struct StepMatrix {
     Spread spreadOf(std::size_t step) const;
 };
 
+// A rank's step ranges, report time, by start: its NVTX ranges and
+// record_function scopes whose name `pattern` matches (unanchored), or
+// with a built-in step name when `pattern` is null.
+std::vector<TimeRange> stepRangesOf(const RankEntry &entry, const QRegularExpression *pattern);
+
 // The steps of every rank of `session`: its NVTX ranges and record_function
 // scopes whose name matches `names` (unanchored; an empty pattern: the
 // built-in step names, "step N", "iteration N", "ProfilerStep#N"), by

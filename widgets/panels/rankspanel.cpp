@@ -1,6 +1,7 @@
 #include "panels/rankspanel.h"
 
 #include "panels/chartfactory.h"
+#include "panels/patterndialog.h"
 #include "panels/rankheatmap.h"
 #include "panels/resulttablemodel.h"
 #include "panels/tablebox.h"
@@ -11,10 +12,7 @@
 #include <QComboBox>
 #include <QDir>
 #include <QHBoxLayout>
-#include <QInputDialog>
 #include <QLabel>
-#include <QLineEdit>
-#include <QMessageBox>
 #include <QPushButton>
 #include <QScrollArea>
 #include <QSplitter>
@@ -134,24 +132,12 @@ void RanksPanel::describeClasses()
 
 void RanksPanel::editCommunicationPattern()
 {
-    QString pattern = m_communicationPattern.isEmpty() ? stats::defaultCommunicationPattern() : m_communicationPattern;
-    for (;;) {
-        bool ok = false;
-        pattern = QInputDialog::getText(this, tr("Communication kernels"),
+    const QString shown = m_communicationPattern.isEmpty() ? stats::defaultCommunicationPattern() : m_communicationPattern;
+    if (const auto pattern = askPattern(this, tr("Communication kernels"),
                                         tr("Kernels whose name matches this regular expression count as communication\n"
                                            "(anywhere in the name; (?i) makes it case-insensitive). Empty: the built-in patterns."),
-                                        QLineEdit::Normal, pattern, &ok);
-        if (!ok)
-            return;
-        const QString trimmed = pattern.trimmed();
-        const QString chosen = trimmed == stats::defaultCommunicationPattern() ? QString() : trimmed;
-        if (const QString error = stats::KernelClassifier::patternError(chosen); !error.isEmpty()) {
-            QMessageBox::warning(this, tr("Communication kernels"), error);
-            continue;
-        }
-        setCommunicationPattern(chosen);
-        return;
-    }
+                                        shown, &stats::KernelClassifier::patternError))
+        setCommunicationPattern(*pattern == stats::defaultCommunicationPattern() ? QString() : *pattern); // the default is the built-in table
 }
 
 void RanksPanel::refresh()

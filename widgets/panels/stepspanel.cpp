@@ -1,14 +1,13 @@
 #include "panels/stepspanel.h"
 
 #include "panels/chartfactory.h"
+#include "panels/patterndialog.h"
 #include "panels/resulttablemodel.h"
 #include "panels/tablebox.h"
 #include "theme/theme.h"
 
 #include <QHBoxLayout>
-#include <QInputDialog>
 #include <QLabel>
-#include <QMessageBox>
 #include <QPushButton>
 #include <QVBoxLayout>
 
@@ -56,22 +55,11 @@ QString StepsPanel::note() const
 
 void StepsPanel::editPattern()
 {
-    QString pattern = m_pattern;
-    for (;;) {
-        bool ok = false;
-        pattern = QInputDialog::getText(this, tr("Step ranges"),
+    if (const auto pattern = askPattern(this, tr("Step ranges"),
                                         tr("NVTX ranges and record_function scopes whose name matches this regular expression\n"
                                            "are the steps (anywhere in the name). Empty: the names the trace gives steps."),
-                                        QLineEdit::Normal, pattern, &ok);
-        if (!ok)
-            return;
-        if (const QString error = stats::stepPatternError(pattern.trimmed()); !error.isEmpty()) {
-            QMessageBox::warning(this, tr("Step ranges"), error);
-            continue;
-        }
-        setStepPattern(pattern.trimmed());
-        return;
-    }
+                                        m_pattern, &stats::stepPatternError))
+        setStepPattern(*pattern);
 }
 
 void StepsPanel::refresh()
