@@ -2,6 +2,7 @@
 #include "viewerrun.h"
 #include "core/memoryusage.h"
 #include "session/residentbudget.h"
+#include "stats/selectionsummary.h"
 #include "stats/rankbreakdown.h"
 #include "stats/reportcatalog.h"
 #include "timeline/timelinecanvas.h"
@@ -330,6 +331,27 @@ void measureStatistics(const Session &session, const LoadFigures &load, QTextStr
         << QString::number(double(peak) / std::max<double>(double(load.peakBytes), 1), 'f', 2) << " x the load's\n";
 }
 
+// The area selection at its largest: every row of every rank over the whole
+// session (what a Shift+drag from the first row to the last summarises),
+// against the load.
+void measureSelectionSummary(const Session &session, const LoadFigures &load, QTextStream &out)
+{
+    std::vector<stats::TrackRef> tracks;
+    for (int rank = 0; rank < int(session.ranks().size()); ++rank)
+        for (std::uint32_t t = 0; t < session.ranks()[std::size_t(rank)].report->tracks.size(); ++t)
+            tracks.push_back({rank, t});
+    QElapsedTimer timer;
+    timer.start();
+    const ResultTable table = stats::selectionSummary(session, tracks, session.extent());
+    const double seconds = double(timer.nsecsElapsed()) / 1e9;
+    std::int64_t slices = 0;
+    for (std::size_t r = 0; r < table.rowCount(); ++r)
+        slices += table.cell(r, 1).integer;
+    out << "Selection summary:     " << QString::number(seconds * 1000, 'f', 1) << " ms = "
+        << QString::number(seconds / std::max(load.seconds, 1e-9), 'f', 2) << " x the load (every row, whole session: "
+        << slices << " slices, " << table.rowCount() << " names)\n";
+}
+
 // The viewer as a user runs it, each in a process of its own, against the
 // CLI doing the same work: to its first frame (a screenshot of the window
 // as it opens, docks as by default) against `rankscope-cli info`, and with
@@ -422,8 +444,10 @@ int runBench(const QStringList &arguments)
     if (session->ranks().size() > TimelineRows::kRanksOpenedExpanded) // they opened collapsed; scrolling expanded them
         measureFrames(view, parser.value(framesOption).toInt(), rng, out, QStringLiteral("every rank expanded"));
     measureHitTests(view, rng, out);
-    if (!parser.isSet(noStatisticsOption))
+    if (!parser.isSet(noStatisticsOption)) {
         measureStatistics(*session, load, out);
+        measureSelectionSummary(*session, load, out);
+    }
     return session->failures().empty() ? 0 : 2;
 }
 
