@@ -2,6 +2,7 @@
 
 #include "colorscheme.h"
 #include "common/exportfolder.h"
+#include "common/plaintext.h"
 #include "core/units.h"
 #include "details/detailspanel.h"
 #include "details/diagnosticspanel.h"
@@ -110,7 +111,7 @@ MainWindow::MainWindow(QWidget *parent)
             statusBar()->showMessage(text, timeoutMs);
     });
     connect(m_opener, &TraceOpener::loaded, this, [this](const std::shared_ptr<const Session> &session, bool runB) {
-        m_recentStale = true; // rebuilt when next shown, never under the pointer
+        rebuildRecentMenu(); // at once when hidden; if it is open, when next shown (never under the pointer)
         if (!runB) {
             m_session->setSession(session);
         } else {
@@ -163,14 +164,14 @@ void MainWindow::createMenus()
 {
     QMenu *file = menuBar()->addMenu(tr("&File"));
     file->addAction(tr("&Open..."), QKeySequence(Qt::CTRL | Qt::Key_O), this, [this] {
-        const QStringList paths = QFileDialog::getOpenFileNames(this, tr("Open traces"), QString(),
+        const QStringList paths = QFileDialog::getOpenFileNames(this, tr("Open traces"), openFolder(),
                                                                 tr("Traces (*.sqlite *.nsys-rep *.qdrep *.json *.json.gz);;Nsight Systems SQLite exports (*.sqlite);;"
                                                                    "Nsight Systems reports, exported with nsys (*.nsys-rep *.qdrep);;PyTorch profiler traces (*.json *.json.gz);;All files (*)"));
         if (!paths.isEmpty())
             open(paths);
     })->setStatusTip(tr("open trace files or folders as one session"));
     file->addAction(tr("&Compare With..."), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O), this, [this] {
-        const QStringList paths = QFileDialog::getOpenFileNames(this, tr("Compare with traces (run B)"), QString(),
+        const QStringList paths = QFileDialog::getOpenFileNames(this, tr("Compare with traces (run B)"), openFolder(),
                                                                 tr("Traces (*.sqlite *.nsys-rep *.qdrep *.json *.json.gz);;All files (*)"));
         if (!paths.isEmpty())
             compareWith(paths);
@@ -304,7 +305,7 @@ void MainWindow::rebuildRecentMenu()
             if (!set.runB.isEmpty())
                 compareWith(set.runB); // after run A is open
         });
-        action->setToolTip((set.runA + set.runB).join(QLatin1Char('\n')));
+        action->setToolTip(plainTooltip((set.runA + set.runB).join(QLatin1Char('\n')))); // paths are data, not markup
     }
     m_recentMenu->setToolTipsVisible(true);
     m_recentMenu->setEnabled(!sets.isEmpty());
@@ -506,6 +507,19 @@ QStringList MainWindow::exportStatistics(const QString &directory)
 QString MainWindow::exportDirectory() const
 {
     return exportFolder();
+}
+
+QString MainWindow::openFolder() const
+{
+    // Where the last traces opened were, not the process's working directory.
+    const QList<RecentSet> recent = RecentFiles::load();
+    if (!recent.isEmpty()) {
+        // A file's folder; a folder's parent, where the folder can be chosen again.
+        const QString folder = QFileInfo(recent.front().runA.value(0)).absolutePath();
+        if (QFileInfo(folder).isDir())
+            return folder;
+    }
+    return QDir::homePath();
 }
 
 void MainWindow::chooseMemoryBudget()

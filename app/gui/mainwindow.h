@@ -67,8 +67,9 @@ public:
     QString shortcutsMarkdown() const;
     // View > Theme, remembered between runs.
     void setColorScheme(ColorScheme scheme);
-    // Where File > Export's dialogs start.
+    // Where File > Export's dialogs start, and File > Open's.
     QString exportDirectory() const;
+    QString openFolder() const;
 
 protected:
     void closeEvent(QCloseEvent *event) override;

@@ -95,10 +95,16 @@ ViewLinks::ViewLinks(const LinkedViews &views, QObject *parent)
             if (!session || !zoom->selection())
                 return;
             m_views.selection->summarise(session, canvas->areaTracks(), *zoom->selection(), int(canvas->areaRows().size()));
-            if (m_views.selectionDock) {
-                m_views.selectionDock->show();
+            if (!m_views.selectionDock)
+                return;
+            // A range dragged for the statistics in view leaves them in front;
+            // the summary waits in its tab.
+            const bool statisticsInView = m_views.stats && m_views.stats->isVisible();
+            m_views.selectionDock->show();
+            if (statisticsInView)
+                emit message(tr("The rows and range selected are summed up in the Selection tab"), 5000);
+            else
                 m_views.selectionDock->raise();
-            }
         });
         connect(zoom, &ZoomState::selectionChanged, this, [this, zoom] {
             if (!zoom->selection())

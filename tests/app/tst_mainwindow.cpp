@@ -344,6 +344,22 @@ private slots:
         RecentFiles::clear();
     }
 
+    void theRecentMenuFillsAfterTheFirstOpen()
+    {
+        RecentFiles::clear();
+        MainWindow w;
+        QMenu *recent = nullptr;
+        for (QMenu *menu : w.menuBar()->findChildren<QMenu *>())
+            if (menu->title() == QLatin1String("Open &Recent"))
+                recent = menu;
+        QVERIFY(recent);
+        QVERIFY(!recent->isEnabled()); // nothing opened yet
+        w.open({slowFixture()}, true);
+        QVERIFY(recent->isEnabled());
+        QCOMPARE(recent->actions().value(0)->text(), QStringLiteral("slow_1gpu.sqlite"));
+        RecentFiles::clear();
+    }
+
     void aRecentComparisonReopensAsAComparison()
     {
         RecentFiles::clear();
@@ -685,6 +701,8 @@ private slots:
         QTemporaryDir dir;
         QSettings().setValue(QStringLiteral("export/directory"), dir.path()); // as an export remembers it
         QCOMPARE(w.exportDirectory(), dir.path());
+        // File > Open starts where the last traces were.
+        QCOMPARE(w.openFolder(), folder);
         QSettings().clear();
     }
 
