@@ -32,6 +32,8 @@ public:
     // Null unless the collectives are matched and `event` is a
     // communication kernel matched on other ranks.
     const stats::CollectiveInstance *instanceOf(const EventLocation &event) const;
+    // The match once ready(), else null.
+    const std::shared_ptr<const stats::CollectiveMatch> &match() const { return m_match; }
     int rankCount() const { return m_workspace ? int(m_workspace->session()->ranks().size()) : 0; }
 
 signals:

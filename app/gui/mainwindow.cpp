@@ -103,8 +103,8 @@ MainWindow::MainWindow(QWidget *parent)
     searchBar->addWidget(m_search);
     addToolBar(Qt::TopToolBarArea, searchBar);
 
-    auto *links = new ViewLinks({m_timeline, m_details, m_events, eventsDock, m_search, m_stats, m_selection, selectionDock}, this);
-    connect(links, &ViewLinks::message, this, [this](const QString &text, int timeoutMs) {
+    m_links = new ViewLinks({m_timeline, m_details, m_events, eventsDock, m_search, m_stats, m_selection, selectionDock}, this);
+    connect(m_links, &ViewLinks::message, this, [this](const QString &text, int timeoutMs) {
         if (text.isEmpty())
             statusBar()->clearMessage();
         else
@@ -222,6 +222,7 @@ void MainWindow::createMenus()
     m_statsDock->toggleViewAction()->setStatusTip(tr("show or hide the statistics panels"));
     view->addSeparator();
     createThemeMenu(view);
+    view->addAction(m_links->busyWithoutWaitAction());
     view->addAction(m_session->alignOnCollectivesAction());
     view->addMenu(tr("Align &Runs (A and B)"))->addActions(m_session->alignRunsActions());
     view->addSeparator();

@@ -28,6 +28,7 @@ class SessionController;
 class SessionLoadJob;
 class StatsDock;
 class TimelineView;
+class ViewLinks;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -105,6 +106,7 @@ private:
     TraceOpener *m_opener;
     StatsDock *m_stats;
     SessionController *m_session;
+    ViewLinks *m_links = nullptr;
     QDockWidget *m_statsDock = nullptr;
     QMenu *m_recentMenu = nullptr;
     QMenu *m_exportMenu = nullptr;

@@ -7,19 +7,25 @@
 #include "events/eventspanel.h"
 #include "panels/statsdock.h"
 #include "stats/collectives.h"
+#include "stats/ranktimemap.h"
 #include "timeline/searchbar.h"
 #include "timeline/timelinecanvas.h"
 #include "timeline/timelineview.h"
 #include "timeline/zoomstate.h"
 
+#include <QAction>
 #include <QDockWidget>
 #include <QTimer>
 
 namespace rankscope {
 
 ViewLinks::ViewLinks(const LinkedViews &views, QObject *parent)
-    : QObject(parent), m_views(views), m_collectives(std::make_unique<CollectiveLookup>())
+    : QObject(parent), m_views(views), m_collectives(std::make_unique<CollectiveLookup>()),
+      m_busyWithoutWait(new QAction(tr("Collapsed Ranks Without &Communication Wait"), this))
 {
+    m_busyWithoutWait->setCheckable(true);
+    m_busyWithoutWait->setStatusTip(tr("draw a collapsed rank's GPU busy without the time its communication kernels waited for the last rank"));
+    connect(m_busyWithoutWait, &QAction::toggled, this, &ViewLinks::applyBusyWithoutWait);
     TimelineView *timeline = views.timeline;
     TimelineCanvas *canvas = timeline->canvas();
     const auto select = [canvas](EventLocation e) { canvas->selectEvent(e, true); };
@@ -31,9 +37,13 @@ ViewLinks::ViewLinks(const LinkedViews &views, QObject *parent)
         showCollectiveOf(event);
     });
     // The selected kernel's collective is the workspace's match too.
-    connect(views.stats, &StatsDock::workspaceChanged, this, [this](const WorkspacePtr &workspace) { m_collectives->setWorkspace(workspace); });
+    connect(views.stats, &StatsDock::workspaceChanged, this, [this](const WorkspacePtr &workspace) {
+        m_collectives->setWorkspace(workspace);
+        applyBusyWithoutWait(); // the new session's waits
+    });
     connect(m_collectives.get(), &CollectiveLookup::ready, this, [this, canvas] {
         emit message(QString());
+        applyBusyWithoutWait();
         const std::optional<EventLocation> selected = canvas->selectedEvent();
         if (selected && m_collectives->isCommunicationKernel(*selected))
             showCollectiveOf(selected);
@@ -118,6 +128,21 @@ ViewLinks::ViewLinks(const LinkedViews &views, QObject *parent)
 }
 
 ViewLinks::~ViewLinks() = default;
+
+void ViewLinks::applyBusyWithoutWait()
+{
+    TimelineCanvas *canvas = m_views.timeline->canvas();
+    if (!m_busyWithoutWait->isChecked() || m_collectives->rankCount() < 2) {
+        canvas->setCommunicationWaits({});
+        return;
+    }
+    if (!m_collectives->isReady()) { // drawn when ready() arrives
+        emit message(tr("Matching collectives across %n rank(s)...", nullptr, m_collectives->rankCount()));
+        m_collectives->prepare();
+        return;
+    }
+    canvas->setCommunicationWaits(stats::collectiveWaitsByRank(*m_collectives->match(), std::size_t(m_collectives->rankCount())));
+}
 
 void ViewLinks::showCollectiveOf(const std::optional<EventLocation> &event)
 {

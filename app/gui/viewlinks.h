@@ -13,6 +13,7 @@
 #include <memory>
 #include <optional>
 
+class QAction;
 class QDockWidget;
 
 namespace rankscope {
@@ -42,6 +43,12 @@ public:
     ViewLinks(const LinkedViews &views, QObject *parent);
     ~ViewLinks() override;
 
+    // View > Collapsed Ranks Without Communication Wait: collapsed ranks
+    // draw their GPU busy less the time their communication kernels
+    // waited for the last rank (matching the collectives first, on a
+    // worker), so a straggler stands out among ranks that all look busy.
+    QAction *busyWithoutWaitAction() const { return m_busyWithoutWait; }
+
 signals:
     void message(const QString &text, int timeoutMs = 0); // for the status bar; empty: clear it
 
@@ -57,6 +64,8 @@ private:
     // row in it still, but does not open it again (View > Events does).
     bool m_eventsDockClosedByUser = false;
     std::unique_ptr<CollectiveLookup> m_collectives;
+    QAction *m_busyWithoutWait;
+    void applyBusyWithoutWait();
 };
 
 } // namespace rankscope

@@ -160,32 +160,29 @@ RankTimeMap collectiveWaitMap(const Session &session, const CollectiveMatch &mat
     return map;
 }
 
+std::vector<std::vector<Interval>> collectiveWaitsByRank(const CollectiveMatch &match, std::size_t rankCount)
+{
+    std::vector<std::vector<Interval>> waits(rankCount);
+    for (const CollectiveInstance &c : match.instances)
+        for (const CollectiveArrival &a : c.arrivals) {
+            const TimeNs wait = c.waitOf(a);
+            if (wait > 0 && a.rankIndex >= 0 && std::size_t(a.rankIndex) < rankCount)
+                waits[std::size_t(a.rankIndex)].emplace_back(a.start, a.start + wait);
+        }
+    for (std::vector<Interval> &w : waits)
+        w = unionOf(std::move(w));
+    return waits;
+}
+
 RankTimeMap gpuBusyWithoutWaitMap(const Session &session, const CollectiveMatch &match, TimeRange range, int bins)
 {
     RankTimeMap map = emptyMap(session, range, bins);
     if (map.bins == 0)
         return map;
-    // Each rank's waits in session time, sorted and merged.
-    std::vector<std::vector<TimeRange>> waits(map.rankIndices.size());
-    for (const CollectiveInstance &c : match.instances)
-        for (const CollectiveArrival &a : c.arrivals) {
-            const TimeNs wait = c.waitOf(a);
-            if (wait > 0 && a.rankIndex >= 0 && std::size_t(a.rankIndex) < waits.size())
-                waits[std::size_t(a.rankIndex)].push_back({a.start, a.start + wait});
-        }
-    for (std::vector<TimeRange> &w : waits) {
-        std::sort(w.begin(), w.end(), [](const TimeRange &x, const TimeRange &y) { return x.start < y.start; });
-        std::vector<TimeRange> merged;
-        for (const TimeRange &r : w)
-            if (!merged.empty() && r.start <= merged.back().end)
-                merged.back().end = std::max(merged.back().end, r.end);
-            else
-                merged.push_back(r);
-        w = std::move(merged);
-    }
+    const std::vector<std::vector<Interval>> waits = collectiveWaitsByRank(match, session.ranks().size());
     for (std::size_t row = 0; row < map.rankIndices.size(); ++row) {
         const RankEntry &entry = session.ranks()[std::size_t(map.rankIndices[row])];
-        const std::vector<TimeRange> &rankWaits = waits[std::size_t(map.rankIndices[row])];
+        const std::vector<Interval> &rankWaits = waits[std::size_t(map.rankIndices[row])];
         std::vector<double> ns(std::size_t(map.bins), 0.0);
         int devices = 0;
         for (const GpuBusySummary &gpu : entry.report->gpuBusy) {
@@ -199,11 +196,11 @@ RankTimeMap gpuBusyWithoutWaitMap(const Session &session, const CollectiveMatch 
                 TimeNs from = runs.start(e) + entry.sessionOffset;
                 const TimeNs to = runs.end(e) + entry.sessionOffset;
                 auto w = std::upper_bound(rankWaits.begin(), rankWaits.end(), from,
-                                          [](TimeNs t, const TimeRange &r) { return t < r.end; });
-                for (; w != rankWaits.end() && w->start < to && from < to; ++w) {
-                    if (w->start > from)
-                        addToBins(map, ns, from, w->start, 1.0);
-                    from = std::max(from, w->end);
+                                          [](TimeNs t, const Interval &r) { return t < r.second; });
+                for (; w != rankWaits.end() && w->first < to && from < to; ++w) {
+                    if (w->first > from)
+                        addToBins(map, ns, from, w->first, 1.0);
+                    from = std::max(from, w->second);
                 }
                 if (from < to)
                     addToBins(map, ns, from, to, 1.0);

@@ -3,6 +3,7 @@
 // the session, each holding the share of the bin spent in some state: the
 // GPU busy, or waiting in collectives. What nsys' *_time_util_map recipes
 // compute offline, drawn to spot the rank that is out of step.
+#include "core/intervals.h"
 #include "core/lodsummary.h"
 #include "session/session.h"
 #include "stats/collectives.h"
@@ -44,6 +45,12 @@ RankTimeMap gpuBusyMap(const Session &session, TimeRange range, int bins);
 // communication kernel had started and the last rank had not yet arrived
 // (CollectiveInstance::waitOf), over every matched collective.
 RankTimeMap collectiveWaitMap(const Session &session, const CollectiveMatch &match, TimeRange range, int bins);
+
+// Per rank (by index into Session::ranks()), the time its communication
+// kernels waited for the last rank to arrive at the matched collectives
+// (CollectiveInstance::waitOf), in the match's session time, sorted and
+// merged.
+std::vector<std::vector<Interval>> collectiveWaitsByRank(const CollectiveMatch &match, std::size_t rankCount);
 
 // GPU busy without communication wait: as gpuBusyMap, less the time a
 // rank's communication kernels spent waiting for the last rank to arrive

@@ -344,6 +344,36 @@ private slots:
         RecentFiles::clear();
     }
 
+    void collapsedRanksCanLeaveOutTheirWaits()
+    {
+        // The real 2-rank export: one rank waited 2.477 ms in all, the other
+        // 10.898 ms (the Collectives panel's figures).
+        MainWindow w;
+        w.open({dataPath(QStringLiteral("third-party/nsys-ai/mfu_2gpu_before.sqlite"))}, true);
+        QAction *action = nullptr;
+        for (QAction *a : w.findChildren<QAction *>())
+            if (a->text() == QLatin1String("Collapsed Ranks Without &Communication Wait"))
+                action = a;
+        QVERIFY(action);
+        QList<QAction *> inMenus; // offered in View
+        for (QMenu *menu : w.menuBar()->findChildren<QMenu *>())
+            inMenus += menu->actions();
+        QVERIFY(inMenus.contains(action));
+        QVERIFY(w.timeline()->canvas()->communicationWaits().empty());
+        action->setChecked(true); // matched on a worker, then drawn
+        QTRY_COMPARE_WITH_TIMEOUT(w.timeline()->canvas()->communicationWaits().size(), std::size_t(2), 20000);
+        std::set<TimeNs> totals;
+        for (const auto &rank : w.timeline()->canvas()->communicationWaits()) {
+            TimeNs total = 0;
+            for (const stats::Interval &wait : rank)
+                total += wait.second - wait.first;
+            totals.insert(total);
+        }
+        QCOMPARE(totals, (std::set<TimeNs>{2477480, 10898336})); // rank_wait's Waited (ns) of each rank
+        action->setChecked(false);
+        QVERIFY(w.timeline()->canvas()->communicationWaits().empty());
+    }
+
     void theRecentMenuFillsAfterTheFirstOpen()
     {
         RecentFiles::clear();

@@ -36,6 +36,29 @@ const std::vector<float> &CollapsedBusy::share(const DisplayTime &display, int r
     return m_share;
 }
 
+void CollapsedBusy::leaveOut(const std::vector<stats::Interval> &waits)
+{
+    auto made = std::make_unique<SliceTrack>();
+    auto wait = waits.begin();
+    for (std::size_t i = 0; i < m_runs->size(); ++i) {
+        TimeNs from = m_runs->start(i);
+        const TimeNs to = m_runs->end(i);
+        while (wait != waits.end() && wait->second <= from)
+            ++wait;
+        for (auto w = wait; w != waits.end() && w->first < to && from < to; ++w) {
+            if (w->first > from)
+                made->append(from, w->first, StringTable::kEmpty, 0);
+            from = std::max(from, w->second);
+        }
+        if (from < to)
+            made->append(from, to, StringTable::kEmpty, 0);
+    }
+    made->finalize();
+    m_made = std::move(made); // not the report's: drawn on the window's thread
+    m_runs = m_made.get();
+    m_width = -1; // computed again
+}
+
 void CollapsedBusy::adoptShare(std::vector<float> share, const TimeScale &view, int width, TimeNs sessionOffset, std::uint64_t stretch)
 {
     m_share = std::move(share);

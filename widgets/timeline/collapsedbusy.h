@@ -5,6 +5,7 @@
 // one (no event read: hundreds of collapsed ranks cost kilobytes each),
 // else are made once from the group's tracks. The share is computed once
 // per view and kept while the view only scrolls.
+#include "core/intervals.h"
 #include "core/report.h"
 #include "core/slicetrack.h"
 #include "timeline/displaytime.h"
@@ -34,6 +35,10 @@ public:
     // made and owned here: only those may be read by a worker.
     bool runsAreTheReports() const { return !m_made; }
     void adoptShare(std::vector<float> share, const TimeScale &view, int width, TimeNs sessionOffset, std::uint64_t stretch);
+    // Busy without these times (report time, sorted and disjoint): the
+    // rank's waits at collectives, so that a rank waiting for a straggler
+    // shows idle and the straggler stands out.
+    void leaveOut(const std::vector<stats::Interval> &waits);
 
 private:
     const SliceTrack *m_runs = nullptr;

@@ -67,6 +67,7 @@ void TimelineCanvas::setSession(std::shared_ptr<const Session> session)
 {
     m_session = std::move(session);
     m_areaRows.clear(); // the rows are the new session's
+    m_communicationWaits.clear(); // the last session's ranks
     m_selected.reset();
     m_correlated.reset();
     m_flows.clear();
@@ -330,7 +331,18 @@ void TimelineCanvas::buildSliceRow(GeometryPass &pass, RowGeometry &g, const Tim
 void TimelineCanvas::buildCollapsedGroup(GeometryPass &pass, RowGeometry &g, const TimelineRow &r) const
 {
     const RankEntry &entry = m_session->ranks()[std::size_t(r.rank)];
-    CollapsedBusy &busy = m_collapsedBusy.try_emplace(g.row, *entry.report, r.summaryTracks).first->second;
+    auto [made, added] = m_collapsedBusy.try_emplace(g.row, *entry.report, r.summaryTracks);
+    CollapsedBusy &busy = made->second;
+    // Waits at collectives left out of a rank's GPU work when asked.
+    if (added && std::size_t(r.rank) < m_communicationWaits.size() && !m_communicationWaits[std::size_t(r.rank)].empty() && !r.summaryTracks.empty()
+        && std::any_of(r.summaryTracks.begin(), r.summaryTracks.end(), [&](std::uint32_t t) { return entry.report->tracks[t].kind == TrackKind::Kernel; })) {
+        std::vector<stats::Interval> reportTime = m_communicationWaits[std::size_t(r.rank)];
+        for (stats::Interval &w : reportTime) {
+            w.first -= entry.sessionOffset;
+            w.second -= entry.sessionOffset;
+        }
+        busy.leaveOut(reportTime);
+    }
     // Scrolled in, the runs of a rank opened from its cache are read on
     // the worker. (They are not counted against the memory budget:
     // counted at its whole cache, each collapsed rank in view would push
@@ -712,6 +724,13 @@ void TimelineCanvas::paintFlowArrow(QPainter &p, QPoint from, QPoint to, bool fo
     p.setBrush(colour);
     p.drawPolygon(head);
     p.setBrush(Qt::NoBrush);
+}
+
+void TimelineCanvas::setCommunicationWaits(std::vector<std::vector<stats::Interval>> waits)
+{
+    m_communicationWaits = std::move(waits);
+    m_collapsedBusy.clear(); // made again, with or without the waits
+    invalidateGeometry();
 }
 
 void TimelineCanvas::setAreaRows(int fromRow, int toRow)

@@ -134,6 +134,11 @@ public:
     void setAreaRows(int fromRow, int toRow);
     void clearAreaRows();
     const std::vector<int> &areaRows() const { return m_areaRows; }
+    // Per rank (index into the session's ranks), times in session time its
+    // GPU waited at collectives: collapsed ranks draw their GPU busy
+    // without them. Empty: busy as recorded.
+    void setCommunicationWaits(std::vector<std::vector<stats::Interval>> waits);
+    const std::vector<std::vector<stats::Interval>> &communicationWaits() const { return m_communicationWaits; }
     // Expands the groups `row` is in and scrolls it into view.
     void revealRow(int row);
     // The tracks the area's rows draw, a collapsed group's rows' included.
@@ -218,6 +223,7 @@ private:
     std::uint64_t m_rowsGeneration = 1; // counts changes to the rows, the session or the stretch
     // Per group row drawn collapsed, what it draws (collapsedbusy.h).
     mutable std::map<int, CollapsedBusy> m_collapsedBusy;
+    std::vector<std::vector<stats::Interval>> m_communicationWaits; // setCommunicationWaits
     std::uint64_t m_stretchGeneration = 1; // counts setStretch calls
     mutable EventColorCache m_colors;
     TimelineInput *m_input;
