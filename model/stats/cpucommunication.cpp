@@ -15,12 +15,25 @@ bool isGlooName(std::string_view name)
     return name.starts_with("gloo:");
 }
 
+// Whether the report names any gloo range at all: its few thousand names,
+// not its millions of NVTX ranges (the rank comparison asks for every rank,
+// most of which have none).
+bool namesAnyGlooRange(const Report &report)
+{
+    for (std::size_t id = 0; id < report.strings.size(); ++id)
+        if (isGlooName(report.strings.view(StringId(id))))
+            return true;
+    return false;
+}
+
 } // namespace
 
 std::vector<CpuCollectiveRange> cpuCollectivesOfRank(const RankEntry &entry)
 {
     std::vector<CpuCollectiveRange> found;
     const Report &r = *entry.report;
+    if (!namesAnyGlooRange(r))
+        return found;
     for (std::uint32_t t = 0; t < r.tracks.size(); ++t) {
         const Track &track = r.tracks[t];
         if (track.kind != TrackKind::Nvtx || !Session::ownsTrack(entry, track))
