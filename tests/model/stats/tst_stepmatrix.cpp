@@ -88,7 +88,7 @@ private slots:
         const StepMatrix matrix = stepMatrix(*m_ddp, rank0, QStringLiteral("^forward$"));
         QCOMPARE(matrix.rankIndices.size(), std::size_t(1));
         QCOMPARE(matrix.steps.size(), std::size_t(8));
-        const QStringList &row = nvtxSumRows().at(QStringLiteral("forward"));
+        const QStringList row = nvtxSumRows().at(QStringLiteral("forward")); // a copy: the map is a temporary
         TimeNs lo = kTimeMax, hi = 0, total = 0;
         for (const auto &step : matrix.steps) {
             lo = std::min(lo, step[0]->duration());
