@@ -179,6 +179,11 @@ void Report::shrinkToFit()
     apiByCorrelation.shrink_to_fit();
     gpuByCorrelation.shrink_to_fit();
     tracks.shrink_to_fit();
+    sampling.frames.shrink_to_fit();
+    sampling.chainFrames.shrink_to_fit();
+    sampling.chainStarts.shrink_to_fit();
+    sampling.samples.shrink_to_fit();
+    sampling.backtraces.shrink_to_fit();
     strings.releaseLookup();
 }
 
@@ -227,6 +232,7 @@ std::vector<Report::MemoryPart> Report::memoryParts() const
         {"collectives and communication kernels",
          collectives.capacity() * sizeof(CollectiveRecord) + communication.kernels.capacity() * sizeof(CommunicationKernel)},
         {"API <-> GPU correlations", (apiByCorrelation.capacity() + gpuByCorrelation.capacity()) * sizeof(TrackEvent)},
+        {"CPU samples and backtraces", sampling.memoryBytes()},
         {"summaries by name and time splits", byName.memoryBytes() + timeSplits.capacity() * sizeof(GpuTimeSplit)},
         {"processes, threads, tracks, diagnostics",
          sizeof(Report) + tracks.size() * sizeof(Track) + (processes.capacity() + threads.capacity()) * 48 + diagnostics.capacity() * 64

@@ -4,6 +4,7 @@
 // threads as std::shared_ptr<const Report>.
 #include "core/column.h"
 #include "core/countertrack.h"
+#include "core/cpusampling.h"
 #include "core/cudaenums.h"
 #include "core/gputimesplit.h"
 #include "core/mappedpages.h"
@@ -318,6 +319,7 @@ struct Report : std::enable_shared_from_this<Report> {
     Column<FlowRecord> flows; // Kineto's forward -> backward arrows
     std::vector<GpuBusySummary> gpuBusy; // per (pid, device), by pid then device
     CommunicationSummary communication;
+    CpuSampling sampling; // CPU samples and backtraces (nsys' --sample=cpu, --cudabacktrace, --osrt-backtrace)
     // Built when an index cache is written, read back from it (core/namesummaries.h).
     NameSummaries byName;
     // The same: the GPU time split over all time (core/gputimesplit.h);

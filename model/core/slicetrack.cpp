@@ -155,6 +155,13 @@ SliceTrack::MemoryParts SliceTrack::memoryParts() const
     return parts;
 }
 
+void SliceTrack::clearPayloads()
+{
+    m_payload = {};
+    m_payloadBase = 0;
+    m_payloadStep = 0;
+}
+
 void SliceTrack::numberPayloadsFrom(std::uint32_t base)
 {
     m_payload = {};

@@ -36,6 +36,8 @@ public:
     // After finalize(): event i's payload becomes base + i (its side table
     // was put in this track's order: load/sidetableorder.h).
     void numberPayloadsFrom(std::uint32_t base);
+    // After finalize(): every payload becomes 0 (a track with no side table).
+    void clearPayloads();
 
     std::size_t size() const { return m_start.size(); }
     bool isEmpty() const { return m_start.empty(); }

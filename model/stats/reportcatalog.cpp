@@ -9,6 +9,7 @@
 #include "stats/nsysreports.h"
 #include "stats/rankbreakdown.h"
 #include "stats/rankcomparison.h"
+#include "stats/samplingprofile.h"
 
 namespace rankscope::stats {
 
@@ -32,6 +33,9 @@ const std::vector<std::pair<QString, Runner>> &catalog()
         {QStringLiteral("cuda_memcpy_sync"), [](const Report &r, const ReportOptions &o) { return cudaMemcpySyncRule(r, o.ruleRowLimit); }},
         {QStringLiteral("cuda_memset_sync"), [](const Report &r, const ReportOptions &o) { return cudaMemsetSyncRule(r, o.ruleRowLimit); }},
         {QStringLiteral("cuda_api_sync"), [](const Report &r, const ReportOptions &o) { return cudaApiSyncRule(r, o.ruleRowLimit); }},
+        {QStringLiteral("cpu_sampling_flat"), [](const Report &r, const ReportOptions &) { return samplingFlatTable(samplingProfile(r)); }},
+        {QStringLiteral("cpu_sampling_top_down"), [](const Report &r, const ReportOptions &) {
+             return samplingTopDownTable(samplingProfile(r)); }},
     };
     return reports;
 }

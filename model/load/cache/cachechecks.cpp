@@ -207,6 +207,57 @@ const char *recordProblem(const Report &r)
     return nullptr;
 }
 
+// Read after every track passed its checks: callchains that name frames
+// and strings that are there, samples in order within their threads, and
+// backtraces on calls that are there.
+const char *samplingProblem(const Report &r)
+{
+    const CpuSampling &s = r.sampling;
+    const std::size_t strings = r.strings.size();
+    for (const CallFrame &f : s.frames)
+        if (f.function >= strings || f.module >= strings)
+            return "a callchain frame names a string that is not there";
+    if (!s.chainStarts.empty() && (s.chainStarts[0] != 0 || s.chainStarts.back() != s.chainFrames.size()))
+        return "the callchains do not cover their frames";
+    if (s.chainStarts.empty() && !s.chainFrames.empty())
+        return "callchain frames without callchains";
+    for (std::size_t i = 1; i < s.chainStarts.size(); ++i)
+        if (s.chainStarts[i] < s.chainStarts[i - 1])
+            return "a callchain ends before it begins";
+    for (const std::uint32_t frame : s.chainFrames)
+        if (frame >= s.frames.size())
+            return "a callchain names a frame that is not there";
+    const std::size_t chains = s.chainCount();
+    std::uint64_t covered = 0;
+    for (std::size_t t = 0; t < s.threads.size(); ++t) {
+        const SampledThread &thread = s.threads[t];
+        if (thread.first != covered || thread.count == 0)
+            return "a sampled thread's samples do not follow the previous thread's";
+        covered += thread.count;
+        if (covered > s.samples.size())
+            return "a sampled thread has more samples than there are";
+        if (t > 0 && std::tie(s.threads[t - 1].pid, s.threads[t - 1].tid) >= std::tie(thread.pid, thread.tid))
+            return "sampled threads out of order";
+        for (std::uint64_t i = thread.first; i < covered; ++i) {
+            const CpuSample &sample = s.samples[i];
+            if (i > thread.first && sample.time < s.samples[i - 1].time)
+                return "a thread's samples out of time order";
+            if (sample.callchain != CpuSample::kNoCallchain && sample.callchain >= chains)
+                return "a sample names a callchain that is not there";
+        }
+    }
+    if (covered != s.samples.size())
+        return "CPU samples that belong to no thread";
+    for (std::size_t i = 0; i < s.backtraces.size(); ++i) {
+        const EventBacktrace &b = s.backtraces[i];
+        if (b.track >= r.tracks.size() || b.event >= r.tracks[b.track].slices.size() || b.callchain >= chains)
+            return "a backtrace names a call or callchain that is not there";
+        if (i > 0 && std::tie(s.backtraces[i - 1].track, s.backtraces[i - 1].event) >= std::tie(b.track, b.event))
+            return "backtraces out of order";
+    }
+    return nullptr;
+}
+
 // Read after every track passed its checks (their names and payloads are
 // then in range).
 const char *communicationProblem(const Report &r)
@@ -381,6 +432,8 @@ QString checkCachedReport(const Report &r)
         if (problem)
             return QString::fromLatin1(problem);
     if (const char *problem = communicationProblem(r))
+        return QString::fromLatin1(problem);
+    if (const char *problem = samplingProblem(r))
         return QString::fromLatin1(problem);
     if (const char *problem = timeSplitsProblem(r))
         return QString::fromLatin1(problem);

@@ -150,6 +150,7 @@ void keepOnlySummaries(Report &r)
     r.collectives = {};
     r.flows = {};
     r.communication = {};
+    r.sampling = {};
     r.byName = {};
     r.apiByCorrelation = {};
     r.gpuByCorrelation = {};

@@ -34,6 +34,8 @@ struct ReportCacheAccess {
         v.list(r.gpuBusy, [&](auto &g) { gpuBusySummary(v, g); });
         v(r.communication.present); v(r.communication.kernels);
         v.list(r.communication.otherGpuBusy, [&](auto &g) { gpuBusySummary(v, g); });
+        v(r.sampling.frames); v(r.sampling.chainFrames); v(r.sampling.chainStarts); v(r.sampling.samples);
+        v(r.sampling.threads); v(r.sampling.backtraces);
         nameSummaries(v, r);
         timeSplits(v, r);
     }

@@ -15,7 +15,8 @@ void readCudaApi(NsysLoadContext &ctx)
         return;
     ctx.reserveFor(ctx.report.apiCalls, table);
     const std::string sql = ctx.db.selectColumns(
-        table, {"start", "end", "globalTid", "correlationId", "nameId", "returnValue", "eventClass"});
+        table, {"start", "end", "globalTid", "correlationId", "nameId", "returnValue", "eventClass", "callchainId"});
+    const bool backtraces = ctx.db.hasColumn(table, "callchainId");
     ctx.forEachRow(table, sql, [&](const SqliteStatement &row) {
         const std::optional<TimeRange> span = ctx.checkedSpan(table, row, 0, 1);
         if (!span)
@@ -28,6 +29,9 @@ void readCudaApi(NsysLoadContext &ctx)
         record.eventClass = saturate<std::int32_t>(row.int64(6, EventClass::CudaRuntime));
         track.slices.append(start, end, ctx.mapString(row.int64(4)), std::uint32_t(ctx.report.apiCalls.size()));
         ctx.report.apiCalls.push_back(record);
+        if (backtraces)
+            ctx.apiCallchainIds.push_back(row.isNull(7) || row.int64(7) < 0 ? kNoCallchainId
+                                                                           : saturate<std::uint32_t>(std::min<std::int64_t>(row.int64(7), kNoCallchainId - 1)));
     });
 }
 
@@ -36,7 +40,7 @@ void readOsRuntime(NsysLoadContext &ctx)
     static const char *table = "OSRT_API";
     if (!ctx.isReadableEventTable(table))
         return;
-    const std::string sql = ctx.db.selectColumns(table, {"start", "end", "globalTid", "nameId", "eventClass"});
+    const std::string sql = ctx.db.selectColumns(table, {"start", "end", "globalTid", "nameId", "eventClass", "callchainId"});
     ctx.forEachRow(table, sql, [&](const SqliteStatement &row) {
         // Start/finish marker rows bracket the tracing; they are not calls
         // (nsys' osrt_sum leaves them out too).
@@ -47,8 +51,12 @@ void readOsRuntime(NsysLoadContext &ctx)
         if (!span)
             return;
         const auto [start, end] = *span;
-        // OS runtime slices carry no side table: payload is unused.
-        ctx.hostTrack(TrackKind::OsRuntime, row.int64(2)).slices.append(start, end, ctx.mapString(row.int64(3)), 0);
+        // OS runtime slices carry no side table: until nsys::attachBacktraces
+        // binds it, the payload is the row's callchainId + 1 (0: none).
+        const std::uint32_t callchain = row.isNull(5) || row.int64(5) < 0
+                                            ? 0
+                                            : std::uint32_t(std::min<std::int64_t>(row.int64(5), 0xFFFFFFFEll) + 1);
+        ctx.hostTrack(TrackKind::OsRuntime, row.int64(2)).slices.append(start, end, ctx.mapString(row.int64(3)), callchain);
     });
 }
 

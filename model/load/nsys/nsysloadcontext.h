@@ -14,6 +14,7 @@
 #include <optional>
 #include <tuple>
 #include <unordered_map>
+#include <vector>
 
 namespace rankscope {
 
@@ -40,6 +41,9 @@ private:
     int m_reportedPermille = -1; // never backwards, whichever thread reports
 };
 
+using CallchainIds = std::unordered_map<std::int64_t, std::uint32_t>;
+constexpr std::uint32_t kNoCallchainId = 0xFFFFFFFFu;
+
 class NsysLoadContext {
 public:
     NsysLoadContext(SqliteDatabase &db, Report &report, const LoadControl &control)
@@ -55,6 +59,11 @@ public:
     std::vector<NcclCall> ncclCalls;
     // Set while the event tables are read: forEachRow counts their rows.
     TableProgress *tableProgress = nullptr;
+    // Backtraces, until the tracks are final (nsys::attachBacktraces): the
+    // callchainId of each CUDA API row (kNoCallchainId: none), and each
+    // callchain table's ids as rows of the report's interned chains.
+    std::vector<std::uint32_t> apiCallchainIds;
+    CallchainIds cudaCallchains, osrtCallchains;
 
     void readStringIds();
     // Reuses another context's StringIds mapping (read-only from here on),

@@ -198,7 +198,7 @@ MemoryNeed modelNeed(SqliteDatabase &db, qint64 fileBytes)
     static constexpr const char *kEventTables[] = {
         "NVTX_EVENTS", "CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY", "CUPTI_ACTIVITY_KIND_MEMSET",
         "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION", "CUPTI_ACTIVITY_KIND_RUNTIME", "OSRT_API", "CUDA_GPU_MEMORY_USAGE_EVENTS",
-        "GPU_METRICS"};
+        "GPU_METRICS", "COMPOSITE_EVENTS"};
     std::uint64_t rows = 0;
     for (const char *table : kEventTables)
         rows += std::uint64_t(db.maxRowid(table));
@@ -284,7 +284,8 @@ LoadResult NsysSqliteLoader::load(const QString &path, const LoadControl &contro
     hostCtx.tableProgress = &tableProgress;
     const std::initializer_list<Step> hostSteps{nsys::readCudaApi, nsys::readOsRuntime};
     const std::initializer_list<Step> mainSteps{nsys::readNvtx, nsys::readKernels, nsys::readMemcpys, nsys::readMemsets, nsys::readSyncs,
-                                                nsys::readMemoryUsage, nsys::readGpuMetrics, nsys::readDiagnosticEvents};
+                                                nsys::readMemoryUsage, nsys::readGpuMetrics, nsys::readDiagnosticEvents,
+                                                nsys::readCpuSampling};
     if (parallel) // on the load pool, or one after the other here when it is busy
         parallelFor(2, [&](std::size_t i) { i == 0 ? run(hostCtx, hostSteps) : run(ctx, mainSteps); });
     else
@@ -315,6 +316,7 @@ LoadResult NsysSqliteLoader::load(const QString &path, const LoadControl &contro
     if (ctx.ncclCalls.empty())
         report->strings.releaseLookup();
     finalizeTracks(*report);
+    nsys::attachBacktraces(*report, hostCtx.apiCallchainIds, ctx.cudaCallchains, ctx.osrtCallchains);
     storeSideTablesInTrackOrder(*report);
     buildDerivedTracks(*report);
     attachNcclCalls(*report, std::move(ctx.ncclCalls));

@@ -11,6 +11,14 @@ void readCudaApi(NsysLoadContext &ctx);
 void readOsRuntime(NsysLoadContext &ctx);
 void readNvtx(NsysLoadContext &ctx);
 
+// CPU sampling and backtraces (nsyssamplingreaders.cpp): samples and the
+// callchain tables; attachBacktraces binds the CUDA API and OS runtime
+// calls to theirs once the tracks are final (sorted, side tables not yet
+// reordered), and clears the ids the OS runtime slices carried.
+void readCpuSampling(NsysLoadContext &ctx);
+void attachBacktraces(Report &report, const std::vector<std::uint32_t> &apiCallchainIds, const CallchainIds &cudaChains,
+                      const CallchainIds &osrtChains);
+
 // GPU side (nsysgpureaders.cpp)
 void readKernels(NsysLoadContext &ctx);
 void readMemcpys(NsysLoadContext &ctx);
