@@ -6,6 +6,7 @@
 #include "details/detailspanel.h"
 #include "events/eventspanel.h"
 #include "panels/statsdock.h"
+#include "sampling/samplingpanel.h"
 #include "stats/collectives.h"
 #include "stats/ranktimemap.h"
 #include "timeline/searchbar.h"
@@ -47,6 +48,29 @@ ViewLinks::ViewLinks(const LinkedViews &views, QObject *parent)
         const std::optional<EventLocation> selected = canvas->selectedEvent();
         if (selected && m_collectives->isCommunicationKernel(*selected))
             showCollectiveOf(selected);
+    });
+    // A function chosen in the CPU samples panel: its samples marked on
+    // every rank's sample rows (by text: ids differ between reports).
+    if (SamplingPanel *sampling = views.stats->sampling()) {
+        connect(sampling, &SamplingPanel::functionMarked, this, [this, canvas](const QString &function, const QString &module, bool byModule) {
+            const auto session = m_views.timeline->session();
+            if (!session)
+                return;
+            std::vector<std::vector<bool>> chains;
+            std::size_t marked = 0;
+            for (const RankEntry &entry : session->ranks()) {
+                chains.push_back(callchainsWith(*entry.report, function, module, byModule));
+                marked += std::size_t(std::count(chains.back().begin(), chains.back().end(), true));
+            }
+            canvas->setMarkedCallchains(std::move(chains));
+            emit message(tr("Samples in %1 marked on the timeline (%n callchain(s))", nullptr, int(marked))
+                             .arg(byModule ? module : (function.isEmpty() ? tr("[unknown]") : function)), 8000);
+        });
+        connect(sampling, &SamplingPanel::markCleared, this, [canvas] { canvas->setMarkedCallchains({}); });
+    }
+    // A CPU sample: its fields and backtrace in Details.
+    connect(canvas, &TimelineCanvas::sampleChosen, this, [this](const TimeMark &sample) {
+        m_views.details->showMark(sample);
     });
     connect(views.details, &DetailsPanel::linkActivated, this, select);
     connect(views.events, &EventsPanel::eventActivated, this, select);

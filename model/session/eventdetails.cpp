@@ -2,16 +2,17 @@
 
 #include "core/units.h"
 #include "session/eventlinks.h"
+#include "session/sampledetails.h"
 
 namespace rankscope {
-
-namespace {
 
 QString threadLabel(const Report &r, std::uint32_t pid, std::uint32_t tid)
 {
     const ThreadInfo *t = r.thread(pid, tid);
     return t && !t->name.isEmpty() ? QStringLiteral("%1 [%2]").arg(t->name).arg(tid) : QString::number(tid);
 }
+
+namespace {
 
 QString processLabel(const Report &r, std::uint32_t pid)
 {
@@ -228,6 +229,19 @@ EventDetails describeEvent(const Session &session, const EventLocation &at)
     }
     if (const auto api = launchingApiCall(session, at))
         d.fields.push_back({QStringLiteral("Launched by"), eventName(session, *api), api});
+    // Which code made the call (nsys' --cudabacktrace, --osrt-backtrace):
+    // the call's own, or for GPU work its launching call's.
+    std::optional<std::uint32_t> backtrace;
+    if (t.kind == TrackKind::CudaApi || t.kind == TrackKind::OsRuntime)
+        backtrace = r.sampling.backtraceOf({at.track, at.event});
+    else if (const auto api = launchingApiCall(session, at); api && api->rank == at.rank)
+        backtrace = r.sampling.backtraceOf({api->track, api->event});
+    if (backtrace) {
+        d.fields.push_back({isGpuTrack(t.kind) ? QStringLiteral("Launch backtrace") : QStringLiteral("Backtrace"),
+                            QStringLiteral("innermost frame first"), {}});
+        const std::vector<DetailField> frames = backtraceFields(r, *backtrace);
+        d.fields.insert(d.fields.end(), frames.begin(), frames.end());
+    }
     return d;
 }
 

@@ -23,6 +23,8 @@ struct EventDetails {
 };
 
 EventDetails describeEvent(const Session &session, const EventLocation &at);
+// A thread as Details names it: "name [tid]", or its tid.
+QString threadLabel(const Report &report, std::uint32_t pid, std::uint32_t tid);
 // What an event is called: a kernel's short (demangled) name, else its name.
 QString eventName(const Session &session, const EventLocation &at);
 

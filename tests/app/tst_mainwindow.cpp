@@ -492,7 +492,7 @@ private slots:
         MainWindow w;
         w.open({slowFixture()}, true);
         const QStringList written = w.exportStatistics(dir.path());
-        QCOMPARE(written.size(), 17); // 12 nsys reports and rules for the file; rank_summary, rank_comparison, collectives, rank_wait, rank_time_map for the session
+        QCOMPARE(written.size(), 19); // 12 nsys reports and rules and 2 CPU sampling tables for the file; rank_summary, rank_comparison, collectives, rank_wait, rank_time_map for the session
         for (const QString &report : {QStringLiteral("cuda_gpu_kern_sum"), QStringLiteral("cuda_gpu_mem_size_sum"), QStringLiteral("gpu_gaps"),
                                       QStringLiteral("cuda_api_sync"), QStringLiteral("cuda_memcpy_async")}) {
             QString expected = readText(referenceCsv(QStringLiteral("slow_1gpu"), report));

@@ -10,6 +10,7 @@
 #include "panels/rankspanel.h"
 #include "panels/stepspanel.h"
 #include "panels/summarypanel.h"
+#include "sampling/samplingpanel.h"
 #include "theme/theme.h"
 
 #include <QComboBox>
@@ -44,6 +45,7 @@ constexpr PanelKind kPanels[] = {
     {"summaries", QT_TRANSLATE_NOOP("rankscope::StatsDock", "Summaries"), &makePanel<SummaryPanel>},
     {"ranks", QT_TRANSLATE_NOOP("rankscope::StatsDock", "Rank comparison"), &makePanel<RanksPanel>},
     {"steps", QT_TRANSLATE_NOOP("rankscope::StatsDock", "Steps"), &makePanel<StepsPanel>},
+    {"cpu", QT_TRANSLATE_NOOP("rankscope::StatsDock", "CPU samples"), &makePanel<SamplingPanel>},
     {"collectives", QT_TRANSLATE_NOOP("rankscope::StatsDock", "Collectives"), &makePanel<CollectivesPanel>},
     {"compare", QT_TRANSLATE_NOOP("rankscope::StatsDock", "Compare"), &makePanel<ComparePanel>},
 };
@@ -64,6 +66,7 @@ GapsPanel *StatsDock::gaps() const { return panel<GapsPanel>(); }
 SummaryPanel *StatsDock::summaries() const { return panel<SummaryPanel>(); }
 RanksPanel *StatsDock::ranks() const { return panel<RanksPanel>(); }
 StepsPanel *StatsDock::steps() const { return panel<StepsPanel>(); }
+SamplingPanel *StatsDock::sampling() const { return panel<SamplingPanel>(); }
 CollectivesPanel *StatsDock::collectives() const { return panel<CollectivesPanel>(); }
 DiagnosisPanel *StatsDock::diagnosis() const { return panel<DiagnosisPanel>(); }
 ComparePanel *StatsDock::compare() const { return panel<ComparePanel>(); }

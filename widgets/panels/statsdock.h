@@ -24,6 +24,7 @@ class GapsPanel;
 class MemcpyPanel;
 class RanksPanel;
 class StepsPanel;
+class SamplingPanel;
 class StatsPanel;
 class SummaryPanel;
 
@@ -43,6 +44,7 @@ public:
     SummaryPanel *summaries() const;
     RanksPanel *ranks() const;
     StepsPanel *steps() const;
+    SamplingPanel *sampling() const;
     CollectivesPanel *collectives() const;
     DiagnosisPanel *diagnosis() const;
     ComparePanel *compare() const;

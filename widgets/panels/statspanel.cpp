@@ -1,5 +1,6 @@
 #include "panels/statspanel.h"
 
+#include "core/safefiles.h"
 #include "core/units.h"
 #include "panels/chartfactory.h"
 #include "panels/resulttablemodel.h"
@@ -138,6 +139,15 @@ QStringList StatsPanel::exportAll(const QString &directory) const
     for (TableBox *table : m_exportTables) {
         const QString path = dir.filePath(table->model()->table().name + QStringLiteral(".csv"));
         if (table->exportCsv(path))
+            written << path;
+    }
+    for (const auto &make : m_exportResults) {
+        const std::optional<ResultTable> table = make();
+        if (!table)
+            continue;
+        const QString path = dir.filePath(table->name + QStringLiteral(".csv"));
+        AtomicFileWriter file(path); // a link planted under the name is replaced, not followed
+        if (file.open(QIODevice::WriteOnly) && table->writeCsv(file) && file.commit())
             written << path;
     }
     for (const auto &[slot, fileName] : m_exportCharts) {

@@ -7,6 +7,7 @@
 #include "core/memoryusage.h"
 #include "jobs/latestjob.h"
 #include "session/residentbudget.h"
+#include "stats/resulttable.h"
 #include "stats/statsscope.h"
 #include "timeline/timemark.h"
 
@@ -105,6 +106,9 @@ protected:
     // per scope, so the slot is read at export time).
     void exportTable(TableBox *table) { m_exportTables.push_back(table); }
     void exportChart(QWidget **slot, const QString &fileName) { m_exportCharts.push_back({slot, fileName}); }
+    // A table no TableBox shows (a tree's rows), made at export time; none
+    // when there is nothing to write.
+    void exportResult(std::function<std::optional<ResultTable>()> table) { m_exportResults.push_back(std::move(table)); }
 
     // Runs compute() (a pure function of the immutable session) on a worker
     // thread, then show(result) here; a result that a newer request has
@@ -204,6 +208,7 @@ private:
     int m_running = 0;
     std::vector<TableBox *> m_exportTables;
     std::vector<std::pair<QWidget **, QString>> m_exportCharts;
+    std::vector<std::function<std::optional<ResultTable>()>> m_exportResults;
 };
 
 // Charts side by side above tables side by side, split vertically: each

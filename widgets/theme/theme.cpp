@@ -105,6 +105,23 @@ QColor Theme::eventColor(const Report &report, const Track &track, std::uint32_t
     }
 }
 
+QColor Theme::moduleColor(std::string_view module)
+{
+    return module.empty() ? kUnknown : hashed(module, 110, 200, 0, 360);
+}
+
+QColor Theme::threadStateColor(std::uint8_t state)
+{
+    switch (state) {
+    case 1: return QColor(0x3c, 0xa0, 0x50); // Running
+    case 2:                                  // Interruptible
+    case 7: return QColor(0x8a, 0x9a, 0xb0); // Waiting
+    case 3: return QColor(0xd0, 0x60, 0x40); // Uninterruptible (I/O)
+    case 8: return QColor(0xc0, 0x90, 0x30); // in an OS runtime call
+    default: return kUnknown;
+    }
+}
+
 QColor Theme::textColorOn(const QColor &background)
 {
     return background.lightnessF() > 0.55 ? Qt::black : Qt::white;

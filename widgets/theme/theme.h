@@ -22,6 +22,11 @@ public:
     // Events.
     static QColor eventColor(const Report &report, const Track &track, std::uint32_t event);
     static QColor kindColor(TrackKind kind); // merged summaries, counters, the overview
+    // CPU samples: by the module of the innermost frame (a stable colour per
+    // module's text), or by thread state; a marked function's samples stand out.
+    static QColor moduleColor(std::string_view module);
+    static QColor threadStateColor(std::uint8_t state);
+    static QColor markedSampleColor() { return QColor(0xe0, 0x30, 0x90); }
     static QColor memcpyColor(MemcpyKind kind);
     static QColor transferColor(stats::Direction direction);
     // Copies from or to pageable host memory, told apart from pinned ones.

@@ -6,6 +6,7 @@
 #include "timeline/slicegeometry.h"
 
 #include <QPoint>
+#include <QRgb>
 #include <vector>
 
 namespace rankscope {
@@ -24,6 +25,10 @@ struct RowGeometry {
     // as a share of the counter's largest (-1: no sample); all zero: none.
     std::vector<float> counterShare;
     bool counterAllZero = false;
+    // A row of CPU samples: per pixel column, the samples that fall in it
+    // and the colour it is drawn in (a marked sample's, else the first's).
+    std::vector<std::uint32_t> sampleCount;
+    std::vector<QRgb> sampleColor;
     bool pinned = false;     // in the fixed area at the top
 };
 

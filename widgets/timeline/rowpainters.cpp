@@ -78,6 +78,24 @@ void paintCollapsedBusy(QPainter &p, const RowArea &row, const QColor &fill)
     }
 }
 
+void paintSamplesRow(QPainter &p, const RowArea &row)
+{
+    const RowGeometry &g = *row.geometry;
+    if (g.sampleCount.empty())
+        return;
+    const std::uint32_t busiest = *std::max_element(g.sampleCount.begin(), g.sampleCount.end());
+    if (busiest == 0)
+        return;
+    const int base = row.area.top() + row.area.height() - 2, span = row.area.height() - 4;
+    for (std::size_t x = 0; x < g.sampleCount.size(); ++x) {
+        if (g.sampleCount[x] == 0)
+            continue;
+        // A column with one sample among columns of many still shows (3 px).
+        const int h = std::max(3, int(std::round(double(g.sampleCount[x]) / busiest * span)));
+        p.fillRect(row.area.left() + int(x), base - h, 1, h, QColor::fromRgb(g.sampleColor[x]));
+    }
+}
+
 void paintCounterRow(QPainter &p, const RowArea &row, const Theme &theme, const QString &maximum, const QString &selection)
 {
     const RowGeometry &g = *row.geometry;

@@ -50,4 +50,9 @@ void paintCollapsedBusy(QPainter &p, const RowArea &row, const QColor &fill);
 // that never leaves 0 says so instead.
 void paintCounterRow(QPainter &p, const RowArea &row, const Theme &theme, const QString &maximum, const QString &selection);
 
+// CPU samples: a tick per sample where they are pixels apart, else the
+// samples per column as a density (its height relative to the row's
+// busiest column in view), each in its column's colour.
+void paintSamplesRow(QPainter &p, const RowArea &row);
+
 } // namespace rankscope

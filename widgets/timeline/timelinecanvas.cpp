@@ -265,6 +265,8 @@ void TimelineCanvas::placeRow(GeometryPass &pass, int row, int y, bool pinned) c
         buildCollapsedGroup(pass, g, r);
     else if (r.kind == TimelineRow::Kind::Counter)
         buildCounterRow(pass, g, r);
+    else if (r.kind == TimelineRow::Kind::Samples)
+        buildSamplesRow(pass, g, r);
     m_geometry.rows().push_back(std::move(g));
 }
 
@@ -388,6 +390,75 @@ void TimelineCanvas::buildCounterRow(const GeometryPass &pass, RowGeometry &g, c
         if (const auto v = c.largestIn(from, to))
             g.counterShare[std::size_t(x)] = float(*v / maxValue);
     }
+}
+
+void TimelineCanvas::buildSamplesRow(const GeometryPass &pass, RowGeometry &g, const TimelineRow &r) const
+{
+    const RankEntry &entry = m_session->ranks()[std::size_t(r.rank)];
+    const Report &report = *entry.report;
+    const CpuSampling &sampling = report.sampling;
+    if (r.sampledThread < 0 || std::size_t(r.sampledThread) >= sampling.threads.size())
+        return;
+    const std::span<const CpuSample> samples = sampling.samplesOf(sampling.threads[std::size_t(r.sampledThread)]);
+    const std::vector<bool> *marked = std::size_t(r.rank) < m_markedChains.size() && !m_markedChains[std::size_t(r.rank)].empty()
+                                          ? &m_markedChains[std::size_t(r.rank)]
+                                          : nullptr;
+    const QRgb markedColor = Theme::markedSampleColor().rgb();
+    g.sampleCount.assign(std::size_t(pass.width), 0);
+    g.sampleColor.assign(std::size_t(pass.width), 0);
+    // Each pixel column's samples by two binary searches: a frame costs the
+    // columns, not the samples (a long run samples millions).
+    auto it = samples.begin();
+    for (int x = 0; x < pass.width && it != samples.end(); ++x) {
+        const TimeNs from = m_displayTime.toSession(r.rank, pass.scale.time(x)) - entry.sessionOffset;
+        const TimeNs to = std::max(from + 1, m_displayTime.toSession(r.rank, pass.scale.time(x + 1)) - entry.sessionOffset);
+        it = std::lower_bound(it, samples.end(), from, [](const CpuSample &s, TimeNs t) { return s.time < t; });
+        const auto last = std::lower_bound(it, samples.end(), to, [](const CpuSample &s, TimeNs t) { return s.time < t; });
+        if (last == it)
+            continue;
+        g.sampleCount[std::size_t(x)] = std::uint32_t(last - it);
+        const auto markedOne = marked ? std::find_if(it, last, [&](const CpuSample &s) { return s.callchain < marked->size() && (*marked)[s.callchain]; })
+                                      : last;
+        if (markedOne != last) {
+            g.sampleColor[std::size_t(x)] = markedColor;
+        } else if (m_sampleColoring == SampleColoring::ByThreadState) {
+            g.sampleColor[std::size_t(x)] = Theme::threadStateColor(it->threadState).rgb();
+        } else {
+            const auto frames = sampling.callchain(it->callchain);
+            g.sampleColor[std::size_t(x)] = Theme::moduleColor(frames.empty() ? std::string_view() : report.strings.view(sampling.frames[frames.front()].module)).rgb();
+        }
+        it = last;
+    }
+}
+
+std::optional<SampleLocation> TimelineCanvas::sampleAt(QPoint pos) const
+{
+    const RowGeometry *g = m_geometry.rowAt(pos.y());
+    if (!g || !m_session || pos.x() < m_labelWidth)
+        return std::nullopt;
+    const TimelineRow &r = m_rows.rows()[std::size_t(g->row)];
+    if (r.kind != TimelineRow::Kind::Samples || r.sampledThread < 0)
+        return std::nullopt;
+    const TimeScale s = scale();
+    const int x = pos.x() - m_labelWidth;
+    const RankEntry &entry = m_session->ranks()[std::size_t(r.rank)];
+    const TimeNs at = m_displayTime.toSession(r.rank, s.time(x)) - entry.sessionOffset;
+    const TimeNs slop = std::max<TimeNs>(1, m_displayTime.toSession(r.rank, s.time(x + 3)) - m_displayTime.toSession(r.rank, s.time(x)));
+    return sampleNear(*m_session, r.rank, std::uint32_t(r.sampledThread), at, slop);
+}
+
+void TimelineCanvas::setSampleColoring(SampleColoring coloring)
+{
+    if (coloring == m_sampleColoring)
+        return;
+    m_sampleColoring = coloring;
+    invalidateGeometry();
+}
+
+void TimelineCanvas::setMarkedCallchains(std::vector<std::vector<bool>> chainsPerRank)
+{
+    m_markedChains = std::move(chainsPerRank);
+    invalidateGeometry();
 }
 
 QRect TimelineCanvas::rowRect(int row) const
@@ -615,6 +686,10 @@ void TimelineCanvas::paintRow(QPainter &p, const RowGeometry &g) const
     p.drawLine(area.area.left(), area.area.bottom(), area.area.right(), area.area.bottom());
     if (g.pending && g.rects.empty()) { // its events come next frame (or with the whole report): hatched meanwhile
         hatch();
+        return;
+    }
+    if (row.kind == TimelineRow::Kind::Samples) {
+        paintSamplesRow(p, area);
         return;
     }
     if (row.kind == TimelineRow::Kind::Counter) {

@@ -4,6 +4,7 @@
 // cached until the visible range, the size or the rows change; selection
 // and highlights are drawn over it without rebuilding. Mouse, wheel and
 // tooltips are TimelineInput's; keys are TimelineActions'.
+#include "session/sampledetails.h"
 #include "session/session.h"
 #include "theme/theme.h"
 #include "timeline/collapsedbusy.h"
@@ -138,6 +139,17 @@ public:
     // GPU waited at collectives: collapsed ranks draw their GPU busy
     // without them. Empty: busy as recorded.
     void setCommunicationWaits(std::vector<std::vector<stats::Interval>> waits);
+    // CPU sample rows: coloured by the module of each sample's innermost
+    // frame, or by the thread's state.
+    enum class SampleColoring : std::uint8_t { ByModule, ByThreadState };
+    void setSampleColoring(SampleColoring coloring);
+    SampleColoring sampleColoring() const { return m_sampleColoring; }
+    // The samples to mark (a function chosen in the CPU samples panel): per
+    // rank, which of its report's callchains hold it; empty: none marked.
+    void setMarkedCallchains(std::vector<std::vector<bool>> chainsPerRank);
+    // The sample drawn under a point of a samples row, if any (within 3 px).
+    std::optional<SampleLocation> sampleAt(QPoint pos) const;
+    bool hasMarkedSamples() const { return !m_markedChains.empty(); }
     const std::vector<std::vector<stats::Interval>> &communicationWaits() const { return m_communicationWaits; }
     // Expands the groups `row` is in and scrolls it into view.
     void revealRow(int row);
@@ -146,6 +158,9 @@ public:
 
 signals:
     void eventSelected(std::optional<rankscope::EventLocation> event);
+    // A CPU sample clicked: its time and fields (time, thread, state,
+    // backtrace) for Details.
+    void sampleChosen(const rankscope::TimeMark &sample);
     void labelWidthChanged(int width);
     // The user hid a row or showed the hidden ones.
     void rowVisibilityChanged();
@@ -170,6 +185,7 @@ private:
     void buildSliceRow(GeometryPass &pass, RowGeometry &g, const TimelineRow &r, int visibleTop) const;
     void buildCollapsedGroup(GeometryPass &pass, RowGeometry &g, const TimelineRow &r) const;
     void buildCounterRow(const GeometryPass &pass, RowGeometry &g, const TimelineRow &r) const;
+    void buildSamplesRow(const GeometryPass &pass, RowGeometry &g, const TimelineRow &r) const;
     int scrollOffset() const;
     QRect frameRect() const;
     void updateScrollBar();
@@ -224,6 +240,8 @@ private:
     // Per group row drawn collapsed, what it draws (collapsedbusy.h).
     mutable std::map<int, CollapsedBusy> m_collapsedBusy;
     std::vector<std::vector<stats::Interval>> m_communicationWaits; // setCommunicationWaits
+    SampleColoring m_sampleColoring = SampleColoring::ByModule;
+    std::vector<std::vector<bool>> m_markedChains; // setMarkedCallchains
     std::uint64_t m_stretchGeneration = 1; // counts setStretch calls
     mutable EventColorCache m_colors;
     TimelineInput *m_input;

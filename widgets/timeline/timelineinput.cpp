@@ -3,6 +3,7 @@
 
 #include "core/units.h"
 #include "session/eventdetails.h"
+#include "session/sampledetails.h"
 #include "timeline/timelinecanvas.h"
 #include "timeline/zoomstate.h"
 
@@ -11,6 +12,8 @@
 #include <QMenu>
 #include <QMouseEvent>
 #include <QScrollBar>
+#include "session/sampledetails.h"
+
 #include <QToolTip>
 #include <QWheelEvent>
 
@@ -126,6 +129,21 @@ void TimelineInput::release(QMouseEvent *event)
         m_canvas->zoom()->setSelection(std::nullopt);
         return;
     }
+    if (const std::optional<SampleLocation> sample = m_canvas->sampleAt(event->pos())) {
+        const Session &session = *m_canvas->session();
+        const EventDetails d = describeSample(session, *sample);
+        const Report &report = *session.ranks()[std::size_t(sample->rank)].report;
+        const TimeNs at = report.sampling.samples[sample->sample].time + session.ranks()[std::size_t(sample->rank)].sessionOffset;
+        TimeMark mark;
+        mark.rankIndex = sample->rank;
+        mark.time = {at, at};
+        mark.title = d.title;
+        for (const DetailField &f : d.fields)
+            mark.fields.append({f.label, f.value});
+        m_canvas->selectEvent(std::nullopt);
+        emit m_canvas->sampleChosen(mark);
+        return;
+    }
     const auto clicked = m_canvas->eventAt(event->pos());
     if (clicked) // the row clicked, not the first row drawing the track
         if (const RowGeometry *g = m_canvas->geometry().rowAt(event->pos().y()))
@@ -232,6 +250,17 @@ QString TimelineInput::tooltipAt(QPoint pos) const
     const TimelineRow &row = m_canvas->rows().rows()[std::size_t(hit.row->row)];
     if (pos.x() < m_canvas->labelWidth())
         return row.tooltip;
+    if (row.kind == TimelineRow::Kind::Samples) {
+        const std::optional<SampleLocation> sample = m_canvas->sampleAt(pos);
+        if (!sample)
+            return row.label;
+        const EventDetails d = describeSample(*m_canvas->session(), *sample);
+        const Report &report = *m_canvas->session()->ranks()[std::size_t(sample->rank)].report;
+        QString text = QStringLiteral("CPU sample at %1 · %2").arg(d.fields.front().value, threadStateName(report.sampling.samples[sample->sample].threadState));
+        const QStringList frames = backtraceLines(report, report.sampling.samples[sample->sample].callchain);
+        text += frames.isEmpty() ? QStringLiteral("\nno backtrace recorded") : QLatin1Char('\n') + frames.join(QLatin1Char('\n'));
+        return text;
+    }
     if (row.kind == TimelineRow::Kind::Counter) {
         const RankEntry &entry = m_canvas->session()->ranks()[std::size_t(row.rank)];
         const CounterTrack &c = entry.report->counters[std::size_t(row.counter)];

@@ -83,6 +83,10 @@ struct TimelineRows::RankTracks {
             else
                 host[track.pid][track.tid].push_back(t);
         }
+        // A thread that was only sampled still gets its process and thread rows.
+        for (const SampledThread &t : report.sampling.threads)
+            if (Session::ownsProcess(entry, t.pid))
+                host[t.pid][t.tid];
         const std::vector<std::uint32_t> cuda = report.cudaProcesses();
         cudaPids.insert(cuda.begin(), cuda.end());
         for (const auto &[pid, threads] : host)
@@ -298,7 +302,25 @@ void TimelineRows::addProcessGroup(const RankTracks &tracks, int rankRow, std::u
             const Track &track = r.tracks[t];
             addSlicesRow(r, tracks.rank, processRow, 2, name + QStringLiteral(" · ") + trackName(r, track), {t}, false);
         }
+        addSamplesRow(tracks, processRow, pid, tid, name);
     }
+}
+
+void TimelineRows::addSamplesRow(const RankTracks &tracks, int processRow, std::uint32_t pid, std::uint32_t tid, const QString &threadName)
+{
+    const CpuSampling &sampling = tracks.report.sampling;
+    const SampledThread *thread = sampling.thread(pid, tid);
+    if (!thread)
+        return;
+    TimelineRow row;
+    row.kind = TimelineRow::Kind::Samples;
+    row.rank = tracks.rank;
+    row.level = 2;
+    row.parent = processRow;
+    row.label = threadName + QStringLiteral(" · CPU samples");
+    row.tooltip = QStringLiteral("%1\n%2 CPU samples; hover one for its backtrace, click it for Details").arg(row.label).arg(thread->count);
+    row.sampledThread = int(thread - sampling.threads.begin());
+    add(std::move(row));
 }
 
 void TimelineRows::addCounterRows(const RankTracks &tracks, int rankRow)
@@ -342,6 +364,7 @@ int TimelineRows::height(int row) const
     switch (r.kind) {
     case TimelineRow::Kind::Group: return kGroupHeight;
     case TimelineRow::Kind::Counter: return kCounterHeight;
+    case TimelineRow::Kind::Samples: return kLaneHeight + 3;
     case TimelineRow::Kind::Slices: return r.lanes * kLaneHeight + 3;
     }
     return kLaneHeight;

@@ -16,7 +16,7 @@
 namespace rankscope {
 
 struct TimelineRow {
-    enum class Kind : std::uint8_t { Group, Slices, Counter };
+    enum class Kind : std::uint8_t { Group, Slices, Counter, Samples };
     Kind kind = Kind::Slices;
     int rank = -1;  // index into Session::ranks()
     int level = 0;  // indentation: 0 rank, 1 process or GPU group, 2 row or streams group, 3 stream
@@ -38,6 +38,7 @@ struct TimelineRow {
     std::vector<int> laneOffset;       // first lane of each track in this row
     bool flatten = false;              // draw every event on its track's first lane
     int counter = -1;                  // Kind::Counter: index into Report::counters
+    int sampledThread = -1;            // Kind::Samples: row in Report::sampling.threads
     int lanes = 1;
     bool collapsed = false;
     bool hidden = false;
@@ -115,6 +116,8 @@ private:
     void addGpuGroup(const RankTracks &tracks, int rankRow, std::uint32_t pid, int device, const std::vector<std::uint32_t> &gpuTracks);
     void addProcessGroup(const RankTracks &tracks, int rankRow, std::uint32_t pid);
     void addCounterRows(const RankTracks &tracks, int rankRow);
+    // A thread's CPU samples, below its other rows (nsys' sampling row).
+    void addSamplesRow(const RankTracks &tracks, int processRow, std::uint32_t pid, std::uint32_t tid, const QString &threadName);
     // One row drawing `tracks`: flattened into one lane, or stacked by depth. Nothing when empty.
     void addSlicesRow(const Report &r, int rank, int parent, int level, const QString &label,
                       const std::vector<std::uint32_t> &tracks, bool flatten);
