@@ -2,6 +2,7 @@
 // path, CUDA API call or copy kind, largest absolute change first.
 #include "clicommands.h"
 #include "stats/rundiff.h"
+#include "stats/samplingcomparison.h"
 
 #include <QCommandLineParser>
 #include <QTextStream>
@@ -17,7 +18,8 @@ int runDiff(const QStringList &arguments)
     parser.addHelpOption();
     const QCommandLineOption reportOption({QStringLiteral("r"), QStringLiteral("report")},
                                           QStringLiteral("kernels (default), nvtx, api, memcpy, steps (step k of A against step k of B) or "
-                                                                         "collectives (skew and waits, each run's ranks matched among themselves)."), QStringLiteral("REPORT"),
+                                                                         "collectives (skew and waits, each run's ranks matched among themselves) or "
+                                                                         "cpu_sampling (each function's share of the CPU samples)."), QStringLiteral("REPORT"),
                                           QStringLiteral("kernels"));
     const QCommandLineOption formatOption({QStringLiteral("f"), QStringLiteral("format")},
                                           QStringLiteral("table (default), csv or json."), QStringLiteral("FORMAT"), QStringLiteral("table"));
@@ -35,7 +37,7 @@ int runDiff(const QStringList &arguments)
     const QString format = parser.value(formatOption);
     if (!report || (format != QLatin1String("table") && format != QLatin1String("csv") && format != QLatin1String("json"))
         || parser.positionalArguments().size() != 2) {
-        QTextStream(&standardError()) << "rankscope-cli diff: give A and B, --report kernels|nvtx|api|memcpy|steps|collectives and --format table|csv|json\n";
+        QTextStream(&standardError()) << "rankscope-cli diff: give A and B, --report kernels|nvtx|api|memcpy|steps|collectives|cpu_sampling and --format table|csv|json\n";
         return 1;
     }
     stats::DiffOptions options;
@@ -65,9 +67,17 @@ int runDiff(const QStringList &arguments)
             }
             *target = rank;
         }
+    // A side's CPU samples: one rank's (--rank-a/--rank-b), else all of its ranks'.
+    const auto samplesOf = [](const Session &side, std::optional<int> rank) {
+        return rank ? stats::samplingProfileOfRank(side, *rank) : stats::samplingProfile(side, stats::StatsScope{});
+    };
     const ResultTable table = *report == stats::DiffReport::Steps         ? stats::stepDiffTable(stats::diffSteps(sides[0], sides[1], options))
                               : *report == stats::DiffReport::Collectives ? stats::collectiveDiffTable(stats::diffCollectives(sides[0], sides[1]))
-                                                                          : stats::diffTable(stats::diffRuns(sides[0], sides[1], *report, options), *report);
+                              : *report == stats::DiffReport::CpuSampling
+                                  ? stats::samplingDiffTable(samplesOf(sides[0], options.rankA), samplesOf(sides[1], options.rankB))
+                                  : stats::diffTable(stats::diffRuns(sides[0], sides[1], *report, options), *report);
+    for (const QString &note : table.notes)
+        QTextStream(&standardError()) << note << "\n";
     QTextStream out(&standardOutput());
     if (format == QLatin1String("csv"))
         out << table.toCsv();

@@ -9,6 +9,7 @@
 #include "stats/nsysreports.h"
 #include "stats/rankbreakdown.h"
 #include "stats/rankcomparison.h"
+#include "stats/samplingcomparison.h"
 #include "stats/samplingprofile.h"
 
 namespace rankscope::stats {
@@ -43,7 +44,7 @@ const std::vector<std::pair<QString, Runner>> &catalog()
 const QStringList &sessionReportNames()
 {
     static const QStringList names{QStringLiteral("rank_summary"), QStringLiteral("rank_comparison"), QStringLiteral("collectives"),
-                                   QStringLiteral("rank_wait"), QStringLiteral("rank_time_map")};
+                                   QStringLiteral("rank_wait"), QStringLiteral("rank_time_map"), QStringLiteral("cpu_sampling_ranks")};
     return names;
 }
 
@@ -106,6 +107,8 @@ std::optional<ResultTable> runSessionReport(const QString &name, const Session &
 {
     if (name == QLatin1String("rank_summary"))
         return rankSummary(session, breakdownClassesFor(options), gathered.breakdowns);
+    if (name == QLatin1String("cpu_sampling_ranks"))
+        return samplingByRankTable(session);
     if (name == QLatin1String("rank_comparison"))
         return rankComparisonTable(session, {}, collectiveClassesFor(options),
                                    gathered.collectiveOps ? &gathered.collectiveOps->match(false) : nullptr, gathered.comparisonRows);

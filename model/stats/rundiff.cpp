@@ -16,7 +16,8 @@ namespace rankscope::stats {
 
 std::optional<DiffReport> diffReportNamed(const QString &name)
 {
-    for (DiffReport r : {DiffReport::Kernels, DiffReport::Nvtx, DiffReport::Api, DiffReport::Memcpy, DiffReport::Steps, DiffReport::Collectives})
+    for (DiffReport r : {DiffReport::Kernels, DiffReport::Nvtx, DiffReport::Api, DiffReport::Memcpy, DiffReport::Steps, DiffReport::Collectives,
+                         DiffReport::CpuSampling})
         if (name == diffReportName(r))
             return r;
     return std::nullopt;
@@ -31,6 +32,7 @@ QString diffReportName(DiffReport report)
     case DiffReport::Memcpy: return QStringLiteral("memcpy");
     case DiffReport::Steps: return QStringLiteral("steps");
     case DiffReport::Collectives: return QStringLiteral("collectives");
+    case DiffReport::CpuSampling: return QStringLiteral("cpu_sampling");
     }
     return {};
 }
@@ -127,7 +129,8 @@ void forEachKeyedEvent(const Session &s, DiffReport report, const DiffOptions &o
                 }
                 break;
             case DiffReport::Steps: // diffSteps()
-            case DiffReport::Collectives: break; // diffCollectives()
+            case DiffReport::Collectives: // diffCollectives()
+            case DiffReport::CpuSampling: break; // stats/samplingcomparison.h
             case DiffReport::Nvtx: {
                 if (t.kind != TrackKind::Nvtx)
                     break;

@@ -12,8 +12,8 @@
 
 namespace rankscope::stats {
 
-enum class DiffReport : std::uint8_t { Kernels, Nvtx, Api, Memcpy, Steps, Collectives };
-// "kernels", "nvtx", "api", "memcpy", "steps", "collectives"
+enum class DiffReport : std::uint8_t { Kernels, Nvtx, Api, Memcpy, Steps, Collectives, CpuSampling };
+// "kernels", "nvtx", "api", "memcpy", "steps", "collectives", "cpu_sampling"
 std::optional<DiffReport> diffReportNamed(const QString &name);
 QString diffReportName(DiffReport report);
 

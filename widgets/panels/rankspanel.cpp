@@ -7,6 +7,7 @@
 #include "panels/tablebox.h"
 #include "stats/collectives.h"
 #include "stats/rankcomparison.h"
+#include "stats/samplingcomparison.h"
 #include "theme/theme.h"
 
 #include <QComboBox>
@@ -23,7 +24,8 @@
 namespace rankscope {
 
 RanksPanel::RanksPanel(QWidget *parent)
-    : StatsPanel(parent), m_table(new TableBox(tr("Rank comparison"), this)), m_heatmap(new RankHeatmap(this)),
+    : StatsPanel(parent), m_table(new TableBox(tr("Rank comparison"), this)),
+      m_sampling(new TableBox(tr("CPU samples by rank"), this)), m_heatmap(new RankHeatmap(this)),
       m_measure(new QComboBox(this)), m_mapNote(new QLabel(this)), m_classes(new QLabel(this))
 {
     // Durations in units and counts grouped; the exact values in tooltips and exports.
@@ -89,11 +91,17 @@ RanksPanel::RanksPanel(QWidget *parent)
     auto *split = new QSplitter(Qt::Vertical, this);
     split->addWidget(mapBox);
     split->addWidget(tableRow);
+    // The ranks' CPU samples side by side (only when a rank has them): the
+    // function a slow rank spends the samples in that the others do not.
+    m_sampling->setToolTip(tr("Each function's share of each rank's CPU samples, the largest difference first"));
+    m_sampling->hide();
+    split->addWidget(m_sampling);
     split->setStretchFactor(0, 1);
     split->setStretchFactor(1, 1);
     split->setChildrenCollapsible(false);
     layout->addWidget(split, 1);
     exportTable(m_table);
+    exportTable(m_sampling);
     exportChart(&m_breakdown, QStringLiteral("rank_breakdown.png"));
     describeClasses();
 }
@@ -157,6 +165,7 @@ void RanksPanel::refresh()
     const auto measure = Measure(m_measure->currentIndex());
     struct Result {
         ResultTable table;
+        std::optional<ResultTable> sampling; // when a rank has CPU samples
         stats::RankTimeMap map;
         QString note;
         std::shared_ptr<const stats::CollectiveMatch> match; // none for one rank's busy map
@@ -172,6 +181,9 @@ void RanksPanel::refresh()
         result.table = *w->scoped<ResultTable>(QStringLiteral("rank_comparison|%1").arg(result.match != nullptr), scope, [&] {
             return stats::rankComparisonTable(*s, scope, classes, result.match.get());
         });
+        if (std::any_of(s->ranks().begin(), s->ranks().end(), [](const RankEntry &e) { return !e.report->sampling.samples.empty(); }))
+            result.sampling = *w->scoped<ResultTable>(QStringLiteral("cpu_sampling_ranks"), scope,
+                                                      [&] { return stats::samplingByRankTable(*s, {}, scope.range); });
         const stats::StatsScope mapScope{range, std::nullopt};
         if (measure == Busy) {
             result.map = *w->scoped<stats::RankTimeMap>(QStringLiteral("gpu_busy_map|%1").arg(kHeatmapBins), mapScope,
@@ -193,6 +205,8 @@ void RanksPanel::refresh()
         return result;
     }, [this](Result r) {
         m_match = r.match;
+        m_sampling->setVisible(r.sampling.has_value());
+        m_sampling->setTable(r.sampling ? std::move(*r.sampling) : ResultTable{});
         present(std::move(r.table));
         presentMap(std::move(r.map), std::move(r.note));
     });

@@ -24,6 +24,7 @@ class RanksPanel : public StatsPanel {
 public:
     explicit RanksPanel(QWidget *parent = nullptr);
     TableBox *table() const { return m_table; }
+    TableBox *samplingTable() const { return m_sampling; }
     RankHeatmap *heatmap() const { return m_heatmap; }
     // 0: GPU busy, 1: waiting in collectives, 2: GPU busy without communication wait.
     QComboBox *heatmapMeasure() const { return m_measure; }
@@ -59,6 +60,7 @@ private:
     void presentBreakdown(const ResultTable &table);
 
     TableBox *m_table;
+    TableBox *m_sampling; // the ranks' CPU samples side by side
     RankHeatmap *m_heatmap;
     QScrollArea *m_mapScroll;
     QComboBox *m_measure;

@@ -137,6 +137,8 @@ QStringList StatsPanel::exportAll(const QString &directory) const
     const QDir dir(directory);
     QStringList written;
     for (TableBox *table : m_exportTables) {
+        if (table->model()->table().name.isEmpty())
+            continue; // a table the scope has nothing for (never filled)
         const QString path = dir.filePath(table->model()->table().name + QStringLiteral(".csv"));
         if (table->exportCsv(path))
             written << path;

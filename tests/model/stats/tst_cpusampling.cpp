@@ -8,7 +8,9 @@
 #include "load/cache/indexcache.h"
 #include "load/traceloader.h"
 #include "stats/reportcatalog.h"
+#include "stats/samplingcomparison.h"
 #include "stats/samplingprofile.h"
+#include "session/session.h"
 #include "testdata.h"
 
 #include <QtTest>
@@ -286,6 +288,40 @@ private slots:
                     for (std::size_t e = 0; e < t.slices.size(); ++e)
                         QCOMPARE(t.slices.payload(e), 0u);
         }
+    }
+
+    void ranksSideBySideAndRunsComparedByShare()
+    {
+        // Two reports as two ranks: each rank's column is its own flat list's self share.
+        const Session session = Session::load({saxpy(), cloverleaf()});
+        QCOMPARE(session.ranks().size(), std::size_t(2));
+        const ResultTable byRank = samplingByRankTable(session);
+        QCOMPARE(byRank.headers.size(), 5);
+        std::map<QString, double> expected[2];
+        for (int r = 0; r < 2; ++r) {
+            const SamplingProfile p = samplingProfile(*session.ranks()[std::size_t(r)].report);
+            for (const FlatFunction &f : p.flat())
+                expected[r][p.functions[f.function].function + QLatin1Char('\t') + p.functions[f.function].module] = p.percentOf(f.self);
+        }
+        double lastSpread = 1e9;
+        for (std::size_t row = 0; row < byRank.rowCount(); ++row) {
+            const QString key = byRank.cell(row, 0).text + QLatin1Char('\t') + byRank.cell(row, 1).text;
+            const double a = expected[0].count(key) ? expected[0][key] : 0.0, b = expected[1].count(key) ? expected[1][key] : 0.0;
+            QCOMPARE(byRank.numberAt(row, 2), a);
+            QCOMPARE(byRank.numberAt(row, 3), b);
+            QCOMPARE(byRank.numberAt(row, 4), std::abs(a - b));
+            QVERIFY(byRank.numberAt(row, 4) <= lastSpread);
+            lastSpread = byRank.numberAt(row, 4);
+        }
+        // The largest difference between saxpy and CloverLeaf is saxpy's main (54.67 % of its samples, SQL above).
+        QCOMPARE(byRank.cell(0, 0).text, QStringLiteral("main"));
+        const int saxpyRank = session.ranks()[0].report->filePath == saxpy() ? 0 : 1;
+        const ResultTable diff = samplingDiffTable(samplingProfileOfRank(session, saxpyRank), samplingProfileOfRank(session, 1 - saxpyRank));
+        QCOMPARE(diff.cell(0, 0).text, QStringLiteral("main"));
+        QCOMPARE(diff.integerAt(0, 2), std::int64_t(2980));
+        QCOMPARE(diff.cell(0, 3).display(), QStringLiteral("54.67"));
+        QCOMPARE(diff.integerAt(0, 5), std::int64_t(0));
+        QCOMPARE(diff.cell(0, 8).display(), QStringLiteral("-54.67"));
     }
 
     void indexCacheGivesWhatTheParseGave()
