@@ -6,6 +6,7 @@
 #include "session/eventlinks.h"
 #include "session/residentbudget.h"
 #include "stats/collectives.h"
+#include "stats/samplingprofile.h"
 
 #include <algorithm>
 #include <optional>
@@ -100,10 +101,15 @@ InputStarvationResult detectInputStarvation(const Session &session, const std::v
             const TimeNs loading = coveredIn(l.loading, g.first, g.second);
             const double covered = double(loading) / double(length);
             if (covered >= th.inputCoverage) {
-                input.add({int(ri), {g.first, g.second}, std::nullopt,
-                           QStringLiteral("GPU idle %1 while %2 runs (%3 of the gap)")
-                               .arg(formatDuration(length), mainLoadingName(r, l, g.first, g.second), percentText(covered)),
-                           length});
+                QString text = QStringLiteral("GPU idle %1 while %2 runs (%3 of the gap)")
+                                   .arg(formatDuration(length), mainLoadingName(r, l, g.first, g.second), percentText(covered));
+                // Where the CPU was, when it was sampled: "...in decode_jpeg (libjpeg.so) 41 %".
+                const RankEntry &entry = session.ranks()[ri];
+                const std::vector<SampledShare> sampled =
+                    topSampledFunctions(r, entry.pid, {g.first - entry.sessionOffset, g.second - entry.sessionOffset});
+                if (!sampled.empty())
+                    text += QStringLiteral("; CPU sampled in ") + sampledSharesText(sampled);
+                input.add({int(ri), {g.first, g.second}, std::nullopt, std::move(text), length});
             } else {
                 result.otherGaps[int(ri)].push_back(g);
             }
@@ -111,6 +117,20 @@ InputStarvationResult detectInputStarvation(const Session &session, const std::v
     }
     input.finding.evidence = QStringLiteral("%1 in-loop GPU gaps, %2 in all, while the CPU loads data")
                                  .arg(input.finding.instances.size()).arg(formatDuration(input.finding.cost));
+    // Where the CPU samples of all those gaps were, when the trace has them.
+    std::vector<SampledSpans> spans(loops.size());
+    for (const FindingInstance &i : input.finding.instances) {
+        const RankEntry &entry = session.ranks()[std::size_t(i.rankIndex)];
+        SampledSpans &s = spans[std::size_t(i.rankIndex)];
+        s.report = entry.report.get();
+        s.pid = entry.pid;
+        s.ranges.push_back({i.time.start - entry.sessionOffset, i.time.end - entry.sessionOffset});
+    }
+    std::erase_if(spans, [](const SampledSpans &s) { return s.report == nullptr; });
+    for (SampledSpans &s : spans)
+        std::sort(s.ranges.begin(), s.ranges.end(), [](const TimeRange &a, const TimeRange &b) { return a.start < b.start; });
+    if (const std::vector<SampledShare> sampled = topSampledFunctions(spans); !sampled.empty())
+        input.finding.evidence += QStringLiteral(", sampled mostly in ") + sampledSharesText(sampled);
     return result;
 }
 

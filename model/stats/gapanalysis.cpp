@@ -290,6 +290,7 @@ std::vector<GpuGapInfo> selectLongest(const Session &session, LongestGaps &found
             g.activity = activityDuring(*entry.report, g.pid, g.time.start - entry.sessionOffset, g.time.end - entry.sessionOffset);
             if (g.activity.size() > activityLimit)
                 g.activity.resize(activityLimit);
+            g.sampled = topSampledFunctions(*entry.report, entry.pid, {g.time.start - entry.sessionOffset, g.time.end - entry.sessionOffset});
         }
     return gaps;
 }

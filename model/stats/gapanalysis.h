@@ -2,6 +2,7 @@
 // What the GPU-gaps panel shows: idle ranges of each rank's GPUs and what
 // the process's CPU threads were doing meanwhile, utilisation over time,
 // and the spread of gap lengths.
+#include "stats/samplingprofile.h"
 #include "stats/statsscope.h"
 
 #include <QString>
@@ -29,6 +30,9 @@ struct GpuGapInfo {
     TimeRange time;    // session time
     TimeNs medianStep = 0; // the rank's median annotated step; 0 without steps
     std::vector<CpuActivity> activity; // most covering first
+    // Where the CPU samples inside the gap were (stats/samplingprofile.h):
+    // the top functions, when the trace has CPU samples.
+    std::vector<SampledShare> sampled;
     // What the CPU did: the innermost NVTX range covering at least half
     // the gap ("data_loading covers 94%"), else the OS runtime call that
     // covers most of it; the training thread's before other threads'.

@@ -1,6 +1,7 @@
 #include "stats/samplingprofile.h"
 
 #include <algorithm>
+#include <map>
 #include <cstring>
 #include <numeric>
 #include <string>
@@ -273,6 +274,61 @@ SamplingProfile samplingProfile(const Report &report, TimeRange range, const Sam
     ReportSlice slice = wholeReport(report);
     slice.range = range;
     return samplingProfile(SamplingScope{{slice}, std::nullopt}, filter);
+}
+
+std::vector<SampledShare> topSampledFunctions(const Report &report, std::optional<std::uint32_t> pid, TimeRange range, std::size_t count)
+{
+    return topSampledFunctions({SampledSpans{&report, pid, {range}}}, count);
+}
+
+std::vector<SampledShare> topSampledFunctions(const std::vector<SampledSpans> &spans, std::size_t count)
+{
+    std::map<std::pair<QString, QString>, std::uint64_t> byText; // across reports
+    std::uint64_t withChain = 0;
+    for (const SampledSpans &span : spans) {
+        const CpuSampling &s = span.report->sampling;
+        std::unordered_map<std::uint64_t, std::uint64_t> byFunction; // (function, module) string ids -> samples
+        for (const SampledThread &thread : s.threads) {
+            if (span.pid && thread.pid != *span.pid)
+                continue;
+            const std::span<const CpuSample> samples = s.samplesOf(thread);
+            auto it = samples.begin();
+            for (const TimeRange &range : span.ranges) {
+                it = std::lower_bound(it, samples.end(), range.start, [](const CpuSample &x, TimeNs t) { return x.time < t; });
+                for (; it != samples.end() && it->time <= range.end; ++it) {
+                    const auto frames = s.callchain(it->callchain);
+                    if (frames.empty())
+                        continue;
+                    const CallFrame &inner = s.frames[frames.front()];
+                    ++byFunction[(std::uint64_t(inner.function) << 32) | inner.module];
+                    ++withChain;
+                }
+            }
+        }
+        for (const auto &[key, samples] : byFunction)
+            byText[{span.report->strings.string(StringId(key >> 32)), span.report->strings.string(StringId(key & 0xFFFFFFFFu))}] += samples;
+    }
+    std::vector<SampledShare> all;
+    for (const auto &[key, samples] : byText)
+        all.push_back({key.first, key.second, samples, double(samples) / double(withChain)});
+    std::stable_sort(all.begin(), all.end(), [](const SampledShare &a, const SampledShare &b) { return a.samples > b.samples; });
+    if (all.size() > count)
+        all.resize(count);
+    return all;
+}
+
+QString sampledSharesText(const std::vector<SampledShare> &shares)
+{
+    QStringList parts;
+    for (const SampledShare &s : shares)
+        parts << QStringLiteral("%1 %2 %").arg(sampledFunctionText(s)).arg(std::lround(s.share * 100));
+    return parts.join(QStringLiteral(", "));
+}
+
+QString sampledFunctionText(const SampledShare &s)
+{
+    const QString module = s.module.section(QLatin1Char('/'), -1); // the file, not its folder
+    return (s.function.isEmpty() ? QStringLiteral("[unknown]") : s.function) + (module.isEmpty() ? QString() : QStringLiteral(" (") + module + QLatin1Char(')'));
 }
 
 QString functionLabel(const SampledFunction &f)

@@ -95,6 +95,31 @@ ResultTable samplingTopDownTable(const SamplingProfile &profile);
 // Bottom-Up the same way (the viewer's export).
 ResultTable samplingBottomUpTable(const SamplingProfile &profile);
 
+// Where the CPU was sampled in a span of one report (a GPU gap): the
+// functions the most samples were in (self, innermost frame), each with
+// its share of the samples with a callchain there. A process of the report
+// only, when `pid` is set; every thread.
+struct SampledShare {
+    QString function, module;
+    std::uint64_t samples = 0;
+    double share = 0; // of the span's samples with a callchain
+};
+std::vector<SampledShare> topSampledFunctions(const Report &report, std::optional<std::uint32_t> pid, TimeRange reportRange,
+                                              std::size_t count = 3);
+// The same over several spans of several reports (a finding's gaps on every
+// rank): samples added up by function text, shares of them all. Each
+// report's spans sorted by start and disjoint.
+struct SampledSpans {
+    const Report *report = nullptr;
+    std::optional<std::uint32_t> pid;
+    std::vector<TimeRange> ranges; // report time
+};
+std::vector<SampledShare> topSampledFunctions(const std::vector<SampledSpans> &spans, std::size_t count = 3);
+// "decode_jpeg (libjpeg.so.8) 41 %, ..." for a table cell or a finding;
+// one function as "decode_jpeg (libjpeg.so.8)".
+QString sampledSharesText(const std::vector<SampledShare> &shares);
+QString sampledFunctionText(const SampledShare &share);
+
 // A function's name as the views print it: "[unknown]" for a frame whose
 // symbol the export does not name.
 QString functionLabel(const SampledFunction &f);

@@ -134,14 +134,15 @@ void GapsPanel::present(std::vector<GpuGapInfo> found, const std::vector<Utiliza
     ResultTable gaps;
     gaps.name = QStringLiteral("gpu_gaps_with_cpu_activity");
     gaps.headers = QStringList{tr("Rank"), tr("GPU"), tr("Start (s)"), tr("Duration (ns)"), tr("Duration"), tr("Main CPU activity"),
-                               tr("Length (median steps)")};
+                               tr("Length (median steps)"), tr("CPU sampled in")};
     for (const GpuGapInfo &g : m_found)
         gaps.addRow({Cell::ofInteger(g.rank), Cell::ofInteger(g.deviceId), Cell::ofDecimal(double(g.time.start - zero) / 1e9, 6),
                              Cell::ofInteger(g.time.duration()), Cell::ofText(formatDuration(g.time.duration())),
                              Cell::ofText(describeMainActivity(g)),
                              // How many typical steps the stall costs: 1.00 is a whole step, 0.10
                              // the in-loop rule's least (a share of the step would pass 100%).
-                             g.medianStep > 0 ? Cell::ofDecimal(double(g.time.duration()) / double(g.medianStep), 2) : Cell::ofText(QString())});
+                             g.medianStep > 0 ? Cell::ofDecimal(double(g.time.duration()) / double(g.medianStep), 2) : Cell::ofText(QString()),
+                             Cell::ofText(stats::sampledSharesText(g.sampled))});
     m_gaps->setTable(gaps);
     showActivity(m_found.empty() ? -1 : 0);
 
@@ -175,6 +176,11 @@ void GapsPanel::showActivity(int gapRow)
         for (const CpuActivity &a : m_found[std::size_t(gapRow)].activity)
             t.addRow({Cell::ofText(a.name), Cell::ofText(a.source), Cell::ofText(a.mainThread ? tr("training") : tr("other")),
                               Cell::ofInteger(a.covered), Cell::ofDecimal(a.share * 100, 1)});
+    // The functions the CPU was sampled in: share of the gap's samples, not of its time.
+    if (gapRow >= 0 && std::size_t(gapRow) < m_found.size())
+        for (const stats::SampledShare &s : m_found[std::size_t(gapRow)].sampled)
+            t.addRow({Cell::ofText(sampledFunctionText(s)), Cell::ofText(tr("CPU samples")),
+                      Cell::ofText(tr("any")), Cell::ofText(QString()), Cell::ofDecimal(s.share * 100, 1)});
     m_activity->setTable(t);
 }
 

@@ -8,6 +8,7 @@
 #include "load/cache/indexcache.h"
 #include "load/traceloader.h"
 #include "stats/reportcatalog.h"
+#include "stats/gapanalysis.h"
 #include "stats/samplingcomparison.h"
 #include "stats/samplingprofile.h"
 #include "session/session.h"
@@ -322,6 +323,45 @@ private slots:
         QCOMPARE(diff.cell(0, 3).display(), QStringLiteral("54.67"));
         QCOMPARE(diff.integerAt(0, 5), std::int64_t(0));
         QCOMPARE(diff.cell(0, 8).display(), QStringLiteral("-54.67"));
+    }
+
+    void gapsNameWhereTheCpuWasSampled()
+    {
+        // CloverLeaf's GPU idles while its host sets up: the longest gap's
+        // top sampled functions are the SQL count of innermost frames in it.
+        const Session session = Session::load({cloverleaf()});
+        const std::vector<GpuGapInfo> gaps = findGaps(session, {}, 1'000'000);
+        QVERIFY(!gaps.empty());
+        const Db db(cloverleaf());
+        bool checked = false;
+        for (const GpuGapInfo &g : gaps) {
+            const RankEntry &entry = session.ranks()[std::size_t(g.rankIndex)];
+            const TimeNs from = g.time.start - entry.sessionOffset, to = g.time.end - entry.sessionOffset;
+            const QString inGap = QStringLiteral("FROM COMPOSITE_EVENTS ce JOIN SAMPLING_CALLCHAINS sc ON sc.id = ce.id AND sc.stackDepth = 0 "
+                                                 "JOIN StringIds f ON f.id = sc.symbol WHERE ce.start BETWEEN %1 AND %2").arg(from).arg(to);
+            const qint64 total = db.integer(QStringLiteral("SELECT count(*) ") + inGap);
+            const auto top = db.rows(QStringLiteral("SELECT f.value, count(*) AS n ") + inGap + QStringLiteral(" GROUP BY sc.symbol, sc.module ORDER BY n DESC, f.value LIMIT 3"));
+            QCOMPARE(qsizetype(g.sampled.size()), top.size());
+            for (qsizetype i = 0; i < top.size(); ++i) {
+                QCOMPARE(qint64(g.sampled[std::size_t(i)].samples), top[i][1].toLongLong());
+                QCOMPARE(g.sampled[std::size_t(i)].share, double(top[i][1].toLongLong()) / double(total));
+            }
+            checked |= total > 0;
+        }
+        QVERIFY(checked);
+        // Spans of two reports add up by function text.
+        const Report &r = *m_saxpy;
+        const TimeRange all = r.extent();
+        const TimeRange firstHalf{all.start, all.start + all.duration() / 2}, secondHalf{firstHalf.end + 1, all.end};
+        const auto whole = topSampledFunctions(r, std::nullopt, all, 5);
+        const auto halves = topSampledFunctions({SampledSpans{&r, std::nullopt, {firstHalf, secondHalf}}}, 5);
+        QCOMPARE(halves.size(), whole.size());
+        for (std::size_t i = 0; i < whole.size(); ++i) {
+            QCOMPARE(halves[i].function, whole[i].function);
+            QCOMPARE(halves[i].samples, whole[i].samples);
+        }
+        QCOMPARE(whole.front().function, QStringLiteral("main"));
+        QVERIFY(sampledSharesText(whole).startsWith(QStringLiteral("main (saxpy-mpi-cuda) 55 %")));
     }
 
     void indexCacheGivesWhatTheParseGave()
