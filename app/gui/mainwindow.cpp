@@ -223,6 +223,14 @@ void MainWindow::createMenus()
     view->addSeparator();
     createThemeMenu(view);
     view->addAction(m_links->busyWithoutWaitAction());
+    // CPU sample rows: by the innermost frame's module, or by the thread's
+    // state (running, waiting, in an OS call).
+    QAction *byState = view->addAction(tr("Color CPU Samples by Thread &State"));
+    byState->setCheckable(true);
+    byState->setStatusTip(tr("color each CPU sample by its thread's state instead of by the module of the function it was in"));
+    connect(byState, &QAction::toggled, this, [this](bool on) {
+        m_timeline->canvas()->setSampleColoring(on ? TimelineCanvas::SampleColoring::ByThreadState : TimelineCanvas::SampleColoring::ByModule);
+    });
     view->addAction(m_session->alignOnCollectivesAction());
     view->addMenu(tr("Align &Runs (A and B)"))->addActions(m_session->alignRunsActions());
     view->addSeparator();

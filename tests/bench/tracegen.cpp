@@ -28,7 +28,7 @@
 //   NCCL's NVTX payloads included (nsys), a planted bubble (makePipelineRanks).
 //
 //   rankscope-tracegen --format nsys|kineto [--profile synthetic|pytorch|ddp|launchbound|synchost|pipeline] [--shuffle]
-//                      [--gpu-metrics-hz HZ] [--straggler R:US[:EVERY]] [--clock-offsets-us A,B,..]
+//                      [--gpu-metrics-hz HZ] [--cpu-samples-hz HZ] [--straggler R:US[:EVERY]] [--clock-offsets-us A,B,..]
 //                      [--skip R:STEP] [--only-ranks FIRST:LAST] --ranks R --events N [--seed S] OUTDIR
 #include <QCommandLineParser>
 #include <QCoreApplication>
@@ -509,6 +509,93 @@ const std::vector<MetricDefinition> kGpuMetrics{
 // per metric, its value by whether a kernel ran at that time; busy
 // throughputs vary by a few percent from sample to sample, as measured ones
 // do, clocks and idle zeros repeat.
+// CPU sampling as nsys --sample=cpu writes it: COMPOSITE_EVENTS rows at
+// `hz` per sampled thread (the training thread and each data-loader
+// worker) over the trace's span, each with a callchain in
+// SAMPLING_CALLCHAINS (depth 0 innermost) drawn from a few hundred stacks
+// of Python and native frames, the common ones most often (as a training
+// loop samples the same stacks over and over).
+void writeCpuSamples(sqlite3 *db, const std::vector<Event> &events, int hz, const std::vector<std::int64_t> &globalTids, int firstStringId,
+                     std::uint32_t seed)
+{
+    if (hz <= 0 || events.empty() || globalTids.empty())
+        return;
+    std::int64_t first = INT64_MAX, last = INT64_MIN;
+    for (const Event &e : events) {
+        first = std::min(first, e.start);
+        last = std::max(last, e.end);
+    }
+    exec(db, "CREATE TABLE COMPOSITE_EVENTS(id INTEGER NOT NULL PRIMARY KEY, start INTEGER NOT NULL, cpu INTEGER, threadState INTEGER,"
+             " globalTid INTEGER, cpuCycles INTEGER NOT NULL);"
+             "CREATE TABLE SAMPLING_CALLCHAINS(id INTEGER NOT NULL, symbol INTEGER NOT NULL, module INTEGER NOT NULL, kernelMode INTEGER,"
+             " thumbCode INTEGER, unresolved INTEGER, specialEntry INTEGER, originalIP INTEGER, unwindMethod INTEGER, stackDepth INTEGER NOT NULL,"
+             " PRIMARY KEY (id, stackDepth));");
+    // Frames: (function, module); outermost first in each stack below.
+    static const std::pair<const char *, const char *> kFrames[] = {
+        {"_start", "/usr/bin/python3.11"}, {"__libc_start_main", "/usr/lib/x86_64-linux-gnu/libc.so.6"}, {"Py_RunMain", "/usr/bin/python3.11"},
+        {"_PyEval_EvalFrameDefault", "/usr/bin/python3.11"}, {"train", "train.py"}, {"train_step", "train.py"},
+        {"__next__", "torch/utils/data/dataloader.py"}, {"_next_data", "torch/utils/data/dataloader.py"}, {"__getitem__", "dataset.py"},
+        {"open", "PIL/Image.py"}, {"decode_jpeg", "/usr/lib/x86_64-linux-gnu/libjpeg.so.8"}, {"jpeg_idct_islow", "/usr/lib/x86_64-linux-gnu/libjpeg.so.8"},
+        {"forward", "torch/nn/modules/module.py"}, {"at::native::add_out", "libtorch_cpu.so"}, {"at::native::mm", "libtorch_cuda.so"},
+        {"cudaLaunchKernel", "libcudart.so.12"}, {"cuLaunchKernel", "libcuda.so.1"}, {"pthread_cond_wait", "/usr/lib/x86_64-linux-gnu/libc.so.6"},
+        {"backward", "torch/_tensor.py"}, {"torch::autograd::Engine::thread_main", "libtorch_cpu.so"}, {"0x7f3a11c2d4e0", "libcuda.so.1"},
+        {"__memmove_avx_unaligned_erms", "/usr/lib/x86_64-linux-gnu/libc.so.6"}, {"do_syscall_64", "[kernel.kallsyms]"}, {"copy_user_generic", "[kernel.kallsyms]"}};
+    constexpr int kFrameCount = int(sizeof kFrames / sizeof kFrames[0]);
+    std::string strings = "INSERT INTO StringIds VALUES";
+    for (int f = 0; f < kFrameCount; ++f) // function f at firstStringId + 2f, its module at + 2f + 1
+        strings += (f ? "," : "") + std::string("(") + std::to_string(firstStringId + 2 * f) + ",'" + kFrames[f].first + "'),(" +
+                   std::to_string(firstStringId + 2 * f + 1) + ",'" + kFrames[f].second + "')";
+    exec(db, (strings + ";").c_str());
+    // Stacks: a Python prefix, then a path into the data loader, the
+    // forward or backward pass, a launch, or a wait; some end in the kernel.
+    std::mt19937 rng(seed);
+    std::vector<std::vector<int>> stacks;
+    const std::vector<std::vector<int>> tails = {{6, 7, 8, 9, 10, 11}, {6, 7, 8, 9, 10}, {12, 13}, {12, 14, 15, 16}, {12, 14, 15, 16, 20},
+                                                 {18, 19}, {17}, {6, 7, 21}, {6, 7, 8, 22, 23}, {12, 14, 15, 16, 22}};
+    for (int s = 0; s < 300; ++s) {
+        std::vector<int> stack = {0, 1, 2, 3, 4};
+        for (int extra = int(rng() % 12); extra > 0; --extra) // Python frames of varying depth
+            stack.push_back(3);
+        stack.push_back(5);
+        const std::vector<int> &tail = tails[std::size_t(s) % tails.size()];
+        stack.insert(stack.end(), tail.begin(), tail.end());
+        stacks.push_back(std::move(stack));
+    }
+    sqlite3_stmt *sample = nullptr, *frame = nullptr;
+    sqlite3_prepare_v2(db, "INSERT INTO COMPOSITE_EVENTS VALUES(?,?,?,?,?,0)", -1, &sample, nullptr);
+    sqlite3_prepare_v2(db, "INSERT INTO SAMPLING_CALLCHAINS VALUES(?,?,?,?,0,?,0,0,1,?)", -1, &frame, nullptr);
+    const std::int64_t period = std::max<std::int64_t>(1, 1'000'000'000 / hz);
+    std::int64_t id = 1;
+    for (std::size_t t = 0; t < globalTids.size(); ++t)
+        for (std::int64_t time = first + std::int64_t(t) * 997; time <= last; time += period, ++id) {
+            // Zipf-like: the first stacks most often.
+            const double u = double(rng() % 1'000'000) / 1e6;
+            const auto pick = std::min<std::size_t>(stacks.size() - 1, std::size_t(double(stacks.size()) * u * u * u));
+            const std::vector<int> &stack = stacks[pick];
+            const bool running = stack.back() != 17;
+            sqlite3_bind_int64(sample, 1, id);
+            sqlite3_bind_int64(sample, 2, time);
+            sqlite3_bind_int64(sample, 3, std::int64_t(t % 16));
+            sqlite3_bind_int64(sample, 4, running ? 1 : 7);
+            sqlite3_bind_int64(sample, 5, globalTids[t]);
+            sqlite3_step(sample);
+            sqlite3_reset(sample);
+            for (std::size_t depth = 0; depth < stack.size(); ++depth) {
+                const int f = stack[stack.size() - 1 - depth];
+                sqlite3_bind_int64(frame, 1, id);
+                sqlite3_bind_int64(frame, 2, firstStringId + 2 * f);
+                sqlite3_bind_int64(frame, 3, firstStringId + 2 * f + 1);
+                sqlite3_bind_int64(frame, 4, f >= 22 ? 1 : 0);
+                sqlite3_bind_int64(frame, 5, f == 20 ? 1 : 0);
+                sqlite3_bind_int64(frame, 6, std::int64_t(depth));
+                sqlite3_step(frame);
+                sqlite3_reset(frame);
+            }
+        }
+    sqlite3_finalize(sample);
+    sqlite3_finalize(frame);
+}
+
 void writeGpuMetrics(sqlite3 *db, const std::vector<Event> &events, int hz)
 {
     std::vector<std::pair<std::int64_t, std::int64_t>> kernels;
@@ -618,7 +705,7 @@ void writeNcclPayloadSchemas(sqlite3 *db, const std::vector<Event> &events, Glob
 }
 
 bool writeNsys(const QString &path, const std::vector<Event> &events, int rank, const Names &names, int gpuMetricsHz,
-               std::int64_t startOffsetNs)
+               std::int64_t startOffsetNs, int cpuSamplesHz)
 {
     QFile::remove(path);
     sqlite3 *db = nullptr;
@@ -767,6 +854,13 @@ bool writeNsys(const QString &path, const std::vector<Event> &events, int rank, 
     for (sqlite3_stmt *s : {kernel, memcpy, memset, api, nvtx, osrt, memory})
         sqlite3_finalize(s);
     writeGpuMetrics(db, events, gpuMetricsHz);
+    {
+        // The training thread and the first thread of each worker process.
+        std::vector<std::int64_t> sampled;
+        for (int p = 0; p < processes; ++p)
+            sampled.push_back(globalPidOf(p) | pidOf(p));
+        writeCpuSamples(db, events, cpuSamplesHz, sampled, id, std::uint32_t(rank) * 7919u + 17u);
+    }
     const bool ok = exec(db, "COMMIT;");
     sqlite3_close(db);
     return ok;
@@ -867,6 +961,9 @@ int main(int argc, char **argv)
     const QCommandLineOption gpuMetricsHz(QStringLiteral("gpu-metrics-hz"),
                                           QStringLiteral("GPU metric samples per second, nsys only (default: 10000 for pytorch, 0 for synthetic)"),
                                           QStringLiteral("HZ"));
+    const QCommandLineOption cpuSamplesHz(QStringLiteral("cpu-samples-hz"),
+                                          QStringLiteral("CPU samples per second and sampled thread (nsys --sample=cpu), nsys only (default: 0)"),
+                                          QStringLiteral("HZ"));
     const QCommandLineOption straggler(QStringLiteral("straggler"),
                                        QStringLiteral("ddp: RANK:DELAY_US[:EVERY]: that rank runs DELAY_US more compute before the all-reduce "
                                                       "of every EVERY-th step (default 4)"),
@@ -878,7 +975,7 @@ int main(int argc, char **argv)
                                   QStringLiteral("PLAN"));
     const QCommandLineOption only(QStringLiteral("only-ranks"), QStringLiteral("ddp: FIRST:LAST: write only these ranks of the set (a large set in parts)"),
                                   QStringLiteral("FIRST:LAST"));
-    parser.addOptions({format, profile, shuffle, gpuMetricsHz, ranks, events, seed, straggler, clockOffsets, skip, only});
+    parser.addOptions({format, profile, shuffle, gpuMetricsHz, cpuSamplesHz, ranks, events, seed, straggler, clockOffsets, skip, only});
     parser.addPositionalArgument(QStringLiteral("outdir"), QStringLiteral("Where to write the files"));
     parser.process(app);
     if (parser.positionalArguments().size() != 1) {
@@ -947,7 +1044,7 @@ int main(int argc, char **argv)
             std::shuffle(evs.begin(), evs.end(), rng);
         }
         const QString path = out.filePath(kineto ? QStringLiteral("%1_rank%2.pt.trace.json").arg(stem).arg(r) : QStringLiteral("%1_rank%2.sqlite").arg(stem).arg(r));
-        if (!(kineto ? writeKineto(path, evs, r, rankCount, names, startOffset) : writeNsys(path, evs, r, names, metricsHz, startOffset))) {
+        if (!(kineto ? writeKineto(path, evs, r, rankCount, names, startOffset) : writeNsys(path, evs, r, names, metricsHz, startOffset, parser.value(cpuSamplesHz).toInt()))) {
             QTextStream(stderr) << "rankscope-tracegen: cannot write " << path << "\n";
             return 2;
         }

@@ -276,16 +276,17 @@ LoadResult NsysSqliteLoader::load(const QString &path, const LoadControl &contro
     // export spends nearly all of its load here).
     std::uint64_t eventRows = 0;
     for (const char *table : {"CUPTI_ACTIVITY_KIND_RUNTIME", "OSRT_API", "NVTX_EVENTS", "CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY",
-                              "CUPTI_ACTIVITY_KIND_MEMSET", "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION", "CUDA_GPU_MEMORY_USAGE_EVENTS", "GPU_METRICS"})
+                              "CUPTI_ACTIVITY_KIND_MEMSET", "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION", "CUDA_GPU_MEMORY_USAGE_EVENTS", "GPU_METRICS",
+                              "COMPOSITE_EVENTS", "SAMPLING_CALLCHAINS"})
         if (db.hasTable(table))
             eventRows += ctx.rowsAtMost(table);
     TableProgress tableProgress(control, eventRows, 0.2, 0.8);
     ctx.tableProgress = &tableProgress;
     hostCtx.tableProgress = &tableProgress;
-    const std::initializer_list<Step> hostSteps{nsys::readCudaApi, nsys::readOsRuntime};
+    // CPU samples and callchains too: they only look names up.
+    const std::initializer_list<Step> hostSteps{nsys::readCudaApi, nsys::readOsRuntime, nsys::readCpuSampling};
     const std::initializer_list<Step> mainSteps{nsys::readNvtx, nsys::readKernels, nsys::readMemcpys, nsys::readMemsets, nsys::readSyncs,
-                                                nsys::readMemoryUsage, nsys::readGpuMetrics, nsys::readDiagnosticEvents,
-                                                nsys::readCpuSampling};
+                                                nsys::readMemoryUsage, nsys::readGpuMetrics, nsys::readDiagnosticEvents};
     if (parallel) // on the load pool, or one after the other here when it is busy
         parallelFor(2, [&](std::size_t i) { i == 0 ? run(hostCtx, hostSteps) : run(ctx, mainSteps); });
     else
@@ -299,6 +300,7 @@ LoadResult NsysSqliteLoader::load(const QString &path, const LoadControl &contro
     hostCtx.flushOddities();
     // hostCalls' API rows are the only ones: its payload indices stay valid.
     report->apiCalls = std::move(hostCalls.apiCalls);
+    report->sampling = std::move(hostCalls.sampling);
     std::move(hostCalls.tracks.begin(), hostCalls.tracks.end(), std::back_inserter(report->tracks));
     std::move(hostCalls.diagnostics.begin(), hostCalls.diagnostics.end(), std::back_inserter(report->diagnostics));
     control.report(0.8);
@@ -316,7 +318,7 @@ LoadResult NsysSqliteLoader::load(const QString &path, const LoadControl &contro
     if (ctx.ncclCalls.empty())
         report->strings.releaseLookup();
     finalizeTracks(*report);
-    nsys::attachBacktraces(*report, hostCtx.apiCallchainIds, ctx.cudaCallchains, ctx.osrtCallchains);
+    nsys::attachBacktraces(*report, hostCtx.apiCallchainIds, hostCtx.cudaCallchains, hostCtx.osrtCallchains);
     storeSideTablesInTrackOrder(*report);
     buildDerivedTracks(*report);
     attachNcclCalls(*report, std::move(ctx.ncclCalls));

@@ -12,9 +12,11 @@ void readOsRuntime(NsysLoadContext &ctx);
 void readNvtx(NsysLoadContext &ctx);
 
 // CPU sampling and backtraces (nsyssamplingreaders.cpp): samples and the
-// callchain tables; attachBacktraces binds the CUDA API and OS runtime
-// calls to theirs once the tracks are final (sorted, side tables not yet
-// reordered), and clears the ids the OS runtime slices carried.
+// callchain tables, read beside the host calls (the string table is the
+// main report's, read-only here); attachBacktraces binds the CUDA API and
+// OS runtime calls to theirs once the tracks are final (sorted, side
+// tables not yet reordered), clears the ids the OS runtime slices carried
+// and marks the frames of .py modules as Python frames.
 void readCpuSampling(NsysLoadContext &ctx);
 void attachBacktraces(Report &report, const std::vector<std::uint32_t> &apiCallchainIds, const CallchainIds &cudaChains,
                       const CallchainIds &osrtChains);

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <set>
 #include <tuple>
+#include <unordered_map>
 
 namespace rankscope::nsys {
 
@@ -37,6 +38,9 @@ bool isPythonModule(std::string_view module)
     return module.size() >= 3 && (module.ends_with(".py") || module.ends_with(".PY"));
 }
 
+bool readCallchainRows(NsysLoadContext &ctx, CallchainInterner &interner, const char *table, const std::string &sql,
+                       const std::set<std::int64_t> &pythonMethods, CallchainIds &chains, bool ordered);
+
 // Reads one callchain table into the report's interned chains; returns the
 // chain row of each of the table's ids.
 CallchainIds readCallchainTable(NsysLoadContext &ctx, CallchainInterner &interner, const char *table,
@@ -50,10 +54,38 @@ CallchainIds readCallchainTable(NsysLoadContext &ctx, CallchainInterner &interne
                  QStringLiteral("%1 has no id, stackDepth or symbol column: its backtraces are left out").arg(QString::fromLatin1(table)));
         return chains;
     }
-    const std::string sql = ctx.db.selectColumns(
-        table, {"id", "stackDepth", "symbol", "module", "kernelMode", "unresolved", "specialEntry", "unwindMethod"},
-        "ORDER BY id, stackDepth");
+    // nsys writes the rows by id, then depth: read in storage order (a
+    // sequential scan), and only when a row breaks that order read the
+    // table again through its (id, stackDepth) key, a seek per row.
+    const std::vector<std::string> columns{"id", "stackDepth", "symbol", "module", "kernelMode", "unresolved", "specialEntry", "unwindMethod"};
+    CallchainIds inStorageOrder;
+    if (readCallchainRows(ctx, interner, table, ctx.db.selectColumns(table, columns), pythonMethods, inStorageOrder, false))
+        return inStorageOrder;
+    readCallchainRows(ctx, interner, table, ctx.db.selectColumns(table, columns, "ORDER BY id, stackDepth"), pythonMethods, chains, true);
+    return chains;
+}
+
+// Reads callchain rows in the order `sql` gives them; false (without
+// noting anything) when `ordered` is not set and a row comes out of (id,
+// depth) order.
+bool readCallchainRows(NsysLoadContext &ctx, CallchainInterner &interner, const char *table, const std::string &sql,
+                       const std::set<std::int64_t> &pythonMethods, CallchainIds &chains, bool ordered)
+{
     std::size_t duplicates = 0, gaps = 0, truncated = 0;
+    bool outOfOrder = false;
+    // Frames by the export's own ids: most rows repeat a frame seen before,
+    // and need no string lookup or hashing of texts.
+    struct RawFrame {
+        std::int64_t symbol, module, flags;
+        bool operator==(const RawFrame &) const = default;
+    };
+    struct RawFrameHash {
+        std::size_t operator()(const RawFrame &f) const
+        {
+            return std::hash<std::int64_t>()(f.symbol * 1000003 + f.module * 31 + f.flags);
+        }
+    };
+    std::unordered_map<RawFrame, std::uint32_t, RawFrameHash> frameOf;
     std::vector<std::uint32_t> frames;
     std::int64_t currentId = 0, lastDepth = -1;
     bool open = false, cut = false;
@@ -64,12 +96,22 @@ CallchainIds readCallchainTable(NsysLoadContext &ctx, CallchainInterner &interne
         lastDepth = -1;
         open = cut = false;
     };
-    ctx.forEachRow(table, sql, [&](const SqliteStatement &row) {
+    const bool completed = ctx.forEachRow(table, sql, [&](const SqliteStatement &row) {
+        if (outOfOrder)
+            return;
         const std::int64_t id = row.int64(0), depth = row.int64(1, -1);
         if (!open || id != currentId) {
+            if (!ordered && open && id < currentId) {
+                outOfOrder = true;
+                return;
+            }
             close();
             currentId = id;
             open = true;
+        }
+        if (!ordered && depth >= 0 && depth < lastDepth) {
+            outOfOrder = true;
+            return;
         }
         if (depth < 0 || depth <= lastDepth) { // a negative depth, or a depth twice (a table without its key)
             ++duplicates;
@@ -83,20 +125,31 @@ CallchainIds readCallchainTable(NsysLoadContext &ctx, CallchainInterner &interne
             cut = true;
             return;
         }
-        CallFrame frame;
-        frame.function = ctx.mapString(row.int64(2));
-        frame.module = ctx.mapString(row.int64(3));
+        std::uint8_t flags = 0;
         if (row.int64(4) != 0)
-            frame.flags |= CallFrame::KernelMode;
+            flags |= CallFrame::KernelMode;
         if (row.int64(5) != 0)
-            frame.flags |= CallFrame::Unresolved;
+            flags |= CallFrame::Unresolved;
         if (row.int64(6) != 0)
-            frame.flags |= CallFrame::SpecialEntry;
-        if ((!row.isNull(7) && pythonMethods.count(row.int64(7))) || isPythonModule(ctx.report.strings.view(frame.module)))
-            frame.flags |= CallFrame::Python;
-        frames.push_back(interner.frame(frame));
+            flags |= CallFrame::SpecialEntry;
+        if (!row.isNull(7) && pythonMethods.count(row.int64(7)))
+            flags |= CallFrame::Python;
+        const RawFrame raw{row.int64(2), row.int64(3), flags};
+        auto known = frameOf.find(raw);
+        if (known == frameOf.end()) {
+            CallFrame frame;
+            frame.function = ctx.mapString(raw.symbol);
+            frame.module = ctx.mapString(raw.module);
+            frame.flags = flags; // a .py module marks a Python frame too, once the strings are in (attachBacktraces)
+            known = frameOf.emplace(raw, interner.frame(frame)).first;
+        }
+        frames.push_back(known->second);
     });
+    if (outOfOrder)
+        return false;
     close();
+    if (!completed)
+        return true; // cancelled or failed: the load stops (fatalError says why)
     const QString name = QString::fromLatin1(table);
     if (duplicates)
         ctx.note(Diagnostic::Severity::Warning, QStringLiteral("%1: %2 frames repeat a depth of their callchain or have a negative depth: left out").arg(name).arg(duplicates));
@@ -104,7 +157,7 @@ CallchainIds readCallchainTable(NsysLoadContext &ctx, CallchainInterner &interne
         ctx.note(Diagnostic::Severity::Warning, QStringLiteral("%1: %2 callchains skip a depth: the frames present are kept in order").arg(name).arg(gaps));
     if (truncated)
         ctx.note(Diagnostic::Severity::Warning, QStringLiteral("%1: %2 callchains are deeper than %3 frames: the innermost %3 are kept").arg(name).arg(truncated).arg(CallchainInterner::kMaxFrames));
-    return chains;
+    return true;
 }
 
 void readSamples(NsysLoadContext &ctx, const CallchainIds &sampleChains)
@@ -174,6 +227,10 @@ void attachBacktraces(Report &report, const std::vector<std::uint32_t> &apiCallc
                       const CallchainIds &osrtChains)
 {
     CpuSampling &sampling = report.sampling;
+    // Read beside the string table, the frames learn their modules' names only now.
+    for (CallFrame &frame : sampling.frames)
+        if (isPythonModule(report.strings.view(frame.module)))
+            frame.flags |= CallFrame::Python;
     for (std::uint32_t t = 0; t < report.tracks.size(); ++t) {
         Track &track = report.tracks[t];
         const bool api = track.kind == TrackKind::CudaApi, osrt = track.kind == TrackKind::OsRuntime;

@@ -189,6 +189,17 @@ private slots:
         QVERIFY(labels.contains(QStringLiteral("Thread state")));
         if (sample.callchain != CpuSample::kNoCallchain)
             QVERIFY(labels.contains(QStringLiteral("#0")));
+        // Coloured by the module of its innermost frame, or by its thread's state.
+        const auto colorAt = [&] {
+            canvas->viewport()->repaint();
+            const RowGeometry *row = canvas->geometry().rowAt(pos.y());
+            return row && !row->sampleColor.empty() ? QColor::fromRgb(row->sampleColor[std::size_t(x - canvas->labelWidth())]) : QColor();
+        };
+        const auto chain = r.sampling.callchain(sample.callchain);
+        QCOMPARE(colorAt().rgb(), Theme::moduleColor(r.strings.view(r.sampling.frames[chain.front()].module)).rgb());
+        canvas->setSampleColoring(TimelineCanvas::SampleColoring::ByThreadState);
+        QCOMPARE(colorAt().rgb(), Theme::threadStateColor(sample.threadState).rgb());
+        canvas->setSampleColoring(TimelineCanvas::SampleColoring::ByModule);
         // Marking the sample's innermost function colours its column.
         const auto frames = r.sampling.callchain(sample.callchain);
         QVERIFY(!frames.empty());
