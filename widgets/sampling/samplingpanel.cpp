@@ -54,8 +54,8 @@ SamplingPanel::SamplingPanel(QWidget *parent)
     auto *split = new QSplitter(Qt::Vertical, this);
     split->addWidget(m_tree);
     split->addWidget(scroll);
-    split->setStretchFactor(0, 3);
-    split->setStretchFactor(1, 2);
+    split->setStretchFactor(0, 1);
+    split->setStretchFactor(1, 1);
 
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(bar);
