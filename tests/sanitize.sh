@@ -28,6 +28,8 @@ cp "$seeds"/all/*.json* tests/data/kineto/variants/*.json "$seeds/kineto/"
 gzip -dc tests/data/kineto/fast_rank0.pt.trace.json.gz >"$seeds/kineto/fast_rank0.json"
 cp tests/data/kineto/ddp_gloo_rank0.pt.trace.json.gz "$seeds/kineto/"
 cp "$seeds"/all/*.sqlite tests/data/nsys/slow_1gpu/slow_1gpu.sqlite "$seeds/nsys/"
+# CPU samples and CUDA API backtraces: callchain tables to mutate.
+cp tests/data/third-party/pipit/saxpy-mpi-cuda_nsys_perlmutter0.sqlite "$seeds/nsys/"
 # Sets of files for one session (tests/fuzz/fuzzload.h: files separated by a marker line).
 separator='\n#rankscope-next-file#\n'
 { cat tests/data/kineto/variants/nccl_rank1.json; printf "$separator"; cat tests/data/kineto/variants/old_bare_array.json; } >"$seeds/kineto/two_files.json"

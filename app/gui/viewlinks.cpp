@@ -67,6 +67,15 @@ ViewLinks::ViewLinks(const LinkedViews &views, QObject *parent)
                              .arg(byModule ? module : (function.isEmpty() ? tr("[unknown]") : function)), 8000);
         });
         connect(sampling, &SamplingPanel::markCleared, this, [canvas] { canvas->setMarkedCallchains({}); });
+        // An area across CPU samples rows: the panel counts those threads only, until the range goes.
+        connect(canvas, &TimelineCanvas::areaSelected, sampling, [sampling, canvas] {
+            std::set<stats::SamplingScope::ThreadKey> threads = canvas->areaSampledThreads();
+            sampling->setThreads(threads.empty() ? std::nullopt : std::optional(std::move(threads)));
+        });
+        connect(timeline->zoom(), &ZoomState::selectionChanged, sampling, [sampling, zoom = timeline->zoom()] {
+            if (!zoom->selection())
+                sampling->setThreads(std::nullopt);
+        });
     }
     // A CPU sample: its fields and backtrace in Details.
     connect(canvas, &TimelineCanvas::sampleChosen, this, [this](const TimeMark &sample) {

@@ -107,7 +107,8 @@ std::vector<std::uint64_t> samplesPerChain(const ReportSlice &slice, std::size_t
     for (const SampledThread &thread : sampling.threads) {
         if (!slice.acceptsProcess(thread.pid))
             continue;
-        if (scope.threads && !scope.threads->count({sliceIndex, thread.pid, thread.tid}))
+        const int rank = slice.rankIndex >= 0 ? slice.rankIndex : int(sliceIndex);
+        if (scope.threads && !scope.threads->count({rank, thread.pid, thread.tid}))
             continue;
         const std::span<const CpuSample> samples = sampling.samplesOf(thread);
         const auto first = std::lower_bound(samples.begin(), samples.end(), slice.range.start,

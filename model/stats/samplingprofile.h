@@ -61,8 +61,10 @@ struct CallTree {
 // Which samples a profile counts.
 struct SamplingScope {
     std::vector<ReportSlice> slices;
-    // Threads of those slices' reports, by (slice index, pid, tid); none = every thread.
-    std::optional<std::set<std::tuple<std::size_t, std::uint32_t, std::uint32_t>>> threads;
+    // Threads to count, by (rank index, pid, tid): a slice's rankIndex, or
+    // its place in `slices` when it has none; none = every thread.
+    using ThreadKey = std::tuple<int, std::uint32_t, std::uint32_t>;
+    std::optional<std::set<ThreadKey>> threads;
 };
 
 struct SamplingProfile {

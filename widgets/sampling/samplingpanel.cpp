@@ -110,6 +110,14 @@ void SamplingPanel::setFilter(const stats::SamplingFilter &filter)
     refreshWhenShown();
 }
 
+void SamplingPanel::setThreads(std::optional<std::set<stats::SamplingScope::ThreadKey>> threads)
+{
+    if (threads == m_threads)
+        return;
+    m_threads = std::move(threads);
+    refreshWhenShown();
+}
+
 QString SamplingPanel::note() const
 {
     return m_note->text();
@@ -133,8 +141,8 @@ void SamplingPanel::refresh()
     if (!session())
         return;
     run<std::shared_ptr<const stats::SamplingProfile>>(
-        [s = session(), sc = scope(), f = m_filter] {
-            return std::make_shared<const stats::SamplingProfile>(stats::samplingProfile(*s, sc, f));
+        [s = session(), sc = scope(), f = m_filter, threads = m_threads] {
+            return std::make_shared<const stats::SamplingProfile>(stats::samplingProfile(stats::SamplingScope{stats::slicesOf(*s, sc), threads}, f));
         },
         [this](std::shared_ptr<const stats::SamplingProfile> p) { present(std::move(p)); });
 }
@@ -157,7 +165,9 @@ void SamplingPanel::present(std::shared_ptr<const stats::SamplingProfile> profil
                            "nsys profile --sample=cpu (and --cudabacktrace=all for the CUDA calls' backtraces)."));
         return;
     }
-    QString text = tr("%n sample(s) with a callchain in this scope", nullptr, int(std::min<std::uint64_t>(m_profile->samples, INT_MAX)));
+    QString text = m_threads ? tr("%n sample(s) with a callchain on the %1 sampled thread(s) of the area selection", nullptr,
+                                  int(std::min<std::uint64_t>(m_profile->samples, INT_MAX))).arg(m_threads->size())
+                             : tr("%n sample(s) with a callchain in this scope", nullptr, int(std::min<std::uint64_t>(m_profile->samples, INT_MAX)));
     if (m_profile->withoutCallchain)
         text += tr("; %1 more without one (not counted)").arg(m_profile->withoutCallchain);
     m_note->setText(text + QLatin1Char('.'));

@@ -28,6 +28,9 @@ public:
     QTreeView *tree() const { return m_tree; }
     IcicleView *icicle() const { return m_icicle; }
     QString note() const;
+    // Only these threads' samples (the CPU samples rows of an area
+    // selection); none: every thread in scope.
+    void setThreads(std::optional<std::set<stats::SamplingScope::ThreadKey>> threads);
     // Selects the next function whose name contains `text`; false if none does.
     bool findNext(const QString &text);
 
@@ -52,6 +55,7 @@ private:
     CallTreeModel *m_model;
     IcicleView *m_icicle;
     stats::SamplingFilter m_filter;
+    std::optional<std::set<stats::SamplingScope::ThreadKey>> m_threads;
     std::shared_ptr<const stats::SamplingProfile> m_profile;
 };
 

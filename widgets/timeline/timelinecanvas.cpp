@@ -833,6 +833,27 @@ void TimelineCanvas::clearAreaRows()
     viewport()->update();
 }
 
+std::set<stats::SamplingScope::ThreadKey> TimelineCanvas::areaSampledThreads() const
+{
+    std::set<stats::SamplingScope::ThreadKey> threads;
+    const auto &rows = m_rows.rows();
+    for (const int row : m_areaRows) {
+        const TimelineRow &r = rows[std::size_t(row)];
+        // A collapsed group's sample rows are in it too.
+        for (std::size_t child = 0; child < rows.size(); ++child) {
+            const TimelineRow &c = rows[child];
+            bool inArea = int(child) == row;
+            for (int up = c.parent; !inArea && up >= 0 && r.kind == TimelineRow::Kind::Group && r.collapsed; up = rows[std::size_t(up)].parent)
+                inArea = up == row;
+            if (!inArea || c.kind != TimelineRow::Kind::Samples || c.sampledThread < 0)
+                continue;
+            const SampledThread &t = m_session->ranks()[std::size_t(c.rank)].report->sampling.threads[std::size_t(c.sampledThread)];
+            threads.insert({c.rank, t.pid, t.tid});
+        }
+    }
+    return threads;
+}
+
 std::vector<stats::TrackRef> TimelineCanvas::areaTracks() const
 {
     std::vector<stats::TrackRef> tracks;

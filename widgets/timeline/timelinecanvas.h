@@ -5,6 +5,7 @@
 // and highlights are drawn over it without rebuilding. Mouse, wheel and
 // tooltips are TimelineInput's; keys are TimelineActions'.
 #include "session/sampledetails.h"
+#include "stats/samplingprofile.h"
 #include "session/session.h"
 #include "theme/theme.h"
 #include "timeline/collapsedbusy.h"
@@ -155,6 +156,8 @@ public:
     void revealRow(int row);
     // The tracks the area's rows draw, a collapsed group's rows' included.
     std::vector<stats::TrackRef> areaTracks() const;
+    // The sampled threads whose CPU samples rows the area holds, by (rank index, pid, tid).
+    std::set<stats::SamplingScope::ThreadKey> areaSampledThreads() const;
 
 signals:
     void eventSelected(std::optional<rankscope::EventLocation> event);

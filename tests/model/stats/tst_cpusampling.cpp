@@ -154,7 +154,7 @@ private slots:
         const Db db(cloverleaf());
         // One thread.
         const SampledThread thread = m_clover->sampling.threads[1];
-        SamplingScope scope{{wholeReport(*m_clover)}, std::set<std::tuple<std::size_t, std::uint32_t, std::uint32_t>>{{0, thread.pid, thread.tid}}};
+        SamplingScope scope{{wholeReport(*m_clover)}, std::set<SamplingScope::ThreadKey>{{0, thread.pid, thread.tid}}};
         QCOMPARE(flatByProfile(samplingProfile(scope)),
                  flatBySql(db, QStringLiteral("((ce.globalTid >> 24) & 16777215) = %1 AND (ce.globalTid & 16777215) = %2").arg(thread.pid).arg(thread.tid)));
         // The middle third of the samples' span, ends included (as statistics count events).

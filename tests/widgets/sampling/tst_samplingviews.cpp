@@ -117,6 +117,24 @@ private slots:
             QCOMPARE(f.function, f.module);
     }
 
+    void areaSelectionsThreadsAloneAreCounted()
+    {
+        SamplingPanel panel;
+        panel.setSession(m_clover);
+        const Report &r = *m_clover->ranks()[0].report;
+        const SampledThread &thread = r.sampling.threads[1];
+        panel.setThreads(std::set<stats::SamplingScope::ThreadKey>{{0, thread.pid, thread.tid}});
+        panel.ensureComputed();
+        std::uint64_t withChain = 0;
+        for (const CpuSample &sample : r.sampling.samplesOf(thread))
+            withChain += sample.callchain != CpuSample::kNoCallchain;
+        QCOMPARE(panel.model()->profile()->samples, withChain);
+        QVERIFY2(panel.note().contains(QStringLiteral("area selection")), qPrintable(panel.note()));
+        panel.setThreads(std::nullopt);
+        panel.ensureComputed();
+        QCOMPARE(panel.model()->profile()->samples, stats::samplingProfile(r).samples);
+    }
+
     void exportWritesTheThreeTables()
     {
         SamplingPanel panel;
@@ -200,6 +218,10 @@ private slots:
         canvas->setSampleColoring(TimelineCanvas::SampleColoring::ByThreadState);
         QCOMPARE(colorAt().rgb(), Theme::threadStateColor(sample.threadState).rgb());
         canvas->setSampleColoring(TimelineCanvas::SampleColoring::ByModule);
+        // An area over the row names its thread.
+        canvas->setAreaRows(sampleRows.front(), sampleRows.front());
+        QCOMPARE(canvas->areaSampledThreads(), (std::set<stats::SamplingScope::ThreadKey>{{0, thread.pid, thread.tid}}));
+        canvas->clearAreaRows();
         // Marking the sample's innermost function colours its column.
         const auto frames = r.sampling.callchain(sample.callchain);
         QVERIFY(!frames.empty());
