@@ -82,7 +82,8 @@ bool readCallchainRows(NsysLoadContext &ctx, CallchainInterner &interner, const 
     struct RawFrameHash {
         std::size_t operator()(const RawFrame &f) const
         {
-            return std::hash<std::int64_t>()(f.symbol * 1000003 + f.module * 31 + f.flags);
+            // Unsigned: a damaged export's ids can be anything, and must not overflow.
+            return std::hash<std::uint64_t>()(std::uint64_t(f.symbol) * 1000003u + std::uint64_t(f.module) * 31u + std::uint64_t(f.flags));
         }
     };
     std::unordered_map<RawFrame, std::uint32_t, RawFrameHash> frameOf;
