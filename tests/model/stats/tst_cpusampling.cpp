@@ -8,6 +8,7 @@
 #include "load/cache/indexcache.h"
 #include "load/traceloader.h"
 #include "stats/reportcatalog.h"
+#include "stats/diagnosis.h"
 #include "stats/gapanalysis.h"
 #include "stats/samplingcomparison.h"
 #include "stats/samplingprofile.h"
@@ -362,6 +363,60 @@ private slots:
         }
         QCOMPARE(whole.front().function, QStringLiteral("main"));
         QVERIFY(sampledSharesText(whole).startsWith(QStringLiteral("main (saxpy-mpi-cuda) 55 %")));
+    }
+
+    void inputStarvationNamesWhereTheCpuWasSampled()
+    {
+        // The data-loader-bound run with planted samples on its training
+        // thread every 50 µs over its GPU's span: three in four in
+        // decode_jpeg (libjpeg.so.8), the fourth in pthread_cond_wait.
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("sampled.sqlite"));
+        QVERIFY(QFile::copy(slowFixture(), path));
+        QFile::setPermissions(path, QFile::ReadOwner | QFile::WriteOwner);
+        constexpr qint64 kFirst = 7190962533, kLast = 8652417046, kPeriod = 50'000, kThread = 281492643120157;
+        {
+            const Db db(path, true);
+            QVERIFY(db.exec(QStringLiteral(
+                "CREATE TABLE COMPOSITE_EVENTS(id INTEGER PRIMARY KEY, start INTEGER NOT NULL, cpu INTEGER, threadState INTEGER, globalTid INTEGER, cpuCycles INTEGER NOT NULL);"
+                "CREATE TABLE SAMPLING_CALLCHAINS(id INTEGER NOT NULL, symbol INTEGER NOT NULL, module INTEGER NOT NULL, kernelMode INTEGER, thumbCode INTEGER,"
+                " unresolved INTEGER, specialEntry INTEGER, originalIP INTEGER, unwindMethod INTEGER, stackDepth INTEGER NOT NULL, PRIMARY KEY (id, stackDepth));"
+                "INSERT INTO StringIds VALUES (100001, 'decode_jpeg'), (100002, '/usr/lib/libjpeg.so.8'), (100003, 'pthread_cond_wait'),"
+                " (100004, '/usr/lib/libc.so.6'), (100005, 'main'), (100006, 'python3');"
+                "WITH RECURSIVE k(n) AS (SELECT 0 UNION ALL SELECT n + 1 FROM k WHERE %1 + (n + 1) * %3 <= %2)"
+                " INSERT INTO COMPOSITE_EVENTS SELECT n + 1, %1 + n * %3, 0, 1, %4, 0 FROM k;"
+                "INSERT INTO SAMPLING_CALLCHAINS SELECT id, CASE WHEN (id - 1) % 4 = 3 THEN 100003 ELSE 100001 END,"
+                " CASE WHEN (id - 1) % 4 = 3 THEN 100004 ELSE 100002 END, 0, 0, 0, 0, 0, 1, 0 FROM COMPOSITE_EVENTS;"
+                "INSERT INTO SAMPLING_CALLCHAINS SELECT id, 100005, 100006, 0, 0, 0, 0, 0, 1, 1 FROM COMPOSITE_EVENTS;")
+                                .arg(kFirst).arg(kLast).arg(kPeriod).arg(kThread)));
+        }
+        const Session session = Session::load({path});
+        QCOMPARE(session.failures().size(), std::size_t(0));
+        const Diagnosis d = diagnose(session);
+        const auto input = std::find_if(d.findings.begin(), d.findings.end(), [](const Finding &f) { return f.id == QLatin1String("input_starvation"); });
+        QVERIFY(input != d.findings.end());
+        // The planted truth, counted here: the samples inside the finding's gaps, ends included.
+        const RankEntry &entry = session.ranks()[0];
+        qint64 jpeg = 0, all = 0;
+        for (const FindingInstance &i : input->instances) {
+            const qint64 from = i.time.start - entry.sessionOffset, to = i.time.end - entry.sessionOffset;
+            qint64 inGap = 0, jpegInGap = 0;
+            for (qint64 k = std::max<qint64>(0, (from - kFirst + kPeriod - 1) / kPeriod); kFirst + k * kPeriod <= to; ++k) {
+                ++inGap;
+                jpegInGap += k % 4 != 3;
+            }
+            all += inGap;
+            jpeg += jpegInGap;
+            if (inGap > 0) {
+                QVERIFY2(i.what.contains(QStringLiteral("; CPU sampled in decode_jpeg (libjpeg.so.8) %1 %").arg(std::lround(100.0 * double(jpegInGap) / double(inGap)))),
+                         qPrintable(i.what));
+            }
+        }
+        QVERIFY(all > 1000);
+        QVERIFY2(input->evidence.contains(QStringLiteral("sampled mostly in decode_jpeg (libjpeg.so.8) %1 %, pthread_cond_wait (libc.so.6) %2 %")
+                                              .arg(std::lround(100.0 * double(jpeg) / double(all)))
+                                              .arg(std::lround(100.0 * double(all - jpeg) / double(all)))),
+                 qPrintable(input->evidence));
     }
 
     void indexCacheGivesWhatTheParseGave()
