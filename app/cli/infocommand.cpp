@@ -65,6 +65,10 @@ void printRank(QTextStream &out, const RankEntry &entry, bool memoryParts)
     for (const CounterTrack &c : r.counters)
         samples += c.time.size();
     out << "  Counters:    " << r.counters.size() << " tracks, " << samples << " samples\n";
+    if (!r.sampling.isEmpty())
+        out << "  CPU samples: " << r.sampling.samples.size() << " on " << r.sampling.threads.size() << " threads; "
+            << r.sampling.chainCount() << " distinct callchains of " << r.sampling.frames.size() << " distinct frames; "
+            << r.sampling.backtraces.size() << " calls with a backtrace\n";
     out << "  Tracks:      " << r.tracks.size() << "\n";
     out << "  Diagnostics: " << r.diagnostics.size() << "\n";
     out << "  Load time:   " << QString::number(r.loadSeconds * 1000.0, 'f', 1) << " ms\n";
