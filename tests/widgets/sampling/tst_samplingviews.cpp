@@ -11,6 +11,7 @@
 #include "testdata.h"
 #include "theme/theme.h"
 #include "timeline/timelinecanvas.h"
+#include "timeline/timelineinput.h"
 #include "timeline/timelineview.h"
 #include "timeline/zoomstate.h"
 
@@ -196,6 +197,10 @@ private slots:
         const std::optional<SampleLocation> hit = canvas->sampleAt(pos);
         QVERIFY(hit);
         QCOMPARE(hit->sample, thread.first + thread.count / 2);
+        // Hovering it shows its backtrace.
+        const QString tip = canvas->input()->tooltipAt(pos);
+        QVERIFY2(tip.startsWith(QStringLiteral("CPU sample at ")), qPrintable(tip));
+        QVERIFY2(tip.contains(QStringLiteral("#0 ") + frameText(r, r.sampling.frames[r.sampling.callchain(sample.callchain).front()])), qPrintable(tip));
         QSignalSpy chosen(canvas, &TimelineCanvas::sampleChosen);
         click(canvas->viewport(), pos);
         QCOMPARE(chosen.size(), 1);
