@@ -61,7 +61,7 @@ ScanFigures sqliteScan(const QString &file, const std::vector<std::string> &stat
         return figures;
     QElapsedTimer timer;
     timer.start();
-    std::int64_t sink = 0;
+    std::uint64_t sink = 0; // unsigned: the values (ids, times) add up past 2^63, and must wrap, not overflow
     for (const std::string &sql : statements) {
         sqlite3_stmt *stmt = nullptr;
         if (sqlite3_prepare_v2(db, sql.c_str(), int(sql.size()), &stmt, nullptr) != SQLITE_OK)
@@ -70,7 +70,8 @@ ScanFigures sqliteScan(const QString &file, const std::vector<std::string> &stat
         figures.columns += std::size_t(columns);
         while (sqlite3_step(stmt) == SQLITE_ROW)
             for (int c = 0; c < columns; ++c)
-                sink += sqlite3_column_type(stmt, c) == SQLITE_TEXT ? sqlite3_column_bytes(stmt, c) : sqlite3_column_int64(stmt, c);
+                sink += sqlite3_column_type(stmt, c) == SQLITE_TEXT ? std::uint64_t(sqlite3_column_bytes(stmt, c))
+                                                                   : std::uint64_t(sqlite3_column_int64(stmt, c));
         sqlite3_finalize(stmt);
     }
     figures.seconds = double(timer.nsecsElapsed()) / 1e9;
