@@ -68,6 +68,7 @@ void TimelineCanvas::setSession(std::shared_ptr<const Session> session)
     m_session = std::move(session);
     m_areaRows.clear(); // the rows are the new session's
     m_communicationWaits.clear(); // the last session's ranks
+    m_markedChains.clear();       // its callchains, too
     m_selected.reset();
     m_correlated.reset();
     m_flows.clear();
