@@ -7,6 +7,8 @@
 #include "core/units.h"
 #include "load/cache/indexcache.h"
 #include "stats/collectiveinputs.h"
+#include "stats/criticalpath.h"
+#include "stats/stepmatrix.h"
 #include "stats/kernelclasses.h"
 #include "stats/reportcatalog.h"
 
@@ -130,7 +132,20 @@ int runStats(const QStringList &arguments)
     const QCommandLineOption csvRawOption(QStringLiteral("csv-raw"),
                                           QStringLiteral("CSV: write names as the trace has them, as nsys does; by default a name that a spreadsheet\n"
                                                          "would take as a formula (beginning with = + - @) is written behind a '."));
-    parser.addOptions({reportOption, formatOption, outputOption, gapOption, utilOption, commOption, alignOption, rowsOption, binsOption, csvRawOption});
+    const QCommandLineOption stepOption(QStringLiteral("step"),
+                                        QStringLiteral("critical_path, critical_path_summary: only step N (its number from 0, as the Steps panel counts them)."),
+                                        QStringLiteral("N"));
+    const QCommandLineOption stepNamesOption(QStringLiteral("step-names"),
+                                             QStringLiteral("critical_path, critical_path_summary: the step ranges' names (an unanchored REGEX; default:\n"
+                                                            "ProfilerStep#N, \"step N\", \"iteration N\")."),
+                                             QStringLiteral("REGEX"));
+    const QCommandLineOption whatIfOption(QStringLiteral("what-if"),
+                                          QStringLiteral("critical_path_summary: re-solve each step with durations scaled: 'kernel:REGEX=0.8' (kernels whose\n"
+                                                         "name matches take 0.8 of their time), 'nvtx:REGEX=0.5' (the host time inside matching ranges),\n"
+                                                         "'rank:N=0.9' (what rank N computes). Repeat it to combine."),
+                                          QStringLiteral("TARGET:WHAT=FACTOR"));
+    parser.addOptions({reportOption, formatOption, outputOption, gapOption, utilOption, commOption, alignOption, rowsOption, binsOption, csvRawOption,
+                       stepOption, stepNamesOption, whatIfOption});
     addInputArgument(parser);
     parser.process(arguments);
 
@@ -179,6 +194,26 @@ int runStats(const QStringList &arguments)
         return 1;
     }
     options.alignOnCollectives = align == QLatin1String("collectives");
+    if (parser.isSet(stepOption)) {
+        options.step = parser.value(stepOption).toInt(&ok);
+        if (!ok || *options.step < 0) {
+            QTextStream(&standardError()) << "rankscope-cli: --step is a step number from 0\n";
+            return 1;
+        }
+    }
+    options.stepNames = parser.value(stepNamesOption);
+    if (const QString error = stats::stepPatternError(options.stepNames); !error.isEmpty()) {
+        QTextStream(&standardError()) << "rankscope-cli: --step-names: " << error << "\n";
+        return 1;
+    }
+    options.whatIfs = parser.values(whatIfOption);
+    for (const QString &text : options.whatIfs) {
+        QString error;
+        if (!stats::parseWhatIf(text, &error)) {
+            QTextStream(&standardError()) << "rankscope-cli: --" << error << "\n";
+            return 1;
+        }
+    }
     QStringList perFile, wholeSession;
     for (const QString &name : reports)
         (stats::isSessionReport(name) ? wholeSession : perFile) << name;

@@ -5,6 +5,7 @@
 #include "stats/apirules.h"
 #include "stats/collectiveinputs.h"
 #include "stats/collectives.h"
+#include "stats/criticalpathtables.h"
 #include "stats/gpurules.h"
 #include "stats/nsysreports.h"
 #include "stats/rankbreakdown.h"
@@ -44,7 +45,8 @@ const std::vector<std::pair<QString, Runner>> &catalog()
 const QStringList &sessionReportNames()
 {
     static const QStringList names{QStringLiteral("rank_summary"), QStringLiteral("rank_comparison"), QStringLiteral("collectives"),
-                                   QStringLiteral("rank_wait"), QStringLiteral("rank_time_map"), QStringLiteral("cpu_sampling_ranks")};
+                                   QStringLiteral("rank_wait"), QStringLiteral("rank_time_map"), QStringLiteral("cpu_sampling_ranks"),
+                                   QStringLiteral("critical_path"), QStringLiteral("critical_path_summary")};
     return names;
 }
 
@@ -89,7 +91,8 @@ KernelClassifier collectiveClassesFor(const ReportOptions &options)
 bool readsCollectives(const QString &name)
 {
     return name == QLatin1String("collectives") || name == QLatin1String("rank_wait") || name == QLatin1String("rank_time_map")
-           || name == QLatin1String("rank_comparison"); // its waits columns
+           || name == QLatin1String("rank_comparison") // its waits columns
+           || name == QLatin1String("critical_path") || name == QLatin1String("critical_path_summary");
 }
 
 bool readsOtherGpuWork(const QString &name)
@@ -119,6 +122,22 @@ std::optional<ResultTable> runSessionReport(const QString &name, const Session &
     if (!collectiveOps)
         collectiveOps = &own.emplace(session, collectiveClassesFor(options));
     const CollectiveMatch &match = collectiveOps->match(options.alignOnCollectives);
+    if (name.startsWith(QLatin1String("critical_path"))) {
+        CriticalPathOptions pathOptions;
+        pathOptions.step = options.step;
+        pathOptions.stepNames = options.stepNames;
+        for (const QString &text : options.whatIfs)
+            if (const std::optional<WhatIf> w = parseWhatIf(text))
+                pathOptions.whatIfs.push_back(*w);
+        const std::vector<StepCriticalPath> paths = criticalPaths(session, match, collectiveClassesFor(options), pathOptions);
+        ResultTable t = name == QLatin1String("critical_path") ? criticalPathTable(session, paths) : criticalPathSummaryTable(session, paths);
+        t.notes = match.notes;
+        if (paths.empty())
+            t.notes << QStringLiteral("critical path: no step %1 among the ranks' step annotations").arg(options.step.value_or(0));
+        else if (paths.front().step < 0)
+            t.notes << QStringLiteral("critical path: no step annotation (ProfilerStep#N, an NVTX \"step N\" range): the whole session is one range, step -1");
+        return t;
+    }
     ResultTable t = name == QLatin1String("collectives") ? collectivesTable(session, match)
                     : name == QLatin1String("rank_wait") ? rankWaitTable(*collectiveOps, match)
                                                          : rankTimeMapTable(session, match, options.mapBins);

@@ -27,6 +27,12 @@ struct ReportOptions {
     // collectives, rank_wait: times shifted so matched collectives end
     // together on every rank (see alignedOnCollectives), not as recorded.
     bool alignOnCollectives = false;
+    // critical_path, critical_path_summary: only this step (its number),
+    // the step names (empty: the built-in ones), what-ifs as
+    // `kernel:REGEX=0.8` (stats/criticalpath.h: parseWhatIf).
+    std::optional<int> step;
+    QString stepNames;
+    QStringList whatIfs;
 };
 
 // Per-file reports first, then the session-wide ones.

@@ -38,11 +38,12 @@ QString stepPatternError(const QString &names)
     return pattern.isValid() ? QString() : pattern.errorString();
 }
 
-std::vector<TimeRange> stepRangesOf(const RankEntry &entry, const QRegularExpression *pattern)
+std::vector<TrackEvent> stepEventsOf(const RankEntry &entry, const QRegularExpression *pattern)
 {
-    std::vector<TimeRange> steps;
+    std::vector<TrackEvent> steps;
     const Report &r = *entry.report;
-    for (const Track &t : r.tracks) {
+    for (std::uint32_t track = 0; track < r.tracks.size(); ++track) {
+        const Track &t = r.tracks[track];
         if (t.kind != TrackKind::Nvtx || !Session::ownsTrack(entry, t))
             continue;
         std::unordered_map<StringId, bool> isStep; // a few names, a million ranges
@@ -53,10 +54,23 @@ std::vector<TimeRange> stepRangesOf(const RankEntry &entry, const QRegularExpres
                 it->second = pattern ? pattern->match(QString::fromUtf8(name.data(), qsizetype(name.size()))).hasMatch() : isStepName(name);
             }
             if (it->second)
-                steps.push_back({t.slices.start(i), t.slices.end(i)});
+                steps.push_back({track, std::uint32_t(i)});
         }
     }
-    std::sort(steps.begin(), steps.end(), [](const TimeRange &a, const TimeRange &b) { return a.start < b.start; });
+    std::stable_sort(steps.begin(), steps.end(), [&](const TrackEvent &a, const TrackEvent &b) {
+        return r.tracks[a.track].slices.start(a.event) < r.tracks[b.track].slices.start(b.event);
+    });
+    return steps;
+}
+
+std::vector<TimeRange> stepRangesOf(const RankEntry &entry, const QRegularExpression *pattern)
+{
+    std::vector<TimeRange> steps;
+    const Report &r = *entry.report;
+    for (const TrackEvent &e : stepEventsOf(entry, pattern)) {
+        const SliceTrack &s = r.tracks[e.track].slices;
+        steps.push_back({s.start(e.event), s.end(e.event)});
+    }
     return steps;
 }
 

@@ -31,6 +31,8 @@ struct StepMatrix {
 // record_function scopes whose name `pattern` matches (unanchored), or
 // with a built-in step name when `pattern` is null.
 std::vector<TimeRange> stepRangesOf(const RankEntry &entry, const QRegularExpression *pattern);
+// The same ranges as events of the entry's report (track and event), by start.
+std::vector<TrackEvent> stepEventsOf(const RankEntry &entry, const QRegularExpression *pattern);
 
 // The steps of every rank of `session`: its NVTX ranges and record_function
 // scopes whose name matches `names` (unanchored; an empty pattern: the

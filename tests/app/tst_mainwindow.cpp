@@ -495,7 +495,7 @@ private slots:
         MainWindow w;
         w.open({slowFixture()}, true);
         const QStringList written = w.exportStatistics(dir.path());
-        QCOMPARE(written.size(), 20); // 12 nsys reports and rules and 2 CPU sampling tables for the file; rank_summary, rank_comparison, collectives, rank_wait, rank_time_map, cpu_sampling_ranks for the session
+        QCOMPARE(written.size(), 22); // 12 nsys reports and rules and 2 CPU sampling tables for the file; rank_summary, rank_comparison, collectives, rank_wait, rank_time_map, cpu_sampling_ranks, critical_path, critical_path_summary for the session
         for (const QString &report : {QStringLiteral("cuda_gpu_kern_sum"), QStringLiteral("cuda_gpu_mem_size_sum"), QStringLiteral("gpu_gaps"),
                                       QStringLiteral("cuda_api_sync"), QStringLiteral("cuda_memcpy_async")}) {
             QString expected = readText(referenceCsv(QStringLiteral("slow_1gpu"), report));
@@ -503,6 +503,7 @@ private slots:
             QCOMPARE(readText(dir.filePath(QStringLiteral("slow_1gpu_%1.csv").arg(report))), expected);
         }
         QVERIFY(QFileInfo::exists(dir.filePath(QStringLiteral("rank_summary.csv"))));
+        QVERIFY(QFileInfo::exists(dir.filePath(QStringLiteral("critical_path_summary.csv"))));
         QVERIFY(QFileInfo::exists(dir.filePath(QStringLiteral("rank_comparison.csv"))));
         QVERIFY(QFileInfo::exists(dir.filePath(QStringLiteral("rank_wait.csv"))));
     }

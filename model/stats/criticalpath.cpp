@@ -1,0 +1,211 @@
+#include "stats/criticalpath.h"
+
+#include "stats/criticalpathgraph.h"
+#include "stats/stepmatrix.h"
+
+#include <algorithm>
+
+namespace rankscope::stats {
+
+QString pathKindName(PathKind kind)
+{
+    switch (kind) {
+    case PathKind::Cpu: return QStringLiteral("cpu");
+    case PathKind::Launch: return QStringLiteral("launch");
+    case PathKind::Kernel: return QStringLiteral("kernel");
+    case PathKind::Memcpy: return QStringLiteral("memcpy");
+    case PathKind::Memset: return QStringLiteral("memset");
+    case PathKind::Communication: return QStringLiteral("communication");
+    case PathKind::Wait: return QStringLiteral("wait");
+    case PathKind::Sync: return QStringLiteral("sync");
+    case PathKind::Idle: return QStringLiteral("idle");
+    }
+    return {};
+}
+
+std::optional<WhatIf> parseWhatIf(const QString &text, QString *error)
+{
+    auto fail = [&](const QString &why) -> std::optional<WhatIf> {
+        if (error)
+            *error = QStringLiteral("what-if \"%1\": %2").arg(text, why);
+        return std::nullopt;
+    };
+    const qsizetype colon = text.indexOf(QLatin1Char(':'));
+    const qsizetype equals = text.lastIndexOf(QLatin1Char('='));
+    if (colon <= 0 || equals < colon)
+        return fail(QStringLiteral("write it as kernel:REGEX=0.8, nvtx:REGEX=0.8 or rank:N=0.8"));
+    const QString target = text.left(colon).trimmed().toLower();
+    const QString what = text.mid(colon + 1, equals - colon - 1);
+    bool ok = false;
+    const double factor = text.mid(equals + 1).trimmed().toDouble(&ok);
+    if (!ok || !(factor >= 0.0) || factor > 1000.0)
+        return fail(QStringLiteral("the factor after = is the new duration over the old, from 0 to 1000 (0.8: 20 % faster)"));
+    WhatIf w;
+    w.factor = factor;
+    w.text = text;
+    if (target == QLatin1String("rank")) {
+        w.target = WhatIf::Target::Rank;
+        w.rank = what.trimmed().toInt(&ok);
+        if (!ok)
+            return fail(QStringLiteral("rank: takes a rank number"));
+        return w;
+    }
+    if (target == QLatin1String("kernel"))
+        w.target = WhatIf::Target::Kernel;
+    else if (target == QLatin1String("nvtx") || target == QLatin1String("range"))
+        w.target = WhatIf::Target::Range;
+    else
+        return fail(QStringLiteral("the target is kernel, nvtx or rank"));
+    w.pattern = QRegularExpression(what);
+    if (what.isEmpty() || !w.pattern.isValid())
+        return fail(what.isEmpty() ? QStringLiteral("no name pattern") : w.pattern.errorString());
+    return w;
+}
+
+std::array<TimeNs, kPathKindCount> StepCriticalPath::timeByKind() const
+{
+    std::array<TimeNs, kPathKindCount> byKind{};
+    for (const PathSegment &s : segments)
+        byKind[std::size_t(s.kind)] += s.duration();
+    return byKind;
+}
+
+namespace {
+
+// Back from `end` along the edges that bind, to the window's start: the
+// segments in time order, neighbours with the same event merged.
+std::vector<PathSegment> walkBack(const PathGraph &graph, std::uint32_t end, TimeNs windowStart)
+{
+    struct Step {
+        PathSegment segment;
+        bool between = false; // time between events (PathEdge::between)
+    };
+    std::vector<Step> reversed;
+    std::uint32_t node = end;
+    for (std::size_t steps = 0; steps <= graph.nodeCount(); ++steps) {
+        const TimeNs t = graph.time(node);
+        if (t <= windowStart)
+            break;
+        const PathEdge *edge = graph.bindingEdge(node);
+        if (!edge) { // nothing traced explains it: idle since the window's start
+            reversed.push_back({{graph.rankOf(node), PathKind::Idle, windowStart, t, {}, -1}, true});
+            break;
+        }
+        const TimeNs from = std::max(graph.time(edge->from), windowStart);
+        const int rank = graph.rankOf(node), fromRank = graph.rankOf(edge->from);
+        if (from < t || fromRank != rank)
+            reversed.push_back({{rank, edge->kind, from, t, edge->event, fromRank != rank ? fromRank : -1}, edge->between});
+        node = edge->from;
+    }
+    std::vector<PathSegment> segments;
+    bool lastBetween = true;
+    for (auto it = reversed.rbegin(); it != reversed.rend(); ++it) {
+        const PathSegment &s = it->segment;
+        if (s.start >= s.end && s.fromRankIndex < 0)
+            continue;
+        if (!segments.empty() && !lastBetween && !it->between) {
+            PathSegment &last = segments.back();
+            if (last.rankIndex == s.rankIndex && last.kind == s.kind && last.event == s.event && s.fromRankIndex < 0 && last.end == s.start) {
+                last.end = s.end; // one event's time split by its children's boundaries
+                continue;
+            }
+        }
+        segments.push_back(s);
+        lastBetween = it->between;
+    }
+    // A crossing of zero length keeps its rank change on the segment after it.
+    for (std::size_t i = 0; i + 1 < segments.size(); ++i)
+        if (segments[i].start >= segments[i].end && segments[i + 1].fromRankIndex < 0) {
+            segments[i + 1].fromRankIndex = segments[i].fromRankIndex;
+            segments.erase(segments.begin() + std::ptrdiff_t(i));
+            --i;
+        }
+    if (!segments.empty() && segments.back().start >= segments.back().end)
+        segments.pop_back();
+    return segments;
+}
+
+StepCriticalPath solveStep(const Session &session, const CollectiveMatch &match, const KernelClassifier &classes,
+                           const CriticalPathOptions &options, int step, TimeRange window,
+                           std::vector<std::optional<TrackEvent>> stepEvents)
+{
+    StepCriticalPath path;
+    path.step = step;
+    path.window = window;
+    path.clockShift.resize(session.ranks().size());
+    for (std::size_t r = 0; r < session.ranks().size(); ++r)
+        path.clockShift[r] = match.shiftOf(int(r));
+    StepGraphInput input{window, std::move(stepEvents), &options.whatIfs};
+    const StepGraph g = buildStepGraph(session, match, classes, input);
+    path.nodes = g.graph.nodeCount();
+    path.edges = g.graph.edgeCount();
+
+    std::uint32_t end = g.lastNode;
+    for (std::size_t r = 0; r < g.stepEnd.size(); ++r)
+        if (g.stepEnd[r] != PathGraph::kNone && (end == PathGraph::kNone || g.graph.time(g.stepEnd[r]) > g.graph.time(end)))
+            end = g.stepEnd[r];
+    if (end == PathGraph::kNone)
+        return path;
+    path.endRankIndex = g.graph.rankOf(end);
+    path.window.end = g.graph.time(end);
+    path.segments = walkBack(g.graph, end, window.start);
+
+    if (!options.whatIfs.empty()) {
+        const std::vector<TimeNs> solved = g.graph.solve(true);
+        TimeNs newEnd = solved[end];
+        for (const std::uint32_t e : g.stepEnd)
+            if (e != PathGraph::kNone)
+                newEnd = std::max(newEnd, solved[e]);
+        path.whatIfLength = std::max<TimeNs>(0, newEnd - window.start);
+    }
+    return path;
+}
+
+} // namespace
+
+std::vector<StepCriticalPath> criticalPaths(const Session &session, const CollectiveMatch &match, const KernelClassifier &classes,
+                                            const CriticalPathOptions &options)
+{
+    std::vector<StepCriticalPath> paths;
+    const std::size_t ranks = session.ranks().size();
+    if (options.range) {
+        paths.push_back(solveStep(session, match, classes, options, -1, *options.range, std::vector<std::optional<TrackEvent>>(ranks)));
+        return paths;
+    }
+    std::optional<QRegularExpression> pattern;
+    if (!options.stepNames.isEmpty()) {
+        pattern.emplace(options.stepNames);
+        if (!pattern->isValid())
+            return paths;
+    }
+    std::vector<std::vector<TrackEvent>> steps(ranks);
+    std::size_t most = 0;
+    for (std::size_t r = 0; r < ranks; ++r) {
+        steps[r] = stepEventsOf(session.ranks()[r], pattern ? &*pattern : nullptr);
+        most = std::max(most, steps[r].size());
+    }
+    if (most == 0 && !options.step) { // no step annotation: the whole session as one range
+        paths.push_back(solveStep(session, match, classes, options, -1, session.extent(), std::vector<std::optional<TrackEvent>>(ranks)));
+        return paths;
+    }
+    for (std::size_t k = 0; k < most; ++k) {
+        if (options.step && std::size_t(*options.step) != k)
+            continue;
+        std::vector<std::optional<TrackEvent>> events(ranks);
+        TimeRange window{kTimeMax, kTimeMin};
+        for (std::size_t r = 0; r < ranks; ++r) {
+            if (k >= steps[r].size())
+                continue;
+            const TrackEvent e = steps[r][k];
+            events[r] = e;
+            const RankEntry &entry = session.ranks()[r];
+            const TimeNs shift = entry.sessionOffset + match.shiftOf(int(r));
+            window.start = std::min(window.start, entry.report->tracks[e.track].slices.start(e.event) + shift);
+            window.end = std::max(window.end, stepEndTime(session, int(r), e) + match.shiftOf(int(r)));
+        }
+        paths.push_back(solveStep(session, match, classes, options, int(k), window, std::move(events)));
+    }
+    return paths;
+}
+
+} // namespace rankscope::stats

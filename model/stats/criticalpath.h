@@ -1,0 +1,97 @@
+#pragma once
+// The critical path of a training step across ranks: what set the step's
+// length, as a chain of segments back from the step's end on the rank
+// that finished last to the step's start, each an event (or the time
+// between two) on one rank, contiguous in time, crossing ranks only at a
+// collective (from the rank that arrived last). And what-if: the step's
+// length re-solved over the same dependencies with some durations scaled.
+// The graph, its edges and why each binds are in docs/statistics.md,
+// "Critical path"; stats/criticalpathgraph.h builds and solves it.
+#include "session/session.h"
+#include "stats/collectives.h"
+#include "stats/kernelclasses.h"
+
+#include <QRegularExpression>
+
+#include <array>
+#include <optional>
+#include <vector>
+
+namespace rankscope::stats {
+
+// What a segment of the path spent its time on.
+enum class PathKind : std::uint8_t {
+    Cpu,           // a CPU op, an NVTX range, an OS runtime or CUDA API call that is neither below
+    Launch,        // from a launching call's start to its GPU work's start
+    Kernel,        // a compute kernel on the GPU (and a queued op's gap behind it on its stream)
+    Memcpy,
+    Memset,
+    Communication, // a collective's kernel once every rank was there (the transfer)
+    Wait,          // in a collective's kernel, waiting for a rank whose arrival the session lacks
+    Sync,          // a synchronising call returning after the GPU work it waited for; a stream waiting for another
+    Idle,          // no traced event (untraced host work, data loading, the step annotation's own time)
+};
+constexpr int kPathKindCount = int(PathKind::Idle) + 1;
+QString pathKindName(PathKind kind); // "cpu", "launch", ... as the critical_path report writes it
+
+struct PathSegment {
+    int rankIndex = -1;     // index into Session::ranks()
+    PathKind kind = PathKind::Idle;
+    TimeNs start = 0, end = 0; // the match's clock (session time plus the rank's clock shift)
+    EventLocation event;    // what it is attributed to; invalid for idle time between events
+    // A segment the path reached by crossing ranks: the rank it came from
+    // (the collective's last arrival), else -1.
+    int fromRankIndex = -1;
+    TimeNs duration() const { return end - start; }
+};
+
+// "If this were N % faster": durations of a kernel name, an NVTX range
+// (or CPU op) name, or everything a rank computes, scaled by `factor`.
+struct WhatIf {
+    enum class Target : std::uint8_t { Kernel, Range, Rank };
+    Target target = Target::Kernel;
+    QRegularExpression pattern; // Kernel, Range: over names, unanchored
+    int rank = -1;              // Rank: its number (RankEntry::rank)
+    double factor = 1.0;        // new duration / old
+    QString text;               // as the user wrote it
+};
+// "kernel:REGEX=0.8", "nvtx:REGEX=0.5" (or "range:"), "rank:3=0.9";
+// nullopt and `error` set when it is not one.
+std::optional<WhatIf> parseWhatIf(const QString &text, QString *error = nullptr);
+
+struct StepCriticalPath {
+    int step = -1;            // its number among the ranks' steps; -1: a range, not a step
+    TimeRange window;         // the match's clock: the earliest rank's start to the last rank's end
+    int endRankIndex = -1;    // the rank that finished last, where the path ends
+    std::vector<PathSegment> segments; // by time, contiguous, covering the window
+    std::vector<TimeNs> clockShift;    // per rank index, as in CollectiveMatch::shiftOf
+    // With every what-if applied, the step's length solved again over the
+    // same graph; none without what-ifs.
+    std::optional<TimeNs> whatIfLength;
+    // The graph's size, for benchmarks and the panel's note.
+    std::size_t nodes = 0, edges = 0;
+
+    TimeNs length() const { return window.duration(); }
+    std::array<TimeNs, kPathKindCount> timeByKind() const;
+    TimeNs shiftOf(int rankIndex) const
+    {
+        return std::size_t(rankIndex) < clockShift.size() ? clockShift[std::size_t(rankIndex)] : 0;
+    }
+};
+
+struct CriticalPathOptions {
+    // Step names (as the Steps panel reads them: an unanchored pattern;
+    // empty: the built-in step names).
+    QString stepNames;
+    std::optional<int> step;        // only this step (its number)
+    std::optional<TimeRange> range; // instead of the steps: this range of session time, as one
+    std::vector<WhatIf> whatIfs;
+};
+
+// The path of every step (each step number that some rank has), or of
+// `options.range`. Times on `match`'s clock (as recorded, or aligned on
+// the collectives). `classes` names the communication kernels.
+std::vector<StepCriticalPath> criticalPaths(const Session &session, const CollectiveMatch &match, const KernelClassifier &classes,
+                                            const CriticalPathOptions &options = {});
+
+} // namespace rankscope::stats

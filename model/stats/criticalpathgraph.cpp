@@ -1,0 +1,594 @@
+#include "stats/criticalpathgraph.h"
+
+#include "core/report.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <unordered_map>
+#include <unordered_set>
+
+namespace rankscope::stats {
+
+std::uint32_t PathGraph::addNode(TimeNs time, int rankIndex)
+{
+    m_time.push_back(time);
+    m_rank.push_back(rankIndex);
+    m_binding.push_back(kNone);
+    return std::uint32_t(m_time.size() - 1);
+}
+
+void PathGraph::addEdge(const PathEdge &edge, bool binding)
+{
+    if (binding)
+        m_binding[edge.to] = std::uint32_t(m_edges.size());
+    m_edges.push_back(edge);
+}
+
+std::vector<TimeNs> PathGraph::solve(bool scaled) const
+{
+    const std::size_t n = m_time.size();
+    std::vector<std::uint32_t> firstOut(n + 1, 0), waiting(n, 0);
+    for (const PathEdge &e : m_edges) {
+        ++firstOut[e.from + 1];
+        ++waiting[e.to];
+    }
+    for (std::size_t i = 0; i < n; ++i)
+        firstOut[i + 1] += firstOut[i];
+    std::vector<std::uint32_t> out(m_edges.size());
+    {
+        std::vector<std::uint32_t> cursor(firstOut.begin(), firstOut.end() - 1);
+        for (std::uint32_t i = 0; i < m_edges.size(); ++i)
+            out[cursor[m_edges[i].from]++] = i;
+    }
+    std::vector<TimeNs> t(n, kTimeMin);
+    std::vector<std::uint32_t> ready;
+    for (std::uint32_t i = 0; i < n; ++i)
+        if (waiting[i] == 0) {
+            t[i] = m_time[i];
+            ready.push_back(i);
+        }
+    while (!ready.empty()) {
+        const std::uint32_t u = ready.back();
+        ready.pop_back();
+        for (std::uint32_t k = firstOut[u]; k < firstOut[u + 1]; ++k) {
+            const PathEdge &e = m_edges[out[k]];
+            const TimeNs w = scaled && e.factor != 1.0f ? TimeNs(std::llround(double(e.weight) * double(e.factor))) : e.weight;
+            t[e.to] = std::max(t[e.to], t[u] + w);
+            if (--waiting[e.to] == 0)
+                ready.push_back(e.to);
+        }
+    }
+    for (std::size_t i = 0; i < n; ++i)
+        if (waiting[i] != 0) // on a cycle of zero-length waits
+            t[i] = m_time[i];
+    return t;
+}
+
+namespace {
+
+// A stream that starts an op within this of another stream's op ending
+// (and later than its own queue and launch allow) waited for that op: a
+// cudaStreamWaitEvent, which the traces do not record as an edge.
+constexpr TimeNs kStreamFollowNs = 10'000;
+
+bool containsCaseless(std::string_view text, std::string_view what)
+{
+    return std::search(text.begin(), text.end(), what.begin(), what.end(),
+                       [](char a, char b) { return std::tolower(static_cast<unsigned char>(a)) == b; })
+        != text.end();
+}
+
+bool isSynchronizingCall(std::string_view name)
+{
+    return name.find("Synchronize") != std::string_view::npos;
+}
+
+// An OS runtime call that blocks the thread until another thread (or
+// process) lets it go: its time is waiting, not computing.
+bool isBlockingOsCall(std::string_view name)
+{
+    static constexpr std::string_view kBlocking[] = {"wait", "mutex_lock", "rwlock", "poll", "select", "sleep", "futex", "pthread_join", "accept", "recv"};
+    return std::any_of(std::begin(kBlocking), std::end(kBlocking), [&](std::string_view b) { return name.find(b) != std::string_view::npos; });
+}
+
+// A thread whose range ends within this of another thread of its process
+// ending an event, with nothing of its own traced in between, was woken
+// by that thread (the main thread's backward scope ending once the
+// autograd thread's last op did).
+constexpr TimeNs kThreadWakeNs = 50'000;
+constexpr TimeNs kBlockedAtLeastNs = 100'000;
+
+// PyTorch's data loader (its DataLoader __next__ op, a "data_load" range): time
+// the step spends waiting for input, not computing.
+bool isDataLoading(std::string_view name)
+{
+    return containsCaseless(name, "dataload") || containsCaseless(name, "data_load") || containsCaseless(name, "data load");
+}
+
+std::uint64_t eventKey(std::uint32_t track, std::uint32_t event)
+{
+    return (std::uint64_t(track) << 32) | event;
+}
+
+struct GpuOp {
+    std::uint32_t track = 0, event = 0;
+    std::uint32_t node = 0; // its start; its end is node + 1
+    TimeNs start = 0, end = 0;
+    std::uint32_t pid = 0;
+    int device = -1;
+    TimeNs launchStart = kTimeMin; // its launching call's start; kTimeMin: none found
+    PathKind kind = PathKind::Kernel;
+};
+
+struct HostEvent {
+    std::uint32_t track = 0, event = 0;
+    std::uint32_t node = 0;
+    TimeNs start = 0, end = 0;
+};
+
+// A host event's end, for the threads of its process that it may wake.
+struct HostEnd {
+    TimeNs time = 0;
+    std::uint32_t node = 0; // the end node
+    std::uint32_t tid = 0;
+    EventLocation event;
+};
+
+// The latest end of another thread's event in (after, at], within the
+// wake-up time of `at`; null when none.
+const HostEnd *wakingEnd(const std::vector<HostEnd> &ends, std::uint32_t tid, TimeNs after, TimeNs at)
+{
+    auto it = std::upper_bound(ends.begin(), ends.end(), at, [](TimeNs t, const HostEnd &e) { return t < e.time; });
+    while (it != ends.begin()) {
+        const HostEnd &e = *--it;
+        if (e.time <= after || at - e.time > kThreadWakeNs)
+            return nullptr;
+        if (e.tid != tid)
+            return &e;
+    }
+    return nullptr;
+}
+
+class StepGraphBuilder {
+public:
+    StepGraphBuilder(const Session &session, const CollectiveMatch &match, const KernelClassifier &classes, const StepGraphInput &input)
+        : m_session(session), m_match(match), m_classes(classes), m_input(input), m_nodes(session.ranks().size()),
+          m_matched(session.ranks().size())
+    {
+        for (const CollectiveInstance &c : match.instances)
+            if (c.arrivals.size() >= 2)
+                for (const CollectiveArrival &a : c.arrivals)
+                    if (std::size_t(a.rankIndex) < m_matched.size())
+                        m_matched[std::size_t(a.rankIndex)].insert(eventKey(a.kernel.track, a.kernel.event));
+    }
+
+    StepGraph build()
+    {
+        m_out.stepEnd.assign(m_session.ranks().size(), PathGraph::kNone);
+        for (int r = 0; r < int(m_session.ranks().size()); ++r)
+            buildRank(r);
+        addCollectives();
+        if (std::all_of(m_input.stepEvents.begin(), m_input.stepEvents.end(), [](const auto &e) { return !e; }))
+            m_out.lastNode = lastNodeInWindow();
+        return std::move(m_out);
+    }
+
+private:
+    PathGraph &graph() { return m_out.graph; }
+
+    std::uint32_t nodeOf(int rank, std::uint32_t track, std::uint32_t event) const
+    {
+        const auto &nodes = m_nodes[std::size_t(rank)];
+        const auto it = nodes.find(eventKey(track, event));
+        return it == nodes.end() ? PathGraph::kNone : it->second;
+    }
+
+    std::uint32_t addEventNodes(int rank, std::uint32_t track, std::uint32_t event, TimeNs start, TimeNs end)
+    {
+        const std::uint32_t s = graph().addNode(start, rank);
+        graph().addNode(end, rank);
+        m_nodes[std::size_t(rank)].emplace(eventKey(track, event), s);
+        return s;
+    }
+
+    float factorOf(const WhatIf &w, int rank, PathKind kind, std::string_view name) const
+    {
+        const RankEntry &entry = m_session.ranks()[std::size_t(rank)];
+        switch (w.target) {
+        case WhatIf::Target::Kernel:
+            return (kind == PathKind::Kernel || kind == PathKind::Communication) && matchesName(w.pattern, name) ? float(w.factor) : 1.0f;
+        case WhatIf::Target::Rank:
+            return entry.rank == w.rank && (kind == PathKind::Cpu || kind == PathKind::Kernel || kind == PathKind::Memcpy || kind == PathKind::Memset)
+                ? float(w.factor)
+                : 1.0f;
+        case WhatIf::Target::Range:
+            return 1.0f; // ranges scale the host time inside them (buildThread)
+        }
+        return 1.0f;
+    }
+
+    float scaleOf(int rank, PathKind kind, std::string_view name) const
+    {
+        float f = 1.0f;
+        if (m_input.whatIfs)
+            for (const WhatIf &w : *m_input.whatIfs)
+                f *= factorOf(w, rank, kind, name);
+        return f;
+    }
+
+    void buildRank(int r);
+    void addGpuEdges(int r, std::vector<GpuOp> &ops);
+    void buildThread(int r, std::uint32_t tid, const std::vector<HostEvent> &events, const std::vector<GpuOp> &opsByEnd,
+                     const std::vector<HostEnd> &processEnds);
+    void addCollectives();
+    std::uint32_t lastNodeInWindow() const;
+
+    const Session &m_session;
+    const CollectiveMatch &m_match;
+    const KernelClassifier &m_classes;
+    const StepGraphInput &m_input;
+    StepGraph m_out;
+    std::vector<std::unordered_map<std::uint64_t, std::uint32_t>> m_nodes; // per rank: (track, event) -> start node
+    std::vector<std::unordered_set<std::uint64_t>> m_matched;             // per rank: kernels in a matched collective
+};
+
+void StepGraphBuilder::buildRank(int r)
+{
+    const RankEntry &entry = m_session.ranks()[std::size_t(r)];
+    const Report &report = *entry.report;
+    const TimeNs toMatch = entry.sessionOffset + m_match.shiftOf(r);
+    const TimeNs lo = m_input.window.start - toMatch, hi = m_input.window.end - toMatch;
+
+    std::vector<GpuOp> ops;
+    std::map<std::pair<std::uint32_t, std::uint32_t>, std::vector<HostEvent>> threads;
+    for (std::uint32_t t = 0; t < report.tracks.size(); ++t) {
+        const Track &track = report.tracks[t];
+        if (!Session::ownsTrack(entry, track) || track.slices.isEmpty())
+            continue;
+        const bool gpu = isGpuOperation(track.kind);
+        const bool host = track.kind == TrackKind::OsRuntime || track.kind == TrackKind::CudaApi || track.kind == TrackKind::Nvtx;
+        if (!gpu && !host)
+            continue;
+        std::vector<std::uint32_t> events = track.slices.overlapping(lo, hi);
+        std::sort(events.begin(), events.end());
+        for (const std::uint32_t i : events) {
+            const TimeNs start = track.slices.start(i) + toMatch, end = track.slices.end(i) + toMatch;
+            const std::uint32_t node = addEventNodes(r, t, i, start, end);
+            if (gpu) {
+                GpuOp op{t, i, node, start, end, track.pid, track.deviceId};
+                op.kind = track.kind == TrackKind::Memcpy ? PathKind::Memcpy
+                    : track.kind == TrackKind::Memset     ? PathKind::Memset
+                    : m_classes.classify(report.strings.view(track.slices.name(i))) == KernelClass::Communication
+                        ? PathKind::Communication
+                        : PathKind::Kernel;
+                ops.push_back(op);
+            } else {
+                threads[{track.pid, track.tid}].push_back({t, i, node, start, end});
+            }
+        }
+    }
+    addGpuEdges(r, ops);
+    std::vector<GpuOp> byEnd = ops;
+    std::sort(byEnd.begin(), byEnd.end(), [](const GpuOp &a, const GpuOp &b) { return a.end < b.end; });
+    std::map<std::uint32_t, std::vector<HostEnd>> endsByProcess;
+    for (const auto &[thread, events] : threads)
+        for (const HostEvent &e : events)
+            endsByProcess[thread.first].push_back({e.end, e.node + 1, thread.second, {r, e.track, e.event}});
+    for (auto &[pid, ends] : endsByProcess)
+        std::sort(ends.begin(), ends.end(), [](const HostEnd &a, const HostEnd &b) { return a.time < b.time; });
+    for (const auto &[thread, events] : threads)
+        buildThread(r, thread.second, events, byEnd, endsByProcess[thread.first]);
+
+    // Where the rank's step ends: its annotation's end, or the end of the
+    // last GPU work a call inside it launched, whichever is later.
+    if (std::size_t(r) < m_input.stepEvents.size() && m_input.stepEvents[std::size_t(r)]) {
+        const TrackEvent step = *m_input.stepEvents[std::size_t(r)];
+        const std::uint32_t s = nodeOf(r, step.track, step.event);
+        if (s != PathGraph::kNone) {
+            std::uint32_t end = s + 1;
+            const TimeNs from = graph().time(s), to = graph().time(s + 1);
+            for (const GpuOp &op : ops)
+                if (op.launchStart >= from && op.launchStart <= to && op.end > graph().time(end))
+                    end = op.node + 1;
+            m_out.stepEnd[std::size_t(r)] = end;
+        }
+    }
+}
+
+void StepGraphBuilder::addGpuEdges(int r, std::vector<GpuOp> &ops)
+{
+    const RankEntry &entry = m_session.ranks()[std::size_t(r)];
+    const Report &report = *entry.report;
+    const TimeNs toMatch = entry.sessionOffset + m_match.shiftOf(r);
+    std::sort(ops.begin(), ops.end(), [](const GpuOp &a, const GpuOp &b) {
+        return a.track != b.track ? a.track < b.track : a.start != b.start ? a.start < b.start : a.event < b.event;
+    });
+    // Per process and device, its ops by end: what another stream waited for.
+    std::map<std::pair<std::uint32_t, int>, std::vector<std::size_t>> byDevice;
+    for (std::size_t i = 0; i < ops.size(); ++i)
+        byDevice[{ops[i].pid, ops[i].device}].push_back(i);
+    for (auto &[device, list] : byDevice)
+        std::sort(list.begin(), list.end(), [&](std::size_t a, std::size_t b) { return ops[a].end < ops[b].end; });
+
+    for (std::size_t i = 0; i < ops.size(); ++i) {
+        GpuOp &op = ops[i];
+        const Track &track = report.tracks[op.track];
+        const std::string_view name = report.strings.view(track.slices.name(op.event));
+        const EventLocation at{r, op.track, op.event};
+        if (!(op.kind == PathKind::Communication && m_matched[std::size_t(r)].count(eventKey(op.track, op.event))))
+            graph().addEdge({op.node, op.node + 1, op.end - op.start, scaleOf(r, op.kind, name), op.kind, at}, true);
+
+        struct Candidate {
+            std::uint32_t node = PathGraph::kNone;
+            TimeNs time = kTimeMin;
+            PathKind kind = PathKind::Idle;
+            EventLocation event;
+        };
+        std::vector<Candidate> candidates;
+        if (i > 0 && ops[i - 1].track == op.track && ops[i - 1].end <= op.start) {
+            const GpuOp &prev = ops[i - 1];
+            candidates.push_back({prev.node + 1, prev.end, prev.kind, {r, prev.track, prev.event}});
+        }
+        if (const std::uint32_t correlation = report.correlationIdOf(track, op.event)) {
+            if (const auto call = report.apiCallFor(Report::correlationKey(track.pid, correlation))) {
+                op.launchStart = report.tracks[call->track].slices.start(call->event) + toMatch;
+                const std::uint32_t callNode = nodeOf(r, call->track, call->event);
+                if (callNode != PathGraph::kNone && op.launchStart <= op.start)
+                    candidates.push_back({callNode, op.launchStart, PathKind::Launch, {r, call->track, call->event}});
+            }
+        }
+        TimeNs explained = kTimeMin;
+        for (const Candidate &c : candidates)
+            explained = std::max(explained, c.time);
+        // Another stream's op that ended just before, later than the queue and the launch explain.
+        const std::vector<std::size_t> &sameDevice = byDevice[{op.pid, op.device}];
+        auto it = std::upper_bound(sameDevice.begin(), sameDevice.end(), op.start, [&](TimeNs t, std::size_t k) { return t < ops[k].end; });
+        while (it != sameDevice.begin()) {
+            const GpuOp &other = ops[*--it];
+            if (other.end <= explained || op.start - other.end > kStreamFollowNs)
+                break;
+            if (other.track != op.track) {
+                candidates.push_back({other.node + 1, other.end, PathKind::Sync, {r, other.track, other.event}});
+                break;
+            }
+        }
+        std::size_t binding = 0;
+        for (std::size_t k = 1; k < candidates.size(); ++k)
+            if (candidates[k].time > candidates[binding].time)
+                binding = k;
+        for (std::size_t k = 0; k < candidates.size(); ++k) {
+            const Candidate &c = candidates[k];
+            graph().addEdge({c.node, op.node, k == binding ? op.start - c.time : 0, 1.0f, c.kind, c.event, true}, k == binding);
+        }
+    }
+}
+
+void StepGraphBuilder::buildThread(int r, std::uint32_t tid, const std::vector<HostEvent> &events, const std::vector<GpuOp> &opsByEnd,
+                                   const std::vector<HostEnd> &processEnds)
+{
+    const RankEntry &entry = m_session.ranks()[std::size_t(r)];
+    const Report &report = *entry.report;
+    struct Boundary {
+        TimeNs time;
+        bool start;
+        std::size_t event; // in `events`
+    };
+    std::vector<Boundary> bounds;
+    bounds.reserve(events.size() * 2);
+    for (std::size_t i = 0; i < events.size(); ++i) {
+        bounds.push_back({events[i].start, true, i});
+        bounds.push_back({events[i].end, false, i});
+    }
+    // By time; at one time ends before starts, an outer start before an
+    // inner one, an inner end before an outer one.
+    std::sort(bounds.begin(), bounds.end(), [&](const Boundary &a, const Boundary &b) {
+        if (a.time != b.time)
+            return a.time < b.time;
+        if (a.start != b.start)
+            return !a.start;
+        const HostEvent &x = events[a.event], &y = events[b.event];
+        if (a.start)
+            return x.end != y.end ? x.end > y.end : a.event < b.event;
+        return x.start != y.start ? x.start > y.start : a.event > b.event;
+    });
+    auto nodeOfBound = [&](const Boundary &b) { return events[b.event].node + (b.start ? 0u : 1u); };
+
+    // What each host event is: its kind on the path, and the what-if scale of its time.
+    struct EventInfo {
+        PathKind kind = PathKind::Cpu;
+        float rangeFactor = 1.0f; // a range what-if naming it
+        std::uint32_t awaited = PathGraph::kNone; // a call's GPU work it waited for: that op's end node
+    };
+    std::vector<EventInfo> info(events.size());
+    const bool hasStep = std::size_t(r) < m_input.stepEvents.size() && m_input.stepEvents[std::size_t(r)].has_value();
+    const TrackEvent stepEvent = hasStep ? *m_input.stepEvents[std::size_t(r)] : TrackEvent{};
+    for (std::size_t i = 0; i < events.size(); ++i) {
+        const HostEvent &e = events[i];
+        const Track &track = report.tracks[e.track];
+        const std::string_view name = report.strings.view(track.slices.name(e.event));
+        EventInfo &in = info[i];
+        if (m_input.whatIfs)
+            for (const WhatIf &w : *m_input.whatIfs)
+                if (w.target == WhatIf::Target::Range && track.kind == TrackKind::Nvtx && matchesName(w.pattern, name))
+                    in.rangeFactor *= float(w.factor);
+        if (track.kind == TrackKind::Nvtx) {
+            const bool isStep = hasStep && stepEvent == TrackEvent{e.track, e.event};
+            in.kind = isStep || isDataLoading(name) ? PathKind::Idle : PathKind::Cpu;
+            continue;
+        }
+        if (track.kind == TrackKind::OsRuntime)
+            in.kind = isBlockingOsCall(name) ? PathKind::Sync : PathKind::Cpu;
+        if (track.kind != TrackKind::CudaApi)
+            continue;
+        const std::uint32_t correlation = report.correlationIdOf(track, e.event);
+        const std::span<const TrackEvent> launched =
+            correlation ? report.gpuOpsFor(Report::correlationKey(track.pid, correlation)) : std::span<const TrackEvent>{};
+        TimeNs awaitedEnd = kTimeMin;
+        if (isSynchronizingCall(name)) {
+            // The last GPU work of the process that ended inside the call.
+            auto it = std::upper_bound(opsByEnd.begin(), opsByEnd.end(), e.end, [](TimeNs t, const GpuOp &op) { return t < op.end; });
+            while (it != opsByEnd.begin()) {
+                const GpuOp &op = *--it;
+                if (op.end < e.start)
+                    break;
+                if (op.pid == track.pid) {
+                    in.awaited = op.node + 1;
+                    break;
+                }
+            }
+            in.kind = PathKind::Sync;
+        } else {
+            for (const TrackEvent &g : launched) {
+                const std::uint32_t node = nodeOf(r, g.track, g.event);
+                if (node == PathGraph::kNone)
+                    continue;
+                const TimeNs end = graph().time(node + 1);
+                if (end >= e.start && end <= e.end && end > awaitedEnd) { // a copy the call waited for
+                    awaitedEnd = end;
+                    in.awaited = node + 1;
+                }
+            }
+            in.kind = launched.empty() ? PathKind::Cpu : PathKind::Launch;
+        }
+    }
+
+    std::vector<std::size_t> open; // by start: the last is the innermost
+    std::size_t openMatching = 0;  // of them, those a range what-if scales
+    float openFactor = 1.0f;
+    for (std::size_t k = 0; k + 1 < bounds.size(); ++k) {
+        const Boundary &b = bounds[k];
+        if (b.start) {
+            open.push_back(b.event);
+        } else {
+            const auto it = std::find(open.rbegin(), open.rend(), b.event);
+            if (it != open.rend())
+                open.erase(std::next(it).base());
+        }
+        openFactor = 1.0f;
+        openMatching = 0;
+        for (const std::size_t o : open)
+            if (info[o].rangeFactor != 1.0f) {
+                openFactor *= info[o].rangeFactor;
+                ++openMatching;
+            }
+        const Boundary &next = bounds[k + 1];
+        const std::uint32_t from = nodeOfBound(b), to = nodeOfBound(next);
+        const TimeNs gap = next.time - b.time;
+        PathEdge edge{from, to, gap, 1.0f, PathKind::Idle, {}};
+        if (!open.empty()) {
+            const HostEvent &inner = events[open.back()];
+            edge.kind = info[open.back()].kind;
+            edge.event = {r, inner.track, inner.event};
+            if (openMatching > 0)
+                edge.factor = openFactor;
+            else if (edge.kind == PathKind::Cpu)
+                edge.factor = scaleOf(r, PathKind::Cpu, {});
+        }
+        // A call's end waits for the GPU work it synchronised with, when
+        // that ended after the thread's last step before the end.
+        const EventInfo *call = !next.start ? &info[next.event] : nullptr;
+        if (call && call->awaited != PathGraph::kNone) {
+            const TimeNs gpuEnd = graph().time(call->awaited);
+            const HostEvent &e = events[next.event];
+            const bool gpuBinds = gpuEnd >= b.time;
+            graph().addEdge({call->awaited, to, gpuBinds ? next.time - gpuEnd : 0, 1.0f, PathKind::Sync, {r, e.track, e.event}, true}, gpuBinds);
+            if (gpuBinds)
+                edge.weight = 0;
+            graph().addEdge(edge, !gpuBinds);
+        } else if (const HostEnd *waker = !next.start && !open.empty() && open.back() == next.event && gap >= kBlockedAtLeastNs
+                                              ? wakingEnd(processEnds, tid, b.time, next.time)
+                                              : nullptr) {
+            // Blocked in its own time until another thread of the process ended something.
+            graph().addEdge({waker->node, to, next.time - waker->time, 1.0f, PathKind::Sync, edge.event, true}, true);
+            edge.weight = 0;
+            graph().addEdge(edge, false);
+        } else {
+            graph().addEdge(edge, true);
+        }
+    }
+}
+
+void StepGraphBuilder::addCollectives()
+{
+    for (const CollectiveInstance &c : m_match.instances) {
+        if (c.arrivals.size() < 2)
+            continue;
+        struct Present {
+            int rank;
+            EventLocation kernel;
+            std::uint32_t node;
+        };
+        std::vector<Present> present;
+        for (const CollectiveArrival &a : c.arrivals) {
+            const std::uint32_t node = nodeOf(a.rankIndex, a.kernel.track, a.kernel.event);
+            if (node != PathGraph::kNone)
+                present.push_back({a.rankIndex, a.kernel, node});
+        }
+        const auto last = std::find_if(present.begin(), present.end(), [&](const Present &p) { return p.rank == c.lastRankIndex; });
+        for (const Present &p : present) {
+            const std::uint32_t end = p.node + 1;
+            const TimeNs endTime = graph().time(end);
+            const Report &report = *m_session.ranks()[std::size_t(p.rank)].report;
+            const std::string_view name = report.strings.view(report.tracks[p.kernel.track].slices.name(p.kernel.event));
+            const float factor = scaleOf(p.rank, PathKind::Communication, name);
+            if (last != present.end() && graph().time(last->node) <= endTime) {
+                // Done once the last rank is there: every arrival precedes the end by the transfer.
+                const TimeNs transfer = endTime - graph().time(last->node);
+                for (const Present &a : present)
+                    if (graph().time(a.node) <= endTime)
+                        graph().addEdge({a.node, end, transfer, factor, PathKind::Communication, p.kernel}, &a == &*last);
+                continue;
+            }
+            // The rank that arrived last is not in the graph (not loaded,
+            // or outside the window): the kernel waits for it, then transfers.
+            const TimeNs startTime = graph().time(p.node);
+            const TimeNs arrived = std::clamp(c.lastArrival, startTime, endTime);
+            const std::uint32_t wait = graph().addNode(arrived, p.rank);
+            PathEdge waitEdge{p.node, wait, arrived - startTime, 1.0f, PathKind::Wait, p.kernel};
+            graph().addEdge(waitEdge, true);
+            graph().addEdge({wait, end, endTime - arrived, factor, PathKind::Communication, p.kernel}, true);
+        }
+    }
+}
+
+std::uint32_t StepGraphBuilder::lastNodeInWindow() const
+{
+    std::uint32_t best = PathGraph::kNone;
+    for (std::uint32_t n = 0; n < m_out.graph.nodeCount(); ++n) {
+        const TimeNs t = m_out.graph.time(n);
+        if (t <= m_input.window.end && (best == PathGraph::kNone || t > m_out.graph.time(best)))
+            best = n;
+    }
+    return best;
+}
+
+} // namespace
+
+StepGraph buildStepGraph(const Session &session, const CollectiveMatch &match, const KernelClassifier &classes, const StepGraphInput &input)
+{
+    return StepGraphBuilder(session, match, classes, input).build();
+}
+
+TimeNs stepEndTime(const Session &session, int rankIndex, const TrackEvent &stepEvent)
+{
+    const RankEntry &entry = session.ranks()[std::size_t(rankIndex)];
+    const Report &report = *entry.report;
+    const SliceTrack &steps = report.tracks[stepEvent.track].slices;
+    const TimeNs from = steps.start(stepEvent.event), to = steps.end(stepEvent.event);
+    TimeNs end = to;
+    for (const Track &track : report.tracks) {
+        if (track.kind != TrackKind::CudaApi || !Session::ownsTrack(entry, track))
+            continue;
+        track.slices.forEachOverlapping(from, to, [&](std::size_t i) {
+            if (track.slices.start(i) < from)
+                return;
+            if (const std::uint32_t correlation = report.correlationIdOf(track, i))
+                for (const TrackEvent &g : report.gpuOpsFor(Report::correlationKey(track.pid, correlation)))
+                    end = std::max(end, report.tracks[g.track].slices.end(g.event));
+        });
+    }
+    return end + entry.sessionOffset;
+}
+
+} // namespace rankscope::stats

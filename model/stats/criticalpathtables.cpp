@@ -1,0 +1,106 @@
+#include "stats/criticalpathtables.h"
+
+#include <algorithm>
+#include <map>
+
+namespace rankscope::stats {
+
+QString segmentName(const Session &session, const PathSegment &segment)
+{
+    if (!segment.event.isValid())
+        return {};
+    const RankEntry &entry = session.ranks()[std::size_t(segment.event.rank)];
+    const Track &track = entry.report->tracks[segment.event.track];
+    return entry.report->strings.string(track.slices.name(segment.event.event));
+}
+
+namespace {
+
+int rankNumber(const Session &session, int rankIndex)
+{
+    return rankIndex >= 0 ? session.ranks()[std::size_t(rankIndex)].rank : -1;
+}
+
+} // namespace
+
+ResultTable criticalPathTable(const Session &session, const std::vector<StepCriticalPath> &paths)
+{
+    ResultTable t;
+    t.name = QStringLiteral("critical_path");
+    t.title = QStringLiteral("Critical Path");
+    t.headers = QStringList{QStringLiteral("Step"), QStringLiteral("Segment"), QStringLiteral("Rank"), QStringLiteral("Kind"), QStringLiteral("Name"),
+                            QStringLiteral("Start (ns)"), QStringLiteral("End (ns)"), QStringLiteral("Duration (ns)")};
+    const TimeNs zero = session.extent().start;
+    for (const StepCriticalPath &path : paths)
+        for (std::size_t i = 0; i < path.segments.size(); ++i) {
+            const PathSegment &s = path.segments[i];
+            t.addRow({Cell::ofInteger(path.step), Cell::ofInteger(std::int64_t(i)), Cell::ofInteger(rankNumber(session, s.rankIndex)),
+                      Cell::ofText(pathKindName(s.kind)), Cell::ofText(segmentName(session, s)), Cell::ofInteger(s.start - zero),
+                      Cell::ofInteger(s.end - zero), Cell::ofInteger(s.duration())});
+        }
+    return t;
+}
+
+std::vector<PathName> topPathNames(const Session &session, const StepCriticalPath &path, std::size_t limit)
+{
+    std::map<std::pair<QString, PathKind>, PathName> byName;
+    for (const PathSegment &s : path.segments) {
+        const QString name = segmentName(session, s);
+        PathName &n = byName[{name, s.kind}];
+        n.name = name;
+        n.kind = s.kind;
+        n.time += s.duration();
+        ++n.segments;
+        if (s.duration() > n.longestTime) {
+            n.longestTime = s.duration();
+            n.longest = s.event;
+        }
+    }
+    std::vector<PathName> names;
+    for (auto &[key, n] : byName)
+        if (!n.name.isEmpty())
+            names.push_back(std::move(n));
+    std::stable_sort(names.begin(), names.end(), [](const PathName &a, const PathName &b) { return a.time > b.time; });
+    if (names.size() > limit)
+        names.resize(limit);
+    return names;
+}
+
+ResultTable criticalPathSummaryTable(const Session &session, const std::vector<StepCriticalPath> &paths)
+{
+    ResultTable t;
+    t.name = QStringLiteral("critical_path_summary");
+    t.title = QStringLiteral("Critical Path Summary");
+    const bool whatIf = std::any_of(paths.begin(), paths.end(), [](const StepCriticalPath &p) { return p.whatIfLength.has_value(); });
+    t.headers = QStringList{QStringLiteral("Step"), QStringLiteral("Duration (ns)"), QStringLiteral("End Rank"), QStringLiteral("Segments")};
+    if (whatIf)
+        t.headers << QStringLiteral("What-if Duration (ns)") << QStringLiteral("What-if Saved (ns)");
+    for (int k = 0; k < kPathKindCount; ++k)
+        t.headers << QStringLiteral("%1 (ns)").arg(pathKindName(PathKind(k)));
+    for (const RankEntry &entry : session.ranks())
+        t.headers << QStringLiteral("Rank %1 (ns)").arg(entry.rank);
+    t.headers << QStringLiteral("Top Names");
+    for (const StepCriticalPath &path : paths) {
+        std::vector<Cell> row{Cell::ofInteger(path.step), Cell::ofInteger(path.length()), Cell::ofInteger(rankNumber(session, path.endRankIndex)),
+                              Cell::ofInteger(std::int64_t(path.segments.size()))};
+        if (whatIf) {
+            row.push_back(path.whatIfLength ? Cell::ofInteger(*path.whatIfLength) : Cell{});
+            row.push_back(path.whatIfLength ? Cell::ofInteger(path.length() - *path.whatIfLength) : Cell{});
+        }
+        for (const TimeNs time : path.timeByKind())
+            row.push_back(Cell::ofInteger(time));
+        std::vector<TimeNs> byRank(session.ranks().size(), 0);
+        for (const PathSegment &s : path.segments)
+            byRank[std::size_t(s.rankIndex)] += s.duration();
+        for (const TimeNs time : byRank)
+            row.push_back(Cell::ofInteger(time));
+        QStringList top;
+        for (const PathName &n : topPathNames(session, path, 3))
+            top << n.name + QStringLiteral(" (") + pathKindName(n.kind) + QStringLiteral("): ") + QString::number(n.time) + QStringLiteral(" ns"); // the name is data: no arg() over it
+        row.push_back(Cell::ofText(top.join(QStringLiteral("; "))));
+        t.addRow(std::move(row));
+    }
+    return t;
+}
+
+} // namespace rankscope::stats

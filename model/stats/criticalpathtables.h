@@ -1,0 +1,34 @@
+#pragma once
+// The critical path as tables: `rankscope-cli stats --report critical_path`
+// (a row per segment) and `critical_path_summary` (a row per step), which
+// the Critical path panel shows and exports as well.
+#include "stats/criticalpath.h"
+#include "stats/resulttable.h"
+
+namespace rankscope::stats {
+
+// What a segment is called: its event's name, "" for idle time between
+// events; a segment reached from another rank says which.
+QString segmentName(const Session &session, const PathSegment &segment);
+
+// Step, Segment, Rank, Kind, Name, Start (ns), End (ns), Duration (ns):
+// one row per segment, times from the session's first event (as the
+// collectives report gives them, on the same clock).
+ResultTable criticalPathTable(const Session &session, const std::vector<StepCriticalPath> &paths);
+
+// Per step: its duration, the rank it ended on, the time per kind, per
+// rank, the top names on the path and (with what-ifs) the re-solved length.
+ResultTable criticalPathSummaryTable(const Session &session, const std::vector<StepCriticalPath> &paths);
+
+// The names on a path with the most time on it, most first, at most `limit`.
+struct PathName {
+    QString name;
+    PathKind kind = PathKind::Idle;
+    TimeNs time = 0;
+    std::size_t segments = 0;
+    EventLocation longest; // its longest segment's event
+    TimeNs longestTime = 0;
+};
+std::vector<PathName> topPathNames(const Session &session, const StepCriticalPath &path, std::size_t limit);
+
+} // namespace rankscope::stats

@@ -1,0 +1,574 @@
+// The critical path of a step across ranks. Planted truth first: small
+// Kineto traces written here whose paths and attributions are worked out
+// by hand below each trace (a launch-bound kernel, a synchronisation, a
+// data-loader stall, a rank late on its GPU, a rank late on its host) and
+// what-ifs solved by hand; the same shape against HTA's definition of the
+// critical path; the generator's planted straggler on 4 and 64 ranks; then
+// the invariants on the real traces (nsys-ai's 2-rank NCCL exports, HTA's
+// 2-rank traces, the 4-rank DDP demo): segments contiguous, covering the
+// step, inside their events, ranks crossed only at collectives, and every
+// recorded time given back by solving the graph.
+#include "load/cache/indexcache.h"
+#include "session/session.h"
+#include "stats/collectives.h"
+#include "stats/criticalpath.h"
+#include "stats/criticalpathgraph.h"
+#include "stats/criticalpathtables.h"
+#include "stats/reportcatalog.h"
+#include "stats/stepmatrix.h"
+#include "testdata.h"
+
+#include <QProcess>
+#include <QtTest>
+#include <set>
+
+using namespace rankscope;
+using namespace rankscope::stats;
+using namespace rankscope::test;
+
+namespace {
+
+constexpr long long kBase = 1790857026000000000LL;
+constexpr TimeNs us = 1000;
+
+// A Kineto trace of one rank, built event by event; times in µs. Every
+// rank has a 1 µs op at 0, so all ranks' session times start together.
+class KinetoTrace {
+public:
+    explicit KinetoTrace(int rank, int ranks) : m_rank(rank), m_ranks(ranks) { cpu("cpu_op", "init", 0, 1); }
+
+    void cpu(const char *category, const QString &name, double ts, double dur, int tid = 100)
+    {
+        add(QStringLiteral(R"({"ph": "X", "cat": "%1", "name": "%2", "pid": 100, "tid": %3, "ts": %4, "dur": %5, "args": {}})")
+                .arg(QLatin1String(category), name)
+                .arg(tid)
+                .arg(ts, 0, 'f', 1)
+                .arg(dur, 0, 'f', 1));
+    }
+    void step(int n, double ts, double dur) { cpu("user_annotation", QStringLiteral("ProfilerStep#%1").arg(n), ts, dur); }
+    void runtime(const QString &name, double ts, double dur, int correlation = 0, int tid = 100)
+    {
+        add(QStringLiteral(R"({"ph": "X", "cat": "cuda_runtime", "name": "%1", "pid": 100, "tid": %2, "ts": %3, "dur": %4, "args": {"correlation": %5}})")
+                .arg(name)
+                .arg(tid)
+                .arg(ts, 0, 'f', 1)
+                .arg(dur, 0, 'f', 1)
+                .arg(correlation));
+    }
+    void kernel(const QString &name, int stream, double ts, double dur, int correlation)
+    {
+        add(QStringLiteral(R"({"ph": "X", "cat": "kernel", "name": "%1", "pid": 0, "tid": %2, "ts": %3, "dur": %4, "args": {"correlation": %5, "device": 0, "stream": %2}})")
+                .arg(name)
+                .arg(stream)
+                .arg(ts, 0, 'f', 1)
+                .arg(dur, 0, 'f', 1)
+                .arg(correlation));
+    }
+    // An all-reduce on stream 20, the `sequence`-th of process group "0".
+    void allReduce(double ts, double dur, int correlation, int sequence)
+    {
+        add(QStringLiteral(R"({"ph": "X", "cat": "kernel", "name": "ncclDevKernel_AllReduce_Sum_f32_RING_LL", "pid": 0, "tid": 20, "ts": %1, "dur": %2,
+  "args": {"correlation": %3, "device": 0, "stream": 20, "Collective name": "allreduce", "dtype": "Float", "In msg nelems": 262144, "Out msg nelems": 262144,
+           "Group size": %4, "Process Group Name": "0", "Process Group Ranks": "[0, 1]", "Seq": %5, "Rank": %6}})")
+                .arg(ts, 0, 'f', 1)
+                .arg(dur, 0, 'f', 1)
+                .arg(correlation)
+                .arg(m_ranks)
+                .arg(sequence)
+                .arg(m_rank));
+    }
+    QString write(const QString &dir) const
+    {
+        const QString path = QStringLiteral("%1/rank%2.json").arg(dir).arg(m_rank);
+        QFile f(path);
+        if (!f.open(QIODevice::WriteOnly))
+            return {};
+        f.write(QStringLiteral(R"({"schemaVersion": 1, "distributedInfo": {"backend": "nccl", "rank": %1, "world_size": %2}, "baseTimeNanoseconds": %3,
+ "traceEvents": [%4]})")
+                    .arg(m_rank)
+                    .arg(m_ranks)
+                    .arg(kBase)
+                    .arg(m_events.join(QStringLiteral(",\n")))
+                    .toUtf8());
+        return path;
+    }
+
+private:
+    void add(const QString &e) { m_events << e; }
+    int m_rank, m_ranks;
+    QStringList m_events;
+};
+
+// A segment as the tests write it: rank number, kind, name, start and end in µs from the session's start.
+struct Expected {
+    int rank;
+    PathKind kind;
+    QString name;
+    TimeNs start, end;
+};
+
+void compareSegments(const Session &session, const StepCriticalPath &path, const std::vector<Expected> &expected)
+{
+    const TimeNs zero = session.extent().start;
+    QStringList got, want;
+    for (const PathSegment &s : path.segments)
+        got << QStringLiteral("r%1 %2 %3 [%4, %5]")
+                   .arg(session.ranks()[std::size_t(s.rankIndex)].rank)
+                   .arg(pathKindName(s.kind), segmentName(session, s))
+                   .arg(double(s.start - zero) / us)
+                   .arg(double(s.end - zero) / us);
+    for (const Expected &e : expected)
+        want << QStringLiteral("r%1 %2 %3 [%4, %5]").arg(e.rank).arg(pathKindName(e.kind), e.name).arg(e.start).arg(e.end);
+    QCOMPARE(got, want);
+}
+
+TimeNs kindTime(const StepCriticalPath &path, PathKind kind)
+{
+    return path.timeByKind()[std::size_t(kind)];
+}
+
+// What every path must be, whatever the trace: contiguous segments that
+// cover its window, each inside the event it is attributed to (on the
+// match's clock), changing rank only where a collective's kernel is
+// reached from the rank that arrived last.
+void checkPathShape(const Session &session, const StepCriticalPath &path)
+{
+    QVERIFY(!path.segments.empty());
+    QCOMPARE(path.segments.front().start, path.window.start);
+    QCOMPARE(path.segments.back().end, path.window.end);
+    TimeNs total = 0;
+    for (std::size_t i = 0; i < path.segments.size(); ++i) {
+        const PathSegment &s = path.segments[i];
+        QVERIFY2(s.start < s.end, qPrintable(QStringLiteral("segment %1 is empty").arg(i)));
+        total += s.duration();
+        if (i > 0) {
+            const PathSegment &before = path.segments[i - 1];
+            QCOMPARE(s.start, before.end);
+            if (s.rankIndex != before.rankIndex) {
+                QCOMPARE(s.kind, PathKind::Communication);
+                QCOMPARE(s.fromRankIndex, before.rankIndex);
+            }
+        }
+        if (!s.event.isValid())
+            continue;
+        QCOMPARE(s.event.rank, s.rankIndex);
+        const TimeRange recorded = session.sessionTime(s.event);
+        const TimeNs shift = path.shiftOf(s.rankIndex);
+        const TimeRange event{recorded.start + shift, recorded.end + shift};
+        // Inside its event (an op, the host time between two of its
+        // children), or touching it: a launch from its call's start to the
+        // GPU work's start, a call's return after the GPU work it waited
+        // for, a stream's gap behind the op before it or its wait for
+        // another stream's op (from that op's end). The first may be cut
+        // at the window's start.
+        const bool inside = s.start >= event.start && s.end <= event.end;
+        const bool touches = s.start == event.start || s.start == event.end || s.end == event.end || (i == 0 && event.start <= s.start);
+        QVERIFY2(inside || touches, qPrintable(QStringLiteral("segment %1 (%2) [%3, %4] apart from its event [%5, %6]")
+                                                   .arg(i)
+                                                   .arg(pathKindName(s.kind))
+                                                   .arg(s.start)
+                                                   .arg(s.end)
+                                                   .arg(event.start)
+                                                   .arg(event.end)));
+    }
+    QCOMPARE(total, path.length());
+}
+
+} // namespace
+
+class TestCriticalPath : public QObject {
+    Q_OBJECT
+    QTemporaryDir m_dir;
+
+    QString freshDir(const QString &name)
+    {
+        const QString dir = m_dir.filePath(name);
+        QDir().mkpath(dir);
+        return dir;
+    }
+
+    std::vector<StepCriticalPath> pathsOf(const Session &session, const CriticalPathOptions &options = {})
+    {
+        const CollectiveMatch match = matchCollectives(session);
+        return criticalPaths(session, match, KernelClassifier::rankscope(), options);
+    }
+
+    // One rank, two steps.
+    // Step 1 [10, 200]: a launch at 20 (10 µs) whose kernel K1 runs 35-85
+    // (launch-bound: 15 µs from the call's start); a launch at 40 whose K2
+    // is queued behind K1 (85-135); cudaDeviceSynchronize 50-140 waits for
+    // K2; "optimizer" 145-195 on the host. Path back from the step's end:
+    // idle 195-200 (the step's own time), optimizer 145-195, idle 140-145,
+    // sync 135-140 (the call returning after K2), K2 85-135, K1 35-85,
+    // launch 20-35, idle 10-20.
+    // Step 2 [300, 500]: the data loader's __next__ 300-400, a launch at
+    // 400 (5 µs) of K3 (410-460), cudaStreamSynchronize 406-470. Path:
+    // data loading (idle) 300-400, launch 400-410, K3, sync 460-470, idle
+    // 470-500.
+    Session oneRank()
+    {
+        KinetoTrace t(0, 1);
+        t.step(1, 10, 190);
+        t.runtime(QStringLiteral("cudaLaunchKernel"), 20, 10, 1);
+        t.kernel(QStringLiteral("K1"), 7, 35, 50, 1);
+        t.runtime(QStringLiteral("cudaLaunchKernel"), 40, 5, 2);
+        t.kernel(QStringLiteral("K2"), 7, 85, 50, 2);
+        t.runtime(QStringLiteral("cudaDeviceSynchronize"), 50, 90);
+        t.cpu("cpu_op", QStringLiteral("optimizer"), 145, 50);
+        t.step(2, 300, 200);
+        t.cpu("cpu_op", QStringLiteral("enumerate(DataLoader)#_MultiProcessingDataLoaderIter.__next__"), 300, 100);
+        t.runtime(QStringLiteral("cudaLaunchKernel"), 400, 5, 3);
+        t.kernel(QStringLiteral("K3"), 7, 410, 50, 3);
+        t.runtime(QStringLiteral("cudaStreamSynchronize"), 406, 64);
+        return Session::load({t.write(freshDir(QStringLiteral("one")))});
+    }
+
+    // Two ranks, one step [10, 300] each: a kernel launched at 20 (5 µs)
+    // that starts at 30, an all-reduce launched at 30 that starts when the
+    // kernel ends, a cudaStreamSynchronize 40-205 waiting for it. Rank 1's
+    // kernel (compute-late) runs 30-180, rank 0's 30-80; the all-reduce
+    // ends at 200 on both. So rank 1 arrives last at 180, and the path
+    // back from rank 0's step end is: idle 205-300, sync 200-205, the
+    // all-reduce on rank 0 from rank 1's arrival 180-200, then on rank 1:
+    // its kernel 30-180, launch 20-30, idle 10-20.
+    // Host-late: rank 1 instead runs "preprocess" 10-150 on its host, then
+    // launches at 150 its kernel (160-210) and the all-reduce (210-240);
+    // rank 0's all-reduce runs 80-240.
+    Session twoRanks(bool hostLate)
+    {
+        QStringList files;
+        const QString dir = freshDir(hostLate ? QStringLiteral("host-late") : QStringLiteral("compute-late"));
+        for (int rank = 0; rank < 2; ++rank) {
+            KinetoTrace t(rank, 2);
+            t.step(1, 10, 290);
+            const bool late = rank == 1;
+            const double launch = late && hostLate ? 150 : 20;
+            if (late && hostLate)
+                t.cpu("cpu_op", QStringLiteral("preprocess"), 10, 140);
+            t.runtime(QStringLiteral("cudaLaunchKernel"), launch, 5, 1);
+            const double kernelStart = launch + 10, kernelEnd = late ? (hostLate ? 210 : 180) : 80;
+            t.kernel(QStringLiteral("gemm"), 7, kernelStart, kernelEnd - kernelStart, 1);
+            t.runtime(QStringLiteral("cudaLaunchKernel"), launch + 10, 5, 2);
+            const double end = hostLate ? 240 : 200;
+            t.allReduce(kernelEnd, end - kernelEnd, 2, 0);
+            t.runtime(QStringLiteral("cudaStreamSynchronize"), launch + 20, end + 5 - (launch + 20));
+            files << t.write(dir);
+        }
+        return Session::load(files);
+    }
+
+private slots:
+    void launchSyncAndIdle()
+    {
+        const Session session = oneRank();
+        QVERIFY(session.failures().empty());
+        const std::vector<StepCriticalPath> paths = pathsOf(session);
+        QCOMPARE(paths.size(), std::size_t(2));
+        compareSegments(session, paths[0],
+                        {{0, PathKind::Idle, QStringLiteral("ProfilerStep#1"), 10, 20},
+                         {0, PathKind::Launch, QStringLiteral("cudaLaunchKernel"), 20, 35},
+                         {0, PathKind::Kernel, QStringLiteral("K1"), 35, 85},
+                         {0, PathKind::Kernel, QStringLiteral("K2"), 85, 135},
+                         {0, PathKind::Sync, QStringLiteral("cudaDeviceSynchronize"), 135, 140},
+                         {0, PathKind::Idle, QStringLiteral("ProfilerStep#1"), 140, 145},
+                         {0, PathKind::Cpu, QStringLiteral("optimizer"), 145, 195},
+                         {0, PathKind::Idle, QStringLiteral("ProfilerStep#1"), 195, 200}});
+        QCOMPARE(paths[0].length(), 190 * us);
+        QCOMPARE(kindTime(paths[0], PathKind::Kernel), 100 * us);
+        QCOMPARE(kindTime(paths[0], PathKind::Launch), 15 * us);
+        QCOMPARE(kindTime(paths[0], PathKind::Idle), 20 * us);
+        compareSegments(session, paths[1],
+                        {{0, PathKind::Idle, QStringLiteral("enumerate(DataLoader)#_MultiProcessingDataLoaderIter.__next__"), 300, 400},
+                         {0, PathKind::Launch, QStringLiteral("cudaLaunchKernel"), 400, 410},
+                         {0, PathKind::Kernel, QStringLiteral("K3"), 410, 460},
+                         {0, PathKind::Sync, QStringLiteral("cudaStreamSynchronize"), 460, 470},
+                         {0, PathKind::Idle, QStringLiteral("ProfilerStep#2"), 470, 500}});
+        for (const StepCriticalPath &p : paths)
+            checkPathShape(session, p);
+    }
+
+    // HTA's critical path of the same shape (CriticalPathAnalysis: an edge
+    // per op's span and between nested ops, a launch edge from the call's
+    // start to the kernel's start, a kernel-kernel edge on a stream, a
+    // zero-weight edge from a kernel's end to the synchronising call's end
+    // and a zero weight into a blocking call's end; the path is the
+    // longest): through the first launch, K1, K2, the device
+    // synchronisation and the optimizer, 185 µs of edges against the 100
+    // of the host-only route. Its events are this path's events.
+    void matchesHtaDefinitionOnOneRank()
+    {
+        const Session session = oneRank();
+        CriticalPathOptions options;
+        options.step = 0;
+        const std::vector<StepCriticalPath> paths = pathsOf(session, options);
+        QCOMPARE(paths.size(), std::size_t(1));
+        QStringList events;
+        for (const PathSegment &s : paths[0].segments)
+            if (s.kind != PathKind::Idle && !events.contains(segmentName(session, s)))
+                events << segmentName(session, s);
+        QCOMPARE(events, (QStringList{QStringLiteral("cudaLaunchKernel"), QStringLiteral("K1"), QStringLiteral("K2"),
+                                      QStringLiteral("cudaDeviceSynchronize"), QStringLiteral("optimizer")}));
+        // Exactly one launch is on it (the first; the second was queued).
+        int launches = 0;
+        for (const PathSegment &s : paths[0].segments)
+            launches += s.kind == PathKind::Launch;
+        QCOMPARE(launches, 1);
+    }
+
+    // Solved by hand over the step-1 graph:
+    // K2 at half: K2 85-110, the sync returns at 115, the optimizer runs
+    // 120-170, the step ends at 175: 165 µs.
+    // The optimizer at half (an NVTX/CPU-op range): 190 - 25 = 165.
+    // K1 at half: K1 35-60; K2 was queued (launched at 40), so it starts
+    // at 60 and the rest moves by 25: 165.
+    // K1 and K2 at a tenth: K1 35-40, K2 40-45 (after K1 and its launch at
+    // 40); the call ends 5 µs after K2, at 50, when the thread has just
+    // reached it; then 5 idle, the optimizer's 50, 5 idle: the step ends
+    // at 110, 100 µs.
+    // Rank 0 twice as slow (its kernels and CPU ops, not launches or idle
+    // time): K1 35-135, K2 135-235, the call ends at 240, the optimizer
+    // takes 100: the step ends at 350, 340 µs.
+    void whatIfSolvedByHand_data()
+    {
+        QTest::addColumn<QStringList>("whatIfs");
+        QTest::addColumn<qint64>("length");
+        QTest::newRow("K2 at half") << QStringList{QStringLiteral("kernel:^K2$=0.5")} << qint64(165 * us);
+        QTest::newRow("optimizer at half") << QStringList{QStringLiteral("nvtx:optimizer=0.5")} << qint64(165 * us);
+        QTest::newRow("K1 at half") << QStringList{QStringLiteral("kernel:K1=0.5")} << qint64(165 * us);
+        QTest::newRow("both kernels at a tenth") << QStringList{QStringLiteral("kernel:K[12]=0.1")} << qint64(100 * us);
+        QTest::newRow("rank 0 twice as slow") << QStringList{QStringLiteral("rank:0=2")} << qint64(340 * us);
+        QTest::newRow("nothing matches") << QStringList{QStringLiteral("kernel:nccl=0.5")} << qint64(190 * us);
+    }
+    void whatIfSolvedByHand()
+    {
+        QFETCH(QStringList, whatIfs);
+        QFETCH(qint64, length);
+        const Session session = oneRank();
+        CriticalPathOptions options;
+        options.step = 0;
+        for (const QString &text : whatIfs) {
+            QString error;
+            const std::optional<WhatIf> w = parseWhatIf(text, &error);
+            QVERIFY2(w, qPrintable(error));
+            options.whatIfs.push_back(*w);
+        }
+        const std::vector<StepCriticalPath> paths = pathsOf(session, options);
+        QCOMPARE(paths.size(), std::size_t(1));
+        QVERIFY(paths[0].whatIfLength);
+        QCOMPARE(*paths[0].whatIfLength, length);
+        QCOMPARE(paths[0].length(), 190 * us); // the path itself is the recorded one
+    }
+
+    void whatIfParsing()
+    {
+        QString error;
+        QVERIFY(!parseWhatIf(QStringLiteral("kernel:gemm"), &error));
+        QVERIFY(error.contains(QStringLiteral("kernel:gemm")));
+        QVERIFY(!parseWhatIf(QStringLiteral("kernel:(=0.5"), &error));
+        QVERIFY(!parseWhatIf(QStringLiteral("stream:7=0.5"), &error));
+        QVERIFY(!parseWhatIf(QStringLiteral("rank:x=0.5"), &error));
+        QVERIFY(!parseWhatIf(QStringLiteral("kernel:gemm=-1"), &error));
+        const std::optional<WhatIf> w = parseWhatIf(QStringLiteral("kernel:a=b=0.25"));
+        QVERIFY(w);
+        QCOMPARE(w->pattern.pattern(), QStringLiteral("a=b"));
+        QCOMPARE(w->factor, 0.25);
+        QCOMPARE(parseWhatIf(QStringLiteral("rank:3=0.9"))->rank, 3);
+    }
+
+    void computeLateRank()
+    {
+        const Session session = twoRanks(false);
+        QCOMPARE(session.ranks().size(), std::size_t(2));
+        const std::vector<StepCriticalPath> paths = pathsOf(session);
+        QCOMPARE(paths.size(), std::size_t(1));
+        const StepCriticalPath &p = paths[0];
+        compareSegments(session, p,
+                        {{1, PathKind::Idle, QStringLiteral("ProfilerStep#1"), 10, 20},
+                         {1, PathKind::Launch, QStringLiteral("cudaLaunchKernel"), 20, 30},
+                         {1, PathKind::Kernel, QStringLiteral("gemm"), 30, 180},
+                         {0, PathKind::Communication, QStringLiteral("ncclDevKernel_AllReduce_Sum_f32_RING_LL"), 180, 200},
+                         {0, PathKind::Sync, QStringLiteral("cudaStreamSynchronize"), 200, 205},
+                         {0, PathKind::Idle, QStringLiteral("ProfilerStep#1"), 205, 300}});
+        QCOMPARE(p.segments[3].fromRankIndex, 1);
+        QCOMPARE(p.endRankIndex, 0);
+        checkPathShape(session, p);
+
+        // Rank 1 twice as fast: its kernel ends at 105, the all-reduce
+        // (rank 0 there since 80) at 125, the syncs at 130, the steps 95
+        // later: 225, so 215 µs from the start at 10.
+        CriticalPathOptions options;
+        options.whatIfs.push_back(*parseWhatIf(QStringLiteral("rank:1=0.5")));
+        QCOMPARE(*pathsOf(session, options)[0].whatIfLength, 215 * us);
+        // Rank 0 twice as fast changes nothing: it waited anyway.
+        options.whatIfs = {*parseWhatIf(QStringLiteral("rank:0=0.5"))};
+        QCOMPARE(*pathsOf(session, options)[0].whatIfLength, 290 * us);
+        // The gemm a tenth of its time everywhere: rank 1's ends at 45,
+        // rank 0's at 35; the all-reduce ends at 65, the syncs at 70, the
+        // steps at 165: 155 µs.
+        options.whatIfs = {*parseWhatIf(QStringLiteral("kernel:gemm=0.1"))};
+        QCOMPARE(*pathsOf(session, options)[0].whatIfLength, 155 * us);
+    }
+
+    void hostLateRank()
+    {
+        const Session session = twoRanks(true);
+        const std::vector<StepCriticalPath> paths = pathsOf(session);
+        QCOMPARE(paths.size(), std::size_t(1));
+        compareSegments(session, paths[0],
+                        {{1, PathKind::Cpu, QStringLiteral("preprocess"), 10, 150},
+                         {1, PathKind::Launch, QStringLiteral("cudaLaunchKernel"), 150, 160},
+                         {1, PathKind::Kernel, QStringLiteral("gemm"), 160, 210},
+                         {0, PathKind::Communication, QStringLiteral("ncclDevKernel_AllReduce_Sum_f32_RING_LL"), 210, 240},
+                         {0, PathKind::Sync, QStringLiteral("cudaStreamSynchronize"), 240, 245},
+                         {0, PathKind::Idle, QStringLiteral("ProfilerStep#1"), 245, 300}});
+        // The tables: one row per segment, times from the session's start.
+        const ResultTable table = criticalPathTable(session, paths);
+        QCOMPARE(table.headers, (QStringList{QStringLiteral("Step"), QStringLiteral("Segment"), QStringLiteral("Rank"), QStringLiteral("Kind"),
+                                             QStringLiteral("Name"), QStringLiteral("Start (ns)"), QStringLiteral("End (ns)"),
+                                             QStringLiteral("Duration (ns)")}));
+        QCOMPARE(table.rowCount(), std::size_t(6));
+        QCOMPARE(table.cell(0, 3).text, QStringLiteral("cpu"));
+        QCOMPARE(table.cell(0, 5).integer, 10 * us);
+        QCOMPARE(table.cell(5, 6).integer, 300 * us);
+        const ResultTable summary = criticalPathSummaryTable(session, paths);
+        QCOMPARE(summary.rowCount(), std::size_t(1));
+        const auto column = [&](const QString &h) { return int(summary.headers.indexOf(h)); };
+        QCOMPARE(summary.cell(0, column(QStringLiteral("Duration (ns)"))).integer, 290 * us);
+        QCOMPARE(summary.cell(0, column(QStringLiteral("cpu (ns)"))).integer, 140 * us);
+        QCOMPARE(summary.cell(0, column(QStringLiteral("Rank 1 (ns)"))).integer, 200 * us);
+        QCOMPARE(summary.cell(0, column(QStringLiteral("Rank 0 (ns)"))).integer, 90 * us);
+        QVERIFY(summary.cell(0, column(QStringLiteral("Top Names"))).text.startsWith(QStringLiteral("preprocess (cpu): 140000 ns")));
+    }
+
+    // The session report runs the same, with --step and --what-if.
+    void sessionReport()
+    {
+        const Session session = twoRanks(false);
+        ReportOptions options;
+        options.step = 0;
+        options.whatIfs = {QStringLiteral("rank:1=0.5")};
+        const std::optional<ResultTable> summary = runSessionReport(QStringLiteral("critical_path_summary"), session, options);
+        QVERIFY(summary);
+        QCOMPARE(summary->rowCount(), std::size_t(1));
+        QCOMPARE(summary->cell(0, int(summary->headers.indexOf(QStringLiteral("What-if Duration (ns)")))).integer, 215 * us);
+        options.step = 5;
+        QCOMPARE(runSessionReport(QStringLiteral("critical_path"), session, options)->rowCount(), std::size_t(0));
+    }
+
+    // The generator's planted straggler: rank 2 runs an extra 3 ms kernel
+    // before its all-reduce in every second step. Those steps' paths run
+    // on rank 2 to its all-reduce's start, then the 200 µs transfer on the
+    // rank that ended last; the 3 ms kernel is on them.
+    void generatedStraggler_data()
+    {
+        QTest::addColumn<int>("ranks");
+        QTest::newRow("4 ranks") << 4;
+        QTest::newRow("64 ranks") << 64;
+    }
+    void generatedStraggler()
+    {
+        QFETCH(int, ranks);
+        const QString dir = freshDir(QStringLiteral("ddp%1").arg(ranks));
+        QProcess gen;
+        gen.start(QStringLiteral(RANKSCOPE_TRACEGEN), {QStringLiteral("--format"), QStringLiteral("nsys"), QStringLiteral("--profile"),
+                                                       QStringLiteral("ddp"), QStringLiteral("--events"), QStringLiteral("200"),
+                                                       QStringLiteral("--ranks"), QString::number(ranks), QStringLiteral("--straggler"),
+                                                       QStringLiteral("2:3000:2"), dir});
+        QVERIFY(gen.waitForFinished(120000));
+        QCOMPARE(gen.exitCode(), 0);
+        const Session session = Session::load({dir});
+        QCOMPARE(session.ranks().size(), std::size_t(ranks));
+        const std::vector<StepCriticalPath> paths = pathsOf(session);
+        QVERIFY(paths.size() >= 4);
+        for (const StepCriticalPath &p : paths) {
+            checkPathShape(session, p);
+            QCOMPARE(kindTime(p, PathKind::Communication), 200 * us);
+            QCOMPARE(kindTime(p, PathKind::Launch), 6 * us); // the first kernel's launch
+            QCOMPARE(kindTime(p, PathKind::Kernel) + 206 * us, p.length());
+            const bool delayed = p.step % 2 == 0;
+            const bool hasDelay = std::any_of(p.segments.begin(), p.segments.end(), [&](const PathSegment &s) {
+                return s.kind == PathKind::Kernel && s.duration() == 3000 * us && session.ranks()[std::size_t(s.rankIndex)].rank == 2;
+            });
+            QCOMPARE(hasDelay, delayed);
+            if (delayed) { // all of it on rank 2 but the transfer
+                for (const PathSegment &s : p.segments)
+                    if (s.kind != PathKind::Communication)
+                        QCOMPARE(session.ranks()[std::size_t(s.rankIndex)].rank, 2);
+                // Rank 2 at 0.9: its 3 ms kernel and the rest 10 % shorter.
+                CriticalPathOptions options;
+                options.step = p.step;
+                options.whatIfs = {*parseWhatIf(QStringLiteral("rank:2=0.9"))};
+                const StepCriticalPath faster = pathsOf(session, options).at(0);
+                QVERIFY(*faster.whatIfLength < p.length());
+                QVERIFY(*faster.whatIfLength >= p.length() - kindTime(p, PathKind::Kernel) / 10 - 100); // each edge rounds to the ns
+            }
+        }
+    }
+
+    // The real traces: nsys-ai's 2-rank NCCL exports (no step annotation:
+    // the whole session), HTA's 2-rank PyTorch traces, the 4-rank DDP demo.
+    void realTraces_data()
+    {
+        QTest::addColumn<QStringList>("files");
+        QTest::addColumn<bool>("crosses"); // its path runs on both ranks
+        QTest::newRow("nsys-ai before") << QStringList{dataPath(QStringLiteral("third-party/nsys-ai/mfu_2gpu_before.sqlite"))} << true;
+        QTest::newRow("nsys-ai after") << QStringList{dataPath(QStringLiteral("third-party/nsys-ai/mfu_2gpu_after.sqlite"))} << true;
+        QTest::newRow("hta") << QStringList{dataPath(QStringLiteral("third-party/hta"))} << false;
+        QTest::newRow("ddp4 demo") << QStringList{demoPath()} << false;
+    }
+    void realTraces()
+    {
+        QFETCH(QStringList, files);
+        QFETCH(bool, crosses);
+        const Session session = Session::load(files);
+        QVERIFY(session.failures().empty());
+        for (const bool aligned : {false, true}) {
+            const CollectiveMatch recorded = matchCollectives(session);
+            const CollectiveMatch match = aligned ? alignedOnCollectives(session, recorded) : recorded;
+            const std::vector<StepCriticalPath> paths = criticalPaths(session, match, KernelClassifier::rankscope());
+            QVERIFY(!paths.empty());
+            std::set<int> ranksOnPaths;
+            for (const StepCriticalPath &p : paths) {
+                checkPathShape(session, p);
+                for (const PathSegment &s : p.segments)
+                    ranksOnPaths.insert(s.rankIndex);
+            }
+            if (crosses)
+                QVERIFY(ranksOnPaths.size() > 1);
+        }
+    }
+
+    // Solving the graph with nothing scaled gives back every recorded time:
+    // each node's binding edge explains it and no other edge is later.
+    void graphGivesBackRecordedTimes()
+    {
+        const Session session = Session::load({dataPath(QStringLiteral("third-party/nsys-ai/mfu_2gpu_before.sqlite"))});
+        const CollectiveMatch match = matchCollectives(session);
+        StepGraphInput input{session.extent(), std::vector<std::optional<TrackEvent>>(session.ranks().size()), nullptr};
+        const StepGraph g = buildStepGraph(session, match, KernelClassifier::rankscope(), input);
+        QVERIFY(g.graph.nodeCount() > 10000);
+        const std::vector<TimeNs> solved = g.graph.solve(false);
+        std::size_t differ = 0;
+        for (std::uint32_t n = 0; n < g.graph.nodeCount(); ++n)
+            differ += solved[n] != g.graph.time(n);
+        QCOMPARE(differ, std::size_t(0));
+    }
+
+    // From the index cache, the same paths as parsed.
+    void sameFromIndexCache()
+    {
+        const QString cache = freshDir(QStringLiteral("cache"));
+        LoadControl control;
+        control.indexCacheDirectory = cache;
+        const QStringList files{dataPath(QStringLiteral("third-party/hta"))};
+        const Session parsed = Session::load(files);
+        Session::load(files, control); // writes the caches
+        const Session cached = Session::load(files, control);
+        QVERIFY(cached.reports().front()->indexCache);
+        const auto csv = [&](const Session &s) { return criticalPathTable(s, pathsOf(s)).toCsv(); };
+        QCOMPARE(csv(cached), csv(parsed));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCriticalPath)
+#include "tst_criticalpath.moc"
