@@ -5,6 +5,7 @@
 #include "collectivelookup.h"
 #include "details/detailspanel.h"
 #include "events/eventspanel.h"
+#include "panels/criticalpathpanel.h"
 #include "panels/statsdock.h"
 #include "sampling/samplingpanel.h"
 #include "stats/collectives.h"
@@ -49,6 +50,9 @@ ViewLinks::ViewLinks(const LinkedViews &views, QObject *parent)
         if (selected && m_collectives->isCommunicationKernel(*selected))
             showCollectiveOf(selected);
     });
+    // The critical path the panel shows: drawn across the ranks.
+    if (CriticalPathPanel *critical = views.stats->criticalPath())
+        connect(critical, &CriticalPathPanel::pathShown, canvas, &TimelineCanvas::setCriticalPath);
     // A function chosen in the CPU samples panel: its samples marked on
     // every rank's sample rows (by text: ids differ between reports).
     if (SamplingPanel *sampling = views.stats->sampling()) {

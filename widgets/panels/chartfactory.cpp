@@ -21,6 +21,7 @@
 #include <QtCharts/QLogValueAxis>
 #include <QtCharts/QScatterSeries>
 #include <QtCharts/QHorizontalStackedBarSeries>
+#include <QtCharts/QStackedBarSeries>
 #include <QtCharts/QValueAxis>
 
 #include <algorithm>
@@ -79,48 +80,93 @@ QChartView *viewOf(QChart *chart, QWidget *parent)
 
 } // namespace
 
-QWidget *shareBarChart(const QString &title, const QStringList &categories, const std::vector<Series> &series,
-                       std::function<void(int)> onClick, QWidget *parent)
+namespace {
+
+// One horizontal bar per category, the series stacked in it, the first
+// category on top; `valueAxis` is the axis along the bars, `hoverText`
+// what a hovered part says (category, series, value).
+QWidget *stackedBars(const QString &title, const QStringList &categories, const std::vector<Series> &series, QValueAxis *valueAxis,
+                     std::function<QString(const QString &, const QString &, double)> hoverText, std::function<void(int)> onClick,
+                     Qt::Orientation orientation, QWidget *parent)
 {
     QChart *chart = newChart(title, parent);
-    auto *bars = new QHorizontalStackedBarSeries;
+    const bool horizontal = orientation == Qt::Horizontal;
+    QAbstractBarSeries *bars = horizontal ? static_cast<QAbstractBarSeries *>(new QHorizontalStackedBarSeries) : new QStackedBarSeries;
     bars->setBarWidth(0.8);
-    // Qt draws the first category at the bottom: reversed, rank 0 is on top as in the table.
+    // Qt draws the first category of horizontal bars at the bottom:
+    // reversed, the first is on top as in the table.
     const int count = int(categories.size());
+    const auto category = [count, horizontal](int index) { return horizontal ? count - 1 - index : index; };
     for (const Series &s : series) {
         auto *set = new QBarSet(s.name);
         set->setColor(s.color);
         set->setBorderColor(s.color);
-        for (int c = count - 1; c >= 0; --c)
+        for (int i = 0; i < count; ++i) {
+            const int c = category(i);
             *set << (std::size_t(c) < s.values.size() ? s.values[std::size_t(c)] : 0.0);
+        }
         bars->append(set);
         if (onClick)
-            QObject::connect(set, &QBarSet::clicked, set, [onClick, count](int index) { onClick(count - 1 - index); });
+            QObject::connect(set, &QBarSet::clicked, set, [onClick, category](int index) { onClick(category(index)); });
     }
     chart->addSeries(bars);
-    auto *ranks = new QBarCategoryAxis;
-    QStringList reversed(categories.rbegin(), categories.rend());
-    ranks->append(reversed);
-    chart->addAxis(ranks, Qt::AlignLeft);
-    bars->attachAxis(ranks);
-    auto *share = new QValueAxis;
-    share->setRange(0, 100);
-    share->setTickCount(5);
-    share->setLabelFormat(QStringLiteral("%d %%"));
-    chart->addAxis(share, Qt::AlignBottom);
-    bars->attachAxis(share);
-    // Each part's share when hovered: a bar of 97 % compute hides 1 % idle.
-    QObject::connect(bars, &QAbstractBarSeries::hovered, bars, [categories, count](bool on, int index, QBarSet *set) {
+    auto *axis = new QBarCategoryAxis;
+    QStringList ordered;
+    for (int i = 0; i < count; ++i)
+        ordered << categories.value(category(i));
+    axis->append(ordered);
+    chart->addAxis(axis, horizontal ? Qt::AlignLeft : Qt::AlignBottom);
+    bars->attachAxis(axis);
+    chart->addAxis(valueAxis, horizontal ? Qt::AlignBottom : Qt::AlignLeft);
+    bars->attachAxis(valueAxis);
+    // Each part when hovered: a bar of 97 % compute hides 1 % idle.
+    QObject::connect(bars, &QAbstractBarSeries::hovered, bars, [categories, category, hoverText](bool on, int index, QBarSet *set) {
         if (!on) {
             QToolTip::hideText();
             return;
         }
-        const int category = count - 1 - index;
-        QToolTip::showText(QCursor::pos(), plainTooltip(QStringLiteral("%1 · %2: %3 %").arg(categories.value(category), set->label()).arg(set->at(index), 0, 'f', 1)));
+        QToolTip::showText(QCursor::pos(), plainTooltip(hoverText(categories.value(category(index)), set->label(), set->at(index))));
     });
     QChartView *view = viewOf(chart, parent);
     chart->legend()->setAlignment(Qt::AlignBottom); // the bars take the width beside the table
     return view;
+}
+
+} // namespace
+
+QWidget *shareBarChart(const QString &title, const QStringList &categories, const std::vector<Series> &series,
+                       std::function<void(int)> onClick, QWidget *parent)
+{
+    auto *share = new QValueAxis;
+    share->setRange(0, 100);
+    share->setTickCount(5);
+    share->setLabelFormat(QStringLiteral("%d %%"));
+    return stackedBars(title, categories, series, share,
+                       [](const QString &category, const QString &part, double value) {
+                           return category + QStringLiteral(" · ") + part + QStringLiteral(": ") + QString::number(value, 'f', 1) + QStringLiteral(" %");
+                       },
+                       std::move(onClick), Qt::Horizontal, parent);
+}
+
+QWidget *stackedBarChart(const QString &title, const QStringList &categories, const std::vector<Series> &series, const QString &valueTitle,
+                         std::function<void(int)> onClick, QWidget *parent)
+{
+    double most = 0;
+    for (int c = 0; c < int(categories.size()); ++c) {
+        double total = 0;
+        for (const Series &s : series)
+            total += std::size_t(c) < s.values.size() ? s.values[std::size_t(c)] : 0.0;
+        most = std::max(most, total);
+    }
+    auto *axis = new QValueAxis;
+    axis->setTitleText(valueTitle);
+    fitAxisToData(axis, 0, most > 0 ? most : 1, 0.02);
+    axis->setMin(0);
+    return stackedBars(title, categories, series, axis,
+                       [valueTitle](const QString &category, const QString &part, double value) {
+                           return category + QStringLiteral(" · ") + part + QStringLiteral(": ") + QString::number(value, 'g', 4) + QLatin1Char(' ') + valueTitle;
+                       },
+                       std::move(onClick), Qt::Vertical, parent);
 }
 
 QWidget *barChart(const QString &title, const QStringList &categories, const std::vector<Series> &series,

@@ -42,6 +42,12 @@ void fitAxisToData(QValueAxis *axis, double minimum, double maximum, double marg
 QWidget *shareBarChart(const QString &title, const QStringList &categories, const std::vector<Series> &series,
                        std::function<void(int)> onClick, QWidget *parent);
 
+// A column per category, the series' values stacked as they are (a step's
+// time per kind, in the unit `valueTitle` names): each column as tall as
+// its total; onClick(category) when a column is clicked.
+QWidget *stackedBarChart(const QString &title, const QStringList &categories, const std::vector<Series> &series, const QString &valueTitle,
+                         std::function<void(int)> onClick, QWidget *parent);
+
 // Grouped bars; onClick(series, category) when a bar is clicked.
 QWidget *barChart(const QString &title, const QStringList &categories, const std::vector<Series> &series,
                   const QString &valueTitle, std::function<void(int, int)> onClick, QWidget *parent);

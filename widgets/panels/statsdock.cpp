@@ -4,6 +4,7 @@
 #include "core/units.h"
 #include "panels/collectivespanel.h"
 #include "panels/comparepanel.h"
+#include "panels/criticalpathpanel.h"
 #include "panels/diagnosispanel.h"
 #include "panels/gapspanel.h"
 #include "panels/memcpypanel.h"
@@ -47,6 +48,7 @@ constexpr PanelKind kPanels[] = {
     {"steps", QT_TRANSLATE_NOOP("rankscope::StatsDock", "Steps"), &makePanel<StepsPanel>},
     {"cpu", QT_TRANSLATE_NOOP("rankscope::StatsDock", "CPU samples"), &makePanel<SamplingPanel>},
     {"collectives", QT_TRANSLATE_NOOP("rankscope::StatsDock", "Collectives"), &makePanel<CollectivesPanel>},
+    {"critical", QT_TRANSLATE_NOOP("rankscope::StatsDock", "Critical path"), &makePanel<CriticalPathPanel>},
     {"compare", QT_TRANSLATE_NOOP("rankscope::StatsDock", "Compare"), &makePanel<ComparePanel>},
 };
 
@@ -68,6 +70,7 @@ RanksPanel *StatsDock::ranks() const { return panel<RanksPanel>(); }
 StepsPanel *StatsDock::steps() const { return panel<StepsPanel>(); }
 SamplingPanel *StatsDock::sampling() const { return panel<SamplingPanel>(); }
 CollectivesPanel *StatsDock::collectives() const { return panel<CollectivesPanel>(); }
+CriticalPathPanel *StatsDock::criticalPath() const { return panel<CriticalPathPanel>(); }
 DiagnosisPanel *StatsDock::diagnosis() const { return panel<DiagnosisPanel>(); }
 ComparePanel *StatsDock::compare() const { return panel<ComparePanel>(); }
 

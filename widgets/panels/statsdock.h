@@ -18,6 +18,7 @@ class QTabWidget;
 namespace rankscope {
 
 class CollectivesPanel;
+class CriticalPathPanel;
 class ComparePanel;
 class DiagnosisPanel;
 class GapsPanel;
@@ -35,7 +36,7 @@ public:
     void setSession(std::shared_ptr<const Session> session);
     void setRange(std::optional<TimeRange> range);
     void setRankIndex(std::optional<int> rankIndex);
-    // "memcpy", "gaps", "summaries", "ranks", "collectives", "compare"; false for another name.
+    // "memcpy", "gaps", "summaries", "ranks", "collectives", "critical", "compare", ... (panelNames()); false for another name.
     bool showPanel(const QString &name);
     static QStringList panelNames();
 
@@ -46,6 +47,7 @@ public:
     StepsPanel *steps() const;
     SamplingPanel *sampling() const;
     CollectivesPanel *collectives() const;
+    CriticalPathPanel *criticalPath() const;
     DiagnosisPanel *diagnosis() const;
     ComparePanel *compare() const;
     const stats::StatsScope &scope() const { return m_scope; }

@@ -192,4 +192,21 @@ QColor EventColorCache::color(const Report &report, const Track &track, std::uin
     return QColor::fromRgba(names[name]);
 }
 
+QColor Theme::pathKindColor(stats::PathKind kind)
+{
+    // Tableau's ten, one per kind: compute green, communication red, idle grey.
+    switch (kind) {
+    case stats::PathKind::Cpu: return QColor(0x4e, 0x79, 0xa7);
+    case stats::PathKind::Launch: return QColor(0xf2, 0x8e, 0x2b);
+    case stats::PathKind::Kernel: return QColor(0x59, 0xa1, 0x4f);
+    case stats::PathKind::Memcpy: return QColor(0xb0, 0x7a, 0xa1);
+    case stats::PathKind::Memset: return QColor(0x9c, 0x75, 0x5f);
+    case stats::PathKind::Communication: return QColor(0xe1, 0x57, 0x59);
+    case stats::PathKind::Wait: return QColor(0xff, 0x9d, 0xa7);
+    case stats::PathKind::Sync: return QColor(0xed, 0xc9, 0x48);
+    case stats::PathKind::Idle: return QColor(0xba, 0xb0, 0xac);
+    }
+    return neutralSeriesColor();
+}
+
 } // namespace rankscope

@@ -6,6 +6,7 @@
 // the application gave. Everything around the events (backgrounds, lines,
 // selection, highlights, tables, charts) follows the palette it is made from.
 #include "core/report.h"
+#include "stats/criticalpath.h"
 #include "stats/memcpyanalysis.h"
 
 #include <QBrush>
@@ -57,6 +58,8 @@ public:
     QColor errorText() const;              // "Error" in the Diagnostics dock
     static QColor seriesColor(int index);  // one per rank or GPU, repeating after 4
     static QColor neutralSeriesColor();    // a series that stands for no kind
+    static QColor pathKindColor(stats::PathKind kind); // the critical path's kinds, in its chart
+    static QColor criticalPathOutline() { return QColor(0xff, 0x5a, 0x00); }
     bool isDark() const { return m_palette.color(QPalette::Window).lightnessF() < 0.5; }
 
 private:

@@ -74,6 +74,7 @@ void TimelineCanvas::setSession(std::shared_ptr<const Session> session)
     m_flows.clear();
     m_highlighted.clear();
     m_collective.reset();
+    m_criticalPath.reset();
     m_mark.reset();
     m_markRow = -1;
     m_collapsedBusy.clear();
@@ -500,7 +501,7 @@ std::optional<EventLocation> TimelineCanvas::eventAt(QPoint pos) const
     return EventLocation{row.rank, row.tracks[h.rect->trackSlot], h.rect->event};
 }
 
-std::optional<QPoint> TimelineCanvas::pointOf(const EventLocation &event) const
+std::optional<int> TimelineCanvas::laneMiddle(const EventLocation &event) const
 {
     if (!m_session)
         return std::nullopt;
@@ -514,12 +515,20 @@ std::optional<QPoint> TimelineCanvas::pointOf(const EventLocation &event) const
     while (slot < r.tracks.size() && r.tracks[slot] != event.track)
         ++slot;
     const int lane = r.laneOffset[slot] + (r.flatten ? 0 : track.slices.depth(event.event));
+    return rect.top() + FrameGeometry::kLaneTopMargin + lane * TimelineRows::kLaneHeight + TimelineRows::kLaneHeight / 2;
+}
+
+std::optional<QPoint> TimelineCanvas::pointOf(const EventLocation &event) const
+{
+    const std::optional<int> y = laneMiddle(event);
+    if (!y)
+        return std::nullopt;
     const TimeRange when = displayedTime(event);
     const TimeScale s = scale();
     const double x = s.x(when.start + when.duration() / 2);
     if (x < 0 || x >= trackAreaWidth())
         return std::nullopt;
-    return QPoint(m_labelWidth + int(x), rect.top() + FrameGeometry::kLaneTopMargin + lane * TimelineRows::kLaneHeight + TimelineRows::kLaneHeight / 2);
+    return QPoint(m_labelWidth + int(x), *y);
 }
 
 void TimelineCanvas::selectEvent(std::optional<EventLocation> event, bool reveal)
@@ -628,6 +637,49 @@ void TimelineCanvas::paintCollective(QPainter &p) const
     }
 }
 
+void TimelineCanvas::setCriticalPath(std::shared_ptr<const stats::StepCriticalPath> path)
+{
+    m_criticalPath = std::move(path);
+    viewport()->update();
+}
+
+void TimelineCanvas::paintCriticalPath(QPainter &p) const
+{
+    if (!m_criticalPath || !m_session)
+        return;
+    const TimeScale s = scale();
+    const double width = trackAreaWidth();
+    const QColor outline = Theme::criticalPathOutline();
+    QColor fill = outline;
+    fill.setAlpha(60);
+    // Where the last segment drawn ended: a crossing's arrow starts there.
+    std::optional<QPoint> lastEnd;
+    int lastRank = -1;
+    for (const stats::PathSegment &segment : m_criticalPath->segments) {
+        const TimeNs shift = m_criticalPath->shiftOf(segment.rankIndex); // the path's clock to the session's
+        const double x0 = s.x(m_displayTime.toDisplay(segment.rankIndex, segment.start - shift));
+        const double x1 = s.x(m_displayTime.toDisplay(segment.rankIndex, segment.end - shift));
+        const std::optional<int> y = segment.event.isValid() ? laneMiddle(segment.event) : std::nullopt;
+        if (!y) {
+            if (segment.rankIndex != lastRank)
+                lastEnd.reset();
+            continue;
+        }
+        if (segment.fromRankIndex >= 0 && lastEnd && lastRank == segment.fromRankIndex)
+            paintFlowArrow(p, *lastEnd, QPoint(m_labelWidth + int(std::clamp(x0, -10.0, width + 10)), *y), true, outline);
+        lastEnd = QPoint(m_labelWidth + int(std::clamp(x1, -10.0, width + 10)), *y);
+        lastRank = segment.rankIndex;
+        if (x1 < -2 || x0 > width + 2)
+            continue;
+        const double left = std::clamp(x0, -2.0, width + 2), right = std::clamp(x1, -2.0, width + 2);
+        const QRectF box(m_labelWidth + left, *y - TimelineRows::kLaneHeight / 2, std::max(2.0, right - left), TimelineRows::kLaneHeight - 1);
+        p.fillRect(box, fill);
+        p.setPen(QPen(outline, 2));
+        p.setBrush(Qt::NoBrush);
+        p.drawRect(box);
+    }
+}
+
 void TimelineCanvas::paintEvent(QPaintEvent *)
 {
     QElapsedTimer timer;
@@ -726,6 +778,7 @@ void TimelineCanvas::paintOverlays(QPainter &p) const
     p.save();
     p.setClipRect(m_labelWidth, 0, width, frameHeight());
     paintCollective(p);
+    paintCriticalPath(p);
     if (const auto sel = m_zoom->selection()) {
         const double x0 = std::clamp(s.x(sel->start), -1.0, double(width) + 1);
         const double x1 = std::clamp(s.x(sel->end), -1.0, double(width) + 1);
@@ -779,7 +832,7 @@ void TimelineCanvas::paintOverlays(QPainter &p) const
     p.restore();
 }
 
-void TimelineCanvas::paintFlowArrow(QPainter &p, QPoint from, QPoint to, bool forward) const
+void TimelineCanvas::paintFlowArrow(QPainter &p, QPoint from, QPoint to, bool forward, QColor colour) const
 {
     // An S-curve from one event to the other with its head at the later
     // one, as Perfetto draws flows.
@@ -788,7 +841,8 @@ void TimelineCanvas::paintFlowArrow(QPainter &p, QPoint from, QPoint to, bool fo
     QPainterPath path(from);
     const double bend = std::max(20.0, std::abs(to.x() - from.x()) / 3.0);
     path.cubicTo(from.x() + bend, from.y(), to.x() - bend, to.y(), to.x(), to.y());
-    const QColor colour = Theme(palette()).selectionOutline();
+    if (!colour.isValid())
+        colour = Theme(palette()).selectionOutline();
     p.setPen(QPen(colour, 2));
     p.setBrush(Qt::NoBrush);
     p.drawPath(path);

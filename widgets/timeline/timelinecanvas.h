@@ -5,6 +5,7 @@
 // and highlights are drawn over it without rebuilding. Mouse, wheel and
 // tooltips are TimelineInput's; keys are TimelineActions'.
 #include "session/sampledetails.h"
+#include "stats/criticalpath.h"
 #include "stats/samplingprofile.h"
 #include "session/session.h"
 #include "theme/theme.h"
@@ -121,6 +122,11 @@ public:
     const std::optional<TimeMark> &mark() const { return m_mark; }
     int markRow() const { return m_markRow; }
     const std::optional<CollectiveOverlay> &collectiveOverlay() const { return m_collective; }
+    // A step's critical path (the Critical path panel's): each segment
+    // outlined on its event's row over its time, an arrow where the path
+    // crosses ranks; null: none (also after a new session).
+    void setCriticalPath(std::shared_ptr<const stats::StepCriticalPath> path);
+    const std::shared_ptr<const stats::StepCriticalPath> &criticalPath() const { return m_criticalPath; }
     // Where a shown row is, in viewport coordinates (null when not shown).
     QRect rowRect(int row) const;
     // The viewport point at the middle of an event, if it is on screen.
@@ -197,8 +203,13 @@ private:
     // A collapsed group: its rows' busy share per pixel, as a bar graph.
     void paintOverlays(QPainter &p) const;
     void paintCollective(QPainter &p) const;
-    // An arrow between two events' points, head at `to` when `forward`.
-    void paintFlowArrow(QPainter &p, QPoint from, QPoint to, bool forward) const;
+    void paintCriticalPath(QPainter &p) const;
+    // The middle of the lane an event is drawn in, in viewport coordinates
+    // (none when its row is not shown).
+    std::optional<int> laneMiddle(const EventLocation &event) const;
+    // An arrow between two events' points, head at `to` when `forward`, in
+    // `colour` (invalid: the selection's).
+    void paintFlowArrow(QPainter &p, QPoint from, QPoint to, bool forward, QColor colour = {}) const;
 
     ZoomState *m_zoom;
     DisplayTime m_displayTime;
@@ -211,6 +222,7 @@ private:
     std::vector<EventLocation> m_flows; // forward <-> backward partners of the selection
     std::vector<EventLocation> m_highlighted;
     std::optional<CollectiveOverlay> m_collective;
+    std::shared_ptr<const stats::StepCriticalPath> m_criticalPath;
     std::optional<TimeMark> m_mark;
     std::vector<int> m_areaRows; // the area selection's rows, in the order drawn
     int m_markRow = -1;

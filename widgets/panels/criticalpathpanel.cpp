@@ -1,0 +1,289 @@
+#include "panels/criticalpathpanel.h"
+
+#include "core/units.h"
+#include "panels/chartfactory.h"
+#include "panels/resulttablemodel.h"
+#include "panels/tablebox.h"
+#include "stats/criticalpathtables.h"
+#include "theme/theme.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QVBoxLayout>
+
+namespace rankscope {
+
+using namespace stats;
+
+struct CriticalPathPanel::Result {
+    std::vector<StepCriticalPath> paths;
+    ResultTable summary;
+    QStringList notes;
+    bool ofRange = false; // the selected range itself, no step starting in it
+};
+
+CriticalPathPanel::CriticalPathPanel(QWidget *parent)
+    : StatsPanel(parent), m_align(new QCheckBox(tr("Align ranks on collectives"), this)), m_draw(new QCheckBox(tr("Draw on the timeline"), this)),
+      m_note(new QLabel(this)),
+      m_whatIfTarget(new QComboBox(this)), m_whatIfWhat(new QLineEdit(this)), m_faster(new QSpinBox(this)), m_whatIfResult(new QLabel(this)),
+      m_steps(new TableBox(tr("Steps: time on the critical path by kind"), this)), m_top(new TableBox(tr("Top events on the path"), this)),
+      m_segments(new TableBox(tr("Segments of the path"), this))
+{
+    for (TableBox *table : {m_steps, m_top, m_segments})
+        table->model()->setReadable(true);
+    m_top->setDefaultSort(QStringLiteral("Time on Path (ns)"), Qt::DescendingOrder);
+    auto *layout = new QVBoxLayout(this);
+    auto *header = new QHBoxLayout;
+    m_note->setTextFormat(Qt::PlainText); // notes quote names from the traces
+    m_note->setWordWrap(true);
+    m_note->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    header->addWidget(m_note, 1);
+    m_align->setToolTip(tr("Shift each rank so that matched collectives end together (as the Collectives panel does) before "
+                           "following the path across ranks"));
+    auto *toggles = new QVBoxLayout;
+    toggles->addWidget(m_align);
+    m_draw->setChecked(true);
+    m_draw->setToolTip(tr("Outline the shown step's path on the timeline, with arrows where it crosses ranks"));
+    toggles->addWidget(m_draw);
+    header->addLayout(toggles);
+    layout->addLayout(header);
+    connect(m_align, &QCheckBox::toggled, this, [this] { refreshWhenShown(); });
+    connect(m_draw, &QCheckBox::toggled, this, [this] { showPath(m_shown); });
+
+    auto *whatIf = new QHBoxLayout;
+    whatIf->addWidget(new QLabel(tr("What if"), this));
+    m_whatIfTarget->addItem(tr("kernels named"), QStringLiteral("kernel"));
+    m_whatIfTarget->addItem(tr("NVTX ranges / CPU ops named"), QStringLiteral("nvtx"));
+    m_whatIfTarget->addItem(tr("rank"), QStringLiteral("rank"));
+    whatIf->addWidget(m_whatIfTarget);
+    m_whatIfWhat->setPlaceholderText(tr("a name pattern (regular expression), or a rank number"));
+    whatIf->addWidget(m_whatIfWhat, 1);
+    whatIf->addWidget(new QLabel(tr("were"), this));
+    m_faster->setRange(1, 99);
+    m_faster->setValue(20);
+    m_faster->setSuffix(tr(" % faster"));
+    whatIf->addWidget(m_faster);
+    auto *solve = new QPushButton(tr("Solve"), this);
+    solve->setToolTip(tr("Re-solve every step over the same dependencies with those durations scaled"));
+    whatIf->addWidget(solve);
+    auto *clear = new QPushButton(tr("Clear"), this);
+    whatIf->addWidget(clear);
+    layout->addLayout(whatIf);
+    m_whatIfResult->setTextFormat(Qt::PlainText);
+    m_whatIfResult->setWordWrap(true);
+    layout->addWidget(m_whatIfResult);
+    connect(solve, &QPushButton::clicked, this, &CriticalPathPanel::solveWhatIf);
+    connect(m_whatIfWhat, &QLineEdit::returnPressed, this, &CriticalPathPanel::solveWhatIf);
+    connect(clear, &QPushButton::clicked, this, [this] { setWhatIf(QString()); });
+
+    // The steps' bars beside their table, the chosen step's tables below.
+    auto *split = new QSplitter(Qt::Vertical, this);
+    auto *stepsArea = new QWidget(split);
+    auto *stepsRow = new QHBoxLayout(stepsArea);
+    stepsRow->setContentsMargins(0, 0, 0, 0);
+    m_chart = new QWidget(stepsArea);
+    stepsRow->addWidget(m_chart, 1);
+    stepsRow->addWidget(m_steps, 1);
+    stepsArea->setMinimumHeight(charts::kMinimumChartHeight);
+    auto *pathArea = new QWidget(split);
+    auto *pathRow = new QHBoxLayout(pathArea);
+    pathRow->setContentsMargins(0, 0, 0, 0);
+    pathRow->addWidget(m_top, 1);
+    pathRow->addWidget(m_segments, 1);
+    split->addWidget(stepsArea);
+    split->addWidget(pathArea);
+    split->setStretchFactor(0, 1);
+    split->setStretchFactor(1, 1);
+    layout->addWidget(split, 1);
+    exportTable(m_steps);
+    exportTable(m_segments);
+    exportChart(&m_chart, QStringLiteral("critical_path.png"));
+    m_steps->setToolTip(tr("Click a step to draw its path on the timeline; double-click to go there"));
+    m_top->setToolTip(tr("The names with the most time on the path; double-click to select the longest one"));
+    m_segments->setToolTip(tr("The path from the step's start to its end; double-click a segment to select its event"));
+    connect(m_steps, &TableBox::rowSelected, this, &CriticalPathPanel::showPath);
+    connect(m_steps, &TableBox::rowActivated, this, [this](int row) {
+        showPath(row);
+        if (row >= 0 && std::size_t(row) < m_paths.size()) {
+            const StepCriticalPath &p = m_paths[std::size_t(row)];
+            emit zoomRequested({p.window.start - p.shiftOf(p.endRankIndex), p.window.end - p.shiftOf(p.endRankIndex)});
+        }
+    });
+    connect(m_top, &TableBox::rowActivated, this, &CriticalPathPanel::activateTopEvent);
+    connect(m_segments, &TableBox::rowActivated, this, &CriticalPathPanel::activateSegment);
+}
+
+void CriticalPathPanel::setAlignOnCollectives(bool align)
+{
+    m_align->setChecked(align);
+}
+
+bool CriticalPathPanel::setWhatIf(const QString &text)
+{
+    if (text.isEmpty()) {
+        m_whatIf.reset();
+        m_whatIfResult->clear();
+        refreshWhenShown();
+        return true;
+    }
+    QString error;
+    std::optional<WhatIf> w = parseWhatIf(text, &error);
+    if (!w) {
+        m_whatIfResult->setText(error);
+        return false;
+    }
+    m_whatIf = std::move(w);
+    m_whatIfResult->setText(tr("Solving %1...").arg(text));
+    refreshWhenShown();
+    return true;
+}
+
+void CriticalPathPanel::solveWhatIf()
+{
+    const double factor = 1.0 - m_faster->value() / 100.0;
+    setWhatIf(m_whatIfTarget->currentData().toString() + QLatin1Char(':') + m_whatIfWhat->text().trimmed() + QLatin1Char('=')
+              + QString::number(factor, 'g', 6));
+}
+
+QString CriticalPathPanel::note() const
+{
+    return m_note->text();
+}
+
+QString CriticalPathPanel::whatIfResult() const
+{
+    return m_whatIfResult->text();
+}
+
+void CriticalPathPanel::refresh()
+{
+    if (!session())
+        return;
+    const MatchClock clock = m_align->isChecked() ? MatchClock::Aligned : MatchClock::Recorded;
+    CriticalPathOptions options;
+    if (m_whatIf)
+        options.whatIfs.push_back(*m_whatIf);
+    run<Result>([ws = workspace(), sc = scope(), clock, options]() mutable {
+        Result r;
+        const std::shared_ptr<const CollectiveMatch> match = ws->collectiveMatch(clock);
+        const Session &s = *ws->session();
+        r.paths = criticalPaths(s, *match, ws->classes(), options);
+        if (sc.range) { // the steps that start in the range; none: the range itself
+            std::erase_if(r.paths, [&](const StepCriticalPath &p) { return p.window.start < sc.range->start || p.window.start >= sc.range->end; });
+            if (r.paths.empty()) {
+                options.range = *sc.range;
+                r.paths = criticalPaths(s, *match, ws->classes(), options);
+                r.ofRange = true;
+            }
+        }
+        r.summary = criticalPathSummaryTable(s, r.paths);
+        r.notes = match->notes;
+        return r;
+    }, [this](Result r) { present(std::move(r)); });
+}
+
+void CriticalPathPanel::present(Result result)
+{
+    m_paths = std::move(result.paths);
+    m_steps->setTable(std::move(result.summary));
+    QStringList categories;
+    std::vector<charts::Series> series;
+    for (int k = 0; k < kPathKindCount; ++k)
+        series.push_back({pathKindName(PathKind(k)), Theme::pathKindColor(PathKind(k)), {}, {}, false});
+    for (const StepCriticalPath &p : m_paths) {
+        categories << (p.step >= 0 ? tr("step %1").arg(p.step) : tr("range"));
+        const auto byKind = p.timeByKind();
+        for (int k = 0; k < kPathKindCount; ++k)
+            series[std::size_t(k)].values.push_back(double(byKind[std::size_t(k)]) / 1e6);
+    }
+    std::erase_if(series, [](const charts::Series &s) { return std::all_of(s.values.begin(), s.values.end(), [](double v) { return v == 0; }); });
+    replaceWidget(m_chart, charts::stackedBarChart(tr("Critical path of each step, by kind"), categories, series, tr("ms"),
+                                                   [this](int step) { showPath(step); }, this));
+    QStringList note;
+    if (m_paths.empty())
+        note << tr("No step to follow: the trace annotates none in this scope (ProfilerStep#N, NVTX \"step N\"). Select a range to follow the path through it.");
+    else if (result.ofRange)
+        note << tr("No step starts in the selected range: the path through the range itself.");
+    else
+        note << tr("%n step(s). Each path runs back from the step's end on the rank that finished last, crossing ranks at a collective "
+                   "to the rank that arrived last.", nullptr, int(m_paths.size()));
+    if (scope().rankIndex)
+        note << tr("The path follows every rank, whatever the rank chosen above.");
+    m_note->setText(note.join(QLatin1Char(' ')));
+    // How the collectives were matched: the Collectives panel says it too.
+    m_note->setToolTip(session() && session()->ranks().size() > 1 ? result.notes.join(QLatin1Char('\n')) : QString());
+    m_shown = -1;
+    showPath(m_paths.empty() ? -1 : 0);
+}
+
+void CriticalPathPanel::showPath(int index)
+{
+    if (index >= int(m_paths.size()))
+        return;
+    m_shown = index;
+    m_topEvents.clear();
+    if (index < 0 || !session()) {
+        m_top->setTable({});
+        m_segments->setTable({});
+        if (m_whatIf)
+            m_whatIfResult->clear();
+        emit pathShown(nullptr);
+        return;
+    }
+    const StepCriticalPath &path = m_paths[std::size_t(index)];
+    const Session &s = *session();
+    ResultTable top;
+    top.name = QStringLiteral("critical_path_top");
+    top.title = tr("Top events on the path");
+    top.headers = QStringList{QStringLiteral("Name"), QStringLiteral("Kind"), QStringLiteral("Time on Path (ns)"), QStringLiteral("Share (%)"),
+                              QStringLiteral("Segments"), QStringLiteral("Rank")};
+    for (const PathName &n : topPathNames(s, path, 50)) {
+        const int rank = n.longest.isValid() ? s.ranks()[std::size_t(n.longest.rank)].rank : -1;
+        top.addRow({Cell::ofText(n.name), Cell::ofText(pathKindName(n.kind)), Cell::ofInteger(n.time),
+                    Cell::ofDecimal(path.length() > 0 ? 100.0 * double(n.time) / double(path.length()) : 0.0, 1),
+                    Cell::ofInteger(std::int64_t(n.segments)), Cell::ofInteger(rank)});
+        m_topEvents.push_back(n.longest);
+    }
+    m_top->setTitle(path.step >= 0 ? tr("Top events on step %1's path").arg(path.step) : tr("Top events on the range's path"));
+    m_top->setTable(std::move(top));
+    m_segments->setTable(criticalPathTable(s, {path}));
+    if (m_whatIf && path.whatIfLength) {
+        const TimeNs saved = path.length() - *path.whatIfLength;
+        const QString change = (saved >= 0 ? QStringLiteral("-") : QStringLiteral("+")) + formatDuration(std::abs(saved));
+        const QString share = QString::number(path.length() > 0 ? -100.0 * double(saved) / double(path.length()) : 0.0, 'f', 1);
+        // One arg() pass: the what-if's text is the user's, and may hold a %N.
+        m_whatIfResult->setText(tr("If %1: %2 would take %3 instead of %4 (%5, %6 %). Re-solved over its dependencies: what no longer "
+                                   "binds stops counting.")
+                                    .arg(m_whatIf->text, path.step >= 0 ? tr("step %1").arg(path.step) : tr("the range"),
+                                         formatDuration(*path.whatIfLength), formatDuration(path.length()), change, share));
+    }
+    emit pathShown(m_draw->isChecked() ? std::make_shared<const StepCriticalPath>(path) : nullptr);
+}
+
+void CriticalPathPanel::activateTopEvent(int row)
+{
+    if (row >= 0 && std::size_t(row) < m_topEvents.size() && m_topEvents[std::size_t(row)].isValid())
+        emit eventsSelected({m_topEvents[std::size_t(row)]});
+}
+
+void CriticalPathPanel::activateSegment(int row)
+{
+    if (m_shown < 0 || row < 0)
+        return;
+    const StepCriticalPath &path = m_paths[std::size_t(m_shown)];
+    if (std::size_t(row) >= path.segments.size())
+        return;
+    const PathSegment &segment = path.segments[std::size_t(row)];
+    if (segment.event.isValid())
+        emit eventsSelected({segment.event});
+    else
+        emit zoomRequested({segment.start - path.shiftOf(segment.rankIndex), segment.end - path.shiftOf(segment.rankIndex)});
+}
+
+} // namespace rankscope
