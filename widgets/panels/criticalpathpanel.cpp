@@ -14,7 +14,9 @@
 #include <QLineEdit>
 #include <QPushButton>
 #include <QSpinBox>
+#include <QSortFilterProxyModel>
 #include <QSplitter>
+#include <QTableView>
 #include <QVBoxLayout>
 
 namespace rankscope {
@@ -190,6 +192,9 @@ void CriticalPathPanel::refresh()
 
 void CriticalPathPanel::present(Result result)
 {
+    // The step shown before (a what-if or a new setting recomputes them all) stays shown.
+    const bool wasShown = m_shown >= 0 && std::size_t(m_shown) < m_paths.size();
+    const int shownStep = wasShown ? m_paths[std::size_t(m_shown)].step : 0;
     m_paths = std::move(result.paths);
     m_steps->setTable(std::move(result.summary));
     QStringList categories;
@@ -219,7 +224,13 @@ void CriticalPathPanel::present(Result result)
     // How the collectives were matched: the Collectives panel says it too.
     m_note->setToolTip(session() && session()->ranks().size() > 1 ? result.notes.join(QLatin1Char('\n')) : QString());
     m_shown = -1;
-    showPath(m_paths.empty() ? -1 : 0);
+    int index = m_paths.empty() ? -1 : 0;
+    for (std::size_t i = 0; wasShown && i < m_paths.size(); ++i)
+        if (m_paths[i].step == shownStep)
+            index = int(i);
+    showPath(index);
+    if (index >= 0)
+        m_steps->view()->selectRow(m_steps->proxy()->mapFromSource(m_steps->model()->index(index, 0)).row());
 }
 
 void CriticalPathPanel::showPath(int index)
@@ -255,7 +266,8 @@ void CriticalPathPanel::showPath(int index)
     m_segments->setTable(criticalPathTable(s, {path}));
     if (m_whatIf && path.whatIfLength) {
         const TimeNs saved = path.length() - *path.whatIfLength;
-        const QString change = (saved >= 0 ? QStringLiteral("-") : QStringLiteral("+")) + formatDuration(std::abs(saved));
+        const QString change = saved == 0 ? tr("no change: this does not bind it")
+                                          : (saved > 0 ? QStringLiteral("-") : QStringLiteral("+")) + formatDuration(std::abs(saved));
         const QString share = QString::number(path.length() > 0 ? -100.0 * double(saved) / double(path.length()) : 0.0, 'f', 1);
         // One arg() pass: the what-if's text is the user's, and may hold a %N.
         m_whatIfResult->setText(tr("If %1: %2 would take %3 instead of %4 (%5, %6 %). Re-solved over its dependencies: what no longer "

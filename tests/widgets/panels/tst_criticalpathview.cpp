@@ -89,6 +89,7 @@ private slots:
     {
         CriticalPathPanel panel;
         panel.setSession(m_session);
+        panel.showPath(2);
         QVERIFY(!panel.setWhatIf(QStringLiteral("stream:7=0.5")));
         QVERIFY(panel.whatIfResult().contains(QStringLiteral("the target is kernel, nvtx or rank")));
         QVERIFY(panel.setWhatIf(QStringLiteral("rank:2=0.9")));
@@ -96,7 +97,11 @@ private slots:
         const StepCriticalPath &step0 = panel.paths()[0];
         QVERIFY(step0.whatIfLength);
         QVERIFY(*step0.whatIfLength < step0.length());
-        QVERIFY(panel.whatIfResult().contains(QStringLiteral("would take")));
+        QCOMPARE(panel.shownPath(), 2); // the step shown before stays shown
+        QVERIFY(panel.whatIfResult().contains(QStringLiteral("step 2 would take")));
+        // Step 1's last rank is not rank 2: it gains nothing, and says so.
+        panel.showPath(1);
+        QVERIFY(panel.whatIfResult().contains(QStringLiteral("no change")));
         QVERIFY(panel.stepsTable()->model()->table().headers.contains(QStringLiteral("What-if Duration (ns)")));
         QVERIFY(panel.setWhatIf(QString()));
         QVERIFY(!panel.paths()[0].whatIfLength);
