@@ -51,8 +51,18 @@ ViewLinks::ViewLinks(const LinkedViews &views, QObject *parent)
             showCollectiveOf(selected);
     });
     // The critical path the panel shows: drawn across the ranks.
-    if (CriticalPathPanel *critical = views.stats->criticalPath())
+    if (CriticalPathPanel *critical = views.stats->criticalPath()) {
         connect(critical, &CriticalPathPanel::pathShown, canvas, &TimelineCanvas::setCriticalPath);
+        // The context menu's step: the panel shown on it.
+        connect(canvas, &TimelineCanvas::criticalPathRequested, this, [this, critical](TimeNs at) {
+            if (QWidget *dock = m_views.stats->parentWidget()) {
+                dock->show();
+                dock->raise();
+            }
+            m_views.stats->showPanel(QStringLiteral("critical"));
+            critical->showStepAt(at);
+        });
+    }
     // A function chosen in the CPU samples panel: its samples marked on
     // every rank's sample rows (by text: ids differ between reports).
     if (SamplingPanel *sampling = views.stats->sampling()) {

@@ -228,9 +228,35 @@ void CriticalPathPanel::present(Result result)
     for (std::size_t i = 0; wasShown && i < m_paths.size(); ++i)
         if (m_paths[i].step == shownStep)
             index = int(i);
+    selectPath(index);
+    if (m_pendingTime)
+        showStepAt(*m_pendingTime);
+}
+
+void CriticalPathPanel::selectPath(int index)
+{
     showPath(index);
     if (index >= 0)
         m_steps->view()->selectRow(m_steps->proxy()->mapFromSource(m_steps->model()->index(index, 0)).row());
+}
+
+void CriticalPathPanel::showStepAt(TimeNs sessionTime)
+{
+    m_pendingTime = sessionTime;
+    if (m_paths.empty()) {
+        refreshWhenShown();
+        return;
+    }
+    m_pendingTime.reset();
+    // The step whose window holds the time (on the path's clock, as its last rank keeps it).
+    for (std::size_t i = 0; i < m_paths.size(); ++i) {
+        const StepCriticalPath &p = m_paths[i];
+        const TimeNs shift = p.shiftOf(p.endRankIndex);
+        if (sessionTime + shift >= p.window.start && sessionTime + shift <= p.window.end) {
+            selectPath(int(i));
+            return;
+        }
+    }
 }
 
 void CriticalPathPanel::showPath(int index)

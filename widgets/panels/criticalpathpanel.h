@@ -32,6 +32,8 @@ public:
     bool setWhatIf(const QString &text);
     // Shows path `index` of paths(): its tables, and on the timeline.
     void showPath(int index);
+    // Shows the path of the step that holds `sessionTime` (once computed).
+    void showStepAt(TimeNs sessionTime);
 
     const std::vector<stats::StepCriticalPath> &paths() const { return m_paths; }
     int shownPath() const { return m_shown; }
@@ -53,6 +55,7 @@ protected:
 private:
     struct Result;
     void present(Result result);
+    void selectPath(int index); // shown, and its row selected
     void solveWhatIf();
     void activateTopEvent(int row);
     void activateSegment(int row);
@@ -72,6 +75,7 @@ private:
     std::vector<stats::StepCriticalPath> m_paths;
     int m_shown = -1;
     std::vector<EventLocation> m_topEvents; // per row of m_top: its longest segment's event
+    std::optional<TimeNs> m_pendingTime;    // showStepAt before the paths were computed
 };
 
 } // namespace rankscope

@@ -178,6 +178,8 @@ signals:
     // A Shift+drag ended across rows: areaRows() and the zoom's selection
     // are the area (Perfetto's area selection).
     void areaSelected();
+    // The context menu's "Critical Path of the Step Here" at a session time.
+    void criticalPathRequested(rankscope::TimeNs sessionTime);
 
 protected:
     void paintEvent(QPaintEvent *event) override;

@@ -209,6 +209,11 @@ void TimelineInput::contextMenu(QContextMenuEvent *event)
         });
         menu.addSeparator();
     }
+    if (const int x = event->pos().x() - canvas->labelWidth(); x >= 0 && canvas->session()) {
+        const TimeNs at = canvas->scale().time(double(x));
+        menu.addAction(tr("Critical Path of the Step Here"), canvas, [canvas, at] { emit canvas->criticalPathRequested(at); });
+        menu.addSeparator();
+    }
     menu.addAction(tr("Expand all"), canvas, [&rows, changed] {
         rows.setAllCollapsed(false);
         changed(false);

@@ -75,6 +75,10 @@ private slots:
         QCOMPARE(events.size(), std::size_t(1));
         QCOMPARE(m_session->ranks()[std::size_t(events[0].rank)].rank, 2);
         QCOMPARE(m_session->sessionTime(events[0]).duration(), TimeNs(3'000'000));
+        // The step under a time (the timeline's context menu).
+        const TimeRange step3 = panel.paths()[3].window;
+        panel.showStepAt(step3.start + step3.duration() / 2);
+        QCOMPARE(panel.shownPath(), 3);
         // Another step, chosen in its table.
         panel.showPath(1);
         QCOMPARE(shown.last().at(0).value<std::shared_ptr<const StepCriticalPath>>()->step, 1);
