@@ -188,6 +188,16 @@ std::vector<StepCriticalPath> criticalPaths(const Session &session, const Collec
         paths.push_back(solveStep(session, match, classes, options, -1, session.extent(), std::vector<std::optional<TrackEvent>>(ranks)));
         return paths;
     }
+    // Where a rank's step k ends (session time), computed once each.
+    std::vector<std::vector<std::optional<TimeNs>>> ends(ranks);
+    for (std::size_t r = 0; r < ranks; ++r)
+        ends[r].resize(steps[r].size());
+    const auto endOf = [&](std::size_t r, std::size_t k) {
+        std::optional<TimeNs> &end = ends[r][k];
+        if (!end)
+            end = stepEndTime(session, int(r), steps[r][k]);
+        return *end;
+    };
     for (std::size_t k = 0; k < most; ++k) {
         if (options.step && std::size_t(*options.step) != k)
             continue;
@@ -199,9 +209,16 @@ std::vector<StepCriticalPath> criticalPaths(const Session &session, const Collec
             const TrackEvent e = steps[r][k];
             events[r] = e;
             const RankEntry &entry = session.ranks()[r];
-            const TimeNs shift = entry.sessionOffset + match.shiftOf(int(r));
-            window.start = std::min(window.start, entry.report->tracks[e.track].slices.start(e.event) + shift);
-            window.end = std::max(window.end, stepEndTime(session, int(r), e) + match.shiftOf(int(r)));
+            const TimeNs shift = match.shiftOf(int(r));
+            // A step starts at its annotation, or when the step before it
+            // ended if that was later: a host running ahead of its GPU
+            // starts step k while the GPU still runs step k - 1 (or k - 40),
+            // and step k's length is then from that work's end to its own.
+            TimeNs start = entry.report->tracks[e.track].slices.start(e.event) + entry.sessionOffset;
+            if (k > 0)
+                start = std::max(start, endOf(r, k - 1));
+            window.start = std::min(window.start, start + shift);
+            window.end = std::max(window.end, endOf(r, k) + shift);
         }
         paths.push_back(solveStep(session, match, classes, options, int(k), window, std::move(events)));
     }

@@ -284,15 +284,16 @@ void StepGraphBuilder::buildRank(int r)
     // last GPU work a call inside it launched, whichever is later.
     if (std::size_t(r) < m_input.stepEvents.size() && m_input.stepEvents[std::size_t(r)]) {
         const TrackEvent step = *m_input.stepEvents[std::size_t(r)];
+        const SliceTrack &annotations = report.tracks[step.track].slices;
+        const TimeNs from = annotations.start(step.event) + toMatch, to = annotations.end(step.event) + toMatch;
+        // The annotation itself is not in the graph when the host ran so
+        // far ahead that it ended before the step's window began.
         const std::uint32_t s = nodeOf(r, step.track, step.event);
-        if (s != PathGraph::kNone) {
-            std::uint32_t end = s + 1;
-            const TimeNs from = graph().time(s), to = graph().time(s + 1);
-            for (const GpuOp &op : ops)
-                if (op.launchStart >= from && op.launchStart <= to && op.end > graph().time(end))
-                    end = op.node + 1;
-            m_out.stepEnd[std::size_t(r)] = end;
-        }
+        std::uint32_t end = s == PathGraph::kNone ? PathGraph::kNone : s + 1;
+        for (const GpuOp &op : ops)
+            if (op.launchStart >= from && op.launchStart < to && (end == PathGraph::kNone || op.end > graph().time(end)))
+                end = op.node + 1;
+        m_out.stepEnd[std::size_t(r)] = end;
     }
 }
 
@@ -581,7 +582,7 @@ TimeNs stepEndTime(const Session &session, int rankIndex, const TrackEvent &step
         if (track.kind != TrackKind::CudaApi || !Session::ownsTrack(entry, track))
             continue;
         track.slices.forEachOverlapping(from, to, [&](std::size_t i) {
-            if (track.slices.start(i) < from)
+            if (track.slices.start(i) < from || track.slices.start(i) >= to) // launched inside: [from, to)
                 return;
             if (const std::uint32_t correlation = report.correlationIdOf(track, i))
                 for (const TrackEvent &g : report.gpuOpsFor(Report::correlationKey(track.pid, correlation)))

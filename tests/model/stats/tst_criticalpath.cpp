@@ -119,7 +119,7 @@ void compareSegments(const Session &session, const StepCriticalPath &path, const
                    .arg(double(s.end - zero) / us);
     for (const Expected &e : expected)
         want << QStringLiteral("r%1 %2 %3 [%4, %5]").arg(e.rank).arg(pathKindName(e.kind), e.name).arg(e.start).arg(e.end);
-    QCOMPARE(got, want);
+    QCOMPARE(got.join(QStringLiteral(" | ")), want.join(QStringLiteral(" | ")));
 }
 
 TimeNs kindTime(const StepCriticalPath &path, PathKind kind)
@@ -283,6 +283,30 @@ private slots:
                          {0, PathKind::Kernel, QStringLiteral("K3"), 410, 460},
                          {0, PathKind::Sync, QStringLiteral("cudaStreamSynchronize"), 460, 470},
                          {0, PathKind::Idle, QStringLiteral("ProfilerStep#2"), 470, 500}});
+        for (const StepCriticalPath &p : paths)
+            checkPathShape(session, p);
+    }
+
+    // A host running ahead of its GPU: step 1's host part is 10-20, its
+    // kernel K1 runs 100-200; step 2's host part is 20-30 and its K2 is
+    // queued behind K1, 200-300. Step 2 starts when step 1 ended (its GPU
+    // work, at 200), not at its annotation: its path is K2 alone, 100 µs,
+    // not the 280 µs since its annotation began.
+    void hostRunsAhead()
+    {
+        KinetoTrace t(0, 1);
+        t.step(1, 10, 10);
+        t.runtime(QStringLiteral("cudaLaunchKernel"), 10, 2, 1);
+        t.kernel(QStringLiteral("K1"), 7, 100, 100, 1);
+        t.step(2, 20, 10);
+        t.runtime(QStringLiteral("cudaLaunchKernel"), 20, 2, 2);
+        t.kernel(QStringLiteral("K2"), 7, 200, 100, 2);
+        const Session session = Session::load({t.write(freshDir(QStringLiteral("ahead")))});
+        const std::vector<StepCriticalPath> paths = pathsOf(session);
+        QCOMPARE(paths.size(), std::size_t(2));
+        compareSegments(session, paths[0],
+                        {{0, PathKind::Launch, QStringLiteral("cudaLaunchKernel"), 10, 100}, {0, PathKind::Kernel, QStringLiteral("K1"), 100, 200}});
+        compareSegments(session, paths[1], {{0, PathKind::Kernel, QStringLiteral("K2"), 200, 300}});
         for (const StepCriticalPath &p : paths)
             checkPathShape(session, p);
     }
