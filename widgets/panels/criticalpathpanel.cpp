@@ -41,21 +41,15 @@ CriticalPathPanel::CriticalPathPanel(QWidget *parent)
         table->model()->setReadable(true);
     m_top->setDefaultSort(QStringLiteral("Time on Path (ns)"), Qt::DescendingOrder);
     auto *layout = new QVBoxLayout(this);
-    auto *header = new QHBoxLayout;
     m_note->setTextFormat(Qt::PlainText); // notes quote names from the traces
     m_note->setWordWrap(true);
     m_note->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    header->addWidget(m_note, 1);
+    layout->addWidget(m_note);
     m_align->setToolTip(tr("Shift each rank so that matched collectives end together (as the Collectives panel does) before "
                            "following the path across ranks"));
-    auto *toggles = new QVBoxLayout;
-    toggles->addWidget(m_align);
+    connect(m_align, &QCheckBox::toggled, this, [this] { refreshWhenShown(); });
     m_draw->setChecked(true);
     m_draw->setToolTip(tr("Outline the shown step's path on the timeline, with arrows where it crosses ranks"));
-    toggles->addWidget(m_draw);
-    header->addLayout(toggles);
-    layout->addLayout(header);
-    connect(m_align, &QCheckBox::toggled, this, [this] { refreshWhenShown(); });
     connect(m_draw, &QCheckBox::toggled, this, [this] { showPath(m_shown); });
 
     auto *whatIf = new QHBoxLayout;
@@ -76,9 +70,13 @@ CriticalPathPanel::CriticalPathPanel(QWidget *parent)
     whatIf->addWidget(solve);
     auto *clear = new QPushButton(tr("Clear"), this);
     whatIf->addWidget(clear);
+    whatIf->addSpacing(12);
+    whatIf->addWidget(m_align);
+    whatIf->addWidget(m_draw);
     layout->addLayout(whatIf);
     m_whatIfResult->setTextFormat(Qt::PlainText);
     m_whatIfResult->setWordWrap(true);
+    m_whatIfResult->hide(); // until there is a what-if
     layout->addWidget(m_whatIfResult);
     connect(solve, &QPushButton::clicked, this, &CriticalPathPanel::solveWhatIf);
     connect(m_whatIfWhat, &QLineEdit::returnPressed, this, &CriticalPathPanel::solveWhatIf);
@@ -93,6 +91,7 @@ CriticalPathPanel::CriticalPathPanel(QWidget *parent)
     stepsRow->addWidget(m_chart, 1);
     stepsRow->addWidget(m_steps, 1);
     stepsArea->setMinimumHeight(charts::kMinimumChartHeight);
+    split->setChildrenCollapsible(true);
     auto *pathArea = new QWidget(split);
     auto *pathRow = new QHBoxLayout(pathArea);
     pathRow->setContentsMargins(0, 0, 0, 0);
@@ -131,6 +130,7 @@ bool CriticalPathPanel::setWhatIf(const QString &text)
     if (text.isEmpty()) {
         m_whatIf.reset();
         m_whatIfResult->clear();
+        m_whatIfResult->hide();
         refreshWhenShown();
         return true;
     }
@@ -138,10 +138,12 @@ bool CriticalPathPanel::setWhatIf(const QString &text)
     std::optional<WhatIf> w = parseWhatIf(text, &error);
     if (!w) {
         m_whatIfResult->setText(error);
+        m_whatIfResult->show();
         return false;
     }
     m_whatIf = std::move(w);
     m_whatIfResult->setText(tr("Solving %1...").arg(text));
+    m_whatIfResult->show();
     refreshWhenShown();
     return true;
 }
