@@ -1,5 +1,6 @@
 #include "stats/criticalpathgraph.h"
 
+#include "core/narrowing.h"
 #include "core/report.h"
 
 #include <algorithm>
@@ -53,8 +54,11 @@ std::vector<TimeNs> PathGraph::solve(bool scaled) const
         ready.pop_back();
         for (std::uint32_t k = firstOut[u]; k < firstOut[u + 1]; ++k) {
             const PathEdge &e = m_edges[out[k]];
-            const TimeNs w = scaled && e.factor != 1.0f ? TimeNs(std::llround(double(e.weight) * double(e.factor))) : e.weight;
-            t[e.to] = std::max(t[e.to], t[u] + w);
+            // A damaged trace's times may be anywhere in 64 bits: saturate, never wrap.
+            const TimeNs w = scaled && e.factor != 1.0f
+                ? TimeNs(std::round(std::clamp(double(e.weight) * double(e.factor), 0.0, 9.0e18)))
+                : e.weight;
+            t[e.to] = std::max(t[e.to], addSaturating(t[u], w));
             if (--waiting[e.to] == 0)
                 ready.push_back(e.to);
         }
