@@ -479,6 +479,45 @@ private slots:
         QVERIFY2(bad.err.contains(QLatin1String("--comm-pattern: invalid regular expression")), qPrintable(bad.err));
     }
 
+    // The critical path reports from the command line: the columns,
+    // one step, a what-if re-solved (the straggler 10 % faster saves time in
+    // its steps), and bad options named.
+    void criticalPathReports()
+    {
+        QTemporaryDir dir;
+        QCOMPARE(QProcess::execute(QStringLiteral(RANKSCOPE_TRACEGEN),
+                                   {"--profile", "ddp", "--format", "nsys", "--events", "200", "--ranks", "4", "--straggler", "2:3000:2",
+                                    dir.filePath(QStringLiteral("ddp"))}),
+                 0);
+        const QString set = dir.filePath(QStringLiteral("ddp"));
+        const Run path = runCli({"stats", "--no-cache", "--report", "critical_path", "--step", "0", set});
+        QCOMPARE(path.exitCode, 0);
+        const QList<QStringList> rows = parseCsv(path.out);
+        QCOMPARE(rows.value(0), (QStringList{"Step", "Segment", "Rank", "Kind", "Name", "Start (ns)", "End (ns)", "Duration (ns)"}));
+        QVERIFY(rows.size() > 3);
+        qint64 total = 0;
+        for (qsizetype i = 1; i < rows.size(); ++i) {
+            QCOMPARE(rows[i].value(0), QStringLiteral("0"));
+            if (i > 1)
+                QCOMPARE(rows[i].value(5), rows[i - 1].value(6)); // contiguous
+            total += rows[i].value(7).toLongLong();
+        }
+        QCOMPARE(rows.last().value(3), QStringLiteral("communication"));
+        const Run summary = runCli({"stats", "--no-cache", "--report", "critical_path_summary", "--what-if", "rank:2=0.9", set});
+        QCOMPARE(summary.exitCode, 0);
+        const QList<QStringList> steps = parseCsv(summary.out);
+        const qsizetype duration = steps.value(0).indexOf(QStringLiteral("Duration (ns)"));
+        const qsizetype saved = steps.value(0).indexOf(QStringLiteral("What-if Saved (ns)"));
+        QVERIFY(duration >= 0 && saved >= 0);
+        QCOMPARE(steps.value(1).value(duration).toLongLong(), total);
+        QVERIFY(steps.value(1).value(saved).toLongLong() > 0); // step 0: rank 2 is late
+        QCOMPARE(steps.value(2).value(saved).toLongLong(), 0); // step 1: it is not
+        const Run bad = runCli({"stats", "--no-cache", "--report", "critical_path_summary", "--what-if", "stream:7=0.5", set});
+        QCOMPARE(bad.exitCode, 1);
+        QVERIFY2(bad.err.contains(QLatin1String("the target is kernel, nvtx or rank")), qPrintable(bad.err));
+        QCOMPARE(runCli({"stats", "--report", "critical_path", "--step", "-1", set}).exitCode, 1);
+    }
+
     void rowsOutOfTimeOrderGiveTheSameStatistics()
     {
         // nsys 2025.6 and later no longer write tables in time order.
