@@ -161,7 +161,7 @@ public:
           m_matched(session.ranks().size())
     {
         for (const CollectiveInstance &c : match.instances)
-            if (c.arrivals.size() >= 2)
+            if (c.arrivals.size() >= 2 && inWindow(c))
                 for (const CollectiveArrival &a : c.arrivals)
                     if (std::size_t(a.rankIndex) < m_matched.size())
                         m_matched[std::size_t(a.rankIndex)].insert(eventKey(a.kernel.track, a.kernel.event));
@@ -180,6 +180,13 @@ public:
 
 private:
     PathGraph &graph() { return m_out.graph; }
+
+    // Whether some rank's part of a collective overlaps the window: a
+    // session's thousands of collectives, a step's few.
+    bool inWindow(const CollectiveInstance &c) const
+    {
+        return c.firstArrival <= m_input.window.end && c.end >= m_input.window.start;
+    }
 
     std::uint32_t nodeOf(int rank, std::uint32_t track, std::uint32_t event) const
     {
@@ -517,7 +524,7 @@ void StepGraphBuilder::buildThread(int r, std::uint32_t tid, const std::vector<H
 void StepGraphBuilder::addCollectives()
 {
     for (const CollectiveInstance &c : m_match.instances) {
-        if (c.arrivals.size() < 2)
+        if (c.arrivals.size() < 2 || !inWindow(c))
             continue;
         struct Present {
             int rank;
