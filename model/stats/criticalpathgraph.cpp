@@ -411,6 +411,7 @@ void StepGraphBuilder::buildThread(int r, std::uint32_t tid, const std::vector<H
         PathKind kind = PathKind::Cpu;
         float rangeFactor = 1.0f; // a range what-if naming it
         std::uint32_t awaited = PathGraph::kNone; // a call's GPU work it waited for: that op's end node
+        bool dataLoading = false; // everything inside it waits for input
     };
     std::vector<EventInfo> info(events.size());
     const bool hasStep = std::size_t(r) < m_input.stepEvents.size() && m_input.stepEvents[std::size_t(r)].has_value();
@@ -426,7 +427,8 @@ void StepGraphBuilder::buildThread(int r, std::uint32_t tid, const std::vector<H
                     in.rangeFactor *= float(w.factor);
         if (track.kind == TrackKind::Nvtx) {
             const bool isStep = hasStep && stepEvent == TrackEvent{e.track, e.event};
-            in.kind = isStep || isDataLoading(name) ? PathKind::Idle : PathKind::Cpu;
+            in.dataLoading = isDataLoading(name);
+            in.kind = isStep || in.dataLoading ? PathKind::Idle : PathKind::Cpu;
             continue;
         }
         if (track.kind == TrackKind::OsRuntime)
@@ -489,8 +491,12 @@ void StepGraphBuilder::buildThread(int r, std::uint32_t tid, const std::vector<H
         const TimeNs gap = next.time - b.time;
         PathEdge edge{from, to, gap, 1.0f, PathKind::Idle, {}};
         if (!open.empty()) {
-            const HostEvent &inner = events[open.back()];
-            edge.kind = info[open.back()].kind;
+            // The innermost open event, unless a data loader is open: what
+            // it does inside (a poll for its workers, a copy) is input.
+            const auto loader = std::find_if(open.rbegin(), open.rend(), [&](std::size_t o) { return info[o].dataLoading; });
+            const std::size_t attributed = loader != open.rend() ? *loader : open.back();
+            const HostEvent &inner = events[attributed];
+            edge.kind = info[attributed].kind;
             edge.event = {r, inner.track, inner.event};
             if (openMatching > 0)
                 edge.factor = openFactor;

@@ -201,7 +201,8 @@ class TestCriticalPath : public QObject {
     // idle 195-200 (the step's own time), optimizer 145-195, idle 140-145,
     // sync 135-140 (the call returning after K2), K2 85-135, K1 35-85,
     // launch 20-35, idle 10-20.
-    // Step 2 [300, 500]: the data loader's __next__ 300-400, a launch at
+    // Step 2 [300, 500]: the data loader's __next__ 300-400 (a pin_memory
+    // op inside it is the loader's time too), a launch at
     // 400 (5 µs) of K3 (410-460), cudaStreamSynchronize 406-470. Path:
     // data loading (idle) 300-400, launch 400-410, K3, sync 460-470, idle
     // 470-500.
@@ -217,6 +218,7 @@ class TestCriticalPath : public QObject {
         t.cpu("cpu_op", QStringLiteral("optimizer"), 145, 50);
         t.step(2, 300, 200);
         t.cpu("cpu_op", QStringLiteral("enumerate(DataLoader)#_MultiProcessingDataLoaderIter.__next__"), 300, 100);
+        t.cpu("cpu_op", QStringLiteral("aten::pin_memory"), 320, 20); // inside the loader: input, not compute
         t.runtime(QStringLiteral("cudaLaunchKernel"), 400, 5, 3);
         t.kernel(QStringLiteral("K3"), 7, 410, 50, 3);
         t.runtime(QStringLiteral("cudaStreamSynchronize"), 406, 64);
