@@ -88,13 +88,22 @@ std::vector<PathSegment> walkBack(const PathGraph &graph, std::uint32_t end, Tim
             break;
         const PathEdge *edge = graph.bindingEdge(node);
         if (!edge) { // nothing traced explains it: idle since the window's start
-            reversed.push_back({{graph.rankOf(node), PathKind::Idle, windowStart, t, {}, -1}, true});
+            reversed.push_back({{graph.rankOf(node), PathKind::Idle, windowStart, t, {}, -1, 0}, true});
             break;
         }
         const TimeNs from = std::max(graph.time(edge->from), windowStart);
         const int rank = graph.rankOf(node), fromRank = graph.rankOf(edge->from);
-        if (from < t || fromRank != rank)
-            reversed.push_back({{rank, edge->kind, from, t, edge->event, fromRank != rank ? fromRank : -1}, edge->between});
+        if (from < t || fromRank != rank) {
+            PathSegment segment{rank, edge->kind, from, t, edge->event, -1, 0};
+            if (fromRank != rank) {
+                segment.fromRankIndex = fromRank;
+                // A collective's end on this rank, reached from the last
+                // arrival: its own kernel started at the node before.
+                if (edge->kind == PathKind::Communication && node > 0)
+                    segment.crossedWait = std::max<TimeNs>(0, graph.time(edge->from) - graph.time(node - 1));
+            }
+            reversed.push_back({segment, edge->between});
+        }
         node = edge->from;
     }
     std::vector<PathSegment> segments;
@@ -117,6 +126,7 @@ std::vector<PathSegment> walkBack(const PathGraph &graph, std::uint32_t end, Tim
     for (std::size_t i = 0; i + 1 < segments.size(); ++i)
         if (segments[i].start >= segments[i].end && segments[i + 1].fromRankIndex < 0) {
             segments[i + 1].fromRankIndex = segments[i].fromRankIndex;
+            segments[i + 1].crossedWait = segments[i].crossedWait;
             segments.erase(segments.begin() + std::ptrdiff_t(i));
             --i;
         }

@@ -40,8 +40,10 @@ struct PathSegment {
     TimeNs start = 0, end = 0; // the match's clock (session time plus the rank's clock shift)
     EventLocation event;    // what it is attributed to; invalid for idle time between events
     // A segment the path reached by crossing ranks: the rank it came from
-    // (the collective's last arrival), else -1.
+    // (the collective's last arrival), else -1; and how long this rank had
+    // been waiting in the collective for it.
     int fromRankIndex = -1;
+    TimeNs crossedWait = 0;
     TimeNs duration() const { return end - start; }
 };
 

@@ -79,7 +79,7 @@ ResultTable criticalPathSummaryTable(const Session &session, const std::vector<S
         t.headers << QStringLiteral("%1 (ns)").arg(pathKindName(PathKind(k)));
     for (const RankEntry &entry : session.ranks())
         t.headers << QStringLiteral("Rank %1 (ns)").arg(entry.rank);
-    t.headers << QStringLiteral("Top Names");
+    t.headers << QStringLiteral("Waits Crossed") << QStringLiteral("Top Names");
     for (const StepCriticalPath &path : paths) {
         std::vector<Cell> row{Cell::ofInteger(path.step), Cell::ofInteger(path.length()), Cell::ofInteger(rankNumber(session, path.endRankIndex)),
                               Cell::ofInteger(std::int64_t(path.segments.size()))};
@@ -94,6 +94,14 @@ ResultTable criticalPathSummaryTable(const Session &session, const std::vector<S
             byRank[std::size_t(s.rankIndex)] += s.duration();
         for (const TimeNs time : byRank)
             row.push_back(Cell::ofInteger(time));
+        QStringList crossed; // who waited for whom where the path crossed
+        for (const PathSegment &s : path.segments)
+            if (s.fromRankIndex >= 0)
+                crossed << QStringLiteral("rank %1 waited %2 ns for rank %3")
+                               .arg(rankNumber(session, s.rankIndex))
+                               .arg(s.crossedWait)
+                               .arg(rankNumber(session, s.fromRankIndex));
+        row.push_back(Cell::ofText(crossed.join(QStringLiteral("; "))));
         QStringList top;
         for (const PathName &n : topPathNames(session, path, 3))
             top << n.name + QStringLiteral(" (") + pathKindName(n.kind) + QStringLiteral("): ") + QString::number(n.time) + QStringLiteral(" ns"); // the name is data: no arg() over it

@@ -17,7 +17,8 @@ QString segmentName(const Session &session, const PathSegment &segment);
 ResultTable criticalPathTable(const Session &session, const std::vector<StepCriticalPath> &paths);
 
 // Per step: its duration, the rank it ended on, the time per kind, per
-// rank, the top names on the path and (with what-ifs) the re-solved length.
+// rank, where the path crossed ranks (who waited how long for whom), the
+// top names on the path and (with what-ifs) the re-solved length.
 ResultTable criticalPathSummaryTable(const Session &session, const std::vector<StepCriticalPath> &paths);
 
 // The names on a path with the most time on it, most first, at most `limit`.

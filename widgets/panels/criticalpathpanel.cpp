@@ -292,6 +292,20 @@ void CriticalPathPanel::showPath(int index)
     m_top->setTitle(path.step >= 0 ? tr("Top events on step %1's path").arg(path.step) : tr("Top events on the range's path"));
     m_top->setTable(std::move(top));
     m_segments->setTable(criticalPathTable(s, {path}));
+    // Where the path crossed ranks: who waited for whom.
+    QStringList crossed;
+    for (const PathSegment &segment : path.segments)
+        if (segment.fromRankIndex >= 0)
+            crossed << tr("rank %1 waited %2 for rank %3")
+                           .arg(s.ranks()[std::size_t(segment.rankIndex)].rank)
+                           .arg(formatDuration(segment.crossedWait))
+                           .arg(s.ranks()[std::size_t(segment.fromRankIndex)].rank);
+    const qsizetype more = crossed.size() - 3;
+    if (more > 0) {
+        crossed.resize(3);
+        crossed << tr("%n more crossing(s)", nullptr, int(more));
+    }
+    m_segments->setTitle(crossed.isEmpty() ? tr("Segments of the path") : tr("Segments of the path (%1)").arg(crossed.join(QStringLiteral("; "))));
     if (m_whatIf && path.whatIfLength) {
         const TimeNs saved = path.length() - *path.whatIfLength;
         const QString change = saved == 0 ? tr("no change: this does not bind it")

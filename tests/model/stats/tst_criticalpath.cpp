@@ -416,6 +416,7 @@ private slots:
                          {0, PathKind::Sync, QStringLiteral("cudaStreamSynchronize"), 200, 205},
                          {0, PathKind::Idle, QStringLiteral("ProfilerStep#1"), 205, 300}});
         QCOMPARE(p.segments[3].fromRankIndex, 1);
+        QCOMPARE(p.segments[3].crossedWait, 100 * us); // rank 0 was there at 80, rank 1 at 180
         QCOMPARE(p.endRankIndex, 0);
         checkPathShape(session, p);
 
@@ -464,6 +465,7 @@ private slots:
         QCOMPARE(summary.cell(0, column(QStringLiteral("Rank 1 (ns)"))).integer, 200 * us);
         QCOMPARE(summary.cell(0, column(QStringLiteral("Rank 0 (ns)"))).integer, 90 * us);
         QVERIFY(summary.cell(0, column(QStringLiteral("Top Names"))).text.startsWith(QStringLiteral("preprocess (cpu): 140000 ns")));
+        QCOMPARE(summary.cell(0, column(QStringLiteral("Waits Crossed"))).text, QStringLiteral("rank 0 waited 130000 ns for rank 1"));
     }
 
     // The session report runs the same, with --step and --what-if.
