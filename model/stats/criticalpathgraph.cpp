@@ -101,7 +101,12 @@ bool isBlockingOsCall(std::string_view name)
 // by that thread (the main thread's backward scope ending once the
 // autograd thread's last op did).
 constexpr TimeNs kThreadWakeNs = 50'000;
+// An idle thread (no event of its own for this long) that starts an event
+// within kIdleWakeNs of another thread's last start or end was set going
+// by that thread: the autograd thread starts backward a few hundred µs of
+// Python after the main thread's last op (228 µs in the slow H100 run).
 constexpr TimeNs kBlockedAtLeastNs = 100'000;
+constexpr TimeNs kIdleWakeNs = 1'000'000;
 
 // PyTorch's data loader (its DataLoader __next__ op, a "data_load" range): time
 // the step spends waiting for input, not computing.
@@ -131,22 +136,29 @@ struct HostEvent {
     TimeNs start = 0, end = 0;
 };
 
-// A host event's end, for the threads of its process that it may wake.
-struct HostEnd {
+// A host event's start or end, for the threads of its process that it may wake.
+struct HostMoment {
     TimeNs time = 0;
-    std::uint32_t node = 0; // the end node
+    std::uint32_t node = 0;
     std::uint32_t tid = 0;
     EventLocation event;
 };
 
-// The latest end of another thread's event in (after, at], within the
-// wake-up time of `at`; null when none.
-const HostEnd *wakingEnd(const std::vector<HostEnd> &ends, std::uint32_t tid, TimeNs after, TimeNs at)
+// Per process, its threads' moments by time: the events' ends, and every
+// start and end.
+struct ProcessMoments {
+    std::vector<HostMoment> ends, all;
+};
+
+// The latest moment of another thread in (after, at), at most `within`
+// before `at`; null when none. Strictly before: two threads never wake
+// each other at one instant.
+const HostMoment *wakingMoment(const std::vector<HostMoment> &moments, std::uint32_t tid, TimeNs after, TimeNs at, TimeNs within)
 {
-    auto it = std::upper_bound(ends.begin(), ends.end(), at, [](TimeNs t, const HostEnd &e) { return t < e.time; });
-    while (it != ends.begin()) {
-        const HostEnd &e = *--it;
-        if (e.time <= after || at - e.time > kThreadWakeNs)
+    auto it = std::lower_bound(moments.begin(), moments.end(), at, [](const HostMoment &e, TimeNs t) { return e.time < t; });
+    while (it != moments.begin()) {
+        const HostMoment &e = *--it;
+        if (e.time <= after || at - e.time > within)
             return nullptr;
         if (e.tid != tid)
             return &e;
@@ -231,7 +243,7 @@ private:
     void buildRank(int r);
     void addGpuEdges(int r, std::vector<GpuOp> &ops);
     void buildThread(int r, std::uint32_t tid, const std::vector<HostEvent> &events, const std::vector<GpuOp> &opsByEnd,
-                     const std::vector<HostEnd> &processEnds);
+                     const ProcessMoments &process);
     void addCollectives();
     std::uint32_t lastNodeInWindow() const;
 
@@ -282,14 +294,23 @@ void StepGraphBuilder::buildRank(int r)
     addGpuEdges(r, ops);
     std::vector<GpuOp> byEnd = ops;
     std::sort(byEnd.begin(), byEnd.end(), [](const GpuOp &a, const GpuOp &b) { return a.end < b.end; });
-    std::map<std::uint32_t, std::vector<HostEnd>> endsByProcess;
+    std::map<std::uint32_t, ProcessMoments> processes;
+    for (const auto &[thread, events] : threads) {
+        ProcessMoments &p = processes[thread.first];
+        for (const HostEvent &e : events) {
+            const HostMoment end{e.end, e.node + 1, thread.second, {r, e.track, e.event}};
+            p.ends.push_back(end);
+            p.all.push_back(end);
+            p.all.push_back({e.start, e.node, thread.second, {r, e.track, e.event}});
+        }
+    }
+    const auto byTime = [](const HostMoment &a, const HostMoment &b) { return a.time < b.time; };
+    for (auto &[pid, p] : processes) {
+        std::sort(p.ends.begin(), p.ends.end(), byTime);
+        std::sort(p.all.begin(), p.all.end(), byTime);
+    }
     for (const auto &[thread, events] : threads)
-        for (const HostEvent &e : events)
-            endsByProcess[thread.first].push_back({e.end, e.node + 1, thread.second, {r, e.track, e.event}});
-    for (auto &[pid, ends] : endsByProcess)
-        std::sort(ends.begin(), ends.end(), [](const HostEnd &a, const HostEnd &b) { return a.time < b.time; });
-    for (const auto &[thread, events] : threads)
-        buildThread(r, thread.second, events, byEnd, endsByProcess[thread.first]);
+        buildThread(r, thread.second, events, byEnd, processes[thread.first]);
 
     // Where the rank's step ends: its annotation's end, or the end of the
     // last GPU work a call inside it launched, whichever is later.
@@ -377,7 +398,7 @@ void StepGraphBuilder::addGpuEdges(int r, std::vector<GpuOp> &ops)
 }
 
 void StepGraphBuilder::buildThread(int r, std::uint32_t tid, const std::vector<HostEvent> &events, const std::vector<GpuOp> &opsByEnd,
-                                   const std::vector<HostEnd> &processEnds)
+                                   const ProcessMoments &process)
 {
     const RankEntry &entry = m_session.ranks()[std::size_t(r)];
     const Report &report = *entry.report;
@@ -467,6 +488,16 @@ void StepGraphBuilder::buildThread(int r, std::uint32_t tid, const std::vector<H
         }
     }
 
+    // Another thread woke this one: an edge from its moment, the time
+    // between attributed to that thread's event.
+    const auto addWake = [&](const HostMoment &waker, std::uint32_t to, TimeNs at) {
+        graph().addEdge({waker.node, to, at - waker.time, 1.0f, PathKind::Sync, waker.event, true}, true);
+    };
+    // The thread's first start in the window, after it was idle since the window began.
+    if (!bounds.empty() && bounds.front().start && bounds.front().time - m_input.window.start >= kBlockedAtLeastNs)
+        if (const HostMoment *waker = wakingMoment(process.all, tid, m_input.window.start, bounds.front().time, kIdleWakeNs))
+            addWake(*waker, nodeOfBound(bounds.front()), bounds.front().time);
+
     std::vector<std::size_t> open; // by start: the last is the innermost
     std::size_t openMatching = 0;  // of them, those a range what-if scales
     float openFactor = 1.0f;
@@ -514,11 +545,18 @@ void StepGraphBuilder::buildThread(int r, std::uint32_t tid, const std::vector<H
             if (gpuBinds)
                 edge.weight = 0;
             graph().addEdge(edge, !gpuBinds);
-        } else if (const HostEnd *waker = !next.start && !open.empty() && open.back() == next.event && gap >= kBlockedAtLeastNs
-                                              ? wakingEnd(processEnds, tid, b.time, next.time)
-                                              : nullptr) {
+        } else if (const HostMoment *waker = !next.start && !open.empty() && open.back() == next.event && gap >= kBlockedAtLeastNs
+                                                 ? wakingMoment(process.ends, tid, b.time, next.time, kThreadWakeNs)
+                                                 : nullptr) {
             // Blocked in its own time until another thread of the process ended something.
             graph().addEdge({waker->node, to, next.time - waker->time, 1.0f, PathKind::Sync, edge.event, true}, true);
+            edge.weight = 0;
+            graph().addEdge(edge, false);
+        } else if (const HostMoment *waker = next.start && open.empty() && gap >= kBlockedAtLeastNs
+                                                 ? wakingMoment(process.all, tid, b.time, next.time, kIdleWakeNs)
+                                                 : nullptr) {
+            // Idle until another thread of the process started or ended something.
+            addWake(*waker, to, next.time);
             edge.weight = 0;
             graph().addEdge(edge, false);
         } else {

@@ -313,6 +313,29 @@ private slots:
             checkPathShape(session, p);
     }
 
+    // One thread waits for another: the main thread's "backward" scope
+    // (10-290) holds nothing of its own; the autograd thread runs bw_op
+    // 20-250. The scope ends 40 µs after bw_op (within 50 µs, after at
+    // least 100 µs blocked): bw_op woke it. Path: idle 10-20 (nothing on
+    // the autograd thread before bw_op), bw_op, the wake-up 250-290
+    // (sync, on the blocked scope), the step's own 290-300.
+    void threadWakeUp()
+    {
+        KinetoTrace t(0, 1);
+        t.step(1, 10, 290);
+        t.cpu("user_annotation", QStringLiteral("backward"), 10, 280);
+        t.cpu("cpu_op", QStringLiteral("bw_op"), 20, 230, 200);
+        const Session session = Session::load({t.write(freshDir(QStringLiteral("wake")))});
+        const std::vector<StepCriticalPath> paths = pathsOf(session);
+        QCOMPARE(paths.size(), std::size_t(1));
+        compareSegments(session, paths[0],
+                        {{0, PathKind::Idle, QString(), 10, 20},
+                         {0, PathKind::Cpu, QStringLiteral("bw_op"), 20, 250},
+                         {0, PathKind::Sync, QStringLiteral("backward"), 250, 290},
+                         {0, PathKind::Idle, QStringLiteral("ProfilerStep#1"), 290, 300}});
+        checkPathShape(session, paths[0]);
+    }
+
     // HTA's critical path of the same shape (CriticalPathAnalysis: an edge
     // per op's span and between nested ops, a launch edge from the call's
     // start to the kernel's start, a kernel-kernel edge on a stream, a
@@ -563,6 +586,37 @@ private slots:
             }
             if (crosses)
                 QVERIFY(ranksOnPaths.size() > 1);
+        }
+    }
+
+    // The real H100 runs (PyTorch profiler): the slow run is bound by its
+    // data loader, so each step's path holds the loader's __next__ op whole
+    // (the backward pass runs on the autograd thread, which the main
+    // thread sets going) and is mostly idle; the fast run is bound by its
+    // kernel launches.
+    void realRunsSayWhatBoundThem()
+    {
+        const Session slow = Session::load({dataPath(QStringLiteral("kineto/slow_rank0.pt.trace.json.gz"))});
+        const std::vector<StepCriticalPath> slowPaths = pathsOf(slow);
+        QVERIFY(slowPaths.size() >= 3);
+        for (const StepCriticalPath &p : slowPaths) {
+            checkPathShape(slow, p);
+            std::optional<EventLocation> loader;
+            TimeNs onPath = 0;
+            for (const PathSegment &s : p.segments)
+                if (segmentName(slow, s).startsWith(QLatin1String("enumerate(DataLoader)"))) {
+                    loader = s.event;
+                    onPath += s.duration();
+                }
+            QVERIFY(loader);
+            QCOMPARE(onPath, slow.sessionTime(*loader).duration()); // the op's whole time, as the trace records it
+            QVERIFY(kindTime(p, PathKind::Idle) > p.length() * 85 / 100);
+        }
+        const Session fast = Session::load({dataPath(QStringLiteral("kineto/fast_rank0.pt.trace.json.gz"))});
+        for (const StepCriticalPath &p : pathsOf(fast)) {
+            checkPathShape(fast, p);
+            const auto byKind = p.timeByKind();
+            QCOMPARE(std::max_element(byKind.begin(), byKind.end()) - byKind.begin(), std::ptrdiff_t(PathKind::Launch));
         }
     }
 
