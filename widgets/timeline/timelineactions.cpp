@@ -85,7 +85,7 @@ QList<TimelineActions::HelpRow> TimelineActions::gestureRows()
         {tr("click an event"), tr("select it; its details show in the Details dock")},
         {tr("double-click an event"), tr("zoom to it")},
         {tr("click a row name"), tr("fold or unfold a group; list a row's events in the Events dock")},
-        {tr("right-click a row"), tr("pin it to the top, hide it, move it; expand or collapse all; show only GPU or NCCL rows; show all (remembered)")},
+        {tr("right-click a row"), tr("pin it to the top, hide it, move it; the critical path of the step at that time; expand or collapse all; show only GPU or NCCL rows; show all (remembered)")},
     };
 }
 
