@@ -137,15 +137,16 @@ std::vector<PathSegment> walkBack(const PathGraph &graph, std::uint32_t end, Tim
 
 StepCriticalPath solveStep(const Session &session, const CollectiveMatch &match, const KernelClassifier &classes,
                            const CriticalPathOptions &options, int step, TimeRange window,
-                           std::vector<std::optional<TrackEvent>> stepEvents)
+                           std::vector<std::optional<TrackEvent>> stepEvents, RunSide side, const std::vector<bool> &ranks)
 {
     StepCriticalPath path;
     path.step = step;
+    path.side = side;
     path.window = window;
     path.clockShift.resize(session.ranks().size());
     for (std::size_t r = 0; r < session.ranks().size(); ++r)
         path.clockShift[r] = match.shiftOf(int(r));
-    StepGraphInput input{window, std::move(stepEvents), &options.whatIfs};
+    StepGraphInput input{window, std::move(stepEvents), &options.whatIfs, ranks};
     const StepGraph g = buildStepGraph(session, match, classes, input);
     path.nodes = g.graph.nodeCount();
     path.edges = g.graph.edgeCount();
@@ -173,34 +174,46 @@ StepCriticalPath solveStep(const Session &session, const CollectiveMatch &match,
 
 } // namespace
 
-std::vector<StepCriticalPath> criticalPaths(const Session &session, const CollectiveMatch &match, const KernelClassifier &classes,
-                                            const CriticalPathOptions &options)
+namespace {
+
+// The paths of one run's ranks (`ranks`; every rank outside a comparison).
+void runPaths(const Session &session, const CollectiveMatch &match, const KernelClassifier &classes, const CriticalPathOptions &options,
+              RunSide side, const std::vector<bool> &ranks, std::vector<StepCriticalPath> &paths)
 {
-    std::vector<StepCriticalPath> paths;
-    const std::size_t ranks = session.ranks().size();
+    const std::size_t count = session.ranks().size();
+    const auto inRun = [&](std::size_t r) { return ranks.empty() || ranks[r]; };
     if (options.range) {
-        paths.push_back(solveStep(session, match, classes, options, -1, *options.range, std::vector<std::optional<TrackEvent>>(ranks)));
-        return paths;
+        paths.push_back(solveStep(session, match, classes, options, -1, *options.range, std::vector<std::optional<TrackEvent>>(count), side, ranks));
+        return;
     }
     std::optional<QRegularExpression> pattern;
     if (!options.stepNames.isEmpty()) {
         pattern.emplace(options.stepNames);
         if (!pattern->isValid())
-            return paths;
+            return;
     }
-    std::vector<std::vector<TrackEvent>> steps(ranks);
+    std::vector<std::vector<TrackEvent>> steps(count);
     std::size_t most = 0;
-    for (std::size_t r = 0; r < ranks; ++r) {
+    TimeRange extent{kTimeMax, kTimeMin};
+    for (std::size_t r = 0; r < count; ++r) {
+        if (!inRun(r))
+            continue;
         steps[r] = stepEventsOf(session.ranks()[r], pattern ? &*pattern : nullptr);
         most = std::max(most, steps[r].size());
+        const TimeRange recorded = Session::recordedExtent(session.ranks()[r]);
+        if (!recorded.isEmpty()) {
+            extent.start = std::min(extent.start, recorded.start);
+            extent.end = std::max(extent.end, recorded.end);
+        }
     }
-    if (most == 0 && !options.step) { // no step annotation: the whole session as one range
-        paths.push_back(solveStep(session, match, classes, options, -1, session.extent(), std::vector<std::optional<TrackEvent>>(ranks)));
-        return paths;
+    if (most == 0 && !options.step) { // no step annotation: the whole run as one range
+        if (!extent.isEmpty())
+            paths.push_back(solveStep(session, match, classes, options, -1, extent, std::vector<std::optional<TrackEvent>>(count), side, ranks));
+        return;
     }
     // Where a rank's step k ends (session time), computed once each.
-    std::vector<std::vector<std::optional<TimeNs>>> ends(ranks);
-    for (std::size_t r = 0; r < ranks; ++r)
+    std::vector<std::vector<std::optional<TimeNs>>> ends(count);
+    for (std::size_t r = 0; r < count; ++r)
         ends[r].resize(steps[r].size());
     const auto endOf = [&](std::size_t r, std::size_t k) {
         std::optional<TimeNs> &end = ends[r][k];
@@ -211,9 +224,9 @@ std::vector<StepCriticalPath> criticalPaths(const Session &session, const Collec
     for (std::size_t k = 0; k < most; ++k) {
         if (options.step && std::size_t(*options.step) != k)
             continue;
-        std::vector<std::optional<TrackEvent>> events(ranks);
+        std::vector<std::optional<TrackEvent>> events(count);
         TimeRange window{kTimeMax, kTimeMin};
-        for (std::size_t r = 0; r < ranks; ++r) {
+        for (std::size_t r = 0; r < count; ++r) {
             if (k >= steps[r].size())
                 continue;
             const TrackEvent e = steps[r][k];
@@ -230,7 +243,27 @@ std::vector<StepCriticalPath> criticalPaths(const Session &session, const Collec
             window.start = std::min(window.start, start + shift);
             window.end = std::max(window.end, endOf(r, k) + shift);
         }
-        paths.push_back(solveStep(session, match, classes, options, int(k), window, std::move(events)));
+        paths.push_back(solveStep(session, match, classes, options, int(k), window, std::move(events), side, ranks));
+    }
+}
+
+} // namespace
+
+std::vector<StepCriticalPath> criticalPaths(const Session &session, const CollectiveMatch &match, const KernelClassifier &classes,
+                                            const CriticalPathOptions &options)
+{
+    std::vector<StepCriticalPath> paths;
+    if (!session.isComparison()) {
+        runPaths(session, match, classes, options, RunSide::None, {}, paths);
+        return paths;
+    }
+    // Two runs side by side: each its own steps, over its own ranks (no
+    // dependency joins them: their communicators are named apart).
+    for (const RunSide side : {RunSide::A, RunSide::B}) {
+        std::vector<bool> ranks(session.ranks().size(), false);
+        for (const int r : session.rankIndicesOf(side))
+            ranks[std::size_t(r)] = true;
+        runPaths(session, match, classes, options, side, ranks, paths);
     }
     return paths;
 }

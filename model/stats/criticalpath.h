@@ -63,6 +63,7 @@ std::optional<WhatIf> parseWhatIf(const QString &text, QString *error = nullptr)
 
 struct StepCriticalPath {
     int step = -1;            // its number among the ranks' steps; -1: a range, not a step
+    RunSide side = RunSide::None; // in a comparison, the run whose ranks it follows (each run's steps apart)
     TimeRange window;         // the match's clock: the earliest rank's start to the last rank's end
     int endRankIndex = -1;    // the rank that finished last, where the path ends
     std::vector<PathSegment> segments; // by time, contiguous, covering the window
@@ -91,8 +92,9 @@ struct CriticalPathOptions {
 };
 
 // The path of every step (each step number that some rank has), or of
-// `options.range`. Times on `match`'s clock (as recorded, or aligned on
-// the collectives). `classes` names the communication kernels.
+// `options.range`; in a comparison, run A's steps then run B's, each over
+// its own run's ranks. Times on `match`'s clock (as recorded, or aligned
+// on the collectives). `classes` names the communication kernels.
 std::vector<StepCriticalPath> criticalPaths(const Session &session, const CollectiveMatch &match, const KernelClassifier &classes,
                                             const CriticalPathOptions &options = {});
 

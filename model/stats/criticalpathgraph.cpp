@@ -183,7 +183,8 @@ public:
     {
         m_out.stepEnd.assign(m_session.ranks().size(), PathGraph::kNone);
         for (int r = 0; r < int(m_session.ranks().size()); ++r)
-            buildRank(r);
+            if (m_input.ranks.empty() || m_input.ranks[std::size_t(r)])
+                buildRank(r);
         addCollectives();
         if (std::all_of(m_input.stepEvents.begin(), m_input.stepEvents.end(), [](const auto &e) { return !e; }))
             m_out.lastNode = lastNodeInWindow();

@@ -67,6 +67,9 @@ struct StepGraphInput {
     TimeRange window;
     std::vector<std::optional<TrackEvent>> stepEvents;
     const std::vector<WhatIf> *whatIfs = nullptr;
+    // Per rank index, whether its events are in the graph (one run of a
+    // comparison); empty: every rank.
+    std::vector<bool> ranks;
 };
 
 struct StepGraph {

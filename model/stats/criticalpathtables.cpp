@@ -30,13 +30,19 @@ ResultTable criticalPathTable(const Session &session, const std::vector<StepCrit
     t.title = QStringLiteral("Critical Path");
     t.headers = QStringList{QStringLiteral("Step"), QStringLiteral("Segment"), QStringLiteral("Rank"), QStringLiteral("Kind"), QStringLiteral("Name"),
                             QStringLiteral("Start (ns)"), QStringLiteral("End (ns)"), QStringLiteral("Duration (ns)")};
+    const bool comparison = session.isComparison();
+    if (comparison)
+        t.headers << QStringLiteral("Run");
     const TimeNs zero = session.extent().start;
     for (const StepCriticalPath &path : paths)
         for (std::size_t i = 0; i < path.segments.size(); ++i) {
             const PathSegment &s = path.segments[i];
-            t.addRow({Cell::ofInteger(path.step), Cell::ofInteger(std::int64_t(i)), Cell::ofInteger(rankNumber(session, s.rankIndex)),
-                      Cell::ofText(pathKindName(s.kind)), Cell::ofText(segmentName(session, s)), Cell::ofInteger(s.start - zero),
-                      Cell::ofInteger(s.end - zero), Cell::ofInteger(s.duration())});
+            std::vector<Cell> row{Cell::ofInteger(path.step), Cell::ofInteger(std::int64_t(i)), Cell::ofInteger(rankNumber(session, s.rankIndex)),
+                                  Cell::ofText(pathKindName(s.kind)), Cell::ofText(segmentName(session, s)), Cell::ofInteger(s.start - zero),
+                                  Cell::ofInteger(s.end - zero), Cell::ofInteger(s.duration())};
+            if (comparison)
+                row.push_back(Cell::ofText(runSideName(path.side)));
+            t.addRow(std::move(row));
         }
     return t;
 }
@@ -80,6 +86,9 @@ ResultTable criticalPathSummaryTable(const Session &session, const std::vector<S
     for (const RankEntry &entry : session.ranks())
         t.headers << QStringLiteral("Rank %1 (ns)").arg(entry.rank);
     t.headers << QStringLiteral("Waits Crossed") << QStringLiteral("Top Names");
+    const bool comparison = session.isComparison();
+    if (comparison)
+        t.headers << QStringLiteral("Run");
     for (const StepCriticalPath &path : paths) {
         std::vector<Cell> row{Cell::ofInteger(path.step), Cell::ofInteger(path.length()), Cell::ofInteger(rankNumber(session, path.endRankIndex)),
                               Cell::ofInteger(std::int64_t(path.segments.size()))};
@@ -106,6 +115,8 @@ ResultTable criticalPathSummaryTable(const Session &session, const std::vector<S
         for (const PathName &n : topPathNames(session, path, 3))
             top << n.name + QStringLiteral(" (") + pathKindName(n.kind) + QStringLiteral("): ") + QString::number(n.time) + QStringLiteral(" ns"); // the name is data: no arg() over it
         row.push_back(Cell::ofText(top.join(QStringLiteral("; "))));
+        if (comparison)
+            row.push_back(Cell::ofText(runSideName(path.side)));
         t.addRow(std::move(row));
     }
     return t;

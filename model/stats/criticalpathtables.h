@@ -13,7 +13,8 @@ QString segmentName(const Session &session, const PathSegment &segment);
 
 // Step, Segment, Rank, Kind, Name, Start (ns), End (ns), Duration (ns):
 // one row per segment, times from the session's first event (as the
-// collectives report gives them, on the same clock).
+// collectives report gives them, on the same clock); in a comparison a
+// last column, Run (A or B).
 ResultTable criticalPathTable(const Session &session, const std::vector<StepCriticalPath> &paths);
 
 // Per step: its duration, the rank it ended on, the time per kind, per

@@ -204,7 +204,8 @@ void CriticalPathPanel::present(Result result)
     for (int k = 0; k < kPathKindCount; ++k)
         series.push_back({pathKindName(PathKind(k)), Theme::pathKindColor(PathKind(k)), {}, {}, false});
     for (const StepCriticalPath &p : m_paths) {
-        categories << (p.step >= 0 ? tr("step %1").arg(p.step) : tr("range"));
+        const QString label = p.step >= 0 ? tr("step %1").arg(p.step) : tr("range");
+        categories << (p.side == RunSide::None ? label : runSideName(p.side) + QStringLiteral(" · ") + label);
         const auto byKind = p.timeByKind();
         for (int k = 0; k < kPathKindCount; ++k)
             series[std::size_t(k)].values.push_back(double(byKind[std::size_t(k)]) / 1e6);

@@ -491,6 +491,28 @@ private slots:
         QCOMPARE(summary.cell(0, column(QStringLiteral("Waits Crossed"))).text, QStringLiteral("rank 0 waited 130000 ns for rank 1"));
     }
 
+    // Two runs compared side by side: each run's steps over its own ranks.
+    void comparisonKeepsTheRunsApart()
+    {
+        const Session a = twoRanks(false), b = twoRanks(true);
+        const Session both = Session::comparison(a, b);
+        const std::vector<StepCriticalPath> paths = pathsOf(both);
+        QCOMPARE(paths.size(), std::size_t(2));
+        QCOMPARE(paths[0].side, RunSide::A);
+        QCOMPARE(paths[1].side, RunSide::B);
+        const StepCriticalPath alone[] = {pathsOf(a).at(0), pathsOf(b).at(0)};
+        for (int run = 0; run < 2; ++run) {
+            QCOMPARE(paths[std::size_t(run)].length(), alone[run].length());
+            QCOMPARE(paths[std::size_t(run)].segments.size(), alone[run].segments.size());
+            for (const PathSegment &s : paths[std::size_t(run)].segments)
+                QCOMPARE(both.ranks()[std::size_t(s.rankIndex)].side, run == 0 ? RunSide::A : RunSide::B);
+        }
+        const ResultTable summary = criticalPathSummaryTable(both, paths);
+        QCOMPARE(summary.headers.last(), QStringLiteral("Run"));
+        QCOMPARE(summary.cell(1, std::size_t(summary.headers.size() - 1)).text, QStringLiteral("B"));
+        QCOMPARE(criticalPathTable(both, paths).headers.last(), QStringLiteral("Run"));
+    }
+
     // The session report runs the same, with --step and --what-if.
     void sessionReport()
     {
@@ -626,7 +648,7 @@ private slots:
     {
         const Session session = Session::load({dataPath(QStringLiteral("third-party/nsys-ai/mfu_2gpu_before.sqlite"))});
         const CollectiveMatch match = matchCollectives(session);
-        StepGraphInput input{session.extent(), std::vector<std::optional<TrackEvent>>(session.ranks().size()), nullptr};
+        StepGraphInput input{session.extent(), std::vector<std::optional<TrackEvent>>(session.ranks().size()), nullptr, {}};
         const StepGraph g = buildStepGraph(session, match, KernelClassifier::rankscope(), input);
         QVERIFY(g.graph.nodeCount() > 10000);
         const std::vector<TimeNs> solved = g.graph.solve(false);
