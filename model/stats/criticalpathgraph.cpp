@@ -353,28 +353,38 @@ void StepGraphBuilder::addGpuEdges(int r, std::vector<GpuOp> &ops)
         if (!(op.kind == PathKind::Communication && m_matched[std::size_t(r)].count(eventKey(op.track, op.event))))
             graph().addEdge({op.node, op.node + 1, op.end - op.start, scaleOf(r, op.kind, name), op.kind, at}, true);
 
+        // What the op's start may have waited for: the edge's source node
+        // and time, and when that dependency was met (a launch once its
+        // call returned, the others at their node).
         struct Candidate {
             std::uint32_t node = PathGraph::kNone;
             TimeNs time = kTimeMin;
+            TimeNs met = kTimeMin;
             PathKind kind = PathKind::Idle;
             EventLocation event;
         };
         std::vector<Candidate> candidates;
         if (i > 0 && ops[i - 1].track == op.track && ops[i - 1].end <= op.start) {
             const GpuOp &prev = ops[i - 1];
-            candidates.push_back({prev.node + 1, prev.end, prev.kind, {r, prev.track, prev.event}});
+            candidates.push_back({prev.node + 1, prev.end, prev.end, prev.kind, {r, prev.track, prev.event}});
         }
         if (const std::uint32_t correlation = report.correlationIdOf(track, op.event)) {
             if (const auto call = report.apiCallFor(Report::correlationKey(track.pid, correlation))) {
-                op.launchStart = report.tracks[call->track].slices.start(call->event) + toMatch;
+                const SliceTrack &calls = report.tracks[call->track].slices;
+                op.launchStart = calls.start(call->event) + toMatch;
                 const std::uint32_t callNode = nodeOf(r, call->track, call->event);
+                // The edge runs from the call's start (the launch overhead
+                // is the call's own time and its latency after); it bound
+                // when the op before on the stream had ended by the time
+                // the call returned.
                 if (callNode != PathGraph::kNone && op.launchStart <= op.start)
-                    candidates.push_back({callNode, op.launchStart, PathKind::Launch, {r, call->track, call->event}});
+                    candidates.push_back({callNode, op.launchStart, std::min(calls.end(call->event) + toMatch, op.start), PathKind::Launch,
+                                          {r, call->track, call->event}});
             }
         }
         TimeNs explained = kTimeMin;
         for (const Candidate &c : candidates)
-            explained = std::max(explained, c.time);
+            explained = std::max(explained, c.met);
         // Another stream's op that ended just before, later than the queue and the launch explain.
         const std::vector<std::size_t> &sameDevice = byDevice[{op.pid, op.device}];
         auto it = std::upper_bound(sameDevice.begin(), sameDevice.end(), op.start, [&](TimeNs t, std::size_t k) { return t < ops[k].end; });
@@ -383,13 +393,13 @@ void StepGraphBuilder::addGpuEdges(int r, std::vector<GpuOp> &ops)
             if (other.end <= explained || op.start - other.end > kStreamFollowNs)
                 break;
             if (other.track != op.track) {
-                candidates.push_back({other.node + 1, other.end, PathKind::Sync, {r, other.track, other.event}});
+                candidates.push_back({other.node + 1, other.end, other.end, PathKind::Sync, {r, other.track, other.event}});
                 break;
             }
         }
         std::size_t binding = 0;
         for (std::size_t k = 1; k < candidates.size(); ++k)
-            if (candidates[k].time > candidates[binding].time)
+            if (candidates[k].met > candidates[binding].met)
                 binding = k;
         for (std::size_t k = 0; k < candidates.size(); ++k) {
             const Candidate &c = candidates[k];

@@ -578,6 +578,48 @@ private slots:
         }
     }
 
+    // The generator's single-rank profiles, their paths worked out from how
+    // it writes them (tests/bench/tracegen.cpp):
+    // launchbound: 200 calls of 8 µs every 8.5 µs, each kernel (3 µs)
+    // starting 1 µs after its call returns, the GPU idle between: the path
+    // is the host's calls (200 x 8 µs + the last one's 1 µs), the step's own
+    // 0.5 µs between calls (199 of them) and the last kernel.
+    // synchost: 20 kernels of 0.5 ms queued behind the first (launched 6 µs
+    // after its 5 µs call began), a cudaStreamSynchronize returning 10 µs
+    // after the last, 2 ms of "optimizer" on the host.
+    void generatedProfiles_data()
+    {
+        QTest::addColumn<QString>("profile");
+        QTest::addColumn<int>("events");
+        QTest::addColumn<qint64>("length");
+        QTest::addColumn<QList<qint64>>("byKind"); // cpu, launch, kernel, sync, idle
+        QTest::newRow("launchbound") << QStringLiteral("launchbound") << 2000 << qint64(1'703'500)
+                                     << QList<qint64>{0, 1'601'000, 3'000, 0, 99'500};
+        QTest::newRow("synchost") << QStringLiteral("synchost") << 200 << qint64(12'016'000)
+                                  << QList<qint64>{2'000'000, 6'000, 10'000'000, 10'000, 0};
+    }
+    void generatedProfiles()
+    {
+        QFETCH(QString, profile);
+        QFETCH(int, events);
+        QFETCH(qint64, length);
+        QFETCH(QList<qint64>, byKind);
+        const QString dir = freshDir(profile);
+        QCOMPARE(QProcess::execute(QStringLiteral(RANKSCOPE_TRACEGEN), {QStringLiteral("--format"), QStringLiteral("nsys"), QStringLiteral("--profile"), profile,
+                                                                        QStringLiteral("--events"), QString::number(events), dir}),
+                 0);
+        const Session session = Session::load({dir});
+        const std::vector<StepCriticalPath> paths = pathsOf(session);
+        QVERIFY(paths.size() >= 3);
+        for (const StepCriticalPath &p : paths) {
+            checkPathShape(session, p);
+            QCOMPARE(p.length(), length);
+            const PathKind kinds[] = {PathKind::Cpu, PathKind::Launch, PathKind::Kernel, PathKind::Sync, PathKind::Idle};
+            for (int k = 0; k < 5; ++k)
+                QCOMPARE(kindTime(p, kinds[k]), byKind[k]);
+        }
+    }
+
     // The real traces: nsys-ai's 2-rank NCCL exports (no step annotation:
     // the whole session), HTA's 2-rank PyTorch traces, the 4-rank DDP demo.
     void realTraces_data()
