@@ -197,6 +197,7 @@ void CriticalPathPanel::present(Result result)
     // The step shown before (a what-if or a new setting recomputes them all) stays shown.
     const bool wasShown = m_shown >= 0 && std::size_t(m_shown) < m_paths.size();
     const int shownStep = wasShown ? m_paths[std::size_t(m_shown)].step : 0;
+    const RunSide shownSide = wasShown ? m_paths[std::size_t(m_shown)].side : RunSide::None;
     m_paths = std::move(result.paths);
     m_steps->setTable(std::move(result.summary));
     QStringList categories;
@@ -229,7 +230,7 @@ void CriticalPathPanel::present(Result result)
     m_shown = -1;
     int index = m_paths.empty() ? -1 : 0;
     for (std::size_t i = 0; wasShown && i < m_paths.size(); ++i)
-        if (m_paths[i].step == shownStep)
+        if (m_paths[i].step == shownStep && m_paths[i].side == shownSide)
             index = int(i);
     selectPath(index);
     if (m_pendingTime)
