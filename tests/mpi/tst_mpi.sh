@@ -6,7 +6,8 @@
 # broken one on stderr and exits 2, and lists the files in the serial order.
 # Under 2 and 4 processes, process 0 matches the collectives from the
 # records the processes gathered for every rank, not from its own reading,
-# and takes rank_summary's and rank_comparison's rows from those they sent.
+# and takes rank_summary's and rank_comparison's rows from those they sent;
+# the critical paths over that match are the serial run's.
 #
 #   bash tests/mpi/tst_mpi.sh RANKSCOPE_CLI RANKSCOPE_TRACEGEN
 set -euo pipefail
@@ -20,7 +21,7 @@ mpirun=(mpirun --allow-run-as-root --oversubscribe)
 
 "$tracegen" --format nsys --profile ddp --ranks 6 --events 30000 --straggler 2:300:4 "$work/set" >/dev/null
 printf 'this is not a trace' >"$work/set/broken_rank6.sqlite"
-reports=cuda_gpu_kern_sum,nvtx_sum,cuda_api_sum,gpu_gaps,rank_summary,rank_comparison,collectives,rank_wait,rank_time_map
+reports=cuda_gpu_kern_sum,nvtx_sum,cuda_api_sum,gpu_gaps,rank_summary,rank_comparison,collectives,rank_wait,rank_time_map,critical_path_summary
 
 status=0
 "$cli" stats --no-cache --report "$reports" "$work/set" >"$work/serial.out" 2>"$work/serial.err" || status=$?
