@@ -2,6 +2,7 @@
 
 #include "core/narrowing.h"
 #include "core/report.h"
+#include "stats/diagnosisloop.h"
 
 #include <algorithm>
 #include <cmath>
@@ -76,13 +77,6 @@ namespace {
 // cudaStreamWaitEvent, which the traces do not record as an edge.
 constexpr TimeNs kStreamFollowNs = 10'000;
 
-bool containsCaseless(std::string_view text, std::string_view what)
-{
-    return std::search(text.begin(), text.end(), what.begin(), what.end(),
-                       [](char a, char b) { return std::tolower(static_cast<unsigned char>(a)) == b; })
-        != text.end();
-}
-
 bool isSynchronizingCall(std::string_view name)
 {
     return name.find("Synchronize") != std::string_view::npos;
@@ -107,13 +101,6 @@ constexpr TimeNs kThreadWakeNs = 50'000;
 // Python after the main thread's last op (228 µs in the slow H100 run).
 constexpr TimeNs kBlockedAtLeastNs = 100'000;
 constexpr TimeNs kIdleWakeNs = 1'000'000;
-
-// PyTorch's data loader (its DataLoader __next__ op, a "data_load" range): time
-// the step spends waiting for input, not computing.
-bool isDataLoading(std::string_view name)
-{
-    return containsCaseless(name, "dataload") || containsCaseless(name, "data_load") || containsCaseless(name, "data load");
-}
 
 std::uint64_t eventKey(std::uint32_t track, std::uint32_t event)
 {
@@ -241,6 +228,16 @@ private:
         return f;
     }
 
+    // isDataLoadingName, once per name of a rank's report (a regular
+    // expression over thousands of ranges per step).
+    bool isDataLoaderName(int rank, StringId name)
+    {
+        const auto [it, added] = m_loaderNames.try_emplace((std::uint64_t(std::uint32_t(rank)) << 32) | name, false);
+        if (added)
+            it->second = isDataLoadingName(m_session.ranks()[std::size_t(rank)].report->strings.string(name));
+        return it->second;
+    }
+
     void buildRank(int r);
     void addGpuEdges(int r, std::vector<GpuOp> &ops);
     void buildThread(int r, std::uint32_t tid, const std::vector<HostEvent> &events, const std::vector<GpuOp> &opsByEnd,
@@ -255,6 +252,7 @@ private:
     StepGraph m_out;
     std::vector<std::unordered_map<std::uint64_t, std::uint32_t>> m_nodes; // per rank: (track, event) -> start node
     std::vector<std::unordered_set<std::uint64_t>> m_matched;             // per rank: kernels in a matched collective
+    std::unordered_map<std::uint64_t, bool> m_loaderNames;                 // (rank, name) -> isDataLoadingName
 };
 
 void StepGraphBuilder::buildRank(int r)
@@ -459,7 +457,7 @@ void StepGraphBuilder::buildThread(int r, std::uint32_t tid, const std::vector<H
                     in.rangeFactor *= float(w.factor);
         if (track.kind == TrackKind::Nvtx) {
             const bool isStep = hasStep && stepEvent == TrackEvent{e.track, e.event};
-            in.dataLoading = isDataLoading(name);
+            in.dataLoading = isDataLoaderName(r, track.slices.name(e.event));
             in.kind = isStep || in.dataLoading ? PathKind::Idle : PathKind::Cpu;
             continue;
         }

@@ -9,15 +9,15 @@
 
 namespace rankscope::stats {
 
-namespace {
-
-bool isDataLoading(const QString &name)
+bool isDataLoadingName(const QString &name)
 {
     static const QRegularExpression pattern(
         QStringLiteral("data[ _.-]?load|dataloader|_next_data|fetch|collate|prefetch|input[ _]?pipeline|get[ _]?batch|load[ _]?batch|batch[ _]?load"),
         QRegularExpression::CaseInsensitiveOption);
     return pattern.match(name).hasMatch();
 }
+
+namespace {
 
 bool isOsRead(const QString &name)
 {
@@ -88,7 +88,7 @@ RankLoop loopOf(const RankEntry &entry, const DiagnosisThresholds &th)
             }
             auto [it, added] = loadingName.try_emplace(name, false);
             if (added)
-                it->second = t.kind == TrackKind::Nvtx ? isDataLoading(r.strings.string(name)) : isOsRead(r.strings.string(name));
+                it->second = t.kind == TrackKind::Nvtx ? isDataLoadingName(r.strings.string(name)) : isOsRead(r.strings.string(name));
             if (it->second && when.second > when.first) {
                 loading.push_back(when);
                 l.loadingNamed.push_back({when, name});

@@ -12,6 +12,11 @@
 
 namespace rankscope::stats {
 
+// Whether a range's name says it loads input (PyTorch's DataLoader ops, a
+// "data_loading" range, fetch, collate, prefetch, ...): the diagnosis'
+// input-starvation finding and the critical path's idle time read the same.
+bool isDataLoadingName(const QString &name);
+
 // Whether the loop has annotated steps, the loop's range (first step start
 // to last step end, else the GPU's whole span), the idle gaps between the
 // GPU's busy runs inside it, and the data-loading ranges and OS reads. Only
