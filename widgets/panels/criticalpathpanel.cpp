@@ -169,6 +169,8 @@ void CriticalPathPanel::refresh()
 {
     if (!session())
         return;
+    // The path drawn is the last scope's: off the timeline until this one's is solved.
+    emit pathShown(nullptr);
     const MatchClock clock = m_align->isChecked() ? MatchClock::Aligned : MatchClock::Recorded;
     CriticalPathOptions options;
     if (m_whatIf)
