@@ -1,5 +1,7 @@
 #include "core/safefiles.h"
 
+#include "core/outputnames.h"
+
 #include <QFile>
 #include <QFileInfo>
 #include <QRandomGenerator>
@@ -127,6 +129,21 @@ QString userNameOf(uid_t uid)
     return QStringLiteral("uid %1").arg(uid);
 }
 
+std::optional<std::uint32_t> userIdOf(const QString &name)
+{
+    bool number = false;
+    const uint id = name.toUInt(&number);
+    if (number)
+        return std::uint32_t(id);
+    struct passwd entry {};
+    struct passwd *found = nullptr;
+    char buffer[4096];
+    const QByteArray encoded = name.toLocal8Bit();
+    if (::getpwnam_r(encoded.constData(), &entry, buffer, sizeof buffer, &found) == 0 && found)
+        return std::uint32_t(found->pw_uid);
+    return std::nullopt;
+}
+
 bool readFully(int fd, void *into, std::size_t bytes, std::uint64_t offset)
 {
     auto *at = static_cast<char *>(into);
@@ -190,7 +207,8 @@ bool AtomicFileWriter::open(OpenMode mode)
     const QString folder = target.absolutePath();
     int lastError = 0;
     for (int attempt = 0; attempt < kTemporaryNameTries; ++attempt) {
-        const QString candidate = folder + QStringLiteral("/.") + target.fileName()
+        // A name of up to 255 bytes still gets a temporary name that fits.
+        const QString candidate = folder + QStringLiteral("/.") + fileNameThatFits(target.fileName())
                                   + QStringLiteral(".%1.tmp").arg(QRandomGenerator::global()->generate64(), 16, 16, QLatin1Char('0'));
         // 0600 until the mode is set: nobody else may open it meanwhile.
         FileDescriptor fd(::open(QFile::encodeName(candidate).constData(),

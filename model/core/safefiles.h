@@ -11,6 +11,7 @@
 // followed, and a planted file's mode is never kept.
 #include <QIODevice>
 #include <QString>
+#include <optional>
 
 #include <sys/stat.h>
 #include <sys/types.h>
@@ -74,6 +75,9 @@ bool makeFolderPath(const QString &path, mode_t mode = 0700);
 
 // The login name of `uid`, else the number.
 QString userNameOf(uid_t uid);
+// The user id of a login name, or of a number given as one; none for a
+// name no user has.
+std::optional<std::uint32_t> userIdOf(const QString &name);
 
 // Reads `bytes` bytes at `offset` of `fd` into `into`, retrying short
 // reads; false on an error or an early end of file.
