@@ -81,7 +81,8 @@ void printRank(QTextStream &out, const RankEntry &entry, bool memoryParts)
         printMemoryParts(out, r);
     if (!r.indexCacheWrittenBy.isEmpty())
         out << "  Index cache: written by " << r.indexCacheWrittenBy
-            << " (not this user's alone: read from a private copy, checked whole and against the trace's content)\n";
+            << ", a trusted cache writer (read from a private copy and checked whole; bound to the trace's content hash, "
+               "but what it says of the events was not compared with the trace)\n";
 }
 
 } // namespace

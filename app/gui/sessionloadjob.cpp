@@ -37,6 +37,8 @@ void SessionLoadJob::start(const QStringList &paths, bool summariesFirst)
         control.cancel = flag.get();
         control.indexCacheDirectory = defaultIndexCacheDirectory();
         control.checkedCachesDirectory = defaultCheckedCachesDirectory();
+        control.privateIndexCacheDirectory = defaultPrivateIndexCacheDirectory();
+        control.trustedCacheWriters = defaultTrustedCacheWriters();
         control.summariesOfUncheckedCaches = summariesFirst;
         // Progress of the first session, then of the whole one.
         const auto reportTo = [self, flag](void (SessionLoadJob::*signal)(int)) {

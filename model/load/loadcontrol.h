@@ -8,6 +8,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace rankscope {
 
@@ -23,6 +24,14 @@ struct LoadControl {
     // Where index caches are read and written (load/cache/indexcache.h);
     // empty: every file is parsed and nothing is written.
     QString indexCacheDirectory;
+    // This user's own cache folder, for traces whose cache in
+    // indexCacheDirectory (a shared folder) was written by someone not in
+    // trustedCacheWriters; empty: such a trace's cache is rebuilt where
+    // it is, if it can be.
+    QString privateIndexCacheDirectory;
+    // The users (ids) whose caches are read from a shared folder
+    // (load/cache/cachefile.h: openIndexCache).
+    std::vector<std::uint32_t> trustedCacheWriters;
     // Where this user's record of caches already checked whole is kept
     // (load/cache/checkedcaches.h); empty: every cache opened is read and
     // checked in full.

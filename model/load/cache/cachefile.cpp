@@ -6,14 +6,17 @@
 #include "load/cache/reportfields.h"
 
 #include "core/safefiles.h"
+#include "core/units.h"
 
 #include <QElapsedTimer>
 #include <QFile>
 #include <QFileInfo>
 #include <QStandardPaths>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <limits>
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -187,6 +190,11 @@ bool summariesVerified(const Report &r, ChunkVerifier &verifier)
     return columns.sound;
 }
 
+QString trustedCacheWritersHint()
+{
+    return QStringLiteral("name them in RANKSCOPE_TRUSTED_CACHE_WRITERS or the setting cache/trustedWriters to use their caches");
+}
+
 // Why the header of the cache open as `fd` (`fileBytes` long) does not
 // serve `key`'s trace, empty when it does; reads it into `header`.
 QString headerProblem(int fd, std::uint64_t fileBytes, const CacheKey &key, CacheHeader &header)
@@ -320,7 +328,16 @@ void resealIndexCache(std::span<char> bytes, const CacheKey *key)
     std::memcpy(bytes.data(), &header, sizeof header);
 }
 
-CacheOpenResult openIndexCache(const QString &cachePath, const CacheKey &key, const CheckedCaches *checked, CacheOpenDepth depth)
+std::uint64_t largestCacheFor(std::int64_t sourceBytes)
+{
+    constexpr std::uint64_t kTimesTheTrace = 64, kAtLeast = std::uint64_t(256) << 20;
+    const auto bytes = std::uint64_t(std::max<std::int64_t>(sourceBytes, 0));
+    return bytes > (std::numeric_limits<std::uint64_t>::max() - kAtLeast) / kTimesTheTrace ? std::numeric_limits<std::uint64_t>::max()
+                                                                                            : bytes * kTimesTheTrace + kAtLeast;
+}
+
+CacheOpenResult openIndexCache(const QString &cachePath, const CacheKey &key, const CheckedCaches *checked, CacheOpenDepth depth,
+                               std::span<const std::uint32_t> trustedWriters)
 {
     QElapsedTimer timer;
     timer.start();
@@ -329,18 +346,36 @@ CacheOpenResult openIndexCache(const QString &cachePath, const CacheKey &key, co
     QString whyNot;
     mapped->file = openRegularFileToRead(cachePath, &status, &whyNot);
     if (!mapped->file.isOpen())
-        return {nullptr, whyNot == QLatin1String("none yet") ? whyNot : QStringLiteral("cannot read it: %1").arg(whyNot)};
+        return {nullptr, whyNot == QLatin1String("none yet") ? whyNot : QStringLiteral("cannot read it: %1").arg(whyNot), false, {}, false};
     const bool ownCache = onlyThisUserMayWrite(status);
     const QString writtenBy = ownCache ? QString() : userNameOf(status.st_uid);
-    auto refused = [&writtenBy](QString why) { return CacheOpenResult{nullptr, std::move(why), false, writtenBy}; };
+    auto refused = [&writtenBy](QString why) { return CacheOpenResult{nullptr, std::move(why), false, writtenBy, false}; };
+    // A cache someone else can write is read only when the user trusts its
+    // writer and only that writer may write it (openIndexCache in cachefile.h).
+    if (!ownCache) {
+        const bool trusted = status.st_uid == ::geteuid()
+                             || std::find(trustedWriters.begin(), trustedWriters.end(), std::uint32_t(status.st_uid)) != trustedWriters.end();
+        if (!trusted || (status.st_mode & (S_IWGRP | S_IWOTH)) != 0 || status.st_nlink != 1) {
+            CacheOpenResult untrusted = refused(
+                !trusted ? QStringLiteral("written by %1, who is not among your trusted cache writers (%2)").arg(writtenBy, trustedCacheWritersHint())
+                : status.st_nlink != 1 ? QStringLiteral("a file of %1 with another name, which anyone who holds that name may change").arg(writtenBy)
+                                       : QStringLiteral("a file of %1 that others may write too").arg(writtenBy));
+            untrusted.untrustedWriter = true;
+            return untrusted;
+        }
+    }
     CacheHeader header;
     if (QString problem = headerProblem(mapped->file.get(), std::uint64_t(status.st_size), key, header); !problem.isEmpty())
         return refused(std::move(problem));
-    // A cache someone else can write may change after any check. It must be
-    // of this trace's content, which its writer may not even have been able
-    // to read; then (so nothing else is copied) only a private copy of it is
-    // checked and read, whose header must be the one just checked.
+    // A cache someone else can write may change after any check. It must
+    // be of this trace's content, which its writer may not even have been
+    // able to read, and of a size a cache of it can have; then (so nothing
+    // else is copied) only a private copy of it is checked and read, whose
+    // header must be the one just checked.
     if (!ownCache) {
+        if (std::uint64_t(status.st_size) > largestCacheFor(key.sourceBytes))
+            return refused(QStringLiteral("written by %1 and %2 long, more than a cache of this %3 trace can be: not copied")
+                               .arg(writtenBy, formatBinarySize(std::uint64_t(status.st_size)), formatBinarySize(std::uint64_t(std::max<std::int64_t>(key.sourceBytes, 0)))));
         CacheKey hashed = key;
         if (!hashed.sourceContentHash && !hashed.hashContent())
             return refused(QStringLiteral("written by %1, and the trace cannot be read to check that the cache is of its content").arg(writtenBy));

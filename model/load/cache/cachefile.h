@@ -85,11 +85,19 @@ struct CacheOpenResult {
     // column); false when it had passed as it is before (checkedcaches.h).
     bool checkedInFull = false;
     // Who wrote the cache, when it is not this user's alone (another user
-    // owns it, or group or others may write it): such a cache is copied
-    // into a private file, only the copy is checked and read, and it must
-    // match the trace's content. Empty for this user's own caches.
+    // owns it, or group or others may write it, or it has another name).
+    // Empty for this user's own caches.
     QString writtenBy;
+    // Refused because its writer is not one this user trusts (see
+    // openIndexCache): the caller builds a private cache instead.
+    bool untrustedWriter = false;
 };
+
+// The most a cache of a trace of `sourceBytes` bytes may claim before
+// anything is copied: far more than any cache of such a trace holds (a
+// gzip-compressed Kineto trace's cache is a few times the file), far less
+// than a sparse file's claim can cost the disk.
+std::uint64_t largestCacheFor(std::int64_t sourceBytes);
 
 class CheckedCaches;
 
@@ -111,11 +119,20 @@ void resealIndexCache(std::span<char> bytes, const CacheKey *key);
 
 // Maps `cachePath` and checks it against `key`. The name is opened without
 // following a link or waiting on a FIFO, and only a regular file is read.
-// A cache that is not this user's alone is first copied into a private
-// file (see CacheOpenResult::writtenBy). With `checked`, a cache of this
-// user's that passed every check before and has not changed since is only
-// mapped and its tables read; one checked in full now is remembered there.
+// With `checked`, a cache of this user's that passed every check before
+// and has not changed since is only mapped and its tables read; one
+// checked in full now is remembered there.
+//
+// A cache that is not this user's alone is read only when its owner is in
+// `trustedWriters` (user ids) and no one else may write it: its checks
+// prove it sound and bound to the trace's content hash, but not that what
+// it says of the trace's events is true (its writer could have resealed a
+// rewritten body), so using it is the user's decision. Such a cache is
+// refused before anything is copied when it claims more than
+// largestCacheFor() the trace, then copied into a private file, and only
+// the copy is checked and read; it is never recorded as checked. Any other
+// cache not this user's alone is refused with untrustedWriter set.
 CacheOpenResult openIndexCache(const QString &cachePath, const CacheKey &key, const CheckedCaches *checked = nullptr,
-                               CacheOpenDepth depth = CacheOpenDepth::Whole);
+                               CacheOpenDepth depth = CacheOpenDepth::Whole, std::span<const std::uint32_t> trustedWriters = {});
 
 } // namespace rankscope

@@ -6,6 +6,8 @@
 
 #include <QCryptographicHash>
 #include <QDir>
+#include <QRegularExpression>
+#include <QSettings>
 #include <QStandardPaths>
 
 namespace rankscope {
@@ -43,44 +45,112 @@ QString indexCachePathFor(const QString &directory, const CacheKey &key)
     return QDir(directory).filePath(QString::fromLatin1(digest.left(24)) + QStringLiteral(".rsindex"));
 }
 
+QString defaultPrivateIndexCacheDirectory()
+{
+    const QString base = QStandardPaths::writableLocation(QStandardPaths::GenericCacheLocation);
+    return base.isEmpty() ? QString() : base + QStringLiteral("/rankscope/index");
+}
+
+std::vector<std::uint32_t> cacheWritersNamed(const QString &names, QStringList *unknown)
+{
+    std::vector<std::uint32_t> ids;
+    static const QRegularExpression separators(QStringLiteral("[,;\\s]+"));
+    for (const QString &name : names.split(separators, Qt::SkipEmptyParts)) {
+        if (const std::optional<std::uint32_t> id = userIdOf(name))
+            ids.push_back(*id);
+        else if (unknown)
+            unknown->append(name);
+    }
+    return ids;
+}
+
+std::vector<std::uint32_t> defaultTrustedCacheWriters(QStringList *unknown)
+{
+    if (qEnvironmentVariableIsSet("RANKSCOPE_TRUSTED_CACHE_WRITERS"))
+        return cacheWritersNamed(qEnvironmentVariable("RANKSCOPE_TRUSTED_CACHE_WRITERS"), unknown);
+    // The viewer's settings file, whichever executable asks.
+    const QSettings settings(QSettings::NativeFormat, QSettings::UserScope, QStringLiteral("Rankscope"), QStringLiteral("Rankscope"));
+    const QVariant value = settings.value(QStringLiteral("cache/trustedWriters"));
+    return cacheWritersNamed(value.typeId() == QMetaType::QStringList ? value.toStringList().join(QLatin1Char(',')) : value.toString(), unknown);
+}
+
+namespace {
+
+struct CacheAttempt {
+    QString path;
+    CacheOpenResult opened;
+};
+
+LoadResult openedFromCache(const QString &path, CacheAttempt &&attempt, const LoadControl &control, const QString &shared = {})
+{
+    CacheOpenResult &cached = attempt.opened;
+    cached.report->filePath = path;
+    cached.report->indexCacheWrittenBy = cached.writtenBy;
+    QString from = QStringLiteral("opened from the index cache %1").arg(attempt.path);
+    if (!cached.writtenBy.isEmpty())
+        from += QStringLiteral(", written by %1, a trusted cache writer (read from a private copy and checked whole; bound to the trace's "
+                               "content hash, but what it says of the events was not compared with the trace)")
+                    .arg(cached.writtenBy);
+    if (!shared.isEmpty())
+        from += QStringLiteral("; not from %1").arg(shared);
+    cached.report->diagnostics.insert(cached.report->diagnostics.begin(), {Diagnostic::Severity::Info, std::nullopt, from});
+    control.report(1.0);
+    LoadResult opened{std::move(cached.report), {}, false};
+    opened.indexCache = LoadResult::IndexCache::Opened;
+    opened.indexCachePath = attempt.path;
+    return opened;
+}
+
+} // namespace
+
 LoadResult loadThroughIndexCache(const QString &path, const LoadControl &control,
                                  const std::function<LoadResult()> &load)
 {
     const CacheKey key = CacheKey::of(path);
-    const QString cachePath = indexCachePathFor(control.indexCacheDirectory, key);
     const CheckedCaches checked(control.checkedCachesDirectory);
-    CacheOpenResult cached = openIndexCache(cachePath, key, &checked,
-                                            control.summariesOfUncheckedCaches ? CacheOpenDepth::Summaries : CacheOpenDepth::Whole);
-    if (cached.report) {
-        cached.report->filePath = path;
-        cached.report->indexCacheWrittenBy = cached.writtenBy;
-        const QString from = cached.writtenBy.isEmpty()
-                                 ? QStringLiteral("opened from the index cache %1").arg(cachePath)
-                                 : QStringLiteral("opened from the index cache %1, written by %2 (read from a private copy, checked "
-                                                  "whole and against the trace's content)").arg(cachePath, cached.writtenBy);
-        cached.report->diagnostics.insert(cached.report->diagnostics.begin(), {Diagnostic::Severity::Info, std::nullopt, from});
-        control.report(1.0);
-        LoadResult opened{std::move(cached.report), {}, false};
-        opened.indexCache = LoadResult::IndexCache::Opened;
-        opened.indexCachePath = cachePath;
-        return opened;
+    const CacheOpenDepth depth = control.summariesOfUncheckedCaches ? CacheOpenDepth::Summaries : CacheOpenDepth::Whole;
+    auto attempt = [&](const QString &folder) {
+        const QString cachePath = indexCachePathFor(folder, key);
+        return CacheAttempt{cachePath, openIndexCache(cachePath, key, &checked, depth, control.trustedCacheWriters)};
+    };
+    CacheAttempt shared = attempt(control.indexCacheDirectory);
+    if (shared.opened.report)
+        return openedFromCache(path, std::move(shared), control);
+    // A cache of a writer the user does not trust is left where it is: the
+    // user's own cache of the trace is read, or built, in their private folder.
+    QString folder = control.indexCacheDirectory;
+    CacheAttempt *target = &shared;
+    CacheAttempt own;
+    QString untrustedNote;
+    if (shared.opened.untrustedWriter && !control.privateIndexCacheDirectory.isEmpty()
+        && indexCachePathFor(control.privateIndexCacheDirectory, key) != shared.path) {
+        untrustedNote = QStringLiteral("%1 (%2)").arg(shared.path, shared.opened.whyNot);
+        folder = control.privateIndexCacheDirectory;
+        own = attempt(folder);
+        if (own.opened.report)
+            return openedFromCache(path, std::move(own), control, untrustedNote);
+        target = &own;
     }
     LoadResult result = load();
     if (!result.ok() || result.cancelled)
         return result;
     QString note;
-    result.indexCachePath = cachePath;
+    result.indexCachePath = target->path;
     result.indexCache = LoadResult::IndexCache::NotWritten;
-    if (!makeFolderPath(control.indexCacheDirectory)) {
-        note = QStringLiteral("could not create the index cache folder %1").arg(control.indexCacheDirectory);
-    } else if (const QString error = writeIndexCache(*result.report, key, cachePath, &checked); !error.isEmpty()) {
+    if (!makeFolderPath(folder)) {
+        note = QStringLiteral("could not create the index cache folder %1").arg(folder);
+    } else if (!untrustedNote.isEmpty() && !isPrivateFolder(folder)) {
+        note = QStringLiteral("did not write its index cache: %1 is not a folder of yours alone").arg(folder);
+    } else if (const QString error = writeIndexCache(*result.report, key, target->path, &checked); !error.isEmpty()) {
         note = QStringLiteral("could not write its index cache: %1").arg(error);
-    } else if (cached.whyNot != QLatin1String("none yet")) {
+    } else if (target->opened.whyNot != QLatin1String("none yet")) {
         result.indexCache = LoadResult::IndexCache::Rebuilt;
-        note = QStringLiteral("rebuilt the index cache %1: the old one was %2").arg(cachePath, cached.whyNot);
+        note = QStringLiteral("rebuilt the index cache %1: the old one was %2").arg(target->path, target->opened.whyNot);
     } else {
         result.indexCache = LoadResult::IndexCache::Written;
     }
+    if (!untrustedNote.isEmpty())
+        note += QStringLiteral("%1did not use the index cache %2").arg(note.isEmpty() ? QString() : QStringLiteral("; "), untrustedNote);
     if (!note.isEmpty())
         result.report->diagnostics.push_back({Diagnostic::Severity::Info, std::nullopt, note});
     return result;

@@ -4,7 +4,9 @@
 // theirs) is never followed, waited on or written through; a cache anyone
 // else could write is read from a private copy, must be of the trace's
 // content and is never recorded as checked; caches get the mode of their
-// trace, not the umask's or a planted file's. Parts that need a second user
+// trace, not the umask's or a planted file's. A cache not the user's alone
+// is read only when its writer is one the user named as trusted; any other
+// is left where it is and the user's own cache is built privately. Parts that need a second user
 // (chown) run as root, as CI does, and are skipped otherwise.
 #include "core/safefiles.h"
 #include "load/cache/cachefile.h"
@@ -187,7 +189,8 @@ private slots:
         const CacheOpenResult direct = openIndexCache(cache, CacheKey::of(trace));
         QVERIFY(!direct.report);
         QVERIFY(!direct.writtenBy.isEmpty()); // not this user's alone
-        QVERIFY2(direct.whyNot.contains(QLatin1String("not an index cache")), qPrintable(direct.whyNot));
+        QVERIFY(direct.untrustedWriter);
+        QVERIFY2(direct.whyNot.contains(QLatin1String("with another name")), qPrintable(direct.whyNot));
         const LoadResult loaded = loadTraceFile(trace, cachedIn(dir));
         QCOMPARE(loaded.indexCache, LoadResult::IndexCache::Rebuilt);
         QCOMPARE(readBytes(victim), victimBytes);
@@ -196,52 +199,130 @@ private slots:
         QCOMPARE(st.st_nlink, nlink_t(1));
     }
 
-    // A cache others may write is checked and read as a private copy:
-    // rewriting it after its checks changes nothing the report shows, and
-    // it is never recorded as checked (the next open checks it again).
-    void aCacheOthersMayWriteIsReadFromAPrivateCopy()
+    // A cache others may write (here: this user's, writable by the group)
+    // is not read, whoever owns it: the trace is parsed and its cache is
+    // written to the user's private folder, where the next open finds it.
+    void aCacheOthersMayWriteIsNotRead()
     {
-        QTemporaryDir dir, store;
+        QTemporaryDir dir, own, store;
         const QString trace = ddpFixture(3);
         LoadControl control = cachedIn(dir);
         control.checkedCachesDirectory = store.path();
+        control.privateIndexCacheDirectory = own.path();
         const LoadResult parsed = loadTraceFile(trace, control);
         QCOMPARE(parsed.indexCache, LoadResult::IndexCache::Written);
-        const QString expected = allFileReports(*parsed.report);
-        QVERIFY(QDir(store.path()).removeRecursively() && QDir().mkpath(store.path()));
         QVERIFY(::chmod(QFile::encodeName(parsed.indexCachePath).constData(), 0664) == 0); // group-writable
 
-        const CheckedCaches checked(store.path());
-        const CacheOpenResult opened = openIndexCache(parsed.indexCachePath, CacheKey::of(trace), &checked);
-        QVERIFY2(opened.report, qPrintable(opened.whyNot));
-        QVERIFY(opened.checkedInFull);
-        QCOMPARE(opened.writtenBy, userNameOf(::geteuid()));
-        QVERIFY(QDir(store.path()).entryList(QDir::Files).isEmpty()); // not remembered
+        const CacheOpenResult opened = openIndexCache(parsed.indexCachePath, CacheKey::of(trace));
+        QVERIFY(!opened.report);
+        QVERIFY(opened.untrustedWriter);
+        QVERIFY2(opened.whyNot.contains(QLatin1String("others may write too")), qPrintable(opened.whyNot));
 
-        // The owner rewrites the cache in place after the checks.
-        QFile shared(parsed.indexCachePath);
-        QVERIFY(shared.open(QIODevice::ReadWrite));
-        const QByteArray zeros(int(shared.size()), '\0');
-        QVERIFY(shared.write(zeros) == zeros.size());
-        shared.close();
-        QCOMPARE(allFileReports(*opened.report), expected);
-
-        // Opened through the loader: the diagnostics say who wrote it.
-        QVERIFY(writeBytes(parsed.indexCachePath, QByteArray())); // keeps 0664
-        QCOMPARE(loadTraceFile(trace, control).indexCache, LoadResult::IndexCache::Rebuilt);
-        QVERIFY(::chmod(QFile::encodeName(parsed.indexCachePath).constData(), 0664) == 0);
-        const LoadResult viaLoader = loadTraceFile(trace, control);
-        QCOMPARE(viaLoader.indexCache, LoadResult::IndexCache::Opened);
-        QVERIFY2(viaLoader.report->diagnostics.front().text.contains(QLatin1String(", written by ")),
-                 qPrintable(viaLoader.report->diagnostics.front().text));
-        QCOMPARE(viaLoader.report->indexCacheWrittenBy, userNameOf(::geteuid()));
+        const LoadResult rebuilt = loadTraceFile(trace, control);
+        QCOMPARE(rebuilt.indexCache, LoadResult::IndexCache::Written);
+        QVERIFY(rebuilt.indexCachePath.startsWith(own.path()));
+        QVERIFY2(rebuilt.report->diagnostics.back().text.contains(QLatin1String("did not use the index cache")),
+                 qPrintable(rebuilt.report->diagnostics.back().text));
+        const LoadResult again = loadTraceFile(trace, control);
+        QCOMPARE(again.indexCache, LoadResult::IndexCache::Opened);
+        QCOMPARE(again.indexCachePath, rebuilt.indexCachePath);
+        QVERIFY(again.report->indexCacheWrittenBy.isEmpty());
+        QCOMPARE(allFileReports(*again.report), allFileReports(*parsed.report));
     }
 
-    // Another user indexed a forged file of the same path, size and
+    // The audit's attack: another user who can read the trace indexes it,
+    // rewrites a kernel name in the cache's body, reseals the checksums
+    // and plants the cache in the shared folder. Every check the cache can
+    // pass it passes (it is of the trace's content), so it is read only
+    // when the victim named its writer as trusted, and then the
+    // diagnostics say what was not checked. As root (CI).
+    void aForgedCacheOfAnUntrustedWriterIsNotRead()
+    {
+        if (::geteuid() != 0)
+            QSKIP("needs root to give a file to another user");
+        QTemporaryDir shared, own, traces;
+        const QString trace = traces.filePath(QStringLiteral("rank0.pt.trace.json"));
+        QVERIFY(writeBytes(trace, kinetoTrace("honest_kernel")));
+        const LoadResult indexed = loadTraceFile(trace, cachedIn(shared));
+        QCOMPARE(indexed.indexCache, LoadResult::IndexCache::Written);
+        QByteArray cache = readBytes(indexed.indexCachePath);
+        QVERIFY(cache.contains("honest_kernel"));
+        cache.replace("honest_kernel", "EVIL::FORGED_"); // as long as the honest name
+        CacheKey key = CacheKey::of(trace);
+        QVERIFY(key.hashContent());
+        resealIndexCache(std::span<char>(cache.data(), std::size_t(cache.size())), &key);
+        QVERIFY(QFile::remove(indexed.indexCachePath));
+        QVERIFY(writeBytes(indexed.indexCachePath, cache));
+        QVERIFY(::chown(QFile::encodeName(indexed.indexCachePath).constData(), kOtherUser, kOtherUser) == 0);
+        QVERIFY(::chmod(QFile::encodeName(indexed.indexCachePath).constData(), 0644) == 0);
+
+        LoadControl victim = cachedIn(shared);
+        victim.privateIndexCacheDirectory = own.path();
+        const LoadResult loaded = loadTraceFile(trace, victim);
+        QVERIFY2(loaded.ok(), qPrintable(loaded.error));
+        QCOMPARE(loaded.indexCache, LoadResult::IndexCache::Written);
+        QVERIFY(loaded.indexCachePath.startsWith(own.path()));
+        QVERIFY(loaded.report->indexCacheWrittenBy.isEmpty());
+        const QString kernels = stats::runReport(QStringLiteral("cuda_gpu_kern_sum"), *loaded.report)->toCsv();
+        QVERIFY2(kernels.contains(QLatin1String("honest_kernel")) && !kernels.contains(QLatin1String("FORGED")), qPrintable(kernels));
+        QVERIFY2(loaded.report->diagnostics.back().text.contains(QLatin1String("not among your trusted cache writers")),
+                 qPrintable(loaded.report->diagnostics.back().text));
+        QCOMPARE(readBytes(indexed.indexCachePath), cache); // theirs, left as it was
+        const LoadResult reopened = loadTraceFile(trace, victim);
+        QCOMPARE(reopened.indexCache, LoadResult::IndexCache::Opened);
+        QVERIFY(reopened.indexCachePath.startsWith(own.path()));
+        QVERIFY2(reopened.report->diagnostics.front().text.contains(QLatin1String("; not from ")), qPrintable(reopened.report->diagnostics.front().text));
+
+        // Trusted by name: the victim's decision, and said for what it is.
+        victim.trustedCacheWriters = cacheWritersNamed(QString::number(kOtherUser));
+        const LoadResult trusted = loadTraceFile(trace, victim);
+        QCOMPARE(trusted.indexCache, LoadResult::IndexCache::Opened);
+        QCOMPARE(trusted.indexCachePath, indexed.indexCachePath);
+        QCOMPARE(trusted.report->indexCacheWrittenBy, userNameOf(kOtherUser));
+        QVERIFY2(trusted.report->diagnostics.front().text.contains(QLatin1String("was not compared with the trace")),
+                 qPrintable(trusted.report->diagnostics.front().text));
+    }
+
+    // A trusted writer's cache that claims far more than a cache of its
+    // trace can be (a sparse file: 4 GiB that cost its writer nothing) is
+    // refused before a byte of it is copied. As root (CI).
+    void aSparseCacheClaimIsNotCopied()
+    {
+        if (::geteuid() != 0)
+            QSKIP("needs root to give a file to another user");
+        QTemporaryDir shared, traces;
+        const QString trace = traces.filePath(QStringLiteral("rank0.pt.trace.json"));
+        QVERIFY(writeBytes(trace, kinetoTrace("honest_kernel")));
+        const LoadResult indexed = loadTraceFile(trace, cachedIn(shared));
+        QByteArray header = readBytes(indexed.indexCachePath).left(72);
+        constexpr std::uint64_t kClaimedBody = std::uint64_t(4) << 30; // 4,096 chunks of 1 MiB
+        std::memcpy(header.data() + 24, &kClaimedBody, sizeof kClaimedBody); // CacheHeader::bodyBytes
+        CacheKey key = CacheKey::of(trace);
+        QVERIFY(key.hashContent());
+        resealIndexCache(std::span<char>(header.data(), std::size_t(header.size())), &key);
+        QVERIFY(QFile::remove(indexed.indexCachePath));
+        QVERIFY(writeBytes(indexed.indexCachePath, header));
+        QVERIFY(::truncate(QFile::encodeName(indexed.indexCachePath).constData(), off_t(72 + kClaimedBody + 4096 * 8)) == 0);
+        QVERIFY(::chown(QFile::encodeName(indexed.indexCachePath).constData(), kOtherUser, kOtherUser) == 0);
+
+        const std::uint32_t writer = kOtherUser;
+        QElapsedTimer timer;
+        timer.start();
+        const CacheOpenResult opened = openIndexCache(indexed.indexCachePath, key, nullptr, CacheOpenDepth::Whole, std::span(&writer, 1));
+        QVERIFY(!opened.report);
+        QVERIFY2(opened.whyNot.contains(QLatin1String("more than a cache of this")) && opened.whyNot.contains(QLatin1String("not copied")),
+                 qPrintable(opened.whyNot));
+        qInfo("refused in %lld ms", timer.elapsed());
+        QVERIFY(largestCacheFor(key.sourceBytes) < kClaimedBody);
+    }
+
+    // A trusted writer indexed a forged file of the same path, size and
     // modification time (a bind mount in a namespace of theirs): their
-    // cache is refused for its content, and the trace is parsed.
+    // cache is refused for its content, and the trace is parsed. As root (CI).
     void aCacheOfAForgedTraceOfTheSameSizeAndTimeIsRefused()
     {
+        if (::geteuid() != 0)
+            QSKIP("needs root to give a file to another user");
         QTemporaryDir dir, traces;
         const QString trace = traces.filePath(QStringLiteral("rank0.pt.trace.json"));
         constexpr std::int64_t when = 1'700'000'000'123'456'789;
@@ -249,36 +330,57 @@ private slots:
         setModifiedTime(trace, when);
         const LoadResult forged = loadTraceFile(trace, cachedIn(dir));
         QCOMPARE(forged.indexCache, LoadResult::IndexCache::Written);
-        QVERIFY(::chmod(QFile::encodeName(forged.indexCachePath).constData(), 0666) == 0); // anyone's
+        QVERIFY(::chown(QFile::encodeName(forged.indexCachePath).constData(), kOtherUser, kOtherUser) == 0);
 
         QVERIFY(writeBytes(trace, kinetoTrace("honest_kernel")));
         setModifiedTime(trace, when);
         const CacheKey key = CacheKey::of(trace);
         QCOMPARE(key.sourceBytes, std::int64_t(kinetoTrace("forged_kernel").size()));
         QCOMPARE(key.sourceModifiedNs, when);
-        const CacheOpenResult opened = openIndexCache(forged.indexCachePath, key);
+        const std::uint32_t writer = kOtherUser;
+        const CacheOpenResult opened = openIndexCache(forged.indexCachePath, key, nullptr, CacheOpenDepth::Whole, std::span(&writer, 1));
         QVERIFY(!opened.report);
         QVERIFY2(opened.whyNot.contains(QLatin1String("its content differs")), qPrintable(opened.whyNot));
 
-        const LoadResult loaded = loadTraceFile(trace, cachedIn(dir));
+        LoadControl control = cachedIn(dir);
+        control.trustedCacheWriters = {kOtherUser};
+        const LoadResult loaded = loadTraceFile(trace, control);
         QVERIFY2(loaded.ok(), qPrintable(loaded.error));
-        QCOMPARE(loaded.indexCache, LoadResult::IndexCache::Rebuilt);
         const QString kernels = stats::runReport(QStringLiteral("cuda_gpu_kern_sum"), *loaded.report)->toCsv();
         QVERIFY2(kernels.contains(QLatin1String("honest_kernel")) && !kernels.contains(QLatin1String("forged_kernel")), qPrintable(kernels));
     }
 
-    // As root (CI): a cache another user owns is named as theirs.
+    // As root (CI): a cache another user owns is named as theirs, read
+    // only when they are trusted, and then from a private copy: rewriting
+    // it after its checks changes nothing the report shows, and it is
+    // never recorded as checked.
     void aCacheOfAnotherUserIsNamedAsTheirs()
     {
         if (::geteuid() != 0)
             QSKIP("needs root to give a file to another user");
-        QTemporaryDir dir;
+        QTemporaryDir dir, store;
         const QString trace = ddpFixture(0);
         const LoadResult written = loadTraceFile(trace, cachedIn(dir));
+        const QString expected = allFileReports(*written.report);
         QVERIFY(::chown(QFile::encodeName(written.indexCachePath).constData(), kOtherUser, kOtherUser) == 0);
-        const CacheOpenResult opened = openIndexCache(written.indexCachePath, CacheKey::of(trace));
+        const CacheOpenResult refused = openIndexCache(written.indexCachePath, CacheKey::of(trace));
+        QVERIFY(!refused.report);
+        QVERIFY(refused.untrustedWriter);
+        QCOMPARE(refused.writtenBy, userNameOf(kOtherUser));
+
+        const CheckedCaches checked(store.path());
+        const std::uint32_t writer = kOtherUser;
+        const CacheOpenResult opened = openIndexCache(written.indexCachePath, CacheKey::of(trace), &checked, CacheOpenDepth::Whole, std::span(&writer, 1));
         QVERIFY2(opened.report, qPrintable(opened.whyNot));
+        QVERIFY(opened.checkedInFull);
         QCOMPARE(opened.writtenBy, userNameOf(kOtherUser));
+        QVERIFY(QDir(store.path()).entryList(QDir::Files).isEmpty()); // not remembered
+        QFile shared(written.indexCachePath); // the owner rewrites it in place after the checks
+        QVERIFY(shared.open(QIODevice::ReadWrite));
+        const QByteArray zeros(int(shared.size()), '\0');
+        QVERIFY(shared.write(zeros) == zeros.size());
+        shared.close();
+        QCOMPARE(allFileReports(*opened.report), expected);
     }
 
     // A cache is no more readable than its trace, whatever the umask or a

@@ -662,10 +662,12 @@ private slots:
         QCOMPARE(opened.report->eventCount(), written.report->eventCount());
         QCOMPARE(loadTraceFile(file, control).indexCache, LoadResult::IndexCache::Opened);
 
-        // Made group-writable afterwards: the change (time) voids the record.
+        // Made group-writable afterwards: no longer the user's alone, so not read.
         QFile cache(written.indexCachePath);
         QVERIFY(cache.setPermissions(cache.permissions() | QFileDevice::WriteGroup));
-        QVERIFY(openIndexCache(written.indexCachePath, key, &checked).checkedInFull);
+        QVERIFY(openIndexCache(written.indexCachePath, key, &checked).untrustedWriter);
+        QVERIFY(cache.setPermissions(cache.permissions() & ~QFileDevice::WriteGroup));
+        QVERIFY(openIndexCache(written.indexCachePath, key, &checked).checkedInFull); // the change (time) voided the record
 
         // A umask that lets the group write does not: the cache's mode is
         // set, not taken from the umask, so it is remembered as written.
