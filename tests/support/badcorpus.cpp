@@ -1,4 +1,5 @@
 #include "badcorpus.h"
+#include "testdata.h"
 
 #include <QDir>
 #include <QFile>
@@ -121,6 +122,15 @@ std::vector<ExportMutation> exportMutations()
         {"broken_schema.sqlite", Outcome::Error, "malformed database schema",
          "PRAGMA writable_schema = ON;"
          "UPDATE sqlite_master SET sql = replace(sql, 'greenContextId', '`greenContextId') WHERE name = 'CUPTI_ACTIVITY_KIND_MEMCPY';"},
+        // StringIds' text as a generated column whose every read builds
+        // and scans 60 MB: reading the table would take hours (the audit's
+        // hang). Its table is not read; the rest opens.
+        {"generated_column.sqlite", Outcome::Report, "generated",
+         "CREATE TABLE computed(id INTEGER NOT NULL PRIMARY KEY, raw TEXT,"
+         " value TEXT GENERATED ALWAYS AS (CASE WHEN instr(replace(hex(zeroblob(15000000)), '0', '00'), 'x') = 0 THEN raw END) VIRTUAL);"
+         "INSERT INTO computed(id, raw) SELECT id, value FROM StringIds;"
+         "DROP TABLE StringIds;"
+         "ALTER TABLE computed RENAME TO StringIds;"},
         // A hand-edited file whose kernel "table" is a view that never ends.
         {"view_that_never_ends.sqlite", Outcome::Report, "view",
          "DROP TABLE CUPTI_ACTIVITY_KIND_KERNEL;"
@@ -131,6 +141,22 @@ std::vector<ExportMutation> exportMutations()
 }
 
 } // namespace
+
+QString deepCallchainSource()
+{
+    return dataPath(QStringLiteral("third-party/pipit/saxpy-mpi-cuda_nsys_perlmutter0.sqlite"));
+}
+
+QByteArray deepCallchainSql(int depth, int nameLength)
+{
+    const QByteArray frames = "WITH RECURSIVE n(d) AS (SELECT 0 UNION ALL SELECT d + 1 FROM n WHERE d < " + QByteArray::number(depth - 1) + ")";
+    const QByteArray sample = "(SELECT min(id) FROM COMPOSITE_EVENTS)";
+    return "INSERT INTO StringIds(id, value) " + frames + " SELECT 900000000 + d, printf('%04d', d) || replace(hex(zeroblob("
+           + QByteArray::number((nameLength - 4) / 2) + ")), '0', 'f') FROM n;"
+           "DELETE FROM SAMPLING_CALLCHAINS WHERE id = " + sample + ";"
+           "INSERT INTO SAMPLING_CALLCHAINS(id, symbol, module, originalIP, unwindMethod, stackDepth) " + frames
+           + " SELECT " + sample + ", 900000000 + d, (SELECT module FROM SAMPLING_CALLCHAINS LIMIT 1), d, 0, d FROM n;";
+}
 
 QString BadInput::name() const
 {
@@ -197,6 +223,16 @@ std::vector<BadInput> buildBadCorpus(const QString &outDir, const QString &commi
         const QString file = QLatin1String(m.file);
         if (copyFresh(nsysExport, out.filePath(file)) && mutateExport(out.filePath(file), m.sql.constData()))
             add(file, m.outcome, m.mention);
+    }
+
+    // pipit's saxpy export (CPU samples) with one sample's callchain made
+    // 1,024 frames deep, each function a distinct 200-character name (the
+    // file stays under the fuzzers' 2 MB inputs): a tree of paths, built
+    // naively, is quadratic in that.
+    {
+        const QString file = QStringLiteral("deep_callchain.sqlite");
+        if (copyFresh(deepCallchainSource(), out.filePath(file)) && mutateExport(out.filePath(file), deepCallchainSql(1024, 200).constData()))
+            add(file, Outcome::Report, "");
     }
 
     // JSON too deep for a recursive parser, and a 1 MB event name.

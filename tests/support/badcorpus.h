@@ -7,6 +7,7 @@
 //
 // Every input names what must happen when it is opened: a clear error, or a
 // report whose diagnostics say what was wrong. Never a crash or a hang.
+#include <QByteArray>
 #include <QString>
 #include <vector>
 
@@ -24,6 +25,12 @@ struct BadInput {
 
     QString name() const;
 };
+
+// The export deep_callchain.sqlite starts from (with CPU samples), and the
+// SQL that gives its first sample a callchain `depth` frames deep of
+// distinct `nameLength`-character function names (outermost frame 0).
+QString deepCallchainSource();
+QByteArray deepCallchainSql(int depth = 1024, int nameLength = 1000);
 
 // Copies the committed inputs into `outDir` and writes the generated ones
 // there. `nsysExport` and `kinetoTrace` are real, valid traces that the

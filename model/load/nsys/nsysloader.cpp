@@ -232,6 +232,9 @@ LoadResult NsysSqliteLoader::load(const QString &path, const LoadControl &contro
     for (const std::string &view : db.views())
         report->diagnostics.push_back({Diagnostic::Severity::Warning, std::nullopt,
                                        QStringLiteral("%1 is a view, not a table: not read (an nsys export has no views)").arg(QString::fromStdString(view))});
+    for (const auto &[table, why] : db.refusedTables())
+        report->diagnostics.push_back({Diagnostic::Severity::Warning, std::nullopt,
+                                       QStringLiteral("table %1 not read: %2").arg(QString::fromStdString(table).left(100), why)});
     NsysLoadContext ctx(db, *report, control);
     ctx.filePath = path;
     using Step = void (*)(NsysLoadContext &);
@@ -246,6 +249,8 @@ LoadResult NsysSqliteLoader::load(const QString &path, const LoadControl &contro
     auto stopped = [&](const NsysLoadContext &c) -> std::optional<LoadResult> {
         if (control.isCancelled())
             return LoadResult{nullptr, QStringLiteral("cancelled"), true};
+        if (const QString overBudget = c.db.budgetError(); !overBudget.isEmpty())
+            return LoadResult::failure(overBudget);
         if (!c.fatalError.isEmpty())
             return LoadResult::failure(c.fatalError);
         return std::nullopt;

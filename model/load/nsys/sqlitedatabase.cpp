@@ -41,6 +41,15 @@ bool SqliteStatement::step()
     return false;
 }
 
+bool SqliteStatement::bindText(int index, std::string_view value)
+{
+    if (!m_stmt)
+        return false;
+    sqlite3_reset(m_stmt);
+    m_error.clear();
+    return sqlite3_bind_text(m_stmt, index, value.data(), int(value.size()), SQLITE_TRANSIENT) == SQLITE_OK;
+}
+
 bool SqliteStatement::rebind(int index, std::int64_t value)
 {
     if (!m_stmt)
@@ -113,10 +122,25 @@ namespace {
 // at once uses a few tens of MiB.
 constexpr sqlite3_int64 kSqliteHeapLimit = sqlite3_int64(1) << 30;
 
-int interruptWhenCancelled(void *flag)
+// How often SQLite asks whether to go on, in virtual machine steps: a few
+// milliseconds of work.
+constexpr int kStepsBetweenChecks = 10'000;
+
+} // namespace
+
+int SqliteDatabase::keepGoing(void *database)
 {
-    return static_cast<const std::atomic<bool> *>(flag)->load(std::memory_order_relaxed) ? 1 : 0;
+    auto *self = static_cast<SqliteDatabase *>(database);
+    if (self->m_cancel && self->m_cancel->load(std::memory_order_relaxed))
+        return 1;
+    self->m_steps += kStepsBetweenChecks;
+    if (self->m_steps <= self->m_stepBudget)
+        return 0;
+    self->m_overBudget = true;
+    return 1;
 }
+
+namespace {
 
 } // namespace
 
@@ -131,7 +155,7 @@ std::int64_t SqliteDatabase::processHeapLimit()
     return sqlite3_hard_heap_limit64(-1); // a negative argument only asks
 }
 
-bool SqliteDatabase::open(const QString &path, QString *error, const std::atomic<bool> *cancel)
+bool SqliteDatabase::open(const QString &path, QString *error, const std::atomic<bool> *cancel, std::uint64_t stepBudget)
 {
     const QFileInfo info(path);
     if (!info.exists()) {
@@ -167,8 +191,14 @@ bool SqliteDatabase::open(const QString &path, QString *error, const std::atomic
     // leaves no tens of megabytes behind in the heap.
     sqlite3_exec(m_db, "PRAGMA query_only=1; PRAGMA cache_size=-4096; PRAGMA cell_size_check=1; PRAGMA mmap_size=0;",
                  nullptr, nullptr, nullptr);
-    if (cancel)
-        sqlite3_progress_handler(m_db, 10000, interruptWhenCancelled, const_cast<std::atomic<bool> *>(cancel));
+    // Every statement of the connection is bounded: Cancel stops it within
+    // milliseconds, and all of them together may take only so many steps
+    // for a file of this size (a loader reads each table a few times, at a
+    // few steps a byte; a hostile file's schema can make a read loop far
+    // longer than its bytes).
+    m_cancel = cancel;
+    m_stepBudget = stepBudget > 0 ? stepBudget : kStepsAtLeast + kStepsPerByte * std::uint64_t(std::max<qint64>(info.size(), 0));
+    sqlite3_progress_handler(m_db, kStepsBetweenChecks, &SqliteDatabase::keepGoing, this);
 
     QString prepareError;
     // Only tables are read: an nsys export has no views, and a view in a
@@ -179,13 +209,54 @@ bool SqliteDatabase::open(const QString &path, QString *error, const std::atomic
         *error = QStringLiteral("corrupt or truncated SQLite file: %1").arg(prepareError);
         return false;
     }
+    std::vector<std::string> tableNames;
     while (tables.step())
-        (tables.text(1) == "table" ? m_tables : m_views).emplace(tables.text(0));
+        if (tables.text(1) == "table")
+            tableNames.emplace_back(tables.text(0));
+        else
+            m_views.emplace(tables.text(0));
     if (!tables.error().isEmpty()) {
         *error = QStringLiteral("corrupt or truncated SQLite file: %1").arg(tables.error());
         return false;
     }
+    // A generated column is computed by an expression of the file's own as
+    // it is read, and one expression can run for hours (an nsys export has
+    // none): a table with one is not read at all.
+    SqliteStatement columns = prepare("SELECT name, hidden FROM pragma_table_xinfo(?1)", &prepareError);
+    if (!columns.isValid()) {
+        *error = QStringLiteral("corrupt or truncated SQLite file: %1").arg(prepareError);
+        return false;
+    }
+    for (std::string &table : tableNames) {
+        columns.bindText(1, table);
+        std::vector<std::string> names;
+        std::string generated;
+        while (columns.step()) {
+            const std::int64_t hidden = columns.int64(1);
+            if ((hidden == kGeneratedVirtual || hidden == kGeneratedStored) && generated.empty())
+                generated = std::string(columns.text(0));
+            names.emplace_back(columns.text(0));
+        }
+        if (!columns.error().isEmpty()) { // a virtual table of a module this build lacks, say
+            m_refusedTables.emplace_back(table, QStringLiteral("its columns cannot be read: %1").arg(columns.error().left(200)));
+            continue;
+        }
+        if (!generated.empty()) {
+            m_refusedTables.emplace_back(table, QStringLiteral("its column %1 is generated (computed as it is read)")
+                                                    .arg(QString::fromUtf8(generated.data(), qsizetype(generated.size())).left(100)));
+            continue;
+        }
+        m_columns.emplace_back(table, std::move(names));
+        m_tables.emplace(std::move(table));
+    }
     return true;
+}
+
+QString SqliteDatabase::budgetError() const
+{
+    return m_overBudget ? QStringLiteral("reading it took more work than any export of its size needs (%1 SQLite steps; a hostile schema?)")
+                              .arg(m_steps)
+                        : QString();
 }
 
 std::int64_t SqliteDatabase::maxRowid(const std::string &table)
@@ -213,16 +284,8 @@ const std::vector<std::string> &SqliteDatabase::columns(const std::string &table
     for (const auto &[name, cols] : m_columns)
         if (name == table)
             return cols;
-    std::vector<std::string> cols;
-    if (hasTable(table)) {
-        QString error;
-        // Table names come from sqlite_master, never from user input.
-        SqliteStatement info = prepare("SELECT name FROM pragma_table_info('" + table + "')", &error);
-        while (info.step())
-            cols.emplace_back(info.text(0));
-    }
-    m_columns.emplace_back(table, std::move(cols));
-    return m_columns.back().second;
+    static const std::vector<std::string> kNone;
+    return kNone; // every table's columns were read when the file was opened
 }
 
 bool SqliteDatabase::hasColumn(const std::string &table, std::string_view column)

@@ -38,6 +38,7 @@ public:
     // Binds parameter `index` (from 1) and makes the statement ready to
     // step again from its first row.
     bool rebind(int index, std::int64_t value);
+    bool bindText(int index, std::string_view value);
     const QString &error() const { return m_error; }
 
     bool isNull(int column) const;
@@ -65,13 +66,25 @@ public:
     SqliteDatabase(const SqliteDatabase &) = delete;
     SqliteDatabase &operator=(const SqliteDatabase &) = delete;
 
-    // Opens `path` read-only and reads the list of tables. On failure
-    // returns false and sets `error` to a one-line reason. A set `cancel`
-    // flag interrupts any statement of this connection within milliseconds,
-    // even one inside a single long sort.
-    bool open(const QString &path, QString *error, const std::atomic<bool> *cancel = nullptr);
+    // Opens `path` read-only and reads the list of tables and their
+    // columns. On failure returns false and sets `error` to a one-line
+    // reason. A set `cancel` flag interrupts any statement of this
+    // connection within milliseconds, even one inside a single long sort;
+    // so does the connection's step budget running out (budgetError()).
+    // `stepBudget` replaces the budget the file's size gives (tests).
+    bool open(const QString &path, QString *error, const std::atomic<bool> *cancel = nullptr, std::uint64_t stepBudget = 0);
 
+    // A table that is read: not a view, and without generated columns.
     bool hasTable(std::string_view name) const;
+    // Tables that are not read, with why: one with a generated column,
+    // whose every read runs an expression of the file's own.
+    const std::vector<std::pair<std::string, QString>> &refusedTables() const { return m_refusedTables; }
+    // Why statements were interrupted, when the connection ran past its
+    // step budget (kStepsPerByte a byte of the file, at least
+    // kStepsAtLeast); empty otherwise.
+    QString budgetError() const;
+    static constexpr std::uint64_t kStepsPerByte = 256;
+    static constexpr std::uint64_t kStepsAtLeast = std::uint64_t(1) << 28;
     // The largest rowid of a table (0 when empty, missing or without rowid):
     // in log n, where count(*) reads every page. Exports number their rows
     // densely, so it counts them; a crafted file may claim more rows than it
@@ -80,7 +93,7 @@ public:
     std::int64_t maxRowid(const std::string &table);
     // Views the file defines; they are never read (see open()).
     const std::set<std::string, std::less<>> &views() const { return m_views; }
-    // Column names of a table as its schema declares them (cached).
+    // Column names of a table as its schema declares them.
     const std::vector<std::string> &columns(const std::string &table);
     bool hasColumn(const std::string &table, std::string_view column);
 
@@ -92,7 +105,16 @@ public:
     QString lastError() const;
 
 private:
+    static int keepGoing(void *database);
+    // PRAGMA table_xinfo's "hidden": a generated column, virtual or stored.
+    static constexpr std::int64_t kGeneratedVirtual = 2, kGeneratedStored = 3;
+
     sqlite3 *m_db = nullptr;
+    const std::atomic<bool> *m_cancel = nullptr;
+    std::uint64_t m_steps = 0;
+    std::uint64_t m_stepBudget = 0;
+    bool m_overBudget = false;
+    std::vector<std::pair<std::string, QString>> m_refusedTables;
     std::set<std::string, std::less<>> m_tables;
     std::set<std::string, std::less<>> m_views;
     std::map<std::string, std::int64_t, std::less<>> m_maxRowids;
