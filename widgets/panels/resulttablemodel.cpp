@@ -1,4 +1,5 @@
 #include "panels/resulttablemodel.h"
+
 #include "common/plaintext.h"
 #include "core/units.h"
 
@@ -7,6 +8,7 @@
 #include <QBrush>
 #include <QGuiApplication>
 #include <QColor>
+#include <QTextDocument>
 
 namespace rankscope {
 
@@ -91,7 +93,8 @@ QVariant ResultTableModel::headerData(int section, Qt::Orientation orientation, 
         // Readable durations carry their own units; the tooltip keeps the column's name as exported.
         if (role == Qt::DisplayRole && m_readable && isNanosecondColumn(section))
             return header.chopped(5);
-        return header;
+        // A column may be named after a file: as a tooltip, never markup.
+        return role == Qt::ToolTipRole && Qt::mightBeRichText(header) ? QVariant(plainTooltip(header)) : QVariant(header);
     }
     return role == Qt::DisplayRole ? QVariant(section + 1) : QVariant();
 }

@@ -1,5 +1,7 @@
 #include "sampling/calltreemodel.h"
 
+#include "common/plaintext.h"
+
 #include <QLocale>
 #include <algorithm>
 
@@ -127,7 +129,7 @@ QVariant CallTreeModel::data(const QModelIndex &index, int role) const
             tip += QStringLiteral("\nsymbol not resolved");
         if (f.python)
             tip += QStringLiteral("\nPython frame");
-        return tip;
+        return plainTooltip(tip); // a function's name is data, not markup
     } else if (role == Qt::TextAlignmentRole && index.column() != FunctionColumn && index.column() != ModuleColumn) {
         return QVariant(Qt::AlignRight | Qt::AlignVCenter);
     } else if (role == Qt::UserRole) { // the number a column sorts by
