@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <unordered_map>
 #include <unordered_set>
@@ -507,25 +508,48 @@ void StepGraphBuilder::buildThread(int r, std::uint32_t tid, const std::vector<H
         if (const HostMoment *waker = wakingMoment(process.all, tid, m_input.window.start, bounds.front().time, kIdleWakeNs))
             addWake(*waker, nodeOfBound(bounds.front()), bounds.front().time);
 
-    std::vector<std::size_t> open; // by start: the last is the innermost
-    std::size_t openMatching = 0;  // of them, those a range what-if scales
-    float openFactor = 1.0f;
+    // The open events by start (the last is the innermost), each with what
+    // holds from the outermost down to it: the product of the range
+    // what-ifs' factors, how many of them scale, and the innermost data
+    // loader. Pushing or popping the innermost costs O(1) however deep
+    // ranges nest (a million nested ranges); only an event ending out of
+    // order (ranges that overlap without nesting) recomputes what lies
+    // inside it.
+    struct OpenEvent {
+        std::size_t event;
+        float factor;          // product of rangeFactor, outermost to here
+        std::size_t matching;  // of them, how many are not 1
+        std::size_t loader;    // innermost data loader so far (an event), or kNoLoader
+    };
+    constexpr std::size_t kNoLoader = std::numeric_limits<std::size_t>::max();
+    std::vector<OpenEvent> open;
+    const auto inside = [&](const OpenEvent *outer, std::size_t event) {
+        OpenEvent o = outer ? OpenEvent{event, outer->factor, outer->matching, outer->loader} : OpenEvent{event, 1.0f, 0, kNoLoader};
+        if (info[event].rangeFactor != 1.0f) {
+            o.factor *= info[event].rangeFactor;
+            ++o.matching;
+        }
+        if (info[event].dataLoading)
+            o.loader = event;
+        return o;
+    };
     for (std::size_t k = 0; k + 1 < bounds.size(); ++k) {
         const Boundary &b = bounds[k];
         if (b.start) {
-            open.push_back(b.event);
+            open.push_back(inside(open.empty() ? nullptr : &open.back(), b.event));
+        } else if (!open.empty() && open.back().event == b.event) {
+            open.pop_back();
         } else {
-            const auto it = std::find(open.rbegin(), open.rend(), b.event);
-            if (it != open.rend())
-                open.erase(std::next(it).base());
-        }
-        openFactor = 1.0f;
-        openMatching = 0;
-        for (const std::size_t o : open)
-            if (info[o].rangeFactor != 1.0f) {
-                openFactor *= info[o].rangeFactor;
-                ++openMatching;
+            const auto it = std::find_if(open.rbegin(), open.rend(), [&](const OpenEvent &o) { return o.event == b.event; });
+            if (it != open.rend()) {
+                const auto at = std::size_t(std::distance(open.begin(), std::next(it).base()));
+                open.erase(open.begin() + std::ptrdiff_t(at));
+                for (std::size_t i = at; i < open.size(); ++i)
+                    open[i] = inside(i > 0 ? &open[i - 1] : nullptr, open[i].event);
             }
+        }
+        const float openFactor = open.empty() ? 1.0f : open.back().factor;
+        const std::size_t openMatching = open.empty() ? 0 : open.back().matching;
         const Boundary &next = bounds[k + 1];
         const std::uint32_t from = nodeOfBound(b), to = nodeOfBound(next);
         const TimeNs gap = next.time - b.time;
@@ -533,8 +557,7 @@ void StepGraphBuilder::buildThread(int r, std::uint32_t tid, const std::vector<H
         if (!open.empty()) {
             // The innermost open event, unless a data loader is open: what
             // it does inside (a poll for its workers, a copy) is input.
-            const auto loader = std::find_if(open.rbegin(), open.rend(), [&](std::size_t o) { return info[o].dataLoading; });
-            const std::size_t attributed = loader != open.rend() ? *loader : open.back();
+            const std::size_t attributed = open.back().loader != kNoLoader ? open.back().loader : open.back().event;
             const HostEvent &inner = events[attributed];
             edge.kind = info[attributed].kind;
             edge.event = {r, inner.track, inner.event};
@@ -554,7 +577,7 @@ void StepGraphBuilder::buildThread(int r, std::uint32_t tid, const std::vector<H
             if (gpuBinds)
                 edge.weight = 0;
             graph().addEdge(edge, !gpuBinds);
-        } else if (const HostMoment *waker = !next.start && !open.empty() && open.back() == next.event && gap >= kBlockedAtLeastNs
+        } else if (const HostMoment *waker = !next.start && !open.empty() && open.back().event == next.event && gap >= kBlockedAtLeastNs
                                                  ? wakingMoment(process.ends, tid, b.time, next.time, kThreadWakeNs)
                                                  : nullptr) {
             // Blocked in its own time until another thread of the process ended something.

@@ -135,15 +135,33 @@ void forEachKeyedEvent(const Session &s, DiffReport report, const DiffOptions &o
                 if (t.kind != TrackKind::Nvtx)
                     break;
                 // Events come parents first: the open ranges above each one.
-                std::vector<std::pair<std::uint16_t, QString>> open; // (depth, path)
+                // A path stops growing at kNvtxPathLevels levels or
+                // kNvtxPathChars characters: what lies deeper is keyed as
+                // "outer > … > name", so keys stay linear in the input
+                // however deep ranges nest.
+                struct OpenRange {
+                    std::uint16_t depth;
+                    QString path;
+                    QString elidedStem; // set when the path was cut: what its children extend
+                };
+                std::vector<OpenRange> open;
                 for (std::uint32_t i = 0; i < sl.size(); ++i) {
                     const std::uint16_t depth = sl.depth(i);
-                    while (!open.empty() && open.back().first >= depth)
+                    while (!open.empty() && open.back().depth >= depth)
                         open.pop_back();
                     const QString &part = keyFor(sl.name(i), [](std::string_view n) { return nvtxPathPart(n); });
-                    QString path = open.empty() ? part : open.back().second + QStringLiteral(" > ") + part;
-                    visit(path, ri, ti, i, sl.duration(i));
-                    open.emplace_back(depth, std::move(path));
+                    OpenRange range{depth, part, {}};
+                    if (!open.empty()) {
+                        const OpenRange &parent = open.back();
+                        if (!parent.elidedStem.isEmpty()) {
+                            range.elidedStem = parent.elidedStem;
+                        } else if (open.size() >= kNvtxPathLevels || parent.path.size() + part.size() > kNvtxPathChars) {
+                            range.elidedStem = parent.path + QStringLiteral(" > …");
+                        }
+                        range.path = (range.elidedStem.isEmpty() ? parent.path : range.elidedStem) + QStringLiteral(" > ") + part;
+                    }
+                    visit(range.path, ri, ti, i, sl.duration(i));
+                    open.push_back(std::move(range));
                 }
                 break;
             }

@@ -45,6 +45,12 @@ struct DiffRow {
 // "step" (each step of one run matches each of the other), and PyTorch's
 // per-call markers (", op_id = N", ", seq = N") are dropped.
 QString nvtxPathPart(std::string_view name);
+// An NVTX path keeps at most this many levels, and grows no longer than
+// this many characters from its outer levels: a range deeper is keyed as
+// "outer > … > name" (so 20,000 nested ranges make 20,000 short keys, not
+// keys whose lengths add up quadratically).
+inline constexpr std::size_t kNvtxPathLevels = 32;
+inline constexpr qsizetype kNvtxPathChars = 1024;
 QString normalizedKernelName(std::string_view name);
 
 std::vector<DiffRow> diffRuns(const Session &a, const Session &b, DiffReport report, const DiffOptions &options = {});

@@ -350,24 +350,28 @@ ResultTable treeTable(const SamplingProfile &profile, const CallTree &tree, QStr
     ResultTable t;
     t.name = std::move(name);
     t.title = std::move(title);
+    // A node names its parent by row number (Node, Parent: 0 for a root),
+    // not by the path of names above it: a path per node would make the
+    // table quadratic in the stacks' depth (1,024 frames of long names:
+    // gigabytes from a file of one megabyte).
     t.headers = {QStringLiteral("Self Samples"), QStringLiteral("Self (%)"), QStringLiteral("Total Samples"), QStringLiteral("Total (%)"),
-                 QStringLiteral("Depth"), QStringLiteral("Function"), QStringLiteral("Module"), QStringLiteral("Path")};
+                 QStringLiteral("Depth"), QStringLiteral("Function"), QStringLiteral("Module"), QStringLiteral("Node"), QStringLiteral("Parent")};
     const std::vector<std::uint32_t> order = tree.preorder();
     t.reserveRows(order.size());
-    // Paths as folded stacks ("outer;inner"), built along the preorder walk.
-    std::vector<QString> pathOf(tree.nodes.size());
+    std::vector<std::uint32_t> rowOf(tree.nodes.size(), 0);
     for (const std::uint32_t n : order) {
         const CallTree::Node &node = tree.nodes[n];
         const SampledFunction &f = profile.functions[node.function];
-        pathOf[n] = node.parent == 0 ? functionLabel(f) : pathOf[node.parent] + QLatin1Char(';') + functionLabel(f);
         const std::size_t row = t.appendRow();
+        rowOf[n] = std::uint32_t(row + 1);
         t.setInteger(row, 0, std::int64_t(node.self));
         t.setDecimal(row, 1, profile.percentOf(node.self), 2);
         t.setInteger(row, 2, std::int64_t(node.total));
         t.setDecimal(row, 3, profile.percentOf(node.total), 2);
         t.setInteger(row, 4, node.depth);
         setFunctionCells(t, row, 5, f);
-        t.setText(row, 7, QStringView(pathOf[n]));
+        t.setInteger(row, 7, rowOf[n]);
+        t.setInteger(row, 8, node.parent == 0 ? 0 : rowOf[node.parent]);
     }
     if (profile.withoutCallchain)
         t.notes << QStringLiteral("%1 samples in scope have no callchain and are not counted").arg(profile.withoutCallchain);

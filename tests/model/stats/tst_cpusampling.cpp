@@ -13,6 +13,7 @@
 #include "stats/samplingcomparison.h"
 #include "stats/samplingprofile.h"
 #include "session/session.h"
+#include "badcorpus.h"
 #include "testdata.h"
 
 #include <QtTest>
@@ -459,6 +460,45 @@ private slots:
             QCOMPARE(writeIndexCache(*parsed.report, key, cachePath), QString());
             const CacheOpenResult opened = openIndexCache(cachePath, key);
             QVERIFY2(!opened.report, qPrintable(QString::number(lie)));
+        }
+    }
+
+    // One sample 1,024 frames deep, each function a distinct 1,000-character
+    // name (the audit's 1.2 MB export: 20 s, 8 GiB and 2.1 GB of output
+    // with a path string per tree node). A node names its parent by row,
+    // so the tables grow with the frames, and the chain is still there.
+    void aDeepCallchainMakesTablesLinearInIt()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("deep.sqlite"));
+        QVERIFY(QFile::copy(saxpy(), path));
+        QVERIFY(QFile::setPermissions(path, QFile::ReadOwner | QFile::WriteOwner));
+        QVERIFY(Db(path, true).exec(QString::fromUtf8(deepCallchainSql())));
+        const Session session = Session::load({path});
+        QCOMPARE(session.ranks().size(), std::size_t(1));
+        const SamplingProfile profile = samplingProfile(*session.ranks()[0].report);
+        for (const ResultTable &t : {samplingTopDownTable(profile), samplingBottomUpTable(profile)}) {
+            const QString csv = t.toCsv();
+            QVERIFY2(csv.size() < 8'000'000, qPrintable(QString::number(csv.size()))); // the names alone are 1 MB
+            const qsizetype node = t.headers.indexOf(QStringLiteral("Node")), parent = t.headers.indexOf(QStringLiteral("Parent")),
+                            depth = t.headers.indexOf(QStringLiteral("Depth")), function = t.headers.indexOf(QStringLiteral("Function"));
+            QVERIFY(node >= 0 && parent >= 0 && !t.headers.contains(QStringLiteral("Path")));
+            // Walk up from the deepest row: one parent a level, to a root.
+            std::size_t deepest = 0;
+            for (std::size_t r = 0; r < t.rowCount(); ++r) {
+                QCOMPARE(t.cell(r, std::size_t(node)).integer, std::int64_t(r + 1));
+                if (t.cell(r, std::size_t(depth)).integer > t.cell(deepest, std::size_t(depth)).integer)
+                    deepest = r;
+            }
+            QCOMPARE(t.cell(deepest, std::size_t(depth)).integer, std::int64_t(1023));
+            int levels = 1;
+            for (std::int64_t up = t.cell(deepest, std::size_t(parent)).integer; up != 0; up = t.cell(std::size_t(up - 1), std::size_t(parent)).integer) {
+                QVERIFY(up <= std::int64_t(t.rowCount()));
+                QCOMPARE(t.cell(std::size_t(up - 1), std::size_t(depth)).integer, std::int64_t(1023 - levels));
+                ++levels;
+            }
+            QCOMPARE(levels, 1024);
+            QCOMPARE(t.cell(deepest, std::size_t(function)).text.size(), qsizetype(1000));
         }
     }
 

@@ -313,6 +313,36 @@ private slots:
             checkPathShape(session, p);
     }
 
+    // 200,000 ranges nested in one another inside a step: the graph keeps
+    // what holds over the open ranges as it goes, so each boundary costs
+    // O(1) (the audit's 80,000 nested ranges took 5 s, a million over
+    // 300 s). The host time between the innermost range's end and its
+    // parent's is the parent's own.
+    void deeplyNestedRangesAreLinear()
+    {
+        KinetoTrace t(0, 1);
+        constexpr int kDepth = 200'000;
+        t.step(1, 10, 500'000);
+        for (int d = 0; d < kDepth; ++d) // range d spans [20 + d, 20 + 2 * kDepth - d) µs
+            t.cpu("user_annotation", QStringLiteral("level%1").arg(d), 20 + d, 2.0 * kDepth - 2.0 * d);
+        const Session session = Session::load({t.write(freshDir(QStringLiteral("nested")))});
+        QCOMPARE(session.ranks()[0].report->eventCount(TrackKind::Nvtx), std::size_t(kDepth + 2));
+        const std::vector<StepCriticalPath> paths = pathsOf(session);
+        QCOMPARE(paths.size(), std::size_t(1));
+        checkPathShape(session, paths[0]);
+        QVERIFY(paths[0].segments.size() >= std::size_t(2 * kDepth)); // each level's time before and after its child
+        // The innermost range's own time, then each parent's after it.
+        const auto at = [&](TimeNs us) {
+            for (const PathSegment &seg : paths[0].segments)
+                if (seg.start <= session.extent().start + us * 1000 && seg.end > session.extent().start + us * 1000)
+                    return segmentName(session, seg);
+            return QString();
+        };
+        QCOMPARE(at(20 + kDepth - 1), QStringLiteral("level%1").arg(kDepth - 1));
+        QCOMPARE(at(20 + kDepth + 1), QStringLiteral("level%1").arg(kDepth - 2));
+        QCOMPARE(at(20 + 2 * kDepth - 1), QStringLiteral("level0"));
+    }
+
     // One thread waits for another: the main thread's "backward" scope
     // (10-290) holds nothing of its own; the autograd thread runs bw_op
     // 20-250. The scope ends 40 µs after bw_op (within 50 µs, after at

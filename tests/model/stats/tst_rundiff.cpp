@@ -7,6 +7,7 @@
 #include "stats/rundiff.h"
 #include "testdata.h"
 
+#include <QTemporaryDir>
 #include <QtTest>
 #include <map>
 #include <set>
@@ -251,6 +252,51 @@ private slots:
         for (std::size_t i = 1; i < steps.size(); ++i)
             QVERIFY(std::llabs(steps[i - 1].delta()) >= std::llabs(steps[i].delta()));
         QCOMPARE(stepDiffTable(steps).rowCount(), std::size_t(8));
+    }
+
+    // 20,000 NVTX ranges nested in one another (the audit: 17 s and 9.8 GiB
+    // for `diff -r nvtx`, keys quadratic in the depth): paths keep their
+    // outer kNvtxPathLevels levels, deeper ranges are "outer > … > name",
+    // each range still its own row with its own count.
+    void deeplyNestedRangesKeepShortPaths()
+    {
+        constexpr int kDepth = 20'000;
+        QStringList events;
+        for (int d = 0; d < kDepth; ++d)
+            events << QStringLiteral(R"({"ph": "X", "cat": "user_annotation", "name": "range_%1_%2", "pid": 1, "tid": 1, "ts": %3, "dur": %4})")
+                          .arg(d)
+                          .arg(QString(40, QLatin1Char('x')))
+                          .arg(10 + d)
+                          .arg(2 * (kDepth - d));
+        QTemporaryDir dir;
+        const QString path = writeFile(dir, QStringLiteral("nested.json"), "{\"traceEvents\": [" + events.join(QLatin1Char(',')).toUtf8() + "]}");
+        const Session s = Session::load({path});
+        QCOMPARE(s.ranks().size(), std::size_t(1));
+        const std::vector<DiffRow> rows = diffRuns(s, s, DiffReport::Nvtx);
+        QCOMPARE(rows.size(), std::size_t(kDepth));
+        qsizetype totalChars = 0;
+        std::set<QString> names;
+        for (const DiffRow &r : rows) {
+            QCOMPARE(r.countA, std::int64_t(1));
+            QCOMPARE(r.countB, std::int64_t(1));
+            totalChars += r.name.size();
+            names.insert(r.name);
+        }
+        QVERIFY(totalChars < qsizetype(kDepth) * (kNvtxPathChars + 100)); // linear; unbounded it would be ~10^10
+        const QString part = QStringLiteral("_") + QString(40, QLatin1Char('x'));
+        QVERIFY(names.count(QStringLiteral("range_0") + part + QStringLiteral(" > range_1") + part));
+        // The outer levels every deep path keeps: up to kNvtxPathLevels, while
+        // the path and the next name fit in kNvtxPathChars.
+        QString outer = QStringLiteral("range_0") + part;
+        for (std::size_t d = 1; d < kNvtxPathLevels; ++d) {
+            const QString next = QStringLiteral("range_%1").arg(d) + part;
+            if (outer.size() + next.size() > kNvtxPathChars)
+                break;
+            outer += QStringLiteral(" > ") + next;
+        }
+        QVERIFY(outer.count(QLatin1String(" > ")) >= 10);
+        QVERIFY(names.count(outer));
+        QVERIFY(names.count(outer + QStringLiteral(" > … > range_%1").arg(kDepth - 1) + part));
     }
 };
 
