@@ -2,6 +2,7 @@
 // Markdown report, CSV or JSON.
 #include "analysis/analysisworkspace.h"
 #include "clicommands.h"
+#include "core/untrustedtext.h"
 #include "stats/diagnosis.h"
 
 #include <QCommandLineParser>
@@ -37,10 +38,10 @@ QString findingsJson(const Session &session, const stats::Diagnosis &d)
                                     {QStringLiteral("ranks"), ranks}, {QStringLiteral("evidence"), f.evidence},
                                     {QStringLiteral("advice"), f.advice}, {QStringLiteral("instances"), instances}});
     }
-    return QString::fromUtf8(QJsonDocument(QJsonObject{{QStringLiteral("gpu_span_ns"), double(d.gpuSpan)},
+    return jsonTerminalSafe(QString::fromUtf8(QJsonDocument(QJsonObject{{QStringLiteral("gpu_span_ns"), double(d.gpuSpan)},
                                                        {QStringLiteral("findings"), findings},
                                                        {QStringLiteral("notes"), QJsonArray::fromStringList(d.notes)}})
-                                 .toJson(QJsonDocument::Indented));
+                                 .toJson(QJsonDocument::Indented)));
 }
 
 } // namespace
@@ -115,7 +116,7 @@ int runDiagnose(const QStringList &arguments)
     else if (format == QLatin1String("csv"))
         out << stats::findingsTable(d).toCsv();
     else
-        out << stats::findingsMarkdown(*session, d);
+        out << terminalSafe(stats::findingsMarkdown(*session, d)); // piped or not: a name's controls are shown, not acted on
     return session->failures().empty() ? 0 : 2;
 }
 

@@ -1,5 +1,6 @@
 #include "analysis/analysisworkspace.h"
 #include "clicommands.h"
+#include "core/outputnames.h"
 #include "core/safefiles.h"
 #include "processworld.h"
 #include "statsacrossprocesses.h"
@@ -14,7 +15,10 @@
 
 #include <QCommandLineParser>
 #include <QFileInfo>
+#include <QSet>
 #include <QTextStream>
+
+#include <sys/stat.h>
 
 namespace rankscope::cli {
 
@@ -44,7 +48,14 @@ LoadControl cachedLoadControl(const QString &cacheDirectory)
 {
     LoadControl control;
     control.indexCacheDirectory = cacheDirectory;
-    control.checkedCachesDirectory = cacheDirectory.isEmpty() ? QString() : defaultCheckedCachesDirectory();
+    if (!cacheDirectory.isEmpty()) {
+        control.checkedCachesDirectory = defaultCheckedCachesDirectory();
+        control.privateIndexCacheDirectory = defaultPrivateIndexCacheDirectory();
+        QStringList unknown;
+        control.trustedCacheWriters = defaultTrustedCacheWriters(&unknown);
+        for (const QString &name : unknown)
+            QTextStream(&standardError()) << "rankscope-cli: trusted cache writer '" << name << "': no such user (ignored)\n";
+    }
     return control;
 }
 
@@ -64,6 +75,8 @@ std::optional<Session> loadInputs(const QCommandLineParser &parser, const LoadCo
     const LoadControl cached = cachedLoadControl(indexCacheDirectoryFrom(parser, cacheByDefault));
     withCache.indexCacheDirectory = cached.indexCacheDirectory;
     withCache.checkedCachesDirectory = cached.checkedCachesDirectory;
+    withCache.privateIndexCacheDirectory = cached.privateIndexCacheDirectory;
+    withCache.trustedCacheWriters = cached.trustedCacheWriters;
     Session session = Session::load(parser.positionalArguments(), withCache);
     for (const LoadFailure &f : session.failures())
         printFailure(f.path, f.error);
@@ -105,8 +118,11 @@ int runStats(const QStringList &arguments)
                                           QStringLiteral("Output format: csv, table or json (default: csv)."),
                                           QStringLiteral("FORMAT"), QStringLiteral("csv"));
     const QCommandLineOption outputOption({QStringLiteral("o"), QStringLiteral("output")},
-                                          QStringLiteral("Write PREFIX_<report>.<ext> (several files: PREFIX_<file>_<report>.<ext>) instead of printing."),
+                                          QStringLiteral("Write PREFIX_<report>.<ext> (several files: PREFIX_<file>_<report>.<ext>; two files of one\n"
+                                                         "name get a hash of their path after it) instead of printing. A file that exists is left alone\n"
+                                                         "(that report fails) unless --force-overwrite."),
                                           QStringLiteral("PREFIX"));
+    const QCommandLineOption overwriteOption(QStringLiteral("force-overwrite"), QStringLiteral("With -o: replace files that exist."));
     const QCommandLineOption gapOption(QStringLiteral("gap-threshold"),
                                        QStringLiteral("gpu_gaps: smallest gap to list, in ms (default 500)."),
                                        QStringLiteral("MS"), QStringLiteral("500"));
@@ -130,8 +146,9 @@ int runStats(const QStringList &arguments)
                                         QStringLiteral("rank_time_map: time bins across where the GPUs work (default 30)."),
                                         QStringLiteral("N"), QStringLiteral("30"));
     const QCommandLineOption csvRawOption(QStringLiteral("csv-raw"),
-                                          QStringLiteral("CSV: write names as the trace has them, as nsys does; by default a name that a spreadsheet\n"
-                                                         "would take as a formula (beginning with = + - @) is written behind a '."));
+                                          QStringLiteral("CSV: write names as the trace has them, as nsys does; by default control characters in names\n"
+                                                         "are written as \\xNN and a name that a spreadsheet would take as a formula (beginning with\n"
+                                                         "= + - @) is written behind a '."));
     const QCommandLineOption stepOption(QStringLiteral("step"),
                                         QStringLiteral("critical_path, critical_path_summary: only step N (its number from 0, as the Steps panel counts them)."),
                                         QStringLiteral("N"));
@@ -144,13 +161,13 @@ int runStats(const QStringList &arguments)
                                                          "name matches take 0.8 of their time), 'nvtx:REGEX=0.5' (the host time inside matching ranges),\n"
                                                          "'rank:N=0.9' (what rank N computes). Repeat it to combine."),
                                           QStringLiteral("TARGET:WHAT=FACTOR"));
-    parser.addOptions({reportOption, formatOption, outputOption, gapOption, utilOption, commOption, alignOption, rowsOption, binsOption, csvRawOption,
+    parser.addOptions({reportOption, formatOption, outputOption, overwriteOption, gapOption, utilOption, commOption, alignOption, rowsOption, binsOption, csvRawOption,
                        stepOption, stepNamesOption, whatIfOption});
     addInputArgument(parser);
     parser.process(arguments);
 
     const QString format = parser.value(formatOption);
-    const CsvCells cells = parser.isSet(csvRawOption) ? CsvCells::Raw : CsvCells::SpreadsheetSafe;
+    const CsvCells cells = parser.isSet(csvRawOption) ? CsvCells::Raw : CsvCells::Safe;
     if (format != QLatin1String("csv") && format != QLatin1String("table") && format != QLatin1String("json")) {
         QTextStream(&standardError()) << "rankscope-cli: unknown format '" << format << "' (csv, table or json)\n";
         return 1;
@@ -237,7 +254,11 @@ int runStats(const QStringList &arguments)
     QTextStream out(&standardOutput());
     const auto &loaded = session.reports();
     const bool several = loaded.size() * std::size_t(perFile.size()) + std::size_t(wholeSession.size()) > 1;
-    // Writes one table to PREFIX[_<file>]_<report>.<ext>, or to stdout.
+    // Writes one table to PREFIX[_<file>]_<report>.<ext>, or to stdout. A
+    // file that cannot be written fails that report alone, with a line
+    // naming it; the others are still written.
+    bool writeFailed = false;
+    QSet<QString> writtenPaths;
     auto emitTable = [&](const ResultTable &table, const QString &fileStem, const QString &source) {
         const bool csv = format == QLatin1String("csv"); // written as it is made: no copy of a huge table's text
         const QString text = csv ? QString() : formatTable(table, format, cells);
@@ -245,22 +266,24 @@ int runStats(const QStringList &arguments)
             QString path = parser.value(outputOption);
             if (!fileStem.isEmpty())
                 path += QLatin1Char('_') + fileStem;
-            path += QLatin1Char('_') + table.name + QLatin1Char('.') + extensionFor(format);
+            path = pathThatFits(path + QLatin1Char('_') + table.name + QLatin1Char('.') + extensionFor(format));
+            const auto fail = [&](const QString &why) {
+                printFailure(path, why);
+                writeFailed = true;
+            };
+            if (writtenPaths.contains(path))
+                return fail(QStringLiteral("not written: this run wrote that file already"));
+            struct stat existing {};
+            if (!parser.isSet(overwriteOption) && ::lstat(QFile::encodeName(path).constData(), &existing) == 0)
+                return fail(QStringLiteral("exists: not replaced (use --force-overwrite to replace it)"));
             AtomicFileWriter file(path); // a link planted under the name is replaced, not followed
-            if (!file.open(QIODevice::WriteOnly)) {
-                printFailure(path, QStringLiteral("cannot write: %1").arg(file.errorString()));
-                return false;
-            }
-            bool written = true;
-            if (csv)
-                written = table.writeCsv(file, cells);
-            else
-                written = file.write(text.toUtf8()) >= 0;
-            if (!written || !file.commit()) {
-                printFailure(path, QStringLiteral("cannot write: %1").arg(file.errorString()));
-                return false;
-            }
-            return true;
+            if (!file.open(QIODevice::WriteOnly))
+                return fail(QStringLiteral("cannot write: %1").arg(file.errorString()));
+            const bool written = csv ? table.writeCsv(file, cells) : file.write(text.toUtf8()) >= 0;
+            if (!written || !file.commit())
+                return fail(QStringLiteral("cannot write: %1").arg(file.errorString()));
+            writtenPaths.insert(path);
+            return;
         }
         if (several)
             out << "\n** " << table.title << " (" << table.name << ") - " << source << ":\n\n";
@@ -269,9 +292,12 @@ int runStats(const QStringList &arguments)
             table.writeCsv(standardOutput(), cells);
         } else
             out << text;
-        return true;
     };
     const bool nameFiles = loaded.size() > 1 || !session.failures().empty();
+    QStringList loadedPaths;
+    for (const ReportPtr &report : loaded)
+        loadedPaths << report->filePath;
+    const QStringList stems = uniqueStemsFor(loadedPaths);
     // A report that cannot get its memory fails alone: its line names it
     // and what this process could still get, the others still print.
     bool reportFailed = false;
@@ -286,14 +312,16 @@ int runStats(const QStringList &arguments)
             return std::nullopt;
         }
     };
-    for (const ReportPtr &report : loaded)
+    for (std::size_t fileIndex = 0; fileIndex < loaded.size(); ++fileIndex) {
+        const ReportPtr &report = loaded[fileIndex];
         for (const QString &name : perFile) {
             std::optional<ResultTable> table = gathered.take(report->filePath, name);
             if (!table)
                 table = computed(name, report->filePath, [&] { return *stats::runReport(name, *report, options); });
-            if (table && !emitTable(*table, nameFiles ? QFileInfo(report->filePath).completeBaseName() : QString(), report->filePath))
-                return 2;
+            if (table)
+                emitTable(*table, nameFiles ? stems[qsizetype(fileIndex)] : QString(), report->filePath);
         }
+    }
     // The ranks' communication kernels: gathered from the processes under
     // MPI, else read here once.
     const std::size_t gatheredRanks = workspace.withCollectiveInputs([&](stats::CollectiveInputs &records) { return gathered.giveCollectiveOps(records); });
@@ -319,10 +347,9 @@ int runStats(const QStringList &arguments)
                 continue;
             for (const QString &note : table->notes)
                 QTextStream(&standardError()) << "rankscope-cli: " << name << ": " << note << "\n";
-            if (!emitTable(*table, QString(), QStringLiteral("all ranks")))
-                return 2;
+            emitTable(*table, QString(), QStringLiteral("all ranks"));
         }
-    return session.failures().empty() && !reportFailed ? 0 : 2;
+    return session.failures().empty() && !reportFailed && !writeFailed ? 0 : 2;
 }
 
 } // namespace rankscope::cli

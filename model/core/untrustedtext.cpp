@@ -63,6 +63,21 @@ QString terminalSafe(const QString &text, bool keepLineFeeds)
     return out;
 }
 
+QString jsonTerminalSafe(const QString &json)
+{
+    if (!needsTerminalEscaping(json))
+        return json;
+    QString out;
+    out.reserve(json.size() + 16);
+    for (const QChar c : json) {
+        if (needsEscape(c.unicode(), true))
+            out += QLatin1String("\\u") + QString::number(c.unicode(), 16).toUpper().rightJustified(4, QLatin1Char('0'));
+        else
+            out += c;
+    }
+    return out;
+}
+
 QString spreadsheetSafe(const QString &cell)
 {
     if (cell.isEmpty())

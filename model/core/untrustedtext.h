@@ -22,6 +22,11 @@ QString terminalSafe(const QString &text, bool keepLineFeeds = true);
 // Whether terminalSafe would change `text`.
 bool needsTerminalEscaping(const QString &text, bool keepLineFeeds = true);
 
+// JSON text (as QJsonDocument writes it: C0 controls already escaped) with
+// the characters terminalSafe escapes written as \uXXXX escapes, which
+// any JSON reader decodes back: DEL, C1 controls, direction overrides.
+QString jsonTerminalSafe(const QString &json);
+
 // A CSV cell's text that a spreadsheet would take as a formula (it begins
 // with = + - @, a tab or a carriage return) behind a leading ', which the
 // spreadsheet shows as text (OWASP's CSV injection advice); others as they are.

@@ -370,6 +370,36 @@ void appendCsvField(QString &out, const QString &field)
     out += QLatin1Char('"') + quoted + QLatin1Char('"');
 }
 
+// A text cell as CSV writes it (CsvCells).
+QString csvText(const QString &text, CsvCells cells)
+{
+    return cells == CsvCells::Safe ? spreadsheetSafe(terminalSafe(text, false)) : text;
+}
+
+// Whether UTF-8 `text` holds a character terminalSafe(text, false) escapes:
+// C0 controls but tab, DEL, C1 controls (U+0080..U+009F), and the
+// direction marks, overrides, isolates and separators.
+bool hasTerminalControls(std::string_view text)
+{
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const auto c = std::uint8_t(text[i]);
+        if ((c < 0x20 && c != '\t') || c == 0x7F)
+            return true;
+        if (c == 0xC2 && i + 1 < text.size() && std::uint8_t(text[i + 1]) >= 0x80 && std::uint8_t(text[i + 1]) <= 0x9F)
+            return true;
+        if (c == 0xD8 && i + 1 < text.size() && std::uint8_t(text[i + 1]) == 0x9C) // U+061C
+            return true;
+        if (c == 0xE2 && i + 2 < text.size()) {
+            const auto b1 = std::uint8_t(text[i + 1]), b2 = std::uint8_t(text[i + 2]);
+            if (b1 == 0x80 && (b2 == 0x8E || b2 == 0x8F || (b2 >= 0xA8 && b2 <= 0xAE))) // U+200E/F, U+2028..U+202E
+                return true;
+            if (b1 == 0x81 && b2 >= 0xA6 && b2 <= 0xA9) // U+2066..U+2069
+                return true;
+        }
+    }
+    return false;
+}
+
 } // namespace
 
 void ResultTable::writeCsv(const std::function<void(const QString &)> &write, qsizetype chunkChars, CsvCells cells) const
@@ -390,12 +420,12 @@ void ResultTable::writeCsv(const std::function<void(const QString &)> &write, qs
             out.resize(0); // keeps its capacity (clear() would free it)
         }
     };
-    appendLine(headers.size(), [this](qsizetype i) { return headers[i]; });
+    appendLine(headers.size(), [this, cells](qsizetype i) { return csvText(headers[i], cells); });
     for (std::size_t row = 0; row < m_rowCount; ++row)
         appendLine(qsizetype(m_columns.size()), [this, row, cells](qsizetype i) {
             const Cell cell = this->cell(row, std::size_t(i));
             // Only text can be a formula: a negative number stays a number.
-            return cells == CsvCells::SpreadsheetSafe && cell.type == Cell::Type::Text ? spreadsheetSafe(cell.text) : cell.display();
+            return cell.type == Cell::Type::Text ? csvText(cell.text, cells) : cell.display();
         });
     if (!out.isEmpty())
         write(out);
@@ -408,7 +438,7 @@ namespace {
 void appendCsvText(QByteArray &out, std::string_view prefix, std::string_view body, CsvCells cells)
 {
     const std::string_view first = prefix.empty() ? body : prefix;
-    const bool formula = cells == CsvCells::SpreadsheetSafe && !first.empty()
+    const bool formula = cells == CsvCells::Safe && !first.empty()
                          && std::string_view("=+-@\t\r").find(first.front()) != std::string_view::npos;
     auto needsQuotes = [](std::string_view s) { return s.find_first_of(",\"\n\r") != std::string_view::npos; };
     const bool quoted = needsQuotes(prefix) || needsQuotes(body);
@@ -451,8 +481,9 @@ bool ResultTable::writeCsv(QIODevice &device, CsvCells cells) const
     for (qsizetype i = 0; i < headers.size(); ++i) {
         if (i)
             out += ',';
-        const QByteArray header = headers[i].toUtf8();
-        appendCsvText(out, {}, std::string_view(header.constData(), std::size_t(header.size())), CsvCells::Raw);
+        QString field;
+        appendCsvField(field, csvText(headers[i], cells));
+        out += field.toUtf8();
     }
     out += '\n';
     char number[32];
@@ -475,13 +506,14 @@ bool ResultTable::writeCsv(QIODevice &device, CsvCells cells) const
             case Cell::Type::Text: {
                 const auto [prefix, body] = textPieces(value, format);
                 // Bytes that are not UTF-8 go as toCsv() writes them (each
-                // a U+FFFD): through a QString.
-                if (simdjson::validate_utf8(prefix.data(), prefix.size()) && simdjson::validate_utf8(body.data(), body.size())) {
+                // a U+FFFD), and names with controls escaped as it escapes
+                // them: through a QString.
+                if (simdjson::validate_utf8(prefix.data(), prefix.size()) && simdjson::validate_utf8(body.data(), body.size())
+                    && (cells == CsvCells::Raw || (!hasTerminalControls(prefix) && !hasTerminalControls(body)))) {
                     appendCsvText(out, prefix, body, cells);
                 } else {
-                    const Cell text = cell(row, c);
                     QString field;
-                    appendCsvField(field, cells == CsvCells::SpreadsheetSafe ? spreadsheetSafe(text.text) : text.text);
+                    appendCsvField(field, csvText(cell(row, c).text, cells));
                     out += field.toUtf8();
                 }
                 break;
@@ -552,7 +584,7 @@ QString ResultTable::toJson() const
         }
         array.append(object);
     }
-    return QString::fromUtf8(QJsonDocument(array).toJson(QJsonDocument::Indented));
+    return jsonTerminalSafe(QString::fromUtf8(QJsonDocument(array).toJson(QJsonDocument::Indented)));
 }
 
 namespace {

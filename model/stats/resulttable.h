@@ -54,11 +54,14 @@ struct Cell {
 };
 static_assert(sizeof(Cell) <= 40);
 
-// How CSV writes text cells: a name from a trace that begins with = + - @
-// is a formula to a spreadsheet ("=HYPERLINK(...)"), so by default such a
-// cell is written behind a ' (core/untrustedtext.h: spreadsheetSafe);
-// Raw writes every cell as nsys does, for byte-for-byte comparisons.
-enum class CsvCells : std::uint8_t { SpreadsheetSafe, Raw };
+// How CSV writes text cells. By default (Safe) a name from a trace is made
+// inert wherever the CSV goes: control characters a terminal would act on
+// (ESC ] 52 sets the clipboard, ESC [ 2J clears the screen, a line break
+// fakes a row) are written as \xNN (core/untrustedtext.h: terminalSafe),
+// and a cell a spreadsheet would take as a formula (= + - @ first,
+// "=HYPERLINK(...)") is written behind a ' (spreadsheetSafe). Raw writes
+// every cell as nsys does, for byte-for-byte comparisons (--csv-raw).
+enum class CsvCells : std::uint8_t { Safe, Raw };
 
 // A table of results, stored by column: each cell is a 64-bit value and a
 // byte saying what it is, and a text is either a string of a report (its
@@ -120,13 +123,13 @@ public:
     void truncateRows(std::size_t count);
     std::size_t memoryBytes() const;
 
-    QString toCsv(CsvCells cells = CsvCells::SpreadsheetSafe) const;
+    QString toCsv(CsvCells cells = CsvCells::Safe) const;
     // The CSV text in pieces of about chunkChars characters, for writing a
     // huge table without holding its whole text.
     void writeCsv(const std::function<void(const QString &)> &write, qsizetype chunkChars = 1 << 20,
-                  CsvCells cells = CsvCells::SpreadsheetSafe) const;
+                  CsvCells cells = CsvCells::Safe) const;
     // The CSV text, UTF-8, into a file or other device; false if a write failed.
-    bool writeCsv(QIODevice &device, CsvCells cells = CsvCells::SpreadsheetSafe) const;
+    bool writeCsv(QIODevice &device, CsvCells cells = CsvCells::Safe) const;
     QString toText() const;
     QString toJson() const; // an array of objects keyed by header
 

@@ -355,21 +355,34 @@ private slots:
                                          "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"=HYPERLINK(\\\"http://evil.example\\\",\\\"x\\\")\",\"pid\":0,"
                                          "\"tid\":7,\"ts\":200,\"dur\":10,\"args\":{\"device\":0,\"stream\":7}}]}");
         const QStringList kernels{"stats", "--no-cache", "--report", "cuda_gpu_kern_sum"};
-        // Piped: the CSV keeps the name's bytes, but not as a formula.
+        // Piped (`stats FILE | head`): the CSV shows the escape and the
+        // formula as text, whatever reads it next.
         const Run csv = runCli(kernels + QStringList{trace});
         QCOMPARE(csv.exitCode, 0);
         QVERIFY2(csv.out.contains(QLatin1String(",\"'=HYPERLINK(")), qPrintable(csv.out));
-        QVERIFY(csv.out.contains(QLatin1String("k\x1b]52;")));
+        QVERIFY(!csv.out.contains(QChar(0x1b)) && !csv.out.contains(QChar(0x07)));
+        QVERIFY2(csv.out.contains(QLatin1String("k\\x1B]52;c;cHduZWQ=\\x07")), qPrintable(csv.out));
+        // --csv-raw: the bytes nsys would write, on request.
         const Run raw = runCli(kernels + QStringList{"--csv-raw", trace});
         QVERIFY2(raw.out.contains(QLatin1String(",\"=HYPERLINK(\"\"http")), qPrintable(raw.out));
+        QVERIFY(raw.out.contains(QLatin1String("k\x1b]52;")));
+        // JSON: escapes a JSON reader decodes back to the name.
+        const Run json = runCli(kernels + QStringList{"--format", "json", trace});
+        QVERIFY(!json.out.contains(QChar(0x1b)) && !json.out.contains(QChar(0x07)));
+        QCOMPARE(QJsonDocument::fromJson(json.out.toUtf8()).array().at(0).toObject().value(QStringLiteral("Name")).toString(),
+                 QStringLiteral("k\x1b]52;c;cHduZWQ=\x07")); // the longer kernel first
+        // Written with -o: the same as piped.
+        const Run written = runCli(kernels + QStringList{"--output", dir.filePath(QStringLiteral("names")), trace});
+        QCOMPARE(written.exitCode, 0);
+        QCOMPARE(readText(dir.filePath(QStringLiteral("names_cuda_gpu_kern_sum.csv"))), csv.out);
         // An aligned table is for a terminal: the escape is shown.
         const Run table = runCli(kernels + QStringList{"--format", "table", trace});
         QVERIFY(!table.out.contains(QChar(0x1b)) && !table.out.contains(QChar(0x07)));
         QVERIFY2(table.out.contains(QLatin1String("k\\x1B]52;c;cHduZWQ=\\x07")), qPrintable(table.out));
-        // On a terminal (script(1) gives it one), the CSV's escape is shown too.
+        // On a terminal (script(1) gives it one), even --csv-raw's escape is shown.
         QProcess onTerminal;
         onTerminal.start(QStringLiteral("script"), {QStringLiteral("-qec"),
-                                                   QStringLiteral("%1 %2 %3").arg(QStringLiteral(RANKSCOPE_CLI), kernels.join(QLatin1Char(' ')), trace),
+                                                   QStringLiteral("%1 %2 --csv-raw %3").arg(QStringLiteral(RANKSCOPE_CLI), kernels.join(QLatin1Char(' ')), trace),
                                                    QStringLiteral("/dev/null")});
         if (!onTerminal.waitForStarted())
             QSKIP("script(1) is not installed");
@@ -400,20 +413,78 @@ private slots:
         QVERIFY(!QFileInfo::exists(dir.filePath(QStringLiteral("PWNED"))));
     }
 
-    // Exports are new files renamed into place: a link planted under an
-    // output name in a shared folder is replaced, and its target untouched.
-    void anOutputNameThatIsALinkIsReplaced()
+    // Exports are new files renamed into place, and never replace what is
+    // there unasked: a link planted under an output name in a shared
+    // folder is neither followed nor replaced (that report fails, with a
+    // line naming it, and the others are written); with --force-overwrite
+    // it is replaced, and its target untouched.
+    void anOutputNameThatIsALinkIsNotFollowed()
     {
         QTemporaryDir out, home;
         const QString victim = home.filePath(QStringLiteral("bashrc"));
         QVERIFY(!writeFile(home, QStringLiteral("bashrc"), "alias ls='ls -F'\n").isEmpty());
         const QString prefix = out.filePath(QStringLiteral("run"));
-        QVERIFY(QFile::link(victim, prefix + QStringLiteral("_cuda_gpu_kern_sum.csv")));
-        const Run r = runCli({"stats", "--no-cache", "--report", "cuda_gpu_kern_sum", "--output", prefix, ddpFixture(0)});
-        QCOMPARE(r.exitCode, 0);
+        const QString planted = prefix + QStringLiteral("_cuda_gpu_kern_sum.csv");
+        QVERIFY(QFile::link(victim, planted));
+        const QStringList args{"stats", "--no-cache", "--report", "cuda_gpu_kern_sum,cuda_api_sum", "--output", prefix, ddpFixture(0)};
+        const Run kept = runCli(args);
+        QCOMPARE(kept.exitCode, 2);
+        QVERIFY2(kept.err.contains(planted + QStringLiteral(": exists: not replaced")), qPrintable(kept.err));
+        QVERIFY(QFileInfo(planted).isSymLink());
+        QCOMPARE(readText(prefix + QStringLiteral("_cuda_api_sum.csv")), reference(QStringLiteral("ddp4"), QStringLiteral("cuda_api_sum")));
         QCOMPARE(readText(victim), QStringLiteral("alias ls='ls -F'\n"));
-        QVERIFY(!QFileInfo(prefix + QStringLiteral("_cuda_gpu_kern_sum.csv")).isSymLink());
+
+        const Run replaced = runCli(args + QStringList{"--force-overwrite"});
+        QCOMPARE(replaced.exitCode, 0);
+        QCOMPARE(readText(victim), QStringLiteral("alias ls='ls -F'\n"));
+        QVERIFY(!QFileInfo(planted).isSymLink());
+        QCOMPARE(readText(planted), reference(QStringLiteral("ddp4"), QStringLiteral("cuda_gpu_kern_sum")));
+    }
+
+    // A name that cannot be written (a directory planted under it) fails
+    // its report alone: every later report is still written.
+    void aReportThatCannotBeWrittenFailsAlone()
+    {
+        QTemporaryDir out;
+        const QString prefix = out.filePath(QStringLiteral("run"));
+        QVERIFY(QDir().mkpath(prefix + QStringLiteral("_cuda_api_sum.csv")));
+        const Run r = runCli({"stats", "--no-cache", "--force-overwrite", "--report", "cuda_api_sum,cuda_gpu_kern_sum,nvtx_sum", "--output", prefix,
+                              ddpFixture(0)});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains(prefix + QStringLiteral("_cuda_api_sum.csv: cannot write")), qPrintable(r.err));
         QCOMPARE(readText(prefix + QStringLiteral("_cuda_gpu_kern_sum.csv")), reference(QStringLiteral("ddp4"), QStringLiteral("cuda_gpu_kern_sum")));
+        QCOMPARE(readText(prefix + QStringLiteral("_nvtx_sum.csv")), reference(QStringLiteral("ddp4"), QStringLiteral("nvtx_sum")));
+    }
+
+    // Two inputs of one name from two folders write two files, each its
+    // own numbers; a 240-character trace name still gives files, their
+    // names shortened with a hash.
+    void outputNamesAreUniquePerInputAndFit()
+    {
+        QTemporaryDir in, out;
+        QVERIFY(QDir().mkpath(in.filePath(QStringLiteral("a"))) && QDir().mkpath(in.filePath(QStringLiteral("b"))));
+        const QString first = in.filePath(QStringLiteral("a/rank.sqlite")), second = in.filePath(QStringLiteral("b/rank.sqlite"));
+        QVERIFY(QFile::copy(ddpFixture(0), first) && QFile::copy(ddpFixture(1), second));
+        const QString prefix = out.filePath(QStringLiteral("two"));
+        const Run r = runCli({"stats", "--no-cache", "--report", "cuda_gpu_kern_sum", "--output", prefix, first, second});
+        QCOMPARE(r.exitCode, 0);
+        const QStringList files = QDir(out.path()).entryList({QStringLiteral("two_rank-*_cuda_gpu_kern_sum.csv")}, QDir::Files, QDir::Name);
+        QCOMPARE(files.size(), 2);
+        const QString rank0 = runCli({"stats", "--no-cache", "--report", "cuda_gpu_kern_sum", ddpFixture(0)}).out;
+        const QString rank1 = runCli({"stats", "--no-cache", "--report", "cuda_gpu_kern_sum", ddpFixture(1)}).out;
+        const QSet<QString> contents{readText(out.filePath(files[0])), readText(out.filePath(files[1]))};
+        QCOMPARE(contents, (QSet<QString>{rank0, rank1}));
+
+        const QString longName = in.filePath(QString(240, QLatin1Char('n')) + QStringLiteral(".sqlite"));
+        QVERIFY(QFile::copy(ddpFixture(0), longName));
+        const Run longRun = runCli({"stats", "--no-cache", "--report", "cuda_gpu_kern_sum,nvtx_sum", "--output", out.filePath(QStringLiteral("long")), longName, first});
+        QCOMPARE(longRun.exitCode, 0);
+        const QStringList longFiles = QDir(out.path()).entryList({QStringLiteral("long_nnn*")}, QDir::Files);
+        QCOMPARE(longFiles.size(), 2);
+        for (const QString &f : longFiles) {
+            QVERIFY2(f.toUtf8().size() <= 200 && f.contains(QLatin1Char('~')) && f.endsWith(QLatin1String(".csv")), qPrintable(f));
+            QVERIFY(!readText(out.filePath(f)).isEmpty());
+        }
     }
 
     void diagnosePrintsThePanelsFindings()

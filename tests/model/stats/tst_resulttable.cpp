@@ -90,11 +90,11 @@ private slots:
             t.setReportText(row, 3, *report, report->strings.intern(n), std::string_view(n).substr(0, 2));
         }
         t.addRow({}); // an empty row
-        for (const CsvCells cells : {CsvCells::SpreadsheetSafe, CsvCells::Raw}) {
+        for (const CsvCells cells : {CsvCells::Safe, CsvCells::Raw}) {
             const QByteArray fromColumns = deviceCsv(t, cells);
             QCOMPARE(fromColumns, t.toCsv(cells).toUtf8());
         }
-        QVERIFY(deviceCsv(t, CsvCells::SpreadsheetSafe).contains("\"'=HYPERLINK(\"\"x\"\")\""));
+        QVERIFY(deviceCsv(t, CsvCells::Safe).contains("\"'=HYPERLINK(\"\"x\"\")\""));
         QVERIFY(deviceCsv(t, CsvCells::Raw).contains("\"=HYPERLINK(\"\"x\"\")\""));
     }
 
