@@ -1,5 +1,7 @@
 #include "mainwindow.h"
 
+#include "core/untrustedtext.h"
+
 #include "colorscheme.h"
 #include "common/exportfolder.h"
 #include "common/plaintext.h"
@@ -53,6 +55,7 @@ const QString kCommunicationPatternKey = QStringLiteral("statistics/communicatio
 // MiB of mapped rank detail kept resident (session/residentbudget.h); unset: half the RAM.
 const QString kMemoryBudgetKey = QStringLiteral("memory/rankDetailBudgetMiB");
 constexpr int kLayoutVersion = 1; // bump when the docks change
+constexpr int kWidestRestoredLabels = 800;
 
 } // namespace
 
@@ -234,8 +237,10 @@ void MainWindow::createMenus()
     view->addAction(m_session->alignOnCollectivesAction());
     view->addMenu(tr("Align &Runs (A and B)"))->addActions(m_session->alignRunsActions());
     view->addSeparator();
+    // A settings file is text anyone may have edited: what is read back is clamped.
     if (const qulonglong mib = QSettings().value(kMemoryBudgetKey).toULongLong(); mib > 0)
-        ResidentBudget::process().setBytes(std::uint64_t(mib) << 20);
+        ResidentBudget::process().setBytes(std::clamp<std::uint64_t>(mib, 64, std::max<std::uint64_t>(64, 2 * ResidentBudget::defaultBytes() >> 20))
+                                           << 20);
     QAction *budget = view->addAction(tr("&Memory Budget for Rank Detail..."), this, &MainWindow::chooseMemoryBudget);
     budget->setToolTip(tr("How much of the ranks' index caches stays in memory: the ranks used least recently give theirs back "
                           "beyond it (they read it in again when next shown)"));
@@ -314,7 +319,10 @@ void MainWindow::rebuildRecentMenu()
             if (!set.runB.isEmpty())
                 compareWith(set.runB); // after run A is open
         });
-        action->setToolTip(plainTooltip((set.runA + set.runB).join(QLatin1Char('\n')))); // paths are data, not markup
+        QStringList shown; // paths are data: not markup, and a line break in one shows as \x0A
+        for (const QString &path : set.runA + set.runB)
+            shown << terminalSafe(path, false);
+        action->setToolTip(plainTooltip(shown.join(QLatin1Char('\n'))));
     }
     m_recentMenu->setToolTipsVisible(true);
     m_recentMenu->setEnabled(!sets.isEmpty());
@@ -430,8 +438,10 @@ void MainWindow::restoreLayout()
     const QSettings settings;
     restoreGeometry(settings.value(kGeometryKey).toByteArray());
     restoreState(settings.value(kStateKey).toByteArray(), kLayoutVersion);
+    // Clamped again when the window is shown (TimelineCanvas::resizeEvent):
+    // a width edited into the settings file cannot cover the timeline.
     if (const int width = settings.value(kLabelWidthKey, 0).toInt(); width > 0)
-        m_timeline->canvas()->setLabelWidth(width);
+        m_timeline->canvas()->setLabelWidth(std::min(width, kWidestRestoredLabels));
 }
 
 void MainWindow::saveLayout() const
@@ -509,7 +519,11 @@ QStringList MainWindow::exportStatistics(const QString &directory)
     stats::ReportOptions options;
     options.communicationPattern = m_stats->ranks()->communicationPattern();
     const QStringList written = exportStatisticsCsv(*session, directory, options, &error);
-    statusBar()->showMessage(error.isEmpty() ? tr("%n statistics table(s) written to %1", nullptr, int(written.size())).arg(directory) : error, 5000);
+    const QString done = tr("%n statistics table(s) written to %1", nullptr, int(written.size())).arg(directory);
+    const qsizetype failed = error.isEmpty() ? 0 : error.count(QLatin1Char('\n')) + 1;
+    statusBar()->showMessage(failed == 0 ? done
+                                         : done + tr("; %n could not be written (%1)", nullptr, int(failed)).arg(error.section(QLatin1Char('\n'), 0, 0)),
+                             failed == 0 ? 5000 : 15000);
     return written;
 }
 

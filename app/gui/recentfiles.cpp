@@ -1,5 +1,7 @@
 #include "recentfiles.h"
 
+#include "core/untrustedtext.h"
+
 #include <QCoreApplication>
 #include <QDir>
 #include <QFileInfo>
@@ -19,9 +21,32 @@ QStringList absolutePaths(const QStringList &paths)
     return absolute;
 }
 
+// Paths are stored one a line: a path's own backslashes and line breaks
+// are written as \\ and \n, so a name with a line break stays one path.
+QString encodedPath(const QString &path)
+{
+    QString out = path;
+    return out.replace(QLatin1Char('\\'), QLatin1String("\\\\")).replace(QLatin1Char('\n'), QLatin1String("\\n"));
+}
+
+QString decodedPath(const QString &line)
+{
+    QString out;
+    out.reserve(line.size());
+    for (qsizetype i = 0; i < line.size(); ++i) {
+        if (line[i] == QLatin1Char('\\') && i + 1 < line.size()) {
+            out += line[i + 1] == QLatin1Char('n') ? QLatin1Char('\n') : line[i + 1];
+            ++i;
+        } else {
+            out += line[i];
+        }
+    }
+    return out;
+}
+
 QString filesLabel(const QStringList &paths)
 {
-    QString label = QFileInfo(paths.value(0)).fileName();
+    QString label = terminalSafe(QFileInfo(paths.value(0)).fileName(), false); // a line break shows as \x0A
     if (paths.size() > 1)
         label += QCoreApplication::translate("RecentFiles", " and %n more", nullptr, int(paths.size() - 1));
     return label;
@@ -41,7 +66,7 @@ QList<RecentSet> RecentFiles::load()
             if (line.isEmpty())
                 side = &set.runB;
             else
-                side->append(line);
+                side->append(decodedPath(line));
         }
         if (!set.runA.isEmpty())
             sets << set;
@@ -51,9 +76,15 @@ QList<RecentSet> RecentFiles::load()
 
 void RecentFiles::add(const QStringList &runA, const QStringList &runB)
 {
-    QString entry = absolutePaths(runA).join(QLatin1Char('\n'));
+    auto lines = [](const QStringList &paths) {
+        QStringList encoded;
+        for (const QString &p : absolutePaths(paths))
+            encoded << encodedPath(p);
+        return encoded.join(QLatin1Char('\n'));
+    };
+    QString entry = lines(runA);
     if (!runB.isEmpty())
-        entry += QStringLiteral("\n\n") + absolutePaths(runB).join(QLatin1Char('\n'));
+        entry += QStringLiteral("\n\n") + lines(runB);
     QStringList entries = QSettings().value(kKey).toStringList();
     entries.removeAll(entry);
     entries.prepend(entry);

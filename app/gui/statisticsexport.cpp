@@ -1,4 +1,5 @@
 #include "statisticsexport.h"
+#include "core/outputnames.h"
 #include "core/safefiles.h"
 
 #include <QDir>
@@ -10,25 +11,29 @@ QStringList exportStatisticsCsv(const Session &session, const QString &directory
                                 QString *error)
 {
     const QDir dir(directory);
-    QStringList written;
+    QStringList written, failed;
+    // A table that cannot be written fails alone: the others are still written.
     auto write = [&](const QString &fileName, const ResultTable &table) {
-        AtomicFileWriter file(dir.filePath(fileName)); // a link planted under the name is replaced, not followed
-        if (!file.open(QIODevice::WriteOnly) || !table.writeCsv(file) || !file.commit()) {
-            *error = QStringLiteral("cannot write %1: %2").arg(file.path(), file.errorString());
-            return false;
-        }
-        written << file.path();
-        return true;
+        AtomicFileWriter file(dir.filePath(fileNameThatFits(fileName))); // a link planted under the name is replaced, not followed
+        if (!file.open(QIODevice::WriteOnly) || !table.writeCsv(file) || !file.commit())
+            failed << QStringLiteral("cannot write %1: %2").arg(file.path(), file.errorString());
+        else
+            written << file.path();
     };
+    QStringList paths;
     for (const ReportPtr &report : session.reports())
+        paths << report->filePath;
+    const QStringList stems = uniqueStemsFor(paths); // two ranks' files of one name write two files
+    for (std::size_t i = 0; i < session.reports().size(); ++i)
         for (const QString &name : stats::fileReportNames())
-            if (const auto table = stats::runReport(name, *report, options);
-                table && !write(QFileInfo(report->filePath).completeBaseName() + QLatin1Char('_') + name + QStringLiteral(".csv"), *table))
-                return written;
+            if (const auto table = stats::runReport(name, *session.reports()[i], options))
+                write(stems[qsizetype(i)] + QLatin1Char('_') + name + QStringLiteral(".csv"), *table);
     for (const QString &name : stats::reportNames())
         if (stats::isSessionReport(name))
-            if (const auto table = stats::runSessionReport(name, session, options); table && !write(name + QStringLiteral(".csv"), *table))
-                return written;
+            if (const auto table = stats::runSessionReport(name, session, options))
+                write(name + QStringLiteral(".csv"), *table);
+    if (!failed.isEmpty())
+        *error = failed.join(QLatin1Char('\n'));
     return written;
 }
 

@@ -8,9 +8,11 @@
 
 namespace rankscope {
 
-// Writes <file stem>_<report>.csv per loaded file and <report>.csv for the
-// reports that cover the whole session. Returns the files written; sets
-// `error` (one line) when one could not be.
+// Writes <file stem>_<report>.csv per loaded file (core/outputnames.h: two
+// files of one name get two stems, long names are shortened) and
+// <report>.csv for the reports that cover the whole session. Returns the
+// files written; a table that cannot be written fails alone, and `error`
+// gets a line for each.
 QStringList exportStatisticsCsv(const Session &session, const QString &directory, const stats::ReportOptions &options,
                                 QString *error);
 

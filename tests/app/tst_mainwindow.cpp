@@ -16,6 +16,7 @@
 #include "panels/resulttablemodel.h"
 #include "panels/statsdock.h"
 #include "recentfiles.h"
+#include "session/residentbudget.h"
 #include "sessionloadjob.h"
 #include "testdata.h"
 #include "timeline/searchbar.h"
@@ -375,6 +376,36 @@ private slots:
         QCOMPARE(totals, (std::set<TimeNs>{2477480, 10898336})); // rank_wait's Waited (ns) of each rank
         action->setChecked(false);
         QVERIFY(w.timeline()->canvas()->communicationWaits().empty());
+    }
+
+    // A path with a line break is one recent path, shown with the break
+    // escaped; a settings file edited by hand cannot make the labels cover
+    // the timeline.
+    void hostileSettingsAreReadBackSafely()
+    {
+        RecentFiles::clear();
+        QTemporaryDir dir;
+        const QString odd = dir.filePath(QStringLiteral("run\nevil\\n.sqlite"));
+        RecentFiles::add({odd});
+        const QList<RecentSet> sets = RecentFiles::load();
+        QCOMPARE(sets.size(), 1);
+        QCOMPARE(sets[0].runA, QStringList{odd});
+        QCOMPARE(RecentFiles::label(sets[0]), QStringLiteral("run\\x0Aevil\\n.sqlite"));
+        RecentFiles::clear();
+
+        QSettings().setValue(QStringLiteral("timeline/labelWidth"), 2147483647);
+        QSettings().setValue(QStringLiteral("memory/rankDetailBudgetMiB"), QStringLiteral("18446744073709551615"));
+        MainWindow w;
+        w.resize(1280, 720);
+        w.open({slowFixture()}, true);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        TimelineCanvas *canvas = w.timeline()->canvas();
+        QVERIFY2(canvas->labelWidth() <= canvas->viewport()->width() / 2, qPrintable(QString::number(canvas->labelWidth())));
+        QVERIFY(ResidentBudget::process().bytes() <= 2 * ResidentBudget::defaultBytes());
+        w.close();
+        QSettings().clear();
+        ResidentBudget::process().setBytes(ResidentBudget::defaultBytes());
     }
 
     void theRecentMenuFillsAfterTheFirstOpen()

@@ -994,6 +994,9 @@ void TimelineCanvas::paintLabels(QPainter &p) const
 void TimelineCanvas::resizeEvent(QResizeEvent *event)
 {
     QAbstractScrollArea::resizeEvent(event);
+    // The labels leave at least half of a shown canvas to the events.
+    if (isVisible() && m_labelWidth > std::max(80, viewport()->width() / 2))
+        setLabelWidth(viewport()->width() / 2);
     updateScrollBar();
     invalidateGeometry();
 }
