@@ -81,7 +81,9 @@ private slots:
         ResultTable t;
         t.headers = {QStringLiteral("Total, ns"), QStringLiteral("Avg"), QStringLiteral("Name"), QStringLiteral("Range")};
         const char *names[] = {"=HYPERLINK(\"x\")", "plain", "comma, inside", "quote \" inside", "line\nbreak",
-                               "-negative", "\xff\xfe not UTF-8", "@at", "\ttab", "ünïcödé"};
+                               "-negative", "\xff\xfe not UTF-8", "@at", "\ttab", "ünïcödé",
+                               // what a terminal acts on: ESC ] 52, a C1 CSI, a right-to-left override, DEL
+                               "k\x1b]52;c;cHduZWQ=\x07", "c1 \xc2\x9b" "2J", "rtl \xe2\x80\xaetxt.exe", "del\x7f"};
         for (const char *n : names) {
             const std::size_t row = t.appendRow();
             t.setInteger(row, 0, -12345678901234);
@@ -96,6 +98,12 @@ private slots:
         }
         QVERIFY(deviceCsv(t, CsvCells::Safe).contains("\"'=HYPERLINK(\"\"x\"\")\""));
         QVERIFY(deviceCsv(t, CsvCells::Raw).contains("\"=HYPERLINK(\"\"x\"\")\""));
+        const QByteArray safe = deviceCsv(t, CsvCells::Safe);
+        for (const char *control : {"\x1b", "\x07", "\xc2\x9b", "\xe2\x80\xae", "\x7f", "line\nbreak"})
+            QVERIFY2(!safe.contains(control), control);
+        for (const char *shown : {"k\\x1B]52;c;cHduZWQ=\\x07", "c1 \\x9B2J", "rtl \\u202Etxt.exe", "del\\x7F", "line\\x0Abreak"})
+            QVERIFY2(safe.contains(shown), shown);
+        QVERIFY(deviceCsv(t, CsvCells::Raw).contains("k\x1b]52;"));
     }
 
     void aTextLongerThanItsLengthFieldReadsWhole()
