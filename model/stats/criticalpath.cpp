@@ -135,6 +135,53 @@ std::vector<PathSegment> walkBack(const PathGraph &graph, std::uint32_t end, Tim
     return segments;
 }
 
+// Each segment named after the event it is attributed to lies inside that
+// event on its rank: time an edge attributes to an event outside it (a
+// launch's latency after its call returned, a stream's gap behind the op
+// that ended before it, a thread's idle time before another woke it) is
+// split off, unnamed, as what it is: the GPU's gaps idle, the rest of the
+// edge's kind.
+std::vector<PathSegment> insideTheirEvents(const Session &session, const CollectiveMatch &match, std::vector<PathSegment> segments)
+{
+    std::vector<PathSegment> out;
+    out.reserve(segments.size());
+    const auto unnamed = [](PathSegment s, TimeNs from, TimeNs to) {
+        s.start = from;
+        s.end = to;
+        s.event = {};
+        if (s.kind == PathKind::Kernel || s.kind == PathKind::Memcpy || s.kind == PathKind::Memset || s.kind == PathKind::Communication)
+            s.kind = PathKind::Idle;
+        return s;
+    };
+    for (PathSegment &s : segments) {
+        if (!s.event.isValid()) {
+            out.push_back(s);
+            continue;
+        }
+        const TimeRange recorded = session.sessionTime(s.event);
+        const TimeNs shift = match.shiftOf(s.event.rank);
+        const TimeNs from = std::max(s.start, recorded.start + shift), to = std::min(s.end, recorded.end + shift);
+        if (from >= to) {
+            out.push_back(unnamed(s, s.start, s.end));
+            continue;
+        }
+        const std::size_t first = out.size();
+        if (s.start < from)
+            out.push_back(unnamed(s, s.start, from));
+        PathSegment inside = s;
+        inside.start = from;
+        inside.end = to;
+        out.push_back(inside);
+        if (to < s.end)
+            out.push_back(unnamed(s, to, s.end));
+        for (std::size_t i = first + 1; i < out.size(); ++i) { // the crossing stays on the first piece
+            out[i].fromRankIndex = -1;
+            out[i].crossedWait = 0;
+        }
+    }
+    return out;
+}
+
 StepCriticalPath solveStep(const Session &session, const CollectiveMatch &match, const KernelClassifier &classes,
                            const CriticalPathOptions &options, int step, TimeRange window,
                            std::vector<std::optional<TrackEvent>> stepEvents, RunSide side, const std::vector<bool> &ranks)
@@ -159,7 +206,7 @@ StepCriticalPath solveStep(const Session &session, const CollectiveMatch &match,
         return path;
     path.endRankIndex = g.graph.rankOf(end);
     path.window.end = g.graph.time(end);
-    path.segments = walkBack(g.graph, end, window.start);
+    path.segments = insideTheirEvents(session, match, walkBack(g.graph, end, window.start));
 
     if (!options.whatIfs.empty()) {
         const std::vector<TimeNs> solved = g.graph.solve(true);

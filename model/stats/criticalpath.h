@@ -22,7 +22,7 @@ namespace rankscope::stats {
 // What a segment of the path spent its time on.
 enum class PathKind : std::uint8_t {
     Cpu,           // a CPU op, an NVTX range, an OS runtime or CUDA API call that is neither below
-    Launch,        // from a launching call's start to its GPU work's start
+    Launch,        // from a launching call's start to its GPU work's start (its latency after the call returned unnamed)
     Kernel,        // a compute kernel on the GPU (and a queued op's gap behind it on its stream)
     Memcpy,
     Memset,
@@ -38,7 +38,11 @@ struct PathSegment {
     int rankIndex = -1;     // index into Session::ranks()
     PathKind kind = PathKind::Idle;
     TimeNs start = 0, end = 0; // the match's clock (session time plus the rank's clock shift)
-    EventLocation event;    // what it is attributed to; invalid for idle time between events
+    // What it is attributed to, whose recorded time holds the segment (on
+    // its rank, the match's clock); invalid for time no event covers: idle
+    // time between events, a launch's latency after its call returned, a
+    // stream's gap behind the op before it, a wait for another thread.
+    EventLocation event;
     // A segment the path reached by crossing ranks: the rank it came from
     // (the collective's last arrival), else -1; and how long this rank had
     // been waiting in the collective for it.

@@ -423,13 +423,19 @@ void StepGraphBuilder::buildThread(int r, std::uint32_t tid, const std::vector<H
         bounds.push_back({events[i].start, true, i});
         bounds.push_back({events[i].end, false, i});
     }
-    // By time; at one time ends before starts, an outer start before an
-    // inner one, an inner end before an outer one.
+    // By time; at one time the ends of events that took time, then the
+    // starts (an outer before an inner), then the ends of events that took
+    // none (a 0 µs op in a PyTorch trace: its end sorted before its start
+    // would leave it open for the rest of the step, and every gap after it
+    // named after it); among ends, an inner before an outer.
+    const auto phase = [&](const Boundary &b) {
+        return b.start ? 1 : events[b.event].start == events[b.event].end ? 2 : 0;
+    };
     std::sort(bounds.begin(), bounds.end(), [&](const Boundary &a, const Boundary &b) {
         if (a.time != b.time)
             return a.time < b.time;
-        if (a.start != b.start)
-            return !a.start;
+        if (phase(a) != phase(b))
+            return phase(a) < phase(b);
         const HostEvent &x = events[a.event], &y = events[b.event];
         if (a.start)
             return x.end != y.end ? x.end > y.end : a.event < b.event;

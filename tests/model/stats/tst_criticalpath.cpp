@@ -128,8 +128,9 @@ TimeNs kindTime(const StepCriticalPath &path, PathKind kind)
 }
 
 // What every path must be, whatever the trace: contiguous segments that
-// cover its window, each inside the event it is attributed to (on the
-// match's clock), changing rank only where a collective's kernel is
+// cover its window, each inside the event it is named after (on the
+// match's clock: the check the audit's 8-rank trace failed for 269 of
+// 1,258 segments), changing rank only where a collective's kernel is
 // reached from the rank that arrived last.
 void checkPathShape(const Session &session, const StepCriticalPath &path)
 {
@@ -155,21 +156,17 @@ void checkPathShape(const Session &session, const StepCriticalPath &path)
         const TimeRange recorded = session.sessionTime(s.event);
         const TimeNs shift = path.shiftOf(s.rankIndex);
         const TimeRange event{recorded.start + shift, recorded.end + shift};
-        // Inside its event (an op, the host time between two of its
-        // children), or touching it: a launch from its call's start to the
-        // GPU work's start, a call's return after the GPU work it waited
-        // for, a stream's gap behind the op before it or its wait for
-        // another stream's op (from that op's end). The first may be cut
-        // at the window's start.
-        const bool inside = s.start >= event.start && s.end <= event.end;
-        const bool touches = s.start == event.start || s.start == event.end || s.end == event.end || (i == 0 && event.start <= s.start);
-        QVERIFY2(inside || touches, qPrintable(QStringLiteral("segment %1 (%2) [%3, %4] apart from its event [%5, %6]")
-                                                   .arg(i)
-                                                   .arg(pathKindName(s.kind))
-                                                   .arg(s.start)
-                                                   .arg(s.end)
-                                                   .arg(event.start)
-                                                   .arg(event.end)));
+        // Inside the event it is named after, on its rank: the time a
+        // launch, a stream's gap or a wake-up spends outside any event is
+        // a segment of its own, unnamed.
+        QVERIFY2(s.start >= event.start && s.end <= event.end,
+                 qPrintable(QStringLiteral("segment %1 (%2, %3) [%4, %5] outside its event [%6, %7]")
+                                .arg(i)
+                                .arg(pathKindName(s.kind), segmentName(session, s))
+                                .arg(s.start)
+                                .arg(s.end)
+                                .arg(event.start)
+                                .arg(event.end)));
     }
     QCOMPARE(total, path.length());
 }
@@ -268,7 +265,8 @@ private slots:
         QCOMPARE(paths.size(), std::size_t(2));
         compareSegments(session, paths[0],
                         {{0, PathKind::Idle, QStringLiteral("ProfilerStep#1"), 10, 20},
-                         {0, PathKind::Launch, QStringLiteral("cudaLaunchKernel"), 20, 35},
+                         {0, PathKind::Launch, QStringLiteral("cudaLaunchKernel"), 20, 30},
+                         {0, PathKind::Launch, QString(), 30, 35}, // after the call returned: the launch's latency
                          {0, PathKind::Kernel, QStringLiteral("K1"), 35, 85},
                          {0, PathKind::Kernel, QStringLiteral("K2"), 85, 135},
                          {0, PathKind::Sync, QStringLiteral("cudaDeviceSynchronize"), 135, 140},
@@ -281,7 +279,8 @@ private slots:
         QCOMPARE(kindTime(paths[0], PathKind::Idle), 20 * us);
         compareSegments(session, paths[1],
                         {{0, PathKind::Idle, QStringLiteral("enumerate(DataLoader)#_MultiProcessingDataLoaderIter.__next__"), 300, 400},
-                         {0, PathKind::Launch, QStringLiteral("cudaLaunchKernel"), 400, 410},
+                         {0, PathKind::Launch, QStringLiteral("cudaLaunchKernel"), 400, 405},
+                         {0, PathKind::Launch, QString(), 405, 410},
                          {0, PathKind::Kernel, QStringLiteral("K3"), 410, 460},
                          {0, PathKind::Sync, QStringLiteral("cudaStreamSynchronize"), 460, 470},
                          {0, PathKind::Idle, QStringLiteral("ProfilerStep#2"), 470, 500}});
@@ -307,10 +306,70 @@ private slots:
         const std::vector<StepCriticalPath> paths = pathsOf(session);
         QCOMPARE(paths.size(), std::size_t(2));
         compareSegments(session, paths[0],
-                        {{0, PathKind::Launch, QStringLiteral("cudaLaunchKernel"), 10, 100}, {0, PathKind::Kernel, QStringLiteral("K1"), 100, 200}});
+                        {{0, PathKind::Launch, QStringLiteral("cudaLaunchKernel"), 10, 12},
+                         {0, PathKind::Launch, QString(), 12, 100},
+                         {0, PathKind::Kernel, QStringLiteral("K1"), 100, 200}});
         compareSegments(session, paths[1], {{0, PathKind::Kernel, QStringLiteral("K2"), 200, 300}});
         for (const StepCriticalPath &p : paths)
             checkPathShape(session, p);
+    }
+
+    // The audit's 8-rank DLRM step, in small: inside the DataLoader's
+    // __next__ an op (aten::set_) ends before the range does, and ops of
+    // 0 µs (PyTorch rounds short ops to 0) and 1 µs cudaEventQuery calls
+    // stand between the host's ops. The host time after the loader is the
+    // enclosing "## copy_batch_to_gpu ##" range's, the gaps between the
+    // queries are "## forward ##"'s, and no 0 µs op stays open to take the
+    // time after it (which named 72 % of the real path's CPU time after
+    // calls that had ended, and put cudaEventQuery 92x too high in the
+    // top events).
+    void hostTimeBetweenCallsIsTheEnclosingRanges()
+    {
+        KinetoTrace t(0, 1);
+        t.step(1, 10, 990);
+        t.cpu("user_annotation", QStringLiteral("enumerate(DataLoader)#_MultiProcessingDataLoaderIter.__next__"), 20, 200);
+        t.cpu("cpu_op", QStringLiteral("aten::set_"), 30, 50); // ends at 80, the loader at 220
+        t.cpu("cpu_op", QStringLiteral("aten::empty"), 100, 0);
+        t.cpu("user_annotation", QStringLiteral("## copy_batch_to_gpu ##"), 220, 300);
+        t.cpu("cpu_op", QStringLiteral("aten::to"), 300, 0); // 0 µs, then the range's own time to 520
+        t.cpu("user_annotation", QStringLiteral("## forward ##"), 520, 470);
+        for (int q = 0; q < 8; ++q) // 1 µs each, 50 µs apart; one of 0 µs
+            t.runtime(QStringLiteral("cudaEventQuery"), 530 + 50 * q, q == 3 ? 0 : 1);
+        const Session session = Session::load({t.write(freshDir(QStringLiteral("between")))});
+        const std::vector<StepCriticalPath> paths = pathsOf(session);
+        QCOMPARE(paths.size(), std::size_t(1));
+        checkPathShape(session, paths[0]);
+        const auto nameAt = [&](double us) {
+            const TimeNs at = session.extent().start + TimeNs(us * 1000);
+            for (const PathSegment &seg : paths[0].segments)
+                if (seg.start <= at && at < seg.end)
+                    return segmentName(session, seg);
+            return QStringLiteral("(none)");
+        };
+        QCOMPARE(nameAt(100), QStringLiteral("enumerate(DataLoader)#_MultiProcessingDataLoaderIter.__next__"));
+        QCOMPARE(nameAt(230), QStringLiteral("## copy_batch_to_gpu ##"));
+        QCOMPARE(nameAt(400), QStringLiteral("## copy_batch_to_gpu ##")); // after the 0 µs aten::to
+        QCOMPARE(nameAt(560), QStringLiteral("## forward ##"));
+        QCOMPARE(nameAt(700), QStringLiteral("## forward ##")); // after the 0 µs query
+        QCOMPARE(nameAt(980), QStringLiteral("## forward ##"));
+        // The top events add up the segments per name: the queries' 7 µs.
+        const std::vector<PathName> top = topPathNames(session, paths[0], 20);
+        TimeNs queries = 0, forward = 0;
+        for (const PathName &n : top) {
+            if (n.name == QLatin1String("cudaEventQuery"))
+                queries = n.time;
+            if (n.name == QLatin1String("## forward ##"))
+                forward = n.time;
+        }
+        QCOMPARE(queries, 7 * us);
+        QCOMPARE(forward, 470 * us - 7 * us);
+        TimeNs named = 0;
+        for (const PathName &n : top)
+            named += n.time;
+        TimeNs segmentsNamed = 0;
+        for (const PathSegment &seg : paths[0].segments)
+            segmentsNamed += seg.event.isValid() ? seg.duration() : 0;
+        QCOMPARE(named, segmentsNamed);
     }
 
     // 200,000 ranges nested in one another inside a step: the graph keeps
@@ -383,14 +442,14 @@ private slots:
         QCOMPARE(paths.size(), std::size_t(1));
         QStringList events;
         for (const PathSegment &s : paths[0].segments)
-            if (s.kind != PathKind::Idle && !events.contains(segmentName(session, s)))
+            if (s.kind != PathKind::Idle && s.event.isValid() && !events.contains(segmentName(session, s)))
                 events << segmentName(session, s);
         QCOMPARE(events, (QStringList{QStringLiteral("cudaLaunchKernel"), QStringLiteral("K1"), QStringLiteral("K2"),
                                       QStringLiteral("cudaDeviceSynchronize"), QStringLiteral("optimizer")}));
-        // Exactly one launch is on it (the first; the second was queued).
+        // Exactly one launch call is on it (the first; the second was queued).
         int launches = 0;
         for (const PathSegment &s : paths[0].segments)
-            launches += s.kind == PathKind::Launch;
+            launches += s.kind == PathKind::Launch && s.event.isValid();
         QCOMPARE(launches, 1);
     }
 
@@ -463,13 +522,14 @@ private slots:
         const StepCriticalPath &p = paths[0];
         compareSegments(session, p,
                         {{1, PathKind::Idle, QStringLiteral("ProfilerStep#1"), 10, 20},
-                         {1, PathKind::Launch, QStringLiteral("cudaLaunchKernel"), 20, 30},
+                         {1, PathKind::Launch, QStringLiteral("cudaLaunchKernel"), 20, 25},
+                         {1, PathKind::Launch, QString(), 25, 30},
                          {1, PathKind::Kernel, QStringLiteral("gemm"), 30, 180},
                          {0, PathKind::Communication, QStringLiteral("ncclDevKernel_AllReduce_Sum_f32_RING_LL"), 180, 200},
                          {0, PathKind::Sync, QStringLiteral("cudaStreamSynchronize"), 200, 205},
                          {0, PathKind::Idle, QStringLiteral("ProfilerStep#1"), 205, 300}});
-        QCOMPARE(p.segments[3].fromRankIndex, 1);
-        QCOMPARE(p.segments[3].crossedWait, 100 * us); // rank 0 was there at 80, rank 1 at 180
+        QCOMPARE(p.segments[4].fromRankIndex, 1);
+        QCOMPARE(p.segments[4].crossedWait, 100 * us); // rank 0 was there at 80, rank 1 at 180
         QCOMPARE(p.endRankIndex, 0);
         checkPathShape(session, p);
 
@@ -496,7 +556,8 @@ private slots:
         QCOMPARE(paths.size(), std::size_t(1));
         compareSegments(session, paths[0],
                         {{1, PathKind::Cpu, QStringLiteral("preprocess"), 10, 150},
-                         {1, PathKind::Launch, QStringLiteral("cudaLaunchKernel"), 150, 160},
+                         {1, PathKind::Launch, QStringLiteral("cudaLaunchKernel"), 150, 155},
+                         {1, PathKind::Launch, QString(), 155, 160},
                          {1, PathKind::Kernel, QStringLiteral("gemm"), 160, 210},
                          {0, PathKind::Communication, QStringLiteral("ncclDevKernel_AllReduce_Sum_f32_RING_LL"), 210, 240},
                          {0, PathKind::Sync, QStringLiteral("cudaStreamSynchronize"), 240, 245},
@@ -506,10 +567,10 @@ private slots:
         QCOMPARE(table.headers, (QStringList{QStringLiteral("Step"), QStringLiteral("Segment"), QStringLiteral("Rank"), QStringLiteral("Kind"),
                                              QStringLiteral("Name"), QStringLiteral("Start (ns)"), QStringLiteral("End (ns)"),
                                              QStringLiteral("Duration (ns)")}));
-        QCOMPARE(table.rowCount(), std::size_t(6));
+        QCOMPARE(table.rowCount(), std::size_t(7));
         QCOMPARE(table.cell(0, 3).text, QStringLiteral("cpu"));
         QCOMPARE(table.cell(0, 5).integer, 10 * us);
-        QCOMPARE(table.cell(5, 6).integer, 300 * us);
+        QCOMPARE(table.cell(6, 6).integer, 300 * us);
         const ResultTable summary = criticalPathSummaryTable(session, paths);
         QCOMPARE(summary.rowCount(), std::size_t(1));
         const auto column = [&](const QString &h) { return int(summary.headers.indexOf(h)); };
