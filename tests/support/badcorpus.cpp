@@ -125,16 +125,7 @@ std::vector<ExportMutation> exportMutations()
         // StringIds' text as a generated column whose every read builds
         // and scans 60 MB: reading the table would take a quarter of an
         // hour (the audit's hang). Its table is not read; the rest opens.
-        {"generated_column.sqlite", Outcome::Report, "generated",
-         "CREATE TABLE computed(id INTEGER NOT NULL PRIMARY KEY, raw TEXT, value TEXT GENERATED ALWAYS AS (raw) VIRTUAL);"
-         "INSERT INTO computed(id, raw) SELECT id, value FROM StringIds;"
-         "DROP TABLE StringIds;"
-         "ALTER TABLE computed RENAME TO StringIds;"
-         // Made slow after the rows are in (an insert computes the column too):
-         // 0.9 s a row, 15 minutes for the table.
-         "PRAGMA writable_schema = ON;"
-         "UPDATE sqlite_master SET sql = replace(sql, 'AS (raw)', 'AS (CASE WHEN instr(replace(hex(zeroblob(15000000 + length(raw))),"
-         " ''0'', ''00''), ''x'') = 0 THEN raw END)') WHERE name = 'StringIds';"},
+        {"generated_column.sqlite", Outcome::Report, "generated", generatedStringIdsSql()},
         // A hand-edited file whose kernel "table" is a view that never ends.
         {"view_that_never_ends.sqlite", Outcome::Report, "view",
          "DROP TABLE CUPTI_ACTIVITY_KIND_KERNEL;"
@@ -145,6 +136,18 @@ std::vector<ExportMutation> exportMutations()
 }
 
 } // namespace
+
+QByteArray generatedStringIdsSql()
+{
+    return "CREATE TABLE computed(id INTEGER NOT NULL PRIMARY KEY, raw TEXT, value TEXT GENERATED ALWAYS AS (raw) VIRTUAL);"
+           "INSERT INTO computed(id, raw) SELECT id, value FROM StringIds;"
+           "DROP TABLE StringIds;"
+           "ALTER TABLE computed RENAME TO StringIds;"
+           // Made slow after the rows are in (an insert computes the column too).
+           "PRAGMA writable_schema = ON;"
+           "UPDATE sqlite_master SET sql = replace(sql, 'AS (raw)', 'AS (CASE WHEN instr(replace(hex(zeroblob(15000000 + length(raw))),"
+           " ''0'', ''00''), ''x'') = 0 THEN raw END)') WHERE name = 'StringIds';";
+}
 
 QString deepCallchainSource()
 {

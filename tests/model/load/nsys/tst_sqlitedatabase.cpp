@@ -5,6 +5,7 @@
 // needs; the loader says which tables it left out.
 #include "load/nsys/sqlitedatabase.h"
 #include "load/traceloader.h"
+#include "badcorpus.h"
 #include "testdata.h"
 
 #include <QElapsedTimer>
@@ -31,19 +32,6 @@ QString editedExport(const QTemporaryDir &dir, const QString &name, const char *
     return ok ? path : QString();
 }
 
-// StringIds' text recomputed at every read by an expression that builds
-// and scans 60 MB (0.9 s a row: 15 minutes for the table).
-constexpr const char *kGeneratedStringIds =
-    "CREATE TABLE computed(id INTEGER NOT NULL PRIMARY KEY, raw TEXT, value TEXT GENERATED ALWAYS AS (raw) VIRTUAL);"
-    "INSERT INTO computed(id, raw) SELECT id, value FROM StringIds;"
-    "DROP TABLE StringIds;"
-    "ALTER TABLE computed RENAME TO StringIds;"
-    // Made slow after the rows are in (an insert computes the column too):
-    // 0.9 s a row, 15 minutes for the table.
-    "PRAGMA writable_schema = ON;"
-    "UPDATE sqlite_master SET sql = replace(sql, 'AS (raw)', 'AS (CASE WHEN instr(replace(hex(zeroblob(15000000 + length(raw))),"
-    " ''0'', ''00''), ''x'') = 0 THEN raw END)') WHERE name = 'StringIds';";
-
 } // namespace
 
 class TestSqliteDatabase : public QObject {
@@ -53,7 +41,7 @@ class TestSqliteDatabase : public QObject {
 private slots:
     void aTableWithAGeneratedColumnIsNotRead()
     {
-        const QString path = editedExport(m_dir, QStringLiteral("generated.sqlite"), kGeneratedStringIds);
+        const QString path = editedExport(m_dir, QStringLiteral("generated.sqlite"), generatedStringIdsSql().constData());
         QVERIFY(!path.isEmpty());
         SqliteDatabase db;
         QString error;
