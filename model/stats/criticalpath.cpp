@@ -221,88 +221,12 @@ StepCriticalPath solveStep(const Session &session, const CollectiveMatch &match,
 
 } // namespace
 
-namespace {
-
-// The paths of one run's ranks (`ranks`; every rank outside a comparison).
-void runPaths(const Session &session, const CollectiveMatch &match, const KernelClassifier &classes, const CriticalPathOptions &options,
-              RunSide side, const std::vector<bool> &ranks, std::vector<StepCriticalPath> &paths)
+CriticalPathSteps::CriticalPathSteps(const Session &session, const CollectiveMatch &match, const CriticalPathOptions &options)
+    : m_session(session), m_match(match), m_options(options)
 {
-    const std::size_t count = session.ranks().size();
-    const auto inRun = [&](std::size_t r) { return ranks.empty() || ranks[r]; };
-    if (options.range) {
-        paths.push_back(solveStep(session, match, classes, options, -1, *options.range, std::vector<std::optional<TrackEvent>>(count), side, ranks));
-        return;
-    }
-    std::optional<QRegularExpression> pattern;
-    if (!options.stepNames.isEmpty()) {
-        pattern.emplace(options.stepNames);
-        if (!pattern->isValid())
-            return;
-    }
-    std::vector<std::vector<TrackEvent>> steps(count);
-    std::size_t most = 0;
-    TimeRange extent{kTimeMax, kTimeMin};
-    for (std::size_t r = 0; r < count; ++r) {
-        if (!inRun(r))
-            continue;
-        steps[r] = stepEventsOf(session.ranks()[r], pattern ? &*pattern : nullptr);
-        most = std::max(most, steps[r].size());
-        const TimeRange recorded = Session::recordedExtent(session.ranks()[r]);
-        if (!recorded.isEmpty()) {
-            extent.start = std::min(extent.start, recorded.start);
-            extent.end = std::max(extent.end, recorded.end);
-        }
-    }
-    if (most == 0 && !options.step) { // no step annotation: the whole run as one range
-        if (!extent.isEmpty())
-            paths.push_back(solveStep(session, match, classes, options, -1, extent, std::vector<std::optional<TrackEvent>>(count), side, ranks));
-        return;
-    }
-    // Where a rank's step k ends (session time), computed once each.
-    std::vector<std::vector<std::optional<TimeNs>>> ends(count);
-    for (std::size_t r = 0; r < count; ++r)
-        ends[r].resize(steps[r].size());
-    const auto endOf = [&](std::size_t r, std::size_t k) {
-        std::optional<TimeNs> &end = ends[r][k];
-        if (!end)
-            end = stepEndTime(session, int(r), steps[r][k]);
-        return *end;
-    };
-    for (std::size_t k = 0; k < most; ++k) {
-        if (options.step && std::size_t(*options.step) != k)
-            continue;
-        std::vector<std::optional<TrackEvent>> events(count);
-        TimeRange window{kTimeMax, kTimeMin};
-        for (std::size_t r = 0; r < count; ++r) {
-            if (k >= steps[r].size())
-                continue;
-            const TrackEvent e = steps[r][k];
-            events[r] = e;
-            const RankEntry &entry = session.ranks()[r];
-            const TimeNs shift = match.shiftOf(int(r));
-            // A step starts at its annotation, or when the step before it
-            // ended if that was later: a host running ahead of its GPU
-            // starts step k while the GPU still runs step k - 1 (or k - 40),
-            // and step k's length is then from that work's end to its own.
-            TimeNs start = entry.report->tracks[e.track].slices.start(e.event) + entry.sessionOffset;
-            if (k > 0)
-                start = std::max(start, endOf(r, k - 1));
-            window.start = std::min(window.start, start + shift);
-            window.end = std::max(window.end, endOf(r, k) + shift);
-        }
-        paths.push_back(solveStep(session, match, classes, options, int(k), window, std::move(events), side, ranks));
-    }
-}
-
-} // namespace
-
-std::vector<StepCriticalPath> criticalPaths(const Session &session, const CollectiveMatch &match, const KernelClassifier &classes,
-                                            const CriticalPathOptions &options)
-{
-    std::vector<StepCriticalPath> paths;
     if (!session.isComparison()) {
-        runPaths(session, match, classes, options, RunSide::None, {}, paths);
-        return paths;
+        addRun(RunSide::None, {});
+        return;
     }
     // Two runs side by side: each its own steps, over its own ranks (no
     // dependency joins them: their communicators are named apart).
@@ -310,8 +234,114 @@ std::vector<StepCriticalPath> criticalPaths(const Session &session, const Collec
         std::vector<bool> ranks(session.ranks().size(), false);
         for (const int r : session.rankIndicesOf(side))
             ranks[std::size_t(r)] = true;
-        runPaths(session, match, classes, options, side, ranks, paths);
+        addRun(side, std::move(ranks));
     }
+}
+
+void CriticalPathSteps::addRun(RunSide side, std::vector<bool> ranks)
+{
+    const std::size_t count = m_session.ranks().size();
+    const auto inRun = [&](std::size_t r) { return ranks.empty() || ranks[r]; };
+    auto run = std::make_shared<Run>();
+    run->side = side;
+    run->ranks = std::move(ranks);
+    if (m_options.range) {
+        m_entries.push_back({run, -1, *m_options.range});
+        m_runs.push_back(std::move(run));
+        return;
+    }
+    std::optional<QRegularExpression> pattern;
+    if (!m_options.stepNames.isEmpty()) {
+        pattern.emplace(m_options.stepNames);
+        if (!pattern->isValid())
+            return;
+    }
+    run->steps.resize(count);
+    run->ends.resize(count);
+    std::size_t most = 0;
+    TimeRange extent{kTimeMax, kTimeMin};
+    for (std::size_t r = 0; r < count; ++r) {
+        if (!inRun(r))
+            continue;
+        run->steps[r] = stepEventsOf(m_session.ranks()[r], pattern ? &*pattern : nullptr);
+        run->ends[r].resize(run->steps[r].size());
+        most = std::max(most, run->steps[r].size());
+        const TimeRange recorded = Session::recordedExtent(m_session.ranks()[r]);
+        if (!recorded.isEmpty()) {
+            extent.start = std::min(extent.start, recorded.start);
+            extent.end = std::max(extent.end, recorded.end);
+        }
+    }
+    if (most == 0 && !m_options.step) { // no step annotation: the whole run as one range
+        if (!extent.isEmpty())
+            m_entries.push_back({run, -1, extent});
+        m_runs.push_back(std::move(run));
+        return;
+    }
+    for (std::size_t k = 0; k < most; ++k)
+        if (!m_options.step || std::size_t(*m_options.step) == k)
+            m_entries.push_back({run, int(k), std::nullopt});
+    m_runs.push_back(std::move(run));
+}
+
+StepWindow CriticalPathSteps::window(std::size_t i) const
+{
+    const Entry &e = m_entries[i];
+    const std::size_t count = m_session.ranks().size();
+    StepWindow w;
+    w.step = e.step;
+    w.side = e.run->side;
+    w.ranks = e.run->ranks;
+    w.stepEvents.resize(count);
+    if (e.fixed) { // a range, or the whole run
+        w.window = *e.fixed;
+        return w;
+    }
+    const std::lock_guard lock(m_mutex); // the step ends are found once, by whoever asks first
+    Run &run = *e.run;
+    // Where a rank's step k ends (session time), computed once each.
+    const auto endOf = [&](std::size_t r, std::size_t k) {
+        std::optional<TimeNs> &end = run.ends[r][k];
+        if (!end)
+            end = stepEndTime(m_session, int(r), run.steps[r][k]);
+        return *end;
+    };
+    const auto k = std::size_t(e.step);
+    w.window = {kTimeMax, kTimeMin};
+    for (std::size_t r = 0; r < count; ++r) {
+        if (k >= run.steps[r].size())
+            continue;
+        const TrackEvent ev = run.steps[r][k];
+        w.stepEvents[r] = ev;
+        const RankEntry &entry = m_session.ranks()[r];
+        const TimeNs shift = m_match.shiftOf(int(r));
+        // A step starts at its annotation, or when the step before it
+        // ended if that was later: a host running ahead of its GPU
+        // starts step k while the GPU still runs step k - 1 (or k - 40),
+        // and step k's length is then from that work's end to its own.
+        TimeNs start = entry.report->tracks[ev.track].slices.start(ev.event) + entry.sessionOffset;
+        if (k > 0)
+            start = std::max(start, endOf(r, k - 1));
+        w.window.start = std::min(w.window.start, start + shift);
+        w.window.end = std::max(w.window.end, endOf(r, k) + shift);
+    }
+    return w;
+}
+
+StepCriticalPath solveCriticalPath(const Session &session, const CollectiveMatch &match, const KernelClassifier &classes,
+                                   const CriticalPathOptions &options, const StepWindow &window)
+{
+    return solveStep(session, match, classes, options, window.step, window.window, window.stepEvents, window.side, window.ranks);
+}
+
+std::vector<StepCriticalPath> criticalPaths(const Session &session, const CollectiveMatch &match, const KernelClassifier &classes,
+                                            const CriticalPathOptions &options)
+{
+    const CriticalPathSteps steps(session, match, options);
+    std::vector<StepCriticalPath> paths;
+    paths.reserve(steps.size());
+    for (std::size_t i = 0; i < steps.size(); ++i)
+        paths.push_back(solveCriticalPath(session, match, classes, options, steps.window(i)));
     return paths;
 }
 

@@ -14,6 +14,8 @@
 #include <QRegularExpression>
 
 #include <array>
+#include <memory>
+#include <mutex>
 #include <optional>
 #include <vector>
 
@@ -101,5 +103,55 @@ struct CriticalPathOptions {
 // on the collectives). `classes` names the communication kernels.
 std::vector<StepCriticalPath> criticalPaths(const Session &session, const CollectiveMatch &match, const KernelClassifier &classes,
                                             const CriticalPathOptions &options = {});
+
+// What solving one step needs: its window on the match's clock and each
+// rank's step annotation (none for a range).
+struct StepWindow {
+    int step = -1;
+    RunSide side = RunSide::None;
+    TimeRange window;
+    std::vector<std::optional<TrackEvent>> stepEvents; // per rank index
+    std::vector<bool> ranks;                           // the run's ranks; empty: all
+};
+
+// The paths criticalPaths gives, as a list to solve one at a time: found
+// from the step annotations alone; a window's ends (the steps' GPU tails,
+// which read the calls inside the step and the work they launched) are
+// found when it is asked for, so the first step shown costs that step, not
+// every step. Safe to ask from several threads; lives no longer than the
+// session and match it reads.
+class CriticalPathSteps {
+public:
+    CriticalPathSteps(const Session &session, const CollectiveMatch &match, const CriticalPathOptions &options);
+    std::size_t size() const { return m_entries.size(); }
+    int stepOf(std::size_t i) const { return m_entries[i].step; }
+    RunSide sideOf(std::size_t i) const { return m_entries[i].run->side; }
+    StepWindow window(std::size_t i) const;
+
+private:
+    struct Run {
+        RunSide side = RunSide::None;
+        std::vector<bool> ranks;
+        std::vector<std::vector<TrackEvent>> steps;             // per rank: its step annotations
+        std::vector<std::vector<std::optional<TimeNs>>> ends;   // per rank and step: where it ends (session time), once found
+    };
+    struct Entry {
+        std::shared_ptr<Run> run;
+        int step = -1;
+        std::optional<TimeRange> fixed; // a range or the whole run, instead of a step
+    };
+    void addRun(RunSide side, std::vector<bool> ranks);
+
+    const Session &m_session;
+    const CollectiveMatch &m_match;
+    CriticalPathOptions m_options;
+    std::vector<std::shared_ptr<Run>> m_runs;
+    std::vector<Entry> m_entries;
+    mutable std::mutex m_mutex;
+};
+
+// Step `window`'s path, as criticalPaths gives it.
+StepCriticalPath solveCriticalPath(const Session &session, const CollectiveMatch &match, const KernelClassifier &classes,
+                                   const CriticalPathOptions &options, const StepWindow &window);
 
 } // namespace rankscope::stats
