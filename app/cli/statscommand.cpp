@@ -19,6 +19,7 @@
 #include <QTextStream>
 
 #include <sys/stat.h>
+#include <utility>
 
 namespace rankscope::cli {
 
@@ -53,7 +54,8 @@ LoadControl cachedLoadControl(const QString &cacheDirectory)
         control.privateIndexCacheDirectory = defaultPrivateIndexCacheDirectory();
         QStringList unknown;
         control.trustedCacheWriters = defaultTrustedCacheWriters(&unknown);
-        for (const QString &name : unknown)
+        static bool told = false; // a command may make several controls
+        for (const QString &name : std::exchange(told, true) ? QStringList() : unknown)
             QTextStream(&standardError()) << "rankscope-cli: trusted cache writer '" << name << "': no such user (ignored)\n";
     }
     return control;
