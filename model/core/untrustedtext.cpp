@@ -1,6 +1,7 @@
 #include "core/untrustedtext.h"
 
 #include <algorithm>
+#include <cstdint>
 
 namespace rankscope {
 
@@ -43,6 +44,30 @@ QString shellQuoted(const QString &word)
 bool needsTerminalEscaping(const QString &text, bool keepLineFeeds)
 {
     return std::any_of(text.begin(), text.end(), [keepLineFeeds](QChar c) { return needsEscape(c.unicode(), keepLineFeeds); });
+}
+
+bool needsTerminalEscaping(std::string_view utf8, bool keepLineFeeds)
+{
+    // needsEscape's characters as their UTF-8 bytes: C0 and DEL are one
+    // byte, C1 two (C2 80..9F), U+061C two (D8 9C), the direction marks,
+    // overrides, isolates and separators three (E2 80 .., E2 81 ..).
+    for (std::size_t i = 0; i < utf8.size(); ++i) {
+        const auto c = std::uint8_t(utf8[i]);
+        if (c < 0x80) {
+            if (needsEscape(c, keepLineFeeds))
+                return true;
+            continue;
+        }
+        const auto next = [&](std::size_t k) { return i + k < utf8.size() ? std::uint8_t(utf8[i + k]) : 0; };
+        char16_t u = 0;
+        if (c == 0xC2 || c == 0xD8)
+            u = char16_t(((c & 0x1F) << 6) | (next(1) & 0x3F));
+        else if (c == 0xE2)
+            u = char16_t(((c & 0x0F) << 12) | ((next(1) & 0x3F) << 6) | (next(2) & 0x3F));
+        if (u != 0 && needsEscape(u, keepLineFeeds))
+            return true;
+    }
+    return false;
 }
 
 QString terminalSafe(const QString &text, bool keepLineFeeds)

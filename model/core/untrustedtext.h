@@ -5,6 +5,7 @@
 // a text inert for one destination; the caller picks the destination, the
 // text is never trusted to be harmless.
 #include <QString>
+#include <string_view>
 
 namespace rankscope {
 
@@ -21,6 +22,8 @@ QString shellQuoted(const QString &word);
 QString terminalSafe(const QString &text, bool keepLineFeeds = true);
 // Whether terminalSafe would change `text`.
 bool needsTerminalEscaping(const QString &text, bool keepLineFeeds = true);
+// The same for UTF-8 text, without decoding it (a CSV of 10^7 names).
+bool needsTerminalEscaping(std::string_view utf8, bool keepLineFeeds = true);
 
 // JSON text (as QJsonDocument writes it: C0 controls already escaped) with
 // the characters terminalSafe escapes written as \uXXXX escapes, which

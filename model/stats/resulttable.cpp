@@ -376,30 +376,6 @@ QString csvText(const QString &text, CsvCells cells)
     return cells == CsvCells::Safe ? spreadsheetSafe(terminalSafe(text, false)) : text;
 }
 
-// Whether UTF-8 `text` holds a character terminalSafe(text, false) escapes:
-// C0 controls but tab, DEL, C1 controls (U+0080..U+009F), and the
-// direction marks, overrides, isolates and separators.
-bool hasTerminalControls(std::string_view text)
-{
-    for (std::size_t i = 0; i < text.size(); ++i) {
-        const auto c = std::uint8_t(text[i]);
-        if ((c < 0x20 && c != '\t') || c == 0x7F)
-            return true;
-        if (c == 0xC2 && i + 1 < text.size() && std::uint8_t(text[i + 1]) >= 0x80 && std::uint8_t(text[i + 1]) <= 0x9F)
-            return true;
-        if (c == 0xD8 && i + 1 < text.size() && std::uint8_t(text[i + 1]) == 0x9C) // U+061C
-            return true;
-        if (c == 0xE2 && i + 2 < text.size()) {
-            const auto b1 = std::uint8_t(text[i + 1]), b2 = std::uint8_t(text[i + 2]);
-            if (b1 == 0x80 && (b2 == 0x8E || b2 == 0x8F || (b2 >= 0xA8 && b2 <= 0xAE))) // U+200E/F, U+2028..U+202E
-                return true;
-            if (b1 == 0x81 && b2 >= 0xA6 && b2 <= 0xA9) // U+2066..U+2069
-                return true;
-        }
-    }
-    return false;
-}
-
 } // namespace
 
 void ResultTable::writeCsv(const std::function<void(const QString &)> &write, qsizetype chunkChars, CsvCells cells) const
@@ -509,7 +485,7 @@ bool ResultTable::writeCsv(QIODevice &device, CsvCells cells) const
                 // a U+FFFD), and names with controls escaped as it escapes
                 // them: through a QString.
                 if (simdjson::validate_utf8(prefix.data(), prefix.size()) && simdjson::validate_utf8(body.data(), body.size())
-                    && (cells == CsvCells::Raw || (!hasTerminalControls(prefix) && !hasTerminalControls(body)))) {
+                    && (cells == CsvCells::Raw || (!needsTerminalEscaping(prefix, false) && !needsTerminalEscaping(body, false)))) {
                     appendCsvText(out, prefix, body, cells);
                 } else {
                     QString field;
