@@ -53,6 +53,8 @@ bool needsTerminalEscaping(std::string_view utf8, bool keepLineFeeds)
     // overrides, isolates and separators three (E2 80 .., E2 81 ..).
     for (std::size_t i = 0; i < utf8.size(); ++i) {
         const auto c = std::uint8_t(utf8[i]);
+        if (c >= 0x20 && c < 0x7F) // printable ASCII: nearly every byte of a name
+            continue;
         if (c < 0x80) {
             if (needsEscape(c, keepLineFeeds))
                 return true;
