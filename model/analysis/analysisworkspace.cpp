@@ -45,6 +45,35 @@ std::vector<stats::RankWait> AnalysisWorkspace::rankWaits(MatchClock clock, cons
     return withCollectiveInputs([&](stats::CollectiveInputs &records) { return stats::rankWaits(records, *match, scope); });
 }
 
+std::shared_ptr<const CriticalPathSolutions> AnalysisWorkspace::criticalPathSolutions(MatchClock clock, const stats::CriticalPathOptions &options) const
+{
+    QStringList key{QString::number(int(clock)), options.stepNames, options.step ? QString::number(*options.step) : QString()};
+    key << (options.range ? QStringLiteral("%1-%2").arg(options.range->start).arg(options.range->end) : QString());
+    for (const stats::WhatIf &w : options.whatIfs)
+        key << w.text;
+    const QString joined = key.join(QChar(0)); // no pattern holds a NUL
+    {
+        const std::lock_guard lock(m_pathSolutionsMutex);
+        const auto it = std::find_if(m_pathSolutions.begin(), m_pathSolutions.end(), [&](const PathSolutionsEntry &e) { return e.key == joined; });
+        if (it != m_pathSolutions.end()) {
+            std::rotate(m_pathSolutions.begin(), it, it + 1);
+            return m_pathSolutions.front().solutions;
+        }
+    }
+    // Found outside the lock: the steps' annotations of every rank.
+    auto solutions = std::make_shared<const CriticalPathSolutions>(m_session, collectiveMatch(clock), m_classes, options);
+    const std::lock_guard lock(m_pathSolutionsMutex);
+    const auto it = std::find_if(m_pathSolutions.begin(), m_pathSolutions.end(), [&](const PathSolutionsEntry &e) { return e.key == joined; });
+    if (it != m_pathSolutions.end()) { // another thread found them meanwhile: one set of solutions
+        std::rotate(m_pathSolutions.begin(), it, it + 1);
+        return m_pathSolutions.front().solutions;
+    }
+    m_pathSolutions.insert(m_pathSolutions.begin(), {joined, std::move(solutions)});
+    if (m_pathSolutions.size() > kKeptPathSolutions)
+        m_pathSolutions.pop_back();
+    return m_pathSolutions.front().solutions;
+}
+
 std::shared_ptr<const stats::Diagnosis> AnalysisWorkspace::diagnosis() const
 {
     return m_diagnosis.get([&] {

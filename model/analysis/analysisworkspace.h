@@ -10,6 +10,7 @@
 // one computation instead of repeating it. Its core is the ranks'
 // communication records (stats::CollectiveInputs, read once per rank),
 // which the command line fills from its MPI processes.
+#include "analysis/criticalpathsolutions.h"
 #include "analysis/sharedresult.h"
 #include "stats/collectiveinputs.h"
 #include "stats/collectives.h"
@@ -105,6 +106,11 @@ public:
         return slot->get(std::forward<Compute>(compute));
     }
 
+    // The steps' critical paths on `clock` with `options`, solved as they
+    // are asked for and kept while among the last kKeptPathSolutions.
+    static constexpr std::size_t kKeptPathSolutions = 4;
+    std::shared_ptr<const CriticalPathSolutions> criticalPathSolutions(MatchClock clock, const stats::CriticalPathOptions &options) const;
+
     // Results already computed, without computing them (null otherwise).
     std::shared_ptr<const stats::CollectiveMatch> readyCollectiveMatch(MatchClock clock) const;
     std::shared_ptr<const stats::Diagnosis> readyDiagnosis() const;
@@ -130,6 +136,12 @@ private:
         stats::StatsScope scope;
         std::shared_ptr<void> slot; // a SharedResult<T> of `type`
     };
+    struct PathSolutionsEntry {
+        QString key; // the clock and options
+        std::shared_ptr<const CriticalPathSolutions> solutions;
+    };
+    mutable std::mutex m_pathSolutionsMutex;
+    mutable std::vector<PathSolutionsEntry> m_pathSolutions; // the most recently asked first
     mutable std::mutex m_scopedMutex;
     mutable std::vector<ScopedEntry> m_scoped; // the most recently asked first
 };

@@ -159,6 +159,12 @@ struct SyncRecord {
     std::uint32_t correlationId = 0;
     SyncKind kind = SyncKind::Unknown;
     std::int64_t eventId = -1;
+    // A stream wait (cudaStreamWaitEvent): the stream the awaited CUDA
+    // event was recorded on, and the cudaEventRecord call that recorded it
+    // (its correlation id), as the trace names them; -1 and 0 where it
+    // does not (an nsys export without CUPTI_ACTIVITY_KIND_CUDA_EVENT rows).
+    std::int32_t awaitedStream = -1;
+    std::uint32_t recordCorrelationId = 0;
 };
 
 // API slice name: the function name as recorded (with its _vNNNN suffix).

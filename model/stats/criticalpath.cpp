@@ -328,6 +328,21 @@ StepWindow CriticalPathSteps::window(std::size_t i) const
     return w;
 }
 
+TimeNs CriticalPathSteps::annotatedStart(std::size_t i) const
+{
+    const Entry &e = m_entries[i];
+    if (e.fixed)
+        return e.fixed->start;
+    TimeNs start = kTimeMax;
+    for (std::size_t r = 0; r < e.run->steps.size(); ++r)
+        if (std::size_t(e.step) < e.run->steps[r].size()) {
+            const TrackEvent ev = e.run->steps[r][std::size_t(e.step)];
+            const RankEntry &entry = m_session.ranks()[r];
+            start = std::min(start, entry.report->tracks[ev.track].slices.start(ev.event) + entry.sessionOffset + m_match.shiftOf(int(r)));
+        }
+    return start;
+}
+
 StepCriticalPath solveCriticalPath(const Session &session, const CollectiveMatch &match, const KernelClassifier &classes,
                                    const CriticalPathOptions &options, const StepWindow &window)
 {

@@ -127,6 +127,9 @@ public:
     int stepOf(std::size_t i) const { return m_entries[i].step; }
     RunSide sideOf(std::size_t i) const { return m_entries[i].run->side; }
     StepWindow window(std::size_t i) const;
+    // Where entry i's step annotations begin (the earliest rank's, on the
+    // match's clock), without finding its ends; a range's start.
+    TimeNs annotatedStart(std::size_t i) const;
 
 private:
     struct Run {

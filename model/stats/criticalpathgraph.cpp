@@ -8,6 +8,7 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <tuple>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -73,10 +74,14 @@ std::vector<TimeNs> PathGraph::solve(bool scaled) const
 
 namespace {
 
-// A stream that starts an op within this of another stream's op ending
-// (and later than its own queue and launch allow) waited for that op: a
-// cudaStreamWaitEvent, which the traces do not record as an edge.
+// In a trace that records no synchronisation: a stream that starts an op
+// within this of another stream's op ending (and later than its own queue
+// and launch allow) waited for that op (a cudaStreamWaitEvent).
 constexpr TimeNs kStreamFollowNs = 10'000;
+// How long before a step's window a stream wait is looked for: the host
+// queues work that far ahead of the GPU at most.
+constexpr TimeNs kWaitLookBackNs = 10'000'000'000;
+constexpr std::size_t kNoOp = std::numeric_limits<std::size_t>::max();
 
 bool isSynchronizingCall(std::string_view name)
 {
@@ -116,6 +121,14 @@ struct GpuOp {
     int device = -1;
     TimeNs launchStart = kTimeMin; // its launching call's start; kTimeMin: none found
     PathKind kind = PathKind::Kernel;
+};
+
+// The cross-stream waits a rank's trace records (cudaStreamWaitEvent with
+// the cudaEventRecord it waited for), by op index.
+struct StreamWaits {
+    bool recorded = false; // the trace records synchronisation: no guessing where it records none
+    std::unordered_multimap<std::size_t, std::size_t> awaited; // the first op queued after a wait -> the last op queued before its record
+    std::unordered_set<std::size_t> unknownSource;             // first ops after a wait whose record the trace lacks
 };
 
 struct HostEvent {
@@ -241,6 +254,7 @@ private:
 
     void buildRank(int r);
     void addGpuEdges(int r, std::vector<GpuOp> &ops);
+    StreamWaits recordedStreamWaits(int r, const std::vector<GpuOp> &ops) const;
     void buildThread(int r, std::uint32_t tid, const std::vector<HostEvent> &events, const std::vector<GpuOp> &opsByEnd,
                      const ProcessMoments &process);
     void addCollectives();
@@ -337,12 +351,34 @@ void StepGraphBuilder::addGpuEdges(int r, std::vector<GpuOp> &ops)
     std::sort(ops.begin(), ops.end(), [](const GpuOp &a, const GpuOp &b) {
         return a.track != b.track ? a.track < b.track : a.start != b.start ? a.start < b.start : a.event < b.event;
     });
+    // Each op's launching call, when the trace ties one to it.
+    std::vector<std::optional<TrackEvent>> launches(ops.size());
+    for (std::size_t i = 0; i < ops.size(); ++i) {
+        const Track &track = report.tracks[ops[i].track];
+        if (const std::uint32_t correlation = report.correlationIdOf(track, ops[i].event))
+            if ((launches[i] = report.apiCallFor(Report::correlationKey(track.pid, correlation))))
+                ops[i].launchStart = report.tracks[launches[i]->track].slices.start(launches[i]->event) + toMatch;
+    }
+    // The op before each on its stream (kernels, copies and memsets of a
+    // stream are tracks of their own, one queue).
+    std::vector<std::size_t> previous(ops.size(), kNoOp);
+    {
+        std::map<std::tuple<std::uint32_t, int, std::uint32_t>, std::vector<std::size_t>> byStream;
+        for (std::size_t i = 0; i < ops.size(); ++i)
+            byStream[{ops[i].pid, ops[i].device, report.tracks[ops[i].track].streamId}].push_back(i);
+        for (auto &[stream, list] : byStream) {
+            std::stable_sort(list.begin(), list.end(), [&](std::size_t a, std::size_t b) { return ops[a].start < ops[b].start; });
+            for (std::size_t k = 1; k < list.size(); ++k)
+                previous[list[k]] = list[k - 1];
+        }
+    }
     // Per process and device, its ops by end: what another stream waited for.
     std::map<std::pair<std::uint32_t, int>, std::vector<std::size_t>> byDevice;
     for (std::size_t i = 0; i < ops.size(); ++i)
         byDevice[{ops[i].pid, ops[i].device}].push_back(i);
     for (auto &[device, list] : byDevice)
         std::sort(list.begin(), list.end(), [&](std::size_t a, std::size_t b) { return ops[a].end < ops[b].end; });
+    const StreamWaits waits = recordedStreamWaits(r, ops);
 
     for (std::size_t i = 0; i < ops.size(); ++i) {
         GpuOp &op = ops[i];
@@ -363,36 +399,47 @@ void StepGraphBuilder::addGpuEdges(int r, std::vector<GpuOp> &ops)
             EventLocation event;
         };
         std::vector<Candidate> candidates;
-        if (i > 0 && ops[i - 1].track == op.track && ops[i - 1].end <= op.start) {
-            const GpuOp &prev = ops[i - 1];
+        if (previous[i] != kNoOp && ops[previous[i]].end <= op.start) {
+            const GpuOp &prev = ops[previous[i]];
             candidates.push_back({prev.node + 1, prev.end, prev.end, prev.kind, {r, prev.track, prev.event}});
         }
-        if (const std::uint32_t correlation = report.correlationIdOf(track, op.event)) {
-            if (const auto call = report.apiCallFor(Report::correlationKey(track.pid, correlation))) {
-                const SliceTrack &calls = report.tracks[call->track].slices;
-                op.launchStart = calls.start(call->event) + toMatch;
-                const std::uint32_t callNode = nodeOf(r, call->track, call->event);
-                // The edge runs from the call's start (the launch overhead
-                // is the call's own time and its latency after); it bound
-                // when the op before on the stream had ended by the time
-                // the call returned.
-                if (callNode != PathGraph::kNone && op.launchStart <= op.start)
-                    candidates.push_back({callNode, op.launchStart, std::min(calls.end(call->event) + toMatch, op.start), PathKind::Launch,
-                                          {r, call->track, call->event}});
-            }
+        if (launches[i]) {
+            const SliceTrack &calls = report.tracks[launches[i]->track].slices;
+            const std::uint32_t callNode = nodeOf(r, launches[i]->track, launches[i]->event);
+            // The edge runs from the call's start (the launch overhead
+            // is the call's own time and its latency after); it bound
+            // when the op before on the stream had ended by the time
+            // the call returned.
+            if (callNode != PathGraph::kNone && op.launchStart <= op.start)
+                candidates.push_back({callNode, op.launchStart, std::min(calls.end(launches[i]->event) + toMatch, op.start), PathKind::Launch,
+                                      {r, launches[i]->track, launches[i]->event}});
         }
         TimeNs explained = kTimeMin;
         for (const Candidate &c : candidates)
             explained = std::max(explained, c.met);
-        // Another stream's op that ended just before, later than the queue and the launch explain.
+        const auto otherStream = [&](const GpuOp &other) {
+            candidates.push_back({other.node + 1, other.end, other.end, PathKind::Sync, {r, other.track, other.event}});
+        };
+        // Another stream's op this one waited for: the one the trace's
+        // stream wait names; else, where the trace recorded a wait but not
+        // what for, the other stream's op that ended last before it
+        // started; else (no synchronisation recorded at all) one that ended
+        // just before, later than the queue and the launch explain.
         const std::vector<std::size_t> &sameDevice = byDevice[{op.pid, op.device}];
         auto it = std::upper_bound(sameDevice.begin(), sameDevice.end(), op.start, [&](TimeNs t, std::size_t k) { return t < ops[k].end; });
+        const auto awaited = waits.awaited.equal_range(i);
+        for (auto w = awaited.first; w != awaited.second; ++w)
+            if (ops[w->second].end <= op.start)
+                otherStream(ops[w->second]);
+        if (waits.recorded && !waits.unknownSource.count(i))
+            it = sameDevice.begin();
+        const TimeNs within = waits.recorded ? std::numeric_limits<TimeNs>::max() : kStreamFollowNs;
         while (it != sameDevice.begin()) {
             const GpuOp &other = ops[*--it];
-            if (other.end <= explained || op.start - other.end > kStreamFollowNs)
+            if (other.end <= explained || op.start - other.end > within)
                 break;
-            if (other.track != op.track) {
-                candidates.push_back({other.node + 1, other.end, other.end, PathKind::Sync, {r, other.track, other.event}});
+            if (report.tracks[other.track].streamId != track.streamId) {
+                otherStream(other);
                 break;
             }
         }
@@ -405,6 +452,58 @@ void StepGraphBuilder::addGpuEdges(int r, std::vector<GpuOp> &ops)
             graph().addEdge({c.node, op.node, k == binding ? op.start - c.time : 0, 1.0f, c.kind, c.event, true}, k == binding);
         }
     }
+}
+
+StreamWaits StepGraphBuilder::recordedStreamWaits(int r, const std::vector<GpuOp> &ops) const
+{
+    const RankEntry &entry = m_session.ranks()[std::size_t(r)];
+    const Report &report = *entry.report;
+    const TimeNs toMatch = entry.sessionOffset + m_match.shiftOf(r);
+    StreamWaits out;
+    // Per process, device and stream, its ops by launch.
+    std::map<std::tuple<std::uint32_t, int, std::uint32_t>, std::vector<std::size_t>> byStream;
+    for (std::size_t i = 0; i < ops.size(); ++i)
+        if (ops[i].launchStart != kTimeMin)
+            byStream[{ops[i].pid, ops[i].device, report.tracks[ops[i].track].streamId}].push_back(i);
+    for (auto &[stream, list] : byStream)
+        std::sort(list.begin(), list.end(), [&](std::size_t a, std::size_t b) { return ops[a].launchStart < ops[b].launchStart; });
+    const auto callStart = [&](std::uint32_t pid, std::uint32_t correlation) -> std::optional<TimeNs> {
+        const auto call = correlation ? report.apiCallFor(Report::correlationKey(pid, correlation)) : std::nullopt;
+        return call ? std::optional<TimeNs>(report.tracks[call->track].slices.start(call->event) + toMatch) : std::nullopt;
+    };
+    const TimeNs lo = m_input.window.start - toMatch, hi = m_input.window.end - toMatch;
+    for (const Track &track : report.tracks) {
+        if (track.kind != TrackKind::Sync || !Session::ownsTrack(entry, track) || track.slices.isEmpty())
+            continue;
+        out.recorded = true;
+        const auto waiting = byStream.find({track.pid, track.deviceId, track.streamId});
+        // The wait call comes before the op that waits, which may start long after (the host runs ahead).
+        track.slices.forEachOverlapping(addSaturating(lo, -kWaitLookBackNs), hi, [&](std::size_t k) {
+            const SyncRecord &sync = report.syncs[track.slices.payload(k)];
+            if (sync.kind != SyncKind::StreamWaitEvent || waiting == byStream.end())
+                return;
+            const TimeNs waitCall = callStart(track.pid, sync.correlationId).value_or(track.slices.start(k) + toMatch);
+            // The first op queued on the waiting stream after the wait: it, and all after it, wait.
+            const std::vector<std::size_t> &queued = waiting->second;
+            const auto first = std::lower_bound(queued.begin(), queued.end(), waitCall, [&](std::size_t i, TimeNs t) { return ops[i].launchStart < t; });
+            if (first == queued.end())
+                return;
+            const std::optional<TimeNs> record = callStart(track.pid, sync.recordCorrelationId);
+            const auto recorded = byStream.find({track.pid, track.deviceId, std::uint32_t(std::max(sync.awaitedStream, 0))});
+            if (!record || sync.awaitedStream < 0) {
+                out.unknownSource.insert(*first);
+                return;
+            }
+            if (recorded == byStream.end())
+                return; // nothing of the recorded stream in the window: the awaited work ended before it
+            // The event captures the work queued on its stream before it was recorded.
+            const std::vector<std::size_t> &before = recorded->second;
+            const auto last = std::lower_bound(before.begin(), before.end(), *record, [&](std::size_t i, TimeNs t) { return ops[i].launchStart < t; });
+            if (last != before.begin())
+                out.awaited.emplace(*first, *std::prev(last));
+        });
+    }
+    return out;
 }
 
 void StepGraphBuilder::buildThread(int r, std::uint32_t tid, const std::vector<HostEvent> &events, const std::vector<GpuOp> &opsByEnd,

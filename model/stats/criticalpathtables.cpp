@@ -72,12 +72,51 @@ std::vector<PathName> topPathNames(const Session &session, const StepCriticalPat
     return names;
 }
 
+StepPathSummary summarizePath(const Session &session, const StepCriticalPath &path)
+{
+    StepPathSummary s;
+    s.solved = true;
+    s.step = path.step;
+    s.side = path.side;
+    s.window = path.window;
+    s.endRankIndex = path.endRankIndex;
+    s.endShift = path.shiftOf(path.endRankIndex);
+    s.segments = path.segments.size();
+    s.whatIfLength = path.whatIfLength;
+    s.byKind = path.timeByKind();
+    s.byRank.assign(session.ranks().size(), 0);
+    for (const PathSegment &segment : path.segments)
+        s.byRank[std::size_t(segment.rankIndex)] += segment.duration();
+    QStringList crossed;
+    for (const PathSegment &segment : path.segments)
+        if (segment.fromRankIndex >= 0)
+            crossed << QStringLiteral("rank %1 waited %2 ns for rank %3")
+                           .arg(rankNumber(session, segment.rankIndex))
+                           .arg(segment.crossedWait)
+                           .arg(rankNumber(session, segment.fromRankIndex));
+    s.crossed = crossed.join(QStringLiteral("; "));
+    QStringList top;
+    for (const PathName &n : topPathNames(session, path, 3))
+        top << n.name + QStringLiteral(" (") + pathKindName(n.kind) + QStringLiteral("): ") + QString::number(n.time) + QStringLiteral(" ns"); // the name is data: no arg() over it
+    s.topNames = top.join(QStringLiteral("; "));
+    return s;
+}
+
 ResultTable criticalPathSummaryTable(const Session &session, const std::vector<StepCriticalPath> &paths)
+{
+    std::vector<StepPathSummary> steps;
+    steps.reserve(paths.size());
+    for (const StepCriticalPath &path : paths)
+        steps.push_back(summarizePath(session, path));
+    return criticalPathSummaryTable(session, steps);
+}
+
+ResultTable criticalPathSummaryTable(const Session &session, const std::vector<StepPathSummary> &steps)
 {
     ResultTable t;
     t.name = QStringLiteral("critical_path_summary");
     t.title = QStringLiteral("Critical Path Summary");
-    const bool whatIf = std::any_of(paths.begin(), paths.end(), [](const StepCriticalPath &p) { return p.whatIfLength.has_value(); });
+    const bool whatIf = std::any_of(steps.begin(), steps.end(), [](const StepPathSummary &s) { return s.whatIfLength.has_value(); });
     t.headers = QStringList{QStringLiteral("Step"), QStringLiteral("Duration (ns)"), QStringLiteral("End Rank"), QStringLiteral("Segments")};
     if (whatIf)
         t.headers << QStringLiteral("What-if Duration (ns)") << QStringLiteral("What-if Saved (ns)");
@@ -89,34 +128,26 @@ ResultTable criticalPathSummaryTable(const Session &session, const std::vector<S
     const bool comparison = session.isComparison();
     if (comparison)
         t.headers << QStringLiteral("Run");
-    for (const StepCriticalPath &path : paths) {
-        std::vector<Cell> row{Cell::ofInteger(path.step), Cell::ofInteger(path.length()), Cell::ofInteger(rankNumber(session, path.endRankIndex)),
-                              Cell::ofInteger(std::int64_t(path.segments.size()))};
-        if (whatIf) {
-            row.push_back(path.whatIfLength ? Cell::ofInteger(*path.whatIfLength) : Cell{});
-            row.push_back(path.whatIfLength ? Cell::ofInteger(path.length() - *path.whatIfLength) : Cell{});
+    for (const StepPathSummary &s : steps) {
+        std::vector<Cell> row{Cell::ofInteger(s.step)};
+        if (s.solved) {
+            row.insert(row.end(), {Cell::ofInteger(s.length()), Cell::ofInteger(rankNumber(session, s.endRankIndex)),
+                                   Cell::ofInteger(std::int64_t(s.segments))});
+            if (whatIf) {
+                row.push_back(s.whatIfLength ? Cell::ofInteger(*s.whatIfLength) : Cell{});
+                row.push_back(s.whatIfLength ? Cell::ofInteger(s.length() - *s.whatIfLength) : Cell{});
+            }
+            for (const TimeNs time : s.byKind)
+                row.push_back(Cell::ofInteger(time));
+            for (const TimeNs time : s.byRank)
+                row.push_back(Cell::ofInteger(time));
+            row.push_back(Cell::ofText(s.crossed));
+            row.push_back(Cell::ofText(s.topNames));
+        } else {
+            row.resize(std::size_t(t.headers.size() - (comparison ? 1 : 0)));
         }
-        for (const TimeNs time : path.timeByKind())
-            row.push_back(Cell::ofInteger(time));
-        std::vector<TimeNs> byRank(session.ranks().size(), 0);
-        for (const PathSegment &s : path.segments)
-            byRank[std::size_t(s.rankIndex)] += s.duration();
-        for (const TimeNs time : byRank)
-            row.push_back(Cell::ofInteger(time));
-        QStringList crossed; // who waited for whom where the path crossed
-        for (const PathSegment &s : path.segments)
-            if (s.fromRankIndex >= 0)
-                crossed << QStringLiteral("rank %1 waited %2 ns for rank %3")
-                               .arg(rankNumber(session, s.rankIndex))
-                               .arg(s.crossedWait)
-                               .arg(rankNumber(session, s.fromRankIndex));
-        row.push_back(Cell::ofText(crossed.join(QStringLiteral("; "))));
-        QStringList top;
-        for (const PathName &n : topPathNames(session, path, 3))
-            top << n.name + QStringLiteral(" (") + pathKindName(n.kind) + QStringLiteral("): ") + QString::number(n.time) + QStringLiteral(" ns"); // the name is data: no arg() over it
-        row.push_back(Cell::ofText(top.join(QStringLiteral("; "))));
         if (comparison)
-            row.push_back(Cell::ofText(runSideName(path.side)));
+            row.push_back(Cell::ofText(runSideName(s.side)));
         t.addRow(std::move(row));
     }
     return t;

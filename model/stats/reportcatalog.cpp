@@ -129,12 +129,21 @@ std::optional<ResultTable> runSessionReport(const QString &name, const Session &
         for (const QString &text : options.whatIfs)
             if (const std::optional<WhatIf> w = parseWhatIf(text))
                 pathOptions.whatIfs.push_back(*w);
-        const std::vector<StepCriticalPath> paths = criticalPaths(session, match, collectiveClassesFor(options), pathOptions);
-        ResultTable t = name == QLatin1String("critical_path") ? criticalPathTable(session, paths) : criticalPathSummaryTable(session, paths);
+        const KernelClassifier classes = collectiveClassesFor(options);
+        const CriticalPathSteps steps(session, match, pathOptions);
+        ResultTable t;
+        if (name == QLatin1String("critical_path")) {
+            t = criticalPathTable(session, criticalPaths(session, match, classes, pathOptions));
+        } else { // a step's summary, its segments let go before the next step is solved
+            std::vector<StepPathSummary> summaries;
+            for (std::size_t i = 0; i < steps.size(); ++i)
+                summaries.push_back(summarizePath(session, solveCriticalPath(session, match, classes, pathOptions, steps.window(i))));
+            t = criticalPathSummaryTable(session, summaries);
+        }
         t.notes = match.notes;
-        if (paths.empty())
+        if (steps.size() == 0)
             t.notes << QStringLiteral("critical path: no step %1 among the ranks' step annotations").arg(options.step.value_or(0));
-        else if (paths.front().step < 0)
+        else if (steps.stepOf(0) < 0)
             t.notes << QStringLiteral("critical path: no step annotation (ProfilerStep#N, an NVTX \"step N\" range): the whole session is one range, step -1");
         return t;
     }

@@ -9,10 +9,12 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QElapsedTimer>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
+#include <QScrollBar>
 #include <QSpinBox>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
@@ -24,11 +26,33 @@ namespace rankscope {
 using namespace stats;
 
 struct CriticalPathPanel::Result {
-    std::vector<StepCriticalPath> paths;
-    ResultTable summary;
+    std::shared_ptr<const CriticalPathSolutions> solutions;
+    std::vector<std::size_t> entries; // the steps in scope, a row each
+    std::vector<TimeNs> starts;       // per row: where its annotations begin
+    std::vector<StepPathSummary> summaries;
+    int shown = -1;
+    std::shared_ptr<const StepCriticalPath> shownPath;
     QStringList notes;
     bool ofRange = false; // the selected range itself, no step starting in it
 };
+
+namespace {
+
+// A row not solved yet: its step alone.
+StepPathSummary unsolved(const CriticalPathSolutions &solutions, std::size_t i)
+{
+    StepPathSummary s;
+    s.step = solutions.stepOf(i);
+    s.side = solutions.sideOf(i);
+    return s;
+}
+
+// How long one quiet job solves steps before the panel shows them: the
+// first few come soon, later ones in larger parts (each part rebuilds the
+// chart on the GUI thread).
+constexpr int kFirstPartMs = 300, kLargestPartMs = 3000;
+
+} // namespace
 
 CriticalPathPanel::CriticalPathPanel(QWidget *parent)
     : StatsPanel(parent), m_align(new QCheckBox(tr("Align ranks on collectives"), this)), m_draw(new QCheckBox(tr("Draw on the timeline"), this)),
@@ -50,7 +74,7 @@ CriticalPathPanel::CriticalPathPanel(QWidget *parent)
     connect(m_align, &QCheckBox::toggled, this, [this] { refreshWhenShown(); });
     m_draw->setChecked(true);
     m_draw->setToolTip(tr("Outline the shown step's path on the timeline, with arrows where it crosses ranks"));
-    connect(m_draw, &QCheckBox::toggled, this, [this] { showPath(m_shown); });
+    connect(m_draw, &QCheckBox::toggled, this, [this] { presentPath(m_shown, m_shownPath); });
 
     auto *whatIf = new QHBoxLayout;
     whatIf->addWidget(new QLabel(tr("What if"), this));
@@ -71,6 +95,11 @@ CriticalPathPanel::CriticalPathPanel(QWidget *parent)
     auto *clear = new QPushButton(tr("Clear"), this);
     whatIf->addWidget(clear);
     whatIf->addSpacing(12);
+    m_solveAllButton = new QPushButton(tr("Solve all steps"), this);
+    m_solveAllButton->setToolTip(tr("Solve every step's path, for the chart and the steps' table (the steps in view are solved as you scroll)"));
+    m_solveAllButton->hide();
+    connect(m_solveAllButton, &QPushButton::clicked, this, &CriticalPathPanel::solveAllSteps);
+    whatIf->addWidget(m_solveAllButton);
     whatIf->addWidget(m_align);
     whatIf->addWidget(m_draw);
     layout->addLayout(whatIf);
@@ -108,13 +137,22 @@ CriticalPathPanel::CriticalPathPanel(QWidget *parent)
     m_steps->setToolTip(tr("Click a step to draw its path on the timeline; double-click to go there"));
     m_top->setToolTip(tr("The names with the most time on the path; double-click to select the longest one"));
     m_segments->setToolTip(tr("The path from the step's start to its end; double-click a segment to select its event"));
-    connect(m_steps, &TableBox::rowSelected, this, &CriticalPathPanel::showPath);
+    connect(m_steps, &TableBox::rowSelected, this, [this](int row) {
+        if (row != m_shown)
+            showPath(row);
+    });
     connect(m_steps, &TableBox::rowActivated, this, [this](int row) {
-        showPath(row);
-        if (row >= 0 && std::size_t(row) < m_paths.size()) {
-            const StepCriticalPath &p = m_paths[std::size_t(row)];
-            emit zoomRequested({p.window.start - p.shiftOf(p.endRankIndex), p.window.end - p.shiftOf(p.endRankIndex)});
+        if (row != m_shown)
+            showPath(row);
+        if (row >= 0 && std::size_t(row) < m_summaries.size() && m_summaries[std::size_t(row)].solved) {
+            const StepPathSummary &p = m_summaries[std::size_t(row)];
+            emit zoomRequested({p.window.start - p.endShift, p.window.end - p.endShift});
         }
+    });
+    // Scrolled to steps not solved yet: those first.
+    connect(m_steps->view()->verticalScrollBar(), &QScrollBar::valueChanged, this, [this] {
+        if (std::any_of(m_summaries.begin(), m_summaries.end(), [](const StepPathSummary &s) { return !s.solved; }))
+            solveMore();
     });
     connect(m_top, &TableBox::rowActivated, this, &CriticalPathPanel::activateTopEvent);
     connect(m_segments, &TableBox::rowActivated, this, &CriticalPathPanel::activateSegment);
@@ -175,68 +213,167 @@ void CriticalPathPanel::refresh()
     CriticalPathOptions options;
     if (m_whatIf)
         options.whatIfs.push_back(*m_whatIf);
-    run<Result>([ws = workspace(), sc = scope(), clock, options]() mutable {
+    // The step shown before (a what-if or a new setting solves it again) stays shown.
+    const bool wasShown = m_shown >= 0 && std::size_t(m_shown) < m_summaries.size();
+    const int shownStep = wasShown ? m_summaries[std::size_t(m_shown)].step : 0;
+    const RunSide shownSide = wasShown ? m_summaries[std::size_t(m_shown)].side : RunSide::None;
+    m_partMs = kFirstPartMs;
+    run<Result>([ws = workspace(), sc = scope(), clock, options, shownStep, shownSide, pending = m_pendingTime]() mutable {
         Result r;
-        const std::shared_ptr<const CollectiveMatch> match = ws->collectiveMatch(clock);
-        const Session &s = *ws->session();
-        r.paths = criticalPaths(s, *match, ws->classes(), options);
-        if (sc.range) { // the steps that start in the range; none: the range itself
-            std::erase_if(r.paths, [&](const StepCriticalPath &p) { return p.window.start < sc.range->start || p.window.start >= sc.range->end; });
-            if (r.paths.empty()) {
-                options.range = *sc.range;
-                r.paths = criticalPaths(s, *match, ws->classes(), options);
-                r.ofRange = true;
+        r.notes = ws->collectiveMatch(clock)->notes;
+        r.solutions = ws->criticalPathSolutions(clock, options);
+        for (std::size_t i = 0; i < r.solutions->size(); ++i) {
+            const TimeNs start = r.solutions->annotatedStart(i);
+            if (!sc.range || (start >= sc.range->start && start < sc.range->end)) { // the steps that start in the range
+                r.entries.push_back(i);
+                r.starts.push_back(start);
             }
         }
-        r.summary = criticalPathSummaryTable(s, r.paths);
-        r.notes = match->notes;
+        if (sc.range && r.entries.empty() && r.solutions->size() > 0) { // none: the range itself
+            options.range = *sc.range;
+            r.solutions = ws->criticalPathSolutions(clock, options);
+            r.entries = {0};
+            r.starts = {sc.range->start};
+            r.ofRange = true;
+        }
+        for (std::size_t row = 0; row < r.entries.size(); ++row) {
+            const std::size_t i = r.entries[row];
+            if (r.solutions->stepOf(i) == shownStep && r.solutions->sideOf(i) == shownSide)
+                r.shown = int(row);
+            if (pending && r.starts[row] <= *pending)
+                r.shown = int(row); // the last step begun by then
+        }
+        if (r.shown < 0 && !r.entries.empty())
+            r.shown = 0;
+        if (r.shown >= 0) // the step shown first: solved before any other
+            r.shownPath = r.solutions->path(r.entries[std::size_t(r.shown)]);
+        for (const std::size_t i : r.entries)
+            r.summaries.push_back(r.solutions->solvedSummary(i).value_or(unsolved(*r.solutions, i)));
         return r;
     }, [this](Result r) { present(std::move(r)); });
 }
 
 void CriticalPathPanel::present(Result result)
 {
-    // The step shown before (a what-if or a new setting recomputes them all) stays shown.
-    const bool wasShown = m_shown >= 0 && std::size_t(m_shown) < m_paths.size();
-    const int shownStep = wasShown ? m_paths[std::size_t(m_shown)].step : 0;
-    const RunSide shownSide = wasShown ? m_paths[std::size_t(m_shown)].side : RunSide::None;
-    m_paths = std::move(result.paths);
-    m_steps->setTable(std::move(result.summary));
+    m_solutions = std::move(result.solutions);
+    m_entries = std::move(result.entries);
+    m_starts = std::move(result.starts);
+    m_summaries = std::move(result.summaries);
+    m_ofRange = result.ofRange;
+    m_notes = std::move(result.notes);
+    m_shown = -1;
+    m_shownPath.reset();
+    showSummaries();
+    if (result.shown >= 0) {
+        presentPath(result.shown, std::move(result.shownPath));
+        m_steps->view()->selectRow(m_steps->proxy()->mapFromSource(m_steps->model()->index(result.shown, 0)).row());
+    } else {
+        presentPath(-1, nullptr);
+    }
+    m_pendingTime.reset();
+    solveMore();
+}
+
+void CriticalPathPanel::showSummaries()
+{
+    const int scrolled = m_steps->view()->verticalScrollBar()->value();
+    m_steps->setTable(criticalPathSummaryTable(*session(), m_summaries));
+    m_steps->view()->verticalScrollBar()->setValue(scrolled);
+    if (m_shown >= 0)
+        m_steps->view()->selectRow(m_steps->proxy()->mapFromSource(m_steps->model()->index(m_shown, 0)).row());
     QStringList categories;
     std::vector<charts::Series> series;
     for (int k = 0; k < kPathKindCount; ++k)
         series.push_back({pathKindName(PathKind(k)), Theme::pathKindColor(PathKind(k)), {}, {}, false});
-    for (const StepCriticalPath &p : m_paths) {
+    std::vector<int> rows; // per bar: its row
+    std::size_t solved = 0;
+    for (std::size_t row = 0; row < m_summaries.size(); ++row) {
+        const StepPathSummary &p = m_summaries[row];
+        if (!p.solved)
+            continue;
+        ++solved;
+        rows.push_back(int(row));
         const QString label = p.step >= 0 ? tr("step %1").arg(p.step) : tr("range");
         categories << (p.side == RunSide::None ? label : runSideName(p.side) + QStringLiteral(" · ") + label);
-        const auto byKind = p.timeByKind();
         for (int k = 0; k < kPathKindCount; ++k)
-            series[std::size_t(k)].values.push_back(double(byKind[std::size_t(k)]) / 1e6);
+            series[std::size_t(k)].values.push_back(double(p.byKind[std::size_t(k)]) / 1e6);
     }
     std::erase_if(series, [](const charts::Series &s) { return std::all_of(s.values.begin(), s.values.end(), [](double v) { return v == 0; }); });
     replaceWidget(m_chart, charts::stackedBarChart(tr("Critical path of each step, by kind"), categories, series, tr("ms"),
-                                                   [this](int step) { showPath(step); }, this));
+                                                   [this, rows](int bar) {
+                                                       if (bar >= 0 && std::size_t(bar) < rows.size())
+                                                           selectPath(rows[std::size_t(bar)]);
+                                                   },
+                                                   this));
     QStringList note;
-    if (m_paths.empty())
+    if (m_summaries.empty())
         note << tr("No step to follow: the trace annotates none in this scope (ProfilerStep#N, NVTX \"step N\"). Select a range to follow the path through it.");
-    else if (result.ofRange)
+    else if (m_ofRange)
         note << tr("No step starts in the selected range: the path through the range itself.");
     else
         note << tr("%n step(s). Each path runs back from the step's end on the rank that finished last, crossing ranks at a collective "
-                   "to the rank that arrived last.", nullptr, int(m_paths.size()));
+                   "to the rank that arrived last.", nullptr, int(m_summaries.size()));
+    if (solved < m_summaries.size())
+        note << tr("Solved %1 of %2: the steps shown and in view (scroll the steps' table, or solve them all).").arg(solved).arg(m_summaries.size());
+    m_solveAllButton->setVisible(solved < m_summaries.size() && !m_solveAll);
     if (scope().rankIndex)
         note << tr("The path follows every rank, whatever the rank chosen above.");
     m_note->setText(note.join(QLatin1Char(' ')));
     // How the collectives were matched: the Collectives panel says it too.
-    m_note->setToolTip(session() && session()->ranks().size() > 1 ? result.notes.join(QLatin1Char('\n')) : QString());
-    m_shown = -1;
-    int index = m_paths.empty() ? -1 : 0;
-    for (std::size_t i = 0; wasShown && i < m_paths.size(); ++i)
-        if (m_paths[i].step == shownStep && m_paths[i].side == shownSide)
-            index = int(i);
-    selectPath(index);
-    if (m_pendingTime)
-        showStepAt(*m_pendingTime);
+    m_note->setToolTip(session() && session()->ranks().size() > 1 ? m_notes.join(QLatin1Char('\n')) : QString());
+}
+
+void CriticalPathPanel::solveMore()
+{
+    // The rows in view; the rest once asked for (every step of a long
+    // session reads every rank's events: 4,650 steps of 64 ranks take 12 s).
+    std::vector<std::size_t> order;
+    std::vector<bool> queued(m_summaries.size(), false);
+    const auto want = [&](std::size_t row) {
+        if (row < m_summaries.size() && !m_summaries[row].solved && !queued[row]) {
+            queued[row] = true;
+            order.push_back(row);
+        }
+    };
+    QTableView *view = m_steps->view();
+    const int first = view->rowAt(0), last = view->rowAt(view->viewport()->height() - 1);
+    if (first >= 0)
+        for (int r = first; r <= (last >= 0 ? last : view->model()->rowCount() - 1); ++r)
+            want(std::size_t(m_steps->proxy()->mapToSource(m_steps->proxy()->index(r, 0)).row()));
+    if (m_solveAll)
+        for (std::size_t row = 0; row < m_summaries.size(); ++row)
+            want(row);
+    if (order.empty() || !m_solutions)
+        return;
+    struct Part {
+        std::vector<std::pair<std::size_t, StepPathSummary>> solved; // row, summary
+    };
+    run<Part>([solutions = m_solutions, entries = m_entries, order = std::move(order), ms = m_partMs] {
+        Part part;
+        QElapsedTimer clock;
+        clock.start();
+        for (const std::size_t row : order) {
+            throwIfCancelled();
+            part.solved.emplace_back(row, solutions->summary(entries[row]));
+            if (clock.elapsed() >= ms)
+                break;
+        }
+        return part;
+    }, [this](Part part) {
+        for (auto &[row, summary] : part.solved)
+            if (row < m_summaries.size())
+                m_summaries[row] = std::move(summary);
+        m_partMs = std::min(m_partMs * 2, kLargestPartMs);
+        showSummaries();
+        solveMore();
+    }, true);
+}
+
+void CriticalPathPanel::solveAllSteps()
+{
+    m_solveAll = true;
+    m_solveAllButton->hide();
+    solveMore();
 }
 
 void CriticalPathPanel::selectPath(int index)
@@ -249,29 +386,53 @@ void CriticalPathPanel::selectPath(int index)
 void CriticalPathPanel::showStepAt(TimeNs sessionTime)
 {
     m_pendingTime = sessionTime;
-    if (m_paths.empty()) {
+    if (m_summaries.empty()) {
         refreshWhenShown();
         return;
     }
     m_pendingTime.reset();
-    // The step whose window holds the time (on the path's clock, as its last rank keeps it).
-    for (std::size_t i = 0; i < m_paths.size(); ++i) {
-        const StepCriticalPath &p = m_paths[i];
-        const TimeNs shift = p.shiftOf(p.endRankIndex);
-        if (sessionTime + shift >= p.window.start && sessionTime + shift <= p.window.end) {
-            selectPath(int(i));
-            return;
+    // The step whose window holds the time (on the path's clock, as its
+    // last rank keeps it); before it is solved, the last step begun by then.
+    int found = -1;
+    for (std::size_t row = 0; row < m_summaries.size(); ++row) {
+        const StepPathSummary &p = m_summaries[row];
+        if (p.solved && sessionTime + p.endShift >= p.window.start && sessionTime + p.endShift <= p.window.end) {
+            found = int(row);
+            break;
         }
+        if (!p.solved && row < m_starts.size() && m_starts[row] <= sessionTime)
+            found = int(row);
     }
+    if (found >= 0)
+        selectPath(found);
 }
 
 void CriticalPathPanel::showPath(int index)
 {
-    if (index >= int(m_paths.size()))
+    if (index >= int(m_summaries.size()))
         return;
+    if (index < 0 || !session() || !m_solutions) {
+        presentPath(-1, nullptr);
+        return;
+    }
+    if (index == m_shown && m_shownPath) {
+        presentPath(index, m_shownPath); // drawn again (the box was ticked)
+        return;
+    }
+    // Solved now unless kept; the steps still to solve follow it.
+    run<std::shared_ptr<const StepCriticalPath>>([solutions = m_solutions, i = m_entries[std::size_t(index)]] { return solutions->path(i); },
+                                                 [this, index](std::shared_ptr<const StepCriticalPath> path) {
+                                                     presentPath(index, std::move(path));
+                                                     solveMore();
+                                                 });
+}
+
+void CriticalPathPanel::presentPath(int index, std::shared_ptr<const StepCriticalPath> shown)
+{
     m_shown = index;
+    m_shownPath = std::move(shown);
     m_topEvents.clear();
-    if (index < 0 || !session()) {
+    if (index < 0 || !m_shownPath || !session()) {
         m_top->setTable({});
         m_segments->setTable({});
         if (m_whatIf)
@@ -279,7 +440,11 @@ void CriticalPathPanel::showPath(int index)
         emit pathShown(nullptr);
         return;
     }
-    const StepCriticalPath &path = m_paths[std::size_t(index)];
+    if (std::size_t(index) < m_summaries.size() && !m_summaries[std::size_t(index)].solved) {
+        m_summaries[std::size_t(index)] = summarizePath(*session(), *m_shownPath);
+        showSummaries();
+    }
+    const StepCriticalPath &path = *m_shownPath;
     const Session &s = *session();
     ResultTable top;
     top.name = QStringLiteral("critical_path_top");
@@ -321,7 +486,7 @@ void CriticalPathPanel::showPath(int index)
                                     .arg(m_whatIf->text, path.step >= 0 ? tr("step %1").arg(path.step) : tr("the range"),
                                          formatDuration(*path.whatIfLength), formatDuration(path.length()), change, share));
     }
-    emit pathShown(m_draw->isChecked() ? std::make_shared<const StepCriticalPath>(path) : nullptr);
+    emit pathShown(m_draw->isChecked() ? m_shownPath : nullptr);
 }
 
 void CriticalPathPanel::activateTopEvent(int row)
@@ -332,9 +497,9 @@ void CriticalPathPanel::activateTopEvent(int row)
 
 void CriticalPathPanel::activateSegment(int row)
 {
-    if (m_shown < 0 || row < 0)
+    if (!m_shownPath || row < 0)
         return;
-    const StepCriticalPath &path = m_paths[std::size_t(m_shown)];
+    const StepCriticalPath &path = *m_shownPath;
     if (std::size_t(row) >= path.segments.size())
         return;
     const PathSegment &segment = path.segments[std::size_t(row)];

@@ -113,8 +113,10 @@ protected:
     // Runs compute() (a pure function of the immutable session) on a worker
     // thread, then show(result) here; a result that a newer request has
     // overtaken is dropped. The session is kept alive until compute() ends.
+    // `quietly`: work that fills in what is shown (the next steps of a
+    // path) without greying it out under "Computing...".
     template<class Result>
-    void run(std::function<Result()> compute, std::function<void(Result)> show)
+    void run(std::function<Result()> compute, std::function<void(Result)> show, bool quietly = false)
     {
         const quint64 generation = ++m_generation;
         // Running out of memory is an outcome: the panel says so and the
@@ -145,7 +147,7 @@ protected:
         cancelCurrent();
         auto *watcher = new QFutureWatcher<Outcome>(this);
         ++m_running;
-        showComputing(true);
+        showComputing(!quietly);
         connect(watcher, &QFutureWatcher<Outcome>::finished, this, [this, watcher, show, generation] {
             --m_running;
             if (generation == m_generation && watcher->future().resultCount() > 0) {

@@ -64,7 +64,7 @@ std::uint32_t cacheModeFor(const CacheKey &key);
 // 1 MiB chunks, their hashes after the body. 11: the trace's content hash
 // in the header. 12: an NVTX projection keeps its CPU range's length, not
 // its times. A cache of another version is rebuilt.
-constexpr std::uint32_t kIndexCacheFormatVersion = 13;
+constexpr std::uint32_t kIndexCacheFormatVersion = 14;
 
 // How much of a cache an open reads.
 enum class CacheOpenDepth : std::uint8_t {

@@ -382,6 +382,12 @@ void KinetoBuilder::addSync(const Complete &c, const KinetoEvent &e)
     SyncRecord s;
     s.correlationId = c.correlation;
     s.kind = syncKindNamed(e.name);
+    if (s.kind == SyncKind::StreamWaitEvent) {
+        if (e.waitOnStream >= 0 && e.waitOnStream <= std::numeric_limits<std::int32_t>::max())
+            s.awaitedStream = std::int32_t(e.waitOnStream);
+        if (e.waitOnRecordCorrelation > 0)
+            s.recordCorrelationId = saturate<std::uint32_t>(e.waitOnRecordCorrelation);
+    }
     m_tracks.gpu(TrackKind::Sync, c.pid, c.device, c.stream, 0).slices.append(c.start, c.end, c.name, std::uint32_t(m_report.syncs.size()));
     m_report.syncs.push_back(s);
 }

@@ -170,6 +170,8 @@ void readArgs(ondemand::object args, KinetoEvent &e, std::string &ranksStorage)
         else if (key == "correlation") e.correlation = integerOf(v);
         else if (key == "device") e.device = integerOf(v);
         else if (key == "stream") e.stream = integerOf(v);
+        else if (key == "wait_on_stream") e.waitOnStream = integerOf(v);
+        else if (key == "wait_on_cuda_event_record_corr_id") e.waitOnRecordCorrelation = integerOf(v);
         else if (key == "registers per thread") e.registers = integerOf(v);
         else if (key == "shared memory") e.sharedMemory = integerOf(v);
         else if (key == "bytes") e.bytes = integerOf(v);

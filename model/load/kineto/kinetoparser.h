@@ -57,6 +57,8 @@ struct KinetoEvent {
     std::int64_t id = kNone;
     // args
     std::int64_t externalId = kNone, correlation = kNone, device = kNone, stream = kNone;
+    // cuda_sync "Stream Wait Event": the stream waited on and its cudaEventRecord call (PyTorch >= 2.4)
+    std::int64_t waitOnStream = kNone, waitOnRecordCorrelation = kNone;
     std::int64_t registers = kNone, sharedMemory = kNone, bytes = kNone;
     std::int64_t grid[3] = {0, 0, 0}, block[3] = {0, 0, 0};
     std::string_view argName; // M events: args.name

@@ -3,6 +3,8 @@
 #include "load/nsys/nsysreaders.h"
 
 #include <algorithm>
+#include <limits>
+#include <map>
 
 namespace rankscope::nsys {
 
@@ -134,16 +136,71 @@ void readMemsets(NsysLoadContext &ctx)
     });
 }
 
+namespace {
+
+// The cudaEventRecord calls of CUPTI_ACTIVITY_KIND_CUDA_EVENT: what a
+// stream wait waited for. Per process and CUDA event, its records in call
+// order (correlation ids grow with the calls of a process).
+struct EventRecords {
+    struct Record {
+        std::uint32_t correlationId = 0;
+        std::int32_t stream = -1;
+        std::int64_t syncId = -1; // eventSyncId (schema 3.17): ties a sync to its record exactly
+    };
+    std::map<std::pair<std::uint32_t, std::int64_t>, std::vector<Record>> byEvent;
+
+    // The record a stream wait of `pid` with `eventId` (and `syncId`)
+    // called `correlationId` waited for: the one its sync id names, else
+    // the event's last record before the wait was called.
+    const Record *awaitedBy(std::uint32_t pid, std::int64_t eventId, std::int64_t syncId, std::uint32_t correlationId) const
+    {
+        const auto it = byEvent.find({pid, eventId});
+        if (it == byEvent.end())
+            return nullptr;
+        const std::vector<Record> &records = it->second;
+        if (syncId >= 0)
+            for (const Record &r : records)
+                if (r.syncId == syncId)
+                    return &r;
+        auto after = std::lower_bound(records.begin(), records.end(), correlationId,
+                                      [](const Record &r, std::uint32_t c) { return r.correlationId < c; });
+        return after == records.begin() ? nullptr : &*std::prev(after);
+    }
+};
+
+EventRecords readEventRecords(NsysLoadContext &ctx)
+{
+    static const char *table = "CUPTI_ACTIVITY_KIND_CUDA_EVENT";
+    EventRecords out;
+    if (!ctx.db.hasTable(table))
+        return out;
+    enum { Stream, Correlation, Pid, EventId, SyncId };
+    const std::string sql = ctx.db.selectColumns(table, {"streamId", "correlationId", "globalPid", "eventId", "eventSyncId"});
+    ctx.forEachRow(table, sql, [&](const SqliteStatement &row) {
+        const std::int64_t stream = row.int64(Stream, -1);
+        if (stream < 0 || stream > std::numeric_limits<std::int32_t>::max())
+            return;
+        out.byEvent[{pidOfGlobalId(row.int64(Pid)), row.int64(EventId, -1)}].push_back(
+            {saturate<std::uint32_t>(row.int64(Correlation)), std::int32_t(stream), row.int64(SyncId, -1)});
+    });
+    for (auto &[event, records] : out.byEvent)
+        std::sort(records.begin(), records.end(), [](const auto &a, const auto &b) { return a.correlationId < b.correlationId; });
+    return out;
+}
+
+} // namespace
+
 void readSyncs(NsysLoadContext &ctx)
 {
     static const char *table = "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION";
     if (!ctx.isReadableEventTable(table))
         return;
+    const EventRecords records = readEventRecords(ctx);
     ctx.reserveFor(ctx.report.syncs, table);
-    enum { Type = kCommonCount, EventId };
+    enum { Type = kCommonCount, EventId, SyncId };
     // Schema 3.17 renamed the old column to deprecatedSyncType and added a
     // new syncType; both versions call the current one syncType.
-    const std::string sql = ctx.db.selectColumns(table, withCommon({"syncType", "eventId"}));
+    const std::string sql = ctx.db.selectColumns(table, withCommon({"syncType", "eventId", "eventSyncId"}));
     StringId names[kSyncKindCount] = {};
     ctx.forEachRow(table, sql, [&](const SqliteStatement &row) {
         const std::optional<TimeRange> span = ctx.checkedSpan(table, row, Start, End);
@@ -154,6 +211,11 @@ void readSyncs(NsysLoadContext &ctx)
         s.correlationId = saturate<std::uint32_t>(row.int64(CorrelationId));
         s.kind = enumOr(row.int64(Type), SyncKind::Unknown, kSyncKindCount);
         s.eventId = row.int64(EventId, -1);
+        if (s.kind == SyncKind::StreamWaitEvent)
+            if (const EventRecords::Record *r = records.awaitedBy(pidOfGlobalId(row.int64(GlobalPid)), s.eventId, row.int64(SyncId, -1), s.correlationId)) {
+                s.awaitedStream = r->stream;
+                s.recordCorrelationId = r->correlationId;
+            }
         StringId &name = names[int(s.kind)];
         if (name == StringTable::kEmpty)
             name = ctx.intern(builtinSyncKindLabel(int(s.kind)).toStdString());

@@ -8,6 +8,7 @@
 // 2-rank traces, the 4-rank DDP demo): segments contiguous, covering the
 // step, inside their events, ranks crossed only at collectives, and every
 // recorded time given back by solving the graph.
+#include "analysis/analysisworkspace.h"
 #include "load/cache/indexcache.h"
 #include "session/session.h"
 #include "stats/collectives.h"
@@ -63,6 +64,19 @@ public:
                 .arg(ts, 0, 'f', 1)
                 .arg(dur, 0, 'f', 1)
                 .arg(correlation));
+    }
+    // A cudaStreamWaitEvent's record on the GPU: `stream` waits for what
+    // was queued on `waitOn` before the cudaEventRecord call `record`
+    // (PyTorch >= 2.4 writes both; record 0: an older trace, which does not).
+    void streamWait(int stream, double ts, int correlation, int waitOn, int record)
+    {
+        const QString waited = record ? QStringLiteral(R"(, "wait_on_stream": %1, "wait_on_cuda_event_record_corr_id": %2)").arg(waitOn).arg(record) : QString();
+        add(QStringLiteral(R"({"ph": "X", "cat": "cuda_sync", "name": "Stream Wait Event", "pid": 0, "tid": %1, "ts": %2, "dur": 0,
+  "args": {"cuda_sync_kind": "Stream Wait Event", "device": 0, "stream": %1, "correlation": %3%4}})")
+                .arg(stream)
+                .arg(ts, 0, 'f', 1)
+                .arg(correlation)
+                .arg(waited));
     }
     // An all-reduce on stream 20, the `sequence`-th of process group "0".
     void allReduce(double ts, double dur, int correlation, int sequence)
@@ -314,6 +328,62 @@ private slots:
             checkPathShape(session, p);
     }
 
+    // Stream 20's kernel B waits for stream 7's A (cudaEventRecord on 7
+    // after A was queued, cudaStreamWaitEvent on 20 before B): B starts
+    // 50 µs after A ends, later than the 10 µs the path guesses a stream
+    // wait from when the trace records none. Stream 9's C ends after A,
+    // 15 µs before B, and is not what B waited for. With the wait and its
+    // record in the trace, B's start is A's end: A is on the path, C not.
+    // With a wait but no record of what it waited for, the latest other
+    // stream's op (C). With no synchronisation recorded at all, the guess:
+    // neither is within 10 µs, B's launch explains its start.
+    void recordedStreamWaits_data()
+    {
+        QTest::addColumn<int>("recorded"); // 2: wait and record, 1: the wait alone, 0: nothing
+        QTest::addColumn<QString>("awaited");
+        QTest::newRow("wait and record") << 2 << QStringLiteral("A");
+        QTest::newRow("wait alone") << 1 << QStringLiteral("C");
+        QTest::newRow("nothing recorded") << 0 << QString();
+    }
+    void recordedStreamWaits()
+    {
+        QFETCH(int, recorded);
+        QFETCH(QString, awaited);
+        KinetoTrace t(0, 1);
+        t.step(1, 10, 390);
+        t.runtime(QStringLiteral("cudaLaunchKernel"), 20, 2, 1);
+        t.kernel(QStringLiteral("A"), 7, 30, 200, 1);
+        t.runtime(QStringLiteral("cudaLaunchKernel"), 23, 1, 2);
+        t.kernel(QStringLiteral("C"), 9, 40, 225, 2);
+        t.runtime(QStringLiteral("cudaEventRecord"), 25, 1, 3);
+        t.runtime(QStringLiteral("cudaStreamWaitEvent"), 27, 1, 4);
+        if (recorded)
+            t.streamWait(20, 27, 4, 7, recorded == 2 ? 3 : 0);
+        t.runtime(QStringLiteral("cudaLaunchKernel"), 30, 2, 5);
+        t.kernel(QStringLiteral("B"), 20, 280, 50, 5);
+        t.runtime(QStringLiteral("cudaDeviceSynchronize"), 35, 300, 6);
+        const Session session = Session::load({t.write(freshDir(QStringLiteral("streamwait%1").arg(recorded)))});
+        QVERIFY(session.failures().empty());
+        const std::vector<StepCriticalPath> paths = pathsOf(session);
+        QCOMPARE(paths.size(), std::size_t(1));
+        checkPathShape(session, paths[0]);
+        QStringList kernels;
+        TimeNs bStart = 0;
+        for (const PathSegment &segment : paths[0].segments)
+            if (segment.kind == PathKind::Kernel) {
+                kernels << segmentName(session, segment);
+                if (kernels.last() == QLatin1String("B"))
+                    bStart = segment.start;
+            }
+        QCOMPARE(kernels.join(QLatin1Char(',')), awaited.isEmpty() ? QStringLiteral("B") : awaited + QStringLiteral(",B"));
+        // Between the awaited kernel's end and B's start: the wait, unnamed.
+        const auto before = std::find_if(paths[0].segments.begin(), paths[0].segments.end(),
+                                         [&](const PathSegment &s) { return s.end == bStart; });
+        QVERIFY(before != paths[0].segments.end());
+        QCOMPARE(pathKindName(before->kind), pathKindName(awaited.isEmpty() ? PathKind::Launch : PathKind::Sync));
+        QCOMPARE(before->start - session.extent().start, (awaited == QLatin1String("A") ? 230 : awaited == QLatin1String("C") ? 265 : 32) * us);
+    }
+
     // The audit's 8-rank DLRM step, in small: inside the DataLoader's
     // __next__ an op (aten::set_) ends before the range does, and ops of
     // 0 µs (PyTorch rounds short ops to 0) and 1 µs cudaEventQuery calls
@@ -389,6 +459,32 @@ private slots:
                 oneAtATime[k] = solveCriticalPath(s, match, KernelClassifier::rankscope(), {}, steps.window(k));
             QCOMPARE(criticalPathTable(s, oneAtATime).toCsv(), criticalPathTable(s, full).toCsv());
             QCOMPARE(criticalPathSummaryTable(s, oneAtATime).toCsv(), criticalPathSummaryTable(s, full).toCsv());
+
+            // Through the workspace, as the panel asks: the shown step's
+            // path first, the others' summaries after, in any order; one
+            // set of solutions per clock and options, kept.
+            const AnalysisWorkspace workspace(std::make_shared<const Session>(Session::load({file})), {});
+            const auto solutions = workspace.criticalPathSolutions(MatchClock::Recorded, {});
+            QCOMPARE(workspace.criticalPathSolutions(MatchClock::Recorded, {}), solutions);
+            QCOMPARE(solutions->size(), full.size());
+            const std::size_t shown = full.size() / 2;
+            QVERIFY(!solutions->solvedSummary(shown));
+            const auto path = solutions->path(shown);
+            QCOMPARE(solutions->path(shown), path); // kept, not solved again
+            QVERIFY(solutions->solvedSummary(shown));
+            QCOMPARE(criticalPathTable(*workspace.session(), {*path}).toCsv(), criticalPathTable(s, {full[shown]}).toCsv());
+            std::vector<StepPathSummary> summaries(full.size());
+            for (std::size_t k = full.size(); k-- > 0;)
+                summaries[k] = solutions->summary(k);
+            QCOMPARE(criticalPathSummaryTable(*workspace.session(), summaries).toCsv(), criticalPathSummaryTable(s, full).toCsv());
+            // Steps the panel has not solved yet: their numbers alone.
+            std::vector<StepPathSummary> partly = summaries;
+            partly.back() = StepPathSummary{};
+            partly.back().step = summaries.back().step;
+            const ResultTable table = criticalPathSummaryTable(*workspace.session(), partly);
+            QCOMPARE(table.rowCount(), full.size());
+            QCOMPARE(table.cell(table.rowCount() - 1, 0).integer, std::int64_t(summaries.back().step));
+            QCOMPARE(table.cell(table.rowCount() - 1, 1).type, Cell::Type::Empty);
         }
     }
 

@@ -9,6 +9,8 @@
 
 #include <QtTest>
 
+#include <map>
+
 using namespace rankscope;
 using namespace rankscope::test;
 
@@ -368,6 +370,42 @@ private slots:
         QCOMPARE(k.graphNodeId, 11);
         QCOMPARE(r->syncs.at(0).kind, SyncKind::StreamSync);
         QCOMPARE(r->eventCount(TrackKind::Nvtx), std::size_t(1));
+    }
+
+    // A stream wait names the cudaEventRecord it waited for
+    // (CUPTI_ACTIVITY_KIND_CUDA_EVENT, as the nsys-ai export declares it):
+    // by eventSyncId where both rows carry one, else the event's last
+    // record called before the wait; none when no record came before.
+    void streamWaitsNameTheirRecord()
+    {
+        NsysFixture f(fixturePath("streamwaits.sqlite"));
+        f.createSchema2026();
+        const std::int64_t pid = globalId(77);
+        f.exec(QStringLiteral(
+                   "CREATE TABLE CUPTI_ACTIVITY_KIND_CUDA_EVENT(timestamp INTEGER, deviceId INTEGER NOT NULL, contextId INTEGER NOT NULL, "
+                   "  greenContextId INTEGER, streamId INTEGER NOT NULL, correlationId INTEGER, globalPid INTEGER, eventId INTEGER NOT NULL, "
+                   "  eventSyncId INTEGER);"
+                   // event 5 recorded on stream 7 (call 10), again on stream 9 (call 20); event 6 on stream 13 (call 30, sync id 500)
+                   "INSERT INTO CUPTI_ACTIVITY_KIND_CUDA_EVENT VALUES(0,0,1,NULL,7,10,%1,5,NULL),(0,0,1,NULL,9,20,%1,5,NULL),"
+                   "  (0,0,1,NULL,13,30,%1,6,500);"
+                   // waits (syncType 2) on stream 21: for event 5 at call 15 and 25, for event 6 by its sync id, for event 5 before any record
+                   "INSERT INTO CUPTI_ACTIVITY_KIND_SYNCHRONIZATION VALUES(100,101,0,1,NULL,21,15,%1,NULL,2,5,NULL),"
+                   "  (200,201,0,1,NULL,21,25,%1,NULL,2,5,NULL),(300,301,0,1,NULL,21,40,%1,NULL,2,6,500),"
+                   "  (400,401,0,1,NULL,21,5,%1,NULL,2,5,NULL);")
+                   .arg(pid));
+        f.close();
+        const ReportPtr r = load(f.path());
+        QVERIFY(r);
+        QCOMPARE(r->syncs.size(), std::size_t(4));
+        std::map<std::uint32_t, std::pair<std::int32_t, std::uint32_t>> byWait; // wait call -> (stream, record call)
+        for (const SyncRecord &s : r->syncs) {
+            QCOMPARE(s.kind, SyncKind::StreamWaitEvent);
+            byWait[s.correlationId] = {s.awaitedStream, s.recordCorrelationId};
+        }
+        QCOMPARE(byWait[15], std::make_pair(std::int32_t(7), 10u));
+        QCOMPARE(byWait[25], std::make_pair(std::int32_t(9), 20u));
+        QCOMPARE(byWait[40], std::make_pair(std::int32_t(13), 30u));
+        QCOMPARE(byWait[5], std::make_pair(std::int32_t(-1), 0u));
     }
 };
 
