@@ -8,10 +8,11 @@ namespace rankscope {
 
 using namespace stats;
 
+
 CriticalPathSolutions::CriticalPathSolutions(std::shared_ptr<const Session> session, std::shared_ptr<const CollectiveMatch> match,
                                              KernelClassifier classes, CriticalPathOptions options)
     : m_session(std::move(session)), m_match(std::move(match)), m_classes(std::move(classes)), m_options(std::move(options)),
-      m_steps(*m_session, *m_match, m_options), m_summaries(m_steps.size())
+      m_steps(*m_session, *m_match, m_options, RankPages::ReleaseEachRank), m_summaries(m_steps.size())
 {
 }
 
@@ -20,15 +21,13 @@ TimeNs CriticalPathSolutions::annotatedStart(std::size_t i) const
     return m_steps.annotatedStart(i);
 }
 
-std::shared_ptr<const StepCriticalPath> CriticalPathSolutions::solve(std::size_t i) const
+std::shared_ptr<const StepCriticalPath> CriticalPathSolutions::solve(std::size_t i, RankPages pages) const
 {
-    auto path = std::make_shared<const StepCriticalPath>(solveCriticalPath(*m_session, *m_match, m_classes, m_options, m_steps.window(i)));
+    auto path = std::make_shared<const StepCriticalPath>(
+        solveCriticalPath(*m_session, *m_match, m_classes, m_options, m_steps.window(i, pages), pages));
     StepPathSummary summary = summarizePath(*m_session, *path);
-    // A step reads every rank's events in its window: their pages go back
-    // (unless the timeline reads them too), so solving step after step
-    // holds one step's pages, not the whole session's.
-    for (const RankEntry &entry : m_session->ranks())
-        ResidentBudget::process().doneReading(*entry.report);
+    if (pages == RankPages::ReleaseEachRank) // what the summary read of each rank (names, times) goes back too
+        releaseRankPages();
     const std::lock_guard lock(m_mutex);
     m_summaries[i] = std::move(summary);
     return path;
@@ -44,7 +43,7 @@ std::shared_ptr<const StepCriticalPath> CriticalPathSolutions::path(std::size_t 
             return m_kept.front().second;
         }
     }
-    std::shared_ptr<const StepCriticalPath> path = solve(i);
+    std::shared_ptr<const StepCriticalPath> path = solve(i, RankPages::ReleaseEachRank);
     const std::lock_guard lock(m_mutex);
     m_kept.insert(m_kept.begin(), {i, path});
     if (m_kept.size() > kKeptPaths)
@@ -52,12 +51,18 @@ std::shared_ptr<const StepCriticalPath> CriticalPathSolutions::path(std::size_t 
     return path;
 }
 
-StepPathSummary CriticalPathSolutions::summary(std::size_t i) const
+StepPathSummary CriticalPathSolutions::summary(std::size_t i, RankPages pages) const
 {
     if (std::optional<StepPathSummary> s = solvedSummary(i))
         return *std::move(s);
-    solve(i);
+    solve(i, pages);
     return *solvedSummary(i);
+}
+
+void CriticalPathSolutions::releaseRankPages() const
+{
+    for (const RankEntry &entry : m_session->ranks())
+        ResidentBudget::process().release(*entry.report);
 }
 
 std::optional<StepPathSummary> CriticalPathSolutions::solvedSummary(std::size_t i) const

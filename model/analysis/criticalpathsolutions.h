@@ -6,6 +6,7 @@
 // criticalPathSolutions), so the panel's first step costs that step, a
 // range change or a return to the tab reuses what was solved, and the
 // memory held grows by a summary a step, not by every step's segments.
+// The steps are found with each rank's pages given back once read.
 #include "stats/criticalpathtables.h"
 
 #include <memory>
@@ -29,16 +30,22 @@ public:
     TimeNs annotatedStart(std::size_t i) const;
 
     // Step i's path with its segments, solved now unless among the last
-    // kKeptPaths asked for. Safe from several threads.
+    // kKeptPaths asked for, one rank's pages held at a time (a step shown
+    // costs its graph, not a third of every rank's cache). Safe from
+    // several threads.
     static constexpr std::size_t kKeptPaths = 8;
     std::shared_ptr<const stats::StepCriticalPath> path(std::size_t i) const;
-    // Step i's summary, solving it unless it was (its segments not kept).
-    stats::StepPathSummary summary(std::size_t i) const;
+    // Step i's summary, solving it unless it was (its segments not kept):
+    // a few steps (those in view) release each rank's pages as path() does;
+    // every step keeps them (stats::RankPages).
+    stats::StepPathSummary summary(std::size_t i, stats::RankPages pages) const;
+    // Gives every rank's mapped pages back (after steps solved keeping them).
+    void releaseRankPages() const;
     // The summary if step i was solved, without solving it.
     std::optional<stats::StepPathSummary> solvedSummary(std::size_t i) const;
 
 private:
-    std::shared_ptr<const stats::StepCriticalPath> solve(std::size_t i) const;
+    std::shared_ptr<const stats::StepCriticalPath> solve(std::size_t i, stats::RankPages pages) const;
 
     std::shared_ptr<const Session> m_session;
     std::shared_ptr<const stats::CollectiveMatch> m_match;

@@ -104,6 +104,15 @@ void ResidentBudget::doneReading(const Report &report)
     }
 }
 
+void ResidentBudget::release(const Report &report)
+{
+    if (!report.indexCache)
+        return;
+    report.indexCache->release();
+    const std::lock_guard lock(m_mutex);
+    ++m_releases;
+}
+
 std::uint64_t ResidentBudget::usedBytes() const
 {
     const std::lock_guard lock(m_mutex);

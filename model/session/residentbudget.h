@@ -43,6 +43,12 @@ public:
     // its pages are given back now, unless the timeline used it lately, so
     // the pass holds one rank's pages at a time instead of every rank's.
     void doneReading(const Report &report);
+    // Gives `report`'s pages back now, even if the timeline used it lately
+    // (it reads back what it draws): a pass that reads a little of every
+    // rank at scattered places (a step's critical path: its interval and
+    // correlation lookups page in megabytes of each rank) holds one rank's
+    // pages at a time.
+    void release(const Report &report);
 
     // What the used ranks count against the budget, and how many times a
     // rank was released (for tests and benchmarks).

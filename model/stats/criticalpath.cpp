@@ -1,5 +1,7 @@
 #include "stats/criticalpath.h"
 
+#include "session/residentbudget.h"
+
 #include "stats/criticalpathgraph.h"
 #include "stats/stepmatrix.h"
 
@@ -184,7 +186,7 @@ std::vector<PathSegment> insideTheirEvents(const Session &session, const Collect
 
 StepCriticalPath solveStep(const Session &session, const CollectiveMatch &match, const KernelClassifier &classes,
                            const CriticalPathOptions &options, int step, TimeRange window,
-                           std::vector<std::optional<TrackEvent>> stepEvents, RunSide side, const std::vector<bool> &ranks)
+                           std::vector<std::optional<TrackEvent>> stepEvents, RunSide side, const std::vector<bool> &ranks, RankPages pages)
 {
     StepCriticalPath path;
     path.step = step;
@@ -193,7 +195,7 @@ StepCriticalPath solveStep(const Session &session, const CollectiveMatch &match,
     path.clockShift.resize(session.ranks().size());
     for (std::size_t r = 0; r < session.ranks().size(); ++r)
         path.clockShift[r] = match.shiftOf(int(r));
-    StepGraphInput input{window, std::move(stepEvents), &options.whatIfs, ranks};
+    StepGraphInput input{window, std::move(stepEvents), &options.whatIfs, ranks, pages == RankPages::ReleaseEachRank};
     const StepGraph g = buildStepGraph(session, match, classes, input);
     path.nodes = g.graph.nodeCount();
     path.edges = g.graph.edgeCount();
@@ -221,11 +223,11 @@ StepCriticalPath solveStep(const Session &session, const CollectiveMatch &match,
 
 } // namespace
 
-CriticalPathSteps::CriticalPathSteps(const Session &session, const CollectiveMatch &match, const CriticalPathOptions &options)
+CriticalPathSteps::CriticalPathSteps(const Session &session, const CollectiveMatch &match, const CriticalPathOptions &options, RankPages pages)
     : m_session(session), m_match(match), m_options(options)
 {
     if (!session.isComparison()) {
-        addRun(RunSide::None, {});
+        addRun(RunSide::None, {}, pages);
         return;
     }
     // Two runs side by side: each its own steps, over its own ranks (no
@@ -234,11 +236,11 @@ CriticalPathSteps::CriticalPathSteps(const Session &session, const CollectiveMat
         std::vector<bool> ranks(session.ranks().size(), false);
         for (const int r : session.rankIndicesOf(side))
             ranks[std::size_t(r)] = true;
-        addRun(side, std::move(ranks));
+        addRun(side, std::move(ranks), pages);
     }
 }
 
-void CriticalPathSteps::addRun(RunSide side, std::vector<bool> ranks)
+void CriticalPathSteps::addRun(RunSide side, std::vector<bool> ranks, RankPages pages)
 {
     const std::size_t count = m_session.ranks().size();
     const auto inRun = [&](std::size_t r) { return ranks.empty() || ranks[r]; };
@@ -264,6 +266,8 @@ void CriticalPathSteps::addRun(RunSide side, std::vector<bool> ranks)
         if (!inRun(r))
             continue;
         run->steps[r] = stepEventsOf(m_session.ranks()[r], pattern ? &*pattern : nullptr);
+        if (pages == RankPages::ReleaseEachRank) // its step annotations are copied out
+            ResidentBudget::process().release(*m_session.ranks()[r].report);
         run->ends[r].resize(run->steps[r].size());
         most = std::max(most, run->steps[r].size());
         const TimeRange recorded = Session::recordedExtent(m_session.ranks()[r]);
@@ -284,7 +288,7 @@ void CriticalPathSteps::addRun(RunSide side, std::vector<bool> ranks)
     m_runs.push_back(std::move(run));
 }
 
-StepWindow CriticalPathSteps::window(std::size_t i) const
+StepWindow CriticalPathSteps::window(std::size_t i, RankPages pages) const
 {
     const Entry &e = m_entries[i];
     const std::size_t count = m_session.ranks().size();
@@ -324,6 +328,8 @@ StepWindow CriticalPathSteps::window(std::size_t i) const
             start = std::max(start, endOf(r, k - 1));
         w.window.start = std::min(w.window.start, start + shift);
         w.window.end = std::max(w.window.end, endOf(r, k) + shift);
+        if (pages == RankPages::ReleaseEachRank)
+            ResidentBudget::process().release(*entry.report);
     }
     return w;
 }
@@ -344,9 +350,9 @@ TimeNs CriticalPathSteps::annotatedStart(std::size_t i) const
 }
 
 StepCriticalPath solveCriticalPath(const Session &session, const CollectiveMatch &match, const KernelClassifier &classes,
-                                   const CriticalPathOptions &options, const StepWindow &window)
+                                   const CriticalPathOptions &options, const StepWindow &window, RankPages pages)
 {
-    return solveStep(session, match, classes, options, window.step, window.window, window.stepEvents, window.side, window.ranks);
+    return solveStep(session, match, classes, options, window.step, window.window, window.stepEvents, window.side, window.ranks, pages);
 }
 
 std::vector<StepCriticalPath> criticalPaths(const Session &session, const CollectiveMatch &match, const KernelClassifier &classes,

@@ -97,6 +97,14 @@ struct CriticalPathOptions {
     std::vector<WhatIf> whatIfs;
 };
 
+// Whether a pass gives each rank's mapped pages back as soon as it is done
+// reading it (session/residentbudget.h). A step's interval and correlation
+// lookups page in megabytes of every rank (a third of 64 ranks' caches);
+// the viewer solving the steps it shows holds one rank's pages at a time,
+// at the cost of reading them in again for the next step (0.2 s a step of
+// 64 ranks here, against 3 ms): a pass over every step keeps them.
+enum class RankPages : std::uint8_t { Keep, ReleaseEachRank };
+
 // The path of every step (each step number that some rank has), or of
 // `options.range`; in a comparison, run A's steps then run B's, each over
 // its own run's ranks. Times on `match`'s clock (as recorded, or aligned
@@ -122,11 +130,12 @@ struct StepWindow {
 // session and match it reads.
 class CriticalPathSteps {
 public:
-    CriticalPathSteps(const Session &session, const CollectiveMatch &match, const CriticalPathOptions &options);
+    CriticalPathSteps(const Session &session, const CollectiveMatch &match, const CriticalPathOptions &options,
+                      RankPages pages = RankPages::Keep);
     std::size_t size() const { return m_entries.size(); }
     int stepOf(std::size_t i) const { return m_entries[i].step; }
     RunSide sideOf(std::size_t i) const { return m_entries[i].run->side; }
-    StepWindow window(std::size_t i) const;
+    StepWindow window(std::size_t i, RankPages pages = RankPages::Keep) const;
     // Where entry i's step annotations begin (the earliest rank's, on the
     // match's clock), without finding its ends; a range's start.
     TimeNs annotatedStart(std::size_t i) const;
@@ -143,7 +152,7 @@ private:
         int step = -1;
         std::optional<TimeRange> fixed; // a range or the whole run, instead of a step
     };
-    void addRun(RunSide side, std::vector<bool> ranks);
+    void addRun(RunSide side, std::vector<bool> ranks, RankPages pages);
 
     const Session &m_session;
     const CollectiveMatch &m_match;
@@ -155,6 +164,6 @@ private:
 
 // Step `window`'s path, as criticalPaths gives it.
 StepCriticalPath solveCriticalPath(const Session &session, const CollectiveMatch &match, const KernelClassifier &classes,
-                                   const CriticalPathOptions &options, const StepWindow &window);
+                                   const CriticalPathOptions &options, const StepWindow &window, RankPages pages = RankPages::Keep);
 
 } // namespace rankscope::stats

@@ -2,6 +2,7 @@
 
 #include "core/narrowing.h"
 #include "core/report.h"
+#include "session/residentbudget.h"
 #include "stats/diagnosisloop.h"
 
 #include <algorithm>
@@ -184,8 +185,11 @@ public:
     {
         m_out.stepEnd.assign(m_session.ranks().size(), PathGraph::kNone);
         for (int r = 0; r < int(m_session.ranks().size()); ++r)
-            if (m_input.ranks.empty() || m_input.ranks[std::size_t(r)])
+            if (m_input.ranks.empty() || m_input.ranks[std::size_t(r)]) {
                 buildRank(r);
+                if (m_input.releaseEachRank)
+                    ResidentBudget::process().release(*m_session.ranks()[std::size_t(r)].report);
+            }
         addCollectives();
         if (std::all_of(m_input.stepEvents.begin(), m_input.stepEvents.end(), [](const auto &e) { return !e; }))
             m_out.lastNode = lastNodeInWindow();

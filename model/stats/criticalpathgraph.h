@@ -70,6 +70,7 @@ struct StepGraphInput {
     // Per rank index, whether its events are in the graph (one run of a
     // comparison); empty: every rank.
     std::vector<bool> ranks;
+    bool releaseEachRank = false; // RankPages::ReleaseEachRank
 };
 
 struct StepGraph {

@@ -51,6 +51,8 @@ StepPathSummary unsolved(const CriticalPathSolutions &solutions, std::size_t i)
 // first few come soon, later ones in larger parts (each part rebuilds the
 // chart on the GUI thread).
 constexpr int kFirstPartMs = 300, kLargestPartMs = 3000;
+// The steps solved after the one shown while the table has no size yet.
+constexpr int kRowsBeforeLayout = 12;
 
 } // namespace
 
@@ -336,10 +338,16 @@ void CriticalPathPanel::solveMore()
         }
     };
     QTableView *view = m_steps->view();
-    const int first = view->rowAt(0), last = view->rowAt(view->viewport()->height() - 1);
-    if (first >= 0)
-        for (int r = first; r <= (last >= 0 ? last : view->model()->rowCount() - 1); ++r)
-            want(std::size_t(m_steps->proxy()->mapToSource(m_steps->proxy()->index(r, 0)).row()));
+    const int rows = m_steps->proxy()->rowCount();
+    int first = view->rowAt(0), last = view->rowAt(view->viewport()->height() - 1);
+    if (first < 0) { // not laid out yet: the first screenful
+        first = 0;
+        last = kRowsBeforeLayout - 1;
+    }
+    if (last < 0)
+        last = rows - 1;
+    for (int r = first; r <= std::min(last, rows - 1); ++r)
+        want(std::size_t(m_steps->proxy()->mapToSource(m_steps->proxy()->index(r, 0)).row()));
     if (m_solveAll)
         for (std::size_t row = 0; row < m_summaries.size(); ++row)
             want(row);
@@ -348,16 +356,21 @@ void CriticalPathPanel::solveMore()
     struct Part {
         std::vector<std::pair<std::size_t, StepPathSummary>> solved; // row, summary
     };
-    run<Part>([solutions = m_solutions, entries = m_entries, order = std::move(order), ms = m_partMs] {
+    // Every step: each rank's pages kept while they serve step after step
+    // (given back after the part), else read again for each (70 times slower).
+    const RankPages pages = m_solveAll ? RankPages::Keep : RankPages::ReleaseEachRank;
+    run<Part>([solutions = m_solutions, entries = m_entries, order = std::move(order), ms = m_partMs, pages] {
         Part part;
         QElapsedTimer clock;
         clock.start();
         for (const std::size_t row : order) {
             throwIfCancelled();
-            part.solved.emplace_back(row, solutions->summary(entries[row]));
+            part.solved.emplace_back(row, solutions->summary(entries[row], pages));
             if (clock.elapsed() >= ms)
                 break;
         }
+        if (pages == RankPages::Keep)
+            solutions->releaseRankPages();
         return part;
     }, [this](Part part) {
         for (auto &[row, summary] : part.solved)

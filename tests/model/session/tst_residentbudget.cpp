@@ -112,6 +112,24 @@ private slots:
         QCOMPARE(c->released, 1);
     }
 
+    // A pass that reads a little of every rank at scattered places (a
+    // step's critical path) gives each rank back even when the timeline
+    // used it lately: doneReading keeps it, release does not.
+    void releaseGivesBackEvenARankInUse()
+    {
+        ResidentBudget budget(1000);
+        std::shared_ptr<const CountingPages> a;
+        const ReportPtr report = cachedReport(100, &a);
+        budget.use(*report);
+        budget.doneReading(*report);
+        QCOMPARE(a->released, 0);
+        budget.release(*report);
+        QCOMPARE(a->released, 1);
+        QCOMPARE(budget.releases(), std::size_t(1));
+        budget.release(*std::make_shared<Report>()); // parsed from its trace: nothing mapped
+        QCOMPARE(budget.releases(), std::size_t(1));
+    }
+
     // A real cache: reading every event brings its pages in; releasing gives
     // them back to the page cache; the events read the same afterwards.
     void releasedPagesLeaveResidentMemoryAndReadBackTheSame()

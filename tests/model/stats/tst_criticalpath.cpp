@@ -475,7 +475,7 @@ private slots:
             QCOMPARE(criticalPathTable(*workspace.session(), {*path}).toCsv(), criticalPathTable(s, {full[shown]}).toCsv());
             std::vector<StepPathSummary> summaries(full.size());
             for (std::size_t k = full.size(); k-- > 0;)
-                summaries[k] = solutions->summary(k);
+                summaries[k] = solutions->summary(k, k % 2 ? RankPages::Keep : RankPages::ReleaseEachRank);
             QCOMPARE(criticalPathSummaryTable(*workspace.session(), summaries).toCsv(), criticalPathSummaryTable(s, full).toCsv());
             // Steps the panel has not solved yet: their numbers alone.
             std::vector<StepPathSummary> partly = summaries;
