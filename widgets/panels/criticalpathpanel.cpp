@@ -19,6 +19,7 @@
 #include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QTableView>
+#include <QTimer>
 #include <QVBoxLayout>
 
 namespace rankscope {
@@ -278,11 +279,16 @@ void CriticalPathPanel::present(Result result)
 
 void CriticalPathPanel::showSummaries()
 {
-    const int scrolled = m_steps->view()->verticalScrollBar()->value();
+    // The table is rebuilt as steps are solved: it stays where the user
+    // scrolled it (once laid out again), the shown step selected without
+    // scrolling back to it.
+    QTableView *view = m_steps->view();
+    const int scrolled = view->verticalScrollBar()->value();
     m_steps->setTable(criticalPathSummaryTable(*session(), m_summaries));
-    m_steps->view()->verticalScrollBar()->setValue(scrolled);
     if (m_shown >= 0)
-        m_steps->view()->selectRow(m_steps->proxy()->mapFromSource(m_steps->model()->index(m_shown, 0)).row());
+        view->selectionModel()->select(m_steps->proxy()->mapFromSource(m_steps->model()->index(m_shown, 0)),
+                                       QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+    QTimer::singleShot(0, view, [view, scrolled] { view->verticalScrollBar()->setValue(scrolled); });
     QStringList categories;
     std::vector<charts::Series> series;
     for (int k = 0; k < kPathKindCount; ++k)
