@@ -102,6 +102,7 @@ CriticalPathPanel::CriticalPathPanel(QWidget *parent)
     m_solveAllButton->setToolTip(tr("Solve every step's path, for the chart and the steps' table (the steps in view are solved as you scroll)"));
     m_solveAllButton->hide();
     connect(m_solveAllButton, &QPushButton::clicked, this, &CriticalPathPanel::solveAllSteps);
+    connect(this, &StatsPanel::computationFailed, this, [this] { m_refreshing = false; });
     whatIf->addWidget(m_solveAllButton);
     whatIf->addWidget(m_align);
     whatIf->addWidget(m_draw);
@@ -221,6 +222,7 @@ void CriticalPathPanel::refresh()
     const int shownStep = wasShown ? m_summaries[std::size_t(m_shown)].step : 0;
     const RunSide shownSide = wasShown ? m_summaries[std::size_t(m_shown)].side : RunSide::None;
     m_partMs = kFirstPartMs;
+    m_refreshing = true;
     run<Result>([ws = workspace(), sc = scope(), clock, options, shownStep, shownSide, pending = m_pendingTime]() mutable {
         Result r;
         r.notes = ws->collectiveMatch(clock)->notes;
@@ -258,6 +260,7 @@ void CriticalPathPanel::refresh()
 
 void CriticalPathPanel::present(Result result)
 {
+    m_refreshing = false;
     m_solutions = std::move(result.solutions);
     m_entries = std::move(result.entries);
     m_starts = std::move(result.starts);
@@ -333,6 +336,8 @@ void CriticalPathPanel::showSummaries()
 
 void CriticalPathPanel::solveMore()
 {
+    if (m_refreshing) // the rows are the last scope's: a job now would drop the new scope's
+        return;
     // The rows in view; the rest once asked for (every step of a long
     // session reads every rank's events: 4,650 steps of 64 ranks take 12 s).
     std::vector<std::size_t> order;
@@ -434,6 +439,8 @@ void CriticalPathPanel::showPath(int index)
         presentPath(-1, nullptr);
         return;
     }
+    if (m_refreshing) // a row of the last scope's table: the new scope shows its own step
+        return;
     if (index == m_shown && m_shownPath) {
         presentPath(index, m_shownPath); // drawn again (the box was ticked)
         return;

@@ -96,7 +96,8 @@ private:
     QStringList m_notes;                                      // how the collectives were matched
     bool m_ofRange = false;
     int m_partMs = 0; // how long the next quiet part solves
-    bool m_solveAll = false; // every step, not only those in view (asked for once per panel)
+    bool m_solveAll = false;   // every step, not only those in view (asked for once per panel)
+    bool m_refreshing = false; // a new scope's or setting's steps are being found: nothing else starts meanwhile
     QPushButton *m_solveAllButton = nullptr;
     int m_shown = -1;
     std::shared_ptr<const stats::StepCriticalPath> m_shownPath;
