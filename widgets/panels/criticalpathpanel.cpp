@@ -368,7 +368,7 @@ void CriticalPathPanel::solveMore()
         std::vector<std::pair<std::size_t, StepPathSummary>> solved; // row, summary
     };
     // Every step: each rank's pages kept while they serve step after step
-    // (given back after the part), else read again for each (70 times slower).
+    // (given back after the part), else read again for each (80 times slower on 64 ranks).
     const RankPages pages = m_solveAll ? RankPages::Keep : RankPages::ReleaseEachRank;
     run<Part>([solutions = m_solutions, entries = m_entries, order = std::move(order), ms = m_partMs, pages] {
         Part part;
