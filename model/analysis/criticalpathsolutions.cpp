@@ -8,10 +8,9 @@ namespace rankscope {
 
 using namespace stats;
 
-
 CriticalPathSolutions::CriticalPathSolutions(std::shared_ptr<const Session> session, std::shared_ptr<const CollectiveMatch> match,
                                              KernelClassifier classes, CriticalPathOptions options)
-    : m_session(std::move(session)), m_match(std::move(match)), m_classes(std::move(classes)), m_options(std::move(options)),
+    : m_session(std::move(session)), m_match(std::move(match)), m_names(*m_session, std::move(classes)), m_options(std::move(options)),
       m_steps(*m_session, *m_match, m_options, RankPages::ReleaseEachRank), m_summaries(m_steps.size())
 {
 }
@@ -24,7 +23,7 @@ TimeNs CriticalPathSolutions::annotatedStart(std::size_t i) const
 std::shared_ptr<const StepCriticalPath> CriticalPathSolutions::solve(std::size_t i, RankPages pages) const
 {
     auto path = std::make_shared<const StepCriticalPath>(
-        solveCriticalPath(*m_session, *m_match, m_classes, m_options, m_steps.window(i, pages), pages));
+        solveCriticalPath(*m_session, *m_match, m_names, m_options, m_steps.window(i, pages), pages));
     StepPathSummary summary = summarizePath(*m_session, *path);
     if (pages == RankPages::ReleaseEachRank) // what the summary read of each rank (names, times) goes back too
         releaseRankPages();

@@ -49,7 +49,7 @@ private:
 
     std::shared_ptr<const Session> m_session;
     std::shared_ptr<const stats::CollectiveMatch> m_match;
-    stats::KernelClassifier m_classes;
+    stats::PathNameClasses m_names;
     stats::CriticalPathOptions m_options;
     stats::CriticalPathSteps m_steps;
     mutable std::mutex m_mutex;

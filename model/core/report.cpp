@@ -68,6 +68,54 @@ std::span<const TrackEvent> Report::gpuOpsFor(std::uint64_t key) const
     return {first, last};
 }
 
+namespace {
+
+// The first entry of `byKey` whose key is not below `key`, searched from
+// `hint` outwards by doubling steps, then halving between the last two.
+template<class KeyOf>
+std::size_t gallopLowerBound(const Column<TrackEvent> &byKey, std::uint64_t key, std::size_t hint, KeyOf keyOf)
+{
+    const std::size_t n = byKey.size();
+    const auto lowerBound = [&](std::size_t lo, std::size_t hi) {
+        return std::size_t(std::lower_bound(byKey.begin() + std::ptrdiff_t(lo), byKey.begin() + std::ptrdiff_t(hi), key,
+                                            [&](const TrackEvent &e, std::uint64_t k) { return keyOf(e) < k; })
+                           - byKey.begin());
+    };
+    const std::size_t h = std::min(hint, n);
+    if (h < n && keyOf(byKey[h]) < key) { // rightwards: the answer is past h
+        std::size_t bound = 1;
+        while (h + bound < n && keyOf(byKey[h + bound]) < key)
+            bound *= 2;
+        return lowerBound(h + bound / 2 + 1, std::min(h + bound, n));
+    }
+    // leftwards: the answer is h or before it
+    std::size_t bound = 1;
+    while (bound <= h && keyOf(byKey[h - bound]) >= key)
+        bound *= 2;
+    return lowerBound(bound > h ? 0 : h - bound + 1, h - bound / 2);
+}
+
+} // namespace
+
+std::optional<TrackEvent> Report::apiCallFor(std::uint64_t key, std::size_t &hint) const
+{
+    const auto keyOf = [&](const TrackEvent &e) { return correlationKeyOf(e); };
+    hint = gallopLowerBound(apiByCorrelation, key, hint, keyOf);
+    if (hint == apiByCorrelation.size() || keyOf(apiByCorrelation[hint]) != key)
+        return std::nullopt;
+    return apiByCorrelation[hint];
+}
+
+std::span<const TrackEvent> Report::gpuOpsFor(std::uint64_t key, std::size_t &hint) const
+{
+    const auto keyOf = [&](const TrackEvent &e) { return correlationKeyOf(e); };
+    hint = gallopLowerBound(gpuByCorrelation, key, hint, keyOf);
+    std::size_t last = hint;
+    while (last < gpuByCorrelation.size() && keyOf(gpuByCorrelation[last]) == key)
+        ++last;
+    return {gpuByCorrelation.begin() + std::ptrdiff_t(hint), gpuByCorrelation.begin() + std::ptrdiff_t(last)};
+}
+
 QString Report::memcpyKindLabel(int id) const
 {
     if (id >= 0 && std::size_t(id) < memcpyKindLabels.size() && !memcpyKindLabels[id].isEmpty())

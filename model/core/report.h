@@ -348,6 +348,12 @@ struct Report : std::enable_shared_from_this<Report> {
     }
     std::optional<TrackEvent> apiCallFor(std::uint64_t key) const;
     std::span<const TrackEvent> gpuOpsFor(std::uint64_t key) const;
+    // The same for keys asked in mostly rising order (a step's calls in
+    // time order): each search gallops from where the last ended, `hint`,
+    // over a few neighbours (whose keys are cached) instead of halving
+    // millions of entries, each read through two other columns.
+    std::optional<TrackEvent> apiCallFor(std::uint64_t key, std::size_t &hint) const;
+    std::span<const TrackEvent> gpuOpsFor(std::uint64_t key, std::size_t &hint) const;
     // The correlation id of an API call or GPU op; 0 when it has none.
     std::uint32_t correlationIdOf(const Track &track, std::size_t event) const;
 

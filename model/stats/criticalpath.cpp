@@ -1,5 +1,6 @@
 #include "stats/criticalpath.h"
 
+#include "load/workerpool.h"
 #include "session/residentbudget.h"
 
 #include "stats/criticalpathgraph.h"
@@ -184,7 +185,7 @@ std::vector<PathSegment> insideTheirEvents(const Session &session, const Collect
     return out;
 }
 
-StepCriticalPath solveStep(const Session &session, const CollectiveMatch &match, const KernelClassifier &classes,
+StepCriticalPath solveStep(const Session &session, const CollectiveMatch &match, const PathNameClasses &names,
                            const CriticalPathOptions &options, int step, TimeRange window,
                            std::vector<std::optional<TrackEvent>> stepEvents, RunSide side, const std::vector<bool> &ranks, RankPages pages)
 {
@@ -196,7 +197,7 @@ StepCriticalPath solveStep(const Session &session, const CollectiveMatch &match,
     for (std::size_t r = 0; r < session.ranks().size(); ++r)
         path.clockShift[r] = match.shiftOf(int(r));
     StepGraphInput input{window, std::move(stepEvents), &options.whatIfs, ranks, pages == RankPages::ReleaseEachRank};
-    const StepGraph g = buildStepGraph(session, match, classes, input);
+    const StepGraph g = buildStepGraph(session, match, names, input);
     path.nodes = g.graph.nodeCount();
     path.edges = g.graph.edgeCount();
 
@@ -349,20 +350,20 @@ TimeNs CriticalPathSteps::annotatedStart(std::size_t i) const
     return start;
 }
 
-StepCriticalPath solveCriticalPath(const Session &session, const CollectiveMatch &match, const KernelClassifier &classes,
+StepCriticalPath solveCriticalPath(const Session &session, const CollectiveMatch &match, const PathNameClasses &names,
                                    const CriticalPathOptions &options, const StepWindow &window, RankPages pages)
 {
-    return solveStep(session, match, classes, options, window.step, window.window, window.stepEvents, window.side, window.ranks, pages);
+    return solveStep(session, match, names, options, window.step, window.window, window.stepEvents, window.side, window.ranks, pages);
 }
 
 std::vector<StepCriticalPath> criticalPaths(const Session &session, const CollectiveMatch &match, const KernelClassifier &classes,
                                             const CriticalPathOptions &options)
 {
     const CriticalPathSteps steps(session, match, options);
-    std::vector<StepCriticalPath> paths;
-    paths.reserve(steps.size());
-    for (std::size_t i = 0; i < steps.size(); ++i)
-        paths.push_back(solveCriticalPath(session, match, classes, options, steps.window(i)));
+    const PathNameClasses names(session, classes);
+    std::vector<StepCriticalPath> paths(steps.size());
+    // Each step's graph is its own: solved side by side.
+    parallelFor(steps.size(), [&](std::size_t i) { paths[i] = solveCriticalPath(session, match, names, options, steps.window(i)); });
     return paths;
 }
 

@@ -9,6 +9,7 @@
 // "Critical path"; stats/criticalpathgraph.h builds and solves it.
 #include "session/session.h"
 #include "stats/collectives.h"
+#include "stats/criticalpathnames.h"
 #include "stats/kernelclasses.h"
 
 #include <QRegularExpression>
@@ -162,8 +163,9 @@ private:
     mutable std::mutex m_mutex;
 };
 
-// Step `window`'s path, as criticalPaths gives it.
-StepCriticalPath solveCriticalPath(const Session &session, const CollectiveMatch &match, const KernelClassifier &classes,
+// Step `window`'s path, as criticalPaths gives it; `names` (the
+// communication kernels, the data loaders) made once for all the steps.
+StepCriticalPath solveCriticalPath(const Session &session, const CollectiveMatch &match, const PathNameClasses &names,
                                    const CriticalPathOptions &options, const StepWindow &window, RankPages pages = RankPages::Keep);
 
 } // namespace rankscope::stats

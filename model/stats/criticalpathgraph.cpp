@@ -3,7 +3,6 @@
 #include "core/narrowing.h"
 #include "core/report.h"
 #include "session/residentbudget.h"
-#include "stats/diagnosisloop.h"
 
 #include <algorithm>
 #include <cmath>
@@ -146,32 +145,135 @@ struct HostMoment {
     EventLocation event;
 };
 
-// Per process, its threads' moments by time: the events' ends, and every
-// start and end.
-struct ProcessMoments {
-    std::vector<HostMoment> ends, all;
+// An event's start or end on its thread. By time; at one time the ends
+// of events that took time, then the starts (an outer before an inner),
+// then the ends of events that took none (a 0 µs op in a PyTorch trace:
+// its end sorted before its start would leave it open for the rest of the
+// step, and every gap after it named after it); among ends, an inner
+// before an outer. The order's keys are written out, not looked up in
+// every comparison.
+struct Boundary {
+    TimeNs time;
+    int phase;          // 0: an end of an event that took time, 1: a start, 2: an end of one that took none
+    TimeNs other;       // a start's end (later first), an end's start (later first)
+    std::int64_t order; // then a start's event ascending, an end's descending
+    std::uint32_t event; // in its thread's events
+    bool start;
 };
 
-// The latest moment of another thread in (after, at), at most `within`
-// before `at`; null when none. Strictly before: two threads never wake
-// each other at one instant.
-const HostMoment *wakingMoment(const std::vector<HostMoment> &moments, std::uint32_t tid, TimeNs after, TimeNs at, TimeNs within)
+bool boundaryBefore(const Boundary &a, const Boundary &b)
 {
-    auto it = std::lower_bound(moments.begin(), moments.end(), at, [](const HostMoment &e, TimeNs t) { return e.time < t; });
-    while (it != moments.begin()) {
-        const HostMoment &e = *--it;
-        if (e.time <= after || at - e.time > within)
-            return nullptr;
-        if (e.tid != tid)
-            return &e;
-    }
-    return nullptr;
+    if (a.time != b.time)
+        return a.time < b.time;
+    if (a.phase != b.phase)
+        return a.phase < b.phase;
+    if (a.other != b.other)
+        return a.other > b.other;
+    return a.order < b.order;
 }
+
+// A thread's boundaries in that order. Its events come a track at a time,
+// each track's by start, so each track's starts (and, where its events do
+// not nest, its ends) are in order already: those runs are merged, not
+// sorted (sorting every thread's boundaries every step was a third of the
+// graph's time).
+std::vector<Boundary> threadBoundaries(const std::vector<HostEvent> &events)
+{
+    std::vector<Boundary> bounds;
+    bounds.reserve(events.size() * 2);
+    std::vector<std::size_t> runEnds; // where each sorted run ends in `bounds`
+    const auto addRun = [&](std::size_t from) {
+        if (!std::is_sorted(bounds.begin() + std::ptrdiff_t(from), bounds.end(), boundaryBefore))
+            std::sort(bounds.begin() + std::ptrdiff_t(from), bounds.end(), boundaryBefore);
+        runEnds.push_back(bounds.size());
+    };
+    for (std::size_t first = 0; first < events.size();) {
+        std::size_t last = first;
+        while (last < events.size() && events[last].track == events[first].track)
+            ++last;
+        const std::size_t starts = bounds.size();
+        for (std::size_t i = first; i < last; ++i)
+            bounds.push_back({events[i].start, 1, events[i].end, std::int64_t(i), std::uint32_t(i), true});
+        addRun(starts);
+        const std::size_t ends = bounds.size();
+        for (std::size_t i = first; i < last; ++i)
+            bounds.push_back({events[i].end, events[i].start == events[i].end ? 2 : 0, events[i].start, -std::int64_t(i), std::uint32_t(i), false});
+        addRun(ends);
+        first = last;
+    }
+    // Merge neighbouring runs pairwise until one is left.
+    while (runEnds.size() > 1) {
+        std::vector<std::size_t> merged;
+        std::size_t begin = 0;
+        for (std::size_t k = 0; k < runEnds.size(); k += 2) {
+            if (k + 1 < runEnds.size()) {
+                std::inplace_merge(bounds.begin() + std::ptrdiff_t(begin), bounds.begin() + std::ptrdiff_t(runEnds[k]),
+                                   bounds.begin() + std::ptrdiff_t(runEnds[k + 1]), boundaryBefore);
+                merged.push_back(runEnds[k + 1]);
+            } else {
+                merged.push_back(runEnds[k]);
+            }
+            begin = merged.back();
+        }
+        runEnds = std::move(merged);
+    }
+    return bounds;
+}
+
+// A process's threads, each with its boundaries in order: which other
+// thread's moment woke one of them. Asked of each thread's boundaries in
+// turn (a process has a few threads; most steps ask a few times), not of
+// one list of the process's moments merged every step.
+class ProcessThreads {
+public:
+    explicit ProcessThreads(int rank) : m_rank(rank) {}
+    void addThread(std::uint32_t tid, const std::vector<HostEvent> &events, const std::vector<Boundary> &bounds)
+    {
+        m_threads.push_back({tid, &events, &bounds});
+    }
+
+    // The latest start or end (`endsOnly`: end) of another thread in
+    // (after, at), at most `within` before `at`; none when there is none.
+    // Strictly before: two threads never wake each other at one instant.
+    // At one time, the later thread's (as added), its last boundary.
+    std::optional<HostMoment> waking(std::uint32_t tid, TimeNs after, TimeNs at, TimeNs within, bool endsOnly) const
+    {
+        std::optional<HostMoment> best;
+        for (const Thread &t : m_threads) {
+            if (t.tid == tid)
+                continue;
+            const std::vector<Boundary> &bounds = *t.bounds;
+            auto it = std::lower_bound(bounds.begin(), bounds.end(), at, [](const Boundary &b, TimeNs time) { return b.time < time; });
+            while (it != bounds.begin()) {
+                const Boundary &b = *--it;
+                if (b.time <= after || at - b.time > within)
+                    break;
+                if (endsOnly && b.start)
+                    continue;
+                if (!best || b.time >= best->time) {
+                    const HostEvent &e = (*t.events)[b.event];
+                    best = HostMoment{b.time, e.node + (b.start ? 0u : 1u), t.tid, {m_rank, e.track, e.event}};
+                }
+                break;
+            }
+        }
+        return best;
+    }
+
+private:
+    struct Thread {
+        std::uint32_t tid;
+        const std::vector<HostEvent> *events;
+        const std::vector<Boundary> *bounds;
+    };
+    int m_rank;
+    std::vector<Thread> m_threads;
+};
 
 class StepGraphBuilder {
 public:
-    StepGraphBuilder(const Session &session, const CollectiveMatch &match, const KernelClassifier &classes, const StepGraphInput &input)
-        : m_session(session), m_match(match), m_classes(classes), m_input(input), m_nodes(session.ranks().size()),
+    StepGraphBuilder(const Session &session, const CollectiveMatch &match, const PathNameClasses &names, const StepGraphInput &input)
+        : m_session(session), m_match(match), m_names(names), m_input(input), m_nodes(session.ranks().size()),
           m_matched(session.ranks().size())
     {
         for (const CollectiveInstance &c : match.instances)
@@ -209,15 +311,18 @@ private:
     std::uint32_t nodeOf(int rank, std::uint32_t track, std::uint32_t event) const
     {
         const auto &nodes = m_nodes[std::size_t(rank)];
-        const auto it = nodes.find(eventKey(track, event));
-        return it == nodes.end() ? PathGraph::kNone : it->second;
+        const std::uint64_t key = eventKey(track, event);
+        const auto it = std::lower_bound(nodes.begin(), nodes.end(), key, [](const EventNode &n, std::uint64_t k) { return n.key < k; });
+        return it == nodes.end() || it->key != key ? PathGraph::kNone : it->node;
     }
 
+    // Events are added by track, each track's by index, so each rank's
+    // list stays sorted by key.
     std::uint32_t addEventNodes(int rank, std::uint32_t track, std::uint32_t event, TimeNs start, TimeNs end)
     {
         const std::uint32_t s = graph().addNode(start, rank);
         graph().addNode(end, rank);
-        m_nodes[std::size_t(rank)].emplace(eventKey(track, event), s);
+        m_nodes[std::size_t(rank)].push_back({eventKey(track, event), s});
         return s;
     }
 
@@ -246,32 +351,25 @@ private:
         return f;
     }
 
-    // isDataLoadingName, once per name of a rank's report (a regular
-    // expression over thousands of ranges per step).
-    bool isDataLoaderName(int rank, StringId name)
-    {
-        const auto [it, added] = m_loaderNames.try_emplace((std::uint64_t(std::uint32_t(rank)) << 32) | name, false);
-        if (added)
-            it->second = isDataLoadingName(m_session.ranks()[std::size_t(rank)].report->strings.string(name));
-        return it->second;
-    }
-
     void buildRank(int r);
     void addGpuEdges(int r, std::vector<GpuOp> &ops);
     StreamWaits recordedStreamWaits(int r, const std::vector<GpuOp> &ops) const;
-    void buildThread(int r, std::uint32_t tid, const std::vector<HostEvent> &events, const std::vector<GpuOp> &opsByEnd,
-                     const ProcessMoments &process);
+    void buildThread(int r, std::uint32_t tid, const std::vector<HostEvent> &events, const std::vector<Boundary> &bounds,
+                     const std::vector<GpuOp> &opsByEnd, const ProcessThreads &process);
     void addCollectives();
     std::uint32_t lastNodeInWindow() const;
 
     const Session &m_session;
     const CollectiveMatch &m_match;
-    const KernelClassifier &m_classes;
+    const PathNameClasses &m_names;
     const StepGraphInput &m_input;
     StepGraph m_out;
-    std::vector<std::unordered_map<std::uint64_t, std::uint32_t>> m_nodes; // per rank: (track, event) -> start node
+    struct EventNode {
+        std::uint64_t key; // eventKey(track, event)
+        std::uint32_t node; // its start
+    };
+    std::vector<std::vector<EventNode>> m_nodes; // per rank, by key
     std::vector<std::unordered_set<std::uint64_t>> m_matched;             // per rank: kernels in a matched collective
-    std::unordered_map<std::uint64_t, bool> m_loaderNames;                 // (rank, name) -> isDataLoadingName
 };
 
 void StepGraphBuilder::buildRank(int r)
@@ -300,8 +398,7 @@ void StepGraphBuilder::buildRank(int r)
                 GpuOp op{t, i, node, start, end, track.pid, track.deviceId};
                 op.kind = track.kind == TrackKind::Memcpy ? PathKind::Memcpy
                     : track.kind == TrackKind::Memset     ? PathKind::Memset
-                    : m_classes.classify(report.strings.view(track.slices.name(i))) == KernelClass::Communication
-                        ? PathKind::Communication
+                    : m_names.isCommunication(r, track.slices.name(i)) ? PathKind::Communication
                         : PathKind::Kernel;
                 ops.push_back(op);
             } else {
@@ -312,23 +409,16 @@ void StepGraphBuilder::buildRank(int r)
     addGpuEdges(r, ops);
     std::vector<GpuOp> byEnd = ops;
     std::sort(byEnd.begin(), byEnd.end(), [](const GpuOp &a, const GpuOp &b) { return a.end < b.end; });
-    std::map<std::uint32_t, ProcessMoments> processes;
+    std::vector<std::vector<Boundary>> bounds;
+    bounds.reserve(threads.size());
+    std::map<std::uint32_t, ProcessThreads> processes;
     for (const auto &[thread, events] : threads) {
-        ProcessMoments &p = processes[thread.first];
-        for (const HostEvent &e : events) {
-            const HostMoment end{e.end, e.node + 1, thread.second, {r, e.track, e.event}};
-            p.ends.push_back(end);
-            p.all.push_back(end);
-            p.all.push_back({e.start, e.node, thread.second, {r, e.track, e.event}});
-        }
+        bounds.push_back(threadBoundaries(events));
+        processes.try_emplace(thread.first, r).first->second.addThread(thread.second, events, bounds.back());
     }
-    const auto byTime = [](const HostMoment &a, const HostMoment &b) { return a.time < b.time; };
-    for (auto &[pid, p] : processes) {
-        std::sort(p.ends.begin(), p.ends.end(), byTime);
-        std::sort(p.all.begin(), p.all.end(), byTime);
-    }
+    std::size_t k = 0;
     for (const auto &[thread, events] : threads)
-        buildThread(r, thread.second, events, byEnd, processes[thread.first]);
+        buildThread(r, thread.second, events, bounds[k++], byEnd, processes.at(thread.first));
 
     // Where the rank's step ends: its annotation's end, or the end of the
     // last GPU work a call inside it launched, whichever is later.
@@ -357,10 +447,11 @@ void StepGraphBuilder::addGpuEdges(int r, std::vector<GpuOp> &ops)
     });
     // Each op's launching call, when the trace ties one to it.
     std::vector<std::optional<TrackEvent>> launches(ops.size());
+    std::size_t hint = 0;
     for (std::size_t i = 0; i < ops.size(); ++i) {
         const Track &track = report.tracks[ops[i].track];
         if (const std::uint32_t correlation = report.correlationIdOf(track, ops[i].event))
-            if ((launches[i] = report.apiCallFor(Report::correlationKey(track.pid, correlation))))
+            if ((launches[i] = report.apiCallFor(Report::correlationKey(track.pid, correlation), hint)))
                 ops[i].launchStart = report.tracks[launches[i]->track].slices.start(launches[i]->event) + toMatch;
     }
     // The op before each on its stream (kernels, copies and memsets of a
@@ -471,8 +562,9 @@ StreamWaits StepGraphBuilder::recordedStreamWaits(int r, const std::vector<GpuOp
             byStream[{ops[i].pid, ops[i].device, report.tracks[ops[i].track].streamId}].push_back(i);
     for (auto &[stream, list] : byStream)
         std::sort(list.begin(), list.end(), [&](std::size_t a, std::size_t b) { return ops[a].launchStart < ops[b].launchStart; });
+    std::size_t hint = 0;
     const auto callStart = [&](std::uint32_t pid, std::uint32_t correlation) -> std::optional<TimeNs> {
-        const auto call = correlation ? report.apiCallFor(Report::correlationKey(pid, correlation)) : std::nullopt;
+        const auto call = correlation ? report.apiCallFor(Report::correlationKey(pid, correlation), hint) : std::nullopt;
         return call ? std::optional<TimeNs>(report.tracks[call->track].slices.start(call->event) + toMatch) : std::nullopt;
     };
     const TimeNs lo = m_input.window.start - toMatch, hi = m_input.window.end - toMatch;
@@ -510,40 +602,11 @@ StreamWaits StepGraphBuilder::recordedStreamWaits(int r, const std::vector<GpuOp
     return out;
 }
 
-void StepGraphBuilder::buildThread(int r, std::uint32_t tid, const std::vector<HostEvent> &events, const std::vector<GpuOp> &opsByEnd,
-                                   const ProcessMoments &process)
+void StepGraphBuilder::buildThread(int r, std::uint32_t tid, const std::vector<HostEvent> &events, const std::vector<Boundary> &bounds,
+                                   const std::vector<GpuOp> &opsByEnd, const ProcessThreads &process)
 {
     const RankEntry &entry = m_session.ranks()[std::size_t(r)];
     const Report &report = *entry.report;
-    struct Boundary {
-        TimeNs time;
-        bool start;
-        std::size_t event; // in `events`
-    };
-    std::vector<Boundary> bounds;
-    bounds.reserve(events.size() * 2);
-    for (std::size_t i = 0; i < events.size(); ++i) {
-        bounds.push_back({events[i].start, true, i});
-        bounds.push_back({events[i].end, false, i});
-    }
-    // By time; at one time the ends of events that took time, then the
-    // starts (an outer before an inner), then the ends of events that took
-    // none (a 0 µs op in a PyTorch trace: its end sorted before its start
-    // would leave it open for the rest of the step, and every gap after it
-    // named after it); among ends, an inner before an outer.
-    const auto phase = [&](const Boundary &b) {
-        return b.start ? 1 : events[b.event].start == events[b.event].end ? 2 : 0;
-    };
-    std::sort(bounds.begin(), bounds.end(), [&](const Boundary &a, const Boundary &b) {
-        if (a.time != b.time)
-            return a.time < b.time;
-        if (phase(a) != phase(b))
-            return phase(a) < phase(b);
-        const HostEvent &x = events[a.event], &y = events[b.event];
-        if (a.start)
-            return x.end != y.end ? x.end > y.end : a.event < b.event;
-        return x.start != y.start ? x.start > y.start : a.event > b.event;
-    });
     auto nodeOfBound = [&](const Boundary &b) { return events[b.event].node + (b.start ? 0u : 1u); };
 
     // What each host event is: its kind on the path, and the what-if scale of its time.
@@ -554,6 +617,7 @@ void StepGraphBuilder::buildThread(int r, std::uint32_t tid, const std::vector<H
         bool dataLoading = false; // everything inside it waits for input
     };
     std::vector<EventInfo> info(events.size());
+    std::size_t hint = 0; // the thread's calls launch in rising correlation order
     const bool hasStep = std::size_t(r) < m_input.stepEvents.size() && m_input.stepEvents[std::size_t(r)].has_value();
     const TrackEvent stepEvent = hasStep ? *m_input.stepEvents[std::size_t(r)] : TrackEvent{};
     for (std::size_t i = 0; i < events.size(); ++i) {
@@ -567,7 +631,7 @@ void StepGraphBuilder::buildThread(int r, std::uint32_t tid, const std::vector<H
                     in.rangeFactor *= float(w.factor);
         if (track.kind == TrackKind::Nvtx) {
             const bool isStep = hasStep && stepEvent == TrackEvent{e.track, e.event};
-            in.dataLoading = isDataLoaderName(r, track.slices.name(e.event));
+            in.dataLoading = m_names.isDataLoader(r, track.slices.name(e.event));
             in.kind = isStep || in.dataLoading ? PathKind::Idle : PathKind::Cpu;
             continue;
         }
@@ -577,7 +641,7 @@ void StepGraphBuilder::buildThread(int r, std::uint32_t tid, const std::vector<H
             continue;
         const std::uint32_t correlation = report.correlationIdOf(track, e.event);
         const std::span<const TrackEvent> launched =
-            correlation ? report.gpuOpsFor(Report::correlationKey(track.pid, correlation)) : std::span<const TrackEvent>{};
+            correlation ? report.gpuOpsFor(Report::correlationKey(track.pid, correlation), hint) : std::span<const TrackEvent>{};
         TimeNs awaitedEnd = kTimeMin;
         if (isSynchronizingCall(name)) {
             // The last GPU work of the process that ended inside the call.
@@ -614,7 +678,7 @@ void StepGraphBuilder::buildThread(int r, std::uint32_t tid, const std::vector<H
     };
     // The thread's first start in the window, after it was idle since the window began.
     if (!bounds.empty() && bounds.front().start && bounds.front().time - m_input.window.start >= kBlockedAtLeastNs)
-        if (const HostMoment *waker = wakingMoment(process.all, tid, m_input.window.start, bounds.front().time, kIdleWakeNs))
+        if (const std::optional<HostMoment> waker = process.waking(tid, m_input.window.start, bounds.front().time, kIdleWakeNs, false))
             addWake(*waker, nodeOfBound(bounds.front()), bounds.front().time);
 
     // The open events by start (the last is the innermost), each with what
@@ -686,16 +750,16 @@ void StepGraphBuilder::buildThread(int r, std::uint32_t tid, const std::vector<H
             if (gpuBinds)
                 edge.weight = 0;
             graph().addEdge(edge, !gpuBinds);
-        } else if (const HostMoment *waker = !next.start && !open.empty() && open.back().event == next.event && gap >= kBlockedAtLeastNs
-                                                 ? wakingMoment(process.ends, tid, b.time, next.time, kThreadWakeNs)
-                                                 : nullptr) {
+        } else if (const std::optional<HostMoment> waker = !next.start && !open.empty() && open.back().event == next.event && gap >= kBlockedAtLeastNs
+                                                               ? process.waking(tid, b.time, next.time, kThreadWakeNs, true)
+                                                               : std::nullopt) {
             // Blocked in its own time until another thread of the process ended something.
             graph().addEdge({waker->node, to, next.time - waker->time, 1.0f, PathKind::Sync, edge.event, true}, true);
             edge.weight = 0;
             graph().addEdge(edge, false);
-        } else if (const HostMoment *waker = next.start && open.empty() && gap >= kBlockedAtLeastNs
-                                                 ? wakingMoment(process.all, tid, b.time, next.time, kIdleWakeNs)
-                                                 : nullptr) {
+        } else if (const std::optional<HostMoment> waker = next.start && open.empty() && gap >= kBlockedAtLeastNs
+                                                               ? process.waking(tid, b.time, next.time, kIdleWakeNs, false)
+                                                               : std::nullopt) {
             // Idle until another thread of the process started or ended something.
             addWake(*waker, to, next.time);
             edge.weight = 0;
@@ -762,9 +826,9 @@ std::uint32_t StepGraphBuilder::lastNodeInWindow() const
 
 } // namespace
 
-StepGraph buildStepGraph(const Session &session, const CollectiveMatch &match, const KernelClassifier &classes, const StepGraphInput &input)
+StepGraph buildStepGraph(const Session &session, const CollectiveMatch &match, const PathNameClasses &names, const StepGraphInput &input)
 {
-    return StepGraphBuilder(session, match, classes, input).build();
+    return StepGraphBuilder(session, match, names, input).build();
 }
 
 TimeNs stepEndTime(const Session &session, int rankIndex, const TrackEvent &stepEvent)
@@ -774,6 +838,7 @@ TimeNs stepEndTime(const Session &session, int rankIndex, const TrackEvent &step
     const SliceTrack &steps = report.tracks[stepEvent.track].slices;
     const TimeNs from = steps.start(stepEvent.event), to = steps.end(stepEvent.event);
     TimeNs end = to;
+    std::size_t hint = 0;
     for (const Track &track : report.tracks) {
         if (track.kind != TrackKind::CudaApi || !Session::ownsTrack(entry, track))
             continue;
@@ -781,7 +846,7 @@ TimeNs stepEndTime(const Session &session, int rankIndex, const TrackEvent &step
             if (track.slices.start(i) < from || track.slices.start(i) >= to) // launched inside: [from, to)
                 return;
             if (const std::uint32_t correlation = report.correlationIdOf(track, i))
-                for (const TrackEvent &g : report.gpuOpsFor(Report::correlationKey(track.pid, correlation)))
+                for (const TrackEvent &g : report.gpuOpsFor(Report::correlationKey(track.pid, correlation), hint))
                     end = std::max(end, report.tracks[g.track].slices.end(g.event));
         });
     }

@@ -83,7 +83,7 @@ struct StepGraph {
     std::uint32_t lastNode = PathGraph::kNone;
 };
 
-StepGraph buildStepGraph(const Session &session, const CollectiveMatch &match, const KernelClassifier &classes,
+StepGraph buildStepGraph(const Session &session, const CollectiveMatch &match, const PathNameClasses &names,
                          const StepGraphInput &input);
 
 // When a rank's step ends (see StepGraph::stepEnd) in session time, without

@@ -7,6 +7,7 @@
 #include "stats/diagnosis.h"
 
 #include <algorithm>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -15,7 +16,8 @@ namespace rankscope::stats {
 // Whether a range's name says it loads input (PyTorch's DataLoader ops, a
 // "data_loading" range, fetch, collate, prefetch, ...): the diagnosis'
 // input-starvation finding and the critical path's idle time read the same.
-bool isDataLoadingName(const QString &name);
+// `name` is UTF-8, as the string table holds it.
+bool isDataLoadingName(std::string_view name);
 
 // Whether the loop has annotated steps, the loop's range (first step start
 // to last step end, else the GPU's whole span), the idle gaps between the

@@ -1,5 +1,6 @@
 #include "stats/reportcatalog.h"
 
+#include "load/workerpool.h"
 #include "stats/ranktimemap.h"
 
 #include "stats/apirules.h"
@@ -134,10 +135,12 @@ std::optional<ResultTable> runSessionReport(const QString &name, const Session &
         ResultTable t;
         if (name == QLatin1String("critical_path")) {
             t = criticalPathTable(session, criticalPaths(session, match, classes, pathOptions));
-        } else { // a step's summary, its segments let go before the next step is solved
-            std::vector<StepPathSummary> summaries;
-            for (std::size_t i = 0; i < steps.size(); ++i)
-                summaries.push_back(summarizePath(session, solveCriticalPath(session, match, classes, pathOptions, steps.window(i))));
+        } else { // a step's summary, its segments let go once it is summed up; steps are independent, so solved side by side
+            const PathNameClasses names(session, classes);
+            std::vector<StepPathSummary> summaries(steps.size());
+            parallelFor(steps.size(), [&](std::size_t i) {
+                summaries[i] = summarizePath(session, solveCriticalPath(session, match, names, pathOptions, steps.window(i)));
+            });
             t = criticalPathSummaryTable(session, summaries);
         }
         t.notes = match.notes;

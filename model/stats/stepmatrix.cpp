@@ -42,20 +42,26 @@ std::vector<TrackEvent> stepEventsOf(const RankEntry &entry, const QRegularExpre
 {
     std::vector<TrackEvent> steps;
     const Report &r = *entry.report;
+    // Per name of the report's table: unknown, a step's, or not (a few
+    // names, a million ranges).
+    enum : std::uint8_t { kUnknown, kStep, kNotStep };
+    std::vector<std::uint8_t> known(r.strings.size(), kUnknown);
+    const auto isStep = [&](StringId id) {
+        std::uint8_t unknown = kUnknown;
+        std::uint8_t &k = id < known.size() ? known[id] : unknown;
+        if (k == kUnknown) {
+            const std::string_view name = r.strings.view(id);
+            k = (pattern ? pattern->match(QString::fromUtf8(name.data(), qsizetype(name.size()))).hasMatch() : isStepName(name)) ? kStep : kNotStep;
+        }
+        return k == kStep;
+    };
     for (std::uint32_t track = 0; track < r.tracks.size(); ++track) {
         const Track &t = r.tracks[track];
         if (t.kind != TrackKind::Nvtx || !Session::ownsTrack(entry, t))
             continue;
-        std::unordered_map<StringId, bool> isStep; // a few names, a million ranges
-        for (std::size_t i = 0; i < t.slices.size(); ++i) {
-            auto [it, added] = isStep.try_emplace(t.slices.name(i), false);
-            if (added) {
-                const std::string_view name = r.strings.view(t.slices.name(i));
-                it->second = pattern ? pattern->match(QString::fromUtf8(name.data(), qsizetype(name.size()))).hasMatch() : isStepName(name);
-            }
-            if (it->second)
+        for (std::size_t i = 0; i < t.slices.size(); ++i)
+            if (isStep(t.slices.name(i)))
                 steps.push_back({track, std::uint32_t(i)});
-        }
     }
     std::stable_sort(steps.begin(), steps.end(), [&](const TrackEvent &a, const TrackEvent &b) {
         return r.tracks[a.track].slices.start(a.event) < r.tracks[b.track].slices.start(b.event);

@@ -81,6 +81,58 @@ private slots:
         }
     }
 
+    // The lookups that gallop from a hint (a step's calls in time order)
+    // answer as the plain binary search does, for every key present or
+    // absent, from every hint (before, at and past the answer, and past the
+    // end), and leave the hint where the key is or would be.
+    void hintedLookupsAnswerAsTheSearch()
+    {
+        Report r;
+        Track api, gpu;
+        api.kind = TrackKind::CudaApi;
+        gpu.kind = TrackKind::Kernel;
+        api.pid = gpu.pid = 3;
+        r.tracks = {api, gpu};
+        std::uint32_t call = 0;
+        for (std::uint32_t id = 2; id <= 120; id += 2) { // even ids; kernels of id % 3 == 0: none; id % 5 == 0: two
+            r.tracks[0].slices.append(TimeNs(id) * 10, TimeNs(id) * 10 + 5, StringTable::kEmpty, call++);
+            ApiCallRecord record;
+            record.correlationId = id;
+            r.apiCalls.push_back(record);
+            for (int k = 0; k < (id % 3 == 0 ? 0 : id % 5 == 0 ? 2 : 1); ++k) {
+                r.tracks[1].slices.append(TimeNs(id) * 10 + 6 + k, TimeNs(id) * 10 + 7 + k, StringTable::kEmpty, std::uint32_t(r.kernels.size()));
+                KernelRecord kernel;
+                kernel.correlationId = id;
+                r.kernels.push_back(kernel);
+            }
+        }
+        for (Track &t : r.tracks)
+            t.slices.finalize();
+        buildCorrelations(r);
+        const std::size_t most = std::max(r.apiByCorrelation.size(), r.gpuByCorrelation.size()) + 2;
+        for (std::uint32_t id = 0; id <= 123; ++id) {
+            const std::uint64_t key = Report::correlationKey(3, id);
+            const std::optional<TrackEvent> call = r.apiCallFor(key);
+            const std::span<const TrackEvent> ops = r.gpuOpsFor(key);
+            QCOMPARE(bool(call), id >= 2 && id <= 120 && id % 2 == 0);
+            QCOMPARE(ops.size(), std::size_t(!call || id % 3 == 0 ? 0 : id % 5 == 0 ? 2 : 1));
+            for (std::size_t from = 0; from <= most; ++from) {
+                std::size_t hint = from;
+                const std::optional<TrackEvent> hinted = r.apiCallFor(key, hint);
+                QCOMPARE(bool(hinted), bool(call));
+                if (call)
+                    QCOMPARE(*hinted, *call);
+                QCOMPARE(hint, std::size_t(std::lower_bound(r.apiByCorrelation.begin(), r.apiByCorrelation.end(), key,
+                                                            [&](const TrackEvent &e, std::uint64_t k) { return r.correlationKeyOf(e) < k; })
+                                           - r.apiByCorrelation.begin()));
+                hint = from;
+                const std::span<const TrackEvent> hintedOps = r.gpuOpsFor(key, hint);
+                QCOMPARE(hintedOps.data(), ops.data());
+                QCOMPARE(hintedOps.size(), ops.size());
+            }
+        }
+    }
+
     // Two streams whose kernels were recorded interleaved: stored in track
     // order, each slice still reads its own record, with no row column.
     void sideTablesInTrackOrder()

@@ -454,9 +454,10 @@ private slots:
             const CriticalPathSteps steps(s, match, {});
             QCOMPARE(steps.size(), full.size());
             QVERIFY(!full.empty());
+            const PathNameClasses names(s, KernelClassifier::rankscope());
             std::vector<StepCriticalPath> oneAtATime(full.size());
             for (std::size_t k = full.size(); k-- > 0;) // the last step first
-                oneAtATime[k] = solveCriticalPath(s, match, KernelClassifier::rankscope(), {}, steps.window(k));
+                oneAtATime[k] = solveCriticalPath(s, match, names, {}, steps.window(k));
             QCOMPARE(criticalPathTable(s, oneAtATime).toCsv(), criticalPathTable(s, full).toCsv());
             QCOMPARE(criticalPathSummaryTable(s, oneAtATime).toCsv(), criticalPathSummaryTable(s, full).toCsv());
 
@@ -898,7 +899,7 @@ private slots:
         const Session session = Session::load({dataPath(QStringLiteral("third-party/nsys-ai/mfu_2gpu_before.sqlite"))});
         const CollectiveMatch match = matchCollectives(session);
         StepGraphInput input{session.extent(), std::vector<std::optional<TrackEvent>>(session.ranks().size()), nullptr, {}};
-        const StepGraph g = buildStepGraph(session, match, KernelClassifier::rankscope(), input);
+        const StepGraph g = buildStepGraph(session, match, PathNameClasses(session, KernelClassifier::rankscope()), input);
         QVERIFY(g.graph.nodeCount() > 10000);
         const std::vector<TimeNs> solved = g.graph.solve(false);
         std::size_t differ = 0;

@@ -1,6 +1,7 @@
 // The analyses behind the stats panels: scoped sums, memcpy bins, GPU gaps
 // with their CPU activity, rank comparison.
 #include "load/derivedtracks.h"
+#include "stats/diagnosisloop.h"
 #include "stats/gapanalysis.h"
 #include "stats/memcpyanalysis.h"
 #include "stats/nsysreports.h"
@@ -349,6 +350,24 @@ private slots:
         QVERIFY(isStepName("Iteration 7"));
         QVERIFY(!isStepName("data_loading"));
         QVERIFY(!isStepName("step 3 extra"));
+        // Any case, either way a step name may begin.
+        QVERIFY(isStepName("STEP#4"));
+        QVERIFY(isStepName("iteration 12"));
+        QVERIFY(isStepName("profilerstep#0"));
+        QVERIFY(!isStepName("step"));
+        QVERIFY(!isStepName("ProfilerStep#12a"));
+        QVERIFY(!isStepName(""));
+    }
+
+    // PyTorch's and the courses' data-loading names, in any case; names that
+    // hold one of the words but not the expression, and op names, are not.
+    void dataLoadingNames()
+    {
+        for (const char *name : {"enumerate(DataLoader)#_MultiProcessingDataLoaderIter.__next__", "data_loading", "DATA LOAD", "_next_data",
+                                 "Prefetch", "collate_fn", "Input Pipeline", "get_batch", "LoadBatch", "batch_load", "fetch"})
+            QVERIFY2(isDataLoadingName(name), name);
+        for (const char *name : {"", "aten::add, seq = 12", "reload weights", "input", "batch", "loader", "ProfilerStep#3", "l", "coll"})
+            QVERIFY2(!isDataLoadingName(name), name);
     }
 };
 
