@@ -31,6 +31,7 @@
 #include <QDockWidget>
 #include <QMenu>
 #include <QMenuBar>
+#include <QThreadPool>
 #include <QMimeData>
 #include <QProgressDialog>
 #include <QSettings>
@@ -689,10 +690,13 @@ private slots:
         w.session()->alignOnCollectives(false);
         QCOMPARE(w.timeline()->canvas()->session(), recorded);
         QVERIFY(w.statusBar()->currentMessage().contains(QLatin1String("recorded start times")));
-        // On, then off before the match is done: the window stays as recorded.
+        // On, then off before the match is done: the window stays as
+        // recorded once the match has ended (or never started) and what it
+        // posted has been delivered.
         w.session()->alignOnCollectives(true);
         w.session()->alignOnCollectives(false);
-        QTest::qWait(500);
+        QVERIFY(QThreadPool::globalInstance()->waitForDone(30000));
+        QCoreApplication::processEvents();
         QCOMPARE(w.timeline()->canvas()->session(), recorded);
     }
 

@@ -112,9 +112,15 @@ private slots:
         QVERIFY(second.report->diagnostics.front().text.contains(QLatin1String("read from")));
         QCOMPARE(fileHash(report), before); // never written
 
-        // A changed report is exported again.
-        QTest::qWait(20);
+        // A changed report is exported again: its size differs, and its
+        // modification time is set apart (a rewrite within the file
+        // system's clock tick keeps the old one).
         writeReport(QStringLiteral("train_rank2.nsys-rep"), "NSYS a different, longer report body");
+        {
+            QFile changed(report);
+            QVERIFY(changed.open(QIODevice::ReadWrite));
+            QVERIFY(changed.setFileTime(changed.fileTime(QFileDevice::FileModificationTime).addSecs(2), QFileDevice::FileModificationTime));
+        }
         QVERIFY(loadTraceFile(report).ok());
         QCOMPARE(stubCalls(), 2);
 
