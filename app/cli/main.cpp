@@ -4,7 +4,7 @@
 #include "processworld.h"
 #include "core/memoryusage.h"
 #include "core/units.h"
-#include "load/heappages.h"
+#include "heappages.h"
 #include "load/traceloader.h"
 
 #include <QApplication>

@@ -2,7 +2,7 @@
 #include "core/memoryusage.h"
 #include "core/untrustedtext.h"
 #include "demotraces.h"
-#include "load/heappages.h"
+#include "heappages.h"
 #include "load/traceloader.h"
 #include "mainwindow.h"
 #include "sessioncontroller.h"

@@ -1,4 +1,4 @@
-#include "load/heappages.h"
+#include "heappages.h"
 
 #include <climits>
 #include <cstdio>

@@ -2,7 +2,7 @@
 // (load/heappages.h): only where the kernel hands huge pages to memory that
 // asks, with the user's own tunables kept, the arguments unchanged, and
 // never when told not to or when the tunable is set already.
-#include "load/heappages.h"
+#include "heappages.h"
 
 #include <QFile>
 #include <QFileInfo>

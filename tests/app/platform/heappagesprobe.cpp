@@ -1,7 +1,7 @@
 // Run by tst_heappages: starts as the executables do, then prints what the
 // re-run left (GLIBC_TUNABLES, the arguments, the huge pages backing a
 // 64 MiB allocation it wrote, the name the kernel gives the process).
-#include "load/heappages.h"
+#include "heappages.h"
 
 #include <cstdio>
 #include <cstdlib>
