@@ -28,7 +28,11 @@ int runDiff(const QStringList &arguments)
     const QCommandLineOption rankAOption(QStringLiteral("rank-a"), QStringLiteral("Only this rank of A (its place in A's ranks, from 0)."),
                                          QStringLiteral("N"));
     const QCommandLineOption rankBOption(QStringLiteral("rank-b"), QStringLiteral("Only this rank of B."), QStringLiteral("N"));
-    parser.addOptions({reportOption, formatOption, normalizeOption, rankAOption, rankBOption});
+    const QCommandLineOption commOption(QStringLiteral("comm-pattern"),
+                                        QStringLiteral("collectives: kernels whose name matches this regular expression are communication, as in\n"
+                                                       "`stats --comm-pattern` and the viewer's Compare panel (default: the built-in patterns)."),
+                                        QStringLiteral("REGEX"));
+    parser.addOptions({reportOption, formatOption, normalizeOption, rankAOption, rankBOption, commOption});
     addIndexCacheOptions(parser);
     parser.addPositionalArgument(QStringLiteral("A"), QStringLiteral("The run before: a report or a folder of rank reports."));
     parser.addPositionalArgument(QStringLiteral("B"), QStringLiteral("The run after (may be A again, with --rank-a/--rank-b)."));
@@ -40,6 +44,12 @@ int runDiff(const QStringList &arguments)
         QTextStream(&standardError()) << "rankscope-cli diff: give A and B, --report kernels|nvtx|api|memcpy|steps|collectives|cpu_sampling and --format table|csv|json\n";
         return 1;
     }
+    const QString communicationPattern = parser.value(commOption);
+    if (const QString error = stats::KernelClassifier::patternError(communicationPattern); !error.isEmpty()) {
+        QTextStream(&standardError()) << "rankscope-cli diff: --comm-pattern: " << error << "\n";
+        return 1;
+    }
+    const stats::KernelClassifier classes = stats::KernelClassifier::rankscope(communicationPattern);
     stats::DiffOptions options;
     options.normalizeKernelNames = parser.isSet(normalizeOption);
     bool failed = false;
@@ -72,7 +82,7 @@ int runDiff(const QStringList &arguments)
         return rank ? stats::samplingProfileOfRank(side, *rank) : stats::samplingProfile(side, stats::StatsScope{});
     };
     const ResultTable table = *report == stats::DiffReport::Steps         ? stats::stepDiffTable(stats::diffSteps(sides[0], sides[1], options))
-                              : *report == stats::DiffReport::Collectives ? stats::collectiveDiffTable(stats::diffCollectives(sides[0], sides[1]))
+                              : *report == stats::DiffReport::Collectives ? stats::collectiveDiffTable(stats::diffCollectives(sides[0], sides[1], classes))
                               : *report == stats::DiffReport::CpuSampling
                                   ? stats::samplingDiffTable(samplesOf(sides[0], options.rankA), samplesOf(sides[1], options.rankB))
                                   : stats::diffTable(stats::diffRuns(sides[0], sides[1], *report, options), *report);

@@ -81,7 +81,7 @@ struct CollectiveDiff {
     TimeNs skewA = 0, skewB = 0; // summed over the instances
     TimeNs waitA = 0, waitB = 0; // summed over the instances' arrivals
 };
-std::vector<CollectiveDiff> diffCollectives(const Session &a, const Session &b, const KernelClassifier &classes = KernelClassifier::rankscope());
+std::vector<CollectiveDiff> diffCollectives(const Session &a, const Session &b, const KernelClassifier &classes);
 ResultTable collectiveDiffTable(const std::vector<CollectiveDiff> &rows);
 
 } // namespace rankscope::stats

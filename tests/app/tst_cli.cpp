@@ -222,6 +222,16 @@ private slots:
         QCOMPARE(c.value(1).value(3), QStringLiteral("13375816"));
         QCOMPARE(c.value(1).value(4), QStringLiteral("31"));
         QCOMPARE(c.value(1).value(6), QStringLiteral("22485194"));
+        // The user's communication pattern: only what it names is matched.
+        const Run none = runCli({"diff", "--report", "collectives", "--format", "csv", "--comm-pattern", "^no_such_kernel$", before, after});
+        QCOMPARE(none.exitCode, 0);
+        QCOMPARE(parseCsv(none.out).size(), 1); // the header alone
+        const Run sendRecv = runCli({"diff", "--report", "collectives", "--format", "csv", "--comm-pattern", "SendRecv", before, after});
+        QCOMPARE(sendRecv.exitCode, 0);
+        QCOMPARE(parseCsv(sendRecv.out).value(1), c.value(1));
+        const Run bad = runCli({"diff", "--report", "collectives", "--comm-pattern", "(", before, after});
+        QCOMPARE(bad.exitCode, 1);
+        QVERIFY(bad.err.contains(QLatin1String("--comm-pattern")));
         QCOMPARE(runCli({"diff", before}).exitCode, 1);
         QCOMPARE(runCli({"diff", "--rank-b", "7", before, after}).exitCode, 1);
     }
