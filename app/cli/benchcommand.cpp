@@ -323,7 +323,7 @@ void measureStatistics(const Session &session, const LoadFigures &load, QTextStr
     for (const ReportPtr &r : session.reports())
         for (const QString &name : stats::fileReportNames())
             stats::runReport(name, *r);
-    stats::rankSummary(session);
+    stats::rankSummary(session, stats::KernelClassifier::hta());
     const double seconds = double(timer.nsecsElapsed()) / 1e9;
     const std::uint64_t peak = peakResidentBytes();
     out << "Statistics (all):      " << QString::number(seconds * 1000, 'f', 1) << " ms = "

@@ -87,7 +87,7 @@ struct CollectiveMatch {
     }
 };
 
-CollectiveMatch matchCollectives(const Session &session, const KernelClassifier &classes = KernelClassifier::rankscope());
+CollectiveMatch matchCollectives(const Session &session, const KernelClassifier &classes);
 // The same from each rank's operations as `inputs` gives them (read from
 // its session, or gathered from the processes that read them).
 CollectiveMatch matchCollectives(CollectiveInputs &inputs);
@@ -106,8 +106,8 @@ struct RankWait {
     // code); GPU idle from the launching call on (the launch itself).
     TimeNs late = 0, lateCompute = 0, lateIdle = 0, lateHost = 0;
 };
-std::vector<RankWait> rankWaits(const Session &session, const CollectiveMatch &match, const StatsScope &scope = {},
-                                const KernelClassifier &classes = KernelClassifier::rankscope());
+std::vector<RankWait> rankWaits(const Session &session, const CollectiveMatch &match, const StatsScope &scope,
+                                const KernelClassifier &classes);
 std::vector<RankWait> rankWaits(CollectiveInputs &inputs, const CollectiveMatch &match, const StatsScope &scope = {});
 
 // Per rank, the shift that best lines up the ends of matched collectives
@@ -143,8 +143,8 @@ ResultTable collectivesTable(const Session &session, const CollectiveMatch &matc
 // Per communicator and collective name: count, bytes, skew (mean, median,
 // p99), the waits, mean bus bandwidth (the Collectives panel).
 ResultTable collectiveKindsTable(const CollectiveMatch &match, const StatsScope &scope = {});
-ResultTable rankWaitTable(const Session &session, const CollectiveMatch &match, const StatsScope &scope = {},
-                          const KernelClassifier &classes = KernelClassifier::rankscope());
+ResultTable rankWaitTable(const Session &session, const CollectiveMatch &match, const StatsScope &scope,
+                          const KernelClassifier &classes);
 ResultTable rankWaitTable(CollectiveInputs &inputs, const CollectiveMatch &match, const StatsScope &scope = {});
 // The same table from waits already computed: a row per wait, in their order.
 ResultTable rankWaitTable(const std::vector<RankWait> &waits);

@@ -31,7 +31,7 @@ struct RankBreakdownParts {
     RankBreakdown whole;
     std::optional<RankBreakdown> windowed;
 };
-RankBreakdownParts rankBreakdownParts(const Session &session, int rankIndex, const KernelClassifier &classes = KernelClassifier::hta());
+RankBreakdownParts rankBreakdownParts(const Session &session, int rankIndex, const KernelClassifier &classes);
 QDataStream &operator<<(QDataStream &out, const RankBreakdownParts &parts);
 QDataStream &operator>>(QDataStream &in, RankBreakdownParts &parts);
 // Per rank of a session (by index into its ranks()), the parts computed
@@ -39,12 +39,12 @@ QDataStream &operator>>(QDataStream &in, RankBreakdownParts &parts);
 using GatheredBreakdowns = std::vector<std::optional<RankBreakdownParts>>;
 
 // `classes`: HTA's by default, so the figures are HTA's.
-std::vector<RankBreakdown> temporalBreakdown(const Session &session, const KernelClassifier &classes = KernelClassifier::hta(),
+std::vector<RankBreakdown> temporalBreakdown(const Session &session, const KernelClassifier &classes,
                                              const GatheredBreakdowns *gathered = nullptr);
 
 // Columns: Rank,Idle Time (ns),Compute Time (ns),Non-compute Time (ns),
 // Kernel Time (ns),Idle (%),Compute (%),Non-compute (%),Comm-Comp Overlap (%).
-ResultTable rankSummary(const Session &session, const KernelClassifier &classes = KernelClassifier::hta(),
+ResultTable rankSummary(const Session &session, const KernelClassifier &classes,
                         const GatheredBreakdowns *gathered = nullptr);
 
 } // namespace rankscope::stats

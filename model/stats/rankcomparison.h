@@ -48,7 +48,7 @@ std::vector<TimeRange> annotatedSteps(const RankEntry &entry);
 // (which need every rank): what the MPI process that has the rank's file
 // sends process 0.
 RankComparisonRow rankComparisonRowOf(const Session &session, int rankIndex,
-                                      const KernelClassifier &classes = KernelClassifier::rankscope());
+                                      const KernelClassifier &classes);
 QDataStream &operator<<(QDataStream &out, const RankComparisonRow &row);
 QDataStream &operator>>(QDataStream &in, RankComparisonRow &row);
 // Per rank of a session (by index into its ranks()), its row computed
@@ -59,7 +59,7 @@ using GatheredComparisonRows = std::vector<std::optional<RankComparisonRow>>;
 // them (matching reads every rank); else matched here when needed.
 // `gathered`: rows computed elsewhere, used when the scope is all of time.
 std::vector<RankComparisonRow> compareRanks(const Session &session, const StatsScope &scope,
-                                            const KernelClassifier &classes = KernelClassifier::rankscope(),
+                                            const KernelClassifier &classes,
                                             const CollectiveMatch *match = nullptr,
                                             const GatheredComparisonRows *gathered = nullptr);
 
@@ -78,7 +78,7 @@ struct RankTimeShares {
 };
 std::vector<RankTimeShares> rankTimeSharesOf(const ResultTable &rankComparison);
 ResultTable rankComparisonTable(const Session &session, const StatsScope &scope,
-                                const KernelClassifier &classes = KernelClassifier::rankscope(),
+                                const KernelClassifier &classes,
                                 const CollectiveMatch *match = nullptr,
                                 const GatheredComparisonRows *gathered = nullptr);
 

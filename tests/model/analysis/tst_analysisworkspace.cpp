@@ -63,7 +63,7 @@ private slots:
         QVERIFY(workspace.readyCollectiveMatch(MatchClock::Recorded));
         QCOMPARE(workspace.collectiveMatch(MatchClock::Recorded).get(), workspace.readyCollectiveMatch(MatchClock::Recorded).get());
         // As the statistics compute it alone.
-        const CollectiveMatch alone = alignedOnCollectives(*m_ddp, matchCollectives(*m_ddp));
+        const CollectiveMatch alone = alignedOnCollectives(*m_ddp, matchCollectives(*m_ddp, KernelClassifier::rankscope()));
         QCOMPARE(seen[0]->instances.size(), alone.instances.size());
         QCOMPARE(seen[0]->clockShift, alone.clockShift);
     }

@@ -114,7 +114,7 @@ private slots:
         const Session session = plantedSession();
         QCOMPARE(session.ranks().size(), std::size_t(3));
         QVERIFY(session.failures().empty());
-        const CollectiveMatch match = matchCollectives(session);
+        const CollectiveMatch match = matchCollectives(session, KernelClassifier::rankscope());
         QCOMPARE(match.instances.size(), std::size_t(2));
         auto rankOf = [&](int rankIndex) { return session.ranks()[std::size_t(rankIndex)].rank; };
 
@@ -151,7 +151,7 @@ private slots:
         QVERIFY2(match.notes.join(QLatin1Char('\n')).contains(QLatin1String("Desync on 0: rank 1 has 2 operations, another rank 3 (1 behind")),
                  qPrintable(match.notes.join(QLatin1Char('\n'))));
 
-        const std::vector<RankWait> waits = rankWaits(session, match);
+        const std::vector<RankWait> waits = rankWaits(session, match, {}, KernelClassifier::rankscope());
         QCOMPARE(waits.size(), std::size_t(3));
         for (const RankWait &w : waits) {
             QCOMPARE(w.collectives, std::size_t(2));
@@ -204,7 +204,7 @@ private slots:
         QCOMPARE(collectives.rowCount(), std::size_t(2));
         QCOMPARE(collectives.allRows()[0][8].integer, std::int64_t(2));
         QCOMPARE(collectives.allRows()[0][9].integer, std::int64_t(300'000));
-        const ResultTable ranks = rankWaitTable(session, match);
+        const ResultTable ranks = rankWaitTable(session, match, {}, KernelClassifier::rankscope());
         QCOMPARE(ranks.headers.join(QLatin1Char(',')),
                  QStringLiteral("Rank,Collectives,Times Last,Delay Caused (ns),Waited (ns),Late: Compute (%),Late: Idle (%),Late: Host (%)"));
         QCOMPARE(ranks.rowCount(), std::size_t(3));
@@ -222,7 +222,7 @@ private slots:
         const QString rank1 = writeFile(m_dir, sub + QStringLiteral("/rank1.json"),
                                         rankTrace(1, 2, kBase, 100, {{50, 100, 500}, {1490, 1500, 1600}}).toUtf8());
         const Session session = Session::load({rank0, rank1});
-        const CollectiveMatch match = matchCollectives(session);
+        const CollectiveMatch match = matchCollectives(session, KernelClassifier::rankscope());
         QCOMPARE(match.instances.size(), std::size_t(2));
         QCOMPARE(match.instances[1].end, match.instances[1].arrivals[0].end);
         QCOMPARE(match.instances[1].arrivals[0].end, match.instances[1].arrivals[1].end);
@@ -237,7 +237,7 @@ private slots:
         // and 1 wait for rank 2 from 100 to 400 µs; ranks 0 and 2 wait for
         // rank 1 from 1010 to 1510 µs (0.9 of bin 10, 0.1 of bin 15).
         const Session session = plantedSession();
-        const CollectiveMatch match = matchCollectives(session);
+        const CollectiveMatch match = matchCollectives(session, KernelClassifier::rankscope());
         const TimeNs zero = match.instances[0].firstArrival - 100'000;
         const RankTimeMap map = collectiveWaitMap(session, match, {zero, zero + 2'000'000}, 20);
         auto rowOf = [&](int rank) {
@@ -269,7 +269,7 @@ private slots:
         // only waited (rank 0 in bins 1-3), its busy share where it waited
         // for nobody (rank 2 then, the straggler).
         const Session session = plantedSession();
-        const CollectiveMatch match = matchCollectives(session);
+        const CollectiveMatch match = matchCollectives(session, KernelClassifier::rankscope());
         const TimeNs zero = match.instances[0].firstArrival - 100'000;
         const TimeRange range{zero, zero + 2'000'000};
         const RankTimeMap busy = gpuBusyMap(session, range, 20);
@@ -298,10 +298,10 @@ private slots:
     void scopeKeepsCollectivesStartingInIt()
     {
         const Session session = plantedSession();
-        const CollectiveMatch match = matchCollectives(session);
+        const CollectiveMatch match = matchCollectives(session, KernelClassifier::rankscope());
         StatsScope scope;
         scope.range = TimeRange{900'000, 2'000'000}; // the second collective only
-        for (const RankWait &w : rankWaits(session, match, scope)) {
+        for (const RankWait &w : rankWaits(session, match, scope, KernelClassifier::rankscope())) {
             QCOMPARE(w.collectives, std::size_t(1));
             QCOMPARE(w.timesLast, std::size_t(w.rank == 1 ? 1 : 0));
         }
@@ -312,7 +312,7 @@ private slots:
         // Same host: every end lines up, no correction.
         {
             const Session session = plantedSession();
-            const auto clocks = alignOnCollectives(session, matchCollectives(session));
+            const auto clocks = alignOnCollectives(session, matchCollectives(session, KernelClassifier::rankscope()));
             for (const ClockEstimate &e : clocks) {
                 QVERIFY(e.offset);
                 QCOMPARE(*e.offset, TimeNs(0));
@@ -325,7 +325,7 @@ private slots:
         // steps): its collectives end 200 µs after the others' on the
         // session axis; the estimate takes it back.
         const Session shifted = plantedSession(200'000);
-        const auto clocks = alignOnCollectives(shifted, matchCollectives(shifted));
+        const auto clocks = alignOnCollectives(shifted, matchCollectives(shifted, KernelClassifier::rankscope()));
         for (std::size_t ri = 0; ri < clocks.size(); ++ri) {
             const bool isRank1 = shifted.ranks()[ri].rank == 1;
             QCOMPARE(*clocks[ri].offset, TimeNs(isRank1 ? -200'000 : 0));
@@ -334,8 +334,8 @@ private slots:
         // Aligned, the shifted set reads as the true one: the same skews,
         // last ranks and late splits.
         const Session truth = plantedSession();
-        const CollectiveMatch expected = matchCollectives(truth);
-        const CollectiveMatch recorded = matchCollectives(shifted);
+        const CollectiveMatch expected = matchCollectives(truth, KernelClassifier::rankscope());
+        const CollectiveMatch recorded = matchCollectives(shifted, KernelClassifier::rankscope());
         QVERIFY(recorded.notes.join(QLatin1Char(' ')).contains(QLatin1String("Times as recorded")));
         QCOMPARE(recorded.instances[1].skew(), expected.instances[1].skew() + 200'000); // rank 1, last there, reads 200 µs later
         const CollectiveMatch aligned = alignedOnCollectives(shifted, recorded);
@@ -347,7 +347,7 @@ private slots:
             QCOMPARE(aligned.instances[i].skew(), expected.instances[i].skew());
             QCOMPARE(aligned.instances[i].lastRankIndex, expected.instances[i].lastRankIndex);
         }
-        const auto alignedWaits = rankWaits(shifted, aligned), trueWaits = rankWaits(truth, expected);
+        const auto alignedWaits = rankWaits(shifted, aligned, {}, KernelClassifier::rankscope()), trueWaits = rankWaits(truth, expected, {}, KernelClassifier::rankscope());
         for (std::size_t ri = 0; ri < trueWaits.size(); ++ri) {
             QCOMPARE(alignedWaits[ri].delayCaused, trueWaits[ri].delayCaused);
             QCOMPARE(alignedWaits[ri].lateCompute, trueWaits[ri].lateCompute);
@@ -357,7 +357,7 @@ private slots:
         // The session moved by the offsets (what View > Align Ranks on
         // Collectives shows) matches as the truth does.
         const Session moved = shifted.withShiftedRanks(aligned.clockShift);
-        const CollectiveMatch rematched = matchCollectives(moved);
+        const CollectiveMatch rematched = matchCollectives(moved, KernelClassifier::rankscope());
         for (std::size_t i = 0; i < expected.instances.size(); ++i)
             QCOMPARE(rematched.instances[i].skew(), expected.instances[i].skew());
         QCOMPARE(moved.sessionTime(rematched.instances[1].arrivals[1].kernel).start,
@@ -391,7 +391,7 @@ private slots:
                     return int(ri);
             return -1;
         };
-        const CollectiveMatch recorded = matchCollectives(session);
+        const CollectiveMatch recorded = matchCollectives(session, KernelClassifier::rankscope());
         QCOMPARE(recorded.instances.size(), std::size_t(40));
         // The desync: rank 3 is absent from operation #5 only.
         QCOMPARE(recorded.desyncs.size(), std::size_t(1));
@@ -418,7 +418,7 @@ private slots:
             }
             QCOMPARE(c.arrivals.size(), std::size_t(c.sequence == 5 ? 3 : 4));
         }
-        const std::vector<RankWait> waits = rankWaits(session, aligned);
+        const std::vector<RankWait> waits = rankWaits(session, aligned, {}, KernelClassifier::rankscope());
         const RankWait &straggler = waits[std::size_t(indexOfRank(2))];
         QVERIFY(straggler.timesLast >= 10);
         for (const RankWait &w : waits)
@@ -440,7 +440,7 @@ private slots:
                                     "0,25000,-17000,40000", "--skip", "3:5", dir}),
                  0);
         const Session session = Session::load({dir});
-        const CollectiveMatch match = matchCollectives(session);
+        const CollectiveMatch match = matchCollectives(session, KernelClassifier::rankscope());
         QCOMPARE(match.instances.size(), std::size_t(40));
         for (const CollectiveInstance &c : match.instances)
             QCOMPARE(c.arrivals.size(), std::size_t(c.sequence == 5 ? 3 : 4));
@@ -460,7 +460,7 @@ private slots:
         QCOMPARE(QProcess::execute(QStringLiteral(RANKSCOPE_TRACEGEN), {"--profile", "pipeline", "--format", "nsys", "--ranks", "4", "--events", "200", dir}), 0);
         const Session session = Session::load({dir});
         QCOMPARE(session.ranks().size(), std::size_t(4));
-        const CollectiveMatch match = matchCollectives(session);
+        const CollectiveMatch match = matchCollectives(session, KernelClassifier::rankscope());
         QVERIFY2(match.desyncs.empty(), qPrintable(match.notes.join(QLatin1Char('\n'))));
         QCOMPARE(match.instances.size(), std::size_t(3 * 20));
         std::map<QString, int> perPair;
@@ -478,7 +478,7 @@ private slots:
         for (const auto &[pair, count] : perPair)
             QCOMPARE(count, 20);
         // The last stage only waits; the first only makes others wait.
-        const std::vector<RankWait> waits = rankWaits(session, match);
+        const std::vector<RankWait> waits = rankWaits(session, match, {}, KernelClassifier::rankscope());
         QCOMPARE(waits[0].waited, TimeNs(0));
         QCOMPARE(waits[3].delayCaused, TimeNs(0));
         QCOMPARE(waits[3].waited, TimeNs(20 * 3'103'000));
@@ -495,7 +495,7 @@ private slots:
             paths << writeFile(m_dir, QStringLiteral("seq/rank%1.json").arg(r),
                                rankTrace(r, 3, kBase + (r == 1 ? 1'100'000 : 0), 100, {{50, 100, 500}, {1000, 1010, 1600}}, true).toUtf8());
         const Session session = Session::load(paths);
-        const CollectiveMatch match = matchCollectives(session);
+        const CollectiveMatch match = matchCollectives(session, KernelClassifier::rankscope());
         QCOMPARE(match.instances.size(), std::size_t(2));
         for (const CollectiveInstance &c : match.instances) {
             QCOMPARE(c.arrivals.size(), std::size_t(3));
@@ -517,7 +517,7 @@ private slots:
         for (const char *name : {"before", "after"}) {
             const Session session = Session::load({dataPath(QStringLiteral("third-party/nsys-ai/mfu_2gpu_%1.sqlite").arg(QLatin1String(name)))});
             QCOMPARE(session.ranks().size(), std::size_t(2));
-            const CollectiveMatch match = matchCollectives(session);
+            const CollectiveMatch match = matchCollectives(session, KernelClassifier::rankscope());
             QVERIFY(match.instances.size() >= 30);
             QVERIFY(match.notes.join(QLatin1Char('\n')).contains(QLatin1String("matched with the other ranks' by their end")));
             for (const CollectiveInstance &c : match.instances) {
@@ -531,11 +531,11 @@ private slots:
             // One host, one clock: collectives end together.
             for (const ClockEstimate &e : alignOnCollectives(session, match))
                 QVERIFY2(e.residual && *e.residual < 100'000, qPrintable(QString::number(e.residual.value_or(-1))));
-            const std::vector<RankWait> waits = rankWaits(session, match);
+            const std::vector<RankWait> waits = rankWaits(session, match, {}, KernelClassifier::rankscope());
             QCOMPARE(waits[0].delayCaused, waits[1].waited); // two ranks: one's delay is the other's wait
             QCOMPARE(waits[1].delayCaused, waits[0].waited);
             // The rank comparison reads the same figures.
-            for (const RankComparisonRow &row : compareRanks(session, {})) {
+            for (const RankComparisonRow &row : compareRanks(session, {}, KernelClassifier::rankscope())) {
                 QCOMPARE(*row.delayCaused, waits[std::size_t(row.rankIndex)].delayCaused);
                 QCOMPARE(*row.waited, waits[std::size_t(row.rankIndex)].waited);
             }
@@ -549,7 +549,7 @@ private slots:
         QCOMPARE(session.ranks().size(), std::size_t(2));
         // Two ranks of a 128-rank job, sampled: not every operation has its
         // partner in the other file. The matched ones end together.
-        const CollectiveMatch match = matchCollectives(session);
+        const CollectiveMatch match = matchCollectives(session, KernelClassifier::rankscope());
         QVERIFY(match.instances.size() >= 5);
         for (const CollectiveInstance &c : match.instances) {
             QCOMPARE(c.kind, CollectiveKind::SendRecv);
@@ -562,13 +562,13 @@ private slots:
     {
         // Planted: rank 1's clock 250 µs off, the others agree.
         const Session shifted = plantedSession(250'000);
-        const QString one = suggestedOffsetsNote(shifted, alignOnCollectives(shifted, matchCollectives(shifted)));
+        const QString one = suggestedOffsetsNote(shifted, alignOnCollectives(shifted, matchCollectives(shifted, KernelClassifier::rankscope())));
         QVERIFY2(one.startsWith(QLatin1String("Clock offsets the collectives suggest: rank 1 -250")), qPrintable(one));
         QVERIFY2(one.contains(QLatin1String("; 1 other ranks' clocks agree as recorded.")), qPrintable(one));
         QVERIFY2(!one.contains(QLatin1String("rank 2")), qPrintable(one)); // a zero offset is not an offset
         // No offsets at all: says the clocks agree instead of listing zeros.
         const Session agreeing = plantedSession();
-        const QString none = suggestedOffsetsNote(agreeing, alignOnCollectives(agreeing, matchCollectives(agreeing)));
+        const QString none = suggestedOffsetsNote(agreeing, alignOnCollectives(agreeing, matchCollectives(agreeing, KernelClassifier::rankscope())));
         QCOMPARE(none, QStringLiteral("The collectives end together as recorded: the ranks' clocks agree, nothing to align."));
         // Twelve ranks off: the eight largest named, largest first, the rest counted.
         std::vector<ClockEstimate> clocks(13);
@@ -587,7 +587,7 @@ private slots:
         QCOMPARE(many.count(QLatin1String("(residual")), 8);
         // The note of an alignment likewise: thirteen ranks with offsets,
         // the eight largest named, largest first.
-        const QString aligned = alignedOnCollectives(thirteen, matchCollectives(thirteen)).notes.join(QLatin1Char(' '));
+        const QString aligned = alignedOnCollectives(thirteen, matchCollectives(thirteen, KernelClassifier::rankscope())).notes.join(QLatin1Char(' '));
         QCOMPARE(aligned.count(QLatin1String("(residual")), 8);
         QVERIFY2(aligned.contains(QLatin1String("and 5 more ranks with smaller offsets")), qPrintable(aligned));
     }
@@ -680,7 +680,7 @@ private slots:
             for (int ri = 0; ri < int(alone.ranks().size()); ++ri) {
                 QByteArray bytes;
                 QDataStream out(&bytes, QIODevice::WriteOnly);
-                out << rankComparisonRowOf(alone, ri);
+                out << rankComparisonRowOf(alone, ri, KernelClassifier::rankscope());
                 QDataStream in(bytes);
                 RankComparisonRow received;
                 in >> received;
@@ -691,7 +691,7 @@ private slots:
             }
         }
         QVERIFY(std::all_of(rows.begin(), rows.end(), [](const auto &r) { return r.has_value(); }));
-        const ResultTable direct = rankComparisonTable(session, {});
+        const ResultTable direct = rankComparisonTable(session, {}, KernelClassifier::rankscope());
         GatheredRankParts parts;
         parts.comparisonRows = &rows;
         QCOMPARE(runSessionReport(QStringLiteral("rank_comparison"), session, {}, parts)->toCsv(), direct.toCsv());
@@ -700,7 +700,7 @@ private slots:
         const TimeRange extent = session.extent();
         const StatsScope firstHalf{TimeRange{extent.start, extent.start + extent.duration() / 2}, std::nullopt};
         QCOMPARE(rankComparisonTable(session, firstHalf, KernelClassifier::rankscope(), nullptr, &rows).toCsv(),
-                 rankComparisonTable(session, firstHalf).toCsv());
+                 rankComparisonTable(session, firstHalf, KernelClassifier::rankscope()).toCsv());
     }
 
     void keptTimeSplitsGiveTheSameRows_data() { recordsReadPerFileGiveTheSameReports_data(); }
@@ -730,17 +730,17 @@ private slots:
             QVERIFY(session.ranks()[ri].report->timeSplits.empty()); // parsed: none kept
             QVERIFY(keptTimeSplit(*kept.ranks()[ri].report, kept.ranks()[ri].pid));
         }
-        const QString direct = rankComparisonTable(session, {}).toCsv();
-        QCOMPARE(rankComparisonTable(kept, {}).toCsv(), direct);
+        const QString direct = rankComparisonTable(session, {}, KernelClassifier::rankscope()).toCsv();
+        QCOMPARE(rankComparisonTable(kept, {}, KernelClassifier::rankscope()).toCsv(), direct);
         // They are what the rows read: a split changed shows in them...
         const Session marked = withSplits([](GpuTimeSplit &split) { split.steps = 12345; split.stepTotal = split.longestStep = 0; });
-        for (const RankComparisonRow &row : compareRanks(marked, {}))
+        for (const RankComparisonRow &row : compareRanks(marked, {}, KernelClassifier::rankscope()))
             QCOMPARE(row.steps, std::size_t(12345));
         // ...but not in a time range, nor with the user's pattern, which
         // read the events.
         const TimeRange extent = session.extent();
         const StatsScope firstHalf{TimeRange{extent.start, extent.start + extent.duration() / 2}, std::nullopt};
-        QCOMPARE(rankComparisonTable(marked, firstHalf).toCsv(), rankComparisonTable(session, firstHalf).toCsv());
+        QCOMPARE(rankComparisonTable(marked, firstHalf, KernelClassifier::rankscope()).toCsv(), rankComparisonTable(session, firstHalf, KernelClassifier::rankscope()).toCsv());
         const KernelClassifier users = KernelClassifier::rankscope(defaultCommunicationPattern());
         QCOMPARE(rankComparisonTable(marked, {}, users).toCsv(), rankComparisonTable(session, {}, users).toCsv());
     }
@@ -792,7 +792,7 @@ private slots:
         const CpuCommunication cpu = cpuCommunicationOf(session);
         QCOMPARE(cpu.ranks, 4);
         QCOMPARE(cpu.ranges, std::size_t(4 * 24));
-        const CollectiveMatch match = matchCollectives(session);
+        const CollectiveMatch match = matchCollectives(session, KernelClassifier::rankscope());
         const QString notes = match.notes.join(QLatin1Char('\n'));
         QVERIFY2(notes.contains(QLatin1String("This run communicates on the CPU (Gloo): 96 gloo:* ranges")), qPrintable(notes));
         QVERIFY(!notes.contains(QLatin1String("Desync")));
@@ -811,13 +811,13 @@ private slots:
             QCOMPARE(ranksIn.size(), std::size_t(4));
         }
         QCOMPARE(perCommunicator, (std::map<QString, int>{{QStringLiteral("gloo:all_reduce (CPU)"), 12}, {QStringLiteral("gloo:broadcast (CPU)"), 12}}));
-        for (const RankWait &w : rankWaits(session, match))
+        for (const RankWait &w : rankWaits(session, match, {}, KernelClassifier::rankscope()))
             QCOMPARE(w.collectives, std::size_t(24));
         // The rank comparison counts the ranges' time, each nanosecond once,
         // as CPU communication. Expected: the union of each rank's
         // user_annotation "gloo:*" events, ts and dur read as exact decimals
         // (Python's decimal), rounded to ns, end = start + dur.
-        const ResultTable t = rankComparisonTable(session, {});
+        const ResultTable t = rankComparisonTable(session, {}, KernelClassifier::rankscope());
         const auto column = t.headers.indexOf(QStringLiteral("CPU Comm (ns)"));
         QVERIFY(column >= 0);
         const std::map<std::int64_t, std::int64_t> expected{{0, 463482131}, {1, 460352267}, {2, 448367244}, {3, 458591731}};

@@ -200,7 +200,7 @@ class TestCriticalPath : public QObject {
 
     std::vector<StepCriticalPath> pathsOf(const Session &session, const CriticalPathOptions &options = {})
     {
-        const CollectiveMatch match = matchCollectives(session);
+        const CollectiveMatch match = matchCollectives(session, KernelClassifier::rankscope());
         return criticalPaths(session, match, KernelClassifier::rankscope(), options);
     }
 
@@ -449,7 +449,7 @@ private slots:
         for (const QString &file : {dataPath(QStringLiteral("third-party/nsys-ai/mfu_2gpu_before.sqlite")),
                                     dataPath(QStringLiteral("kineto/slow_rank0.pt.trace.json.gz"))}) {
             const Session s = Session::load({file});
-            const CollectiveMatch match = matchCollectives(s);
+            const CollectiveMatch match = matchCollectives(s, KernelClassifier::rankscope());
             const std::vector<StepCriticalPath> full = criticalPaths(s, match, KernelClassifier::rankscope());
             const CriticalPathSteps steps(s, match, {});
             QCOMPARE(steps.size(), full.size());
@@ -846,7 +846,7 @@ private slots:
         const Session session = Session::load(files);
         QVERIFY(session.failures().empty());
         for (const bool aligned : {false, true}) {
-            const CollectiveMatch recorded = matchCollectives(session);
+            const CollectiveMatch recorded = matchCollectives(session, KernelClassifier::rankscope());
             const CollectiveMatch match = aligned ? alignedOnCollectives(session, recorded) : recorded;
             const std::vector<StepCriticalPath> paths = criticalPaths(session, match, KernelClassifier::rankscope());
             QVERIFY(!paths.empty());
@@ -897,7 +897,7 @@ private slots:
     void graphGivesBackRecordedTimes()
     {
         const Session session = Session::load({dataPath(QStringLiteral("third-party/nsys-ai/mfu_2gpu_before.sqlite"))});
-        const CollectiveMatch match = matchCollectives(session);
+        const CollectiveMatch match = matchCollectives(session, KernelClassifier::rankscope());
         StepGraphInput input{session.extent(), std::vector<std::optional<TrackEvent>>(session.ranks().size()), nullptr, {}};
         const StepGraph g = buildStepGraph(session, match, PathNameClasses(session, KernelClassifier::rankscope()), input);
         QVERIFY(g.graph.nodeCount() > 10000);

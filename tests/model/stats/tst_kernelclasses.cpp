@@ -103,7 +103,7 @@ private slots:
         const QString path = writeFile(m_dir, QStringLiteral("overlap.json"), kOverlappingStreams);
         const Session session = Session::load({path});
         QCOMPARE(session.ranks().size(), std::size_t(1));
-        const auto rows = compareRanks(session, {});
+        const auto rows = compareRanks(session, {}, KernelClassifier::rankscope());
         QCOMPARE(rows.size(), std::size_t(1));
         const RankComparisonRow &r = rows[0];
         QCOMPARE(r.span, TimeNs(600'000));
@@ -120,7 +120,7 @@ private slots:
         QCOMPARE(ncclOnly[0].memoryNs, TimeNs(100'000));
         QVERIFY(!ncclOnly[0].overlapPercent);
         // HTA's rank_summary counts DeepEP as compute unless told otherwise.
-        QVERIFY(!temporalBreakdown(session)[0].commCompOverlapPercent);
+        QVERIFY(!temporalBreakdown(session, KernelClassifier::hta())[0].commCompOverlapPercent);
         QCOMPARE(*temporalBreakdown(session, KernelClassifier::hta(QStringLiteral("deep_ep")))[0].commCompOverlapPercent, 60.0);
     }
 };

@@ -503,7 +503,7 @@ private slots:
         panel.setSession(m_ddp);
         const auto &shares = panel.breakdown();
         QCOMPARE(shares.size(), std::size_t(4));
-        const std::vector<stats::RankComparisonRow> rows = stats::compareRanks(*m_ddp, {});
+        const std::vector<stats::RankComparisonRow> rows = stats::compareRanks(*m_ddp, {}, stats::KernelClassifier::rankscope());
         for (const stats::RankTimeShares &s : shares) {
             QVERIFY(std::abs(s.compute + s.communication + s.memory + s.idle - 100.0) < 1e-9);
             const auto row = std::find_if(rows.begin(), rows.end(), [&](const auto &r) { return r.rank == s.rank; });
@@ -580,7 +580,7 @@ private slots:
         QCOMPARE(to.end, expected.binStart(101));
         // Waiting in collectives: the same rows, from the matched collectives.
         panel.heatmapMeasure()->setCurrentIndex(1);
-        const stats::RankTimeMap waits = stats::collectiveWaitMap(*m_ddp, stats::matchCollectives(*m_ddp), stats::gpuActiveRange(*m_ddp), RanksPanel::kHeatmapBins);
+        const stats::RankTimeMap waits = stats::collectiveWaitMap(*m_ddp, stats::matchCollectives(*m_ddp, stats::KernelClassifier::rankscope()), stats::gpuActiveRange(*m_ddp), RanksPanel::kHeatmapBins);
         QVERIFY(sameShares(heatmap->map().shares, waits.shares));
         // The scale tops out at the largest share, rounded up to 1, 2 or 5 x 10^k.
         float largest = 0.0f;
@@ -589,7 +589,7 @@ private slots:
         QVERIFY(heatmap->scaleTop() >= largest && (largest == 0.0f || heatmap->scaleTop() <= largest * 2.5f || heatmap->scaleTop() == 0.001f));
         // Busy without communication wait: the model's map, rows as before.
         panel.heatmapMeasure()->setCurrentIndex(2);
-        const stats::RankTimeMap busyLessWaits = stats::gpuBusyWithoutWaitMap(*m_ddp, stats::matchCollectives(*m_ddp), stats::gpuActiveRange(*m_ddp), RanksPanel::kHeatmapBins);
+        const stats::RankTimeMap busyLessWaits = stats::gpuBusyWithoutWaitMap(*m_ddp, stats::matchCollectives(*m_ddp, stats::KernelClassifier::rankscope()), stats::gpuActiveRange(*m_ddp), RanksPanel::kHeatmapBins);
         QVERIFY(sameShares(heatmap->map().shares, busyLessWaits.shares));
         panel.heatmapMeasure()->setCurrentIndex(1);
         // A range selection maps that range.

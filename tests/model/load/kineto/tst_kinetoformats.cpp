@@ -109,7 +109,7 @@ private slots:
         // Steps window: launches before the last step's start (500 µs): the
         // NCCL kernel [200, 300] and one gemm [250, 350]. Busy 150 µs, no
         // idle, compute 100, non-compute 50; comm overlaps compute 50 of 100.
-        QCOMPARE(stats::rankSummary(s).toCsv(),
+        QCOMPARE(stats::rankSummary(s, stats::KernelClassifier::hta()).toCsv(),
                  QStringLiteral("Rank,Idle Time (ns),Compute Time (ns),Non-compute Time (ns),Kernel Time (ns),Idle (%),Compute (%),Non-compute (%),Comm-Comp Overlap (%)\n"
                                 "1,0,100000,50000,150000,0.00,66.67,33.33,50.00\n"));
     }

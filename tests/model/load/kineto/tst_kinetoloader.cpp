@@ -162,7 +162,7 @@ private slots:
         QFETCH(QString, reference);
         const Session s = Session::load(files);
         QCOMPARE(s.failures().size(), std::size_t(0));
-        QCOMPARE(stats::rankSummary(s).toCsv(), readText(kinetoFile(reference)));
+        QCOMPARE(stats::rankSummary(s, stats::KernelClassifier::hta()).toCsv(), readText(kinetoFile(reference)));
     }
 
     void rankSummaryFromPartsIsTheSame_data()
@@ -189,7 +189,7 @@ private slots:
             for (int ri = 0; ri < int(alone.ranks().size()); ++ri) {
                 QByteArray bytes;
                 QDataStream out(&bytes, QIODevice::WriteOnly);
-                out << stats::rankBreakdownParts(alone, ri);
+                out << stats::rankBreakdownParts(alone, ri, stats::KernelClassifier::hta());
                 QDataStream in(bytes);
                 stats::RankBreakdownParts received;
                 in >> received;
@@ -200,10 +200,10 @@ private slots:
             }
         }
         QVERIFY(std::all_of(parts.begin(), parts.end(), [](const auto &p) { return p.has_value(); }));
-        const ResultTable direct = stats::rankSummary(session);
+        const ResultTable direct = stats::rankSummary(session, stats::KernelClassifier::hta());
         QCOMPARE(stats::rankSummary(session, stats::KernelClassifier::hta(), &parts).toCsv(), direct.toCsv());
         QCOMPARE(direct.rowCount(), session.ranks().size());
-        QCOMPARE(stats::temporalBreakdown(session).front().stepWindow, QByteArray(QTest::currentDataTag()) != "no steps");
+        QCOMPARE(stats::temporalBreakdown(session, stats::KernelClassifier::hta()).front().stepWindow, QByteArray(QTest::currentDataTag()) != "no steps");
     }
 
     void stepWindowFollowsHtaOnPyTorch2Traces()
@@ -212,7 +212,7 @@ private slots:
         // kernel time 517,108 µs. Its step window ends at the GPU-side copy
         // of the last ProfilerStep (gpu_user_annotation), and kernels
         // launched by cuLaunchKernel (cuda_driver) stay in it.
-        const auto ranks = stats::temporalBreakdown(Session::load(ddpFiles()));
+        const auto ranks = stats::temporalBreakdown(Session::load(ddpFiles()), stats::KernelClassifier::hta());
         QCOMPARE(ranks.size(), std::size_t(4));
         QCOMPARE(ranks[0].rank, 0);
         QVERIFY(ranks[0].stepWindow);
@@ -223,8 +223,8 @@ private slots:
     {
         // The data-loader-bound run idles its GPU most of the time; the
         // fixed one (workers, pinned memory) does not.
-        const auto slow = stats::temporalBreakdown(Session::load({kinetoFile(QStringLiteral("slow_rank0.pt.trace.json.gz"))}));
-        const auto fast = stats::temporalBreakdown(Session::load({kinetoFile(QStringLiteral("fast_rank0.pt.trace.json.gz"))}));
+        const auto slow = stats::temporalBreakdown(Session::load({kinetoFile(QStringLiteral("slow_rank0.pt.trace.json.gz"))}), stats::KernelClassifier::hta());
+        const auto fast = stats::temporalBreakdown(Session::load({kinetoFile(QStringLiteral("fast_rank0.pt.trace.json.gz"))}), stats::KernelClassifier::hta());
         QVERIFY(slow[0].idlePercent > 80.0);
         QVERIFY(fast[0].idlePercent < 10.0);
         QVERIFY(slow[0].stepWindow);

@@ -177,7 +177,7 @@ private slots:
             QCOMPARE(nccl, std::size_t(33));
             QCOMPARE(withRecord, std::size_t(32));
         }
-        const CollectiveMatch match = matchCollectives(session);
+        const CollectiveMatch match = matchCollectives(session, KernelClassifier::rankscope());
         QCOMPARE(match.instances.size(), std::size_t(33));
         for (const CollectiveInstance &c : match.instances) {
             if (c.communicator == QLatin1String("stream #0")) { // the two kernels without calls
