@@ -77,7 +77,7 @@ std::shared_ptr<const CriticalPathSolutions> AnalysisWorkspace::criticalPathSolu
 std::shared_ptr<const stats::Diagnosis> AnalysisWorkspace::diagnosis() const
 {
     return m_diagnosis.get([&] {
-        stats::DiagnosisInputs inputs{&m_classes, nullptr, nullptr};
+        stats::DiagnosisInputs inputs;
         std::shared_ptr<const stats::CollectiveMatch> match;
         std::shared_ptr<const std::vector<stats::RankWait>> waits;
         if (m_session->ranks().size() > 1) {
@@ -86,7 +86,7 @@ std::shared_ptr<const stats::Diagnosis> AnalysisWorkspace::diagnosis() const
             inputs.alignedMatch = match.get();
             inputs.alignedWaits = waits.get();
         }
-        return stats::diagnose(*m_session, m_settings.diagnosis, inputs);
+        return stats::diagnose(*m_session, m_classes, m_settings.diagnosis, inputs);
     });
 }
 

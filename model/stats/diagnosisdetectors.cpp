@@ -285,15 +285,13 @@ DetectedFinding detectLaunchBound(const Session &session, const std::vector<Rank
     return launch;
 }
 
-DetectedFinding detectStraggler(const Session &session, const DiagnosisInputs &inputs)
+DetectedFinding detectStraggler(const Session &session, const KernelClassifier &classes, const DiagnosisInputs &inputs)
 {
     DetectedFinding straggler(FindingKind::Straggler);
     if (session.ranks().size() < 2)
         return straggler;
     // Aligned on collectives where the clocks disagree (across hosts), as
     // recorded where they agree: a clock offset is no straggler.
-    std::optional<KernelClassifier> builtIn;
-    const KernelClassifier &classes = inputs.classes ? *inputs.classes : builtIn.emplace(KernelClassifier::rankscope());
     std::optional<CollectiveMatch> ownMatch;
     const CollectiveMatch &match = inputs.alignedMatch ? *inputs.alignedMatch
                                                        : ownMatch.emplace(alignedOnCollectives(session, matchCollectives(session, classes)));

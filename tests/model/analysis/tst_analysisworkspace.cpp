@@ -82,7 +82,7 @@ private slots:
         QCOMPARE(straggler->cost, worst->delayCaused);
         QCOMPARE(d.get(), builtIn.diagnosis().get());
         // As diagnose() computes it alone.
-        const Diagnosis alone = diagnose(*m_ddp);
+        const Diagnosis alone = diagnose(*m_ddp, KernelClassifier::rankscope());
         QCOMPARE(stragglerOf(alone)->cost, straggler->cost);
         // The user's classes reach the diagnosis: with no kernel counted as
         // communication there is no collective, and no straggler.

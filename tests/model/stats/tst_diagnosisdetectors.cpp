@@ -5,6 +5,7 @@
 #include "session/session.h"
 #include "stats/diagnosisdetectors.h"
 #include "stats/diagnosisloop.h"
+#include "stats/kernelclasses.h"
 #include "testdata.h"
 
 #include <QProcess>
@@ -162,11 +163,11 @@ private slots:
 
     void stragglerIsTheRankOthersWaitFor()
     {
-        QVERIFY(detectStraggler(*m_slow, {}).finding.instances.empty()); // one rank: nothing to wait for
+        QVERIFY(detectStraggler(*m_slow, KernelClassifier::rankscope(), {}).finding.instances.empty()); // one rank: nothing to wait for
         const QString dir = generate(QStringLiteral("ddp"), {"--ranks", "4", "--straggler", "1:3000:1"}, QStringLiteral("1720"));
         QVERIFY(!dir.isEmpty());
         const Session session = Session::load({dir});
-        const DetectedFinding found = detectStraggler(session, {});
+        const DetectedFinding found = detectStraggler(session, KernelClassifier::rankscope(), {});
         QCOMPARE(found.costPerRank.size(), std::size_t(1));
         QCOMPARE(session.ranks()[std::size_t(found.costPerRank.begin()->first)].rank, 1);
         // Three ranks wait 3 ms at each of the 40 all-reduces.
