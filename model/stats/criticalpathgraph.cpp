@@ -154,10 +154,9 @@ struct HostMoment {
 // every comparison.
 struct Boundary {
     TimeNs time;
-    int phase;          // 0: an end of an event that took time, 1: a start, 2: an end of one that took none
-    TimeNs other;       // a start's end (later first), an end's start (later first)
-    std::int64_t order; // then a start's event ascending, an end's descending
-    std::uint32_t event; // in its thread's events
+    int phase;           // 0: an end of an event that took time, 1: a start, 2: an end of one that took none
+    TimeNs other;        // a start's end (later first), an end's start (later first)
+    std::uint32_t event; // in its thread's events: then a start's ascending, an end's descending
     bool start;
 };
 
@@ -169,7 +168,7 @@ bool boundaryBefore(const Boundary &a, const Boundary &b)
         return a.phase < b.phase;
     if (a.other != b.other)
         return a.other > b.other;
-    return a.order < b.order;
+    return a.start ? a.event < b.event : a.event > b.event; // one phase: both starts or both ends
 }
 
 // A thread's boundaries in that order. Its events come a track at a time,
@@ -193,11 +192,11 @@ std::vector<Boundary> threadBoundaries(const std::vector<HostEvent> &events)
             ++last;
         const std::size_t starts = bounds.size();
         for (std::size_t i = first; i < last; ++i)
-            bounds.push_back({events[i].start, 1, events[i].end, std::int64_t(i), std::uint32_t(i), true});
+            bounds.push_back({events[i].start, 1, events[i].end, std::uint32_t(i), true});
         addRun(starts);
         const std::size_t ends = bounds.size();
         for (std::size_t i = first; i < last; ++i)
-            bounds.push_back({events[i].end, events[i].start == events[i].end ? 2 : 0, events[i].start, -std::int64_t(i), std::uint32_t(i), false});
+            bounds.push_back({events[i].end, events[i].start == events[i].end ? 2 : 0, events[i].start, std::uint32_t(i), false});
         addRun(ends);
         first = last;
     }

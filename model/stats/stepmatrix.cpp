@@ -3,7 +3,6 @@
 #include "core/gputimesplit.h"
 
 #include <algorithm>
-#include <unordered_map>
 
 namespace rankscope::stats {
 
