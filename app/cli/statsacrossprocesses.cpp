@@ -113,10 +113,16 @@ GatheredResults perFileResultsAcrossProcesses(const QStringList &inputs, const Q
     }
     const QStringList files = expandTracePaths(inputs);
     const LoadControl control = cachedLoadControl(cacheDirectory);
-    const bool collectives = std::any_of(reports.begin(), reports.end(), stats::readsCollectives);
-    const bool otherGpuWork = std::any_of(reports.begin(), reports.end(), stats::readsOtherGpuWork);
-    const bool breakdowns = reports.contains(QStringLiteral("rank_summary"));
-    const bool comparisonRows = reports.contains(QStringLiteral("rank_comparison"));
+    // What the session reports asked for gather, by their declarations.
+    unsigned asked = 0;
+    for (const QString &name : reports)
+        if (const stats::ReportDeclaration *d = stats::findReport(name))
+            asked |= d->gathers;
+    const auto gathers = [asked](stats::RankPart part) { return (asked & unsigned(part)) != 0; };
+    const bool collectives = gathers(stats::RankPart::CollectiveOps);
+    const bool otherGpuWork = gathers(stats::RankPart::OtherGpuWork);
+    const bool breakdowns = gathers(stats::RankPart::Breakdown);
+    const bool comparisonRows = gathers(stats::RankPart::ComparisonRow);
     QByteArray mine;
     QDataStream out(&mine, QIODevice::WriteOnly);
     for (const qsizetype i : myShareOf(files)) {

@@ -87,6 +87,26 @@ std::optional<Session> loadInputs(const QCommandLineParser &parser, const LoadCo
 
 namespace {
 
+// An option's help: the reports that read it (from their declarations),
+// then what it does.
+QString readersHelp(stats::ReportSetting setting, const QString &what)
+{
+    return stats::reportsReading(setting).join(QStringLiteral(", ")) + QStringLiteral(": ") + what;
+}
+
+// The declared reports, a line each: name and title, per file first.
+QString reportListHelp()
+{
+    QString text;
+    for (const bool wholeSession : {false, true}) {
+        text += wholeSession ? QStringLiteral("\nReports on all ranks together:") : QStringLiteral("\nReports per file:");
+        for (const stats::ReportDeclaration &d : stats::reportDeclarations())
+            if (d.isSessionReport() == wholeSession)
+                text += QStringLiteral("\n  %1 %2").arg(d.name, -24).arg(d.title);
+    }
+    return text;
+}
+
 QString formatTable(const ResultTable &table, const QString &format, CsvCells cells)
 {
     if (format == QLatin1String("json"))
@@ -110,8 +130,7 @@ int runStats(const QStringList &arguments)
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral(
         "Print statistics reports for Nsight Systems SQLite exports and PyTorch profiler traces, with the same values,\n"
-        "columns and rounding as `nsys stats --format csv` (and `nsys analyze` for the rules).\n"
-        "Reports: ") + stats::reportNames().join(QStringLiteral(", ")));
+        "columns and rounding as `nsys stats --format csv` (and `nsys analyze` for the rules).\n") + reportListHelp());
     parser.addHelpOption();
     const QCommandLineOption reportOption({QStringLiteral("r"), QStringLiteral("report")},
                                           QStringLiteral("Reports to print, comma separated (default: all)."),
@@ -120,48 +139,48 @@ int runStats(const QStringList &arguments)
                                           QStringLiteral("Output format: csv, table or json (default: csv)."),
                                           QStringLiteral("FORMAT"), QStringLiteral("csv"));
     const QCommandLineOption outputOption({QStringLiteral("o"), QStringLiteral("output")},
-                                          QStringLiteral("Write PREFIX_<report>.<ext> (several files: PREFIX_<file>_<report>.<ext>; two files of one\n"
-                                                         "name get a hash of their path after it) instead of printing. A file that exists is left alone\n"
+                                          QStringLiteral("Write PREFIX_<report>.<ext> (several files: PREFIX_<file>_<report>.<ext>; two files of one "
+                                                         "name get a hash of their path after it) instead of printing. A file that exists is left alone "
                                                          "(that report fails) unless --force-overwrite."),
                                           QStringLiteral("PREFIX"));
     const QCommandLineOption overwriteOption(QStringLiteral("force-overwrite"), QStringLiteral("With -o: replace files that exist."));
     const QCommandLineOption gapOption(QStringLiteral("gap-threshold"),
-                                       QStringLiteral("gpu_gaps: smallest gap to list, in ms (default 500)."),
+                                       readersHelp(stats::ReportSetting::GapThreshold, QStringLiteral("smallest gap to list, in ms (default 500).")),
                                        QStringLiteral("MS"), QStringLiteral("500"));
     const QCommandLineOption utilOption(QStringLiteral("util-threshold"),
-                                        QStringLiteral("gpu_time_util: list chunks under this in-use % (default 50)."),
+                                        readersHelp(stats::ReportSetting::UtilThreshold, QStringLiteral("list chunks under this in-use % (default 50).")),
                                         QStringLiteral("PERCENT"), QStringLiteral("50"));
     const QCommandLineOption commOption(QStringLiteral("comm-pattern"),
-                                        QStringLiteral("rank_summary, rank_comparison, collectives, rank_wait, rank_time_map: kernels whose name matches REGEX are\ncommunication, "
-                                                       "replacing the built-in patterns (default: %1; rank_summary: HTA's).")
+                                        readersHelp(stats::ReportSetting::CommunicationPattern,
+                                                    QStringLiteral("kernels whose name matches REGEX are communication, replacing the built-in "
+                                                                   "patterns (default: %1; rank_summary: HTA's)."))
                                             .arg(stats::defaultCommunicationPattern()),
                                         QStringLiteral("REGEX"));
     const QCommandLineOption alignOption(QStringLiteral("align"),
-                                         QStringLiteral("collectives, rank_wait, rank_time_map: 'recorded' (the reports' UTC starts, default) or 'collectives'\n"
-                                                        "(each rank shifted so matched collectives end together)."),
+                                         readersHelp(stats::ReportSetting::Alignment, QStringLiteral("'recorded' (the reports' UTC starts, default) or 'collectives' "
+                                                                                                     "(each rank shifted so matched collectives end together).")),
                                          QStringLiteral("HOW"), QStringLiteral("recorded"));
     const QCommandLineOption rowsOption(QStringLiteral("rows"),
-                                        QStringLiteral("cuda_memcpy_async, cuda_memcpy_sync, cuda_memset_sync, cuda_api_sync: at most N rows,\n"
-                                                       "the longest first (default 50, as nsys analyze; -1: all)."),
+                                        readersHelp(stats::ReportSetting::RuleRows, QStringLiteral("at most N rows, the longest first (default 50, as nsys analyze; -1: all).")),
                                         QStringLiteral("N"), QStringLiteral("50"));
     const QCommandLineOption binsOption(QStringLiteral("bins"),
-                                        QStringLiteral("rank_time_map: time bins across where the GPUs work (default 30)."),
+                                        readersHelp(stats::ReportSetting::MapBins, QStringLiteral("time bins across where the GPUs work (default 30).")),
                                         QStringLiteral("N"), QStringLiteral("30"));
     const QCommandLineOption csvRawOption(QStringLiteral("csv-raw"),
-                                          QStringLiteral("CSV: write names as the trace has them, as nsys does; by default control characters in names\n"
-                                                         "are written as \\xNN and a name that a spreadsheet would take as a formula (beginning with\n"
+                                          QStringLiteral("CSV: write names as the trace has them, as nsys does; by default control characters in names "
+                                                         "are written as \\xNN and a name that a spreadsheet would take as a formula (beginning with "
                                                          "= + - @) is written behind a '."));
     const QCommandLineOption stepOption(QStringLiteral("step"),
-                                        QStringLiteral("critical_path, critical_path_summary: only step N (its number from 0, as the Steps panel counts them)."),
+                                        readersHelp(stats::ReportSetting::Step, QStringLiteral("only step N (its number from 0, as the Steps panel counts them).")),
                                         QStringLiteral("N"));
     const QCommandLineOption stepNamesOption(QStringLiteral("step-names"),
-                                             QStringLiteral("critical_path, critical_path_summary: the step ranges' names (an unanchored REGEX; default:\n"
-                                                            "ProfilerStep#N, \"step N\", \"iteration N\")."),
+                                             readersHelp(stats::ReportSetting::StepNames, QStringLiteral("the step ranges' names (an unanchored REGEX; default: "
+                                                                                                             "ProfilerStep#N, \"step N\", \"iteration N\").")),
                                              QStringLiteral("REGEX"));
     const QCommandLineOption whatIfOption(QStringLiteral("what-if"),
-                                          QStringLiteral("critical_path_summary: re-solve each step with durations scaled: 'kernel:REGEX=0.8' (kernels whose\n"
-                                                         "name matches take 0.8 of their time), 'nvtx:REGEX=0.5' (the host time inside matching ranges),\n"
-                                                         "'rank:N=0.9' (what rank N computes). Repeat it to combine."),
+                                          readersHelp(stats::ReportSetting::WhatIf, QStringLiteral("re-solve each step with durations scaled: 'kernel:REGEX=0.8' (kernels whose "
+                                                         "name matches take 0.8 of their time), 'nvtx:REGEX=0.5' (the host time inside matching ranges), "
+                                                         "'rank:N=0.9' (what rank N computes). Repeat it to combine.")),
                                           QStringLiteral("TARGET:WHAT=FACTOR"));
     parser.addOptions({reportOption, formatOption, outputOption, overwriteOption, gapOption, utilOption, commOption, alignOption, rowsOption, binsOption, csvRawOption,
                        stepOption, stepNamesOption, whatIfOption});

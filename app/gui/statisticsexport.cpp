@@ -24,14 +24,14 @@ QStringList exportStatisticsCsv(const Session &session, const QString &directory
     for (const ReportPtr &report : session.reports())
         paths << report->filePath;
     const QStringList stems = uniqueStemsFor(paths); // two ranks' files of one name write two files
+    // Every declared report: the per-file ones for each file, then the session's.
     for (std::size_t i = 0; i < session.reports().size(); ++i)
-        for (const QString &name : stats::fileReportNames())
-            if (const auto table = stats::runReport(name, *session.reports()[i], options))
-                write(stems[qsizetype(i)] + QLatin1Char('_') + name + QStringLiteral(".csv"), *table);
-    for (const QString &name : stats::reportNames())
-        if (stats::isSessionReport(name))
-            if (const auto table = stats::runSessionReport(name, session, options))
-                write(name + QStringLiteral(".csv"), *table);
+        for (const stats::ReportDeclaration &d : stats::reportDeclarations())
+            if (d.perFile)
+                write(stems[qsizetype(i)] + QLatin1Char('_') + d.name + QStringLiteral(".csv"), d.perFile(*session.reports()[i], options));
+    for (const stats::ReportDeclaration &d : stats::reportDeclarations())
+        if (d.perSession)
+            write(d.name + QStringLiteral(".csv"), d.perSession(session, options, {}));
     if (!failed.isEmpty())
         *error = failed.join(QLatin1Char('\n'));
     return written;

@@ -1,4 +1,5 @@
 #include "stats/apirules.h"
+#include "stats/reportcatalog.h"
 
 #include "core/asciitext.h"
 
@@ -92,9 +93,9 @@ const QStringList &copyHeaders()
 
 // One row per (copy, joined call). Green contexts are not read: their
 // column stays empty, as nsys prints it for copies outside one.
-ResultTable copyRule(const Report &r, NameFilter api, bool pageableOnly, int rowLimit)
+ResultTable copyRule(const QString &reportName, const Report &r, NameFilter api, bool pageableOnly, int rowLimit)
 {
-    ResultTable t;
+    ResultTable t = declaredTable(reportName);
     t.headers = copyHeaders();
     const auto calls = apiCallsByCorrelation(r, api);
     for (const Track &track : r.tracks) {
@@ -121,25 +122,17 @@ ResultTable copyRule(const Report &r, NameFilter api, bool pageableOnly, int row
 
 ResultTable cudaMemcpyAsyncRule(const Report &r, int rowLimit)
 {
-    ResultTable t = copyRule(r, isAsyncMemcpyApi, true, rowLimit);
-    t.name = QStringLiteral("cuda_memcpy_async");
-    t.title = QStringLiteral("CUDA Async Memcpy with Pageable Memory");
-    return t;
+    return copyRule(QStringLiteral("cuda_memcpy_async"), r, isAsyncMemcpyApi, true, rowLimit);
 }
 
 ResultTable cudaMemcpySyncRule(const Report &r, int rowLimit)
 {
-    ResultTable t = copyRule(r, isSyncMemcpyApi, false, rowLimit);
-    t.name = QStringLiteral("cuda_memcpy_sync");
-    t.title = QStringLiteral("CUDA Synchronous Memcpy");
-    return t;
+    return copyRule(QStringLiteral("cuda_memcpy_sync"), r, isSyncMemcpyApi, false, rowLimit);
 }
 
 ResultTable cudaMemsetSyncRule(const Report &r, int rowLimit)
 {
-    ResultTable t;
-    t.name = QStringLiteral("cuda_memset_sync");
-    t.title = QStringLiteral("CUDA Synchronous Memset");
+    ResultTable t = declaredTable(QStringLiteral("cuda_memset_sync"));
     t.headers = QStringList{QStringLiteral("Duration (ns)"), QStringLiteral("Start (ns)"), QStringLiteral("Memory Kind"),
                             QStringLiteral("Bytes (MB)"), QStringLiteral("PID"), QStringLiteral("Device ID"),
                             QStringLiteral("Context ID"), QStringLiteral("Green Context ID"), QStringLiteral("Stream ID"),
@@ -166,9 +159,7 @@ ResultTable cudaMemsetSyncRule(const Report &r, int rowLimit)
 
 ResultTable cudaApiSyncRule(const Report &r, int rowLimit)
 {
-    ResultTable t;
-    t.name = QStringLiteral("cuda_api_sync");
-    t.title = QStringLiteral("CUDA Synchronization APIs");
+    ResultTable t = declaredTable(QStringLiteral("cuda_api_sync"));
     t.headers = QStringList{QStringLiteral("Duration (ns)"), QStringLiteral("Start (ns)"), QStringLiteral("PID"), QStringLiteral("TID"),
                             QStringLiteral("API Name")};
     forEachApiCallNamed(r, isSyncApi, [&](const Track &track, std::size_t i) {

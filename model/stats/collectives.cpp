@@ -1,4 +1,5 @@
 #include "stats/collectives.h"
+#include "stats/reportcatalog.h"
 #include "stats/collectivematching.h"
 #include "stats/cpucommunication.h"
 
@@ -402,9 +403,7 @@ CollectiveMatch alignedOnCollectives(const Session &session, const CollectiveMat
 
 ResultTable collectivesTable(const Session &session, const CollectiveMatch &match, const StatsScope &scope)
 {
-    ResultTable t;
-    t.name = QStringLiteral("collectives");
-    t.title = QStringLiteral("Collectives Across Ranks");
+    ResultTable t = declaredTable(QStringLiteral("collectives"));
     t.headers = QStringList{QStringLiteral("Index"), QStringLiteral("Communicator"), QStringLiteral("Sequence"), QStringLiteral("Name"),
                             QStringLiteral("Ranks"), QStringLiteral("Bytes"), QStringLiteral("First Arrival (ns)"),
                             QStringLiteral("Last Arrival (ns)"), QStringLiteral("Last Rank"), QStringLiteral("Skew (ns)"),
@@ -490,9 +489,7 @@ ResultTable rankWaitTable(CollectiveInputs &inputs, const CollectiveMatch &match
 
 ResultTable rankWaitTable(const std::vector<RankWait> &waits)
 {
-    ResultTable t;
-    t.name = QStringLiteral("rank_wait");
-    t.title = QStringLiteral("Waits at Collectives per Rank");
+    ResultTable t = declaredTable(QStringLiteral("rank_wait"));
     t.headers = QStringList{QStringLiteral("Rank"), QStringLiteral("Collectives"), QStringLiteral("Times Last"),
                             QStringLiteral("Delay Caused (ns)"), QStringLiteral("Waited (ns)"), QStringLiteral("Late: Compute (%)"),
                             QStringLiteral("Late: Idle (%)"), QStringLiteral("Late: Host (%)")};

@@ -1,4 +1,5 @@
 #include "stats/criticalpathtables.h"
+#include "stats/reportcatalog.h"
 
 #include <algorithm>
 #include <map>
@@ -25,9 +26,7 @@ int rankNumber(const Session &session, int rankIndex)
 
 ResultTable criticalPathTable(const Session &session, const std::vector<StepCriticalPath> &paths)
 {
-    ResultTable t;
-    t.name = QStringLiteral("critical_path");
-    t.title = QStringLiteral("Critical Path");
+    ResultTable t = declaredTable(QStringLiteral("critical_path"));
     t.headers = QStringList{QStringLiteral("Step"), QStringLiteral("Segment"), QStringLiteral("Rank"), QStringLiteral("Kind"), QStringLiteral("Name"),
                             QStringLiteral("Start (ns)"), QStringLiteral("End (ns)"), QStringLiteral("Duration (ns)")};
     const bool comparison = session.isComparison();
@@ -113,9 +112,7 @@ ResultTable criticalPathSummaryTable(const Session &session, const std::vector<S
 
 ResultTable criticalPathSummaryTable(const Session &session, const std::vector<StepPathSummary> &steps)
 {
-    ResultTable t;
-    t.name = QStringLiteral("critical_path_summary");
-    t.title = QStringLiteral("Critical Path Summary");
+    ResultTable t = declaredTable(QStringLiteral("critical_path_summary"));
     const bool whatIf = std::any_of(steps.begin(), steps.end(), [](const StepPathSummary &s) { return s.whatIfLength.has_value(); });
     t.headers = QStringList{QStringLiteral("Step"), QStringLiteral("Duration (ns)"), QStringLiteral("End Rank"), QStringLiteral("Segments")};
     if (whatIf)

@@ -1,4 +1,5 @@
 #include "stats/gpurules.h"
+#include "stats/reportcatalog.h"
 
 #include <algorithm>
 #include <map>
@@ -55,9 +56,7 @@ std::vector<GpuGap> findGpuGaps(const Report &report, TimeNs minimumNs)
 
 ResultTable gpuGaps(const Report &report, double thresholdMs)
 {
-    ResultTable t;
-    t.name = QStringLiteral("gpu_gaps");
-    t.title = QStringLiteral("GPU Gaps");
+    ResultTable t = declaredTable(QStringLiteral("gpu_gaps"));
     t.headers = QStringList{QStringLiteral("Row#"), QStringLiteral("Duration (ns)"), QStringLiteral("Start (ns)"),
                             QStringLiteral("PID"), QStringLiteral("Device ID"), QStringLiteral("Context ID")};
     std::int64_t row = 0;
@@ -87,9 +86,7 @@ TimeNs coveredBefore(TimeNs x, const std::vector<TimeNs> &sortedPoints)
 
 ResultTable gpuTimeUtil(const Report &report, double thresholdPercent, int chunks)
 {
-    ResultTable t;
-    t.name = QStringLiteral("gpu_time_util");
-    t.title = QStringLiteral("GPU Time Utilization");
+    ResultTable t = declaredTable(QStringLiteral("gpu_time_util"));
     t.headers = QStringList{QStringLiteral("Row#"), QStringLiteral("In-Use (%)"), QStringLiteral("Duration (ns)"),
                             QStringLiteral("Start (ns)"), QStringLiteral("PID"), QStringLiteral("Device ID"),
                             QStringLiteral("Context ID")};

@@ -1,4 +1,5 @@
 #include "stats/nsysreports.h"
+#include "stats/reportcatalog.h"
 
 #include "core/cancellation.h"
 #include "session/residentbudget.h"
@@ -141,12 +142,10 @@ Summaries summariesOf(const Slices &slices, StoredGroups stored, GroupIndex &ind
 
 // "Time (%),Total Time (ns),<count>,Avg (ns),Med (ns),Min (ns),Max (ns),StdDev (ns),<labels>",
 // largest total first.
-ResultTable timeTable(QString name, QString title, const QString &countHeader, const QStringList &labelHeaders,
+ResultTable timeTable(const QString &reportName, const QString &countHeader, const QStringList &labelHeaders,
                       const GroupIndex &index, const Summaries &summaries)
 {
-    ResultTable t;
-    t.name = std::move(name);
-    t.title = std::move(title);
+    ResultTable t = declaredTable(reportName);
     t.headers = QStringList{QStringLiteral("Time (%)"), QStringLiteral("Total Time (ns)"), countHeader,
                             QStringLiteral("Avg (ns)"), QStringLiteral("Med (ns)"), QStringLiteral("Min (ns)"),
                             QStringLiteral("Max (ns)"), QStringLiteral("StdDev (ns)")}
@@ -247,8 +246,7 @@ ResultTable cudaGpuKernSum(const Slices &slices)
     const Summaries summaries =
         summariesOf(slices, storedByName({TrackKind::Kernel}, GroupedValue::Duration), index,
                     [&](DurationGroups &groups) { addDurationsByName(groups, slices, TrackKind::Kernel); });
-    return timeTable(QStringLiteral("cuda_gpu_kern_sum"), QStringLiteral("CUDA GPU Kernel Summary"),
-                     QStringLiteral("Instances"), {QStringLiteral("Name")}, index, summaries);
+    return timeTable(QStringLiteral("cuda_gpu_kern_sum"), QStringLiteral("Instances"), {QStringLiteral("Name")}, index, summaries);
 }
 
 ResultTable cudaGpuMemTimeSum(const Slices &slices)
@@ -259,8 +257,7 @@ ResultTable cudaGpuMemTimeSum(const Slices &slices)
                     [&](DurationGroups &groups) {
                         addMemoryOperations(groups, slices, [](const Report &, const Track &t, std::size_t i) { return t.slices.duration(i); });
                     });
-    return timeTable(QStringLiteral("cuda_gpu_mem_time_sum"),
-                     QStringLiteral("CUDA GPU MemOps Summary (by Time)"), QStringLiteral("Count"),
+    return timeTable(QStringLiteral("cuda_gpu_mem_time_sum"), QStringLiteral("Count"),
                      {QStringLiteral("Operation")}, index, summaries);
 }
 
@@ -275,9 +272,7 @@ ResultTable cudaGpuMemSizeSum(const Slices &slices)
                             return std::int64_t(t.kind == TrackKind::Memcpy ? report.memcpys[row].bytes : report.memsets[row].bytes);
                         });
                     });
-    ResultTable t;
-    t.name = QStringLiteral("cuda_gpu_mem_size_sum");
-    t.title = QStringLiteral("CUDA GPU MemOps Summary (by Size)");
+    ResultTable t = declaredTable(QStringLiteral("cuda_gpu_mem_size_sum"));
     t.headers = QStringList{QStringLiteral("Total (MB)"), QStringLiteral("Count"), QStringLiteral("Avg (MB)"),
                             QStringLiteral("Med (MB)"), QStringLiteral("Min (MB)"), QStringLiteral("Max (MB)"),
                             QStringLiteral("StdDev (MB)"), QStringLiteral("Operation")};
@@ -313,8 +308,7 @@ ResultTable cudaApiSum(const Slices &slices)
             groups.add(report, 0, name, [&] { return apiLabel(index, report, name); }, track.slices.duration(i));
         });
     });
-    return timeTable(QStringLiteral("cuda_api_sum"), QStringLiteral("CUDA API Summary"),
-                     QStringLiteral("Num Calls"), {QStringLiteral("Name")}, index, summaries);
+    return timeTable(QStringLiteral("cuda_api_sum"), QStringLiteral("Num Calls"), {QStringLiteral("Name")}, index, summaries);
 }
 
 ResultTable nvtxSum(const Slices &slices)
@@ -340,7 +334,7 @@ ResultTable nvtxSum(const Slices &slices)
                        [&] { return nvtxLabel(report, track.domainName, name, style); }, track.slices.duration(i));
         });
     });
-    return timeTable(QStringLiteral("nvtx_sum"), QStringLiteral("NVTX Range Summary"), QStringLiteral("Instances"),
+    return timeTable(QStringLiteral("nvtx_sum"), QStringLiteral("Instances"),
                      {QStringLiteral("Style"), QStringLiteral("Range")}, index, summaries);
 }
 
@@ -350,8 +344,7 @@ ResultTable osrtSum(const Slices &slices)
     const Summaries summaries =
         summariesOf(slices, storedByName({TrackKind::OsRuntime}, GroupedValue::Duration), index,
                     [&](DurationGroups &groups) { addDurationsByName(groups, slices, TrackKind::OsRuntime); });
-    return timeTable(QStringLiteral("osrt_sum"), QStringLiteral("OS Runtime Summary"),
-                     QStringLiteral("Num Calls"), {QStringLiteral("Name")}, index, summaries);
+    return timeTable(QStringLiteral("osrt_sum"), QStringLiteral("Num Calls"), {QStringLiteral("Name")}, index, summaries);
 }
 
 } // namespace rankscope::stats

@@ -1,4 +1,5 @@
 #include "stats/rankbreakdown.h"
+#include "stats/reportcatalog.h"
 
 #include "core/cancellation.h"
 #include "core/intervals.h"
@@ -272,9 +273,7 @@ std::vector<RankBreakdown> temporalBreakdown(const Session &session, const Kerne
 
 ResultTable rankSummary(const Session &session, const KernelClassifier &classes, const GatheredBreakdowns *gathered)
 {
-    ResultTable t;
-    t.name = QStringLiteral("rank_summary");
-    t.title = QStringLiteral("Rank Summary (temporal breakdown and communication overlap, as HTA)");
+    ResultTable t = declaredTable(QStringLiteral("rank_summary"));
     t.headers = QStringList{QStringLiteral("Rank"), QStringLiteral("Idle Time (ns)"), QStringLiteral("Compute Time (ns)"),
                             QStringLiteral("Non-compute Time (ns)"), QStringLiteral("Kernel Time (ns)"), QStringLiteral("Idle (%)"),
                             QStringLiteral("Compute (%)"), QStringLiteral("Non-compute (%)"), QStringLiteral("Comm-Comp Overlap (%)")};

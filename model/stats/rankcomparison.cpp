@@ -1,4 +1,5 @@
 #include "stats/rankcomparison.h"
+#include "stats/reportcatalog.h"
 #include "stats/cpucommunication.h"
 #include "stats/stepmatrix.h"
 
@@ -197,9 +198,7 @@ std::vector<std::optional<bool>> rankComparisonWorseIsHigher()
 ResultTable rankComparisonTable(const Session &session, const StatsScope &scope, const KernelClassifier &classes,
                                 const CollectiveMatch *match, const GatheredComparisonRows *gathered)
 {
-    ResultTable t;
-    t.name = QStringLiteral("rank_comparison");
-    t.title = QStringLiteral("Rank Comparison");
+    ResultTable t = declaredTable(QStringLiteral("rank_comparison"));
     t.headers = QStringList{QStringLiteral("Rank"), QStringLiteral("GPU Span (ns)"), QStringLiteral("GPU Busy (%)"),
                             QStringLiteral("GPU Idle (%)"), QStringLiteral("Compute (ns)"), QStringLiteral("Exposed Comm (ns)"),
                             QStringLiteral("Exposed Memory (ns)"), QStringLiteral("Comm Hidden (%)"), QStringLiteral("Steps"),

@@ -1,4 +1,5 @@
 #include "stats/ranktimemap.h"
+#include "stats/reportcatalog.h"
 
 
 #include <algorithm>
@@ -213,9 +214,7 @@ RankTimeMap gpuBusyWithoutWaitMap(const Session &session, const CollectiveMatch 
 
 ResultTable rankTimeMapTable(const Session &session, const CollectiveMatch &match, int bins)
 {
-    ResultTable t;
-    t.name = QStringLiteral("rank_time_map");
-    t.title = QStringLiteral("Rank x Time Map");
+    ResultTable t = declaredTable(QStringLiteral("rank_time_map"));
     t.headers = QStringList{QStringLiteral("Rank"), QStringLiteral("Start (ns)"), QStringLiteral("Duration (ns)"),
                             QStringLiteral("GPU Busy (%)"), QStringLiteral("Collective Wait (%)")};
     const TimeRange range = gpuActiveRange(session);

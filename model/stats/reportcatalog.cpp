@@ -1,8 +1,6 @@
 #include "stats/reportcatalog.h"
 
 #include "load/workerpool.h"
-#include "stats/ranktimemap.h"
-
 #include "stats/apirules.h"
 #include "stats/collectiveinputs.h"
 #include "stats/collectives.h"
@@ -11,77 +9,225 @@
 #include "stats/nsysreports.h"
 #include "stats/rankbreakdown.h"
 #include "stats/rankcomparison.h"
+#include "stats/ranktimemap.h"
 #include "stats/samplingcomparison.h"
 #include "stats/samplingprofile.h"
+
+#include <algorithm>
 
 namespace rankscope::stats {
 
 namespace {
 
-using Runner = std::function<ResultTable(const Report &, const ReportOptions &)>;
+using S = ReportSetting;
+using P = RankPart;
+using Options = ReportOptions;
+using Gathered = GatheredRankParts;
 
-const std::vector<std::pair<QString, Runner>> &catalog()
+// A session report that reads the collectives matched across ranks:
+// `compute(inputs, match)` with the match's notes added to its table.
+template<class Compute>
+ResultTable onCollectives(const Session &session, const Options &o, const Gathered &gathered, Compute &&compute)
 {
-    static const std::vector<std::pair<QString, Runner>> reports{
-        {QStringLiteral("cuda_gpu_kern_sum"), [](const Report &r, const ReportOptions &) { return cudaGpuKernSum(r); }},
-        {QStringLiteral("cuda_gpu_mem_time_sum"), [](const Report &r, const ReportOptions &) { return cudaGpuMemTimeSum(r); }},
-        {QStringLiteral("cuda_gpu_mem_size_sum"), [](const Report &r, const ReportOptions &) { return cudaGpuMemSizeSum(r); }},
-        {QStringLiteral("cuda_api_sum"), [](const Report &r, const ReportOptions &) { return cudaApiSum(r); }},
-        {QStringLiteral("nvtx_sum"), [](const Report &r, const ReportOptions &) { return nvtxSum(r); }},
-        {QStringLiteral("osrt_sum"), [](const Report &r, const ReportOptions &) { return osrtSum(r); }},
-        {QStringLiteral("gpu_gaps"), [](const Report &r, const ReportOptions &o) { return gpuGaps(r, o.gapThresholdMs); }},
-        {QStringLiteral("gpu_time_util"), [](const Report &r, const ReportOptions &o) {
-             return gpuTimeUtil(r, o.utilThresholdPercent, o.utilChunks); }},
-        {QStringLiteral("cuda_memcpy_async"), [](const Report &r, const ReportOptions &o) { return cudaMemcpyAsyncRule(r, o.ruleRowLimit); }},
-        {QStringLiteral("cuda_memcpy_sync"), [](const Report &r, const ReportOptions &o) { return cudaMemcpySyncRule(r, o.ruleRowLimit); }},
-        {QStringLiteral("cuda_memset_sync"), [](const Report &r, const ReportOptions &o) { return cudaMemsetSyncRule(r, o.ruleRowLimit); }},
-        {QStringLiteral("cuda_api_sync"), [](const Report &r, const ReportOptions &o) { return cudaApiSyncRule(r, o.ruleRowLimit); }},
-        {QStringLiteral("cpu_sampling_flat"), [](const Report &r, const ReportOptions &) { return samplingFlatTable(samplingProfile(r)); }},
-        {QStringLiteral("cpu_sampling_top_down"), [](const Report &r, const ReportOptions &) {
-             return samplingTopDownTable(samplingProfile(r)); }},
-    };
-    return reports;
+    std::optional<CollectiveInputs> own;
+    CollectiveInputs *inputs = gathered.collectiveOps;
+    if (!inputs)
+        inputs = &own.emplace(session, collectiveClassesFor(o));
+    const CollectiveMatch &match = inputs->match(o.alignOnCollectives);
+    ResultTable t = compute(*inputs, match);
+    t.notes = match.notes + t.notes;
+    return t;
 }
 
-const QStringList &sessionReportNames()
+CriticalPathOptions criticalPathOptions(const Options &o)
 {
-    static const QStringList names{QStringLiteral("rank_summary"), QStringLiteral("rank_comparison"), QStringLiteral("collectives"),
-                                   QStringLiteral("rank_wait"), QStringLiteral("rank_time_map"), QStringLiteral("cpu_sampling_ranks"),
-                                   QStringLiteral("critical_path"), QStringLiteral("critical_path_summary")};
-    return names;
+    CriticalPathOptions path;
+    path.step = o.step;
+    path.stepNames = o.stepNames;
+    for (const QString &text : o.whatIfs)
+        if (const std::optional<WhatIf> w = parseWhatIf(text))
+            path.whatIfs.push_back(*w);
+    return path;
+}
+
+// Says when the steps asked for are not there.
+void addStepNotes(ResultTable &t, const CriticalPathSteps &steps, const Options &o)
+{
+    if (steps.size() == 0)
+        t.notes << QStringLiteral("critical path: no step %1 among the ranks' step annotations").arg(o.step.value_or(0));
+    else if (steps.stepOf(0) < 0)
+        t.notes << QStringLiteral("critical path: no step annotation (ProfilerStep#N, an NVTX \"step N\" range): the whole session is one range, step -1");
+}
+
+ResultTable criticalPathReport(const Session &session, const Options &o, const Gathered &gathered)
+{
+    return onCollectives(session, o, gathered, [&](CollectiveInputs &, const CollectiveMatch &match) {
+        const CriticalPathOptions path = criticalPathOptions(o);
+        ResultTable t = criticalPathTable(session, criticalPaths(session, match, collectiveClassesFor(o), path));
+        addStepNotes(t, CriticalPathSteps(session, match, path), o);
+        return t;
+    });
+}
+
+// A step's summary, its segments let go once it is summed up; steps are
+// independent, so solved side by side.
+ResultTable criticalPathSummaryReport(const Session &session, const Options &o, const Gathered &gathered)
+{
+    return onCollectives(session, o, gathered, [&](CollectiveInputs &, const CollectiveMatch &match) {
+        const CriticalPathOptions path = criticalPathOptions(o);
+        const CriticalPathSteps steps(session, match, path);
+        const PathNameClasses names(session, collectiveClassesFor(o));
+        std::vector<StepPathSummary> summaries(steps.size());
+        parallelFor(steps.size(), [&](std::size_t i) {
+            summaries[i] = summarizePath(session, solveCriticalPath(session, match, names, path, steps.window(i)));
+        });
+        ResultTable t = criticalPathSummaryTable(session, summaries);
+        addStepNotes(t, steps, o);
+        return t;
+    });
+}
+
+ReportDeclaration fileReport(const char *name, const char *title, unsigned settings, const char *panel, ReportDeclaration::FileCompute compute)
+{
+    ReportDeclaration d;
+    d.name = QLatin1String(name);
+    d.title = QLatin1String(title);
+    d.settings = settings;
+    d.panel = QLatin1String(panel);
+    d.perFile = std::move(compute);
+    return d;
+}
+
+ReportDeclaration sessionReport(const char *name, const char *title, unsigned settings, unsigned gathers, const char *panel,
+                                ReportDeclaration::SessionCompute compute)
+{
+    ReportDeclaration d;
+    d.name = QLatin1String(name);
+    d.title = QLatin1String(title);
+    d.settings = settings;
+    d.gathers = gathers;
+    d.panel = QLatin1String(panel);
+    d.perSession = std::move(compute);
+    return d;
+}
+
+constexpr unsigned kNone = 0;
+constexpr unsigned kMatched = S::CommunicationPattern | S::Alignment; // the reports on matched collectives
+constexpr unsigned kOnPath = kMatched | S::Step | S::StepNames | S::WhatIf;
+
+std::vector<ReportDeclaration> declareReports()
+{
+    using R = const Report &;
+    using O = const Options &;
+    using N = const Session &;
+    using G = const Gathered &;
+    return {
+        fileReport("cuda_gpu_kern_sum", "CUDA GPU Kernel Summary", kNone, "summaries", [](R r, O) { return cudaGpuKernSum(r); }),
+        fileReport("cuda_gpu_mem_time_sum", "CUDA GPU MemOps Summary (by Time)", kNone, "memcpy", [](R r, O) { return cudaGpuMemTimeSum(r); }),
+        fileReport("cuda_gpu_mem_size_sum", "CUDA GPU MemOps Summary (by Size)", kNone, "memcpy", [](R r, O) { return cudaGpuMemSizeSum(r); }),
+        fileReport("cuda_api_sum", "CUDA API Summary", kNone, "summaries", [](R r, O) { return cudaApiSum(r); }),
+        fileReport("nvtx_sum", "NVTX Range Summary", kNone, "summaries", [](R r, O) { return nvtxSum(r); }),
+        fileReport("osrt_sum", "OS Runtime Summary", kNone, "summaries", [](R r, O) { return osrtSum(r); }),
+        fileReport("gpu_gaps", "GPU Gaps", unsigned(S::GapThreshold), "gaps", [](R r, O o) { return gpuGaps(r, o.gapThresholdMs); }),
+        fileReport("gpu_time_util", "GPU Time Utilization", unsigned(S::UtilThreshold), "",
+                   [](R r, O o) { return gpuTimeUtil(r, o.utilThresholdPercent, o.utilChunks); }),
+        fileReport("cuda_memcpy_async", "CUDA Async Memcpy with Pageable Memory", unsigned(S::RuleRows), "",
+                   [](R r, O o) { return cudaMemcpyAsyncRule(r, o.ruleRowLimit); }),
+        fileReport("cuda_memcpy_sync", "CUDA Synchronous Memcpy", unsigned(S::RuleRows), "",
+                   [](R r, O o) { return cudaMemcpySyncRule(r, o.ruleRowLimit); }),
+        fileReport("cuda_memset_sync", "CUDA Synchronous Memset", unsigned(S::RuleRows), "",
+                   [](R r, O o) { return cudaMemsetSyncRule(r, o.ruleRowLimit); }),
+        fileReport("cuda_api_sync", "CUDA Synchronization APIs", unsigned(S::RuleRows), "",
+                   [](R r, O o) { return cudaApiSyncRule(r, o.ruleRowLimit); }),
+        fileReport("cpu_sampling_flat", "CPU Sampling: Flat", kNone, "cpu", [](R r, O) { return samplingFlatTable(samplingProfile(r)); }),
+        fileReport("cpu_sampling_top_down", "CPU Sampling: Top-Down", kNone, "cpu",
+                   [](R r, O) { return samplingTopDownTable(samplingProfile(r)); }),
+
+        sessionReport("rank_summary", "Rank Summary (temporal breakdown and communication overlap, as HTA)",
+                      unsigned(S::CommunicationPattern), unsigned(P::Breakdown), "ranks",
+                      [](N s, O o, G g) { return rankSummary(s, breakdownClassesFor(o), g.breakdowns); }),
+        sessionReport("rank_comparison", "Rank Comparison", unsigned(S::CommunicationPattern), P::CollectiveOps | P::ComparisonRow, "ranks",
+                      [](N s, O o, G g) { // its waits columns read the recorded match
+                          return rankComparisonTable(s, {}, collectiveClassesFor(o), g.collectiveOps ? &g.collectiveOps->match(false) : nullptr,
+                                                     g.comparisonRows);
+                      }),
+        sessionReport("collectives", "Collectives Across Ranks", kMatched, unsigned(P::CollectiveOps), "collectives", [](N s, O o, G g) {
+            return onCollectives(s, o, g, [&](CollectiveInputs &, const CollectiveMatch &m) { return collectivesTable(s, m); });
+        }),
+        sessionReport("rank_wait", "Waits at Collectives per Rank", kMatched, P::CollectiveOps | P::OtherGpuWork, "collectives", [](N s, O o, G g) {
+            return onCollectives(s, o, g, [&](CollectiveInputs &inputs, const CollectiveMatch &m) { return rankWaitTable(inputs, m); });
+        }),
+        sessionReport("rank_time_map", "Rank x Time Map", kMatched | S::MapBins, unsigned(P::CollectiveOps), "ranks", [](N s, O o, G g) {
+            return onCollectives(s, o, g, [&](CollectiveInputs &, const CollectiveMatch &m) { return rankTimeMapTable(s, m, o.mapBins); });
+        }),
+        sessionReport("cpu_sampling_ranks", "CPU Sampling by Rank", kNone, kNone, "ranks", [](N s, O, G) { return samplingByRankTable(s); }),
+        sessionReport("critical_path", "Critical Path", kOnPath, unsigned(P::CollectiveOps), "critical", criticalPathReport),
+        sessionReport("critical_path_summary", "Critical Path Summary", kOnPath, unsigned(P::CollectiveOps), "critical",
+                      criticalPathSummaryReport),
+    };
 }
 
 } // namespace
 
+const std::vector<ReportDeclaration> &reportDeclarations()
+{
+    static const std::vector<ReportDeclaration> declarations = declareReports();
+    return declarations;
+}
+
+const ReportDeclaration *findReport(const QString &name)
+{
+    const auto &all = reportDeclarations();
+    const auto it = std::find_if(all.begin(), all.end(), [&](const ReportDeclaration &d) { return d.name == name; });
+    return it == all.end() ? nullptr : &*it;
+}
+
+ResultTable declaredTable(const QString &name)
+{
+    const ReportDeclaration *d = findReport(name);
+    Q_ASSERT(d);
+    ResultTable t;
+    t.name = name;
+    if (d)
+        t.title = d->title;
+    return t;
+}
+
+QStringList reportsReading(ReportSetting setting)
+{
+    QStringList names;
+    for (const ReportDeclaration &d : reportDeclarations())
+        if (d.reads(setting))
+            names << d.name;
+    return names;
+}
+
 QStringList fileReportNames()
 {
     QStringList names;
-    for (const auto &[name, runner] : catalog())
-        names << name;
+    for (const ReportDeclaration &d : reportDeclarations())
+        if (!d.isSessionReport())
+            names << d.name;
     return names;
 }
 
 QStringList reportNames()
 {
-    return fileReportNames() + sessionReportNames();
+    QStringList names;
+    for (const ReportDeclaration &d : reportDeclarations())
+        names << d.name;
+    return names;
 }
 
 bool isKnownReport(const QString &name)
 {
-    return reportNames().contains(name);
+    return findReport(name) != nullptr;
 }
 
 bool isSessionReport(const QString &name)
 {
-    return sessionReportNames().contains(name);
-}
-
-std::optional<ResultTable> runReport(const QString &name, const Report &report, const ReportOptions &options)
-{
-    for (const auto &[known, runner] : catalog())
-        if (known == name)
-            return runner(report, options);
-    return std::nullopt;
+    const ReportDeclaration *d = findReport(name);
+    return d && d->isSessionReport();
 }
 
 KernelClassifier collectiveClassesFor(const ReportOptions &options)
@@ -89,72 +235,26 @@ KernelClassifier collectiveClassesFor(const ReportOptions &options)
     return KernelClassifier::rankscope(options.communicationPattern);
 }
 
-bool readsCollectives(const QString &name)
-{
-    return name == QLatin1String("collectives") || name == QLatin1String("rank_wait") || name == QLatin1String("rank_time_map")
-           || name == QLatin1String("rank_comparison") // its waits columns
-           || name == QLatin1String("critical_path") || name == QLatin1String("critical_path_summary");
-}
-
-bool readsOtherGpuWork(const QString &name)
-{
-    return name == QLatin1String("rank_wait");
-}
-
 KernelClassifier breakdownClassesFor(const ReportOptions &options)
 {
     return KernelClassifier::hta(options.communicationPattern);
 }
 
+std::optional<ResultTable> runReport(const QString &name, const Report &report, const ReportOptions &options)
+{
+    const ReportDeclaration *d = findReport(name);
+    if (!d || !d->perFile)
+        return std::nullopt;
+    return d->perFile(report, options);
+}
+
 std::optional<ResultTable> runSessionReport(const QString &name, const Session &session, const ReportOptions &options,
                                            const GatheredRankParts &gathered)
 {
-    if (name == QLatin1String("rank_summary"))
-        return rankSummary(session, breakdownClassesFor(options), gathered.breakdowns);
-    if (name == QLatin1String("cpu_sampling_ranks"))
-        return samplingByRankTable(session);
-    if (name == QLatin1String("rank_comparison"))
-        return rankComparisonTable(session, {}, collectiveClassesFor(options),
-                                   gathered.collectiveOps ? &gathered.collectiveOps->match(false) : nullptr, gathered.comparisonRows);
-    if (!readsCollectives(name))
+    const ReportDeclaration *d = findReport(name);
+    if (!d || !d->perSession)
         return std::nullopt;
-    std::optional<CollectiveInputs> own;
-    CollectiveInputs *collectiveOps = gathered.collectiveOps;
-    if (!collectiveOps)
-        collectiveOps = &own.emplace(session, collectiveClassesFor(options));
-    const CollectiveMatch &match = collectiveOps->match(options.alignOnCollectives);
-    if (name.startsWith(QLatin1String("critical_path"))) {
-        CriticalPathOptions pathOptions;
-        pathOptions.step = options.step;
-        pathOptions.stepNames = options.stepNames;
-        for (const QString &text : options.whatIfs)
-            if (const std::optional<WhatIf> w = parseWhatIf(text))
-                pathOptions.whatIfs.push_back(*w);
-        const KernelClassifier classes = collectiveClassesFor(options);
-        const CriticalPathSteps steps(session, match, pathOptions);
-        ResultTable t;
-        if (name == QLatin1String("critical_path")) {
-            t = criticalPathTable(session, criticalPaths(session, match, classes, pathOptions));
-        } else { // a step's summary, its segments let go once it is summed up; steps are independent, so solved side by side
-            const PathNameClasses names(session, classes);
-            std::vector<StepPathSummary> summaries(steps.size());
-            parallelFor(steps.size(), [&](std::size_t i) {
-                summaries[i] = summarizePath(session, solveCriticalPath(session, match, names, pathOptions, steps.window(i)));
-            });
-            t = criticalPathSummaryTable(session, summaries);
-        }
-        t.notes = match.notes;
-        if (steps.size() == 0)
-            t.notes << QStringLiteral("critical path: no step %1 among the ranks' step annotations").arg(options.step.value_or(0));
-        else if (steps.stepOf(0) < 0)
-            t.notes << QStringLiteral("critical path: no step annotation (ProfilerStep#N, an NVTX \"step N\" range): the whole session is one range, step -1");
-        return t;
-    }
-    ResultTable t = name == QLatin1String("collectives") ? collectivesTable(session, match)
-                    : name == QLatin1String("rank_wait") ? rankWaitTable(*collectiveOps, match)
-                                                         : rankTimeMapTable(session, match, options.mapBins);
-    t.notes = match.notes;
-    return t;
+    return d->perSession(session, options, gathered);
 }
 
 } // namespace rankscope::stats

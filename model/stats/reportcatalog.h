@@ -1,5 +1,9 @@
 #pragma once
-// The reports `rankscope-cli stats --report NAME` knows, by name.
+// Every report `rankscope-cli stats --report NAME` prints, declared once
+// (reportcatalog.cpp): its name and title, what it covers, the settings it
+// reads, what an MPI run gathers for it and the viewer panel that shows
+// it. The command line's reports, help and MPI gather, the viewer's
+// "Export statistics" and the panels' table names all read the registry.
 #include "core/report.h"
 #include "session/session.h"
 #include "stats/kernelclasses.h"
@@ -8,6 +12,7 @@
 #include <QStringList>
 #include <functional>
 #include <optional>
+#include <vector>
 
 namespace rankscope::stats {
 
@@ -16,52 +21,101 @@ struct RankBreakdownParts;
 struct RankComparisonRow;
 
 struct ReportOptions {
-    double gapThresholdMs = 500.0;        // gpu_gaps
-    double utilThresholdPercent = 50.0;   // gpu_time_util
-    int utilChunks = 30;                  // gpu_time_util
-    int mapBins = 30;                     // rank_time_map: bins across where the GPUs work
-    int ruleRowLimit = 50;                // cuda_memcpy_async, _sync, cuda_memset_sync, cuda_api_sync (nsys' `rows`; -1: all)
-    // rank_summary, rank_comparison, collectives, rank_wait: the user's communication kernel
-    // pattern (empty: the built-in table; see stats/kernelclasses.h).
+    double gapThresholdMs = 500.0;
+    double utilThresholdPercent = 50.0;
+    int utilChunks = 30;
+    int mapBins = 30; // bins across where the GPUs work
+    int ruleRowLimit = 50; // nsys analyze's `rows`; -1: all
+    // The user's communication kernel pattern (empty: the built-in table;
+    // see stats/kernelclasses.h).
     QString communicationPattern;
-    // collectives, rank_wait: times shifted so matched collectives end
-    // together on every rank (see alignedOnCollectives), not as recorded.
+    // Times shifted so matched collectives end together on every rank (see
+    // alignedOnCollectives), not as recorded.
     bool alignOnCollectives = false;
-    // critical_path, critical_path_summary: only this step (its number),
-    // the step names (empty: the built-in ones), what-ifs as
-    // `kernel:REGEX=0.8` (stats/criticalpath.h: parseWhatIf).
+    // Only this step (its number), the step names (empty: the built-in
+    // ones), what-ifs as `kernel:REGEX=0.8` (stats/criticalpath.h: parseWhatIf).
     std::optional<int> step;
     QString stepNames;
     QStringList whatIfs;
 };
 
-// Per-file reports first, then the session-wide ones.
+// Which of ReportOptions a report reads (its declaration says so; the
+// command line's help names the readers of each option from it).
+enum class ReportSetting : unsigned {
+    GapThreshold = 1u << 0,
+    UtilThreshold = 1u << 1,
+    RuleRows = 1u << 2,
+    MapBins = 1u << 3,
+    CommunicationPattern = 1u << 4,
+    Alignment = 1u << 5,
+    Step = 1u << 6,
+    StepNames = 1u << 7,
+    WhatIf = 1u << 8,
+};
+// What an MPI run gathers of each rank for a session report (each rank's
+// process computes it from its own files; see GatheredRankParts).
+enum class RankPart : unsigned {
+    CollectiveOps = 1u << 0, // the rank's communication kernels
+    OtherGpuWork = 1u << 1,  // with them, its other GPU work
+    Breakdown = 1u << 2,     // rank_summary's parts
+    ComparisonRow = 1u << 3, // rank_comparison's row
+};
+constexpr unsigned operator|(ReportSetting a, ReportSetting b) { return unsigned(a) | unsigned(b); }
+constexpr unsigned operator|(unsigned a, ReportSetting b) { return a | unsigned(b); }
+constexpr unsigned operator|(RankPart a, RankPart b) { return unsigned(a) | unsigned(b); }
+
+// What an MPI run gathered of each rank for the session reports, each for
+// `session`'s ranks, each optional (the reports read the rest themselves).
+struct GatheredRankParts {
+    // The ranks' communication kernels, and the match made of them.
+    CollectiveInputs *collectiveOps = nullptr;
+    const std::vector<std::optional<RankBreakdownParts>> *breakdowns = nullptr;
+    const std::vector<std::optional<RankComparisonRow>> *comparisonRows = nullptr;
+};
+
+struct ReportDeclaration {
+    using FileCompute = std::function<ResultTable(const Report &, const ReportOptions &)>;
+    using SessionCompute = std::function<ResultTable(const Session &, const ReportOptions &, const GatheredRankParts &)>;
+
+    QString name;  // --report NAME, the table's name, its files' names
+    QString title; // the table's title
+    unsigned settings = 0; // ReportSetting flags
+    unsigned gathers = 0;  // RankPart flags: session reports under MPI
+    // The viewer's panel (StatsDock::panelNames) showing this table, or
+    // empty: only in "Export statistics".
+    QString panel;
+    // Exactly one: a table per loaded file, or one for the whole session.
+    FileCompute perFile;
+    SessionCompute perSession;
+
+    bool isSessionReport() const { return bool(perSession); }
+    bool reads(ReportSetting s) const { return settings & unsigned(s); }
+    bool gathersPart(RankPart p) const { return gathers & unsigned(p); }
+};
+
+// Per-file reports first, then the session-wide ones, in output order.
+const std::vector<ReportDeclaration> &reportDeclarations();
+const ReportDeclaration *findReport(const QString &name);
+// An empty table carrying a declared report's name and title.
+ResultTable declaredTable(const QString &name);
+// The declared reports that read `setting`, e.g. for an option's help.
+QStringList reportsReading(ReportSetting setting);
+
 QStringList reportNames();
 QStringList fileReportNames(); // one table per loaded file
 bool isKnownReport(const QString &name);
 // Whether a report covers the whole session (one table for all ranks).
 bool isSessionReport(const QString &name);
-// What an MPI run gathers of each rank for the session reports, each for
-// `session`'s ranks, each optional (the reports read the rest themselves).
-struct GatheredRankParts {
-    // The ranks' communication kernels (collectives, rank_wait,
-    // rank_time_map, rank_comparison's waits), and the match made of them.
-    CollectiveInputs *collectiveOps = nullptr;
-    const std::vector<std::optional<RankBreakdownParts>> *breakdowns = nullptr;   // rank_summary
-    const std::vector<std::optional<RankComparisonRow>> *comparisonRows = nullptr; // rank_comparison
-};
-std::optional<ResultTable> runSessionReport(const QString &name, const Session &session, const ReportOptions &options = {},
-                                           const GatheredRankParts &gathered = {});
+
 // The kernel classes rank_summary uses for these options (HTA's).
 KernelClassifier breakdownClassesFor(const ReportOptions &options);
 // The kernel classes the collective reports use for these options.
 KernelClassifier collectiveClassesFor(const ReportOptions &options);
-// Whether the report reads the collectives matched across ranks, and the
-// ranks' GPU work besides them.
-bool readsCollectives(const QString &name);
-bool readsOtherGpuWork(const QString &name);
-// The named report of one loaded file; nullopt for an unknown name.
-std::optional<ResultTable> runReport(const QString &name, const Report &report,
-                                     const ReportOptions &options = {});
+
+// The named report of one loaded file, or of the whole session; nullopt
+// for an unknown name or one of the other kind.
+std::optional<ResultTable> runReport(const QString &name, const Report &report, const ReportOptions &options = {});
+std::optional<ResultTable> runSessionReport(const QString &name, const Session &session, const ReportOptions &options = {},
+                                           const GatheredRankParts &gathered = {});
 
 } // namespace rankscope::stats

@@ -1,4 +1,5 @@
 #include "stats/samplingcomparison.h"
+#include "stats/reportcatalog.h"
 
 #include <algorithm>
 #include <map>
@@ -64,9 +65,7 @@ void setFunction(ResultTable &t, std::size_t row, const SamplingShares &s)
 
 ResultTable samplingByRankTable(const Session &session, const SamplingFilter &filter, std::optional<TimeRange> range)
 {
-    ResultTable t;
-    t.name = QStringLiteral("cpu_sampling_ranks");
-    t.title = QStringLiteral("CPU Sampling by Rank");
+    ResultTable t = declaredTable(QStringLiteral("cpu_sampling_ranks"));
     t.headers = {QStringLiteral("Function"), QStringLiteral("Module")};
     std::vector<SamplingProfile> profiles;
     std::vector<const SamplingProfile *> sampled;

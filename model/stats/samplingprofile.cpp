@@ -1,4 +1,5 @@
 #include "stats/samplingprofile.h"
+#include "stats/reportcatalog.h"
 
 #include <algorithm>
 #include <map>
@@ -345,11 +346,9 @@ void setFunctionCells(ResultTable &t, std::size_t row, std::size_t column, const
     t.setText(row, column + 1, QStringView(f.module));
 }
 
-ResultTable treeTable(const SamplingProfile &profile, const CallTree &tree, QString name, QString title)
+// `t`: the empty table, named.
+ResultTable treeTable(const SamplingProfile &profile, const CallTree &tree, ResultTable t)
 {
-    ResultTable t;
-    t.name = std::move(name);
-    t.title = std::move(title);
     // A node names its parent by row number (Node, Parent: 0 for a root),
     // not by the path of names above it: a path per node would make the
     // table quadratic in the stacks' depth (1,024 frames of long names:
@@ -382,9 +381,7 @@ ResultTable treeTable(const SamplingProfile &profile, const CallTree &tree, QStr
 
 ResultTable samplingFlatTable(const SamplingProfile &profile)
 {
-    ResultTable t;
-    t.name = QStringLiteral("cpu_sampling_flat");
-    t.title = QStringLiteral("CPU Sampling: Flat");
+    ResultTable t = declaredTable(QStringLiteral("cpu_sampling_flat"));
     t.headers = {QStringLiteral("Self Samples"), QStringLiteral("Self (%)"), QStringLiteral("Total Samples"), QStringLiteral("Total (%)"),
                  QStringLiteral("Function"), QStringLiteral("Module")};
     const std::vector<FlatFunction> rows = profile.flat();
@@ -404,12 +401,15 @@ ResultTable samplingFlatTable(const SamplingProfile &profile)
 
 ResultTable samplingTopDownTable(const SamplingProfile &profile)
 {
-    return treeTable(profile, profile.topDown(), QStringLiteral("cpu_sampling_top_down"), QStringLiteral("CPU Sampling: Top-Down"));
+    return treeTable(profile, profile.topDown(), declaredTable(QStringLiteral("cpu_sampling_top_down")));
 }
 
 ResultTable samplingBottomUpTable(const SamplingProfile &profile)
 {
-    return treeTable(profile, profile.bottomUp(), QStringLiteral("cpu_sampling_bottom_up"), QStringLiteral("CPU Sampling: Bottom-Up"));
+    ResultTable t; // the viewer's, not a report of the command line
+    t.name = QStringLiteral("cpu_sampling_bottom_up");
+    t.title = QStringLiteral("CPU Sampling: Bottom-Up");
+    return treeTable(profile, profile.bottomUp(), std::move(t));
 }
 
 } // namespace rankscope::stats

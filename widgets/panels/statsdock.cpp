@@ -12,6 +12,7 @@
 #include "panels/stepspanel.h"
 #include "panels/summarypanel.h"
 #include "sampling/samplingpanel.h"
+#include "stats/reportcatalog.h"
 #include "theme/theme.h"
 
 #include <QComboBox>
@@ -53,6 +54,15 @@ constexpr PanelKind kPanels[] = {
 };
 
 } // namespace
+
+QStringList StatsDock::reportsShownIn(const QString &panel)
+{
+    QStringList names;
+    for (const stats::ReportDeclaration &d : stats::reportDeclarations())
+        if (d.panel == panel)
+            names << d.name;
+    return names;
+}
 
 template<class P>
 P *StatsDock::panel() const
@@ -104,7 +114,9 @@ StatsDock::StatsDock(QWidget *parent)
     layout->addWidget(m_tabs, 1);
     for (const PanelKind &kind : kPanels) {
         m_panels.push_back({tr(kind.title), kind.make(this)});
-        m_tabs->addTab(m_panels.back().panel, m_panels.back().title);
+        const int tab = m_tabs->addTab(m_panels.back().panel, m_panels.back().title);
+        if (const QStringList reports = reportsShownIn(QLatin1String(kind.name)); !reports.isEmpty())
+            m_tabs->setTabToolTip(tab, tr("The tables of rankscope-cli stats -r %1").arg(reports.join(QLatin1Char(','))));
     }
     // Every panel reads the communication kernels the user chose in the
     // Rank comparison, through the workspace.

@@ -39,6 +39,8 @@ public:
     // "memcpy", "gaps", "summaries", "ranks", "collectives", "critical", "compare", ... (panelNames()); false for another name.
     bool showPanel(const QString &name);
     static QStringList panelNames();
+    // The declared reports (stats/reportcatalog.h) whose tables `panel` shows.
+    static QStringList reportsShownIn(const QString &panel);
 
     MemcpyPanel *memcpy() const;
     GapsPanel *gaps() const;

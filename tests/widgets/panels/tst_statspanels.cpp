@@ -17,6 +17,7 @@
 #include "stats/collectives.h"
 #include "stats/rankcomparison.h"
 #include "stats/ranktimemap.h"
+#include "stats/reportcatalog.h"
 #include "testdata.h"
 
 #include <QAbstractItemModelTester>
@@ -205,6 +206,45 @@ private slots:
             {QStringLiteral("nvtx_sum"), dock.summaries()->nvtx()}, {QStringLiteral("osrt_sum"), dock.summaries()->osrt()},
             {QStringLiteral("cuda_gpu_mem_size_sum"), dock.memcpy()->sizeTable()}, {QStringLiteral("cuda_gpu_mem_time_sum"), dock.memcpy()->timeTable()}};
         QCOMPARE(shown(boxes.at(report)->model()), parseCsv(readText(referenceCsv(QStringLiteral("slow_1gpu"), report))));
+    }
+
+    // The registry's GUI places: a report declared in a panel is named by
+    // the panel's tab, and is a table of that panel unless the panel draws
+    // it or adds to it (listed here with how).
+    void declaredReportsAreInTheirPanels()
+    {
+        const QSet<QString> notAsTheTable{
+            QStringLiteral("gpu_gaps"),              // with each gap's CPU activity: gpu_gaps_with_cpu_activity
+            QStringLiteral("rank_summary"),          // the ranks' stacked bars
+            QStringLiteral("rank_time_map"),         // the heatmap
+            QStringLiteral("cpu_sampling_flat"),     // the call tree views
+            QStringLiteral("cpu_sampling_top_down"), // (the demo has no samples)
+            QStringLiteral("cpu_sampling_ranks"),
+        };
+        StatsDock dock;
+        dock.setSession(m_ddp);
+        auto *tabs = dock.findChild<QTabWidget *>();
+        QVERIFY(tabs);
+        int asTables = 0;
+        for (const stats::ReportDeclaration &d : stats::reportDeclarations()) {
+            if (d.panel.isEmpty())
+                continue;
+            const int tab = int(StatsDock::panelNames().indexOf(d.panel));
+            QVERIFY2(tab >= 0, qPrintable(d.name + QStringLiteral(": no panel ") + d.panel));
+            QVERIFY2(tabs->tabToolTip(tab).contains(d.name), qPrintable(tabs->tabToolTip(tab)));
+            if (notAsTheTable.contains(d.name))
+                continue;
+            QVERIFY(dock.showPanel(d.panel));
+            const auto inPanel = [&] {
+                for (const TableBox *box : tabs->widget(tab)->findChildren<TableBox *>())
+                    if (box->model()->table().name == d.name)
+                        return true;
+                return false;
+            };
+            QTRY_VERIFY2(inPanel(), qPrintable(d.name));
+            ++asTables;
+        }
+        QCOMPARE(asTables, 11);
     }
 
     void panelsFollowTheRangeAndRank()
