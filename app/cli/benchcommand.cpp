@@ -3,7 +3,7 @@
 #include "core/memoryusage.h"
 #include "session/residentbudget.h"
 #include "stats/selectionsummary.h"
-#include "stats/rankbreakdown.h"
+#include "stats/ranks/rankbreakdown.h"
 #include "stats/reportcatalog.h"
 #include "timeline/timelinecanvas.h"
 #include "timeline/timelineview.h"

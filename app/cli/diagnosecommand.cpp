@@ -3,7 +3,7 @@
 #include "analysis/analysisworkspace.h"
 #include "clicommands.h"
 #include "core/untrustedtext.h"
-#include "stats/diagnosis.h"
+#include "stats/diagnosis/diagnosis.h"
 
 #include <QCommandLineParser>
 #include <QJsonArray>

@@ -1,8 +1,8 @@
 // rankscope-cli diff: two runs (or two ranks) compared per kernel, NVTX
 // path, CUDA API call or copy kind, largest absolute change first.
 #include "clicommands.h"
-#include "stats/rundiff.h"
-#include "stats/samplingcomparison.h"
+#include "stats/comparison/rundiff.h"
+#include "stats/sampling/samplingcomparison.h"
 
 #include <QCommandLineParser>
 #include <QTextStream>

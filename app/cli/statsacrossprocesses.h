@@ -10,9 +10,9 @@
 // each sends its ranks' breakdowns, both with and without HTA's step
 // window, which process 0 chooses between once it knows every rank's steps;
 // for rank_comparison, its ranks' rows (process 0 adds the waits).
-#include "stats/collectiveinputs.h"
-#include "stats/rankbreakdown.h"
-#include "stats/rankcomparison.h"
+#include "stats/ranks/collectiveinputs.h"
+#include "stats/ranks/rankbreakdown.h"
+#include "stats/ranks/rankcomparison.h"
 #include "stats/reportcatalog.h"
 
 #include <QByteArray>

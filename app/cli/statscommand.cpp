@@ -7,9 +7,9 @@
 #include "core/memoryusage.h"
 #include "core/units.h"
 #include "load/cache/indexcache.h"
-#include "stats/collectiveinputs.h"
-#include "stats/criticalpath.h"
-#include "stats/stepmatrix.h"
+#include "stats/ranks/collectiveinputs.h"
+#include "stats/criticalpath/criticalpath.h"
+#include "stats/ranks/stepmatrix.h"
 #include "stats/kernelclasses.h"
 #include "stats/reportcatalog.h"
 

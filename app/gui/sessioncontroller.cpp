@@ -2,7 +2,7 @@
 
 #include "core/units.h"
 #include "panels/statsdock.h"
-#include "stats/collectives.h"
+#include "stats/ranks/collectives.h"
 #include "timeline/timelinecanvas.h"
 #include "timeline/timelineview.h"
 #include "timeline/zoomstate.h"

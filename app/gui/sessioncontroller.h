@@ -8,7 +8,7 @@
 #include "analysis/analysisworkspace.h"
 #include "jobs/latestjob.h"
 #include "session/session.h"
-#include "stats/runalignment.h"
+#include "stats/comparison/runalignment.h"
 
 #include <QObject>
 

@@ -12,11 +12,11 @@
 // which the command line fills from its MPI processes.
 #include "analysis/criticalpathsolutions.h"
 #include "analysis/sharedresult.h"
-#include "stats/collectiveinputs.h"
-#include "stats/collectives.h"
-#include "stats/diagnosis.h"
+#include "stats/ranks/collectiveinputs.h"
+#include "stats/ranks/collectives.h"
+#include "stats/diagnosis/diagnosis.h"
 #include "stats/kernelclasses.h"
-#include "stats/runalignment.h"
+#include "stats/comparison/runalignment.h"
 
 #include <algorithm>
 #include <memory>
@@ -76,7 +76,7 @@ public:
 
     // Two runs compared side by side (a comparison session): how far to
     // move run B to put its anchor on A's (none when a run lacks it), and
-    // the points that draw B's steps over A's (stats/runalignment.h).
+    // the points that draw B's steps over A's (stats/comparison/runalignment.h).
     std::optional<TimeNs> runAnchorDelta(stats::RunAnchor anchor) const;
     std::shared_ptr<const std::vector<std::vector<stats::StretchPoint>>> stepStretchPoints() const;
 

@@ -7,7 +7,7 @@
 // range change or a return to the tab reuses what was solved, and the
 // memory held grows by a summary a step, not by every step's segments.
 // The steps are found with each rank's pages given back once read.
-#include "stats/criticalpathtables.h"
+#include "stats/criticalpath/criticalpathtables.h"
 
 #include <memory>
 #include <mutex>

@@ -1,7 +1,7 @@
 #pragma once
 // A process's GPU time split by what the GPU did (compute, communication,
 // memory, idle), its annotated steps and the bytes it copied: what a row of
-// the rank comparison shows (stats/rankcomparison.h). The statistics
+// the rank comparison shows (stats/ranks/rankcomparison.h). The statistics
 // compute it over any range and with any kernel classes; an index cache
 // keeps it over all of a report's time with the built-in classes
 // (Report::timeSplits), so comparing hundreds of ranks opened from caches

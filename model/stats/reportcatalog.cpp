@@ -1,17 +1,17 @@
 #include "stats/reportcatalog.h"
 
 #include "load/workerpool.h"
-#include "stats/apirules.h"
-#include "stats/collectiveinputs.h"
-#include "stats/collectives.h"
-#include "stats/criticalpathtables.h"
-#include "stats/gpurules.h"
-#include "stats/nsysreports.h"
-#include "stats/rankbreakdown.h"
-#include "stats/rankcomparison.h"
-#include "stats/ranktimemap.h"
-#include "stats/samplingcomparison.h"
-#include "stats/samplingprofile.h"
+#include "stats/nsys/apirules.h"
+#include "stats/ranks/collectiveinputs.h"
+#include "stats/ranks/collectives.h"
+#include "stats/criticalpath/criticalpathtables.h"
+#include "stats/nsys/gpurules.h"
+#include "stats/nsys/nsysreports.h"
+#include "stats/ranks/rankbreakdown.h"
+#include "stats/ranks/rankcomparison.h"
+#include "stats/ranks/ranktimemap.h"
+#include "stats/sampling/samplingcomparison.h"
+#include "stats/sampling/samplingprofile.h"
 
 #include <algorithm>
 

@@ -33,7 +33,7 @@ struct ReportOptions {
     // alignedOnCollectives), not as recorded.
     bool alignOnCollectives = false;
     // Only this step (its number), the step names (empty: the built-in
-    // ones), what-ifs as `kernel:REGEX=0.8` (stats/criticalpath.h: parseWhatIf).
+    // ones), what-ifs as `kernel:REGEX=0.8` (stats/criticalpath/criticalpath.h: parseWhatIf).
     std::optional<int> step;
     QString stepNames;
     QStringList whatIfs;

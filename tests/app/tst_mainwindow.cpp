@@ -26,7 +26,7 @@
 #include "timeline/timelineview.h"
 #include "timeline/timeruler.h"
 #include "timeline/zoomstate.h"
-#include "stats/runalignment.h"
+#include "stats/comparison/runalignment.h"
 
 #include <QDockWidget>
 #include <QMenu>

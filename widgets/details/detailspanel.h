@@ -2,7 +2,7 @@
 // Shows the selected event's fields (describeEvent) as a small table.
 // Related events are links: activating one selects it.
 #include "session/session.h"
-#include "stats/collectives.h"
+#include "stats/ranks/collectives.h"
 #include "timeline/timemark.h"
 
 #include <QWidget>

@@ -6,7 +6,7 @@
 // the victim). Double-clicking an instance zooms to it and selects its
 // kernel on every rank.
 #include "panels/statspanel.h"
-#include "stats/collectives.h"
+#include "stats/ranks/collectives.h"
 
 class QCheckBox;
 class QLabel;

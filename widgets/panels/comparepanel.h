@@ -5,7 +5,7 @@
 // per step; collectives' skew and waits. Selecting a row highlights its
 // events in both runs on the timeline.
 #include "panels/statspanel.h"
-#include "stats/rundiff.h"
+#include "stats/comparison/rundiff.h"
 
 class QCheckBox;
 class QComboBox;

@@ -4,7 +4,7 @@
 #include "panels/chartfactory.h"
 #include "panels/resulttablemodel.h"
 #include "panels/tablebox.h"
-#include "stats/criticalpathtables.h"
+#include "stats/criticalpath/criticalpathtables.h"
 #include "theme/theme.h"
 
 #include <QCheckBox>

@@ -1,6 +1,6 @@
 #pragma once
 // What set each step's length: its critical path across ranks
-// (stats/criticalpath.h). A stacked bar per step of the path's time by
+// (stats/criticalpath/criticalpath.h). A stacked bar per step of the path's time by
 // kind (compute, communication, copies, CPU, launches, synchronisation,
 // idle), the steps' table, and for the chosen step its top events and its
 // segments, drawn on the timeline (pathShown). What-if: a kernel name, an
@@ -9,7 +9,7 @@
 // range itself when none does.
 #include "panels/statspanel.h"
 #include "analysis/criticalpathsolutions.h"
-#include "stats/criticalpathtables.h"
+#include "stats/criticalpath/criticalpathtables.h"
 
 #include <memory>
 

@@ -5,7 +5,7 @@
 // Findings cover the whole session (they compare the ranks), whatever the
 // scope.
 #include "panels/statspanel.h"
-#include "stats/diagnosis.h"
+#include "stats/diagnosis/diagnosis.h"
 
 class QLabel;
 

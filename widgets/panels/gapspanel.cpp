@@ -4,7 +4,7 @@
 #include "panels/chartfactory.h"
 #include "panels/resulttablemodel.h"
 #include "panels/tablebox.h"
-#include "stats/diagnosis.h"
+#include "stats/diagnosis/diagnosis.h"
 #include "theme/theme.h"
 
 #include <QComboBox>

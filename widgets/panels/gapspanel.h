@@ -5,7 +5,7 @@
 // to its step, or nsys' rule (every gap above a threshold). Double-click a
 // gap to zoom.
 #include "panels/statspanel.h"
-#include "stats/gapanalysis.h"
+#include "stats/diagnosis/gapanalysis.h"
 
 class QComboBox;
 class QDoubleSpinBox;

@@ -4,7 +4,7 @@
 #include "panels/chartfactory.h"
 #include "panels/resulttablemodel.h"
 #include "panels/tablebox.h"
-#include "stats/nsysreports.h"
+#include "stats/nsys/nsysreports.h"
 #include "theme/theme.h"
 
 #include <QDir>

@@ -3,7 +3,7 @@
 // transfer sizes by direction (click a bar to select those copies), size
 // against throughput, and the pageable share of host traffic.
 #include "panels/statspanel.h"
-#include "stats/memcpyanalysis.h"
+#include "stats/diagnosis/memcpyanalysis.h"
 #include "stats/resulttable.h"
 
 class QLabel;

@@ -1,10 +1,10 @@
 #pragma once
-// A rank x time map (stats/ranktimemap.h) drawn as a heatmap: one row per
+// A rank x time map (stats/ranks/ranktimemap.h) drawn as a heatmap: one row per
 // rank, one column per time bin, the share as a colour. A rank out of step
 // with the others (a straggler's idle GPU, the ranks waiting for it) stands
 // out at any session size. Hover reads a cell; a click zooms the timeline
 // to the cell's bin.
-#include "stats/ranktimemap.h"
+#include "stats/ranks/ranktimemap.h"
 
 #include <QImage>
 #include <QStringList>

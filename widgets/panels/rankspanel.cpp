@@ -5,9 +5,9 @@
 #include "panels/rankheatmap.h"
 #include "panels/resulttablemodel.h"
 #include "panels/tablebox.h"
-#include "stats/collectives.h"
-#include "stats/rankcomparison.h"
-#include "stats/samplingcomparison.h"
+#include "stats/ranks/collectives.h"
+#include "stats/ranks/rankcomparison.h"
+#include "stats/sampling/samplingcomparison.h"
 #include "theme/theme.h"
 
 #include <QComboBox>

@@ -3,9 +3,9 @@
 // where a straggler or a starving rank shows. The header says which kernels
 // count as communication, and the user can change that pattern here.
 #include "panels/statspanel.h"
-#include "stats/rankcomparison.h"
-#include "stats/collectives.h"
-#include "stats/ranktimemap.h"
+#include "stats/ranks/rankcomparison.h"
+#include "stats/ranks/collectives.h"
+#include "stats/ranks/ranktimemap.h"
 #include "stats/resulttable.h"
 
 class QComboBox;

@@ -5,7 +5,7 @@
 // "step N"), or the NVTX ranges whose name matches the user's pattern.
 // Double-click a step to see it on the timeline.
 #include "panels/statspanel.h"
-#include "stats/stepmatrix.h"
+#include "stats/ranks/stepmatrix.h"
 
 class QLabel;
 

@@ -2,7 +2,7 @@
 
 #include "panels/resulttablemodel.h"
 #include "panels/tablebox.h"
-#include "stats/nsysreports.h"
+#include "stats/nsys/nsysreports.h"
 
 #include <QTabWidget>
 #include <QVBoxLayout>

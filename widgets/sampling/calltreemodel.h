@@ -1,8 +1,8 @@
 #pragma once
-// A CPU sampling call tree (stats/samplingprofile.h) as an item model for a
+// A CPU sampling call tree (stats/sampling/samplingprofile.h) as an item model for a
 // tree view: Top-Down, Bottom-Up, or the Flat list as a tree of one level.
 // Sortable by any column; sorting orders every node's children.
-#include "stats/samplingprofile.h"
+#include "stats/sampling/samplingprofile.h"
 
 #include <QAbstractItemModel>
 #include <memory>

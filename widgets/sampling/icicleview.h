@@ -4,7 +4,7 @@
 // callees below it. Click a function to fill the width with it, Esc or a
 // right click to step back out; double-click to mark its samples on the
 // timeline; the search's matches stay lit, the rest fade.
-#include "stats/samplingprofile.h"
+#include "stats/sampling/samplingprofile.h"
 
 #include <QWidget>
 #include <memory>

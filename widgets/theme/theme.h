@@ -6,8 +6,8 @@
 // the application gave. Everything around the events (backgrounds, lines,
 // selection, highlights, tables, charts) follows the palette it is made from.
 #include "core/report.h"
-#include "stats/criticalpath.h"
-#include "stats/memcpyanalysis.h"
+#include "stats/criticalpath/criticalpath.h"
+#include "stats/diagnosis/memcpyanalysis.h"
 
 #include <QBrush>
 #include <QColor>

@@ -3,7 +3,7 @@
 // compared runs stretched over each other, a piecewise-linear map of it
 // (stats::stepStretchPoints). Only the drawing moves; events, the Details
 // and every statistic keep recorded times.
-#include "stats/runalignment.h"
+#include "stats/comparison/runalignment.h"
 #include "timeline/timescale.h"
 
 #include <vector>

@@ -5,8 +5,8 @@
 // and highlights are drawn over it without rebuilding. Mouse, wheel and
 // tooltips are TimelineInput's; keys are TimelineActions'.
 #include "session/sampledetails.h"
-#include "stats/criticalpath.h"
-#include "stats/samplingprofile.h"
+#include "stats/criticalpath/criticalpath.h"
+#include "stats/sampling/samplingprofile.h"
 #include "session/session.h"
 #include "theme/theme.h"
 #include "timeline/collapsedbusy.h"

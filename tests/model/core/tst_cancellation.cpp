@@ -3,7 +3,7 @@
 // the job's progress; on the command line (no scope) they do neither.
 #include "core/cancellation.h"
 #include "session/session.h"
-#include "stats/gapanalysis.h"
+#include "stats/diagnosis/gapanalysis.h"
 #include "testdata.h"
 
 #include <QtTest>

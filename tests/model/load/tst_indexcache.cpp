@@ -9,7 +9,7 @@
 #include "load/cache/reportfields.h"
 #include "load/traceloader.h"
 #include "session/session.h"
-#include "stats/nsysreports.h"
+#include "stats/nsys/nsysreports.h"
 #include "stats/reportcatalog.h"
 #include "stats/storedsummaries.h"
 #include "reportcsv.h"

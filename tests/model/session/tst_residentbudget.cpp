@@ -7,7 +7,7 @@
 #include "load/cache/indexcache.h"
 #include "session/residentbudget.h"
 #include "session/session.h"
-#include "stats/nsysreports.h"
+#include "stats/nsys/nsysreports.h"
 #include "testdata.h"
 
 #include <QTemporaryDir>

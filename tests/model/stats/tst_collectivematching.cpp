@@ -1,8 +1,8 @@
-// The steps of matching collectives across ranks (stats/collectivematching.h),
+// The steps of matching collectives across ranks (stats/ranks/collectivematching.h),
 // each on operations written by hand: the tolerance, the clock shift, the
 // order by sequence numbers, the greedy instances with skips and extras,
 // and the arrivals measured.
-#include "stats/collectivematching.h"
+#include "stats/ranks/collectivematching.h"
 
 #include <QtTest>
 

@@ -2,12 +2,12 @@
 // wait and why, bandwidth as nccl-tests define it, desyncs and clock
 // offsets. Planted-truth traces written here, then the real 2-rank sets.
 #include "session/session.h"
-#include "stats/collectiveinputs.h"
-#include "stats/collectives.h"
-#include "stats/cpucommunication.h"
+#include "stats/ranks/collectiveinputs.h"
+#include "stats/ranks/collectives.h"
+#include "stats/ranks/cpucommunication.h"
 #include "stats/reportcatalog.h"
-#include "stats/rankcomparison.h"
-#include "stats/ranktimemap.h"
+#include "stats/ranks/rankcomparison.h"
+#include "stats/ranks/ranktimemap.h"
 #include "testdata.h"
 
 #include <QProcess>

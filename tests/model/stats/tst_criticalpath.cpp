@@ -11,12 +11,12 @@
 #include "analysis/analysisworkspace.h"
 #include "load/cache/indexcache.h"
 #include "session/session.h"
-#include "stats/collectives.h"
-#include "stats/criticalpath.h"
-#include "stats/criticalpathgraph.h"
-#include "stats/criticalpathtables.h"
+#include "stats/ranks/collectives.h"
+#include "stats/criticalpath/criticalpath.h"
+#include "stats/criticalpath/criticalpathgraph.h"
+#include "stats/criticalpath/criticalpathtables.h"
 #include "stats/reportcatalog.h"
-#include "stats/stepmatrix.h"
+#include "stats/ranks/stepmatrix.h"
 #include "testdata.h"
 
 #include <QProcess>

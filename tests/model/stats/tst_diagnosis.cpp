@@ -1,7 +1,7 @@
 // Diagnosis: the findings on the real runs (data-loader-bound, fast,
 // 2-rank NCCL) and on generated traces that plant one problem each.
 #include "session/session.h"
-#include "stats/diagnosis.h"
+#include "stats/diagnosis/diagnosis.h"
 #include "stats/kernelclasses.h"
 #include "testdata.h"
 

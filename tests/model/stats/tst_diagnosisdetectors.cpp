@@ -1,10 +1,10 @@
-// Each of the diagnosis' detectors alone (stats/diagnosisdetectors.h):
+// Each of the diagnosis' detectors alone (stats/diagnosis/diagnosisdetectors.h):
 // what it finds against what nsys analyze printed for the same real export
 // (blocking copies, synchronisation, GPU gaps), against planted problems
 // of the generator (launch-bound, straggler), and the loop they all read.
 #include "session/session.h"
-#include "stats/diagnosisdetectors.h"
-#include "stats/diagnosisloop.h"
+#include "stats/diagnosis/diagnosisdetectors.h"
+#include "stats/diagnosis/diagnosisloop.h"
 #include "stats/kernelclasses.h"
 #include "testdata.h"
 

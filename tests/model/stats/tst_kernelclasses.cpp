@@ -2,8 +2,8 @@
 // not know), HTA's own rules for rank_summary, the user's pattern; and the
 // rank comparison's split of the GPU span, which cannot exceed it.
 #include "stats/kernelclasses.h"
-#include "stats/rankbreakdown.h"
-#include "stats/rankcomparison.h"
+#include "stats/ranks/rankbreakdown.h"
+#include "stats/ranks/rankcomparison.h"
 #include "testdata.h"
 
 #include <QtTest>

@@ -5,7 +5,7 @@
 #include "load/nsys/nsysloader.h"
 #include "load/traceloader.h"
 #include "nsysfixture.h"
-#include "stats/apirules.h"
+#include "stats/nsys/apirules.h"
 #include "stats/reportcatalog.h"
 #include "testdata.h"
 

@@ -1,11 +1,11 @@
 // The analyses behind the stats panels: scoped sums, memcpy bins, GPU gaps
 // with their CPU activity, rank comparison.
 #include "load/derivedtracks.h"
-#include "stats/diagnosisloop.h"
-#include "stats/gapanalysis.h"
-#include "stats/memcpyanalysis.h"
-#include "stats/nsysreports.h"
-#include "stats/rankcomparison.h"
+#include "stats/diagnosis/diagnosisloop.h"
+#include "stats/diagnosis/gapanalysis.h"
+#include "stats/diagnosis/memcpyanalysis.h"
+#include "stats/nsys/nsysreports.h"
+#include "stats/ranks/rankcomparison.h"
 #include "stats/sqlround.h"
 #include "testdata.h"
 

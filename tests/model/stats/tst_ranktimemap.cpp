@@ -3,7 +3,7 @@
 // against the events on a large generated track, and the bins' edges.
 #include "load/derivedtracks.h"
 #include "session/session.h"
-#include "stats/ranktimemap.h"
+#include "stats/ranks/ranktimemap.h"
 #include "testdata.h"
 
 #include <QRandomGenerator>

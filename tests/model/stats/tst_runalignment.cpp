@@ -4,7 +4,7 @@
 // (ts/dur of ProfilerStep# and kernel events, read from the JSON with
 // Python's json module), not the loader's.
 #include "session/session.h"
-#include "stats/runalignment.h"
+#include "stats/comparison/runalignment.h"
 #include "testdata.h"
 
 #include <QtTest>

@@ -3,8 +3,8 @@
 // summary (cuda_gpu_kern_sum, checked against nsys on the other fixtures),
 // and the name normalisations.
 #include "session/session.h"
-#include "stats/nsysreports.h"
-#include "stats/rundiff.h"
+#include "stats/nsys/nsysreports.h"
+#include "stats/comparison/rundiff.h"
 #include "testdata.h"
 
 #include <QTemporaryDir>

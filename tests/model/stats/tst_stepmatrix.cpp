@@ -3,7 +3,7 @@
 // pattern picks other ranges (":forward", whose min and max nsys printed),
 // and the spread per step is read from the durations.
 #include "session/session.h"
-#include "stats/stepmatrix.h"
+#include "stats/ranks/stepmatrix.h"
 #include "testdata.h"
 
 #include <QtTest>

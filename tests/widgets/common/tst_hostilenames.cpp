@@ -8,7 +8,7 @@
 #include "panels/resulttablemodel.h"
 #include "sampling/calltreemodel.h"
 #include "stats/reportcatalog.h"
-#include "stats/samplingprofile.h"
+#include "stats/sampling/samplingprofile.h"
 #include "testdata.h"
 
 #include <QTemporaryDir>

@@ -2,7 +2,7 @@
 // pieces across a view, and the real before/after PyTorch pair stretched on
 // the canvas, where B's ProfilerStep#4 must cover the pixels of A's.
 #include "session/session.h"
-#include "stats/runalignment.h"
+#include "stats/comparison/runalignment.h"
 #include "testdata.h"
 #include "timeline/displaytime.h"
 #include "timeline/timelinecanvas.h"

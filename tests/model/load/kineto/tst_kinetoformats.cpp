@@ -4,7 +4,7 @@
 #include "load/kineto/kinetoparser.h"
 #include "load/traceloader.h"
 #include "session/session.h"
-#include "stats/rankbreakdown.h"
+#include "stats/ranks/rankbreakdown.h"
 #include "testdata.h"
 
 #include <QtTest>

@@ -4,7 +4,7 @@
 // tests/data/kineto/hta_reference.py.
 #include "load/kineto/kinetoloader.h"
 #include "load/kineto/kinetoparser.h"
-#include "stats/rankbreakdown.h"
+#include "stats/ranks/rankbreakdown.h"
 #include "stats/reportcatalog.h"
 #include "testdata.h"
 

@@ -7,7 +7,7 @@
 #include "nsysfixture.h"
 #include "session/eventdetails.h"
 #include "session/session.h"
-#include "stats/collectives.h"
+#include "stats/ranks/collectives.h"
 #include "testdata.h"
 
 #include <QtTest>

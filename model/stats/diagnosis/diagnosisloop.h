@@ -1,0 +1,59 @@
+#pragma once
+// What the diagnosis knows of each rank's loop: its range, the GPU's idle
+// gaps in it and what the CPU did to load data. Every detector
+// (stats/diagnosis/diagnosisdetectors.h) reads it; it is computed once per rank.
+#include "core/intervals.h"
+#include "session/session.h"
+#include "stats/diagnosis/diagnosis.h"
+
+#include <algorithm>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace rankscope::stats {
+
+// Whether a range's name says it loads input (PyTorch's DataLoader ops, a
+// "data_loading" range, fetch, collate, prefetch, ...): the diagnosis'
+// input-starvation finding and the critical path's idle time read the same.
+// `name` is UTF-8, as the string table holds it.
+bool isDataLoadingName(std::string_view name);
+
+// Whether the loop has annotated steps, the loop's range (first step start
+// to last step end, else the GPU's whole span), the idle gaps between the
+// GPU's busy runs inside it, and the data-loading ranges and OS reads. Only
+// what the findings read: it is kept for every rank at once.
+struct RankLoop {
+    bool hasSteps = false;
+    TimeNs medianStep = 0;
+    TimeNs gapThreshold = 0;       // an in-loop gap is at least this long
+    TimeRange range;               // the loop, clipped to the GPU's span
+    std::vector<Interval> idle;    // gaps between busy runs inside the loop, session time
+    std::vector<Interval> loading; // data-loading ranges and OS reads, union
+    std::vector<std::pair<Interval, StringId>> loadingNamed; // the same, by name
+    TimeNs span() const { return range.duration(); }
+    TimeNs idleTime() const { return lengthOf(idle); }
+    bool inLoop(const TimeRange &t) const { return t.end > range.start && t.start < range.end; }
+    // The gap of `idle` that holds `t`, if any.
+    const Interval *gapAt(TimeNs t) const
+    {
+        auto it = std::upper_bound(idle.begin(), idle.end(), Interval{t, kTimeMax});
+        if (it == idle.begin())
+            return nullptr;
+        --it;
+        return t >= it->first && t < it->second ? &*it : nullptr;
+    }
+    // The idle time in gaps shorter than an in-loop gap (what launch-bound
+    // kernels leave).
+    TimeNs shortIdleTime() const;
+};
+
+RankLoop loopOf(const RankEntry &entry, const DiagnosisThresholds &thresholds);
+// Every rank's loop, rank after rank, each rank's mapped pages given back
+// once read (session/residentbudget.h).
+std::vector<RankLoop> loopsOf(const Session &session, const DiagnosisThresholds &thresholds);
+
+// The data-loading name that covers most of [from, to).
+QString mainLoadingName(const Report &report, const RankLoop &loop, TimeNs from, TimeNs to);
+
+} // namespace rankscope::stats
