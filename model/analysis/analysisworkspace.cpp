@@ -30,8 +30,16 @@ std::shared_ptr<AnalysisWorkspace> AnalysisWorkspace::withSettings(const Analysi
 
 std::shared_ptr<const stats::CollectiveMatch> AnalysisWorkspace::collectiveMatch(MatchClock clock) const
 {
-    // A second asker waits on the lock while the first matches.
-    return withCollectiveInputs([&](stats::CollectiveInputs &records) { return records.sharedMatch(clock == MatchClock::Aligned); });
+    // A second asker waits for the first one's match.
+    return *m_inputs->matches[int(clock)].get([&] {
+        return withCollectiveInputs([&](stats::CollectiveInputs &records) {
+            auto match = records.sharedMatch(clock == MatchClock::Aligned);
+            // An aligned match is built on the recorded one: that is ready too.
+            if (auto recorded = records.readyMatch(false); clock == MatchClock::Aligned && recorded)
+                m_inputs->matches[int(MatchClock::Recorded)].adopt(std::make_shared<const std::shared_ptr<const stats::CollectiveMatch>>(std::move(recorded)));
+            return match;
+        });
+    });
 }
 
 std::shared_ptr<const std::vector<stats::RankWait>> AnalysisWorkspace::rankWaits(MatchClock clock) const
@@ -103,7 +111,8 @@ std::shared_ptr<const std::vector<std::vector<stats::StretchPoint>>> AnalysisWor
 
 std::shared_ptr<const stats::CollectiveMatch> AnalysisWorkspace::readyCollectiveMatch(MatchClock clock) const
 {
-    return withCollectiveInputs([&](const stats::CollectiveInputs &records) { return records.readyMatch(clock == MatchClock::Aligned); });
+    const auto ready = m_inputs->matches[int(clock)].ready();
+    return ready ? *ready : nullptr;
 }
 
 std::shared_ptr<const stats::Diagnosis> AnalysisWorkspace::readyDiagnosis() const

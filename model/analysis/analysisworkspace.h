@@ -111,7 +111,8 @@ public:
     static constexpr std::size_t kKeptPathSolutions = 4;
     std::shared_ptr<const CriticalPathSolutions> criticalPathSolutions(MatchClock clock, const stats::CriticalPathOptions &options) const;
 
-    // Results already computed, without computing them (null otherwise).
+    // Results already computed, without computing them (null otherwise);
+    // they wait for no computation, so the GUI thread may ask.
     std::shared_ptr<const stats::CollectiveMatch> readyCollectiveMatch(MatchClock clock) const;
     std::shared_ptr<const stats::Diagnosis> readyDiagnosis() const;
 
@@ -122,8 +123,11 @@ private:
     // Shared with the workspaces withSettings() makes for the same classes.
     struct Inputs {
         Inputs(const Session &session, const stats::KernelClassifier &classes) : records(session, classes) {}
-        std::mutex mutex;
+        std::mutex mutex; // held while the records are read or matched
         stats::CollectiveInputs records;
+        // The matches made from them, per MatchClock: asking whether one
+        // is ready takes only these short locks, never `mutex`.
+        SharedResult<std::shared_ptr<const stats::CollectiveMatch>> matches[2];
     };
     std::shared_ptr<Inputs> m_inputs;
     SharedResult<std::vector<stats::RankWait>> m_waits[2];       // per MatchClock

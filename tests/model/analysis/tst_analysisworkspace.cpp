@@ -8,6 +8,7 @@
 
 #include <QProcess>
 #include <QtTest>
+#include <future>
 
 #include <atomic>
 #include <thread>
@@ -115,6 +116,32 @@ private slots:
         QVERIFY(!repatterned->readyCollectiveMatch(MatchClock::Recorded));
         QVERIFY(!repatterned->readyDiagnosis());
         QCOMPARE(repatterned->session().get(), m_ddp.get());
+    }
+
+    // The GUI thread asks whether a match is ready while a worker holds the
+    // ranks' records (reading or matching them): it is answered at once.
+    void askingWhetherAMatchIsReadyNeverWaits()
+    {
+        const AnalysisWorkspace workspace(m_ddp, {});
+        std::promise<void> holding, release;
+        std::thread worker([&] {
+            workspace.withCollectiveInputs([&](CollectiveInputs &) {
+                holding.set_value();
+                release.get_future().wait();
+                return 0;
+            });
+        });
+        holding.get_future().wait();
+        auto answer = std::async(std::launch::async, [&] {
+            return !workspace.readyCollectiveMatch(MatchClock::Recorded) && !workspace.readyCollectiveMatch(MatchClock::Aligned);
+        });
+        const bool answered = answer.wait_for(std::chrono::seconds(10)) == std::future_status::ready;
+        release.set_value(); // the worker held the records until now
+        worker.join();
+        QVERIFY(answered);
+        QVERIFY(answer.get()); // nothing was ready
+        const auto match = workspace.collectiveMatch(MatchClock::Recorded);
+        QCOMPARE(workspace.readyCollectiveMatch(MatchClock::Recorded).get(), match.get());
     }
 
     // A computation replaced by a newer request gives up before its next
