@@ -5,9 +5,8 @@
 #include "panels/tablebox.h"
 
 #include <QLabel>
-#include <QPointer>
 #include <QVBoxLayout>
-#include <QtConcurrent>
+#include <QCoreApplication>
 
 namespace rankscope {
 
@@ -35,36 +34,30 @@ QString SelectionPanel::title() const
 
 void SelectionPanel::clear()
 {
-    ++m_generation;
+    m_summary.cancel();
     m_title->setText(tr("Shift+drag across rows on the timeline to summarise the slices of those rows in that range."));
     m_table->setTable({});
 }
 
 void SelectionPanel::summarise(std::shared_ptr<const Session> session, std::vector<stats::TrackRef> tracks, TimeRange range, int rows)
 {
-    const quint64 generation = ++m_generation;
     const QString what = tr("%n row(s), %1 from %2", nullptr, rows)
                              .arg(formatDuration(range.duration()), formatTimestamp(range.start - session->extent().start));
     m_title->setText(tr("%1: summarising...").arg(what));
-    QPointer<SelectionPanel> self(this);
-    m_running = QtConcurrent::run([self, session, tracks = std::move(tracks), range, generation, what] {
-        ResultTable table = stats::selectionSummary(*session, tracks, range);
-        QMetaObject::invokeMethod(qApp, [self, generation, what, table = std::move(table)]() mutable {
-            if (!self || generation != self->m_generation)
-                return;
-            std::int64_t slices = 0;
-            for (std::size_t r = 0; r < table.rowCount(); ++r)
-                slices += table.cell(r, 1).integer;
-            self->m_title->setText(tr("%1: %n slice(s)", nullptr, int(std::min<std::int64_t>(slices, INT_MAX))).arg(what) +
-                                   tr(" under %n name(s)", nullptr, int(table.rowCount())));
-            self->m_table->setTable(std::move(table));
-        });
-    });
+    m_summary.start([session, tracks = std::move(tracks), range](const JobToken &) { return stats::selectionSummary(*session, tracks, range); },
+                    [this, what](ResultTable table) {
+                        std::int64_t slices = 0;
+                        for (std::size_t r = 0; r < table.rowCount(); ++r)
+                            slices += table.cell(r, 1).integer;
+                        m_title->setText(tr("%1: %n slice(s)", nullptr, int(std::min<std::int64_t>(slices, INT_MAX))).arg(what) +
+                                         tr(" under %n name(s)", nullptr, int(table.rowCount())));
+                        m_table->setTable(std::move(table));
+                    });
 }
 
 void SelectionPanel::waitForSummary()
 {
-    m_running.waitForFinished();
+    m_summary.waitForFinished();
     QCoreApplication::sendPostedEvents();
 }
 

@@ -5,11 +5,10 @@
 // Computed on a worker: an area over every row of a 20M-event trace reads
 // all of them. Double-click a name to find its instances.
 #include "session/session.h"
+#include "jobs/latestjob.h"
 #include "stats/selectionsummary.h"
 
 #include <QWidget>
-
-#include <QFuture>
 
 #include <memory>
 
@@ -38,8 +37,7 @@ signals:
 private:
     QLabel *m_title;
     TableBox *m_table;
-    quint64 m_generation = 0; // a newer area drops an older one's summary
-    QFuture<void> m_running;
+    LatestJob<ResultTable> m_summary{this}; // a newer area drops an older one's summary
 };
 
 } // namespace rankscope

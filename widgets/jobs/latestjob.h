@@ -58,11 +58,16 @@ QFuture<Result> runCancellable(Compute compute)
 template<class Result>
 class LatestJob {
 public:
-    // Results are delivered in `owner`'s thread while it lives.
-    explicit LatestJob(QObject *owner) : m_owner(owner) {}
+    // Results are delivered in `owner`'s thread while it lives. `afterEach`
+    // runs there each time a request's work ends, the newest or one it
+    // replaced, after any delivery (e.g. to give back what the work freed).
+    explicit LatestJob(QObject *owner, std::function<void()> afterEach = {}) : m_owner(owner), m_afterEach(std::move(afterEach)) {}
     ~LatestJob() { cancel(); } // never waits: the work holds what it reads
     LatestJob(const LatestJob &) = delete;
     LatestJob &operator=(const LatestJob &) = delete;
+
+    // Requests whose work has not ended yet, replaced ones included.
+    int unfinished() const { return m_unfinished; }
 
     template<class Compute, class Deliver>
     void start(Compute compute, Deliver deliver, std::function<void(int)> progress = {})
@@ -70,8 +75,18 @@ public:
         cancel();
         const quint64 generation = m_generation;
         auto *watcher = new QFutureWatcher<Result>(m_owner);
+        ++m_unfinished;
         QObject::connect(watcher, &QFutureWatcherBase::finished, m_owner, [this, watcher, generation, deliver = std::move(deliver)]() mutable {
             watcher->deleteLater();
+            --m_unfinished;
+            struct AfterEach {
+                const std::function<void()> &hook;
+                ~AfterEach()
+                {
+                    if (hook)
+                        hook();
+                }
+            } after{m_afterEach};
             if (generation != m_generation)
                 return; // superseded or cancelled
             m_running = false;
@@ -146,6 +161,8 @@ public:
 
 private:
     QObject *m_owner;
+    std::function<void()> m_afterEach;
+    int m_unfinished = 0;
     QFuture<Result> m_future;
     quint64 m_generation = 0;
     bool m_running = false;

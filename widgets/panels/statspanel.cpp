@@ -30,8 +30,7 @@ void StatsPanel::setWorkspace(WorkspacePtr workspace)
             refreshWhenShown();
         return;
     }
-    ++m_generation; // a result still computing is the old session's: dropped
-    cancelCurrent();
+    m_job.cancel(); // a result still computing is the old session's: dropped
     showComputing(false);
     // What the panel showed was the old session's: it goes at once, not
     // when the new session's results arrive.

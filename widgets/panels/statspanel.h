@@ -69,7 +69,7 @@ public:
     // Computes now, on this thread, what a hidden panel has put off (before
     // its tables are exported).
     void ensureComputed();
-    bool isComputing() const { return m_running > 0; }
+    bool isComputing() const { return m_job.unfinished() > 0; }
     // Whether it says "Computing..." (the newest request still runs).
     bool isShowingComputing() const;
     // Writes every table as CSV (named after the table) and every chart as
@@ -118,66 +118,43 @@ protected:
     template<class Result>
     void run(std::function<Result()> compute, std::function<void(Result)> show, bool quietly = false)
     {
-        const quint64 generation = ++m_generation;
         // Running out of memory is an outcome: the panel says so and the
         // session stays open (a std::bad_alloc leaving a worker would be
         // rethrown from takeResult() on the GUI thread and end the program).
-        struct Outcome {
-            std::optional<Result> value;
-            QString failure;
-        };
-        auto guarded = [compute] {
+        // The result travels back as the call that shows it.
+        auto shownResult = [this, compute, show]() -> std::function<void()> {
             try {
-                return Outcome{compute(), {}};
+                return [show, result = std::make_shared<Result>(compute())] { show(std::move(*result)); }; // moved: a table can hold 400k rows
             } catch (const std::bad_alloc &) {
                 releaseFreedMemory();
-                return Outcome{std::nullopt, outOfMemoryMessage()};
+                return [this, failure = outOfMemoryMessage()] { emit computationFailed(failure); };
             }
         };
         if (!m_background) {
-            Outcome outcome = guarded();
-            if (outcome.value)
-                show(std::move(*outcome.value));
-            else
-                emit computationFailed(outcome.failure);
+            shownResult()();
             return;
         }
         // The request before this one is dropped: if it is still queued it
         // never runs (the pool's two threads go to the newest request).
-        cancelCurrent();
-        auto *watcher = new QFutureWatcher<Outcome>(this);
-        ++m_running;
         showComputing(!quietly);
-        connect(watcher, &QFutureWatcher<Outcome>::finished, this, [this, watcher, show, generation] {
-            --m_running;
-            if (generation == m_generation && watcher->future().resultCount() > 0) {
-                showComputing(false);
-                Outcome outcome = watcher->future().takeResult(); // moved, not copied: a table can hold 400k rows
-                if (outcome.value)
-                    show(std::move(*outcome.value));
-                else
-                    emit computationFailed(outcome.failure);
-            }
-            watcher->deleteLater();
-            // The computation's temporaries (grouping indexes, a dropped
-            // result) were freed in a worker's heap arena: give them back.
-            releaseFreedMemory();
-        });
         auto progress = std::make_shared<JobProgress>();
         m_progress = progress;
-        QFuture<Outcome> future = runCancellable<Outcome>([guarded, keep = m_workspace, progress](const JobToken &) {
-            const ProgressScope reports(progress.get()); // the rank each pass reads, for the "Computing..." label
-            // It may have read every rank, and may be cancelled half way:
-            // either way, give back the mapped pages of the ranks the
-            // timeline has not used lately (residentbudget.h).
-            struct ReleaseAfter {
-                const Session &session;
-                ~ReleaseAfter() { ResidentBudget::process().releaseUnused(session); }
-            } release{*keep->session()};
-            return guarded();
-        });
-        m_cancelCurrent = [future]() mutable { future.cancel(); };
-        watcher->setFuture(future);
+        m_job.start(
+            [shownResult, keep = m_workspace, progress](const JobToken &) {
+                const ProgressScope reports(progress.get()); // the rank each pass reads, for the "Computing..." label
+                // It may have read every rank, and may be cancelled half way:
+                // either way, give back the mapped pages of the ranks the
+                // timeline has not used lately (residentbudget.h).
+                struct ReleaseAfter {
+                    const Session &session;
+                    ~ReleaseAfter() { ResidentBudget::process().releaseUnused(session); }
+                } release{*keep->session()};
+                return shownResult();
+            },
+            [this](std::function<void()> showIt) {
+                showComputing(false);
+                showIt();
+            });
     }
 
     // refresh() now, or when next shown (see setComputeOnlyWhenShown).
@@ -190,24 +167,19 @@ private:
     // what is shown below it (the previous scope's) greyed out.
     void showComputing(bool computing);
     void updateComputingText();
-    // Cancels the newest request's work (it is superseded).
-    void cancelCurrent()
-    {
-        if (m_cancelCurrent)
-            std::exchange(m_cancelCurrent, nullptr)();
-    }
 
     WorkspacePtr m_workspace;
     QLabel *m_computing = nullptr;
     QTimer *m_progressTimer = nullptr;
     std::shared_ptr<const JobProgress> m_progress; // the newest request's
-    std::function<void()> m_cancelCurrent;
     stats::StatsScope m_scope;
     bool m_background = false;
     bool m_onlyWhenShown = false;
     bool m_stale = false; // a refresh put off while hidden
-    quint64 m_generation = 0;
-    int m_running = 0;
+    // The newest request. The work of every request, replaced ones too,
+    // freed its temporaries (grouping indexes, a dropped result) in a
+    // worker's heap arena: given back when it ends.
+    LatestJob<std::function<void()>> m_job{this, [] { releaseFreedMemory(); }};
     std::vector<TableBox *> m_exportTables;
     std::vector<std::pair<QWidget **, QString>> m_exportCharts;
     std::vector<std::function<std::optional<ResultTable>()>> m_exportResults;
