@@ -104,7 +104,7 @@ std::size_t GatheredResults::giveCollectiveOps(stats::CollectiveInputs &inputs)
 }
 
 GatheredResults perFileResultsAcrossProcesses(const QStringList &inputs, const QString &cacheDirectory, const QStringList &reports,
-                                              const stats::ReportOptions &options)
+                                              const AnalysisSettings &options)
 {
     GatheredResults gathered;
     if (processWorld().size <= 1 || cacheDirectory.isEmpty()) {

@@ -42,7 +42,7 @@ public:
 
 private:
     friend GatheredResults perFileResultsAcrossProcesses(const QStringList &, const QString &, const QStringList &,
-                                                         const stats::ReportOptions &);
+                                                         const AnalysisSettings &);
     std::map<std::pair<QString, QString>, QByteArray> m_bytes; // (file, report) -> the table, serialised
     // (file, process id or -1 for a whole report) -> its collective records, serialised
     std::map<std::pair<QString, qint64>, QByteArray> m_collectiveOps;
@@ -62,6 +62,6 @@ private:
 // rest uncomputed: process 0 computes those itself.
 constexpr qsizetype kMaxBytesPerProcess = qsizetype(256) << 20;
 GatheredResults perFileResultsAcrossProcesses(const QStringList &inputs, const QString &cacheDirectory, const QStringList &reports,
-                                             const stats::ReportOptions &options);
+                                             const AnalysisSettings &options);
 
 } // namespace rankscope::cli

@@ -204,7 +204,7 @@ int runStats(const QStringList &arguments)
             return 1;
         }
     }
-    stats::ReportOptions options;
+    AnalysisSettings options; // what the flags set
     bool ok = true;
     options.gapThresholdMs = parser.value(gapOption).toDouble(&ok);
     if (ok)
@@ -265,11 +265,10 @@ int runStats(const QStringList &arguments)
     std::optional<Session> loadedSession = loadInputs(parser);
     if (!loadedSession)
         return 1;
-    // The viewer's analysis workspace, headless: the collective reports
-    // read one match of one reading of the ranks' communication kernels.
-    AnalysisSettings settings;
-    settings.communicationPattern = options.communicationPattern;
-    const AnalysisWorkspace workspace(std::make_shared<const Session>(std::move(*loadedSession)), settings);
+    // The viewer's analysis workspace, headless, with the flags' settings:
+    // the collective reports read one match of one reading of the ranks'
+    // communication kernels.
+    const AnalysisWorkspace workspace(std::make_shared<const Session>(std::move(*loadedSession)), options);
     const Session &session = *workspace.session();
 
     QTextStream out(&standardOutput());

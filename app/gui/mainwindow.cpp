@@ -516,9 +516,7 @@ QStringList MainWindow::exportStatistics(const QString &directory)
     if (!session)
         return {};
     QString error;
-    stats::ReportOptions options;
-    options.communicationPattern = m_stats->ranks()->communicationPattern();
-    const QStringList written = exportStatisticsCsv(*session, directory, options, &error);
+    const QStringList written = exportStatisticsCsv(*session, directory, m_stats->analysisSettings(), &error); // the panels' settings
     const QString done = tr("%n statistics table(s) written to %1", nullptr, int(written.size())).arg(directory);
     const qsizetype failed = error.isEmpty() ? 0 : error.count(QLatin1Char('\n')) + 1;
     statusBar()->showMessage(failed == 0 ? done

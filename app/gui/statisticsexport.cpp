@@ -7,7 +7,7 @@
 
 namespace rankscope {
 
-QStringList exportStatisticsCsv(const Session &session, const QString &directory, const stats::ReportOptions &options,
+QStringList exportStatisticsCsv(const Session &session, const QString &directory, const AnalysisSettings &options,
                                 QString *error)
 {
     const QDir dir(directory);

@@ -13,7 +13,7 @@ namespace rankscope {
 // <report>.csv for the reports that cover the whole session. Returns the
 // files written; a table that cannot be written fails alone, and `error`
 // gets a line for each.
-QStringList exportStatisticsCsv(const Session &session, const QString &directory, const stats::ReportOptions &options,
+QStringList exportStatisticsCsv(const Session &session, const QString &directory, const AnalysisSettings &options,
                                 QString *error);
 
 } // namespace rankscope

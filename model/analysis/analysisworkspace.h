@@ -12,6 +12,7 @@
 // which the command line fills from its MPI processes.
 #include "analysis/criticalpathsolutions.h"
 #include "analysis/sharedresult.h"
+#include "stats/analysissettings.h"
 #include "stats/ranks/collectiveinputs.h"
 #include "stats/ranks/collectives.h"
 #include "stats/diagnosis/diagnosis.h"
@@ -25,15 +26,6 @@
 #include <vector>
 
 namespace rankscope {
-
-struct AnalysisSettings {
-    // Which kernels are communication (a regular expression over kernel
-    // names; empty: the built-in classes). The Rank comparison, the
-    // Collectives, the Diagnosis and the commands all read the same one.
-    QString communicationPattern;
-    stats::DiagnosisThresholds diagnosis;
-    bool operator==(const AnalysisSettings &) const = default;
-};
 
 // Which clocks a collective match is on.
 enum class MatchClock {

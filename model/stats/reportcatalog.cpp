@@ -21,13 +21,13 @@ namespace {
 
 using S = ReportSetting;
 using P = RankPart;
-using Options = ReportOptions;
+
 using Gathered = GatheredRankParts;
 
 // A session report that reads the collectives matched across ranks:
 // `compute(inputs, match)` with the match's notes added to its table.
 template<class Compute>
-ResultTable onCollectives(const Session &session, const Options &o, const Gathered &gathered, Compute &&compute)
+ResultTable onCollectives(const Session &session, const AnalysisSettings &o, const Gathered &gathered, Compute &&compute)
 {
     std::optional<CollectiveInputs> own;
     CollectiveInputs *inputs = gathered.collectiveOps;
@@ -39,7 +39,7 @@ ResultTable onCollectives(const Session &session, const Options &o, const Gather
     return t;
 }
 
-CriticalPathOptions criticalPathOptions(const Options &o)
+CriticalPathOptions criticalPathOptions(const AnalysisSettings &o)
 {
     CriticalPathOptions path;
     path.step = o.step;
@@ -51,7 +51,7 @@ CriticalPathOptions criticalPathOptions(const Options &o)
 }
 
 // Says when the steps asked for are not there.
-void addStepNotes(ResultTable &t, const CriticalPathSteps &steps, const Options &o)
+void addStepNotes(ResultTable &t, const CriticalPathSteps &steps, const AnalysisSettings &o)
 {
     if (steps.size() == 0)
         t.notes << QStringLiteral("critical path: no step %1 among the ranks' step annotations").arg(o.step.value_or(0));
@@ -59,7 +59,7 @@ void addStepNotes(ResultTable &t, const CriticalPathSteps &steps, const Options 
         t.notes << QStringLiteral("critical path: no step annotation (ProfilerStep#N, an NVTX \"step N\" range): the whole session is one range, step -1");
 }
 
-ResultTable criticalPathReport(const Session &session, const Options &o, const Gathered &gathered)
+ResultTable criticalPathReport(const Session &session, const AnalysisSettings &o, const Gathered &gathered)
 {
     return onCollectives(session, o, gathered, [&](CollectiveInputs &, const CollectiveMatch &match) {
         const CriticalPathOptions path = criticalPathOptions(o);
@@ -71,7 +71,7 @@ ResultTable criticalPathReport(const Session &session, const Options &o, const G
 
 // A step's summary, its segments let go once it is summed up; steps are
 // independent, so solved side by side.
-ResultTable criticalPathSummaryReport(const Session &session, const Options &o, const Gathered &gathered)
+ResultTable criticalPathSummaryReport(const Session &session, const AnalysisSettings &o, const Gathered &gathered)
 {
     return onCollectives(session, o, gathered, [&](CollectiveInputs &, const CollectiveMatch &match) {
         const CriticalPathOptions path = criticalPathOptions(o);
@@ -118,7 +118,7 @@ constexpr unsigned kOnPath = kMatched | S::Step | S::StepNames | S::WhatIf;
 std::vector<ReportDeclaration> declareReports()
 {
     using R = const Report &;
-    using O = const Options &;
+    using O = const AnalysisSettings &;
     using N = const Session &;
     using G = const Gathered &;
     return {
@@ -230,17 +230,17 @@ bool isSessionReport(const QString &name)
     return d && d->isSessionReport();
 }
 
-KernelClassifier collectiveClassesFor(const ReportOptions &options)
+KernelClassifier collectiveClassesFor(const AnalysisSettings &options)
 {
     return KernelClassifier::rankscope(options.communicationPattern);
 }
 
-KernelClassifier breakdownClassesFor(const ReportOptions &options)
+KernelClassifier breakdownClassesFor(const AnalysisSettings &options)
 {
     return KernelClassifier::hta(options.communicationPattern);
 }
 
-std::optional<ResultTable> runReport(const QString &name, const Report &report, const ReportOptions &options)
+std::optional<ResultTable> runReport(const QString &name, const Report &report, const AnalysisSettings &options)
 {
     const ReportDeclaration *d = findReport(name);
     if (!d || !d->perFile)
@@ -248,7 +248,7 @@ std::optional<ResultTable> runReport(const QString &name, const Report &report, 
     return d->perFile(report, options);
 }
 
-std::optional<ResultTable> runSessionReport(const QString &name, const Session &session, const ReportOptions &options,
+std::optional<ResultTable> runSessionReport(const QString &name, const Session &session, const AnalysisSettings &options,
                                            const GatheredRankParts &gathered)
 {
     const ReportDeclaration *d = findReport(name);

@@ -6,6 +6,7 @@
 // "Export statistics" and the panels' table names all read the registry.
 #include "core/report.h"
 #include "session/session.h"
+#include "stats/analysissettings.h"
 #include "stats/kernelclasses.h"
 #include "stats/resulttable.h"
 
@@ -20,26 +21,7 @@ class CollectiveInputs;
 struct RankBreakdownParts;
 struct RankComparisonRow;
 
-struct ReportOptions {
-    double gapThresholdMs = 500.0;
-    double utilThresholdPercent = 50.0;
-    int utilChunks = 30;
-    int mapBins = 30; // bins across where the GPUs work
-    int ruleRowLimit = 50; // nsys analyze's `rows`; -1: all
-    // The user's communication kernel pattern (empty: the built-in table;
-    // see stats/kernelclasses.h).
-    QString communicationPattern;
-    // Times shifted so matched collectives end together on every rank (see
-    // alignedOnCollectives), not as recorded.
-    bool alignOnCollectives = false;
-    // Only this step (its number), the step names (empty: the built-in
-    // ones), what-ifs as `kernel:REGEX=0.8` (stats/criticalpath/criticalpath.h: parseWhatIf).
-    std::optional<int> step;
-    QString stepNames;
-    QStringList whatIfs;
-};
-
-// Which of ReportOptions a report reads (its declaration says so; the
+// Which of the AnalysisSettings a report reads (its declaration says so; the
 // command line's help names the readers of each option from it).
 enum class ReportSetting : unsigned {
     GapThreshold = 1u << 0,
@@ -74,8 +56,8 @@ struct GatheredRankParts {
 };
 
 struct ReportDeclaration {
-    using FileCompute = std::function<ResultTable(const Report &, const ReportOptions &)>;
-    using SessionCompute = std::function<ResultTable(const Session &, const ReportOptions &, const GatheredRankParts &)>;
+    using FileCompute = std::function<ResultTable(const Report &, const AnalysisSettings &)>;
+    using SessionCompute = std::function<ResultTable(const Session &, const AnalysisSettings &, const GatheredRankParts &)>;
 
     QString name;  // --report NAME, the table's name, its files' names
     QString title; // the table's title
@@ -108,14 +90,14 @@ bool isKnownReport(const QString &name);
 bool isSessionReport(const QString &name);
 
 // The kernel classes rank_summary uses for these options (HTA's).
-KernelClassifier breakdownClassesFor(const ReportOptions &options);
+KernelClassifier breakdownClassesFor(const AnalysisSettings &options);
 // The kernel classes the collective reports use for these options.
-KernelClassifier collectiveClassesFor(const ReportOptions &options);
+KernelClassifier collectiveClassesFor(const AnalysisSettings &options);
 
 // The named report of one loaded file, or of the whole session; nullopt
 // for an unknown name or one of the other kind.
-std::optional<ResultTable> runReport(const QString &name, const Report &report, const ReportOptions &options = {});
-std::optional<ResultTable> runSessionReport(const QString &name, const Session &session, const ReportOptions &options = {},
+std::optional<ResultTable> runReport(const QString &name, const Report &report, const AnalysisSettings &options = {});
+std::optional<ResultTable> runSessionReport(const QString &name, const Session &session, const AnalysisSettings &options = {},
                                            const GatheredRankParts &gathered = {});
 
 } // namespace rankscope::stats

@@ -50,7 +50,12 @@ protected:
     void refresh() override;
     void sessionChanged() override { m_match.reset(); }
     bool readsAnalysisSettings() const override { return true; }
-    AnalysisSettings ownSettings() const override { return {m_communicationPattern, {}}; }
+    AnalysisSettings ownSettings() const override
+    {
+        AnalysisSettings settings;
+        settings.communicationPattern = m_communicationPattern;
+        return settings;
+    }
 
 private:
     void present(ResultTable table);

@@ -3,25 +3,13 @@
 // what it costs, the ranks it applies to, its instances and advice. The
 // rules, thresholds and costs are in docs/statistics.md, "Diagnosis".
 #include "session/session.h"
+#include "stats/analysissettings.h"
 #include "stats/resulttable.h"
 
 #include <optional>
 #include <vector>
 
 namespace rankscope::stats {
-
-struct DiagnosisThresholds {
-    double inLoopGapShareOfStep = 0.10;   // an in-loop gap: at least this share of the median step...
-    TimeNs inLoopGapWithoutSteps = 1'000'000; // ...or, without annotated steps, this long
-    double inputCoverage = 0.5;           // a gap is the input pipeline's when data loading covers this much of it
-    double launchBoundShortKernels = 0.5; // share of kernels shorter than their launch call
-    double launchBoundIdle = 0.10;        // and short gaps idle this share of the GPU span
-    double lowUtilisationBusy = 0.5;      // GPU busy share under this...
-    double lowUtilisationUnexplained = 0.2; // ...with this share of the span idle for no other finding's reason
-    double reportedShare = 0.01;          // findings costing less are not listed
-    double mediumShare = 0.05, highShare = 0.20; // severity by share of the GPU span
-    bool operator==(const DiagnosisThresholds &) const = default;
-};
 
 enum class FindingKind { InputStarvation, BlockingCopies, Synchronisation, LaunchBound, Straggler, LowUtilisation };
 enum class Severity { Low, Medium, High };

@@ -651,7 +651,7 @@ private slots:
         // Both alignments from the one set of records (each match computed
         // once and kept for the reports that read it).
         for (const bool aligned : {false, true}) {
-            ReportOptions options;
+            AnalysisSettings options;
             options.alignOnCollectives = aligned;
             for (const QString &name : {QStringLiteral("collectives"), QStringLiteral("rank_wait"), QStringLiteral("rank_time_map"),
                                        QStringLiteral("rank_comparison")}) {
@@ -764,7 +764,7 @@ private slots:
         for (const ReportPtr &report : session.reports())
             QVERIFY(report->communication.present && !report->communication.kernels.empty());
         for (const bool aligned : {false, true}) {
-            ReportOptions kept, scanned;
+            AnalysisSettings kept, scanned;
             kept.alignOnCollectives = scanned.alignOnCollectives = aligned;
             scanned.communicationPattern = defaultCommunicationPattern();
             QVERIFY(collectiveClassesFor(kept).hasBuiltInCommunication() && !collectiveClassesFor(scanned).hasBuiltInCommunication());

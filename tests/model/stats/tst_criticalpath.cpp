@@ -725,7 +725,7 @@ private slots:
     void sessionReport()
     {
         const Session session = twoRanks(false);
-        ReportOptions options;
+        AnalysisSettings options;
         options.step = 0;
         options.whatIfs = {QStringLiteral("rank:1=0.5")};
         const std::optional<ResultTable> summary = runSessionReport(QStringLiteral("critical_path_summary"), session, options);

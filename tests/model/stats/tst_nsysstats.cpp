@@ -189,7 +189,7 @@ private slots:
     void gapThresholdIsInMilliseconds()
     {
         // 500 ms finds the one 3.65 s gap; 5 s finds none.
-        stats::ReportOptions options;
+        AnalysisSettings options;
         options.gapThresholdMs = 5000.0;
         QCOMPARE(stats::runReport(QStringLiteral("gpu_gaps"), *m_reports["slow_1gpu"], options)->rowCount(), std::size_t(0));
         options.gapThresholdMs = 1.0;

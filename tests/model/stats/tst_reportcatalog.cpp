@@ -21,7 +21,7 @@ class TestReportCatalog : public QObject {
     std::optional<Session> m_session;
 
     // Every declared report's CSV for `options`, by name.
-    std::map<QString, QString> tablesFor(const ReportOptions &options)
+    std::map<QString, QString> tablesFor(const AnalysisSettings &options)
     {
         std::map<QString, QString> csv;
         for (const ReportDeclaration &d : reportDeclarations()) {
@@ -79,27 +79,27 @@ private slots:
     void declaredSettingsAreTheOnesRead_data()
     {
         QTest::addColumn<int>("setting");
-        QTest::addColumn<std::function<void(ReportOptions &)>>("change");
-        const auto add = [](const char *name, ReportSetting s, std::function<void(ReportOptions &)> change) {
+        QTest::addColumn<std::function<void(AnalysisSettings &)>>("change");
+        const auto add = [](const char *name, ReportSetting s, std::function<void(AnalysisSettings &)> change) {
             QTest::newRow(name) << int(s) << change;
         };
-        add("gap threshold", ReportSetting::GapThreshold, [](ReportOptions &o) { o.gapThresholdMs = 0.01; });
-        add("util threshold", ReportSetting::UtilThreshold, [](ReportOptions &o) { o.utilThresholdPercent = 100; });
-        add("rule rows", ReportSetting::RuleRows, [](ReportOptions &o) { o.ruleRowLimit = 1; });
-        add("map bins", ReportSetting::MapBins, [](ReportOptions &o) { o.mapBins = 7; });
-        add("communication pattern", ReportSetting::CommunicationPattern, [](ReportOptions &o) { o.communicationPattern = QStringLiteral("^no kernel is named so$"); });
-        add("alignment", ReportSetting::Alignment, [](ReportOptions &o) { o.alignOnCollectives = true; });
-        add("step", ReportSetting::Step, [](ReportOptions &o) { o.step = 1; });
-        add("step names", ReportSetting::StepNames, [](ReportOptions &o) { o.stepNames = QStringLiteral("no step is named so"); });
-        add("what-if", ReportSetting::WhatIf, [](ReportOptions &o) { o.whatIfs = {QStringLiteral("kernel:.=0.5")}; });
+        add("gap threshold", ReportSetting::GapThreshold, [](AnalysisSettings &o) { o.gapThresholdMs = 0.01; });
+        add("util threshold", ReportSetting::UtilThreshold, [](AnalysisSettings &o) { o.utilThresholdPercent = 100; });
+        add("rule rows", ReportSetting::RuleRows, [](AnalysisSettings &o) { o.ruleRowLimit = 1; });
+        add("map bins", ReportSetting::MapBins, [](AnalysisSettings &o) { o.mapBins = 7; });
+        add("communication pattern", ReportSetting::CommunicationPattern, [](AnalysisSettings &o) { o.communicationPattern = QStringLiteral("^no kernel is named so$"); });
+        add("alignment", ReportSetting::Alignment, [](AnalysisSettings &o) { o.alignOnCollectives = true; });
+        add("step", ReportSetting::Step, [](AnalysisSettings &o) { o.step = 1; });
+        add("step names", ReportSetting::StepNames, [](AnalysisSettings &o) { o.stepNames = QStringLiteral("no step is named so"); });
+        add("what-if", ReportSetting::WhatIf, [](AnalysisSettings &o) { o.whatIfs = {QStringLiteral("kernel:.=0.5")}; });
     }
 
     void declaredSettingsAreTheOnesRead()
     {
         QFETCH(int, setting);
-        QFETCH(std::function<void(ReportOptions &)>, change);
+        QFETCH(std::function<void(AnalysisSettings &)>, change);
         static const std::map<QString, QString> defaults = tablesFor({});
-        ReportOptions changed;
+        AnalysisSettings changed;
         change(changed);
         const std::map<QString, QString> tables = tablesFor(changed);
         QStringList moved;

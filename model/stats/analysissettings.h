@@ -1,0 +1,53 @@
+#pragma once
+// Every setting an analysis reads, in one vocabulary: the command line's
+// flags and the viewer's controls both set an AnalysisSettings, the
+// analysis workspace keeps one, and each report's declaration
+// (stats/reportcatalog.h) names the ones it reads.
+#include "core/timetypes.h"
+
+#include <QString>
+#include <QStringList>
+#include <optional>
+
+namespace rankscope {
+
+namespace stats {
+
+// The diagnosis' rules (docs/statistics.md, "Diagnosis").
+struct DiagnosisThresholds {
+    double inLoopGapShareOfStep = 0.10;   // an in-loop gap: at least this share of the median step...
+    TimeNs inLoopGapWithoutSteps = 1'000'000; // ...or, without annotated steps, this long
+    double inputCoverage = 0.5;           // a gap is the input pipeline's when data loading covers this much of it
+    double launchBoundShortKernels = 0.5; // share of kernels shorter than their launch call
+    double launchBoundIdle = 0.10;        // and short gaps idle this share of the GPU span
+    double lowUtilisationBusy = 0.5;      // GPU busy share under this...
+    double lowUtilisationUnexplained = 0.2; // ...with this share of the span idle for no other finding's reason
+    double reportedShare = 0.01;          // findings costing less are not listed
+    double mediumShare = 0.05, highShare = 0.20; // severity by share of the GPU span
+    bool operator==(const DiagnosisThresholds &) const = default;
+};
+
+} // namespace stats
+
+struct AnalysisSettings {
+    // Which kernels are communication (a regular expression over kernel
+    // names; empty: the built-in classes; see stats/kernelclasses.h).
+    QString communicationPattern;
+    // Times shifted so matched collectives end together on every rank (see
+    // alignedOnCollectives), not as recorded.
+    bool alignOnCollectives = false;
+    double gapThresholdMs = 500.0;
+    double utilThresholdPercent = 50.0;
+    int utilChunks = 30;
+    int mapBins = 30;      // bins across where the GPUs work
+    int ruleRowLimit = 50; // nsys analyze's `rows`; -1: all
+    // Only this step (its number), the step names (empty: the built-in
+    // ones), what-ifs as `kernel:REGEX=0.8` (stats/criticalpath/criticalpath.h: parseWhatIf).
+    std::optional<int> step;
+    QString stepNames;
+    QStringList whatIfs;
+    stats::DiagnosisThresholds diagnosis;
+    bool operator==(const AnalysisSettings &) const = default;
+};
+
+} // namespace rankscope
