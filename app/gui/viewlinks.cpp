@@ -217,7 +217,7 @@ void ViewLinks::showCollectiveOf(const std::optional<EventLocation> &event)
 void ViewLinks::showRowEvents(int row)
 {
     const TimelineRows &rows = m_views.timeline->canvas()->rows();
-    if (row < 0 || rows.rows()[std::size_t(row)].kind != TimelineRow::Kind::Slices)
+    if (row < 0 || rows.rows()[std::size_t(row)].tracks.empty()) // a row of events
         return;
     const TimelineRow &r = rows.rows()[std::size_t(row)];
     m_views.events->showRow(r.rank, r.tracks, rows.key(row));

@@ -7,7 +7,7 @@
 #include "theme/theme.h"
 #include "timeline/collapsedbusy.h"
 #include "timeline/rowbuilder.h"
-#include "timeline/rowpainters.h"
+#include "timeline/rows/counterrow.h"
 #include "timeline/timelineinput.h"
 #include "timeline/zoomstate.h"
 
@@ -27,23 +27,6 @@ namespace rankscope {
 
 namespace {
 constexpr int kIndent = 12; // px per level of the label column
-}
-
-std::vector<SliceRect> TimelineCanvas::movedToScale(const std::vector<SliceRect> &rects, const GeometryView &from, const GeometryView &to)
-{
-    std::vector<SliceRect> moved;
-    moved.reserve(rects.size());
-    const double scale = from.nsPerPixel / to.nsPerPixel;
-    const double shift = double(from.start - to.start) / to.nsPerPixel;
-    for (SliceRect r : rects) {
-        const double x0 = double(r.x0) * scale + shift, x1 = double(r.x1) * scale + shift;
-        if (x1 < 0 || x0 > double(to.width))
-            continue;
-        r.x0 = float(std::max(x0, -1.0));
-        r.x1 = float(std::min(x1, double(to.width) + 1.0));
-        moved.push_back(r);
-    }
-    return moved;
 }
 
 TimelineCanvas::TimelineCanvas(ZoomState *zoom, QWidget *parent)
@@ -67,8 +50,8 @@ void TimelineCanvas::setSession(std::shared_ptr<const Session> session)
 {
     m_session = std::move(session);
     m_areaRows.clear(); // the rows are the new session's
-    m_communicationWaits.clear(); // the last session's ranks
-    m_markedChains.clear();       // its callchains, too
+    m_rowState.communicationWaits.clear(); // the last session's ranks
+    m_rowState.markedChains.clear();       // its callchains, too
     m_selected.reset();
     m_correlated.reset();
     m_flows.clear();
@@ -77,7 +60,7 @@ void TimelineCanvas::setSession(std::shared_ptr<const Session> session)
     m_criticalPath.reset();
     m_mark.reset();
     m_markRow = -1;
-    m_collapsedBusy.clear();
+    m_rowState.collapsedBusy.clear();
     m_colors.clear();
     m_displayTime.clear(); // a stretch belongs to the session it was made for
     if (m_session)
@@ -101,7 +84,7 @@ void TimelineCanvas::replaceSession(std::shared_ptr<const Session> session)
 void TimelineCanvas::setStretch(std::vector<std::vector<stats::StretchPoint>> points)
 {
     m_displayTime.setStretch(std::move(points));
-    ++m_stretchGeneration;
+    ++m_rowState.stretchGeneration;
     ++m_rowsGeneration;
     m_geometryValid = false;
     viewport()->update();
@@ -187,20 +170,6 @@ void TimelineCanvas::updateScrollBar()
     verticalScrollBar()->setRange(0, std::max(0, m_rows.totalHeight() - scrolledArea));
 }
 
-// What one geometry pass knows of the frame before it and of this one.
-struct TimelineCanvas::GeometryPass {
-    TimeScale scale;
-    int width = 0;
-    GeometryView view, before;
-    bool scrolled = false; // the same view as the last frame's, scrolled: its rows can stay
-    bool zoomed = false;   // only the time changed: the last frame's rows stand in, moved
-    // Of the last frame: rows whose rectangles can stay (a scroll), or
-    // stand in until their rows arrive (a zoom).
-    std::map<int, RowGeometry> previous;
-    QElapsedTimer building;
-    int built = 0; // rows scrolled in and built this frame: at least one, so every frame makes progress
-};
-
 void TimelineCanvas::ensureGeometry() const
 {
     if (m_geometryValid)
@@ -219,8 +188,8 @@ void TimelineCanvas::ensureGeometry() const
     pass.before = m_geometryView;
     m_exportedLast = m_export.has_value();
     pass.building.start();
-    m_pendingRows = 0;
-    m_deferredRows = 0;
+    m_rowState.pendingRows = 0;
+    m_rowState.deferredRows = 0;
     if (pass.scrolled || pass.zoomed)
         for (RowGeometry &g : m_geometry.rows())
             if (!g.rects.empty())
@@ -259,207 +228,40 @@ void TimelineCanvas::placeRow(GeometryPass &pass, int row, int y, bool pinned) c
     g.height = h;
     g.pinned = pinned;
     const TimelineRow &r = m_rows.rows()[std::size_t(row)];
-    if (r.kind != TimelineRow::Kind::Group && m_session->ranks()[std::size_t(r.rank)].report->summariesOnly)
+    const RowItem &item = rowItem(r.kind);
+    if (item.drawsEvents() && m_session->ranks()[std::size_t(r.rank)].report->summariesOnly) {
         g.pending = true; // its events come with the whole report: hatched meanwhile
-    else if (r.kind == TimelineRow::Kind::Slices)
-        buildSliceRow(pass, g, r, visibleTop);
-    else if (r.kind == TimelineRow::Kind::Group && r.collapsed && !r.summaryTracks.empty())
-        buildCollapsedGroup(pass, g, r);
-    else if (r.kind == TimelineRow::Kind::Counter)
-        buildCounterRow(pass, g, r);
-    else if (r.kind == TimelineRow::Kind::Samples)
-        buildSamplesRow(pass, g, r);
+    } else {
+        RowFrame frame{*m_session, m_displayTime, pass, *m_rowBuilder, m_rowState, visibleTop, frameHeight()};
+        item.build(frame, g, r);
+    }
     m_geometry.rows().push_back(std::move(g));
 }
 
-void TimelineCanvas::buildSliceRow(GeometryPass &pass, RowGeometry &g, const TimelineRow &r, int visibleTop) const
+RowChoice TimelineCanvas::choiceAt(QPoint pos) const
 {
-    const RankEntry &entry = m_session->ranks()[std::size_t(r.rank)];
-    const int lanesTop = g.top + FrameGeometry::kLaneTopMargin;
-    // The lanes in view (a row taller than the view draws only those).
-    g.firstLane = std::max(0, (visibleTop - lanesTop) / TimelineRows::kLaneHeight);
-    g.lastLane = std::min((frameHeight() - lanesTop) / TimelineRows::kLaneHeight, g.height / TimelineRows::kLaneHeight);
-    const auto kept = pass.previous.find(g.row);
-    const bool sameLanes = kept != pass.previous.end() && kept->second.firstLane == g.firstLane && kept->second.lastLane == g.lastLane;
-    if (pass.scrolled && sameLanes && !kept->second.pending) {
-        ResidentBudget::process().use(*entry.report); // painting reads its events' names
-        g.rects = std::move(kept->second.rects);
-        return;
-    }
-    RowBuildJob job;
-    job.widthPx = pass.width;
-    job.report = entry.report;
-    const std::vector<DisplayTime::Piece> pieces = m_displayTime.pieces(r.rank, pass.scale, pass.width); // one, unless stretched
-    for (std::size_t t = 0; t < r.tracks.size(); ++t)
-        for (const DisplayTime::Piece &piece : pieces) {
-            SliceGeometryInput in;
-            in.firstLane = g.firstLane;
-            in.lastLane = g.lastLane;
-            in.track = &entry.report->tracks[r.tracks[t]].slices;
-            in.sessionOffset = entry.sessionOffset;
-            in.laneOffset = r.laneOffset[t];
-            in.flatten = r.flatten;
-            in.trackSlot = std::uint8_t(t);
-            in.clipX0 = piece.x0;
-            in.clipX1 = piece.x1;
-            job.parts.push_back({in, piece.scale});
-        }
-    // A rank read through its cache's mapping may wait on the disk:
-    // scrolled in or zoomed, its row is built on the worker, drawn
-    // meanwhile from the last frame's rectangles (moved to this view's
-    // scale, after a zoom), else hatched.
-    if ((pass.scrolled || pass.zoomed) && entry.report->indexCache) {
-        ResidentBudget::process().use(*entry.report); // its pages are about to be read
-        if (std::optional<BuiltRow> built = m_rowBuilder->take(g.row, g.firstLane, g.lastLane)) {
-            g.rects = std::move(built->rects);
-        } else {
-            m_rowBuilder->request(g.row, g.firstLane, g.lastLane, std::move(job));
-            g.pending = true;
-            ++m_pendingRows;
-            if (sameLanes)
-                g.rects = pass.scrolled ? std::move(kept->second.rects) : movedToScale(kept->second.rects, pass.before, pass.view);
-        }
-        return;
-    }
-    if (pass.scrolled && pass.built > 0 && pass.building.nsecsElapsed() > m_scrollBuildBudgetNs) {
-        g.pending = true;
-        ++m_pendingRows;
-        ++m_deferredRows;
-        return;
-    }
-    ++pass.built;
-    ResidentBudget::process().use(*entry.report); // its events are read
-    g.rects = buildRow(job).rects;
-}
-
-void TimelineCanvas::buildCollapsedGroup(GeometryPass &pass, RowGeometry &g, const TimelineRow &r) const
-{
-    const RankEntry &entry = m_session->ranks()[std::size_t(r.rank)];
-    auto [made, added] = m_collapsedBusy.try_emplace(g.row, *entry.report, r.summaryTracks);
-    CollapsedBusy &busy = made->second;
-    // Waits at collectives left out of a rank's GPU work when asked.
-    if (added && std::size_t(r.rank) < m_communicationWaits.size() && !m_communicationWaits[std::size_t(r.rank)].empty() && !r.summaryTracks.empty()
-        && std::any_of(r.summaryTracks.begin(), r.summaryTracks.end(), [&](std::uint32_t t) { return entry.report->tracks[t].kind == TrackKind::Kernel; })) {
-        std::vector<stats::Interval> reportTime = m_communicationWaits[std::size_t(r.rank)];
-        for (stats::Interval &w : reportTime) {
-            w.first -= entry.sessionOffset;
-            w.second -= entry.sessionOffset;
-        }
-        busy.leaveOut(reportTime);
-    }
-    // Scrolled in, the runs of a rank opened from its cache are read on
-    // the worker. (They are not counted against the memory budget:
-    // counted at its whole cache, each collapsed rank in view would push
-    // the others out, every frame.)
-    if (pass.scrolled && entry.report->indexCache && busy.runsAreTheReports()
-        && !busy.hasShare(pass.scale, pass.width, entry.sessionOffset, m_stretchGeneration)) {
-        if (std::optional<BuiltRow> built = m_rowBuilder->take(g.row, g.firstLane, g.lastLane)) {
-            busy.adoptShare(std::move(built->busy), pass.scale, pass.width, entry.sessionOffset, m_stretchGeneration);
-        } else {
-            RowBuildJob job;
-            job.widthPx = pass.width;
-            job.report = entry.report;
-            for (const DisplayTime::Piece &piece : m_displayTime.pieces(r.rank, pass.scale, pass.width))
-                job.busyParts.push_back({&busy.runs(), entry.sessionOffset, piece.scale, piece.x0, piece.x1});
-            m_rowBuilder->request(g.row, g.firstLane, g.lastLane, std::move(job));
-            g.pending = true;
-            ++m_pendingRows;
-            return;
-        }
-    }
-    g.busy = busy.share(m_displayTime, r.rank, pass.scale, pass.width, entry.sessionOffset, m_stretchGeneration);
-}
-
-void TimelineCanvas::buildCounterRow(const GeometryPass &pass, RowGeometry &g, const TimelineRow &r) const
-{
-    const RankEntry &entry = m_session->ranks()[std::size_t(r.rank)];
-    const CounterTrack &c = entry.report->counters[std::size_t(r.counter)];
-    if (c.time.empty())
-        return;
-    const double largest = c.largest();
-    if (largest <= 0 && c.smallest() >= 0) {
-        g.counterAllZero = true;
-        return;
-    }
-    const double maxValue = std::max(1e-9, largest);
-    // A step chart: each pixel shows the largest value in force across it,
-    // read from the counter's block maxima (a 10 kHz metric has far more
-    // samples than pixels when zoomed out).
-    g.counterShare.assign(std::size_t(pass.width), -1.0f);
-    for (int x = 0; x < pass.width; ++x) {
-        const TimeNs from = m_displayTime.toSession(r.rank, pass.scale.time(x)) - entry.sessionOffset;
-        const TimeNs to = std::max(from + 1, m_displayTime.toSession(r.rank, pass.scale.time(x + 1)) - entry.sessionOffset);
-        if (const auto v = c.largestIn(from, to))
-            g.counterShare[std::size_t(x)] = float(*v / maxValue);
-    }
-}
-
-void TimelineCanvas::buildSamplesRow(const GeometryPass &pass, RowGeometry &g, const TimelineRow &r) const
-{
-    const RankEntry &entry = m_session->ranks()[std::size_t(r.rank)];
-    const Report &report = *entry.report;
-    const CpuSampling &sampling = report.sampling;
-    if (r.sampledThread < 0 || std::size_t(r.sampledThread) >= sampling.threads.size())
-        return;
-    const std::span<const CpuSample> samples = sampling.samplesOf(sampling.threads[std::size_t(r.sampledThread)]);
-    const std::vector<bool> *marked = std::size_t(r.rank) < m_markedChains.size() && !m_markedChains[std::size_t(r.rank)].empty()
-                                          ? &m_markedChains[std::size_t(r.rank)]
-                                          : nullptr;
-    const QRgb markedColor = Theme::markedSampleColor().rgb();
-    g.sampleCount.assign(std::size_t(pass.width), 0);
-    g.sampleColor.assign(std::size_t(pass.width), 0);
-    // Each pixel column's samples by two binary searches: a frame costs the
-    // columns, not the samples (a long run samples millions).
-    auto it = samples.begin();
-    for (int x = 0; x < pass.width && it != samples.end(); ++x) {
-        const TimeNs from = m_displayTime.toSession(r.rank, pass.scale.time(x)) - entry.sessionOffset;
-        const TimeNs to = std::max(from + 1, m_displayTime.toSession(r.rank, pass.scale.time(x + 1)) - entry.sessionOffset);
-        it = std::lower_bound(it, samples.end(), from, [](const CpuSample &s, TimeNs t) { return s.time < t; });
-        const auto last = std::lower_bound(it, samples.end(), to, [](const CpuSample &s, TimeNs t) { return s.time < t; });
-        if (last == it)
-            continue;
-        g.sampleCount[std::size_t(x)] = std::uint32_t(last - it);
-        const auto markedOne = marked ? std::find_if(it, last, [&](const CpuSample &s) { return s.callchain < marked->size() && (*marked)[s.callchain]; })
-                                      : last;
-        if (markedOne != last) {
-            g.sampleColor[std::size_t(x)] = markedColor;
-        } else if (m_sampleColoring == SampleColoring::ByThreadState) {
-            g.sampleColor[std::size_t(x)] = Theme::threadStateColor(it->threadState).rgb();
-        } else {
-            const auto frames = sampling.callchain(it->callchain);
-            g.sampleColor[std::size_t(x)] = Theme::moduleColor(frames.empty() ? std::string_view() : report.strings.view(sampling.frames[frames.front()].module)).rgb();
-        }
-        it = last;
-    }
+    const FrameGeometry::Hit h = hit(pos);
+    if (!h.row || !m_session || pos.x() < m_labelWidth)
+        return {};
+    return rowItem(m_rows.rows()[std::size_t(h.row->row)].kind).choiceAt(*this, h, pos);
 }
 
 std::optional<SampleLocation> TimelineCanvas::sampleAt(QPoint pos) const
 {
-    const RowGeometry *g = m_geometry.rowAt(pos.y());
-    if (!g || !m_session || pos.x() < m_labelWidth)
-        return std::nullopt;
-    const TimelineRow &r = m_rows.rows()[std::size_t(g->row)];
-    if (r.kind != TimelineRow::Kind::Samples || r.sampledThread < 0)
-        return std::nullopt;
-    const TimeScale s = scale();
-    const int x = pos.x() - m_labelWidth;
-    const RankEntry &entry = m_session->ranks()[std::size_t(r.rank)];
-    const TimeNs at = m_displayTime.toSession(r.rank, s.time(x)) - entry.sessionOffset;
-    const TimeNs slop = std::max<TimeNs>(1, m_displayTime.toSession(r.rank, s.time(x + 3)) - m_displayTime.toSession(r.rank, s.time(x)));
-    return sampleNear(*m_session, r.rank, std::uint32_t(r.sampledThread), at, slop);
+    return choiceAt(pos).sample;
 }
 
 void TimelineCanvas::setSampleColoring(SampleColoring coloring)
 {
-    if (coloring == m_sampleColoring)
+    if (coloring == m_rowState.sampleColoring)
         return;
-    m_sampleColoring = coloring;
+    m_rowState.sampleColoring = coloring;
     invalidateGeometry();
 }
 
 void TimelineCanvas::setMarkedCallchains(std::vector<std::vector<bool>> chainsPerRank)
 {
-    m_markedChains = std::move(chainsPerRank);
+    m_rowState.markedChains = std::move(chainsPerRank);
     invalidateGeometry();
 }
 
@@ -494,11 +296,7 @@ FrameGeometry::Hit TimelineCanvas::hit(QPoint viewportPos) const
 
 std::optional<EventLocation> TimelineCanvas::eventAt(QPoint pos) const
 {
-    const FrameGeometry::Hit h = hit(pos);
-    if (!h.rect || h.rect->event == SliceRect::kNoEvent)
-        return std::nullopt;
-    const TimelineRow &row = m_rows.rows()[std::size_t(h.row->row)];
-    return EventLocation{row.rank, row.tracks[h.rect->trackSlot], h.rect->event};
+    return choiceAt(pos).event;
 }
 
 std::optional<int> TimelineCanvas::laneMiddle(const EventLocation &event) const
@@ -577,10 +375,10 @@ int TimelineCanvas::rowOfMark(const TimeMark &mark) const
         const TimelineRow &r = m_rows.rows()[std::size_t(row)];
         if (r.rank != mark.rankIndex)
             continue;
-        if (group < 0 && r.kind == TimelineRow::Kind::Group && r.level == 0)
+        if (group < 0 && r.parent < 0) // the rank's own row
             group = row;
         // The GPU's first row in display order is its all-streams row.
-        if (mark.deviceId >= 0 && r.kind == TimelineRow::Kind::Slices && r.onGpu && !r.tracks.empty()
+        if (mark.deviceId >= 0 && r.onGpu && !r.tracks.empty()
             && report->tracks[r.tracks.front()].deviceId == mark.deviceId)
             return row;
     }
@@ -687,7 +485,7 @@ void TimelineCanvas::paintEvent(QPaintEvent *)
     const bool rebuilt = !m_geometryValid;
     QPainter p(viewport());
     paintTo(p);
-    if (m_deferredRows > 0) // build them next, once this frame is shown (the worker's rows come by themselves)
+    if (m_rowState.deferredRows > 0) // build them next, once this frame is shown (the worker's rows come by themselves)
         QTimer::singleShot(0, this, [this] { invalidateGeometry(); });
     if (m_frameTimes)
         m_frameTimes->push_back(double(timer.nsecsElapsed()) / 1e6);
@@ -723,51 +521,15 @@ void TimelineCanvas::paintTo(QPainter &p)
 void TimelineCanvas::paintRow(QPainter &p, const RowGeometry &g) const
 {
     const TimelineRow &row = m_rows.rows()[std::size_t(g.row)];
-    const RowArea area{QRect(m_labelWidth, g.top, trackAreaWidth(), g.height), &g};
     const Theme theme(palette());
-    const auto hatch = [&] { p.fillRect(area.area.adjusted(0, 1, 0, -1), QBrush(theme.rowSeparator(), Qt::BDiagPattern)); };
-    const Report &report = *m_session->ranks()[std::size_t(row.rank)].report;
-    if (row.kind == TimelineRow::Kind::Group) {
-        p.fillRect(area.area, theme.groupBackground());
-        if (g.pending) // its busy share comes from the worker: hatched meanwhile
-            hatch();
-        if (!g.busy.empty())
-            paintCollapsedBusy(p, area, Theme::kindColor(report.tracks[row.summaryTracks.front()].kind));
-        return;
-    }
-    p.setPen(theme.rowSeparator());
-    p.drawLine(area.area.left(), area.area.bottom(), area.area.right(), area.area.bottom());
-    if (g.pending && g.rects.empty()) { // its events come next frame (or with the whole report): hatched meanwhile
-        hatch();
-        return;
-    }
-    if (row.kind == TimelineRow::Kind::Samples) {
-        paintSamplesRow(p, area);
-        return;
-    }
-    if (row.kind == TimelineRow::Kind::Counter) {
-        const CounterTrack &c = report.counters[std::size_t(row.counter)];
-        if (!c.time.empty())
-            paintCounterRow(p, area, theme, tr("max %1").arg(formatCounterValue(std::max(1e-9, c.largest()), c.unit)), counterRangeText(row));
-        return;
-    }
-    paintSliceRow(p, area, report, row, m_colors);
+    const RowPaint paint{{QRect(m_labelWidth, g.top, trackAreaWidth(), g.height), &g}, m_session->ranks()[std::size_t(row.rank)], theme, m_colors,
+                         m_displayTime, m_zoom->selection()};
+    rowItem(row.kind).paint(p, paint, row);
 }
 
 QString TimelineCanvas::counterRangeText(const TimelineRow &row) const
 {
-    const auto sel = m_zoom->selection();
-    if (!sel || row.kind != TimelineRow::Kind::Counter)
-        return {};
-    const RankEntry &entry = m_session->ranks()[std::size_t(row.rank)];
-    const CounterTrack &c = entry.report->counters[std::size_t(row.counter)];
-    const auto summary = c.summaryIn(m_displayTime.toSession(row.rank, sel->start) - entry.sessionOffset,
-                                     m_displayTime.toSession(row.rank, sel->end) - entry.sessionOffset);
-    if (!summary)
-        return {};
-    return tr("selection: min %1 · mean %2 · max %3")
-        .arg(formatCounterValue(summary->smallest, c.unit), formatCounterValue(summary->mean, c.unit),
-             formatCounterValue(summary->largest, c.unit));
+    return counterSelectionText(m_session->ranks()[std::size_t(row.rank)], m_displayTime, row, m_zoom->selection());
 }
 
 void TimelineCanvas::paintOverlays(QPainter &p) const
@@ -858,8 +620,8 @@ void TimelineCanvas::paintFlowArrow(QPainter &p, QPoint from, QPoint to, bool fo
 
 void TimelineCanvas::setCommunicationWaits(std::vector<std::vector<stats::Interval>> waits)
 {
-    m_communicationWaits = std::move(waits);
-    m_collapsedBusy.clear(); // made again, with or without the waits
+    m_rowState.communicationWaits = std::move(waits);
+    m_rowState.collapsedBusy.clear(); // made again, with or without the waits
     invalidateGeometry();
 }
 
@@ -888,40 +650,15 @@ void TimelineCanvas::clearAreaRows()
     viewport()->update();
 }
 
-std::set<stats::SamplingScope::ThreadKey> TimelineCanvas::areaSampledThreads() const
+AreaContents TimelineCanvas::areaContents() const
 {
-    std::set<stats::SamplingScope::ThreadKey> threads;
+    AreaContents contents;
     const auto &rows = m_rows.rows();
+    const auto add = [&](const TimelineRow &r) { rowItem(r.kind).addToArea(*m_session, r, contents); };
     for (const int row : m_areaRows) {
         const TimelineRow &r = rows[std::size_t(row)];
-        // A collapsed group's sample rows are in it too.
-        for (std::size_t child = 0; child < rows.size(); ++child) {
-            const TimelineRow &c = rows[child];
-            bool inArea = int(child) == row;
-            for (int up = c.parent; !inArea && up >= 0 && r.kind == TimelineRow::Kind::Group && r.collapsed; up = rows[std::size_t(up)].parent)
-                inArea = up == row;
-            if (!inArea || c.kind != TimelineRow::Kind::Samples || c.sampledThread < 0)
-                continue;
-            const SampledThread &t = m_session->ranks()[std::size_t(c.rank)].report->sampling.threads[std::size_t(c.sampledThread)];
-            threads.insert({c.rank, t.pid, t.tid});
-        }
-    }
-    return threads;
-}
-
-std::vector<stats::TrackRef> TimelineCanvas::areaTracks() const
-{
-    std::vector<stats::TrackRef> tracks;
-    const auto &rows = m_rows.rows();
-    auto addRow = [&](const TimelineRow &r) {
-        if (r.kind == TimelineRow::Kind::Slices)
-            for (const std::uint32_t t : r.tracks)
-                tracks.push_back({r.rank, t});
-    };
-    for (const int row : m_areaRows) {
-        const TimelineRow &r = rows[std::size_t(row)];
-        if (r.kind != TimelineRow::Kind::Group) {
-            addRow(r);
+        if (!rowItem(r.kind).folds()) {
+            add(r);
             continue;
         }
         if (!r.collapsed)
@@ -930,13 +667,23 @@ std::vector<stats::TrackRef> TimelineCanvas::areaTracks() const
         for (std::size_t child = 0; child < rows.size(); ++child)
             for (int up = rows[child].parent; up >= 0; up = rows[std::size_t(up)].parent)
                 if (up == row) {
-                    addRow(rows[child]);
+                    add(rows[child]);
                     break;
                 }
     }
-    std::sort(tracks.begin(), tracks.end());
-    tracks.erase(std::unique(tracks.begin(), tracks.end()), tracks.end());
-    return tracks;
+    std::sort(contents.tracks.begin(), contents.tracks.end());
+    contents.tracks.erase(std::unique(contents.tracks.begin(), contents.tracks.end()), contents.tracks.end());
+    return contents;
+}
+
+std::set<stats::SamplingScope::ThreadKey> TimelineCanvas::areaSampledThreads() const
+{
+    return areaContents().sampledThreads;
+}
+
+std::vector<stats::TrackRef> TimelineCanvas::areaTracks() const
+{
+    return areaContents().tracks;
 }
 
 void TimelineCanvas::paintLabels(QPainter &p) const
@@ -954,34 +701,9 @@ void TimelineCanvas::paintLabels(QPainter &p) const
         if (std::find(m_areaRows.begin(), m_areaRows.end(), g.row) != m_areaRows.end())
             p.fillRect(QRect(0, g.top, m_labelWidth, g.height), theme.selectionShade(90));
         const int indent = 4 + (g.pinned ? 0 : r.level * kIndent);
-        QString text = r.label;
-        if (g.pinned) // out of its group: say whose row it is
-            text = m_rows.key(g.row);
-        QFont font = p.font();
-        font.setBold(r.kind == TimelineRow::Kind::Group && r.level == 0);
-        p.setFont(font);
-        if (r.kind == TimelineRow::Kind::Group && !g.pinned)
-            text = (r.collapsed ? QStringLiteral("▸ ") : QStringLiteral("▾ ")) + text;
+        const RowLabel label{QRect(indent, g.top, m_labelWidth - indent - 6, g.height), g.pinned, g.pinned ? m_rows.key(g.row) : QString()};
         p.setPen(theme.labelText());
-        const QFontMetrics metrics(font);
-        const int room = m_labelWidth - indent - 6;
-        if (!g.pinned) { // the row's own label, its least telling parts cut first
-            const QString arrow = r.kind == TimelineRow::Kind::Group ? text.left(2) : QString();
-            text = arrow + fittedLabel(r, metrics, room - metrics.horizontalAdvance(arrow));
-        } else {
-            text = metrics.elidedText(text, Qt::ElideMiddle, room);
-        }
-        if (r.kind == TimelineRow::Kind::Counter && !g.pinned) {
-            // A counter's name ("Unallocated Warps in Active SMs [Avg Warps per
-            // Cycle]") on its row's two lines rather than cut in the middle.
-            const QStringList lines = twoLineLabel(r.label, metrics, room);
-            const int lineHeight = metrics.height();
-            const int top = g.top + std::max(0, (g.height - lineHeight * int(lines.size())) / 2);
-            for (qsizetype l = 0; l < lines.size(); ++l)
-                p.drawText(QRect(indent, top + int(l) * lineHeight, room, lineHeight), Qt::AlignVCenter | Qt::AlignLeft, lines[l]);
-        } else {
-            p.drawText(QRect(indent, g.top, room, std::min(g.height, TimelineRows::kGroupHeight)), Qt::AlignVCenter | Qt::AlignLeft, text);
-        }
+        rowItem(r.kind).paintLabel(p, label, r);
         p.setPen(theme.rowSeparator());
         p.drawLine(0, g.top + g.height - 1, m_labelWidth, g.top + g.height - 1);
         p.restore();

@@ -9,9 +9,9 @@
 #include "stats/sampling/samplingprofile.h"
 #include "session/session.h"
 #include "theme/theme.h"
-#include "timeline/collapsedbusy.h"
 #include "timeline/displaytime.h"
 #include "timeline/framegeometry.h"
+#include "timeline/rows/rowitem.h"
 #include "timeline/timelinerows.h"
 #include "stats/selectionsummary.h"
 #include "timeline/timemark.h"
@@ -43,6 +43,7 @@ public:
     void replaceSession(std::shared_ptr<const Session> session);
     const Session *session() const { return m_session.get(); }
     TimelineRows &rows() { return m_rows; }
+    const TimelineRows &rows() const { return m_rows; }
     void rowsChanged();
     // What a frame shows, onto any painter the viewport's size (exports).
     void paintTo(QPainter &p);
@@ -93,11 +94,11 @@ public:
     // ranks opened from caches to the worker too, drawing the last frame's
     // rectangles moved to the new scale until they arrive. A first frame,
     // new rows or a new width build every row in the frame.
-    static constexpr qint64 kScrollBuildBudgetNs = 6'000'000;
+    static constexpr qint64 kScrollBuildBudgetNs = RowState::kScrollBuildBudgetNs;
     // Rows of the current frame drawn pending, and that budget (a test
     // sets 0: one row built per frame).
-    int pendingRows() const { return m_pendingRows; }
-    void setScrollBuildBudget(qint64 ns) { m_scrollBuildBudgetNs = ns; }
+    int pendingRows() const { return m_rowState.pendingRows; }
+    void setScrollBuildBudget(qint64 ns) { m_rowState.scrollBuildBudgetNs = ns; }
     // For benchmarks: every frame's painting time in ms, whoever asked for
     // the frame (a render, or the event loop after a row arrived).
     void setFrameTimeSink(std::vector<double> *frameTimes) { m_frameTimes = frameTimes; }
@@ -148,16 +149,16 @@ public:
     void setCommunicationWaits(std::vector<std::vector<stats::Interval>> waits);
     // CPU sample rows: coloured by the module of each sample's innermost
     // frame, or by the thread's state.
-    enum class SampleColoring : std::uint8_t { ByModule, ByThreadState };
+    using SampleColoring = rankscope::SampleColoring;
     void setSampleColoring(SampleColoring coloring);
-    SampleColoring sampleColoring() const { return m_sampleColoring; }
+    SampleColoring sampleColoring() const { return m_rowState.sampleColoring; }
     // The samples to mark (a function chosen in the CPU samples panel): per
     // rank, which of its report's callchains hold it; empty: none marked.
     void setMarkedCallchains(std::vector<std::vector<bool>> chainsPerRank);
     // The sample drawn under a point of a samples row, if any (within 3 px).
     std::optional<SampleLocation> sampleAt(QPoint pos) const;
-    bool hasMarkedSamples() const { return !m_markedChains.empty(); }
-    const std::vector<std::vector<stats::Interval>> &communicationWaits() const { return m_communicationWaits; }
+    bool hasMarkedSamples() const { return !m_rowState.markedChains.empty(); }
+    const std::vector<std::vector<stats::Interval>> &communicationWaits() const { return m_rowState.communicationWaits; }
     // Expands the groups `row` is in and scrolls it into view.
     void revealRow(int row);
     // The tracks the area's rows draw, a collapsed group's rows' included.
@@ -188,21 +189,19 @@ protected:
 
 private:
     void invalidateGeometry();
-    // The geometry pass: each row in view placed, then built by its kind
-    // (rowpainters.h draws what it builds).
-    struct GeometryPass;
+    // The geometry pass: each row in view placed, then built by its
+    // kind's item (rows/rowitem.h), which also paints what it built.
     void ensureGeometry() const;
     void placeRow(GeometryPass &pass, int row, int y, bool pinned) const;
-    void buildSliceRow(GeometryPass &pass, RowGeometry &g, const TimelineRow &r, int visibleTop) const;
-    void buildCollapsedGroup(GeometryPass &pass, RowGeometry &g, const TimelineRow &r) const;
-    void buildCounterRow(const GeometryPass &pass, RowGeometry &g, const TimelineRow &r) const;
-    void buildSamplesRow(const GeometryPass &pass, RowGeometry &g, const TimelineRow &r) const;
+    // What a click at a point chooses (its row's item says).
+    RowChoice choiceAt(QPoint viewportPos) const;
+    // What the area selection's rows hold, a collapsed group's rows' included.
+    AreaContents areaContents() const;
     int scrollOffset() const;
     QRect frameRect() const;
     void updateScrollBar();
     void paintLabels(QPainter &p) const;
     void paintRow(QPainter &p, const RowGeometry &g) const;
-    // A collapsed group: its rows' busy share per pixel, as a bar graph.
     void paintOverlays(QPainter &p) const;
     void paintCollective(QPainter &p) const;
     void paintCriticalPath(QPainter &p) const;
@@ -235,31 +234,11 @@ private:
 
     mutable FrameGeometry m_geometry;
     mutable bool m_geometryValid = false;
-    // What the rows' rectangles depend on besides their lanes in view: a
-    // frame of the same view (a scroll) keeps the rectangles of the rows
-    // still in view and builds only the rows scrolled in.
-    struct GeometryView {
-        TimeNs start = 0;
-        double nsPerPixel = 0;
-        int width = -1;
-        std::uint64_t rows = 0; // rowsGeneration
-        bool operator==(const GeometryView &) const = default;
-    };
     mutable GeometryView m_geometryView;
     mutable bool m_exportedLast = false; // the last geometry was an export's: nothing of it stands in
-    // A row's rectangles as drawn in one view, where they fall in another
-    // of the same width (a stand-in while the row is built for it).
-    static std::vector<SliceRect> movedToScale(const std::vector<SliceRect> &rects, const GeometryView &from, const GeometryView &to);
-    qint64 m_scrollBuildBudgetNs = kScrollBuildBudgetNs;
-    mutable int m_pendingRows = 0;
-    mutable int m_deferredRows = 0; // of those, the ones built in a later frame on this thread
     std::uint64_t m_rowsGeneration = 1; // counts changes to the rows, the session or the stretch
-    // Per group row drawn collapsed, what it draws (collapsedbusy.h).
-    mutable std::map<int, CollapsedBusy> m_collapsedBusy;
-    std::vector<std::vector<stats::Interval>> m_communicationWaits; // setCommunicationWaits
-    SampleColoring m_sampleColoring = SampleColoring::ByModule;
-    std::vector<std::vector<bool>> m_markedChains; // setMarkedCallchains
-    std::uint64_t m_stretchGeneration = 1; // counts setStretch calls
+    // What rows keep between frames (collapsed busy shares, sample colouring, ...).
+    mutable RowState m_rowState;
     mutable EventColorCache m_colors;
     TimelineInput *m_input;
     RowBuilder *m_rowBuilder;

@@ -1,9 +1,10 @@
 #include "timeline/timelineinput.h"
-#include "common/plaintext.h"
 
+#include "common/plaintext.h"
 #include "core/units.h"
 #include "session/eventdetails.h"
 #include "session/sampledetails.h"
+#include "timeline/rows/rowitem.h"
 #include "timeline/timelinecanvas.h"
 #include "timeline/zoomstate.h"
 
@@ -12,8 +13,6 @@
 #include <QMenu>
 #include <QMouseEvent>
 #include <QScrollBar>
-#include "session/sampledetails.h"
-
 #include <QToolTip>
 #include <QWheelEvent>
 
@@ -73,7 +72,7 @@ void TimelineInput::press(QMouseEvent *event)
     }
     if (event->pos().x() < m_canvas->labelWidth()) { // a group's label folds or unfolds it
         if (const RowGeometry *g = m_canvas->geometry().rowAt(event->pos().y())) {
-            if (m_canvas->rows().rows()[std::size_t(g->row)].kind == TimelineRow::Kind::Group) {
+            if (rowItem(m_canvas->rows().rows()[std::size_t(g->row)].kind).folds()) {
                 m_canvas->rows().toggle(g->row);
                 m_canvas->rowsChanged();
             } else {
@@ -255,61 +254,7 @@ QString TimelineInput::tooltipAt(QPoint pos) const
     const TimelineRow &row = m_canvas->rows().rows()[std::size_t(hit.row->row)];
     if (pos.x() < m_canvas->labelWidth())
         return row.tooltip;
-    if (row.kind == TimelineRow::Kind::Samples) {
-        const std::optional<SampleLocation> sample = m_canvas->sampleAt(pos);
-        if (!sample)
-            return row.label;
-        const EventDetails d = describeSample(*m_canvas->session(), *sample);
-        const Report &report = *m_canvas->session()->ranks()[std::size_t(sample->rank)].report;
-        QString text = QStringLiteral("CPU sample at %1 · %2").arg(d.fields.front().value, threadStateName(report.sampling.samples[sample->sample].threadState));
-        const QStringList frames = backtraceLines(report, report.sampling.samples[sample->sample].callchain);
-        text += frames.isEmpty() ? QStringLiteral("\nno backtrace recorded") : QLatin1Char('\n') + frames.join(QLatin1Char('\n'));
-        return text;
-    }
-    if (row.kind == TimelineRow::Kind::Counter) {
-        const RankEntry &entry = m_canvas->session()->ranks()[std::size_t(row.rank)];
-        const CounterTrack &c = entry.report->counters[std::size_t(row.counter)];
-        // The rank's own time under the mouse (a stretched rank is drawn elsewhere).
-        const TimeNs at = m_canvas->displayTime().toSession(row.rank, m_canvas->scale().time(pos.x() - m_canvas->labelWidth()));
-        QString text = row.label;
-        if (const auto value = c.valueAt(at - entry.sessionOffset))
-            text += QStringLiteral("\n%1 at %2").arg(formatCounterValue(*value, c.unit), formatTimestamp(at - m_canvas->session()->extent().start));
-        else
-            text += QStringLiteral("\nno sample yet at this time");
-        if (const QString range = m_canvas->counterRangeText(row); !range.isEmpty())
-            text += QLatin1Char('\n') + range;
-        return text;
-    }
-    if (!hit.row->busy.empty()) { // a collapsed group's graph
-        const auto x = std::size_t(pos.x() - m_canvas->labelWidth());
-        if (x >= hit.row->busy.size())
-            return {};
-        const Report &report = *m_canvas->session()->ranks()[std::size_t(row.rank)].report;
-        const bool gpu = isGpuTrack(report.tracks[row.summaryTracks.front()].kind);
-        return QStringLiteral("%1\n%2 %3 % busy here (collapsed: click the label to expand)")
-            .arg(row.label, gpu ? QStringLiteral("GPU") : QStringLiteral("Rows"))
-            .arg(int(std::round(hit.row->busy[x] * 100)));
-    }
-    if (!hit.rect)
-        return {};
-    const SliceRect &r = *hit.rect;
-    const Report &report = *m_canvas->session()->ranks()[std::size_t(row.rank)].report;
-    const Track &track = report.tracks[row.tracks[r.trackSlot]];
-    if (r.isMerged()) {
-        QString text = QStringLiteral("%1 events merged (%2% busy)").arg(r.count).arg(int(std::round(r.coverage * 100)));
-        if (r.event != SliceRect::kNoEvent)
-            text += QStringLiteral("\nlongest: %1, %2").arg(report.strings.string(track.slices.name(r.event)), formatDuration(track.slices.duration(r.event)));
-        return text;
-    }
-    QString text = report.strings.string(track.slices.name(r.event)).left(300) + QLatin1Char('\n') + formatDuration(track.slices.duration(r.event));
-    if (track.kind == TrackKind::Kernel || track.kind == TrackKind::NcclKernels)
-        if (const QString call = collectiveSummary(report, report.kernels[track.slices.payload(r.event)]); !call.isEmpty())
-            text += QLatin1Char('\n') + call;
-    if (track.kind == TrackKind::Memcpy) {
-        const MemcpyRecord &m = report.memcpys[track.slices.payload(r.event)];
-        text += QStringLiteral("\n%1, %2 → %3").arg(formatBytes(m.bytes), report.memoryKindLabel(int(m.srcKind)), report.memoryKindLabel(int(m.dstKind)));
-    }
-    return text;
+    return rowItem(row.kind).tooltip(*m_canvas, hit, pos);
 }
 
 } // namespace rankscope

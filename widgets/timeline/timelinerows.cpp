@@ -1,5 +1,7 @@
 #include "timeline/timelinerows.h"
 
+#include "timeline/rows/rowitem.h"
+
 #include <QFileInfo>
 
 #include <algorithm>
@@ -361,13 +363,7 @@ void TimelineRows::addCounterRows(const RankTracks &tracks, int rankRow)
 int TimelineRows::height(int row) const
 {
     const TimelineRow &r = m_rows[std::size_t(row)];
-    switch (r.kind) {
-    case TimelineRow::Kind::Group: return kGroupHeight;
-    case TimelineRow::Kind::Counter: return kCounterHeight;
-    case TimelineRow::Kind::Samples: return kLaneHeight + 3;
-    case TimelineRow::Kind::Slices: return r.lanes * kLaneHeight + 3;
-    }
-    return kLaneHeight;
+    return rowItem(r.kind).height(r);
 }
 
 int TimelineRows::totalHeight() const
@@ -449,7 +445,7 @@ void TimelineRows::showAll()
 void TimelineRows::setAllCollapsed(bool collapsed)
 {
     for (TimelineRow &r : m_rows)
-        if (r.kind == TimelineRow::Kind::Group)
+        if (rowItem(r.kind).folds())
             r.collapsed = collapsed;
     refresh();
 }
@@ -459,7 +455,7 @@ void TimelineRows::showOnly(RowFilter filter)
     std::vector<bool> keep(m_rows.size(), false);
     for (std::size_t i = 0; i < m_rows.size(); ++i) {
         const TimelineRow &r = m_rows[i];
-        if (r.kind == TimelineRow::Kind::Group || !(filter == RowFilter::GpuRows ? r.onGpu : r.nccl))
+        if (rowItem(r.kind).folds() || !(filter == RowFilter::GpuRows ? r.onGpu : r.nccl))
             continue;
         keep[i] = true;
         for (int p = r.parent; p >= 0; p = m_rows[std::size_t(p)].parent) {

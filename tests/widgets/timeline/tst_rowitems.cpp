@@ -1,16 +1,22 @@
-// The row painters (timeline/rowpainters.h) alone: each draws what a row's
-// geometry says, pixel by pixel, into an image; the text on a slice by its
-// track's kind on a real 2-rank NCCL export.
+// The row items (timeline/rows/): each kind of row has its one item, which
+// says what the row holds for an area selection; the painters alone draw
+// what a row's geometry says, pixel by pixel, into an image; the text on a
+// slice by its track's kind on a real 2-rank NCCL export.
 #include "load/traceloader.h"
 #include "session/eventdetails.h"
 #include "testdata.h"
 #include "theme/theme.h"
-#include "timeline/rowpainters.h"
+#include "timeline/rows/counterrow.h"
+#include "timeline/rows/grouprow.h"
+#include "timeline/rows/samplesrow.h"
+#include "timeline/rows/slicerow.h"
 #include "timeline/timelinerows.h"
 
 #include <QImage>
 #include <QPainter>
 #include <QtTest>
+
+#include <set>
 
 using namespace rankscope;
 using namespace rankscope::test;
@@ -36,10 +42,49 @@ const Track *firstTrackOf(const Report &report, TrackKind kind)
 
 } // namespace
 
-class TestRowPainters : public QObject {
+class TestRowItems : public QObject {
     Q_OBJECT
 
 private slots:
+    // Every kind of row the real sessions make has its own item, and an
+    // item says what its row holds: a row of events its tracks, a samples
+    // row its thread, a group (which folds) and a counter nothing.
+    void eachRowKindIsOneItem()
+    {
+        const Session sampled = Session::load({dataPath(QStringLiteral("third-party/pipit/perlmutter-cloverleaf-cuda.sqlite")),
+                                               dataPath(QStringLiteral("kineto/slow_rank0.pt.trace.json.gz"))});
+        TimelineRows rows;
+        rows.build(sampled);
+        std::set<const RowItem *> items;
+        std::set<TimelineRow::Kind> kinds;
+        for (const TimelineRow &row : rows.rows()) {
+            const RowItem &item = rowItem(row.kind);
+            items.insert(&item);
+            kinds.insert(row.kind);
+            QCOMPARE(item.folds(), row.kind == TimelineRow::Kind::Group);
+            AreaContents area;
+            item.addToArea(sampled, row, area);
+            switch (row.kind) {
+            case TimelineRow::Kind::Slices:
+                QCOMPARE(area.tracks.size(), row.tracks.size());
+                QVERIFY(area.sampledThreads.empty());
+                break;
+            case TimelineRow::Kind::Samples: {
+                const SampledThread &t = sampled.ranks()[std::size_t(row.rank)].report->sampling.threads[std::size_t(row.sampledThread)];
+                QCOMPARE(area.sampledThreads, (std::set<stats::SamplingScope::ThreadKey>{{row.rank, t.pid, t.tid}}));
+                QVERIFY(area.tracks.empty());
+                break;
+            }
+            case TimelineRow::Kind::Group:
+            case TimelineRow::Kind::Counter:
+                QVERIFY(area.tracks.empty() && area.sampledThreads.empty());
+                break;
+            }
+        }
+        QCOMPARE(kinds.size(), std::size_t(4)); // the sessions hold every kind
+        QCOMPARE(items.size(), kinds.size());
+    }
+
     void collapsedBusyIsABarPerColumn()
     {
         RowGeometry g;
@@ -152,5 +197,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestRowPainters)
-#include "tst_rowpainters.moc"
+QTEST_MAIN(TestRowItems)
+#include "tst_rowitems.moc"
