@@ -1,6 +1,7 @@
 // rankscope-cli diff: two runs (or two ranks) compared per kernel, NVTX
 // path, CUDA API call or copy kind, largest absolute change first.
 #include "clicommands.h"
+#include "analysis/analysisworkspace.h"
 #include "stats/comparison/rundiff.h"
 #include "stats/sampling/samplingcomparison.h"
 
@@ -49,11 +50,12 @@ int runDiff(const QStringList &arguments)
         QTextStream(&standardError()) << "rankscope-cli diff: --comm-pattern: " << error << "\n";
         return 1;
     }
-    const stats::KernelClassifier classes = stats::KernelClassifier::rankscope(communicationPattern);
+    AnalysisSettings settings;
+    settings.communicationPattern = communicationPattern;
     stats::DiffOptions options;
     options.normalizeKernelNames = parser.isSet(normalizeOption);
     bool failed = false;
-    std::vector<Session> sides;
+    std::vector<std::shared_ptr<const Session>> sides;
     const LoadControl control = cachedLoadControl(indexCacheDirectoryFrom(parser));
     for (const QString &input : parser.positionalArguments()) {
         Session s = Session::load({input}, control);
@@ -65,13 +67,13 @@ int runDiff(const QStringList &arguments)
             QTextStream(&standardError()) << "rankscope-cli diff: nothing could be read from " << input << "\n";
             return 2;
         }
-        sides.push_back(std::move(s));
+        sides.push_back(std::make_shared<const Session>(std::move(s)));
     }
     for (const auto &[option, side, target] : {std::tuple{&rankAOption, 0, &options.rankA}, std::tuple{&rankBOption, 1, &options.rankB}})
         if (parser.isSet(*option)) {
             bool ok = false;
             const int rank = parser.value(*option).toInt(&ok);
-            if (!ok || rank < 0 || rank >= int(sides[std::size_t(side)].ranks().size())) {
+            if (!ok || rank < 0 || rank >= int(sides[std::size_t(side)]->ranks().size())) {
                 QTextStream(&standardError()) << "rankscope-cli diff: no rank " << parser.value(*option) << " in " << parser.positionalArguments()[side] << "\n";
                 return 1;
             }
@@ -81,11 +83,14 @@ int runDiff(const QStringList &arguments)
     const auto samplesOf = [](const Session &side, std::optional<int> rank) {
         return rank ? stats::samplingProfileOfRank(side, *rank) : stats::samplingProfile(side, stats::StatsScope{});
     };
-    const ResultTable table = *report == stats::DiffReport::Steps         ? stats::stepDiffTable(stats::diffSteps(sides[0], sides[1], options))
-                              : *report == stats::DiffReport::Collectives ? stats::collectiveDiffTable(stats::diffCollectives(sides[0], sides[1], classes))
+    const Session &a = *sides[0], &b = *sides[1];
+    // Each run's collectives matched among its ranks, by the run's workspace.
+    const auto collectivesOf = [&](const std::shared_ptr<const Session> &side) { return AnalysisWorkspace(side, settings).collectiveMatch(MatchClock::Recorded); };
+    const ResultTable table = *report == stats::DiffReport::Steps         ? stats::stepDiffTable(stats::diffSteps(a, b, options))
+                              : *report == stats::DiffReport::Collectives ? stats::collectiveDiffTable(stats::diffCollectives(*collectivesOf(sides[0]), *collectivesOf(sides[1])))
                               : *report == stats::DiffReport::CpuSampling
-                                  ? stats::samplingDiffTable(samplesOf(sides[0], options.rankA), samplesOf(sides[1], options.rankB))
-                                  : stats::diffTable(stats::diffRuns(sides[0], sides[1], *report, options), *report);
+                                  ? stats::samplingDiffTable(samplesOf(a, options.rankA), samplesOf(b, options.rankB))
+                                  : stats::diffTable(stats::diffRuns(a, b, *report, options), *report);
     for (const QString &note : table.notes)
         QTextStream(&standardError()) << note << "\n";
     QTextStream out(&standardOutput());

@@ -360,7 +360,7 @@ int runStats(const QStringList &arguments)
         {
             const std::optional<ResultTable> table = computed(name, QStringLiteral("all ranks"), [&] {
                 return workspace.withCollectiveInputs([&](stats::CollectiveInputs &records) {
-                    return *stats::runSessionReport(name, session, options, {&records, &breakdowns, &comparisonRows});
+                    return *stats::runSessionReport(name, session, options, {records, &breakdowns, &comparisonRows});
                 });
             });
             if (!table)

@@ -512,11 +512,13 @@ void MainWindow::exportTimeline(const QString &format, TimelineView::ExportScope
 
 QStringList MainWindow::exportStatistics(const QString &directory)
 {
-    const auto session = m_timeline->session();
-    if (!session)
+    const WorkspacePtr workspace = m_stats->workspace(); // the panels' session and settings
+    if (!workspace) { // none yet while ranks opened with their summaries are read whole
+        statusBar()->showMessage(tr("No statistics to export yet: the traces are still being read."), 5000);
         return {};
+    }
     QString error;
-    const QStringList written = exportStatisticsCsv(*session, directory, m_stats->analysisSettings(), &error); // the panels' settings
+    const QStringList written = exportStatisticsCsv(*workspace, directory, &error);
     const QString done = tr("%n statistics table(s) written to %1", nullptr, int(written.size())).arg(directory);
     const qsizetype failed = error.isEmpty() ? 0 : error.count(QLatin1Char('\n')) + 1;
     statusBar()->showMessage(failed == 0 ? done

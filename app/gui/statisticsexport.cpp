@@ -1,15 +1,17 @@
 #include "statisticsexport.h"
 #include "core/outputnames.h"
 #include "core/safefiles.h"
+#include "stats/reportcatalog.h"
 
 #include <QDir>
 #include <QFileInfo>
 
 namespace rankscope {
 
-QStringList exportStatisticsCsv(const Session &session, const QString &directory, const AnalysisSettings &options,
-                                QString *error)
+QStringList exportStatisticsCsv(const AnalysisWorkspace &workspace, const QString &directory, QString *error)
 {
+    const Session &session = *workspace.session();
+    const AnalysisSettings &options = workspace.settings();
     const QDir dir(directory);
     QStringList written, failed;
     // A table that cannot be written fails alone: the others are still written.
@@ -31,7 +33,9 @@ QStringList exportStatisticsCsv(const Session &session, const QString &directory
                 write(stems[qsizetype(i)] + QLatin1Char('_') + d.name + QStringLiteral(".csv"), d.perFile(*session.reports()[i], options));
     for (const stats::ReportDeclaration &d : stats::reportDeclarations())
         if (d.perSession)
-            write(d.name + QStringLiteral(".csv"), d.perSession(session, options, {}));
+            write(d.name + QStringLiteral(".csv"), workspace.withCollectiveInputs([&](stats::CollectiveInputs &records) {
+                      return d.perSession(session, options, {records});
+                  }));
     if (!failed.isEmpty())
         *error = failed.join(QLatin1Char('\n'));
     return written;

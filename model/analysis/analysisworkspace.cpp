@@ -94,7 +94,7 @@ std::shared_ptr<const stats::Diagnosis> AnalysisWorkspace::diagnosis() const
             inputs.alignedMatch = match.get();
             inputs.alignedWaits = waits.get();
         }
-        return stats::diagnose(*m_session, m_classes, m_settings.diagnosis, inputs);
+        return stats::diagnose(*m_session, m_settings.diagnosis, inputs);
     });
 }
 

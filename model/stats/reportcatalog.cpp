@@ -22,19 +22,15 @@ namespace {
 using S = ReportSetting;
 using P = RankPart;
 
-using Gathered = GatheredRankParts;
+using Inputs = SessionReportInputs;
 
 // A session report that reads the collectives matched across ranks:
-// `compute(inputs, match)` with the match's notes added to its table.
+// `compute(records, match)` with the match's notes added to its table.
 template<class Compute>
-ResultTable onCollectives(const Session &session, const AnalysisSettings &o, const Gathered &gathered, Compute &&compute)
+ResultTable onCollectives(const AnalysisSettings &o, const Inputs &inputs, Compute &&compute)
 {
-    std::optional<CollectiveInputs> own;
-    CollectiveInputs *inputs = gathered.collectiveOps;
-    if (!inputs)
-        inputs = &own.emplace(session, collectiveClassesFor(o));
-    const CollectiveMatch &match = inputs->match(o.alignOnCollectives);
-    ResultTable t = compute(*inputs, match);
+    const CollectiveMatch &match = inputs.records.match(o.alignOnCollectives);
+    ResultTable t = compute(inputs.records, match);
     t.notes = match.notes + t.notes;
     return t;
 }
@@ -59,9 +55,9 @@ void addStepNotes(ResultTable &t, const CriticalPathSteps &steps, const Analysis
         t.notes << QStringLiteral("critical path: no step annotation (ProfilerStep#N, an NVTX \"step N\" range): the whole session is one range, step -1");
 }
 
-ResultTable criticalPathReport(const Session &session, const AnalysisSettings &o, const Gathered &gathered)
+ResultTable criticalPathReport(const Session &session, const AnalysisSettings &o, const Inputs &inputs)
 {
-    return onCollectives(session, o, gathered, [&](CollectiveInputs &, const CollectiveMatch &match) {
+    return onCollectives(o, inputs, [&](CollectiveInputs &, const CollectiveMatch &match) {
         const CriticalPathOptions path = criticalPathOptions(o);
         ResultTable t = criticalPathTable(session, criticalPaths(session, match, collectiveClassesFor(o), path));
         addStepNotes(t, CriticalPathSteps(session, match, path), o);
@@ -71,9 +67,9 @@ ResultTable criticalPathReport(const Session &session, const AnalysisSettings &o
 
 // A step's summary, its segments let go once it is summed up; steps are
 // independent, so solved side by side.
-ResultTable criticalPathSummaryReport(const Session &session, const AnalysisSettings &o, const Gathered &gathered)
+ResultTable criticalPathSummaryReport(const Session &session, const AnalysisSettings &o, const Inputs &inputs)
 {
-    return onCollectives(session, o, gathered, [&](CollectiveInputs &, const CollectiveMatch &match) {
+    return onCollectives(o, inputs, [&](CollectiveInputs &, const CollectiveMatch &match) {
         const CriticalPathOptions path = criticalPathOptions(o);
         const CriticalPathSteps steps(session, match, path);
         const PathNameClasses names(session, collectiveClassesFor(o));
@@ -120,7 +116,7 @@ std::vector<ReportDeclaration> declareReports()
     using R = const Report &;
     using O = const AnalysisSettings &;
     using N = const Session &;
-    using G = const Gathered &;
+    using G = const Inputs &;
     return {
         fileReport("cuda_gpu_kern_sum", "CUDA GPU Kernel Summary", kNone, "summaries", [](R r, O) { return cudaGpuKernSum(r); }),
         fileReport("cuda_gpu_mem_time_sum", "CUDA GPU MemOps Summary (by Time)", kNone, "memcpy", [](R r, O) { return cudaGpuMemTimeSum(r); }),
@@ -148,17 +144,16 @@ std::vector<ReportDeclaration> declareReports()
                       [](N s, O o, G g) { return rankSummary(s, breakdownClassesFor(o), g.breakdowns); }),
         sessionReport("rank_comparison", "Rank Comparison", unsigned(S::CommunicationPattern), P::CollectiveOps | P::ComparisonRow, "ranks",
                       [](N s, O o, G g) { // its waits columns read the recorded match
-                          return rankComparisonTable(s, {}, collectiveClassesFor(o), g.collectiveOps ? &g.collectiveOps->match(false) : nullptr,
-                                                     g.comparisonRows);
+                          return rankComparisonTable(s, {}, collectiveClassesFor(o), &g.records.match(false), g.comparisonRows);
                       }),
         sessionReport("collectives", "Collectives Across Ranks", kMatched, unsigned(P::CollectiveOps), "collectives", [](N s, O o, G g) {
-            return onCollectives(s, o, g, [&](CollectiveInputs &, const CollectiveMatch &m) { return collectivesTable(s, m); });
+            return onCollectives(o, g, [&](CollectiveInputs &, const CollectiveMatch &m) { return collectivesTable(s, m); });
         }),
-        sessionReport("rank_wait", "Waits at Collectives per Rank", kMatched, P::CollectiveOps | P::OtherGpuWork, "collectives", [](N s, O o, G g) {
-            return onCollectives(s, o, g, [&](CollectiveInputs &inputs, const CollectiveMatch &m) { return rankWaitTable(inputs, m); });
+        sessionReport("rank_wait", "Waits at Collectives per Rank", kMatched, P::CollectiveOps | P::OtherGpuWork, "collectives", [](N, O o, G g) {
+            return onCollectives(o, g, [&](CollectiveInputs &inputs, const CollectiveMatch &m) { return rankWaitTable(inputs, m); });
         }),
         sessionReport("rank_time_map", "Rank x Time Map", kMatched | S::MapBins, unsigned(P::CollectiveOps), "ranks", [](N s, O o, G g) {
-            return onCollectives(s, o, g, [&](CollectiveInputs &, const CollectiveMatch &m) { return rankTimeMapTable(s, m, o.mapBins); });
+            return onCollectives(o, g, [&](CollectiveInputs &, const CollectiveMatch &m) { return rankTimeMapTable(s, m, o.mapBins); });
         }),
         sessionReport("cpu_sampling_ranks", "CPU Sampling by Rank", kNone, kNone, "ranks", [](N s, O, G) { return samplingByRankTable(s); }),
         sessionReport("critical_path", "Critical Path", kOnPath, unsigned(P::CollectiveOps), "critical", criticalPathReport),
@@ -249,12 +244,12 @@ std::optional<ResultTable> runReport(const QString &name, const Report &report, 
 }
 
 std::optional<ResultTable> runSessionReport(const QString &name, const Session &session, const AnalysisSettings &options,
-                                           const GatheredRankParts &gathered)
+                                           const SessionReportInputs &inputs)
 {
     const ReportDeclaration *d = findReport(name);
     if (!d || !d->perSession)
         return std::nullopt;
-    return d->perSession(session, options, gathered);
+    return d->perSession(session, options, inputs);
 }
 
 } // namespace rankscope::stats

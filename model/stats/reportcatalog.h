@@ -35,7 +35,7 @@ enum class ReportSetting : unsigned {
     WhatIf = 1u << 8,
 };
 // What an MPI run gathers of each rank for a session report (each rank's
-// process computes it from its own files; see GatheredRankParts).
+// process computes it from its own files; see SessionReportInputs).
 enum class RankPart : unsigned {
     CollectiveOps = 1u << 0, // the rank's communication kernels
     OtherGpuWork = 1u << 1,  // with them, its other GPU work
@@ -46,18 +46,22 @@ constexpr unsigned operator|(ReportSetting a, ReportSetting b) { return unsigned
 constexpr unsigned operator|(unsigned a, ReportSetting b) { return a | unsigned(b); }
 constexpr unsigned operator|(RankPart a, RankPart b) { return unsigned(a) | unsigned(b); }
 
-// What an MPI run gathered of each rank for the session reports, each for
-// `session`'s ranks, each optional (the reports read the rest themselves).
-struct GatheredRankParts {
-    // The ranks' communication kernels, and the match made of them.
-    CollectiveInputs *collectiveOps = nullptr;
+// What a session report reads besides the session and its settings.
+struct SessionReportInputs {
+    // The ranks' communication records and the matches made of them: the
+    // analysis workspace's (AnalysisWorkspace::withCollectiveInputs), so
+    // the collectives are matched once for every report and panel; under
+    // MPI, filled from the processes first.
+    CollectiveInputs &records;
+    // What an MPI run gathered of each rank, each for the session's ranks,
+    // each optional (the reports read the rest themselves).
     const std::vector<std::optional<RankBreakdownParts>> *breakdowns = nullptr;
     const std::vector<std::optional<RankComparisonRow>> *comparisonRows = nullptr;
 };
 
 struct ReportDeclaration {
     using FileCompute = std::function<ResultTable(const Report &, const AnalysisSettings &)>;
-    using SessionCompute = std::function<ResultTable(const Session &, const AnalysisSettings &, const GatheredRankParts &)>;
+    using SessionCompute = std::function<ResultTable(const Session &, const AnalysisSettings &, const SessionReportInputs &)>;
 
     QString name;  // --report NAME, the table's name, its files' names
     QString title; // the table's title
@@ -97,7 +101,7 @@ KernelClassifier collectiveClassesFor(const AnalysisSettings &options);
 // The named report of one loaded file, or of the whole session; nullopt
 // for an unknown name or one of the other kind.
 std::optional<ResultTable> runReport(const QString &name, const Report &report, const AnalysisSettings &options = {});
-std::optional<ResultTable> runSessionReport(const QString &name, const Session &session, const AnalysisSettings &options = {},
-                                           const GatheredRankParts &gathered = {});
+std::optional<ResultTable> runSessionReport(const QString &name, const Session &session, const AnalysisSettings &options,
+                                           const SessionReportInputs &inputs);
 
 } // namespace rankscope::stats

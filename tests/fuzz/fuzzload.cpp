@@ -2,6 +2,7 @@
 
 #include "load/traceloader.h"
 #include "session/session.h"
+#include "stats/ranks/collectiveinputs.h"
 #include "stats/reportcatalog.h"
 
 #include <QDir>
@@ -71,9 +72,10 @@ void inspect(const Session &session)
     const TimeRange extent = session.extent();
     if (extent.end < extent.start)
         broken("the session ends before it starts");
+    stats::CollectiveInputs records(session, stats::collectiveClassesFor({}));
     for (const QString &name : stats::reportNames())
         if (stats::isSessionReport(name))
-            (void)stats::runSessionReport(name, session);
+            (void)stats::runSessionReport(name, session, {}, {records});
 }
 
 } // namespace

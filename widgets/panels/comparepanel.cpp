@@ -1,4 +1,5 @@
 #include "panels/comparepanel.h"
+#include "stats/ranks/collectives.h"
 
 #include "core/units.h"
 #include "panels/chartfactory.h"
@@ -171,7 +172,9 @@ void ComparePanel::refresh()
     const KernelClassifier classes = workspace()->classes();
     run<Result>([s, ranksA, ranksB, which, opts, classes] {
         const Session sa = s->subset(ranksA), sb = s->subset(ranksB);
-        return Result{diffRuns(sa, sb, which, opts), diffSteps(sa, sb, opts), diffCollectives(sa, sb, classes)};
+        // Each run's collectives among its own ranks (the session's match
+        // pairs them across both runs).
+        return Result{diffRuns(sa, sb, which, opts), diffSteps(sa, sb, opts), diffCollectives(matchCollectives(sa, classes), matchCollectives(sb, classes))};
     },
                 [this](Result r) { present(std::move(r)); });
 }

@@ -337,11 +337,11 @@ ResultTable stepDiffTable(const std::vector<StepDiff> &steps)
     return t;
 }
 
-std::vector<CollectiveDiff> diffCollectives(const Session &a, const Session &b, const KernelClassifier &classes)
+std::vector<CollectiveDiff> diffCollectives(const CollectiveMatch &a, const CollectiveMatch &b)
 {
     std::map<QString, CollectiveDiff> byName;
     for (const bool sideA : {true, false}) {
-        for (const CollectiveInstance &c : matchCollectives(sideA ? a : b, classes).instances) {
+        for (const CollectiveInstance &c : (sideA ? a : b).instances) {
             if (c.arrivals.size() < 2)
                 continue; // one rank's operation: nothing waited, no skew
             CollectiveDiff &row = byName[c.name];

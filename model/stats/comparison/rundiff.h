@@ -72,16 +72,18 @@ struct StepDiff {
 std::vector<StepDiff> diffSteps(const Session &a, const Session &b, const DiffOptions &options = {});
 ResultTable stepDiffTable(const std::vector<StepDiff> &steps);
 
-// Collectives matched among each run's ranks, grouped by name: how many,
-// their skew (last arrival - first) and the ranks' waits for the last one,
-// in A and in B. Empty when neither run has collectives across ranks.
+// Collectives matched among each run's ranks (each run's own match, as
+// recorded), grouped by name: how many, their skew (last arrival - first)
+// and the ranks' waits for the last one, in A and in B. Empty when neither
+// run has collectives across ranks.
+struct CollectiveMatch;
 struct CollectiveDiff {
     QString name;
     std::int64_t countA = 0, countB = 0;
     TimeNs skewA = 0, skewB = 0; // summed over the instances
     TimeNs waitA = 0, waitB = 0; // summed over the instances' arrivals
 };
-std::vector<CollectiveDiff> diffCollectives(const Session &a, const Session &b, const KernelClassifier &classes);
+std::vector<CollectiveDiff> diffCollectives(const CollectiveMatch &a, const CollectiveMatch &b);
 ResultTable collectiveDiffTable(const std::vector<CollectiveDiff> &rows);
 
 } // namespace rankscope::stats

@@ -45,7 +45,7 @@ QString rankList(const Session &session, const std::vector<int> &rankIndices)
 
 } // namespace
 
-Diagnosis diagnose(const Session &session, const KernelClassifier &classes, const DiagnosisThresholds &th, const DiagnosisInputs &inputs)
+Diagnosis diagnose(const Session &session, const DiagnosisThresholds &th, const DiagnosisInputs &inputs)
 {
     Diagnosis d;
     if (session.ranks().empty())
@@ -67,7 +67,7 @@ Diagnosis diagnose(const Session &session, const KernelClassifier &classes, cons
     DetectedFinding copies = detectBlockingCopies(session, loops);
     DetectedFinding syncs = detectSynchronisation(session, loops);
     DetectedFinding launch = detectLaunchBound(session, loops, th);
-    DetectedFinding straggler = detectStraggler(session, classes, inputs);
+    DetectedFinding straggler = detectStraggler(session, inputs);
     DetectedFinding low = detectLowUtilisation(session, loops, input.otherGaps, {&input.starvation, &launch, &syncs, &straggler}, th);
 
     // Share, ranks and severity; the findings that cost enough, costliest first.

@@ -48,17 +48,17 @@ struct CollectiveMatch;
 struct RankWait;
 
 // What the diagnosis reads that others compute too (analysis/
-// analysisworkspace.h shares them): the collectives matched and aligned,
-// with each rank's waits in them. Null: a match of its own.
+// analysisworkspace.h makes them once for every reader): the collectives
+// matched and aligned, with each rank's waits in them. Null (one rank):
+// no straggler.
 struct DiagnosisInputs {
     const CollectiveMatch *alignedMatch = nullptr;
     const std::vector<RankWait> *alignedWaits = nullptr; // of alignedMatch, over the whole session
 };
 
-// `classes` names the communication kernels (the straggler finding matches
-// them across ranks): the user's pattern where they gave one.
-Diagnosis diagnose(const Session &session, const KernelClassifier &classes, const DiagnosisThresholds &thresholds = {},
-                   const DiagnosisInputs &inputs = {});
+// The straggler finding reads `inputs`, matched with the communication
+// classes the user's pattern names.
+Diagnosis diagnose(const Session &session, const DiagnosisThresholds &thresholds, const DiagnosisInputs &inputs);
 
 // One row per finding: Severity, Finding, Ranks, Cost (ns), Share (%), Instances, Evidence, Advice.
 ResultTable findingsTable(const Diagnosis &d);

@@ -285,19 +285,15 @@ DetectedFinding detectLaunchBound(const Session &session, const std::vector<Rank
     return launch;
 }
 
-DetectedFinding detectStraggler(const Session &session, const KernelClassifier &classes, const DiagnosisInputs &inputs)
+DetectedFinding detectStraggler(const Session &session, const DiagnosisInputs &inputs)
 {
     DetectedFinding straggler(FindingKind::Straggler);
-    if (session.ranks().size() < 2)
+    if (session.ranks().size() < 2 || !inputs.alignedMatch || !inputs.alignedWaits)
         return straggler;
     // Aligned on collectives where the clocks disagree (across hosts), as
     // recorded where they agree: a clock offset is no straggler.
-    std::optional<CollectiveMatch> ownMatch;
-    const CollectiveMatch &match = inputs.alignedMatch ? *inputs.alignedMatch
-                                                       : ownMatch.emplace(alignedOnCollectives(session, matchCollectives(session, classes)));
-    std::optional<std::vector<RankWait>> ownWaits;
-    const std::vector<RankWait> &waits = inputs.alignedMatch && inputs.alignedWaits ? *inputs.alignedWaits
-                                                                                     : ownWaits.emplace(rankWaits(session, match, {}, classes));
+    const CollectiveMatch &match = *inputs.alignedMatch;
+    const std::vector<RankWait> &waits = *inputs.alignedWaits;
     const auto worst = std::max_element(waits.begin(), waits.end(), [](const RankWait &a, const RankWait &b) { return a.delayCaused < b.delayCaused; });
     if (worst == waits.end() || worst->delayCaused <= 0)
         return straggler;

@@ -40,7 +40,7 @@ DetectedFinding detectSynchronisation(const Session &session, const std::vector<
 DetectedFinding detectLaunchBound(const Session &session, const std::vector<RankLoop> &loops, const DiagnosisThresholds &thresholds);
 
 // The rank the others wait for most at collectives (matched and aligned).
-DetectedFinding detectStraggler(const Session &session, const KernelClassifier &classes, const DiagnosisInputs &inputs);
+DetectedFinding detectStraggler(const Session &session, const DiagnosisInputs &inputs);
 
 // Idle GPU time that none of `explaining` accounts for, on ranks busy less
 // than the threshold.

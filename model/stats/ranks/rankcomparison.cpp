@@ -167,10 +167,10 @@ std::vector<RankComparisonRow> compareRanks(const Session &session, const StatsS
     }
     // Who made the others wait at collectives, and who waited: matched
     // across every rank, whatever rank the scope names.
-    if (rows.size() > 1) {
+    if (rows.size() > 1 && match) {
         StatsScope everyRank = scope;
         everyRank.rankIndex.reset();
-        const std::vector<RankWait> waits = rankWaits(session, match ? *match : matchCollectives(session, classes), everyRank, classes);
+        const std::vector<RankWait> waits = rankWaits(session, *match, everyRank, classes);
         for (RankComparisonRow &row : rows)
             if (row.rankIndex >= 0 && std::size_t(row.rankIndex) < waits.size() && waits[std::size_t(row.rankIndex)].collectives > 0) {
                 row.delayCaused = waits[std::size_t(row.rankIndex)].delayCaused;

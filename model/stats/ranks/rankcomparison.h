@@ -55,12 +55,13 @@ QDataStream &operator>>(QDataStream &in, RankComparisonRow &row);
 // elsewhere; a rank without one is computed from the session.
 using GatheredComparisonRows = std::vector<std::optional<RankComparisonRow>>;
 
-// `match`: the session's collectives under `classes`, when the caller has
-// them (matching reads every rank); else matched here when needed.
+// `match`: the session's collectives matched under `classes` (the analysis
+// workspace's, made once for every reader), from which the waits columns
+// come; null leaves them empty (one rank waits for nobody).
 // `gathered`: rows computed elsewhere, used when the scope is all of time.
 std::vector<RankComparisonRow> compareRanks(const Session &session, const StatsScope &scope,
                                             const KernelClassifier &classes,
-                                            const CollectiveMatch *match = nullptr,
+                                            const CollectiveMatch *match,
                                             const GatheredComparisonRows *gathered = nullptr);
 
 // For each column of the table: true when a larger value is worse (so the
@@ -79,7 +80,7 @@ struct RankTimeShares {
 std::vector<RankTimeShares> rankTimeSharesOf(const ResultTable &rankComparison);
 ResultTable rankComparisonTable(const Session &session, const StatsScope &scope,
                                 const KernelClassifier &classes,
-                                const CollectiveMatch *match = nullptr,
+                                const CollectiveMatch *match,
                                 const GatheredComparisonRows *gathered = nullptr);
 
 } // namespace rankscope::stats

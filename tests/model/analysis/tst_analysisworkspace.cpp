@@ -5,6 +5,7 @@
 #include "analysis/analysisworkspace.h"
 #include "analysis/sharedresult.h"
 #include "core/cancellation.h"
+#include "analysisinputs.h"
 
 #include <QProcess>
 #include <QtTest>
@@ -15,6 +16,7 @@
 
 using namespace rankscope;
 using namespace rankscope::stats;
+using namespace rankscope::test;
 
 namespace {
 
@@ -82,8 +84,8 @@ private slots:
         const auto worst = std::max_element(waits->begin(), waits->end(), [](const RankWait &a, const RankWait &b) { return a.delayCaused < b.delayCaused; });
         QCOMPARE(straggler->cost, worst->delayCaused);
         QCOMPARE(d.get(), builtIn.diagnosis().get());
-        // As diagnose() computes it alone.
-        const Diagnosis alone = diagnose(*m_ddp, KernelClassifier::rankscope());
+        // As the match and waits made apart from the workspace give it.
+        const Diagnosis alone = diagnosed(*m_ddp);
         QCOMPARE(stragglerOf(alone)->cost, straggler->cost);
         // The user's classes reach the diagnosis: with no kernel counted as
         // communication there is no collective, and no straggler.

@@ -2,6 +2,7 @@
 // that was parsed (tst_nsysstats checks its statistics against nsys' own
 // CSVs); a stale, damaged, truncated, foreign or crafted cache is never
 // used, the trace is parsed again and the cache replaced.
+#include "analysisinputs.h"
 #include "load/cache/cachefile.h"
 #include "load/cache/checkedcaches.h"
 #include "load/cache/chunkhash.h"
@@ -43,7 +44,7 @@ QString allSessionReports(const Session &session)
     QString all;
     for (const QString &name : stats::reportNames())
         if (stats::isSessionReport(name))
-            if (const auto table = stats::runSessionReport(name, session))
+            if (const auto table = sessionReport(name, session))
                 all += name + QLatin1Char('\n') + table->toCsv();
     return all;
 }

@@ -1,6 +1,7 @@
 // Collectives across ranks: matching, arrivals, skew, waits, who made whom
 // wait and why, bandwidth as nccl-tests define it, desyncs and clock
 // offsets. Planted-truth traces written here, then the real 2-rank sets.
+#include "analysisinputs.h"
 #include "session/session.h"
 #include "stats/ranks/collectiveinputs.h"
 #include "stats/ranks/collectives.h"
@@ -535,7 +536,7 @@ private slots:
             QCOMPARE(waits[0].delayCaused, waits[1].waited); // two ranks: one's delay is the other's wait
             QCOMPARE(waits[1].delayCaused, waits[0].waited);
             // The rank comparison reads the same figures.
-            for (const RankComparisonRow &row : compareRanks(session, {}, KernelClassifier::rankscope())) {
+            for (const RankComparisonRow &row : compareRanks(session, {}, KernelClassifier::rankscope(), &match)) {
                 QCOMPARE(*row.delayCaused, waits[std::size_t(row.rankIndex)].delayCaused);
                 QCOMPARE(*row.waited, waits[std::size_t(row.rankIndex)].waited);
             }
@@ -655,10 +656,8 @@ private slots:
             options.alignOnCollectives = aligned;
             for (const QString &name : {QStringLiteral("collectives"), QStringLiteral("rank_wait"), QStringLiteral("rank_time_map"),
                                        QStringLiteral("rank_comparison")}) {
-                const ResultTable direct = *runSessionReport(name, session, options);
-                GatheredRankParts parts;
-                parts.collectiveOps = &gathered;
-                const ResultTable fromRecords = *runSessionReport(name, session, options, parts);
+                const ResultTable direct = *sessionReport(name, session, options);
+                const ResultTable fromRecords = *runSessionReport(name, session, options, {gathered});
                 QVERIFY2(!direct.allRows().empty(), qPrintable(name));
                 QCOMPARE(fromRecords.toCsv(), direct.toCsv());
                 QCOMPARE(fromRecords.notes, direct.notes);
@@ -691,16 +690,16 @@ private slots:
             }
         }
         QVERIFY(std::all_of(rows.begin(), rows.end(), [](const auto &r) { return r.has_value(); }));
-        const ResultTable direct = rankComparisonTable(session, {}, KernelClassifier::rankscope());
-        GatheredRankParts parts;
-        parts.comparisonRows = &rows;
-        QCOMPARE(runSessionReport(QStringLiteral("rank_comparison"), session, {}, parts)->toCsv(), direct.toCsv());
+        CollectiveInputs records(session, KernelClassifier::rankscope());
+        const CollectiveMatch &match = records.match(false);
+        const ResultTable direct = rankComparisonTable(session, {}, KernelClassifier::rankscope(), &match);
+        QCOMPARE(runSessionReport(QStringLiteral("rank_comparison"), session, {}, {records, nullptr, &rows})->toCsv(), direct.toCsv());
         QCOMPARE(direct.rowCount(), session.ranks().size());
         // A time range reads the events: the rows of all time do not apply.
         const TimeRange extent = session.extent();
         const StatsScope firstHalf{TimeRange{extent.start, extent.start + extent.duration() / 2}, std::nullopt};
-        QCOMPARE(rankComparisonTable(session, firstHalf, KernelClassifier::rankscope(), nullptr, &rows).toCsv(),
-                 rankComparisonTable(session, firstHalf, KernelClassifier::rankscope()).toCsv());
+        QCOMPARE(rankComparisonTable(session, firstHalf, KernelClassifier::rankscope(), &match, &rows).toCsv(),
+                 rankComparisonTable(session, firstHalf, KernelClassifier::rankscope(), &match).toCsv());
     }
 
     void keptTimeSplitsGiveTheSameRows_data() { recordsReadPerFileGiveTheSameReports_data(); }
@@ -730,19 +729,19 @@ private slots:
             QVERIFY(session.ranks()[ri].report->timeSplits.empty()); // parsed: none kept
             QVERIFY(keptTimeSplit(*kept.ranks()[ri].report, kept.ranks()[ri].pid));
         }
-        const QString direct = rankComparisonTable(session, {}, KernelClassifier::rankscope()).toCsv();
-        QCOMPARE(rankComparisonTable(kept, {}, KernelClassifier::rankscope()).toCsv(), direct);
+        const QString direct = rankComparisonTable(session, {}, KernelClassifier::rankscope(), nullptr).toCsv();
+        QCOMPARE(rankComparisonTable(kept, {}, KernelClassifier::rankscope(), nullptr).toCsv(), direct);
         // They are what the rows read: a split changed shows in them...
         const Session marked = withSplits([](GpuTimeSplit &split) { split.steps = 12345; split.stepTotal = split.longestStep = 0; });
-        for (const RankComparisonRow &row : compareRanks(marked, {}, KernelClassifier::rankscope()))
+        for (const RankComparisonRow &row : compareRanks(marked, {}, KernelClassifier::rankscope(), nullptr))
             QCOMPARE(row.steps, std::size_t(12345));
         // ...but not in a time range, nor with the user's pattern, which
         // read the events.
         const TimeRange extent = session.extent();
         const StatsScope firstHalf{TimeRange{extent.start, extent.start + extent.duration() / 2}, std::nullopt};
-        QCOMPARE(rankComparisonTable(marked, firstHalf, KernelClassifier::rankscope()).toCsv(), rankComparisonTable(session, firstHalf, KernelClassifier::rankscope()).toCsv());
+        QCOMPARE(rankComparisonTable(marked, firstHalf, KernelClassifier::rankscope(), nullptr).toCsv(), rankComparisonTable(session, firstHalf, KernelClassifier::rankscope(), nullptr).toCsv());
         const KernelClassifier users = KernelClassifier::rankscope(defaultCommunicationPattern());
-        QCOMPARE(rankComparisonTable(marked, {}, users).toCsv(), rankComparisonTable(session, {}, users).toCsv());
+        QCOMPARE(rankComparisonTable(marked, {}, users, nullptr).toCsv(), rankComparisonTable(session, {}, users, nullptr).toCsv());
     }
 
     void keptCommunicationKernelsGiveTheSameReports_data()
@@ -769,8 +768,8 @@ private slots:
             scanned.communicationPattern = defaultCommunicationPattern();
             QVERIFY(collectiveClassesFor(kept).hasBuiltInCommunication() && !collectiveClassesFor(scanned).hasBuiltInCommunication());
             for (const QString &name : {QStringLiteral("collectives"), QStringLiteral("rank_wait"), QStringLiteral("rank_time_map")}) {
-                const ResultTable fromKept = *runSessionReport(name, session, kept);
-                const ResultTable fromScan = *runSessionReport(name, session, scanned);
+                const ResultTable fromKept = *sessionReport(name, session, kept);
+                const ResultTable fromScan = *sessionReport(name, session, scanned);
                 QVERIFY2(!fromKept.allRows().empty(), qPrintable(name));
                 QCOMPARE(fromKept.toCsv(), fromScan.toCsv());
             }
@@ -817,7 +816,7 @@ private slots:
         // as CPU communication. Expected: the union of each rank's
         // user_annotation "gloo:*" events, ts and dur read as exact decimals
         // (Python's decimal), rounded to ns, end = start + dur.
-        const ResultTable t = rankComparisonTable(session, {}, KernelClassifier::rankscope());
+        const ResultTable t = rankComparisonTable(session, {}, KernelClassifier::rankscope(), nullptr);
         const auto column = t.headers.indexOf(QStringLiteral("CPU Comm (ns)"));
         QVERIFY(column >= 0);
         const std::map<std::int64_t, std::int64_t> expected{{0, 463482131}, {1, 460352267}, {2, 448367244}, {3, 458591731}};

@@ -14,6 +14,7 @@
 #include "stats/sampling/samplingprofile.h"
 #include "session/session.h"
 #include "badcorpus.h"
+#include "analysisinputs.h"
 #include "testdata.h"
 
 #include <QtTest>
@@ -393,7 +394,7 @@ private slots:
         }
         const Session session = Session::load({path});
         QCOMPARE(session.failures().size(), std::size_t(0));
-        const Diagnosis d = diagnose(session, KernelClassifier::rankscope());
+        const Diagnosis d = diagnosed(session);
         const auto input = std::find_if(d.findings.begin(), d.findings.end(), [](const Finding &f) { return f.id == QLatin1String("input_starvation"); });
         QVERIFY(input != d.findings.end());
         // The planted truth, counted here: the samples inside the finding's gaps, ends included.

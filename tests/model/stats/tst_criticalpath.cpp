@@ -8,6 +8,7 @@
 // 2-rank traces, the 4-rank DDP demo): segments contiguous, covering the
 // step, inside their events, ranks crossed only at collectives, and every
 // recorded time given back by solving the graph.
+#include "analysisinputs.h"
 #include "analysis/analysisworkspace.h"
 #include "load/cache/indexcache.h"
 #include "session/session.h"
@@ -728,12 +729,12 @@ private slots:
         AnalysisSettings options;
         options.step = 0;
         options.whatIfs = {QStringLiteral("rank:1=0.5")};
-        const std::optional<ResultTable> summary = runSessionReport(QStringLiteral("critical_path_summary"), session, options);
+        const std::optional<ResultTable> summary = rankscope::test::sessionReport(QStringLiteral("critical_path_summary"), session, options);
         QVERIFY(summary);
         QCOMPARE(summary->rowCount(), std::size_t(1));
         QCOMPARE(summary->cell(0, int(summary->headers.indexOf(QStringLiteral("What-if Duration (ns)")))).integer, 215 * us);
         options.step = 5;
-        QCOMPARE(runSessionReport(QStringLiteral("critical_path"), session, options)->rowCount(), std::size_t(0));
+        QCOMPARE(rankscope::test::sessionReport(QStringLiteral("critical_path"), session, options)->rowCount(), std::size_t(0));
     }
 
     // The generator's planted straggler: rank 2 runs an extra 3 ms kernel

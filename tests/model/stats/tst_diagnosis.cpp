@@ -3,6 +3,7 @@
 #include "session/session.h"
 #include "stats/diagnosis/diagnosis.h"
 #include "stats/kernelclasses.h"
+#include "analysisinputs.h"
 #include "testdata.h"
 
 #include <QProcess>
@@ -57,7 +58,7 @@ private slots:
     {
         QFETCH(QString, path);
         const Session session = Session::load({path});
-        const Diagnosis d = diagnose(session, KernelClassifier::rankscope());
+        const Diagnosis d = diagnosed(session);
         QVERIFY2(!d.findings.empty(), qPrintable(d.notes.join(QLatin1Char('\n'))));
         // The top finding, and most of the loop's idle time: the GPU waits
         // for data_loading (num_workers=0 in this run).
@@ -76,7 +77,7 @@ private slots:
         // nsys analyze's cuda_memcpy_async lists the run's pageable copies;
         // the ones inside the loop are the finding's instances.
         const Session session = Session::load({slowFixture()});
-        const Diagnosis d = diagnose(session, KernelClassifier::rankscope());
+        const Diagnosis d = diagnosed(session);
         const Finding *copies = findingOf(d, QStringLiteral("blocking_copies"));
         QVERIFY(copies);
         QVERIFY(copies->instances.size() >= 10);
@@ -89,7 +90,7 @@ private slots:
     {
         // The same loop with workers, pinned memory and non_blocking copies.
         const Session session = Session::load({dataPath(QStringLiteral("kineto/fast_rank0.pt.trace.json.gz"))});
-        const QStringList found = ids(diagnose(session, KernelClassifier::rankscope()));
+        const QStringList found = ids(diagnosed(session));
         QVERIFY2(!found.contains(QLatin1String("input_starvation")), qPrintable(found.join(QLatin1Char(','))));
         QVERIFY2(!found.contains(QLatin1String("blocking_copies")), qPrintable(found.join(QLatin1Char(','))));
     }
@@ -111,7 +112,7 @@ private slots:
         QFETCH(QString, expected);
         const QString dir = generate(profile, format);
         QVERIFY(!dir.isEmpty());
-        const Diagnosis d = diagnose(Session::load({dir}), KernelClassifier::rankscope());
+        const Diagnosis d = diagnosed(Session::load({dir}));
         QCOMPARE(ids(d), QStringList{expected});
         const Finding &f = d.findings.front();
         if (profile == QLatin1String("launchbound")) {
@@ -135,7 +136,7 @@ private slots:
                                      {"--ranks", "4", "--straggler", "2:2000:1", "--clock-offsets-us", "0,1500,-700,200"}, QStringLiteral("1720"));
         QVERIFY(!dir.isEmpty());
         const Session session = Session::load({dir});
-        const Diagnosis d = diagnose(session, KernelClassifier::rankscope());
+        const Diagnosis d = diagnosed(session);
         const Finding *straggler = findingOf(d, QStringLiteral("straggler"));
         QVERIFY(straggler);
         QCOMPARE(straggler->ranks, QStringLiteral("rank 2 only"));
@@ -147,7 +148,7 @@ private slots:
     void reportsSayTheSame()
     {
         const Session session = Session::load({slowFixture()});
-        const Diagnosis d = diagnose(session, KernelClassifier::rankscope());
+        const Diagnosis d = diagnosed(session);
         const ResultTable table = findingsTable(d);
         QCOMPARE(table.headers, (QStringList{"Severity", "Finding", "Ranks", "Cost (ns)", "Share (%)", "Instances", "Evidence", "Advice"}));
         QCOMPARE(table.rowCount(), d.findings.size());

@@ -6,6 +6,8 @@
 #include "stats/diagnosis/diagnosisdetectors.h"
 #include "stats/diagnosis/diagnosisloop.h"
 #include "stats/kernelclasses.h"
+#include "stats/ranks/collectiveinputs.h"
+#include "stats/ranks/collectives.h"
 #include "testdata.h"
 
 #include <QProcess>
@@ -163,11 +165,14 @@ private slots:
 
     void stragglerIsTheRankOthersWaitFor()
     {
-        QVERIFY(detectStraggler(*m_slow, KernelClassifier::rankscope(), {}).finding.instances.empty()); // one rank: nothing to wait for
+        QVERIFY(detectStraggler(*m_slow, {}).finding.instances.empty()); // one rank: nothing to wait for
         const QString dir = generate(QStringLiteral("ddp"), {"--ranks", "4", "--straggler", "1:3000:1"}, QStringLiteral("1720"));
         QVERIFY(!dir.isEmpty());
         const Session session = Session::load({dir});
-        const DetectedFinding found = detectStraggler(session, KernelClassifier::rankscope(), {});
+        CollectiveInputs records(session, KernelClassifier::rankscope());
+        const CollectiveMatch &aligned = records.match(true);
+        const std::vector<RankWait> waits = rankWaits(records, aligned);
+        const DetectedFinding found = detectStraggler(session, {&aligned, &waits});
         QCOMPARE(found.costPerRank.size(), std::size_t(1));
         QCOMPARE(session.ranks()[std::size_t(found.costPerRank.begin()->first)].rank, 1);
         // Three ranks wait 3 ms at each of the 40 all-reduces.

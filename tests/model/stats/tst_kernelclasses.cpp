@@ -103,7 +103,7 @@ private slots:
         const QString path = writeFile(m_dir, QStringLiteral("overlap.json"), kOverlappingStreams);
         const Session session = Session::load({path});
         QCOMPARE(session.ranks().size(), std::size_t(1));
-        const auto rows = compareRanks(session, {}, KernelClassifier::rankscope());
+        const auto rows = compareRanks(session, {}, KernelClassifier::rankscope(), nullptr);
         QCOMPARE(rows.size(), std::size_t(1));
         const RankComparisonRow &r = rows[0];
         QCOMPARE(r.span, TimeNs(600'000));
@@ -114,7 +114,7 @@ private slots:
         QCOMPARE(r.computeNs + r.communicationNs + r.memoryNs + r.idleNs, r.span);
         QCOMPARE(*r.overlapPercent, 60.0); // 150 of DeepEP's 250 µs under compute
         // Without DeepEP in the pattern it is compute: the span still holds.
-        const auto ncclOnly = compareRanks(session, {}, KernelClassifier::rankscope(QStringLiteral("^nccl")));
+        const auto ncclOnly = compareRanks(session, {}, KernelClassifier::rankscope(QStringLiteral("^nccl")), nullptr);
         QCOMPARE(ncclOnly[0].computeNs, TimeNs(450'000)); // 100-500, 650-700
         QCOMPARE(ncclOnly[0].communicationNs, TimeNs(0));
         QCOMPARE(ncclOnly[0].memoryNs, TimeNs(100'000));

@@ -324,7 +324,7 @@ private slots:
 
     void rankComparisonOfTheDemo()
     {
-        const auto rows = compareRanks(*m_ddp, {}, KernelClassifier::rankscope());
+        const auto rows = compareRanks(*m_ddp, {}, KernelClassifier::rankscope(), nullptr);
         QCOMPARE(rows.size(), std::size_t(4));
         for (int r = 0; r < 4; ++r) {
             QCOMPARE(rows[std::size_t(r)].rank, r);
@@ -335,12 +335,12 @@ private slots:
         QCOMPARE(formatRounded(double(rows[0].bytes[int(Direction::HtoD)]) / 1e6, 3), QStringLiteral("48.492"));
         QCOMPARE(formatRounded(double(rows[0].bytes[int(Direction::DtoH)]) / 1e6, 3), QStringLiteral("13.429"));
         QCOMPARE(formatRounded(double(rows[0].bytes[int(Direction::DtoD)]) / 1e6, 3), QStringLiteral("14.917"));
-        const ResultTable t = rankComparisonTable(*m_ddp, {}, KernelClassifier::rankscope());
+        const ResultTable t = rankComparisonTable(*m_ddp, {}, KernelClassifier::rankscope(), nullptr);
         QCOMPARE(t.rowCount(), std::size_t(4));
         QCOMPARE(rankComparisonWorseIsHigher().size(), std::size_t(t.headers.size()));
         // One rank only.
-        QCOMPARE(compareRanks(*m_ddp, {std::nullopt, 2}, KernelClassifier::rankscope()).size(), std::size_t(1));
-        QCOMPARE(compareRanks(*m_ddp, {std::nullopt, 2}, KernelClassifier::rankscope())[0].rank, 2);
+        QCOMPARE(compareRanks(*m_ddp, {std::nullopt, 2}, KernelClassifier::rankscope(), nullptr).size(), std::size_t(1));
+        QCOMPARE(compareRanks(*m_ddp, {std::nullopt, 2}, KernelClassifier::rankscope(), nullptr)[0].rank, 2);
     }
 
     void stepNames()

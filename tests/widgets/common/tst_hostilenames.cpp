@@ -4,6 +4,7 @@
 // hostile name's tag (Qt would draw a local image named by the trace:
 // the audit's canary). Every text of pipit's saxpy export (kernels, API
 // calls, NVTX ranges, functions, modules, threads) gets the tag.
+#include "analysisinputs.h"
 #include "events/eventstablemodel.h"
 #include "panels/resulttablemodel.h"
 #include "sampling/calltreemodel.h"
@@ -77,7 +78,7 @@ private slots:
         int seen = 0;
         QStringList unsafe;
         for (const QString &name : stats::reportNames()) {
-            std::optional<ResultTable> table = stats::isSessionReport(name) ? stats::runSessionReport(name, *m_session)
+            std::optional<ResultTable> table = stats::isSessionReport(name) ? sessionReport(name, *m_session)
                                                                             : stats::runReport(name, report);
             if (!table)
                 continue;

@@ -543,7 +543,7 @@ private slots:
         panel.setSession(m_ddp);
         const auto &shares = panel.breakdown();
         QCOMPARE(shares.size(), std::size_t(4));
-        const std::vector<stats::RankComparisonRow> rows = stats::compareRanks(*m_ddp, {}, stats::KernelClassifier::rankscope());
+        const std::vector<stats::RankComparisonRow> rows = stats::compareRanks(*m_ddp, {}, stats::KernelClassifier::rankscope(), nullptr);
         for (const stats::RankTimeShares &s : shares) {
             QVERIFY(std::abs(s.compute + s.communication + s.memory + s.idle - 100.0) < 1e-9);
             const auto row = std::find_if(rows.begin(), rows.end(), [&](const auto &r) { return r.rank == s.rank; });
