@@ -7,11 +7,12 @@
 // results the change does not touch (withSettings). Results are computed
 // on the thread that first asks (a worker, in the viewer) and shared with
 // every later asker; an asker on another thread meanwhile waits for that
-// one computation instead of repeating it. Its core is the ranks'
-// communication records (stats::CollectiveInputs, read once per rank),
-// which the command line fills from its MPI processes.
+// one computation instead of repeating it. Every result is kept in one
+// store under a typed key, by one policy (analysis/resultstore.h). Its
+// core is the ranks' communication records (stats::CollectiveInputs, read
+// once per rank), which the command line fills from its MPI processes.
 #include "analysis/criticalpathsolutions.h"
-#include "analysis/sharedresult.h"
+#include "analysis/resultstore.h"
 #include "stats/analysissettings.h"
 #include "stats/ranks/collectiveinputs.h"
 #include "stats/ranks/collectives.h"
@@ -19,19 +20,11 @@
 #include "stats/kernelclasses.h"
 #include "stats/comparison/runalignment.h"
 
-#include <algorithm>
 #include <memory>
 #include <mutex>
-#include <typeindex>
 #include <vector>
 
 namespace rankscope {
-
-// Which clocks a collective match is on.
-enum class MatchClock {
-    Recorded, // as the traces recorded them
-    Aligned,  // each rank shifted where the collectives' ends say its clock is off (stats::alignedOnCollectives)
-};
 
 class AnalysisWorkspace {
 public:
@@ -72,35 +65,16 @@ public:
     std::optional<TimeNs> runAnchorDelta(stats::RunAnchor anchor) const;
     std::shared_ptr<const std::vector<std::vector<stats::StretchPoint>>> stepStretchPoints() const;
 
-    // A result for one scope (a range, a rank): computed once while it is
-    // among the last kKeptScopedResults asked for, so going back to a
-    // scope or a tab costs nothing. `what` names the result and every
-    // input besides the scope and the settings ("gpu_gaps|500ms").
-    static constexpr std::size_t kKeptScopedResults = 16;
+    // Any other result (a panel's, for one scope): computed once and kept
+    // as its kind is declared (analysis/resultstore.h).
     template<class T, class Compute>
-    std::shared_ptr<const T> scoped(const QString &what, const stats::StatsScope &scope, Compute &&compute) const
+    std::shared_ptr<const T> result(const ResultKey &key, Compute &&compute) const
     {
-        std::shared_ptr<SharedResult<T>> slot;
-        {
-            const std::lock_guard lock(m_scopedMutex);
-            const std::type_index type(typeid(T));
-            const auto it = std::find_if(m_scoped.begin(), m_scoped.end(),
-                                         [&](const ScopedEntry &e) { return e.type == type && e.scope == scope && e.what == what; });
-            if (it != m_scoped.end()) {
-                std::rotate(m_scoped.begin(), it, it + 1); // the most recent first
-            } else {
-                m_scoped.insert(m_scoped.begin(), ScopedEntry{what, type, scope, std::make_shared<SharedResult<T>>()});
-                if (m_scoped.size() > kKeptScopedResults)
-                    m_scoped.pop_back();
-            }
-            slot = std::static_pointer_cast<SharedResult<T>>(m_scoped.front().slot);
-        }
-        return slot->get(std::forward<Compute>(compute));
+        return m_results.get<T>(key, std::forward<Compute>(compute));
     }
 
     // The steps' critical paths on `clock` with `options`, solved as they
-    // are asked for and kept while among the last kKeptPathSolutions.
-    static constexpr std::size_t kKeptPathSolutions = 4;
+    // are asked for.
     std::shared_ptr<const CriticalPathSolutions> criticalPathSolutions(MatchClock clock, const stats::CriticalPathOptions &options) const;
 
     // Results already computed, without computing them (null otherwise);
@@ -112,34 +86,17 @@ private:
     std::shared_ptr<const Session> m_session;
     AnalysisSettings m_settings;
     stats::KernelClassifier m_classes;
-    // Shared with the workspaces withSettings() makes for the same classes.
+    // The ranks' communication records, shared with the workspaces
+    // withSettings() makes for the same classes.
     struct Inputs {
         Inputs(const Session &session, const stats::KernelClassifier &classes) : records(session, classes) {}
         std::mutex mutex; // held while the records are read or matched
         stats::CollectiveInputs records;
-        // The matches made from them, per MatchClock: asking whether one
-        // is ready takes only these short locks, never `mutex`.
-        SharedResult<std::shared_ptr<const stats::CollectiveMatch>> matches[2];
     };
     std::shared_ptr<Inputs> m_inputs;
-    SharedResult<std::vector<stats::RankWait>> m_waits[2];       // per MatchClock
-    SharedResult<stats::Diagnosis> m_diagnosis;
-    SharedResult<std::optional<TimeNs>> m_runAnchorDelta[2]; // per RunAnchor
-    SharedResult<std::vector<std::vector<stats::StretchPoint>>> m_stepStretch;
-    struct ScopedEntry {
-        QString what;
-        std::type_index type;
-        stats::StatsScope scope;
-        std::shared_ptr<void> slot; // a SharedResult<T> of `type`
-    };
-    struct PathSolutionsEntry {
-        QString key; // the clock and options
-        std::shared_ptr<const CriticalPathSolutions> solutions;
-    };
-    mutable std::mutex m_pathSolutionsMutex;
-    mutable std::vector<PathSolutionsEntry> m_pathSolutions; // the most recently asked first
-    mutable std::mutex m_scopedMutex;
-    mutable std::vector<ScopedEntry> m_scoped; // the most recently asked first
+    // Every result, the matches included: asking whether one is ready
+    // takes only the store's short locks, never the records'.
+    ResultStore m_results;
 };
 
 using WorkspacePtr = std::shared_ptr<const AnalysisWorkspace>;

@@ -27,6 +27,23 @@ struct DiagnosisThresholds {
     bool operator==(const DiagnosisThresholds &) const = default;
 };
 
+// The AnalysisSettings by what they set, as flags: a report's declaration
+// (stats/reportcatalog.h) and a workspace result's kind
+// (analysis/resultstore.h) name the ones they read, and the command
+// line's help names the readers of each option from them.
+enum class ReportSetting : unsigned {
+    GapThreshold = 1u << 0,  // gapThresholdMs
+    UtilThreshold = 1u << 1, // utilThresholdPercent, utilChunks
+    RuleRows = 1u << 2,      // ruleRowLimit
+    MapBins = 1u << 3,       // mapBins
+    CommunicationPattern = 1u << 4,
+    Alignment = 1u << 5,     // alignOnCollectives
+    Step = 1u << 6,
+    StepNames = 1u << 7,
+    WhatIf = 1u << 8,        // whatIfs
+    DiagnosisThresholds = 1u << 9, // diagnosis
+};
+
 } // namespace stats
 
 struct AnalysisSettings {
@@ -49,5 +66,8 @@ struct AnalysisSettings {
     stats::DiagnosisThresholds diagnosis;
     bool operator==(const AnalysisSettings &) const = default;
 };
+
+// The settings (stats::ReportSetting flags) in which `a` and `b` differ.
+unsigned settingsThatDiffer(const AnalysisSettings &a, const AnalysisSettings &b);
 
 } // namespace rankscope

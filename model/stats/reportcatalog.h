@@ -21,19 +21,6 @@ class CollectiveInputs;
 struct RankBreakdownParts;
 struct RankComparisonRow;
 
-// Which of the AnalysisSettings a report reads (its declaration says so; the
-// command line's help names the readers of each option from it).
-enum class ReportSetting : unsigned {
-    GapThreshold = 1u << 0,
-    UtilThreshold = 1u << 1,
-    RuleRows = 1u << 2,
-    MapBins = 1u << 3,
-    CommunicationPattern = 1u << 4,
-    Alignment = 1u << 5,
-    Step = 1u << 6,
-    StepNames = 1u << 7,
-    WhatIf = 1u << 8,
-};
 // What an MPI run gathers of each rank for a session report (each rank's
 // process computes it from its own files; see SessionReportInputs).
 enum class RankPart : unsigned {

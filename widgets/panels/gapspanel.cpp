@@ -115,10 +115,10 @@ void GapsPanel::refresh()
     // The Diagnosis' thresholds, from the workspace: both say the same of a gap.
     const DiagnosisThresholds &th = workspace()->settings().diagnosis;
     const GapRule rule{usesInLoopRule(), th.inLoopGapShareOfStep, th.inLoopGapWithoutSteps, TimeNs(m_threshold->value() * 1e6)};
-    const QString what = QStringLiteral("gpu_gaps|%1|%2").arg(rule.inLoop).arg(rule.minimum);
+    const ResultKey key{ResultKind::GpuGaps, sc, {}, {rule.inLoop, rule.minimum}};
     run<std::shared_ptr<const GapsOverview>>(
-        [w = workspace(), sc, rule, what] {
-            return w->scoped<GapsOverview>(what, sc, [&] { return gapsOverview(*w->session(), sc, rule, 8, kListedGaps, 100); });
+        [w = workspace(), sc, rule, key] {
+            return w->result<GapsOverview>(key, [&] { return gapsOverview(*w->session(), sc, rule, 8, kListedGaps, 100); });
         },
         [this](std::shared_ptr<const GapsOverview> r) {
             m_gaps->setTitle(r->found > r->gaps.size() ? tr("GPU gaps: the %L1 longest of %L2").arg(r->gaps.size()).arg(r->found) : tr("GPU gaps"));

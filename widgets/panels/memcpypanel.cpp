@@ -72,7 +72,7 @@ void MemcpyPanel::refresh()
     const StatsScope sc = scope();
     run<std::shared_ptr<const MemcpyResult>>(
         [w = workspace(), sc] {
-            return w->scoped<MemcpyResult>(QStringLiteral("memcpy"), sc, [&] {
+            return w->result<MemcpyResult>({ResultKind::MemoryTransfers, sc}, [&] {
                 const auto slices = slicesOf(*w->session(), sc);
                 return MemcpyResult{cudaGpuMemSizeSum(slices), cudaGpuMemTimeSum(slices), analyzeMemcpy(*w->session(), sc)};
             });

@@ -178,27 +178,27 @@ void RanksPanel::refresh()
             result.match = w->collectiveMatch(MatchClock::Recorded);
         // Kept per scope in the workspace: going back to a selection or a
         // measure shows it at once.
-        result.table = *w->scoped<ResultTable>(QStringLiteral("rank_comparison|%1").arg(result.match != nullptr), scope, [&] {
+        result.table = *w->result<ResultTable>({ResultKind::RankComparison, scope, {}, {result.match != nullptr}}, [&] {
             return stats::rankComparisonTable(*s, scope, classes, result.match.get());
         });
         if (std::any_of(s->ranks().begin(), s->ranks().end(), [](const RankEntry &e) { return !e.report->sampling.samples.empty(); }))
-            result.sampling = *w->scoped<ResultTable>(QStringLiteral("cpu_sampling_ranks"), scope,
+            result.sampling = *w->result<ResultTable>({ResultKind::CpuSamplingByRank, scope},
                                                       [&] { return stats::samplingByRankTable(*s, {}, scope.range); });
         const stats::StatsScope mapScope{range, std::nullopt};
         if (measure == Busy) {
-            result.map = *w->scoped<stats::RankTimeMap>(QStringLiteral("gpu_busy_map|%1").arg(kHeatmapBins), mapScope,
+            result.map = *w->result<stats::RankTimeMap>({ResultKind::GpuBusyMap, mapScope, {}, {kHeatmapBins}},
                                                         [&] { return stats::gpuBusyMap(*s, range, kHeatmapBins); });
             return result;
         }
         if (measure == BusyWithoutWaits) {
-            result.map = *w->scoped<stats::RankTimeMap>(QStringLiteral("gpu_busy_without_wait_map|%1").arg(kHeatmapBins), mapScope, [&] {
+            result.map = *w->result<stats::RankTimeMap>({ResultKind::GpuBusyWithoutWaitMap, mapScope, MatchClock::Recorded, {kHeatmapBins}}, [&] {
                 return stats::gpuBusyWithoutWaitMap(*s, *result.match, range, kHeatmapBins);
             });
             if (result.match->instances.empty())
                 result.note = tr("No collectives matched across the ranks: the same as GPU busy.");
             return result;
         }
-        result.map = *w->scoped<stats::RankTimeMap>(QStringLiteral("collective_wait_map|%1").arg(kHeatmapBins), mapScope,
+        result.map = *w->result<stats::RankTimeMap>({ResultKind::CollectiveWaitMap, mapScope, MatchClock::Recorded, {kHeatmapBins}},
                                                     [&] { return stats::collectiveWaitMap(*s, *result.match, range, kHeatmapBins); });
         if (result.match->instances.empty())
             result.note = tr("No collectives matched across the ranks: nobody waits.");

@@ -186,29 +186,64 @@ private slots:
         QCOMPARE(workspace->withSettings(other)->stepStretchPoints().get(), stretch.get());
     }
 
-    // Scoped results: once per scope and name, the last few kept.
-    void scopedResultsAreKeptForTheLastScopes()
+    // Results by key: once per kind, scope and parameters; of those not
+    // kept for the session, the last kKeptResults asked for.
+    void resultsAreKeptForTheLastKeys()
     {
         const AnalysisWorkspace workspace(m_ddp, {});
         int computed = 0;
         auto gapsIn = [&](TimeNs end) {
-            const StatsScope scope{TimeRange{0, end}, std::nullopt};
-            return workspace.scoped<int>(QStringLiteral("test"), scope, [&] { return ++computed; });
+            return workspace.result<int>({ResultKind::GpuGaps, StatsScope{TimeRange{0, end}, std::nullopt}}, [&] { return ++computed; });
         };
+        const ResultKey other{ResultKind::MemoryTransfers, StatsScope{TimeRange{0, 1000}, std::nullopt}};
         const auto first = gapsIn(1000);
-        QCOMPARE(gapsIn(1000).get(), first.get()); // the same scope: the same result
+        QCOMPARE(gapsIn(1000).get(), first.get()); // the same key: the same result
         QCOMPARE(computed, 1);
-        QCOMPARE(*workspace.scoped<int>(QStringLiteral("other"), StatsScope{TimeRange{0, 1000}, std::nullopt}, [&] { return ++computed; }), 2);
-        // 14 more scopes: 16 kept, the first two among them.
-        for (std::size_t i = 0; i + 2 < AnalysisWorkspace::kKeptScopedResults; ++i)
+        QCOMPARE(*workspace.result<int>(other, [&] { return ++computed; }), 2);
+        // Other parameters are another result.
+        QCOMPARE(*workspace.result<int>({ResultKind::GpuGaps, StatsScope{TimeRange{0, 1000}, std::nullopt}, {}, {7}}, [&] { return ++computed; }), 3);
+        // 13 more scopes: 16 kept, the first two among them.
+        for (std::size_t i = 0; i + 3 < ResultStore::kKeptResults; ++i)
             gapsIn(2000 + TimeNs(i) * 1000);
         const int kept = computed;
         QCOMPARE(gapsIn(1000).get(), first.get()); // asked again: now the most recent
         QCOMPARE(computed, kept);
+        // The session's results do not count: the match stays whatever is asked.
+        const auto match = workspace.collectiveMatch(MatchClock::Recorded);
         // One more: the least recently asked ("other") goes, and is computed anew.
         gapsIn(100000);
-        QCOMPARE(*workspace.scoped<int>(QStringLiteral("other"), StatsScope{TimeRange{0, 1000}, std::nullopt}, [&] { return ++computed; }), kept + 2);
+        QCOMPARE(*workspace.result<int>(other, [&] { return ++computed; }), kept + 2);
         QCOMPARE(gapsIn(1000).get(), first.get());
+        for (TimeNs end = 200000; end < 200000 + 2 * TimeNs(ResultStore::kKeptResults); ++end)
+            gapsIn(end);
+        QCOMPARE(workspace.readyCollectiveMatch(MatchClock::Recorded).get(), match.get());
+    }
+
+    // Other settings keep every result whose kind reads none that changed.
+    void otherSettingsKeepWhatTheyDoNotChange()
+    {
+        const auto workspace = std::make_shared<const AnalysisWorkspace>(m_ddp, AnalysisSettings{});
+        int computed = 0;
+        const ResultKey comparison{ResultKind::RankComparison}, gaps{ResultKind::GpuGaps}, busy{ResultKind::GpuBusyMap};
+        for (const ResultKey &key : {comparison, gaps, busy})
+            workspace->result<int>(key, [&] { return ++computed; });
+        QCOMPARE(computed, 3);
+        const auto count = [&](const AnalysisWorkspace &w) {
+            int again = 0;
+            for (const ResultKey &key : {comparison, gaps, busy})
+                w.result<int>(key, [&] { return ++again; });
+            return again;
+        };
+        AnalysisSettings gapThreshold;
+        gapThreshold.gapThresholdMs = 1; // read by none of the three
+        QCOMPARE(count(*workspace->withSettings(gapThreshold)), 0);
+        AnalysisSettings pattern;
+        pattern.communicationPattern = QStringLiteral("nccl");
+        QCOMPARE(count(*workspace->withSettings(pattern)), 1); // the rank comparison
+        AnalysisSettings thresholds;
+        thresholds.diagnosis.mediumShare = 0.5;
+        QCOMPARE(count(*workspace->withSettings(thresholds)), 1); // the gaps
+        QCOMPARE(settingsThatDiffer(AnalysisSettings{}, pattern), unsigned(stats::ReportSetting::CommunicationPattern));
     }
 
     void aComputationThatFailsIsTriedAgain()
