@@ -9,6 +9,7 @@ packages=(
   cmake g++ make pkg-config dpkg-dev file desktop-file-utils appstream libxml2-utils
   qt6-base-dev qt6-charts-dev qt6-svg-dev libqt6opengl6-dev libgl-dev fonts-dejavu-core
   libsqlite3-dev zlib1g-dev libsimdjson-dev libxxhash-dev
+  clang-format-14
 )
 if [ "${1:-}" = "--checked" ]; then
   packages+=(clang-14 libclang-rt-14-dev)

@@ -1,17 +1,17 @@
 #include "clicommands.h"
-#include "viewerrun.h"
 #include "core/memoryusage.h"
 #include "session/residentbudget.h"
-#include "stats/selectionsummary.h"
 #include "stats/ranks/rankbreakdown.h"
 #include "stats/reportcatalog.h"
+#include "stats/selectionsummary.h"
 #include "timeline/timelinecanvas.h"
 #include "timeline/timelineview.h"
 #include "timeline/zoomstate.h"
+#include "viewerrun.h"
 
 #include <QApplication>
-#include <QCoreApplication>
 #include <QCommandLineParser>
+#include <QCoreApplication>
 #include <QDir>
 #include <QElapsedTimer>
 #include <QImage>
@@ -23,11 +23,11 @@
 #include <sqlite3.h>
 
 #include <algorithm>
+#include <fcntl.h>
 #include <map>
 #include <mutex>
 #include <random>
 #include <set>
-#include <fcntl.h>
 #include <unistd.h>
 
 namespace rankscope::cli {
@@ -71,7 +71,7 @@ ScanFigures sqliteScan(const QString &file, const std::vector<std::string> &stat
         while (sqlite3_step(stmt) == SQLITE_ROW)
             for (int c = 0; c < columns; ++c)
                 sink += sqlite3_column_type(stmt, c) == SQLITE_TEXT ? std::uint64_t(sqlite3_column_bytes(stmt, c))
-                                                                   : std::uint64_t(sqlite3_column_int64(stmt, c));
+                                                                    : std::uint64_t(sqlite3_column_int64(stmt, c));
         sqlite3_finalize(stmt);
     }
     figures.seconds = double(timer.nsecsElapsed()) / 1e9;
@@ -101,7 +101,7 @@ std::vector<std::string> wholeTableScans(const std::vector<std::string> &stateme
 struct LoadFigures {
     std::optional<Session> session;
     double seconds = 0;
-    std::uint64_t peakBytes = 0; // the process's peak resident size while loading
+    std::uint64_t peakBytes = 0;                            // the process's peak resident size while loading
     std::map<QString, std::vector<std::string>> statements; // per file
 };
 
@@ -130,8 +130,8 @@ LoadFigures measureLoad(const QCommandLineParser &parser, QTextStream &out)
         modelBytes += r->memoryBytes();
     }
     const double perEvent = std::max<double>(double(events), 1);
-    out << "Files:                 " << session.reports().size() << " (" << session.failures().size() << " failed), ranks "
-        << session.ranks().size() << "\n";
+    out << "Files:                 " << session.reports().size() << " (" << session.failures().size() << " failed), ranks " << session.ranks().size()
+        << "\n";
     out << "Events:                " << events << "\n";
     out << "Load to ready session: " << QString::number(figures.seconds * 1000, 'f', 1) << " ms, "
         << QString::number(double(events) / std::max(figures.seconds, 1e-9) / 1e6, 'f', 2) << " M events/s\n";
@@ -145,8 +145,8 @@ LoadFigures measureLoad(const QCommandLineParser &parser, QTextStream &out)
         inputBytes += std::uint64_t(std::max<qint64>(QFileInfo(r->filePath).size(), 0));
     out << "Input:                 " << QString::number(double(inputBytes) / 1e6, 'f', 1) << " MB at "
         << QString::number(double(inputBytes) / 1e6 / std::max(figures.seconds, 1e-9), 'f', 1) << " MB/s; load peak "
-        << QString::number(double(figures.peakBytes) / double(1 << 20), 'f', 1) << " MiB = "
-        << QString::number(double(figures.peakBytes) / std::max<double>(double(inputBytes), 1), 'f', 2) << " x the input\n";
+        << QString::number(double(figures.peakBytes) / double(1 << 20), 'f', 1)
+        << " MiB = " << QString::number(double(figures.peakBytes) / std::max<double>(double(inputBytes), 1), 'f', 2) << " x the input\n";
     return figures;
 }
 
@@ -171,11 +171,10 @@ void reportFloor(const LoadFigures &load, QTextStream &out)
     if (floor.seconds <= 0)
         return;
     out << "SQLite bare-scan floor: " << QString::number(floor.seconds * 1000, 'f', 1) << " ms (one thread, the " << floor.columns
-        << " columns the loader selects" << (bare ? "" : "; NOT bare: a statement sorts, joins or filters") << "), load / floor = "
-        << QString::number(load.seconds / floor.seconds, 'f', 2) << "\n";
+        << " columns the loader selects" << (bare ? "" : "; NOT bare: a statement sorts, joins or filters")
+        << "), load / floor = " << QString::number(load.seconds / floor.seconds, 'f', 2) << "\n";
     out << "Every column of those tables: " << QString::number(whole.seconds * 1000, 'f', 1) << " ms (" << whole.columns
-        << " columns; the ones the loader leaves out would add " << QString::number((whole.seconds - floor.seconds) * 1000, 'f', 1)
-        << " ms)\n";
+        << " columns; the ones the loader leaves out would add " << QString::number((whole.seconds - floor.seconds) * 1000, 'f', 1) << " ms)\n";
 }
 
 // Frames of the real timeline widget, painted offscreen: the whole session,
@@ -202,7 +201,8 @@ void measureFrames(TimelineView &view, int count, std::mt19937_64 &rng, QTextStr
     std::vector<double> frames, complete;
     view.canvas()->setFrameTimeSink(&frames);
     for (int i = 0; i < count; ++i) {
-        const double span = std::pow(10.0, std::uniform_real_distribution<double>(3.0, std::log10(std::max<double>(double(bounds.duration()), 1e4)))(rng));
+        const double span =
+            std::pow(10.0, std::uniform_real_distribution<double>(3.0, std::log10(std::max<double>(double(bounds.duration()), 1e4)))(rng));
         const TimeNs start = bounds.start + TimeNs(std::uniform_real_distribution<double>(0, std::max(0.0, double(bounds.duration()) - span))(rng));
         QElapsedTimer zoom;
         zoom.start();
@@ -257,8 +257,8 @@ void measureScrolling(TimelineView &view, QTextStream &out)
         }
         view.canvas()->setFrameTimeSink(nullptr);
         out << label << steps.size() << " steps, " << frames.size() << " frames p50 " << ms(percentile(frames, 0.5)) << " ms, p99 "
-            << ms(percentile(frames, 0.99)) << " ms; detail complete p50 " << ms(percentile(steps, 0.5)) << " ms, p99 "
-            << ms(percentile(steps, 0.99)) << " ms after a step (" << progressive << " steps drawn progressively); resident after "
+            << ms(percentile(frames, 0.99)) << " ms; detail complete p50 " << ms(percentile(steps, 0.5)) << " ms, p99 " << ms(percentile(steps, 0.99))
+            << " ms after a step (" << progressive << " steps drawn progressively); resident after "
             << QString::number(double(residentBytes()) / double(1 << 20), 'f', 0) << " MiB\n";
     };
     view.zoom()->fit();
@@ -326,10 +326,10 @@ void measureStatistics(const Session &session, const LoadFigures &load, QTextStr
     stats::rankSummary(session, stats::KernelClassifier::hta());
     const double seconds = double(timer.nsecsElapsed()) / 1e9;
     const std::uint64_t peak = peakResidentBytes();
-    out << "Statistics (all):      " << QString::number(seconds * 1000, 'f', 1) << " ms = "
-        << QString::number(seconds / std::max(load.seconds, 1e-9), 'f', 2) << " x the load; peak "
-        << QString::number(double(peak) / double(1 << 20), 'f', 1) << " MiB = "
-        << QString::number(double(peak) / std::max<double>(double(load.peakBytes), 1), 'f', 2) << " x the load's\n";
+    out << "Statistics (all):      " << QString::number(seconds * 1000, 'f', 1)
+        << " ms = " << QString::number(seconds / std::max(load.seconds, 1e-9), 'f', 2) << " x the load; peak "
+        << QString::number(double(peak) / double(1 << 20), 'f', 1)
+        << " MiB = " << QString::number(double(peak) / std::max<double>(double(load.peakBytes), 1), 'f', 2) << " x the load's\n";
 }
 
 // The area selection at its largest: every row of every rank over the whole
@@ -348,9 +348,9 @@ void measureSelectionSummary(const Session &session, const LoadFigures &load, QT
     std::int64_t slices = 0;
     for (std::size_t r = 0; r < table.rowCount(); ++r)
         slices += table.cell(r, 1).integer;
-    out << "Selection summary:     " << QString::number(seconds * 1000, 'f', 1) << " ms = "
-        << QString::number(seconds / std::max(load.seconds, 1e-9), 'f', 2) << " x the load (every row, whole session: "
-        << slices << " slices, " << table.rowCount() << " names)\n";
+    out << "Selection summary:     " << QString::number(seconds * 1000, 'f', 1)
+        << " ms = " << QString::number(seconds / std::max(load.seconds, 1e-9), 'f', 2) << " x the load (every row, whole session: " << slices
+        << " slices, " << table.rowCount() << " names)\n";
 }
 
 // The viewer as a user runs it, each in a process of its own, against the
@@ -376,8 +376,8 @@ void measureViewer(const QStringList &inputs, QTextStream &out)
             out << label << "could not be measured (a process did not run to the end)\n";
             return;
         }
-        out << label << QString::number(v->seconds, 'f', 2) << " s, peak " << QString::number(double(v->peakKiB) / 1024, 'f', 1)
-            << " MiB; " << cliName << " " << QString::number(c->seconds, 'f', 2) << " s, " << QString::number(double(c->peakKiB) / 1024, 'f', 1)
+        out << label << QString::number(v->seconds, 'f', 2) << " s, peak " << QString::number(double(v->peakKiB) / 1024, 'f', 1) << " MiB; "
+            << cliName << " " << QString::number(c->seconds, 'f', 2) << " s, " << QString::number(double(c->peakKiB) / 1024, 'f', 1)
             << " MiB: " << QString::number(v->seconds / c->seconds, 'f', 2) << "x the time, "
             << QString::number(double(v->peakKiB) / double(c->peakKiB), 'f', 2) << "x the memory\n";
     };
@@ -398,7 +398,8 @@ int runBench(const QStringList &arguments)
         "memory to its first frame and with the statistics filled."));
     parser.addHelpOption();
     addInputArgument(parser);
-    const QCommandLineOption framesOption(QStringLiteral("frames"), QStringLiteral("Random frames (default 200)."), QStringLiteral("N"), QStringLiteral("200"));
+    const QCommandLineOption framesOption(QStringLiteral("frames"), QStringLiteral("Random frames (default 200)."), QStringLiteral("N"),
+                                          QStringLiteral("200"));
     const QCommandLineOption noViewerOption(QStringLiteral("no-viewer"), QStringLiteral("Do not run the viewer process."));
     const QCommandLineOption budgetOption(QStringLiteral("memory-budget"),
                                           QStringLiteral("MiB of mapped rank detail to keep resident while scrolling (default: half the RAM)."),

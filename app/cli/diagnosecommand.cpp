@@ -32,16 +32,20 @@ QString findingsJson(const Session &session, const stats::Diagnosis &d)
         QJsonArray ranks;
         for (const int ri : f.rankIndices)
             ranks.append(session.ranks()[std::size_t(ri)].rank);
-        findings.append(QJsonObject{{QStringLiteral("id"), f.id}, {QStringLiteral("title"), f.title},
+        findings.append(QJsonObject{{QStringLiteral("id"), f.id},
+                                    {QStringLiteral("title"), f.title},
                                     {QStringLiteral("severity"), stats::severityName(f.severity)},
-                                    {QStringLiteral("cost_ns"), double(f.cost)}, {QStringLiteral("share"), f.share},
-                                    {QStringLiteral("ranks"), ranks}, {QStringLiteral("evidence"), f.evidence},
-                                    {QStringLiteral("advice"), f.advice}, {QStringLiteral("instances"), instances}});
+                                    {QStringLiteral("cost_ns"), double(f.cost)},
+                                    {QStringLiteral("share"), f.share},
+                                    {QStringLiteral("ranks"), ranks},
+                                    {QStringLiteral("evidence"), f.evidence},
+                                    {QStringLiteral("advice"), f.advice},
+                                    {QStringLiteral("instances"), instances}});
     }
     return jsonTerminalSafe(QString::fromUtf8(QJsonDocument(QJsonObject{{QStringLiteral("gpu_span_ns"), double(d.gpuSpan)},
-                                                       {QStringLiteral("findings"), findings},
-                                                       {QStringLiteral("notes"), QJsonArray::fromStringList(d.notes)}})
-                                 .toJson(QJsonDocument::Indented)));
+                                                                        {QStringLiteral("findings"), findings},
+                                                                        {QStringLiteral("notes"), QJsonArray::fromStringList(d.notes)}})
+                                                  .toJson(QJsonDocument::Indented)));
 }
 
 } // namespace
@@ -53,13 +57,14 @@ int runDiagnose(const QStringList &arguments)
         "What is wrong with this run, across all ranks: input starvation, blocking copies, synchronisation, launch-bound "
         "execution, stragglers, low utilisation; each with its cost, ranks, evidence and advice (docs/statistics.md, \"Diagnosis\")."));
     parser.addHelpOption();
-    const QCommandLineOption formatOption({QStringLiteral("f"), QStringLiteral("format")},
-                                          QStringLiteral("md (default), csv or json."), QStringLiteral("FORMAT"), QStringLiteral("md"));
-    const QCommandLineOption thresholdOption(QStringLiteral("threshold"),
-                                             QStringLiteral("Change a threshold (repeatable): gap-share (of the median step, 0.10), gap-without-steps-ms (1),\n"
-                                                            "input-coverage (0.5), launch-short-kernels (0.5), launch-idle (0.10), low-busy (0.5),\n"
-                                                            "low-unexplained (0.2), reported-share (0.01)."),
-                                             QStringLiteral("NAME=VALUE"));
+    const QCommandLineOption formatOption({QStringLiteral("f"), QStringLiteral("format")}, QStringLiteral("md (default), csv or json."),
+                                          QStringLiteral("FORMAT"), QStringLiteral("md"));
+    const QCommandLineOption thresholdOption(
+        QStringLiteral("threshold"),
+        QStringLiteral("Change a threshold (repeatable): gap-share (of the median step, 0.10), gap-without-steps-ms (1),\n"
+                       "input-coverage (0.5), launch-short-kernels (0.5), launch-idle (0.10), low-busy (0.5),\n"
+                       "low-unexplained (0.2), reported-share (0.01)."),
+        QStringLiteral("NAME=VALUE"));
     const QCommandLineOption commOption(QStringLiteral("comm-pattern"),
                                         QStringLiteral("Kernels whose name matches this regular expression are communication (the straggler finding\n"
                                                        "matches them across ranks), as in `stats --comm-pattern` and the viewer's Rank comparison;\n"
@@ -80,11 +85,13 @@ int runDiagnose(const QStringList &arguments)
         const QString name = setting.section(QLatin1Char('='), 0, 0).trimmed();
         bool ok = false;
         const double value = setting.section(QLatin1Char('='), 1).toDouble(&ok);
-        const std::map<QString, double *> shares{
-            {QStringLiteral("gap-share"), &thresholds.inLoopGapShareOfStep},    {QStringLiteral("input-coverage"), &thresholds.inputCoverage},
-            {QStringLiteral("launch-short-kernels"), &thresholds.launchBoundShortKernels}, {QStringLiteral("launch-idle"), &thresholds.launchBoundIdle},
-            {QStringLiteral("low-busy"), &thresholds.lowUtilisationBusy},       {QStringLiteral("low-unexplained"), &thresholds.lowUtilisationUnexplained},
-            {QStringLiteral("reported-share"), &thresholds.reportedShare}};
+        const std::map<QString, double *> shares{{QStringLiteral("gap-share"), &thresholds.inLoopGapShareOfStep},
+                                                 {QStringLiteral("input-coverage"), &thresholds.inputCoverage},
+                                                 {QStringLiteral("launch-short-kernels"), &thresholds.launchBoundShortKernels},
+                                                 {QStringLiteral("launch-idle"), &thresholds.launchBoundIdle},
+                                                 {QStringLiteral("low-busy"), &thresholds.lowUtilisationBusy},
+                                                 {QStringLiteral("low-unexplained"), &thresholds.lowUtilisationUnexplained},
+                                                 {QStringLiteral("reported-share"), &thresholds.reportedShare}};
         if (ok && value >= 0 && name == QLatin1String("gap-without-steps-ms")) {
             thresholds.inLoopGapWithoutSteps = TimeNs(value * 1e6);
         } else if (const auto it = shares.find(name); ok && value >= 0 && it != shares.end()) {

@@ -1,7 +1,7 @@
 // rankscope-cli diff: two runs (or two ranks) compared per kernel, NVTX
 // path, CUDA API call or copy kind, largest absolute change first.
-#include "clicommands.h"
 #include "analysis/analysisworkspace.h"
+#include "clicommands.h"
 #include "stats/comparison/rundiff.h"
 #include "stats/sampling/samplingcomparison.h"
 
@@ -13,17 +13,17 @@ namespace rankscope::cli {
 int runDiff(const QStringList &arguments)
 {
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral(
-        "Compare run A with run B (each a report or a folder of rank reports): per kernel, NVTX path, CUDA API call or "
-        "memcpy kind, the count, total and mean time on each side, the difference and the ratio, largest change first."));
+    parser.setApplicationDescription(
+        QStringLiteral("Compare run A with run B (each a report or a folder of rank reports): per kernel, NVTX path, CUDA API call or "
+                       "memcpy kind, the count, total and mean time on each side, the difference and the ratio, largest change first."));
     parser.addHelpOption();
     const QCommandLineOption reportOption({QStringLiteral("r"), QStringLiteral("report")},
                                           QStringLiteral("kernels (default), nvtx, api, memcpy, steps (step k of A against step k of B) or "
-                                                                         "collectives (skew and waits, each run's ranks matched among themselves) or "
-                                                                         "cpu_sampling (each function's share of the CPU samples)."), QStringLiteral("REPORT"),
-                                          QStringLiteral("kernels"));
-    const QCommandLineOption formatOption({QStringLiteral("f"), QStringLiteral("format")},
-                                          QStringLiteral("table (default), csv or json."), QStringLiteral("FORMAT"), QStringLiteral("table"));
+                                                         "collectives (skew and waits, each run's ranks matched among themselves) or "
+                                                         "cpu_sampling (each function's share of the CPU samples)."),
+                                          QStringLiteral("REPORT"), QStringLiteral("kernels"));
+    const QCommandLineOption formatOption({QStringLiteral("f"), QStringLiteral("format")}, QStringLiteral("table (default), csv or json."),
+                                          QStringLiteral("FORMAT"), QStringLiteral("table"));
     const QCommandLineOption normalizeOption(QStringLiteral("normalize-kernels"),
                                              QStringLiteral("Compare kernels without their template arguments and hashes."));
     const QCommandLineOption rankAOption(QStringLiteral("rank-a"), QStringLiteral("Only this rank of A (its place in A's ranks, from 0)."),
@@ -42,7 +42,8 @@ int runDiff(const QStringList &arguments)
     const QString format = parser.value(formatOption);
     if (!report || (format != QLatin1String("table") && format != QLatin1String("csv") && format != QLatin1String("json"))
         || parser.positionalArguments().size() != 2) {
-        QTextStream(&standardError()) << "rankscope-cli diff: give A and B, --report kernels|nvtx|api|memcpy|steps|collectives|cpu_sampling and --format table|csv|json\n";
+        QTextStream(&standardError())
+            << "rankscope-cli diff: give A and B, --report kernels|nvtx|api|memcpy|steps|collectives|cpu_sampling and --format table|csv|json\n";
         return 1;
     }
     const QString communicationPattern = parser.value(commOption);
@@ -74,7 +75,8 @@ int runDiff(const QStringList &arguments)
             bool ok = false;
             const int rank = parser.value(*option).toInt(&ok);
             if (!ok || rank < 0 || rank >= int(sides[std::size_t(side)]->ranks().size())) {
-                QTextStream(&standardError()) << "rankscope-cli diff: no rank " << parser.value(*option) << " in " << parser.positionalArguments()[side] << "\n";
+                QTextStream(&standardError()) << "rankscope-cli diff: no rank " << parser.value(*option) << " in "
+                                              << parser.positionalArguments()[side] << "\n";
                 return 1;
             }
             *target = rank;
@@ -85,9 +87,12 @@ int runDiff(const QStringList &arguments)
     };
     const Session &a = *sides[0], &b = *sides[1];
     // Each run's collectives matched among its ranks, by the run's workspace.
-    const auto collectivesOf = [&](const std::shared_ptr<const Session> &side) { return AnalysisWorkspace(side, settings).collectiveMatch(MatchClock::Recorded); };
-    const ResultTable table = *report == stats::DiffReport::Steps         ? stats::stepDiffTable(stats::diffSteps(a, b, options))
-                              : *report == stats::DiffReport::Collectives ? stats::collectiveDiffTable(stats::diffCollectives(*collectivesOf(sides[0]), *collectivesOf(sides[1])))
+    const auto collectivesOf = [&](const std::shared_ptr<const Session> &side) {
+        return AnalysisWorkspace(side, settings).collectiveMatch(MatchClock::Recorded);
+    };
+    const ResultTable table = *report == stats::DiffReport::Steps ? stats::stepDiffTable(stats::diffSteps(a, b, options))
+                              : *report == stats::DiffReport::Collectives
+                                  ? stats::collectiveDiffTable(stats::diffCollectives(*collectivesOf(sides[0]), *collectivesOf(sides[1])))
                               : *report == stats::DiffReport::CpuSampling
                                   ? stats::samplingDiffTable(samplesOf(a, options.rankA), samplesOf(b, options.rankB))
                                   : stats::diffTable(stats::diffRuns(a, b, *report, options), *report);

@@ -24,7 +24,7 @@ namespace {
 struct IndexOutcome {
     qsizetype file = 0; // in the serial order of the inputs
     bool failed = false;
-    QString text;       // the stdout line's tail, or the failure's reason
+    QString text; // the stdout line's tail, or the failure's reason
 };
 
 QString describe(const LoadResult &result, double seconds)
@@ -32,11 +32,15 @@ QString describe(const LoadResult &result, double seconds)
     const QString size = formatBinarySize(std::uint64_t(std::max<qint64>(QFileInfo(result.indexCachePath).size(), 0)));
     const QString time = QString::number(seconds, 'f', 2);
     switch (result.indexCache) {
-    case LoadResult::IndexCache::Opened: return QStringLiteral("up to date (%1, %2, checked in %3 s)").arg(result.indexCachePath, size, time);
-    case LoadResult::IndexCache::Written: return QStringLiteral("indexed in %1 s -> %2 (%3)").arg(time, result.indexCachePath, size);
-    case LoadResult::IndexCache::Rebuilt: return QStringLiteral("re-indexed in %1 s -> %2 (%3); %4").arg(time, result.indexCachePath, size, result.report->diagnostics.back().text);
+    case LoadResult::IndexCache::Opened:
+        return QStringLiteral("up to date (%1, %2, checked in %3 s)").arg(result.indexCachePath, size, time);
+    case LoadResult::IndexCache::Written:
+        return QStringLiteral("indexed in %1 s -> %2 (%3)").arg(time, result.indexCachePath, size);
+    case LoadResult::IndexCache::Rebuilt:
+        return QStringLiteral("re-indexed in %1 s -> %2 (%3); %4").arg(time, result.indexCachePath, size, result.report->diagnostics.back().text);
     case LoadResult::IndexCache::NotWritten:
-    case LoadResult::IndexCache::Unused: break;
+    case LoadResult::IndexCache::Unused:
+        break;
     }
     return result.report && !result.report->diagnostics.empty() ? result.report->diagnostics.back().text : QStringLiteral("no index cache written");
 }
@@ -75,11 +79,11 @@ std::vector<IndexOutcome> indexOverProcesses(const QStringList &files, const QSt
 int runIndex(const QStringList &arguments)
 {
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral(
-        "Build the index cache of each report: what loading builds, in one file that opens by mapping it. A cache is\n"
-        "used while its report keeps its path, size and modification time; a stale or damaged one is rebuilt.\n"
-        "Under mpirun or srun (built with -DRANKSCOPE_MPI=ON) the files are split over the processes by size and\n"
-        "process 0 prints what a single process prints."));
+    parser.setApplicationDescription(
+        QStringLiteral("Build the index cache of each report: what loading builds, in one file that opens by mapping it. A cache is\n"
+                       "used while its report keeps its path, size and modification time; a stale or damaged one is rebuilt.\n"
+                       "Under mpirun or srun (built with -DRANKSCOPE_MPI=ON) the files are split over the processes by size and\n"
+                       "process 0 prints what a single process prints."));
     parser.addHelpOption();
     addInputArgument(parser);
     parser.process(arguments);

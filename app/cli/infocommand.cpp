@@ -35,8 +35,8 @@ void printRank(QTextStream &out, const RankEntry &entry, bool memoryParts)
         out << ", schema " << r.meta.schemaVersion;
     out << "\n";
     if (r.meta.worldSize)
-        out << "  Distributed: rank " << r.meta.declaredRank.value_or(-1) << " of " << *r.meta.worldSize << ", backend "
-            << r.meta.distributedBackend << ", " << r.meta.processGroups.size() << " process group(s)\n";
+        out << "  Distributed: rank " << r.meta.declaredRank.value_or(-1) << " of " << *r.meta.worldSize << ", backend " << r.meta.distributedBackend
+            << ", " << r.meta.processGroups.size() << " process group(s)\n";
     if (!r.meta.hostName.isEmpty())
         out << "  Host:        " << r.meta.hostName << "\n";
     for (const GpuInfo &g : r.gpus) {
@@ -57,18 +57,18 @@ void printRank(QTextStream &out, const RankEntry &entry, bool memoryParts)
     const TimeRange span = r.extent();
     out << "  Time span:   " << span.start << " .. " << span.end << " ns (" << QString::number(double(span.duration()) / 1e9, 'f', 3)
         << " s), session offset " << entry.sessionOffset << " ns, UTC start " << r.meta.utcStartNs << " ns\n";
-    out << "  Events:      kernels " << r.eventCount(TrackKind::Kernel) << ", memcpy " << r.eventCount(TrackKind::Memcpy)
-        << ", memset " << r.eventCount(TrackKind::Memset) << ", sync " << r.eventCount(TrackKind::Sync)
-        << ", CUDA API " << r.eventCount(TrackKind::CudaApi) << ", NVTX " << r.eventCount(TrackKind::Nvtx)
-        << ", OS runtime " << r.eventCount(TrackKind::OsRuntime) << " (total " << r.eventCount() << ")\n";
+    out << "  Events:      kernels " << r.eventCount(TrackKind::Kernel) << ", memcpy " << r.eventCount(TrackKind::Memcpy) << ", memset "
+        << r.eventCount(TrackKind::Memset) << ", sync " << r.eventCount(TrackKind::Sync) << ", CUDA API " << r.eventCount(TrackKind::CudaApi)
+        << ", NVTX " << r.eventCount(TrackKind::Nvtx) << ", OS runtime " << r.eventCount(TrackKind::OsRuntime) << " (total " << r.eventCount()
+        << ")\n";
     std::size_t samples = 0;
     for (const CounterTrack &c : r.counters)
         samples += c.time.size();
     out << "  Counters:    " << r.counters.size() << " tracks, " << samples << " samples\n";
     if (!r.sampling.isEmpty())
-        out << "  CPU samples: " << r.sampling.samples.size() << " on " << r.sampling.threads.size() << " threads; "
-            << r.sampling.chainCount() << " distinct callchains of " << r.sampling.frames.size() << " distinct frames; "
-            << r.sampling.backtraces.size() << " calls with a backtrace\n";
+        out << "  CPU samples: " << r.sampling.samples.size() << " on " << r.sampling.threads.size() << " threads; " << r.sampling.chainCount()
+            << " distinct callchains of " << r.sampling.frames.size() << " distinct frames; " << r.sampling.backtraces.size()
+            << " calls with a backtrace\n";
     out << "  Tracks:      " << r.tracks.size() << "\n";
     out << "  Diagnostics: " << r.diagnostics.size() << "\n";
     out << "  Load time:   " << QString::number(r.loadSeconds * 1000.0, 'f', 1) << " ms\n";
@@ -93,8 +93,7 @@ int runInfo(const QStringList &arguments)
     parser.setApplicationDescription(QStringLiteral("Print, per rank: file, nsys version and schema, GPUs, processes, "
                                                     "event counts, time span, load time and memory."));
     parser.addHelpOption();
-    const QCommandLineOption memoryOption(QStringLiteral("memory"),
-                                          QStringLiteral("Also print where each rank's model size goes, part by part."));
+    const QCommandLineOption memoryOption(QStringLiteral("memory"), QStringLiteral("Also print where each rank's model size goes, part by part."));
     parser.addOption(memoryOption);
     addInputArgument(parser);
     parser.process(arguments);

@@ -1,18 +1,18 @@
 // rankscope-cli: the headless side of Rankscope. The same statistics as the
 // viewer, printed like `nsys stats` prints them, without nsys installed.
 #include "clicommands.h"
-#include "processworld.h"
 #include "core/memoryusage.h"
 #include "core/units.h"
 #include "heappages.h"
 #include "load/traceloader.h"
+#include "processworld.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QCoreApplication>
+#include <QTextStream>
 #include <memory>
 #include <new>
-#include <QTextStream>
 
 namespace {
 
@@ -45,7 +45,8 @@ int run(int argc, char **argv)
     parser.setOptionsAfterPositionalArgumentsMode(QCommandLineParser::ParseAsPositionalArguments);
     parser.addHelpOption();
     parser.addVersionOption();
-    parser.addPositionalArgument(QStringLiteral("command"), QStringLiteral("stats, diagnose, diff, info, index or bench"), QStringLiteral("<command> [options] FILE|DIR..."));
+    parser.addPositionalArgument(QStringLiteral("command"), QStringLiteral("stats, diagnose, diff, info, index or bench"),
+                                 QStringLiteral("<command> [options] FILE|DIR..."));
     QStringList args = QCoreApplication::arguments();
     if (!parser.parse(args.mid(0, 2))) {
         QTextStream(&rankscope::cli::standardError()) << "rankscope-cli: " << parser.errorText() << "\n";

@@ -36,7 +36,9 @@ std::vector<qsizetype> myShareOf(const QStringList &files);
 // processes sent (every byte was still received, so no process waits).
 struct GatherTooLarge : std::runtime_error {
     explicit GatherTooLarge(std::int64_t bytes)
-        : std::runtime_error("process 0 cannot hold the " + std::to_string(bytes) + " bytes the other processes sent"), missingBytes(bytes) {}
+        : std::runtime_error("process 0 cannot hold the " + std::to_string(bytes) + " bytes the other processes sent"), missingBytes(bytes)
+    {
+    }
     std::int64_t missingBytes;
 };
 

@@ -32,8 +32,7 @@ constexpr qint64 kWholeReport = -1;
 constexpr quint8 kTable = 1, kCollectiveOps = 2, kBreakdown = 3, kComparisonRow = 4;
 
 // Each rank of one loaded file, its collective records in its report's time.
-void writeCollectiveOps(QDataStream &out, const QString &file, const ReportPtr &report, const stats::KernelClassifier &classes,
-                        bool withOtherGpuWork)
+void writeCollectiveOps(QDataStream &out, const QString &file, const ReportPtr &report, const stats::KernelClassifier &classes, bool withOtherGpuWork)
 {
     for (const stats::ReportRankOps &rank : stats::collectiveOpsOfReport(report, classes, withOtherGpuWork)) {
         QByteArray bytes;
@@ -45,7 +44,7 @@ void writeCollectiveOps(QDataStream &out, const QString &file, const ReportPtr &
 
 // Each rank of one loaded file, what `partOf(session, rank index)` makes
 // of it, as a record of kind `what`.
-template<class PartOf>
+template <class PartOf>
 void writeRankParts(QDataStream &out, quint8 what, const QString &file, const ReportPtr &report, PartOf &&partOf)
 {
     const Session alone = Session::fromReports({report});
@@ -60,7 +59,7 @@ void writeRankParts(QDataStream &out, quint8 what, const QString &file, const Re
 
 } // namespace
 
-template<class Part>
+template <class Part>
 std::vector<std::optional<Part>> GatheredResults::partsFor(const Session &session,
                                                            const std::map<std::pair<QString, qint64>, QByteArray> &bytes) const
 {
@@ -144,13 +143,11 @@ GatheredResults perFileResultsAcrossProcesses(const QStringList &inputs, const Q
         if (collectives)
             writeCollectiveOps(out, files[i], loaded.report, stats::collectiveClassesFor(options), otherGpuWork);
         if (breakdowns)
-            writeRankParts(out, kBreakdown, files[i], loaded.report, [&](const Session &alone, int ri) {
-                return stats::rankBreakdownParts(alone, ri, stats::breakdownClassesFor(options));
-            });
+            writeRankParts(out, kBreakdown, files[i], loaded.report,
+                           [&](const Session &alone, int ri) { return stats::rankBreakdownParts(alone, ri, stats::breakdownClassesFor(options)); });
         if (comparisonRows)
-            writeRankParts(out, kComparisonRow, files[i], loaded.report, [&](const Session &alone, int ri) {
-                return stats::rankComparisonRowOf(alone, ri, stats::collectiveClassesFor(options));
-            });
+            writeRankParts(out, kComparisonRow, files[i], loaded.report,
+                           [&](const Session &alone, int ri) { return stats::rankComparisonRowOf(alone, ri, stats::collectiveClassesFor(options)); });
     }
     QList<QByteArray> parts;
     try {
@@ -174,7 +171,9 @@ GatheredResults perFileResultsAcrossProcesses(const QStringList &inputs, const Q
                 qint64 pid = kWholeReport;
                 QByteArray bytes;
                 in >> pid >> bytes;
-                auto &into = what == kCollectiveOps ? gathered.m_collectiveOps : what == kBreakdown ? gathered.m_breakdowns : gathered.m_comparisonRows;
+                auto &into = what == kCollectiveOps ? gathered.m_collectiveOps
+                             : what == kBreakdown   ? gathered.m_breakdowns
+                                                    : gathered.m_comparisonRows;
                 if (in.status() == QDataStream::Ok)
                     into[{file, pid}] = std::move(bytes);
             } else {

@@ -41,15 +41,14 @@ public:
     stats::GatheredComparisonRows comparisonRowsFor(const Session &session) const;
 
 private:
-    friend GatheredResults perFileResultsAcrossProcesses(const QStringList &, const QString &, const QStringList &,
-                                                         const AnalysisSettings &);
+    friend GatheredResults perFileResultsAcrossProcesses(const QStringList &, const QString &, const QStringList &, const AnalysisSettings &);
     std::map<std::pair<QString, QString>, QByteArray> m_bytes; // (file, report) -> the table, serialised
     // (file, process id or -1 for a whole report) -> its collective records, serialised
     std::map<std::pair<QString, qint64>, QByteArray> m_collectiveOps;
     std::map<std::pair<QString, qint64>, QByteArray> m_breakdowns;     // the same keys -> rank_summary's parts
     std::map<std::pair<QString, qint64>, QByteArray> m_comparisonRows; // the same keys -> rank_comparison's rows
 
-    template<class Part>
+    template <class Part>
     std::vector<std::optional<Part>> partsFor(const Session &session, const std::map<std::pair<QString, qint64>, QByteArray> &bytes) const;
 };
 
@@ -62,6 +61,6 @@ private:
 // rest uncomputed: process 0 computes those itself.
 constexpr qsizetype kMaxBytesPerProcess = qsizetype(256) << 20;
 GatheredResults perFileResultsAcrossProcesses(const QStringList &inputs, const QString &cacheDirectory, const QStringList &reports,
-                                             const AnalysisSettings &options);
+                                              const AnalysisSettings &options);
 
 } // namespace rankscope::cli

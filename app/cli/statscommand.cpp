@@ -1,17 +1,17 @@
 #include "analysis/analysisworkspace.h"
 #include "clicommands.h"
+#include "core/memoryusage.h"
 #include "core/outputnames.h"
 #include "core/safefiles.h"
-#include "processworld.h"
-#include "statsacrossprocesses.h"
-#include "core/memoryusage.h"
 #include "core/units.h"
 #include "load/cache/indexcache.h"
-#include "stats/ranks/collectiveinputs.h"
+#include "processworld.h"
 #include "stats/criticalpath/criticalpath.h"
-#include "stats/ranks/stepmatrix.h"
 #include "stats/kernelclasses.h"
+#include "stats/ranks/collectiveinputs.h"
+#include "stats/ranks/stepmatrix.h"
 #include "stats/reportcatalog.h"
+#include "statsacrossprocesses.h"
 
 #include <QCommandLineParser>
 #include <QFileInfo>
@@ -118,7 +118,7 @@ QString formatTable(const ResultTable &table, const QString &format, CsvCells ce
 
 QString extensionFor(const QString &format)
 {
-    return format == QLatin1String("json") ? QStringLiteral("json")
+    return format == QLatin1String("json")    ? QStringLiteral("json")
            : format == QLatin1String("table") ? QStringLiteral("txt")
                                               : QStringLiteral("csv");
 }
@@ -128,62 +128,70 @@ QString extensionFor(const QString &format)
 int runStats(const QStringList &arguments)
 {
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral(
-        "Print statistics reports for Nsight Systems SQLite exports and PyTorch profiler traces, with the same values,\n"
-        "columns and rounding as `nsys stats --format csv` (and `nsys analyze` for the rules).\n") + reportListHelp());
+    parser.setApplicationDescription(
+        QStringLiteral("Print statistics reports for Nsight Systems SQLite exports and PyTorch profiler traces, with the same values,\n"
+                       "columns and rounding as `nsys stats --format csv` (and `nsys analyze` for the rules).\n")
+        + reportListHelp());
     parser.addHelpOption();
     const QCommandLineOption reportOption({QStringLiteral("r"), QStringLiteral("report")},
-                                          QStringLiteral("Reports to print, comma separated (default: all)."),
-                                          QStringLiteral("NAME[,NAME...]"));
+                                          QStringLiteral("Reports to print, comma separated (default: all)."), QStringLiteral("NAME[,NAME...]"));
     const QCommandLineOption formatOption({QStringLiteral("f"), QStringLiteral("format")},
-                                          QStringLiteral("Output format: csv, table or json (default: csv)."),
-                                          QStringLiteral("FORMAT"), QStringLiteral("csv"));
-    const QCommandLineOption outputOption({QStringLiteral("o"), QStringLiteral("output")},
-                                          QStringLiteral("Write PREFIX_<report>.<ext> (several files: PREFIX_<file>_<report>.<ext>; two files of one "
-                                                         "name get a hash of their path after it) instead of printing. A file that exists is left alone "
-                                                         "(that report fails) unless --force-overwrite."),
-                                          QStringLiteral("PREFIX"));
+                                          QStringLiteral("Output format: csv, table or json (default: csv)."), QStringLiteral("FORMAT"),
+                                          QStringLiteral("csv"));
+    const QCommandLineOption outputOption(
+        {QStringLiteral("o"), QStringLiteral("output")},
+        QStringLiteral("Write PREFIX_<report>.<ext> (several files: PREFIX_<file>_<report>.<ext>; two files of one "
+                       "name get a hash of their path after it) instead of printing. A file that exists is left alone "
+                       "(that report fails) unless --force-overwrite."),
+        QStringLiteral("PREFIX"));
     const QCommandLineOption overwriteOption(QStringLiteral("force-overwrite"), QStringLiteral("With -o: replace files that exist."));
     const QCommandLineOption gapOption(QStringLiteral("gap-threshold"),
                                        readersHelp(stats::ReportSetting::GapThreshold, QStringLiteral("smallest gap to list, in ms (default 500).")),
                                        QStringLiteral("MS"), QStringLiteral("500"));
-    const QCommandLineOption utilOption(QStringLiteral("util-threshold"),
-                                        readersHelp(stats::ReportSetting::UtilThreshold, QStringLiteral("list chunks under this in-use % (default 50).")),
-                                        QStringLiteral("PERCENT"), QStringLiteral("50"));
+    const QCommandLineOption utilOption(
+        QStringLiteral("util-threshold"),
+        readersHelp(stats::ReportSetting::UtilThreshold, QStringLiteral("list chunks under this in-use % (default 50).")), QStringLiteral("PERCENT"),
+        QStringLiteral("50"));
     const QCommandLineOption commOption(QStringLiteral("comm-pattern"),
                                         readersHelp(stats::ReportSetting::CommunicationPattern,
                                                     QStringLiteral("kernels whose name matches REGEX are communication, replacing the built-in "
                                                                    "patterns (default: %1; rank_summary: HTA's)."))
                                             .arg(stats::defaultCommunicationPattern()),
                                         QStringLiteral("REGEX"));
-    const QCommandLineOption alignOption(QStringLiteral("align"),
-                                         readersHelp(stats::ReportSetting::Alignment, QStringLiteral("'recorded' (the reports' UTC starts, default) or 'collectives' "
-                                                                                                     "(each rank shifted so matched collectives end together).")),
-                                         QStringLiteral("HOW"), QStringLiteral("recorded"));
-    const QCommandLineOption rowsOption(QStringLiteral("rows"),
-                                        readersHelp(stats::ReportSetting::RuleRows, QStringLiteral("at most N rows, the longest first (default 50, as nsys analyze; -1: all).")),
-                                        QStringLiteral("N"), QStringLiteral("50"));
-    const QCommandLineOption binsOption(QStringLiteral("bins"),
-                                        readersHelp(stats::ReportSetting::MapBins, QStringLiteral("time bins across where the GPUs work (default 30).")),
-                                        QStringLiteral("N"), QStringLiteral("30"));
-    const QCommandLineOption csvRawOption(QStringLiteral("csv-raw"),
-                                          QStringLiteral("CSV: write names as the trace has them, as nsys does; by default control characters in names "
-                                                         "are written as \\xNN and a name that a spreadsheet would take as a formula (beginning with "
-                                                         "= + - @) is written behind a '."));
-    const QCommandLineOption stepOption(QStringLiteral("step"),
-                                        readersHelp(stats::ReportSetting::Step, QStringLiteral("only step N (its number from 0, as the Steps panel counts them).")),
-                                        QStringLiteral("N"));
-    const QCommandLineOption stepNamesOption(QStringLiteral("step-names"),
-                                             readersHelp(stats::ReportSetting::StepNames, QStringLiteral("the step ranges' names (an unanchored REGEX; default: "
-                                                                                                             "ProfilerStep#N, \"step N\", \"iteration N\").")),
-                                             QStringLiteral("REGEX"));
-    const QCommandLineOption whatIfOption(QStringLiteral("what-if"),
-                                          readersHelp(stats::ReportSetting::WhatIf, QStringLiteral("re-solve each step with durations scaled: 'kernel:REGEX=0.8' (kernels whose "
-                                                         "name matches take 0.8 of their time), 'nvtx:REGEX=0.5' (the host time inside matching ranges), "
-                                                         "'rank:N=0.9' (what rank N computes). Repeat it to combine.")),
-                                          QStringLiteral("TARGET:WHAT=FACTOR"));
-    parser.addOptions({reportOption, formatOption, outputOption, overwriteOption, gapOption, utilOption, commOption, alignOption, rowsOption, binsOption, csvRawOption,
-                       stepOption, stepNamesOption, whatIfOption});
+    const QCommandLineOption alignOption(
+        QStringLiteral("align"),
+        readersHelp(stats::ReportSetting::Alignment, QStringLiteral("'recorded' (the reports' UTC starts, default) or 'collectives' "
+                                                                    "(each rank shifted so matched collectives end together).")),
+        QStringLiteral("HOW"), QStringLiteral("recorded"));
+    const QCommandLineOption rowsOption(
+        QStringLiteral("rows"),
+        readersHelp(stats::ReportSetting::RuleRows, QStringLiteral("at most N rows, the longest first (default 50, as nsys analyze; -1: all).")),
+        QStringLiteral("N"), QStringLiteral("50"));
+    const QCommandLineOption binsOption(
+        QStringLiteral("bins"), readersHelp(stats::ReportSetting::MapBins, QStringLiteral("time bins across where the GPUs work (default 30).")),
+        QStringLiteral("N"), QStringLiteral("30"));
+    const QCommandLineOption csvRawOption(
+        QStringLiteral("csv-raw"), QStringLiteral("CSV: write names as the trace has them, as nsys does; by default control characters in names "
+                                                  "are written as \\xNN and a name that a spreadsheet would take as a formula (beginning with "
+                                                  "= + - @) is written behind a '."));
+    const QCommandLineOption stepOption(
+        QStringLiteral("step"),
+        readersHelp(stats::ReportSetting::Step, QStringLiteral("only step N (its number from 0, as the Steps panel counts them).")),
+        QStringLiteral("N"));
+    const QCommandLineOption stepNamesOption(
+        QStringLiteral("step-names"),
+        readersHelp(stats::ReportSetting::StepNames, QStringLiteral("the step ranges' names (an unanchored REGEX; default: "
+                                                                    "ProfilerStep#N, \"step N\", \"iteration N\").")),
+        QStringLiteral("REGEX"));
+    const QCommandLineOption whatIfOption(
+        QStringLiteral("what-if"),
+        readersHelp(stats::ReportSetting::WhatIf,
+                    QStringLiteral("re-solve each step with durations scaled: 'kernel:REGEX=0.8' (kernels whose "
+                                   "name matches take 0.8 of their time), 'nvtx:REGEX=0.5' (the host time inside matching ranges), "
+                                   "'rank:N=0.9' (what rank N computes). Repeat it to combine.")),
+        QStringLiteral("TARGET:WHAT=FACTOR"));
+    parser.addOptions({reportOption, formatOption, outputOption, overwriteOption, gapOption, utilOption, commOption, alignOption, rowsOption,
+                       binsOption, csvRawOption, stepOption, stepNamesOption, whatIfOption});
     addInputArgument(parser);
     parser.process(arguments);
 
@@ -193,14 +201,12 @@ int runStats(const QStringList &arguments)
         QTextStream(&standardError()) << "rankscope-cli: unknown format '" << format << "' (csv, table or json)\n";
         return 1;
     }
-    QStringList reports = parser.isSet(reportOption)
-                              ? parser.value(reportOption).split(QLatin1Char(','), Qt::SkipEmptyParts)
-                              : stats::reportNames();
+    QStringList reports = parser.isSet(reportOption) ? parser.value(reportOption).split(QLatin1Char(','), Qt::SkipEmptyParts) : stats::reportNames();
     for (QString &name : reports) {
         name = name.trimmed();
         if (!stats::isKnownReport(name)) {
-            QTextStream(&standardError()) << "rankscope-cli: unknown report '" << name << "'; known: "
-                                << stats::reportNames().join(QStringLiteral(", ")) << "\n";
+            QTextStream(&standardError()) << "rankscope-cli: unknown report '" << name
+                                          << "'; known: " << stats::reportNames().join(QStringLiteral(", ")) << "\n";
             return 1;
         }
     }
@@ -258,8 +264,7 @@ int runStats(const QStringList &arguments)
     // Under MPI the processes index their shares of the files and run the
     // per-file reports on them in parallel; process 0 then opens them all
     // from their caches and prints, so the output is a single process's.
-    GatheredResults gathered =
-        perFileResultsAcrossProcesses(parser.positionalArguments(), indexCacheDirectoryFrom(parser), reports, options);
+    GatheredResults gathered = perFileResultsAcrossProcesses(parser.positionalArguments(), indexCacheDirectoryFrom(parser), reports, options);
     if (!processWorld().isFirst())
         return 0;
     std::optional<Session> loadedSession = loadInputs(parser);
@@ -293,7 +298,7 @@ int runStats(const QStringList &arguments)
             };
             if (writtenPaths.contains(path))
                 return fail(QStringLiteral("not written: this run wrote that file already"));
-            struct stat existing {};
+            struct stat existing { };
             if (!parser.isSet(overwriteOption) && ::lstat(QFile::encodeName(path).constData(), &existing) == 0)
                 return fail(QStringLiteral("exists: not replaced (use --force-overwrite to replace it)"));
             AtomicFileWriter file(path); // a link planted under the name is replaced, not followed
@@ -326,8 +331,9 @@ int runStats(const QStringList &arguments)
             return compute();
         } catch (const std::bad_alloc &) {
             releaseFreedMemory();
-            printFailure(source, QStringLiteral("%1: ran out of memory computing it (%2 is available to this process now); the other reports still print")
-                                     .arg(name, formatBinarySize(availableMemoryBytes())));
+            printFailure(source,
+                         QStringLiteral("%1: ran out of memory computing it (%2 is available to this process now); the other reports still print")
+                             .arg(name, formatBinarySize(availableMemoryBytes())));
             reportFailed = true;
             return std::nullopt;
         }
@@ -344,20 +350,19 @@ int runStats(const QStringList &arguments)
     }
     // The ranks' communication kernels: gathered from the processes under
     // MPI, else read here once.
-    const std::size_t gatheredRanks = workspace.withCollectiveInputs([&](stats::CollectiveInputs &records) { return gathered.giveCollectiveOps(records); });
+    const std::size_t gatheredRanks =
+        workspace.withCollectiveInputs([&](stats::CollectiveInputs &records) { return gathered.giveCollectiveOps(records); });
     const stats::GatheredBreakdowns breakdowns = gathered.breakdownsFor(session);
     const stats::GatheredComparisonRows comparisonRows = gathered.comparisonRowsFor(session);
     // For tests/mpi/tst_mpi.sh: proof that the records came from the processes.
     if (qEnvironmentVariableIsSet("RANKSCOPE_REPORT_GATHERED") && processWorld().size > 1) {
-        QTextStream(&standardError()) << "gathered: " << gatheredRanks << " of " << session.ranks().size()
-                            << " ranks' collective records\n";
+        QTextStream(&standardError()) << "gathered: " << gatheredRanks << " of " << session.ranks().size() << " ranks' collective records\n";
         auto count = [](const auto &parts) { return std::count_if(parts.begin(), parts.end(), [](const auto &p) { return p.has_value(); }); };
         QTextStream(&standardError()) << "gathered: " << count(breakdowns) << " of " << session.ranks().size() << " ranks' breakdowns\n";
         QTextStream(&standardError()) << "gathered: " << count(comparisonRows) << " of " << session.ranks().size() << " ranks' comparison rows\n";
     }
     if (!session.ranks().empty())
-        for (const QString &name : wholeSession)
-        {
+        for (const QString &name : wholeSession) {
             const std::optional<ResultTable> table = computed(name, QStringLiteral("all ranks"), [&] {
                 return workspace.withCollectiveInputs([&](stats::CollectiveInputs &records) {
                     return *stats::runSessionReport(name, session, options, {records, &breakdowns, &comparisonRows});

@@ -18,7 +18,7 @@ namespace rankscope {
 class CollectiveLookup : public QObject {
     Q_OBJECT
 public:
-    explicit CollectiveLookup(QObject *parent = nullptr) : QObject(parent), m_job(this) {}
+    explicit CollectiveLookup(QObject *parent = nullptr) : QObject(parent), m_job(this) { }
 
     // The session and the communication classes; null: none.
     void setWorkspace(WorkspacePtr workspace);

@@ -5,10 +5,10 @@
 #include "heappages.h"
 #include "load/traceloader.h"
 #include "mainwindow.h"
-#include "sessioncontroller.h"
 #include "panels/statsdock.h"
 #include "screenshot.h"
 #include "session/session.h"
+#include "sessioncontroller.h"
 #include "timeline/timelineview.h"
 
 #include <QApplication>
@@ -20,7 +20,7 @@
 int main(int argc, char **argv)
 {
     rankscope::rerunWithHugePageHeap(argv); // before any thread starts
-    QElapsedTimer started; // for --first-frame
+    QElapsedTimer started;                  // for --first-frame
     started.start();
     // Screenshots need no display: pick the offscreen platform unless the
     // caller chose one.
@@ -39,20 +39,21 @@ int main(int argc, char **argv)
     QApplication::setWindowIcon(icon);
 
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral("Timeline viewer for multi-rank GPU training traces (Nsight Systems SQLite exports, PyTorch profiler JSON). "
-                                                    "With no file, opens the bundled demo traces."));
+    parser.setApplicationDescription(
+        QStringLiteral("Timeline viewer for multi-rank GPU training traces (Nsight Systems SQLite exports, PyTorch profiler JSON). "
+                       "With no file, opens the bundled demo traces."));
     parser.addHelpOption();
     parser.addVersionOption();
-    const QCommandLineOption screenshotOption(QStringLiteral("screenshot"),
-                                              QStringLiteral("Load, render the window offscreen to OUT.png and exit."), QStringLiteral("OUT.png"));
+    const QCommandLineOption screenshotOption(QStringLiteral("screenshot"), QStringLiteral("Load, render the window offscreen to OUT.png and exit."),
+                                              QStringLiteral("OUT.png"));
     const QCommandLineOption sizeOption(QStringLiteral("size"), QStringLiteral("Window size for --screenshot (default 1600x900)."),
                                         QStringLiteral("WxH"), QStringLiteral("1600x900"));
     const QCommandLineOption rangeOption(QStringLiteral("range"),
                                          QStringLiteral("Visible range for --screenshot, relative to the session start "
                                                         "(units ns, us, ms, s; a bare number is seconds), e.g. 2s:2.5s."),
                                          QStringLiteral("START:END"));
-    const QCommandLineOption panelOption(QStringLiteral("panel"),
-                                         QStringLiteral("Show a statistics panel: memcpy, gaps, summaries or ranks."), QStringLiteral("NAME"));
+    const QCommandLineOption panelOption(QStringLiteral("panel"), QStringLiteral("Show a statistics panel: memcpy, gaps, summaries or ranks."),
+                                         QStringLiteral("NAME"));
     const QCommandLineOption compareOption(QStringLiteral("compare"),
                                            QStringLiteral("Compare the files opened (run A) with run B: a trace file or a directory of rank files "
                                                           "(repeat for more files of run B)."),

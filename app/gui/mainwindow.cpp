@@ -60,8 +60,8 @@ constexpr int kWidestRestoredLabels = 800;
 } // namespace
 
 MainWindow::MainWindow(QWidget *parent)
-    : QMainWindow(parent), m_timeline(new TimelineView(this)), m_details(new DetailsPanel(this)),
-      m_diagnostics(new DiagnosticsPanel(this)), m_events(new EventsPanel(this)), m_selection(new SelectionPanel(this)), m_search(new SearchBar(this)), m_opener(new TraceOpener(this)),
+    : QMainWindow(parent), m_timeline(new TimelineView(this)), m_details(new DetailsPanel(this)), m_diagnostics(new DiagnosticsPanel(this)),
+      m_events(new EventsPanel(this)), m_selection(new SelectionPanel(this)), m_search(new SearchBar(this)), m_opener(new TraceOpener(this)),
       m_stats(new StatsDock(this)), m_session(new SessionController(m_timeline, m_stats, this))
 {
     setWindowTitle(QStringLiteral("Rankscope"));
@@ -95,7 +95,7 @@ MainWindow::MainWindow(QWidget *parent)
     tabifyDockWidget(m_statsDock, eventsDock);
     tabifyDockWidget(eventsDock, selectionDock);
     m_statsDock->hide();
-    m_stats->setComputeInBackground(true); // a huge trace must not freeze the window
+    m_stats->setComputeInBackground(true);  // a huge trace must not freeze the window
     m_stats->setComputeOnlyWhenShown(true); // nor cost minutes of CPU for a closed dock
     // Which kernels count as communication is the user's choice, kept between runs.
     m_stats->ranks()->setCommunicationPattern(QSettings().value(kCommunicationPatternKey).toString());
@@ -135,8 +135,9 @@ MainWindow::MainWindow(QWidget *parent)
     });
     connect(m_opener->job(), &SessionLoadJob::wholeProgress, this, [this](int percent) {
         if (m_session->recorded())
-            statusBar()->showMessage(tr("%n rank(s) shown from their summaries; checking their index caches: %1%", nullptr,
-                                        int(m_session->recorded()->ranks().size())).arg(percent));
+            statusBar()->showMessage(
+                tr("%n rank(s) shown from their summaries; checking their index caches: %1%", nullptr, int(m_session->recorded()->ranks().size()))
+                    .arg(percent));
     });
     connect(m_opener, &TraceOpener::madeWhole, this, [this](const std::shared_ptr<const Session> &whole) {
         m_session->replaceWithWhole(whole);
@@ -166,19 +167,26 @@ MainWindow::~MainWindow() = default;
 void MainWindow::createMenus()
 {
     QMenu *file = menuBar()->addMenu(tr("&File"));
-    file->addAction(tr("&Open..."), QKeySequence(Qt::CTRL | Qt::Key_O), this, [this] {
-        const QStringList paths = QFileDialog::getOpenFileNames(this, tr("Open traces"), openFolder(),
-                                                                tr("Traces (*.sqlite *.nsys-rep *.qdrep *.json *.json.gz);;Nsight Systems SQLite exports (*.sqlite);;"
-                                                                   "Nsight Systems reports, exported with nsys (*.nsys-rep *.qdrep);;PyTorch profiler traces (*.json *.json.gz);;All files (*)"));
-        if (!paths.isEmpty())
-            open(paths);
-    })->setStatusTip(tr("open trace files or folders as one session"));
-    file->addAction(tr("&Compare With..."), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O), this, [this] {
-        const QStringList paths = QFileDialog::getOpenFileNames(this, tr("Compare with traces (run B)"), openFolder(),
-                                                                tr("Traces (*.sqlite *.nsys-rep *.qdrep *.json *.json.gz);;All files (*)"));
-        if (!paths.isEmpty())
-            compareWith(paths);
-    })->setStatusTip(tr("compare with another run (run B)"));
+    file->addAction(
+            tr("&Open..."), QKeySequence(Qt::CTRL | Qt::Key_O), this,
+            [this] {
+                const QStringList paths = QFileDialog::getOpenFileNames(
+                    this, tr("Open traces"), openFolder(),
+                    tr("Traces (*.sqlite *.nsys-rep *.qdrep *.json *.json.gz);;Nsight Systems SQLite exports (*.sqlite);;"
+                       "Nsight Systems reports, exported with nsys (*.nsys-rep *.qdrep);;PyTorch profiler traces (*.json *.json.gz);;All files (*)"));
+                if (!paths.isEmpty())
+                    open(paths);
+            })
+        ->setStatusTip(tr("open trace files or folders as one session"));
+    file->addAction(tr("&Compare With..."), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O), this,
+                    [this] {
+                        const QStringList paths =
+                            QFileDialog::getOpenFileNames(this, tr("Compare with traces (run B)"), openFolder(),
+                                                          tr("Traces (*.sqlite *.nsys-rep *.qdrep *.json *.json.gz);;All files (*)"));
+                        if (!paths.isEmpty())
+                            compareWith(paths);
+                    })
+        ->setStatusTip(tr("compare with another run (run B)"));
     m_compareRanksAction = file->addAction(tr("Compare Two Ran&ks..."), this, &MainWindow::chooseRanksToCompare);
     m_compareRanksAction->setEnabled(false);
     m_recentMenu = file->addMenu(tr("Open &Recent"));
@@ -191,12 +199,15 @@ void MainWindow::createMenus()
     });
     file->addSeparator();
     QMenu *exportMenu = file->addMenu(tr("&Export"));
-    for (const auto &[format, title] : {std::pair{QStringLiteral("png"), tr("Timeline as &PNG")}, std::pair{QStringLiteral("svg"), tr("Timeline as &SVG")}}) {
+    for (const auto &[format, title] :
+         {std::pair{QStringLiteral("png"), tr("Timeline as &PNG")}, std::pair{QStringLiteral("svg"), tr("Timeline as &SVG")}}) {
         QMenu *formatMenu = exportMenu->addMenu(title);
         using Scope = TimelineView::ExportScope;
-        for (const auto &[scope, what] : {std::pair{Scope::View, tr("&Visible view...")}, std::pair{Scope::AllRows, tr("&All rows of the visible range...")},
-                                          std::pair{Scope::WholeSession, tr("&Whole session, all rows...")}})
-            formatMenu->addAction(what, this, [this, f = format, s = scope] { exportTimeline(f, s); }); // init-captures: clang 14 cannot capture a binding
+        for (const auto &[scope, what] :
+             {std::pair{Scope::View, tr("&Visible view...")}, std::pair{Scope::AllRows, tr("&All rows of the visible range...")},
+              std::pair{Scope::WholeSession, tr("&Whole session, all rows...")}})
+            formatMenu->addAction(what, this,
+                                  [this, f = format, s = scope] { exportTimeline(f, s); }); // init-captures: clang 14 cannot capture a binding
     }
     exportMenu->addAction(tr("Statistics as &CSV..."), this, [this] {
         const QString dir = QFileDialog::getExistingDirectory(this, tr("Export statistics into folder"), exportDirectory());
@@ -255,8 +266,8 @@ void MainWindow::createThemeMenu(QMenu *view)
     QMenu *themes = view->addMenu(tr("&Theme"));
     auto *group = new QActionGroup(themes);
     const ColorScheme chosen = colorSchemeFromKey(QSettings().value(kColorSchemeKey).toString());
-    for (const auto &[scheme, text] : {std::pair{ColorScheme::System, tr("&System")}, std::pair{ColorScheme::Light, tr("&Light")},
-                                       std::pair{ColorScheme::Dark, tr("&Dark")}}) {
+    for (const auto &[scheme, text] :
+         {std::pair{ColorScheme::System, tr("&System")}, std::pair{ColorScheme::Light, tr("&Light")}, std::pair{ColorScheme::Dark, tr("&Dark")}}) {
         QAction *action = themes->addAction(text);
         action->setCheckable(true);
         action->setChecked(scheme == chosen);
@@ -328,7 +339,10 @@ void MainWindow::rebuildRecentMenu()
     m_recentMenu->setEnabled(!sets.isEmpty());
     if (!sets.isEmpty()) {
         m_recentMenu->addSeparator();
-        m_recentMenu->addAction(tr("Clear"), this, [this] { RecentFiles::clear(); rebuildRecentMenu(); });
+        m_recentMenu->addAction(tr("Clear"), this, [this] {
+            RecentFiles::clear();
+            rebuildRecentMenu();
+        });
     }
 }
 
@@ -370,8 +384,8 @@ void MainWindow::showShown(const std::shared_ptr<const Session> &session, bool s
         names.removeDuplicates();
         return names.size() > 3 ? tr("%n files", nullptr, int(names.size())) : names.join(QStringLiteral(", "));
     };
-    setWindowTitle(QStringLiteral("Rankscope - %1").arg(session->isComparison() ? tr("A: %1 vs B: %2").arg(namesOf(RunSide::A), namesOf(RunSide::B))
-                                                                                 : namesOf(RunSide::None)));
+    setWindowTitle(QStringLiteral("Rankscope - %1")
+                       .arg(session->isComparison() ? tr("A: %1 vs B: %2").arg(namesOf(RunSide::A), namesOf(RunSide::B)) : namesOf(RunSide::None)));
 }
 
 void MainWindow::showInDocks(const std::shared_ptr<const Session> &session)
@@ -390,8 +404,8 @@ void MainWindow::showInDocks(const std::shared_ptr<const Session> &session)
     if (m_compareRanksAction)
         m_compareRanksAction->setEnabled(whole && session->ranks().size() > 1);
     if (!whole) {
-        statusBar()->showMessage(tr("%n rank(s) shown from their summaries; checking their index caches before reading events...", nullptr,
-                                    int(session->ranks().size())));
+        statusBar()->showMessage(
+            tr("%n rank(s) shown from their summaries; checking their index caches before reading events...", nullptr, int(session->ranks().size())));
         return;
     }
     std::size_t events = 0;
@@ -513,7 +527,7 @@ void MainWindow::exportTimeline(const QString &format, TimelineView::ExportScope
 QStringList MainWindow::exportStatistics(const QString &directory)
 {
     const WorkspacePtr workspace = m_stats->workspace(); // the panels' session and settings
-    if (!workspace) { // none yet while ranks opened with their summaries are read whole
+    if (!workspace) {                                    // none yet while ranks opened with their summaries are read whole
         statusBar()->showMessage(tr("No statistics to export yet: the traces are still being read."), 5000);
         return {};
     }
@@ -521,9 +535,9 @@ QStringList MainWindow::exportStatistics(const QString &directory)
     const QStringList written = exportStatisticsCsv(*workspace, directory, &error);
     const QString done = tr("%n statistics table(s) written to %1", nullptr, int(written.size())).arg(directory);
     const qsizetype failed = error.isEmpty() ? 0 : error.count(QLatin1Char('\n')) + 1;
-    statusBar()->showMessage(failed == 0 ? done
-                                         : done + tr("; %n could not be written (%1)", nullptr, int(failed)).arg(error.section(QLatin1Char('\n'), 0, 0)),
-                             failed == 0 ? 5000 : 15000);
+    statusBar()->showMessage(
+        failed == 0 ? done : done + tr("; %n could not be written (%1)", nullptr, int(failed)).arg(error.section(QLatin1Char('\n'), 0, 0)),
+        failed == 0 ? 5000 : 15000);
     return written;
 }
 

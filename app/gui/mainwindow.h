@@ -2,10 +2,10 @@
 // The main window: the timeline in the centre, details and diagnostics
 // docks, the search bar, menus, and opening files (arguments, File > Open,
 // Open Recent, drag and drop) through a background load with progress.
-#include "session/session.h"
-#include "timeline/timelineview.h"
 #include "colorscheme.h"
+#include "session/session.h"
 #include "timeline/timelineactions.h"
+#include "timeline/timelineview.h"
 #include "traceopener.h"
 
 #include <QMainWindow>
@@ -17,7 +17,6 @@ class QMenu;
 class QTimer;
 
 namespace rankscope {
-
 
 class DetailsPanel;
 class DiagnosticsPanel;

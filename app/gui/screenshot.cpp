@@ -22,9 +22,10 @@ std::optional<TimeNs> parseTimeSpec(const QString &text)
         return std::nullopt;
     const double value = m.captured(1).toDouble();
     const QString unit = m.captured(2);
-    const double scale = unit == QLatin1String("ns") ? 1.0
+    const double scale = unit == QLatin1String("ns")                                     ? 1.0
                          : (unit == QLatin1String("us") || unit == QStringLiteral("µs")) ? 1e3
-                         : unit == QLatin1String("ms") ? 1e6 : 1e9;
+                         : unit == QLatin1String("ms")                                   ? 1e6
+                                                                                         : 1e9;
     return TimeNs(value * scale);
 }
 

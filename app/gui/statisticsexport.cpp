@@ -33,9 +33,8 @@ QStringList exportStatisticsCsv(const AnalysisWorkspace &workspace, const QStrin
                 write(stems[qsizetype(i)] + QLatin1Char('_') + d.name + QStringLiteral(".csv"), d.perFile(*session.reports()[i], options));
     for (const stats::ReportDeclaration &d : stats::reportDeclarations())
         if (d.perSession)
-            write(d.name + QStringLiteral(".csv"), workspace.withCollectiveInputs([&](stats::CollectiveInputs &records) {
-                      return d.perSession(session, options, {records});
-                  }));
+            write(d.name + QStringLiteral(".csv"),
+                  workspace.withCollectiveInputs([&](stats::CollectiveInputs &records) { return d.perSession(session, options, {records}); }));
     if (!failed.isEmpty())
         *error = failed.join(QLatin1Char('\n'));
     return written;

@@ -50,11 +50,11 @@ private:
     QWidget *m_window;
     SessionLoadJob *m_job;
     QProgressDialog *m_progress = nullptr;
-    QStringList m_loading;     // the paths of the load under way
-    QStringList m_runA;        // the paths of the last session loaded as run A
-    bool m_hasRunA = false;   // a session with ranks was loaded
+    QStringList m_loading;      // the paths of the load under way
+    QStringList m_runA;         // the paths of the last session loaded as run A
+    bool m_hasRunA = false;     // a session with ranks was loaded
     bool m_loadingRunB = false; // where the load under way goes
-    QStringList m_queuedRunB; // compareWith() before anything was open
+    QStringList m_queuedRunB;   // compareWith() before anything was open
 };
 
 } // namespace rankscope

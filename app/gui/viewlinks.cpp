@@ -78,7 +78,8 @@ ViewLinks::ViewLinks(const LinkedViews &views, QObject *parent)
             }
             canvas->setMarkedCallchains(std::move(chains));
             emit message(tr("Samples in %1 marked on the timeline (%n callchain(s))", nullptr, int(marked))
-                             .arg(byModule ? module : (function.isEmpty() ? tr("[unknown]") : function)), 8000);
+                             .arg(byModule ? module : (function.isEmpty() ? tr("[unknown]") : function)),
+                         8000);
         });
         connect(sampling, &SamplingPanel::markCleared, this, [canvas] { canvas->setMarkedCallchains({}); });
         // An area across CPU samples rows: the panel counts those threads only, until the range goes.
@@ -92,9 +93,7 @@ ViewLinks::ViewLinks(const LinkedViews &views, QObject *parent)
         });
     }
     // A CPU sample: its fields and backtrace in Details.
-    connect(canvas, &TimelineCanvas::sampleChosen, this, [this](const TimeMark &sample) {
-        m_views.details->showMark(sample);
-    });
+    connect(canvas, &TimelineCanvas::sampleChosen, this, [this](const TimeMark &sample) { m_views.details->showMark(sample); });
     connect(views.details, &DetailsPanel::linkActivated, this, select);
     connect(views.events, &EventsPanel::eventActivated, this, select);
     connect(views.search, &SearchBar::matchActivated, this, select);

@@ -61,10 +61,11 @@ void showShortcutsDialog(QWidget *parent, const QString &shortcutsHtml)
 
 void showAboutDialog(QWidget *parent)
 {
-    QMessageBox::about(parent, QObject::tr("About Rankscope"),
-                       QObject::tr("<h3>Rankscope %1</h3><p>Timeline viewer for multi-rank GPU training traces.</p>"
-                                   "<p>Qt %2, SQLite %3.<br>Reads Nsight Systems SQLite exports (schema 2.9 to 3.28) and PyTorch profiler (Kineto) JSON traces.</p>")
-                           .arg(QStringLiteral(RANKSCOPE_VERSION), QString::fromLatin1(qVersion()), QString::fromLatin1(sqlite3_libversion())));
+    QMessageBox::about(
+        parent, QObject::tr("About Rankscope"),
+        QObject::tr("<h3>Rankscope %1</h3><p>Timeline viewer for multi-rank GPU training traces.</p>"
+                    "<p>Qt %2, SQLite %3.<br>Reads Nsight Systems SQLite exports (schema 2.9 to 3.28) and PyTorch profiler (Kineto) JSON traces.</p>")
+            .arg(QStringLiteral(RANKSCOPE_VERSION), QString::fromLatin1(qVersion()), QString::fromLatin1(sqlite3_libversion())));
 }
 
 } // namespace rankscope

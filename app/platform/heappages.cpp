@@ -63,8 +63,8 @@ void rerunWithHugePageHeap(char **argv)
 {
     const char *optOut = std::getenv("RANKSCOPE_HUGE_PAGES");
     const char *tunables = std::getenv("GLIBC_TUNABLES");
-    if ((optOut && std::strcmp(optOut, "off") == 0) || (tunables && std::strstr(tunables, kHugePages)) || sanitizerOwnsMalloc()
-        || !glibcHasTunable() || !kernelGivesHugePagesOnlyWhenAsked())
+    if ((optOut && std::strcmp(optOut, "off") == 0) || (tunables && std::strstr(tunables, kHugePages)) || sanitizerOwnsMalloc() || !glibcHasTunable()
+        || !kernelGivesHugePagesOnlyWhenAsked())
         return;
     std::string value = tunables && *tunables ? std::string(tunables) + ':' : std::string();
     value += kHugePages;

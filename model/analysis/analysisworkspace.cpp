@@ -3,8 +3,7 @@
 namespace rankscope {
 
 AnalysisWorkspace::AnalysisWorkspace(std::shared_ptr<const Session> session, AnalysisSettings settings)
-    : m_session(std::move(session)), m_settings(std::move(settings)),
-      m_classes(stats::KernelClassifier::rankscope(m_settings.communicationPattern)),
+    : m_session(std::move(session)), m_settings(std::move(settings)), m_classes(stats::KernelClassifier::rankscope(m_settings.communicationPattern)),
       m_inputs(std::make_shared<Inputs>(*m_session, m_classes))
 {
 }
@@ -36,7 +35,8 @@ std::shared_ptr<const stats::CollectiveMatch> AnalysisWorkspace::collectiveMatch
             auto match = records.sharedMatch(clock == MatchClock::Aligned);
             // An aligned match is built on the recorded one: that is ready too.
             if (auto recorded = records.readyMatch(false); clock == MatchClock::Aligned && recorded)
-                m_results.adopt(matchKey(MatchClock::Recorded), std::make_shared<const std::shared_ptr<const stats::CollectiveMatch>>(std::move(recorded)));
+                m_results.adopt(matchKey(MatchClock::Recorded),
+                                std::make_shared<const std::shared_ptr<const stats::CollectiveMatch>>(std::move(recorded)));
             return match;
         });
     });
@@ -53,7 +53,8 @@ std::vector<stats::RankWait> AnalysisWorkspace::rankWaits(MatchClock clock, cons
     return withCollectiveInputs([&](stats::CollectiveInputs &records) { return stats::rankWaits(records, *match, scope); });
 }
 
-std::shared_ptr<const CriticalPathSolutions> AnalysisWorkspace::criticalPathSolutions(MatchClock clock, const stats::CriticalPathOptions &options) const
+std::shared_ptr<const CriticalPathSolutions> AnalysisWorkspace::criticalPathSolutions(MatchClock clock,
+                                                                                      const stats::CriticalPathOptions &options) const
 {
     ResultKey key{ResultKind::CriticalPathSolutions, {}, clock};
     key.numbers = {options.step.value_or(-1), options.step.has_value(), options.range.has_value(), options.range ? options.range->start : 0,
@@ -92,7 +93,8 @@ std::optional<TimeNs> AnalysisWorkspace::runAnchorDelta(stats::RunAnchor anchor)
 
 std::shared_ptr<const std::vector<std::vector<stats::StretchPoint>>> AnalysisWorkspace::stepStretchPoints() const
 {
-    return m_results.get<std::vector<std::vector<stats::StretchPoint>>>({ResultKind::StepStretch}, [&] { return stats::stepStretchPoints(*m_session); });
+    return m_results.get<std::vector<std::vector<stats::StretchPoint>>>({ResultKind::StepStretch},
+                                                                        [&] { return stats::stepStretchPoints(*m_session); });
 }
 
 std::shared_ptr<const stats::CollectiveMatch> AnalysisWorkspace::readyCollectiveMatch(MatchClock clock) const

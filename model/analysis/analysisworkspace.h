@@ -14,11 +14,11 @@
 #include "analysis/criticalpathsolutions.h"
 #include "analysis/resultstore.h"
 #include "stats/analysissettings.h"
-#include "stats/ranks/collectiveinputs.h"
-#include "stats/ranks/collectives.h"
+#include "stats/comparison/runalignment.h"
 #include "stats/diagnosis/diagnosis.h"
 #include "stats/kernelclasses.h"
-#include "stats/comparison/runalignment.h"
+#include "stats/ranks/collectiveinputs.h"
+#include "stats/ranks/collectives.h"
 
 #include <memory>
 #include <mutex>
@@ -48,7 +48,7 @@ public:
     // Runs `use` on the ranks' communication records, alone: the command
     // line gives them its processes' records before anything is matched,
     // and its reports read them (they are not for several threads at once).
-    template<class Use>
+    template <class Use>
     decltype(auto) withCollectiveInputs(Use &&use) const
     {
         const std::lock_guard lock(m_inputs->mutex);
@@ -67,7 +67,7 @@ public:
 
     // Any other result (a panel's, for one scope): computed once and kept
     // as its kind is declared (analysis/resultstore.h).
-    template<class T, class Compute>
+    template <class T, class Compute>
     std::shared_ptr<const T> result(const ResultKey &key, Compute &&compute) const
     {
         return m_results.get<T>(key, std::forward<Compute>(compute));
@@ -89,7 +89,7 @@ private:
     // The ranks' communication records, shared with the workspaces
     // withSettings() makes for the same classes.
     struct Inputs {
-        Inputs(const Session &session, const stats::KernelClassifier &classes) : records(session, classes) {}
+        Inputs(const Session &session, const stats::KernelClassifier &classes) : records(session, classes) { }
         std::mutex mutex; // held while the records are read or matched
         stats::CollectiveInputs records;
     };

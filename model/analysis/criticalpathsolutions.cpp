@@ -22,8 +22,8 @@ TimeNs CriticalPathSolutions::annotatedStart(std::size_t i) const
 
 std::shared_ptr<const StepCriticalPath> CriticalPathSolutions::solve(std::size_t i, RankPages pages) const
 {
-    auto path = std::make_shared<const StepCriticalPath>(
-        solveCriticalPath(*m_session, *m_match, m_names, m_options, m_steps.window(i, pages), pages));
+    auto path =
+        std::make_shared<const StepCriticalPath>(solveCriticalPath(*m_session, *m_match, m_names, m_options, m_steps.window(i, pages), pages));
     StepPathSummary summary = summarizePath(*m_session, *path);
     if (pages == RankPages::ReleaseEachRank) // what the summary read of each rank (names, times) goes back too
         releaseRankPages();

@@ -69,13 +69,13 @@ public:
 
     // The result under `key`: computed by the first asker, waited for by
     // the others meanwhile, then shared (analysis/sharedresult.h).
-    template<class T, class Compute>
+    template <class T, class Compute>
     std::shared_ptr<const T> get(const ResultKey &key, Compute &&compute) const
     {
         return slotOf<T>(key)->get(std::forward<Compute>(compute));
     }
     // The result if it is there, else null: never computes, never waits.
-    template<class T>
+    template <class T>
     std::shared_ptr<const T> ready(const ResultKey &key) const
     {
         const std::lock_guard lock(m_mutex);
@@ -83,7 +83,7 @@ public:
         return it == m_entries.end() ? nullptr : std::static_pointer_cast<SharedResult<T>>(it->slot)->ready();
     }
     // Takes over a result computed with other inputs that give the same.
-    template<class T>
+    template <class T>
     void adopt(const ResultKey &key, std::shared_ptr<const T> value) const
     {
         slotOf<T>(key)->adopt(std::move(value));
@@ -99,7 +99,7 @@ private:
         std::shared_ptr<void> slot; // a SharedResult<type>
     };
     std::vector<Entry>::iterator find(const ResultKey &key) const;
-    template<class T>
+    template <class T>
     std::shared_ptr<SharedResult<T>> slotOf(const ResultKey &key) const
     {
         const std::lock_guard lock(m_mutex);

@@ -9,10 +9,10 @@
 
 namespace rankscope {
 
-template<class T>
+template <class T>
 class SharedResult {
 public:
-    template<class Compute>
+    template <class Compute>
     std::shared_ptr<const T> get(Compute &&compute) const
     {
         std::unique_lock lock(m_mutex);

@@ -34,8 +34,8 @@ SliceTrack busyRuns(const Report &report, std::span<const std::uint32_t> tracks,
         return true;
     };
     for (std::uint32_t t : tracks) {
-        const auto firstLeftOut = std::lower_bound(leaveOut.begin(), leaveOut.end(), t,
-                                                   [](const TrackEvent &e, std::uint32_t track) { return e.track < track; });
+        const auto firstLeftOut =
+            std::lower_bound(leaveOut.begin(), leaveOut.end(), t, [](const TrackEvent &e, std::uint32_t track) { return e.track < track; });
         Cursor c{0, t, 0, std::size_t(firstLeftOut - leaveOut.begin())};
         if (settle(c, 0))
             heap.push(c);

@@ -59,7 +59,7 @@ private:
 // job was replaced (throwIfCancelled) and records which rank it reads.
 class RankPass {
 public:
-    explicit RankPass(std::size_t ranks) : m_ranks(ranks) {}
+    explicit RankPass(std::size_t ranks) : m_ranks(ranks) { }
     void next();
 
 private:

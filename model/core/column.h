@@ -18,7 +18,7 @@
 
 namespace rankscope {
 
-template<class T>
+template <class T>
 class Column {
     static_assert(std::is_trivially_copyable_v<T>, "a column is written and mapped as raw bytes");
 
@@ -90,14 +90,43 @@ public:
     std::size_t capacity() const { return m_owned.capacity(); }
 
     // Building (in memory).
-    T *data() { detach(); return m_data; }
-    T &operator[](std::size_t i) { detach(); return m_data[i]; }
-    T *begin() { detach(); return m_data; }
-    T *end() { detach(); return m_data + m_size; }
-    T &front() { detach(); return m_data[0]; }
-    T &back() { detach(); return m_data[m_size - 1]; }
-    void push_back(const T &value) { detach(); m_owned.push_back(value); sync(); }
-    template<class... Args>
+    T *data()
+    {
+        detach();
+        return m_data;
+    }
+    T &operator[](std::size_t i)
+    {
+        detach();
+        return m_data[i];
+    }
+    T *begin()
+    {
+        detach();
+        return m_data;
+    }
+    T *end()
+    {
+        detach();
+        return m_data + m_size;
+    }
+    T &front()
+    {
+        detach();
+        return m_data[0];
+    }
+    T &back()
+    {
+        detach();
+        return m_data[m_size - 1];
+    }
+    void push_back(const T &value)
+    {
+        detach();
+        m_owned.push_back(value);
+        sync();
+    }
+    template <class... Args>
     T &emplace_back(Args &&...args)
     {
         detach();
@@ -105,13 +134,43 @@ public:
         sync();
         return added;
     }
-    void pop_back() { detach(); m_owned.pop_back(); sync(); }
-    void reserve(std::size_t n) { detach(); m_owned.reserve(n); sync(); }
-    void resize(std::size_t n) { detach(); m_owned.resize(n); sync(); }
-    void resize(std::size_t n, const T &value) { detach(); m_owned.resize(n, value); sync(); }
-    void assign(std::size_t n, const T &value) { drop(); m_owned.assign(n, value); sync(); }
-    template<class It>
-    void assign(It first, It last) { drop(); m_owned.assign(first, last); sync(); }
+    void pop_back()
+    {
+        detach();
+        m_owned.pop_back();
+        sync();
+    }
+    void reserve(std::size_t n)
+    {
+        detach();
+        m_owned.reserve(n);
+        sync();
+    }
+    void resize(std::size_t n)
+    {
+        detach();
+        m_owned.resize(n);
+        sync();
+    }
+    void resize(std::size_t n, const T &value)
+    {
+        detach();
+        m_owned.resize(n, value);
+        sync();
+    }
+    void assign(std::size_t n, const T &value)
+    {
+        drop();
+        m_owned.assign(n, value);
+        sync();
+    }
+    template <class It>
+    void assign(It first, It last)
+    {
+        drop();
+        m_owned.assign(first, last);
+        sync();
+    }
     T *insert(const T *at, const T &value)
     {
         const std::size_t offset = std::size_t(at - m_data);
@@ -120,7 +179,7 @@ public:
         sync();
         return m_data + offset;
     }
-    template<class It>
+    template <class It>
     T *insert(const T *at, It first, It last)
     {
         const std::size_t offset = std::size_t(at - m_data);
@@ -137,8 +196,18 @@ public:
         sync();
         return m_data + from;
     }
-    void clear() { drop(); m_owned.clear(); sync(); }
-    void shrink_to_fit() { detach(); m_owned.shrink_to_fit(); sync(); }
+    void clear()
+    {
+        drop();
+        m_owned.clear();
+        sync();
+    }
+    void shrink_to_fit()
+    {
+        detach();
+        m_owned.shrink_to_fit();
+        sync();
+    }
     void swap(Column &other) noexcept { std::swap(*this, other); }
 
 private:
@@ -168,13 +237,13 @@ private:
     std::size_t m_size = 0;
 };
 
-template<class T>
+template <class T>
 bool operator==(const Column<T> &a, const Column<T> &b)
 {
     return std::equal(a.begin(), a.end(), b.begin(), b.end());
 }
 
-template<class T>
+template <class T>
 bool operator==(const Column<T> &a, const std::vector<T> &b)
 {
     return std::equal(a.begin(), a.end(), b.begin(), b.end());

@@ -46,16 +46,14 @@ std::optional<std::uint32_t> CpuSampling::backtraceOf(const TrackEvent &event) c
 
 std::size_t CpuSampling::memoryBytes() const
 {
-    return frames.size() * sizeof(CallFrame) + (chainFrames.size() + chainStarts.size()) * sizeof(std::uint32_t)
-           + samples.size() * sizeof(CpuSample) + threads.size() * sizeof(SampledThread)
-           + backtraces.size() * sizeof(EventBacktrace);
+    return frames.size() * sizeof(CallFrame) + (chainFrames.size() + chainStarts.size()) * sizeof(std::uint32_t) + samples.size() * sizeof(CpuSample)
+           + threads.size() * sizeof(SampledThread) + backtraces.size() * sizeof(EventBacktrace);
 }
 
 QString threadStateName(std::uint8_t state)
 {
-    static const std::array<const char *, 11> names = {"Unknown", "Running", "Interruptible", "Uninterruptible",
-                                                       "Stopped", "Terminated", "Unscheduled", "Waiting",
-                                                       "OS runtime", "Initialized", "Transition"};
+    static const std::array<const char *, 11> names = {"Unknown",     "Running", "Interruptible", "Uninterruptible", "Stopped",   "Terminated",
+                                                       "Unscheduled", "Waiting", "OS runtime",    "Initialized",     "Transition"};
     if (state < names.size())
         return QString::fromLatin1(names[state]);
     return QStringLiteral("State %1").arg(state);

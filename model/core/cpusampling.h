@@ -43,7 +43,7 @@ static_assert(sizeof(CallFrame) == 12, "frames are interned, but keep them unpad
 struct CpuSample {
     static constexpr std::uint32_t kNoCallchain = 0xFFFFFFFFu;
     static constexpr std::uint16_t kUnknownCpu = 0xFFFFu;
-    TimeNs time = 0;                       // report time
+    TimeNs time = 0;                        // report time
     std::uint32_t callchain = kNoCallchain; // row in CpuSampling's chains
     std::uint16_t cpu = kUnknownCpu;
     std::uint8_t threadState = 0;

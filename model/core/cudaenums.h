@@ -8,21 +8,43 @@ namespace rankscope {
 
 // ENUM_CUDA_MEMCPY_OPER
 enum class MemcpyKind : std::uint8_t {
-    Unknown = 0, HtoD = 1, DtoH = 2, HtoA = 3, AtoH = 4, AtoA = 5, AtoD = 6, DtoA = 7,
-    DtoD = 8, HtoH = 9, PtoP = 10, UvmHtoD = 11, UvmDtoH = 12, UvmDtoD = 13,
+    Unknown = 0,
+    HtoD = 1,
+    DtoH = 2,
+    HtoA = 3,
+    AtoH = 4,
+    AtoA = 5,
+    AtoD = 6,
+    DtoA = 7,
+    DtoD = 8,
+    HtoH = 9,
+    PtoP = 10,
+    UvmHtoD = 11,
+    UvmDtoH = 12,
+    UvmDtoD = 13,
 };
 constexpr int kMemcpyKindCount = int(MemcpyKind::UvmDtoD) + 1;
 
 // ENUM_CUDA_MEM_KIND. Note: not CUPTI's numbering, where 0 is Unknown.
 enum class MemoryKind : std::uint8_t {
-    Pageable = 0, Pinned = 1, Device = 2, Array = 3, Managed = 4, DeviceStatic = 5,
-    ManagedStatic = 6, Unknown = 7,
+    Pageable = 0,
+    Pinned = 1,
+    Device = 2,
+    Array = 3,
+    Managed = 4,
+    DeviceStatic = 5,
+    ManagedStatic = 6,
+    Unknown = 7,
 };
 constexpr int kMemoryKindCount = int(MemoryKind::Unknown) + 1;
 
 // ENUM_CUPTI_SYNC_TYPE
 enum class SyncKind : std::uint8_t {
-    Unknown = 0, EventSync = 1, StreamWaitEvent = 2, StreamSync = 3, ContextSync = 4,
+    Unknown = 0,
+    EventSync = 1,
+    StreamWaitEvent = 2,
+    StreamSync = 3,
+    ContextSync = 4,
 };
 constexpr int kSyncKindCount = int(SyncKind::ContextSync) + 1;
 
@@ -49,9 +71,9 @@ constexpr int DomainCreate = 75;
 constexpr int DomainDestroy = 76;
 } // namespace NvtxEventType
 
-QString builtinMemcpyKindLabel(int kind);  // "Host-to-Device"
-QString builtinMemoryKindLabel(int kind);  // "Pageable"
-QString builtinSyncKindLabel(int kind);    // "Stream sync"
+QString builtinMemcpyKindLabel(int kind);     // "Host-to-Device"
+QString builtinMemoryKindLabel(int kind);     // "Pageable"
+QString builtinSyncKindLabel(int kind);       // "Stream sync"
 QString memcpyKindShortName(MemcpyKind kind); // "HtoD"
 
 } // namespace rankscope

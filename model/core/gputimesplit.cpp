@@ -64,9 +64,15 @@ GpuTimeSplit gpuTimeSplitOf(const Report &report, const TimeSplitInputs &inputs)
             switch (t.kind) {
             case TrackKind::Kernel:
                 switch (inputs.classOfKernel(t.slices.name(i))) {
-                case GpuWorkClass::Communication: communication.push_back(span); break;
-                case GpuWorkClass::Memory: memory.push_back(span); break;
-                case GpuWorkClass::Compute: compute.push_back(span); break;
+                case GpuWorkClass::Communication:
+                    communication.push_back(span);
+                    break;
+                case GpuWorkClass::Memory:
+                    memory.push_back(span);
+                    break;
+                case GpuWorkClass::Compute:
+                    compute.push_back(span);
+                    break;
                 }
                 break;
             case TrackKind::Memcpy: {
@@ -89,7 +95,8 @@ GpuTimeSplit gpuTimeSplitOf(const Report &report, const TimeSplitInputs &inputs)
                 }
                 break;
             }
-            default: break;
+            default:
+                break;
             }
         }
     }
@@ -150,10 +157,8 @@ const GpuTimeSplit *keptTimeSplit(const Report &report, std::optional<std::uint3
     if (!pid)
         return &splits.front();
     if (splits.size() == 1) // one process: the whole report is its
-        return std::any_of(report.tracks.begin(), report.tracks.end(), [&](const Track &t) { return t.pid == *pid; })
-            ? &splits.front() : nullptr;
-    const auto it = std::lower_bound(splits.begin() + 1, splits.end(), *pid,
-                                     [](const GpuTimeSplit &s, std::uint32_t p) { return s.pid < p; });
+        return std::any_of(report.tracks.begin(), report.tracks.end(), [&](const Track &t) { return t.pid == *pid; }) ? &splits.front() : nullptr;
+    const auto it = std::lower_bound(splits.begin() + 1, splits.end(), *pid, [](const GpuTimeSplit &s, std::uint32_t p) { return s.pid < p; });
     return it != splits.end() && it->pid == *pid ? &*it : nullptr;
 }
 

@@ -27,14 +27,14 @@ enum class GpuWorkClass : std::uint8_t { Compute, Communication, Memory };
 // Each nanosecond of the span is counted once, in the first class busy
 // then: compute, else communication, else memory, else idle.
 struct GpuTimeSplit {
-    std::uint32_t pid = 0; // the process; not read for the whole report's
-    std::uint64_t gpuOperations = 0;  // kernels, copies and memsets counted
-    TimeNs span = 0;                  // first GPU operation's start to the last one's end
-    TimeNs busy = 0;                  // the union of every GPU operation
-    TimeNs compute = 0;               // the union of compute kernels
-    TimeNs communication = 0;         // the union of communication kernels
-    TimeNs hiddenCommunication = 0;   // of which under compute
-    std::uint64_t steps = 0;          // NVTX ranges with a step name
+    std::uint32_t pid = 0;           // the process; not read for the whole report's
+    std::uint64_t gpuOperations = 0; // kernels, copies and memsets counted
+    TimeNs span = 0;                 // first GPU operation's start to the last one's end
+    TimeNs busy = 0;                 // the union of every GPU operation
+    TimeNs compute = 0;              // the union of compute kernels
+    TimeNs communication = 0;        // the union of communication kernels
+    TimeNs hiddenCommunication = 0;  // of which under compute
+    std::uint64_t steps = 0;         // NVTX ranges with a step name
     TimeNs stepTotal = 0, longestStep = 0;
     std::uint64_t bytesByCopyKind[kMemcpyKindCount] = {};
 

@@ -35,9 +35,7 @@ void IntervalIndex::build(std::span<const TimeNs> starts, std::span<const TimeNs
     m_maxLevel = level - 1;
 }
 
-std::vector<std::uint32_t> IntervalIndex::overlapping(std::span<const TimeNs> starts,
-                                                      std::span<const TimeNs> ends,
-                                                      TimeNs lo, TimeNs hi) const
+std::vector<std::uint32_t> IntervalIndex::overlapping(std::span<const TimeNs> starts, std::span<const TimeNs> ends, TimeNs lo, TimeNs hi) const
 {
     std::vector<std::uint32_t> hits;
     forEachOverlapping(starts, ends, lo, hi, [&](std::uint32_t i) { hits.push_back(i); });

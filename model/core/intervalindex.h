@@ -26,13 +26,10 @@ public:
 
     // Calls visit(i) for every interval overlapping [lo, hi], in no
     // particular order.
-    template<class Visit>
-    void forEachOverlapping(std::span<const TimeNs> starts, std::span<const TimeNs> ends,
-                            TimeNs lo, TimeNs hi, Visit &&visit) const;
+    template <class Visit>
+    void forEachOverlapping(std::span<const TimeNs> starts, std::span<const TimeNs> ends, TimeNs lo, TimeNs hi, Visit &&visit) const;
 
-    std::vector<std::uint32_t> overlapping(std::span<const TimeNs> starts,
-                                           std::span<const TimeNs> ends, TimeNs lo,
-                                           TimeNs hi) const;
+    std::vector<std::uint32_t> overlapping(std::span<const TimeNs> starts, std::span<const TimeNs> ends, TimeNs lo, TimeNs hi) const;
 
     std::size_t memoryBytes() const { return m_oddMaxEnd.capacity() * sizeof(TimeNs); }
 
@@ -40,19 +37,14 @@ public:
     friend struct ReportCacheAccess;
 
 private:
-    TimeNs maxEnd(std::span<const TimeNs> ends, std::size_t i) const
-    {
-        return (i & 1) ? m_oddMaxEnd[i >> 1] : ends[i];
-    }
+    TimeNs maxEnd(std::span<const TimeNs> ends, std::size_t i) const { return (i & 1) ? m_oddMaxEnd[i >> 1] : ends[i]; }
 
     Column<TimeNs> m_oddMaxEnd; // subtree max end of odd (inner) nodes
     int m_maxLevel = -1;
 };
 
-template<class Visit>
-void IntervalIndex::forEachOverlapping(std::span<const TimeNs> starts,
-                                       std::span<const TimeNs> ends, TimeNs lo, TimeNs hi,
-                                       Visit &&visit) const
+template <class Visit>
+void IntervalIndex::forEachOverlapping(std::span<const TimeNs> starts, std::span<const TimeNs> ends, TimeNs lo, TimeNs hi, Visit &&visit) const
 {
     const std::size_t n = starts.size();
     if (m_maxLevel < 0 || n == 0 || lo > hi)

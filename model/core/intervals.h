@@ -15,7 +15,7 @@ using Interval = std::pair<TimeNs, TimeNs>; // [first, second)
 // each piece begins (ascending): when every piece is in order already (one
 // track's starts, or a stream's ends), the pieces are merged, O(n log
 // pieces), instead of the whole sorted, O(n log n). The same result.
-template<class T>
+template <class T>
 void sortPieces(std::vector<T> &values, const std::vector<std::size_t> &pieceStarts)
 {
     std::vector<std::size_t> bounds{0};

@@ -24,8 +24,7 @@ std::pair<std::size_t, std::size_t> LodSummary::Level::bucketsIn(TimeNs lo, Time
 namespace {
 
 // Adds one bucket's data, merging with the last bucket when it is the same.
-void addToLevel(LodSummary::Level &level, std::int64_t b, std::uint32_t count, TimeNs busy,
-                std::uint32_t longest, std::span<const TimeNs> starts,
+void addToLevel(LodSummary::Level &level, std::int64_t b, std::uint32_t count, TimeNs busy, std::uint32_t longest, std::span<const TimeNs> starts,
                 std::span<const TimeNs> ends)
 {
     if (level.bucket.empty() || level.bucket.back() != b) {
@@ -38,16 +37,13 @@ void addToLevel(LodSummary::Level &level, std::int64_t b, std::uint32_t count, T
     level.count.back() += count;
     level.busy.back() += busy;
     std::uint32_t &best = level.longest.back();
-    if (longest != LodSummary::kNoEvent
-        && (best == LodSummary::kNoEvent
-            || ends[longest] - starts[longest] > ends[best] - starts[best]))
+    if (longest != LodSummary::kNoEvent && (best == LodSummary::kNoEvent || ends[longest] - starts[longest] > ends[best] - starts[best]))
         best = longest;
 }
 
 } // namespace
 
-void LodSummary::build(std::span<const TimeNs> starts, std::span<const TimeNs> ends,
-                       std::span<const std::uint32_t> ids)
+void LodSummary::build(std::span<const TimeNs> starts, std::span<const TimeNs> ends, std::span<const std::uint32_t> ids)
 {
     m_levels.clear();
     const std::size_t n = starts.size();
@@ -80,8 +76,7 @@ void LodSummary::build(std::span<const TimeNs> starts, std::span<const TimeNs> e
             pending.push_back({b, 0, 0, kNoEvent});
         Pending &p = pending.back();
         ++p.count;
-        if (p.longest == kNoEvent
-            || ends[i] - starts[i] > ends[p.longest] - starts[p.longest])
+        if (p.longest == kNoEvent || ends[i] - starts[i] > ends[p.longest] - starts[p.longest])
             p.longest = static_cast<std::uint32_t>(i);
     }
     // Busy time from the union of [start, end) runs.
@@ -114,8 +109,7 @@ void LodSummary::build(std::span<const TimeNs> starts, std::span<const TimeNs> e
     // Merge the two bucket-sorted lists.
     std::size_t a = 0, c = 0;
     while (a < pending.size() || c < coverage.size()) {
-        const bool takeStart = c == coverage.size()
-                               || (a < pending.size() && pending[a].bucket <= coverage[c].bucket);
+        const bool takeStart = c == coverage.size() || (a < pending.size() && pending[a].bucket <= coverage[c].bucket);
         const Pending &p = takeStart ? pending[a++] : coverage[c++];
         addToLevel(base, p.bucket, p.count, p.busy, p.longest, starts, ends);
     }
@@ -129,8 +123,7 @@ void LodSummary::build(std::span<const TimeNs> starts, std::span<const TimeNs> e
         Level up;
         up.width = below.width * 2;
         for (std::size_t i = 0; i < below.size(); ++i)
-            addToLevel(up, bucketOf(below.bucket[i] * below.width, up.width), below.count[i],
-                       below.busy[i], below.longest[i], starts, ends);
+            addToLevel(up, bucketOf(below.bucket[i] * below.width, up.width), below.count[i], below.busy[i], below.longest[i], starts, ends);
         m_levels.push_back(std::move(up));
     }
     if (!ids.empty())

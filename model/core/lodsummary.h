@@ -27,10 +27,10 @@ public:
 
     struct Level {
         TimeNs width = 1;
-        Column<std::int64_t> bucket;    // bucket number, ascending
-        Column<std::uint32_t> count;    // events starting in the bucket
-        Column<TimeNs> busy;            // covered ns inside the bucket
-        Column<std::uint32_t> longest;  // event index, or kNoEvent
+        Column<std::int64_t> bucket;   // bucket number, ascending
+        Column<std::uint32_t> count;   // events starting in the bucket
+        Column<TimeNs> busy;           // covered ns inside the bucket
+        Column<std::uint32_t> longest; // event index, or kNoEvent
 
         std::size_t size() const { return bucket.size(); }
         // Index range [first, last) of stored buckets overlapping [lo, hi].
@@ -40,8 +40,7 @@ public:
     // `starts` sorted ascending. Events may nest or overlap. When `ids` is
     // given, event i of the spans is event ids[i] of its track (a summary of
     // a subset, such as one nesting depth), and `longest` names ids.
-    void build(std::span<const TimeNs> starts, std::span<const TimeNs> ends,
-               std::span<const std::uint32_t> ids = {});
+    void build(std::span<const TimeNs> starts, std::span<const TimeNs> ends, std::span<const std::uint32_t> ids = {});
 
     const std::vector<Level> &levels() const { return m_levels; }
     // The coarsest level whose buckets are no wider than `nsPerPixel`, or

@@ -5,8 +5,8 @@
 
 #include <algorithm>
 #include <optional>
-#include <vector>
 #include <sys/resource.h>
+#include <vector>
 
 #ifdef __GLIBC__
 #include <malloc.h>
@@ -75,8 +75,8 @@ std::optional<std::uint64_t> cgroupRoom()
         if (fields[0] == "0" && fields[1].isEmpty())
             hierarchies.push_back({QStringLiteral("/sys/fs/cgroup"), group, QStringLiteral("memory.max"), QStringLiteral("memory.current")});
         else if (fields[1].split(',').contains("memory"))
-            hierarchies.push_back({QStringLiteral("/sys/fs/cgroup/memory"), group, QStringLiteral("memory.limit_in_bytes"),
-                                   QStringLiteral("memory.usage_in_bytes")});
+            hierarchies.push_back(
+                {QStringLiteral("/sys/fs/cgroup/memory"), group, QStringLiteral("memory.limit_in_bytes"), QStringLiteral("memory.usage_in_bytes")});
     }
     // v1 writes "no limit" as the largest page-aligned 63-bit number.
     constexpr std::uint64_t kNoLimit = std::uint64_t(1) << 62;
@@ -110,7 +110,7 @@ std::uint64_t availableMemoryBytes()
     auto atMost = [&available](std::uint64_t room) { available = available == 0 ? room : std::min(available, room); };
     // The address space this process may still take (ulimit -v): a
     // mapping past it fails however much the machine has free.
-    rlimit limit {};
+    rlimit limit{};
     if (::getrlimit(RLIMIT_AS, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY) {
         const std::uint64_t used = procKilobytes("/proc/self/status", "VmSize:");
         atMost(std::uint64_t(limit.rlim_cur) > used ? std::uint64_t(limit.rlim_cur) - used : 0);

@@ -5,8 +5,8 @@
 
 namespace rankscope {
 
-std::uint64_t residentBytes();        // VmRSS of this process
-std::uint64_t peakResidentBytes();    // VmHWM of this process
+std::uint64_t residentBytes();     // VmRSS of this process
+std::uint64_t peakResidentBytes(); // VmHWM of this process
 // Starts peakResidentBytes() again from the resident size now (Linux's
 // /proc/self/clear_refs "5"), to measure one phase's peak; false if the
 // kernel refuses.

@@ -19,18 +19,15 @@ struct GroupKey {
     bool operator==(const GroupKey &) const = default;
 };
 struct GroupKeyHash {
-    std::size_t operator()(const GroupKey &k) const
-    {
-        return std::size_t((k.what * 0x9E3779B97F4A7C15ull) ^ (k.name * 0xC2B2AE3D27D4EB4Full));
-    }
+    std::size_t operator()(const GroupKey &k) const { return std::size_t((k.what * 0x9E3779B97F4A7C15ull) ^ (k.name * 0xC2B2AE3D27D4EB4Full)); }
 };
 
 class Grouping {
 public:
     void add(const NameGroup &identity, std::int64_t value)
     {
-        const GroupKey key{std::uint64_t(identity.pid) << 32 | std::uint64_t(identity.kind) << 16
-                               | std::uint64_t(identity.value) << 8 | identity.nvtxEventType,
+        const GroupKey key{std::uint64_t(identity.pid) << 32 | std::uint64_t(identity.kind) << 16 | std::uint64_t(identity.value) << 8
+                               | identity.nvtxEventType,
                            std::uint64_t(identity.domain) << 32 | identity.name};
         const auto [it, added] = m_index.try_emplace(key, std::uint32_t(m_groups.size()));
         if (added)
@@ -45,9 +42,8 @@ public:
         std::vector<std::uint32_t> order(m_groups.size());
         for (std::uint32_t g = 0; g < order.size(); ++g)
             order[g] = g;
-        std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
-            return NameSummaries::inOrder(m_groups[a], m_groups[b]);
-        });
+        std::stable_sort(order.begin(), order.end(),
+                         [&](std::uint32_t a, std::uint32_t b) { return NameSummaries::inOrder(m_groups[a], m_groups[b]); });
         std::vector<std::uint32_t> placeOf(order.size());
         std::vector<NameGroup> ordered(order.size());
         for (std::uint32_t place = 0; place < order.size(); ++place) {
@@ -133,8 +129,10 @@ bool NameSummaries::summarizes(TrackKind kind)
     case TrackKind::Nvtx:
     case TrackKind::Kernel:
     case TrackKind::Memcpy:
-    case TrackKind::Memset: return true;
-    default: return false;
+    case TrackKind::Memset:
+        return true;
+    default:
+        return false;
     }
 }
 

@@ -49,19 +49,13 @@ struct NameSummaries {
     // The kinds grouped (their durations), and those whose sizes are too.
     static bool summarizes(TrackKind kind);
     static bool hasSizes(TrackKind kind);
-    static bool inOrder(const NameGroup &a, const NameGroup &b)
-    {
-        return a.kind != b.kind ? a.kind < b.kind : a.value < b.value;
-    }
+    static bool inOrder(const NameGroup &a, const NameGroup &b) { return a.kind != b.kind ? a.kind < b.kind : a.value < b.value; }
 
     std::span<const std::int64_t> valuesOf(const NameGroup &group) const
     {
         return std::span(values.data(), values.size()).subspan(group.first, group.count);
     }
-    std::size_t memoryBytes() const
-    {
-        return groups.capacity() * sizeof(NameGroup) + values.capacity() * sizeof(std::int64_t);
-    }
+    std::size_t memoryBytes() const { return groups.capacity() * sizeof(NameGroup) + values.capacity() * sizeof(std::int64_t); }
 };
 
 // Groups the kinds summarizes() names.

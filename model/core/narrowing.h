@@ -9,7 +9,7 @@
 
 namespace rankscope {
 
-template<class To>
+template <class To>
 constexpr To saturate(std::int64_t v)
 {
     static_assert(std::numeric_limits<To>::is_integer && sizeof(To) < sizeof(std::int64_t));
@@ -29,7 +29,7 @@ constexpr std::int64_t addSaturating(std::int64_t a, std::int64_t b)
 }
 
 // `count` is the number of values of E, numbered from 0.
-template<class E>
+template <class E>
 constexpr E enumOr(std::int64_t v, E fallback, int count)
 {
     return v >= 0 && v < count ? E(v) : fallback;

@@ -11,7 +11,7 @@
 namespace rankscope {
 
 struct QtHash {
-    template<class T>
+    template <class T>
     std::size_t operator()(const T &value) const
     {
         return qHash(value);

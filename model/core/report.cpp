@@ -8,15 +8,24 @@ namespace rankscope {
 QString trackKindName(TrackKind kind)
 {
     switch (kind) {
-    case TrackKind::OsRuntime: return QStringLiteral("OS runtime");
-    case TrackKind::CudaApi: return QStringLiteral("CUDA API");
-    case TrackKind::Nvtx: return QStringLiteral("NVTX");
-    case TrackKind::Kernel: return QStringLiteral("Kernels");
-    case TrackKind::Memcpy: return QStringLiteral("Memcpy");
-    case TrackKind::Memset: return QStringLiteral("Memset");
-    case TrackKind::Sync: return QStringLiteral("Sync");
-    case TrackKind::NvtxGpuProjection: return QStringLiteral("NVTX (GPU)");
-    case TrackKind::NcclKernels: return QStringLiteral("NCCL");
+    case TrackKind::OsRuntime:
+        return QStringLiteral("OS runtime");
+    case TrackKind::CudaApi:
+        return QStringLiteral("CUDA API");
+    case TrackKind::Nvtx:
+        return QStringLiteral("NVTX");
+    case TrackKind::Kernel:
+        return QStringLiteral("Kernels");
+    case TrackKind::Memcpy:
+        return QStringLiteral("Memcpy");
+    case TrackKind::Memset:
+        return QStringLiteral("Memset");
+    case TrackKind::Sync:
+        return QStringLiteral("Sync");
+    case TrackKind::NvtxGpuProjection:
+        return QStringLiteral("NVTX (GPU)");
+    case TrackKind::NcclKernels:
+        return QStringLiteral("NCCL");
     }
     return {};
 }
@@ -40,13 +49,19 @@ std::uint32_t Report::correlationIdOf(const Track &track, std::size_t event) con
 {
     const std::uint32_t row = track.slices.payload(event);
     switch (track.kind) {
-    case TrackKind::CudaApi: return apiCalls[row].correlationId;
+    case TrackKind::CudaApi:
+        return apiCalls[row].correlationId;
     case TrackKind::Kernel:
-    case TrackKind::NcclKernels: return kernels[row].correlationId;
-    case TrackKind::Memcpy: return memcpys[row].correlationId;
-    case TrackKind::Memset: return memsets[row].correlationId;
-    case TrackKind::Sync: return syncs[row].correlationId;
-    default: return 0;
+    case TrackKind::NcclKernels:
+        return kernels[row].correlationId;
+    case TrackKind::Memcpy:
+        return memcpys[row].correlationId;
+    case TrackKind::Memset:
+        return memsets[row].correlationId;
+    case TrackKind::Sync:
+        return syncs[row].correlationId;
+    default:
+        return 0;
     }
 }
 
@@ -63,8 +78,8 @@ std::span<const TrackEvent> Report::gpuOpsFor(std::uint64_t key) const
 {
     const auto first = std::lower_bound(gpuByCorrelation.begin(), gpuByCorrelation.end(), key,
                                         [&](const TrackEvent &e, std::uint64_t k) { return correlationKeyOf(e) < k; });
-    const auto last = std::upper_bound(first, gpuByCorrelation.end(), key,
-                                       [&](std::uint64_t k, const TrackEvent &e) { return k < correlationKeyOf(e); });
+    const auto last =
+        std::upper_bound(first, gpuByCorrelation.end(), key, [&](std::uint64_t k, const TrackEvent &e) { return k < correlationKeyOf(e); });
     return {first, last};
 }
 
@@ -72,7 +87,7 @@ namespace {
 
 // The first entry of `byKey` whose key is not below `key`, searched from
 // `hint` outwards by doubling steps, then halving between the last two.
-template<class KeyOf>
+template <class KeyOf>
 std::size_t gallopLowerBound(const Column<TrackEvent> &byKey, std::uint64_t key, std::size_t hint, KeyOf keyOf)
 {
     const std::size_t n = byKey.size();
@@ -174,8 +189,8 @@ std::size_t Report::eventCount(TrackKind kind) const
 
 bool NvtxRecord::isDefault() const
 {
-    return eventType == NvtxEventType::PushPopRange && payloadKind == PayloadKind::None && !hasColor && !openAtEnd && color == 0
-           && category == 0 && categoryName == 0 && endTid == 0 && externalId == 0;
+    return eventType == NvtxEventType::PushPopRange && payloadKind == PayloadKind::None && !hasColor && !openAtEnd && color == 0 && category == 0
+           && categoryName == 0 && endTid == 0 && externalId == 0;
 }
 
 const NvtxRecord &Report::nvtxRecord(std::uint32_t payload) const
@@ -282,9 +297,8 @@ std::vector<Report::MemoryPart> Report::memoryParts() const
         {"API <-> GPU correlations", (apiByCorrelation.capacity() + gpuByCorrelation.capacity()) * sizeof(TrackEvent)},
         {"CPU samples and backtraces", sampling.memoryBytes()},
         {"summaries by name and time splits", byName.memoryBytes() + timeSplits.capacity() * sizeof(GpuTimeSplit)},
-        {"processes, threads, tracks, diagnostics",
-         sizeof(Report) + tracks.size() * sizeof(Track) + (processes.capacity() + threads.capacity()) * 48 + diagnostics.capacity() * 64
-             + flows.capacity() * sizeof(FlowRecord)},
+        {"processes, threads, tracks, diagnostics", sizeof(Report) + tracks.size() * sizeof(Track) + (processes.capacity() + threads.capacity()) * 48
+                                                        + diagnostics.capacity() * 64 + flows.capacity() * sizeof(FlowRecord)},
     };
 }
 

@@ -54,14 +54,14 @@ enum class TrackKind : std::uint8_t {
     Kernel,    // per process, device and stream
     Memcpy,
     Memset,
-    Sync,      // CUDA synchronization seen on the GPU side
+    Sync, // CUDA synchronization seen on the GPU side
     // Derived after loading, from the tracks above (not counted twice by
     // statistics or event counts):
     NvtxGpuProjection, // per process and device: NVTX ranges projected onto the GPU
     NcclKernels,       // per process and device: the NCCL kernels of all streams
 };
 QString trackKindName(TrackKind kind);
-bool isGpuTrack(TrackKind kind);     // recorded GPU activity
+bool isGpuTrack(TrackKind kind); // recorded GPU activity
 // Kernels, copies and memsets: what keeps a GPU busy (nsys' gpu_gaps and
 // gpu_time_util rules, Report::gpuBusy, a collapsed group's graph).
 bool isGpuOperation(TrackKind kind);
@@ -105,8 +105,8 @@ struct KernelRecord {
     StringId shortName = 0;
     StringId mangledName = 0;
     std::uint32_t correlationId = 0;
-    std::uint32_t config = 0;       // row in Report::kernelConfigs
-    std::uint32_t externalId = 0;   // Kineto: links to the enclosing CPU op
+    std::uint32_t config = 0;                 // row in Report::kernelConfigs
+    std::uint32_t externalId = 0;             // Kineto: links to the enclosing CPU op
     std::uint32_t collective = kNoCollective; // row in Report::collectives
     std::int64_t graphNodeId = -1;
     static constexpr std::uint32_t kNoCollective = 0xffffffffu;
@@ -116,17 +116,17 @@ struct KernelRecord {
 // record_param_comms op's, or NCCL's own NVTX payloads under nsys
 // (load/ncclcalls.h).
 struct CollectiveRecord {
-    StringId name = 0;            // "allreduce", "ncclAllReduce", "ncclSend + ncclRecv"
-    StringId dtype = 0;           // "Float"
+    StringId name = 0;  // "allreduce", "ncclAllReduce", "ncclSend + ncclRecv"
+    StringId dtype = 0; // "Float"
     std::int64_t inNelems = -1, outNelems = -1;
     std::int64_t inBytes = -1, outBytes = -1; // -1 unknown
     int groupSize = 0;
-    int commRank = -1;            // this rank's place in the communicator; -1 unknown
-    int root = -1;                // broadcast and reduce
+    int commRank = -1;             // this rank's place in the communicator; -1 unknown
+    int root = -1;                 // broadcast and reduce
     StringId processGroupName = 0; // Kineto's process group, or "NCCL comm 0x…"
     StringId processGroupRanks = 0;
-    StringId peers = 0;           // send/receive: the peers' ranks in the communicator, "1" or "0,2"
-    std::int64_t sequence = -1;   // the operation's number on its process group (Kineto's "Seq"); -1 unknown
+    StringId peers = 0;         // send/receive: the peers' ranks in the communicator, "1" or "0,2"
+    std::int64_t sequence = -1; // the operation's number on its process group (Kineto's "Seq"); -1 unknown
 };
 
 // Memcpy slice name: "[CUDA memcpy <copy kind label>]".
@@ -186,14 +186,14 @@ struct NvtxRecord {
     std::uint8_t eventType = NvtxEventType::PushPopRange;
     PayloadKind payloadKind = PayloadKind::None;
     bool hasColor = false;
-    bool openAtEnd = false;      // no end recorded: ends at the last NVTX time
-    std::uint32_t color = 0;     // ARGB
+    bool openAtEnd = false;  // no end recorded: ends at the last NVTX time
+    std::uint32_t color = 0; // ARGB
     std::uint32_t category = 0;
     StringId categoryName = 0;
     std::uint32_t endTid = 0;    // start/end ranges may end on another thread; 0: the one it started on
     std::int64_t intPayload = 0; // Int and Unsigned (bit pattern)
     double doublePayload = 0.0;
-    StringId jsonPayload = 0;    // Json: the text; Fields: "name: value" lines (an extended payload)
+    StringId jsonPayload = 0;     // Json: the text; Fields: "name: value" lines (an extended payload)
     std::uint32_t externalId = 0; // Kineto CPU ops and annotations
 
     // Whether a range needs a record of its own (anything but the default).
@@ -203,10 +203,10 @@ struct NvtxRecord {
 // Payload of a NvtxGpuProjection slice: the NVTX range it projects and what
 // GPU work the range launched.
 struct NvtxProjectionRecord {
-    std::uint32_t nvtxRow = 0;     // its record: Report::nvtxRecord(nvtxRow)
-    std::uint32_t gpuOps = 0;      // kernels, memcpys and memsets launched inside it
-    TimeNs cpuDuration = 0;        // the range's length on its thread
-    TimeNs gpuBusyNs = 0;          // union of those ops' time on the GPU
+    std::uint32_t nvtxRow = 0; // its record: Report::nvtxRecord(nvtxRow)
+    std::uint32_t gpuOps = 0;  // kernels, memcpys and memsets launched inside it
+    TimeNs cpuDuration = 0;    // the range's length on its thread
+    TimeNs gpuBusyNs = 0;      // union of those ops' time on the GPU
 };
 static_assert(sizeof(NvtxProjectionRecord) == 24, "one per projected NVTX range: keep it unpadded");
 
@@ -244,9 +244,9 @@ struct CommunicationKernel {
     static constexpr TimeNs kNoLaunch = kTimeMin;
     std::uint32_t track = 0, event = 0;
     std::uint32_t collective = KernelRecord::kNoCollective; // its kernel record's row in Report::collectives
-    StringId name = 0;         // its slice's name
-    TimeNs start = 0, end = 0; // its slice's times, report time
-    TimeNs launch = kNoLaunch; // its launching API call's start, report time
+    StringId name = 0;                                      // its slice's name
+    TimeNs start = 0, end = 0;                              // its slice's times, report time
+    TimeNs launch = kNoLaunch;                              // its launching API call's start, report time
 };
 static_assert(sizeof(CommunicationKernel) == 40, "one per communication kernel: keep it unpadded");
 
@@ -254,7 +254,7 @@ static_assert(sizeof(CommunicationKernel) == 40, "one per communication kernel: 
 // its index cache) so a match over many ranks reads a rank's few thousand
 // communication kernels, not its million events.
 struct CommunicationSummary {
-    bool present = false; // built (load/derivedtracks.h); a report put together by hand has none
+    bool present = false;                // built (load/derivedtracks.h); a report put together by hand has none
     Column<CommunicationKernel> kernels; // by track, then event
     // Per process and device, when its GPU ran anything but those kernels
     // (kernels, copies, memsets), as Report::gpuBusy: what the late split
@@ -279,9 +279,9 @@ struct ProcessGroupInfo {
 enum class TraceSource { NsysSqlite, Kineto };
 
 struct ReportMetadata {
-    QString format;          // "Nsight Systems SQLite export"
-    QString productVersion;  // "2025.3.2.0"
-    QString schemaVersion;   // "3.20.3"
+    QString format;         // "Nsight Systems SQLite export"
+    QString productVersion; // "2025.3.2.0"
+    QString schemaVersion;  // "3.20.3"
     QString hostName;
     std::int64_t utcStartNs = 0; // absolute start of the session timeline
     TimeRange analysisRange{0, -1};
@@ -295,8 +295,8 @@ struct ReportMetadata {
     // What wrote the file: Kineto rows follow PyTorch's and HTA's rules
     // (CPU scopes named by category, HTA's step window), nsys rows nsys' rules.
     TraceSource source = TraceSource::NsysSqlite;
-    bool microsecondTimestamps = false; // times came as (fractional) µs: statistics round as HTA does
-    TimeNs rawTimeOrigin = 0;           // report time + this = time as written in the file (ns)
+    bool microsecondTimestamps = false;               // times came as (fractional) µs: statistics round as HTA does
+    TimeNs rawTimeOrigin = 0;                         // report time + this = time as written in the file (ns)
     std::map<QString, std::size_t> sourceEventCounts; // events per category as read
 };
 
@@ -322,7 +322,7 @@ struct Report : std::enable_shared_from_this<Report> {
     Column<NvtxRecord> nvtx; // see NvtxRecord::kNoRecord; read through nvtxRecord()
     Column<NvtxProjectionRecord> nvtxProjections;
     Column<CollectiveRecord> collectives;
-    Column<FlowRecord> flows; // Kineto's forward -> backward arrows
+    Column<FlowRecord> flows;            // Kineto's forward -> backward arrows
     std::vector<GpuBusySummary> gpuBusy; // per (pid, device), by pid then device
     CommunicationSummary communication;
     CpuSampling sampling; // CPU samples and backtraces (nsys' --sample=cpu, --cudabacktrace, --osrt-backtrace)
@@ -338,10 +338,7 @@ struct Report : std::enable_shared_from_this<Report> {
     // Filled once tracks are final.
     Column<TrackEvent> apiByCorrelation; // one per key
     Column<TrackEvent> gpuByCorrelation; // several per key
-    static std::uint64_t correlationKey(std::uint32_t pid, std::uint32_t correlationId)
-    {
-        return (std::uint64_t(pid) << 32) | correlationId;
-    }
+    static std::uint64_t correlationKey(std::uint32_t pid, std::uint32_t correlationId) { return (std::uint64_t(pid) << 32) | correlationId; }
     std::uint64_t correlationKeyOf(const TrackEvent &at) const
     {
         return correlationKey(tracks[at.track].pid, correlationIdOf(tracks[at.track], at.event));

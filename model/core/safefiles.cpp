@@ -16,7 +16,10 @@ namespace rankscope {
 
 namespace {
 
-QString errnoText(int error) { return QString::fromLocal8Bit(std::strerror(error)); }
+QString errnoText(int error)
+{
+    return QString::fromLocal8Bit(std::strerror(error));
+}
 
 // How many temporary names are tried before giving up: each is 64 random
 // bits, so a second try is needed only when one was planted.
@@ -59,13 +62,12 @@ QString fileKindOf(mode_t mode)
 
 FileDescriptor openRegularFileToRead(const QString &path, struct stat *status, QString *whyNot, bool followLinks)
 {
-    FileDescriptor fd(::open(QFile::encodeName(path).constData(),
-                             O_RDONLY | (followLinks ? 0 : O_NOFOLLOW) | O_NONBLOCK | O_CLOEXEC | O_NOCTTY));
+    FileDescriptor fd(::open(QFile::encodeName(path).constData(), O_RDONLY | (followLinks ? 0 : O_NOFOLLOW) | O_NONBLOCK | O_CLOEXEC | O_NOCTTY));
     if (!fd.isOpen()) {
         const int error = errno;
-        struct stat named {};
+        struct stat named { };
         if (whyNot)
-            *whyNot = error == ENOENT ? QStringLiteral("none yet")
+            *whyNot = error == ENOENT  ? QStringLiteral("none yet")
                       : error == ELOOP ? QStringLiteral("a symbolic link, not followed")
                       // A socket cannot be opened at all (ENXIO): say what it is.
                       : ::lstat(QFile::encodeName(path).constData(), &named) == 0 && !S_ISREG(named.st_mode)
@@ -73,7 +75,7 @@ FileDescriptor openRegularFileToRead(const QString &path, struct stat *status, Q
                           : errnoText(error);
         return {};
     }
-    struct stat st {};
+    struct stat st { };
     if (::fstat(fd.get(), &st) != 0) {
         if (whyNot)
             *whyNot = errnoText(errno);
@@ -98,7 +100,7 @@ bool onlyThisUserMayWrite(const struct stat &status)
 
 bool isPrivateFolder(const QString &folder)
 {
-    struct stat st {};
+    struct stat st { };
     return ::lstat(QFile::encodeName(folder).constData(), &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == ::geteuid()
            && (st.st_mode & (S_IWGRP | S_IWOTH)) == 0;
 }
@@ -121,7 +123,7 @@ bool makeFolderPath(const QString &path, mode_t mode)
 
 QString userNameOf(uid_t uid)
 {
-    struct passwd entry {};
+    struct passwd entry { };
     struct passwd *found = nullptr;
     char buffer[4096];
     if (::getpwuid_r(uid, &entry, buffer, sizeof buffer, &found) == 0 && found && found->pw_name)
@@ -135,7 +137,7 @@ std::optional<std::uint32_t> userIdOf(const QString &name)
     const uint id = name.toUInt(&number);
     if (number)
         return std::uint32_t(id);
-    struct passwd entry {};
+    struct passwd entry { };
     struct passwd *found = nullptr;
     char buffer[4096];
     const QByteArray encoded = name.toLocal8Bit();
@@ -190,7 +192,7 @@ mode_t defaultNewFileMode()
     return 0644; // the usual umask, 022, where the kernel does not say
 }
 
-AtomicFileWriter::AtomicFileWriter(QString path, mode_t mode) : m_path(std::move(path)), m_mode(mode & 07777) {}
+AtomicFileWriter::AtomicFileWriter(QString path, mode_t mode) : m_path(std::move(path)), m_mode(mode & 07777) { }
 
 AtomicFileWriter::~AtomicFileWriter()
 {
@@ -211,8 +213,7 @@ bool AtomicFileWriter::open(OpenMode mode)
         const QString candidate = folder + QStringLiteral("/.") + fileNameThatFits(target.fileName())
                                   + QStringLiteral(".%1.tmp").arg(QRandomGenerator::global()->generate64(), 16, 16, QLatin1Char('0'));
         // 0600 until the mode is set: nobody else may open it meanwhile.
-        FileDescriptor fd(::open(QFile::encodeName(candidate).constData(),
-                                 O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY, 0600));
+        FileDescriptor fd(::open(QFile::encodeName(candidate).constData(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY, 0600));
         if (!fd.isOpen()) {
             lastError = errno;
             if (lastError == EEXIST || lastError == ELOOP)
@@ -229,7 +230,8 @@ bool AtomicFileWriter::open(OpenMode mode)
         m_failed = false;
         return QIODevice::open(mode | QIODevice::Unbuffered);
     }
-    setErrorString(QStringLiteral("cannot create a file in %1: %2").arg(folder, lastError ? errnoText(lastError) : QStringLiteral("every temporary name was taken")));
+    setErrorString(QStringLiteral("cannot create a file in %1: %2")
+                       .arg(folder, lastError ? errnoText(lastError) : QStringLiteral("every temporary name was taken")));
     return false;
 }
 
@@ -258,9 +260,8 @@ bool AtomicFileWriter::commit()
         return fail(errnoText(errno));
     if (::rename(QFile::encodeName(m_temporaryPath).constData(), QFile::encodeName(m_path).constData()) != 0) {
         const int error = errno;
-        struct stat holder {};
-        if ((error == EPERM || error == EACCES) && ::lstat(QFile::encodeName(m_path).constData(), &holder) == 0
-            && holder.st_uid != ::geteuid())
+        struct stat holder { };
+        if ((error == EPERM || error == EACCES) && ::lstat(QFile::encodeName(m_path).constData(), &holder) == 0 && holder.st_uid != ::geteuid())
             return fail(QStringLiteral("the name is held by %1 of user %2, and the folder lets only its owner replace it")
                             .arg(fileKindOf(holder.st_mode), userNameOf(holder.st_uid)));
         return fail(errnoText(error));

@@ -31,7 +31,7 @@ void SliceTrack::shift(TimeNs delta)
 
 namespace {
 
-template<class T>
+template <class T>
 void applyPermutation(Column<T> &column, const std::vector<std::uint32_t> &order)
 {
     Column<T> sorted(column.size(), T{});
@@ -47,14 +47,12 @@ void SliceTrack::finalize()
     const std::size_t n = m_start.size();
     bool sorted = true;
     for (std::size_t i = 1; i < n && sorted; ++i)
-        sorted = m_start[i - 1] < m_start[i]
-                 || (m_start[i - 1] == m_start[i] && m_end[i - 1] >= m_end[i]);
+        sorted = m_start[i - 1] < m_start[i] || (m_start[i - 1] == m_start[i] && m_end[i - 1] >= m_end[i]);
     if (!sorted) {
         std::vector<std::uint32_t> order(n);
         std::iota(order.begin(), order.end(), 0u);
-        std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
-            return m_start[a] != m_start[b] ? m_start[a] < m_start[b] : m_end[a] > m_end[b];
-        });
+        std::stable_sort(order.begin(), order.end(),
+                         [&](std::uint32_t a, std::uint32_t b) { return m_start[a] != m_start[b] ? m_start[a] < m_start[b] : m_end[a] > m_end[b]; });
         applyPermutation(m_start, order);
         applyPermutation(m_end, order);
         applyPermutation(m_name, order);

@@ -46,10 +46,7 @@ public:
     TimeNs end(std::size_t i) const { return m_end[i]; }
     TimeNs duration(std::size_t i) const { return m_end[i] - m_start[i]; }
     StringId name(std::size_t i) const { return m_name[i]; }
-    std::uint32_t payload(std::size_t i) const
-    {
-        return m_payload.empty() ? m_payloadBase + m_payloadStep * std::uint32_t(i) : m_payload[i];
-    }
+    std::uint32_t payload(std::size_t i) const { return m_payload.empty() ? m_payloadBase + m_payloadStep * std::uint32_t(i) : m_payload[i]; }
     std::uint16_t depth(std::size_t i) const { return m_depth.empty() ? 0 : m_depth[i]; }
     std::uint16_t maxDepth() const { return m_maxDepth; }
 
@@ -62,15 +59,12 @@ public:
     // Report::summariesOnly).
     TimeRange extent() const { return m_extent; }
 
-    template<class Visit>
+    template <class Visit>
     void forEachOverlapping(TimeNs lo, TimeNs hi, Visit &&visit) const
     {
         m_index.forEachOverlapping(m_start, m_end, lo, hi, std::forward<Visit>(visit));
     }
-    std::vector<std::uint32_t> overlapping(TimeNs lo, TimeNs hi) const
-    {
-        return m_index.overlapping(m_start, m_end, lo, hi);
-    }
+    std::vector<std::uint32_t> overlapping(TimeNs lo, TimeNs hi) const { return m_index.overlapping(m_start, m_end, lo, hi); }
     const LodSummary &lod() const { return m_lod; }
 
     // Per nesting depth (only when events nest, else empty): the events on
@@ -105,8 +99,8 @@ private:
     Column<StringId> m_name;
     Column<std::uint32_t> m_payload;
     Column<std::uint16_t> m_depth;   // empty after finalize() when every depth is 0
-    std::uint32_t m_payloadBase = 0;      // when m_payload is empty after finalize():
-    std::uint32_t m_payloadStep = 0;      //   payload(i) = base + step * i
+    std::uint32_t m_payloadBase = 0; // when m_payload is empty after finalize():
+    std::uint32_t m_payloadStep = 0; //   payload(i) = base + step * i
     std::uint16_t m_maxDepth = 0;
     TimeRange m_extent{0, -1};
     IntervalIndex m_index;

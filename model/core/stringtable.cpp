@@ -152,8 +152,7 @@ std::string_view StringTable::view(StringId id) const
         return {};
     const std::uint64_t address = m_address[id];
     const std::size_t block = std::size_t(address >> 32), at = std::uint32_t(address);
-    const std::size_t end = id + 1 < m_address.size() && (m_address[id + 1] >> 32) == block ? std::uint32_t(m_address[id + 1])
-                                                                                                : m_blockEnd[block];
+    const std::size_t end = id + 1 < m_address.size() && (m_address[id + 1] >> 32) == block ? std::uint32_t(m_address[id + 1]) : m_blockEnd[block];
     return {m_blocks[block].get() + at, end - at - 1};
 }
 

@@ -72,7 +72,7 @@ private:
     // Per id: (block << 32) | offset in the block. Its length is up to the
     // next id's offset in the same block, or the block's end.
     Column<std::uint64_t> m_address;
-    Column<std::uint32_t> m_slots; // id + 1, 0 empty; a power of two, at most half full; empty once released
+    Column<std::uint32_t> m_slots;        // id + 1, 0 empty; a power of two, at most half full; empty once released
     Column<std::uint64_t> m_mappedOffset; // per id, and one past the last
     Column<char> m_mappedText;
 };

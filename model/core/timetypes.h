@@ -14,12 +14,18 @@ constexpr TimeNs kTimeMax = std::numeric_limits<TimeNs>::max();
 // differences, sums and bucket edges of two such times never overflow.
 // Loaders drop rows outside it (with a diagnostic).
 constexpr TimeNs kTraceTimeLimit = TimeNs(1) << 61;
-constexpr bool isTraceTime(TimeNs t) { return t >= -kTraceTimeLimit && t <= kTraceTimeLimit; }
+constexpr bool isTraceTime(TimeNs t)
+{
+    return t >= -kTraceTimeLimit && t <= kTraceTimeLimit;
+}
 // Absolute (UTC) starts a file may claim: ns since 1970, up to 2^62 (the
 // year 2116). Within it, differences of two starts and a start plus a trace
 // time cannot overflow; a start outside it is not used for alignment.
 constexpr TimeNs kUtcLimit = TimeNs(1) << 62;
-constexpr bool isUtcTime(TimeNs t) { return t > 0 && t <= kUtcLimit; }
+constexpr bool isUtcTime(TimeNs t)
+{
+    return t > 0 && t <= kUtcLimit;
+}
 
 // A closed range [start, end]; events touching either edge overlap it.
 struct TimeRange {

@@ -65,7 +65,10 @@ QString formatCounterValue(double value, const QString &unit)
     for (const auto &p : prefixes)
         if (magnitude >= p.scale) {
             const double scaled = value / p.scale;
-            return QStringLiteral("%1 %2%3").arg(QString::number(scaled, 'f', std::abs(scaled) >= 100 ? 0 : std::abs(scaled) >= 10 ? 1 : 2),
+            return QStringLiteral("%1 %2%3").arg(QString::number(scaled, 'f',
+                                                                 std::abs(scaled) >= 100  ? 0
+                                                                 : std::abs(scaled) >= 10 ? 1
+                                                                                          : 2),
                                                  QLatin1String(p.prefix), unit);
         }
     const int decimals = magnitude >= 100 || magnitude == 0 ? 0 : magnitude >= 10 ? 1 : 2;

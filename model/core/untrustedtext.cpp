@@ -10,8 +10,8 @@ namespace {
 bool isShellSafe(QChar c)
 {
     const char16_t u = c.unicode();
-    return (u >= 'a' && u <= 'z') || (u >= 'A' && u <= 'Z') || (u >= '0' && u <= '9') || u == '-' || u == '_' || u == '.'
-           || u == '/' || u == '+' || u == ',' || u == ':' || u == '@' || u == '%';
+    return (u >= 'a' && u <= 'z') || (u >= 'A' && u <= 'Z') || (u >= '0' && u <= '9') || u == '-' || u == '_' || u == '.' || u == '/' || u == '+'
+           || u == ',' || u == ':' || u == '@' || u == '%';
 }
 
 // Characters that change how a terminal shows what follows them: the
@@ -19,8 +19,7 @@ bool isShellSafe(QChar c)
 // the line and paragraph separators some terminals take as line breaks.
 bool isDirectionOrSeparator(char16_t u)
 {
-    return (u >= 0x202A && u <= 0x202E) || (u >= 0x2066 && u <= 0x2069) || u == 0x200E || u == 0x200F || u == 0x061C
-           || u == 0x2028 || u == 0x2029;
+    return (u >= 0x202A && u <= 0x202E) || (u >= 0x2066 && u <= 0x2069) || u == 0x200E || u == 0x200F || u == 0x061C || u == 0x2028 || u == 0x2029;
 }
 
 bool needsEscape(char16_t u, bool keepLineFeeds)
@@ -124,17 +123,37 @@ QString markdownText(const QString &text)
     qsizetype leadingDigits = 0;
     while (leadingDigits < text.size() && text[leadingDigits].isDigit())
         ++leadingDigits;
-    const bool numberedItem = leadingDigits > 0 && leadingDigits < text.size()
-                              && (text[leadingDigits] == QLatin1Char('.') || text[leadingDigits] == QLatin1Char(')'));
+    const bool numberedItem =
+        leadingDigits > 0 && leadingDigits < text.size() && (text[leadingDigits] == QLatin1Char('.') || text[leadingDigits] == QLatin1Char(')'));
     for (qsizetype i = 0; i < text.size(); ++i) {
         const QChar c = text[i];
         switch (c.unicode()) {
-        case '\n': case '\r': case 0x2028: case 0x2029: out += QLatin1Char(' '); break;
-        case '<': out += QLatin1String("&lt;"); break;
-        case '>': out += QLatin1String("&gt;"); break;
-        case '&': out += QLatin1String("&amp;"); break;
+        case '\n':
+        case '\r':
+        case 0x2028:
+        case 0x2029:
+            out += QLatin1Char(' ');
+            break;
+        case '<':
+            out += QLatin1String("&lt;");
+            break;
+        case '>':
+            out += QLatin1String("&gt;");
+            break;
+        case '&':
+            out += QLatin1String("&amp;");
+            break;
         // Emphasis, code, links and images, tables, headings, strike-through.
-        case '\\': case '`': case '*': case '_': case '[': case ']': case '!': case '|': case '#': case '~':
+        case '\\':
+        case '`':
+        case '*':
+        case '_':
+        case '[':
+        case ']':
+        case '!':
+        case '|':
+        case '#':
+        case '~':
             out += QLatin1Char('\\');
             out += c;
             break;
@@ -142,8 +161,8 @@ QString markdownText(const QString &text)
             if (c.unicode() < 0x20 || (c.unicode() >= 0x7F && c.unicode() <= 0x9F)) {
                 out += QLatin1Char(' ');
             } else {
-                const bool blockStart = (i == 0 && (c == QLatin1Char('-') || c == QLatin1Char('+') || c == QLatin1Char('=')))
-                                        || (numberedItem && i == leadingDigits);
+                const bool blockStart =
+                    (i == 0 && (c == QLatin1Char('-') || c == QLatin1Char('+') || c == QLatin1Char('='))) || (numberedItem && i == leadingDigits);
                 if (blockStart)
                     out += QLatin1Char('\\');
                 out += c;

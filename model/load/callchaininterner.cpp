@@ -14,8 +14,8 @@ std::uint32_t CallchainInterner::frame(const CallFrame &frame)
 {
     // function and module are 32-bit string ids; the flags take the top
     // bits of the key's module half, which no string table reaches.
-    const std::uint64_t key = (std::uint64_t(frame.function) << 32) | (std::uint64_t(frame.module) & 0x0FFFFFFFu)
-                              | (std::uint64_t(frame.flags & 0x0F) << 28);
+    const std::uint64_t key =
+        (std::uint64_t(frame.function) << 32) | (std::uint64_t(frame.module) & 0x0FFFFFFFu) | (std::uint64_t(frame.flags & 0x0F) << 28);
     if (frame.module <= 0x0FFFFFFFu) {
         if (const auto it = m_frames.find(key); it != m_frames.end())
             return it->second;

@@ -24,7 +24,7 @@ public:
 private:
     CpuSampling &m_sampling;
     std::unordered_map<std::uint64_t, std::uint32_t> m_frames; // (function, module) -> rows by flags below
-    std::unordered_map<std::string, std::uint32_t> m_chains;  // frame rows as bytes -> chain row
+    std::unordered_map<std::string, std::uint32_t> m_chains;   // frame rows as bytes -> chain row
 };
 
 } // namespace rankscope

@@ -35,7 +35,6 @@ bool startsWithNoCase(std::string_view s, std::string_view prefix)
     return true;
 }
 
-
 } // namespace
 
 bool isNcclKernelName(std::string_view name)

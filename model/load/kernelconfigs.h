@@ -8,7 +8,7 @@ namespace rankscope {
 
 class KernelConfigInterner {
 public:
-    explicit KernelConfigInterner(Column<KernelConfig> &configs) : m_configs(configs) {}
+    explicit KernelConfigInterner(Column<KernelConfig> &configs) : m_configs(configs) { }
     std::uint32_t intern(const KernelConfig &config);
 
 private:

@@ -95,15 +95,13 @@ void attachNcclCalls(Report &r, std::vector<NcclCall> calls)
         if (c.communicator && c.ranks)
             inits[{c.pid, *c.communicator}] = {int(*c.ranks), int(c.rank.value_or(-1))};
     std::erase_if(calls, [](const NcclCall &c) { return !isCommunicationCall(c); });
-    std::sort(calls.begin(), calls.end(), [](const NcclCall &a, const NcclCall &b) {
-        return std::tie(a.pid, a.tid, a.start) < std::tie(b.pid, b.tid, b.start);
-    });
+    std::sort(calls.begin(), calls.end(),
+              [](const NcclCall &a, const NcclCall &b) { return std::tie(a.pid, a.tid, a.start) < std::tie(b.pid, b.tid, b.start); });
     for (const Track &api : r.tracks) {
         if (api.kind != TrackKind::CudaApi)
             continue;
-        auto first = std::lower_bound(calls.begin(), calls.end(), std::pair(api.pid, api.tid), [](const NcclCall &c, const auto &key) {
-            return std::pair(c.pid, c.tid) < key;
-        });
+        auto first = std::lower_bound(calls.begin(), calls.end(), std::pair(api.pid, api.tid),
+                                      [](const NcclCall &c, const auto &key) { return std::pair(c.pid, c.tid) < key; });
         auto next = first; // the first call not yet attached
         for (std::size_t i = 0; i < api.slices.size() && next != calls.end() && next->pid == api.pid && next->tid == api.tid; ++i) {
             const std::uint32_t id = r.correlationIdOf(api, i);

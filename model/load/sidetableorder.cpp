@@ -6,7 +6,7 @@ namespace rankscope {
 
 namespace {
 
-template<class Record>
+template <class Record>
 void storeInTrackOrder(Report &report, TrackKind kind, Column<Record> &table)
 {
     // Only a table each of whose rows one slice of this kind reads: a row
@@ -44,20 +44,33 @@ void storeInTrackOrder(Report &report, TrackKind kind, Column<Record> &table)
 void storeSideTableInTrackOrder(Report &report, TrackKind kind)
 {
     switch (kind) {
-    case TrackKind::Kernel: storeInTrackOrder(report, kind, report.kernels); break;
-    case TrackKind::Memcpy: storeInTrackOrder(report, kind, report.memcpys); break;
-    case TrackKind::Memset: storeInTrackOrder(report, kind, report.memsets); break;
-    case TrackKind::Sync: storeInTrackOrder(report, kind, report.syncs); break;
-    case TrackKind::CudaApi: storeInTrackOrder(report, kind, report.apiCalls); break;
-    case TrackKind::NvtxGpuProjection: storeInTrackOrder(report, kind, report.nvtxProjections); break;
-    default: break; // NVTX records are sparse (plain ranges have none); the rest have no table
+    case TrackKind::Kernel:
+        storeInTrackOrder(report, kind, report.kernels);
+        break;
+    case TrackKind::Memcpy:
+        storeInTrackOrder(report, kind, report.memcpys);
+        break;
+    case TrackKind::Memset:
+        storeInTrackOrder(report, kind, report.memsets);
+        break;
+    case TrackKind::Sync:
+        storeInTrackOrder(report, kind, report.syncs);
+        break;
+    case TrackKind::CudaApi:
+        storeInTrackOrder(report, kind, report.apiCalls);
+        break;
+    case TrackKind::NvtxGpuProjection:
+        storeInTrackOrder(report, kind, report.nvtxProjections);
+        break;
+    default:
+        break; // NVTX records are sparse (plain ranges have none); the rest have no table
     }
 }
 
 void storeSideTablesInTrackOrder(Report &report)
 {
-    for (const TrackKind kind : {TrackKind::Kernel, TrackKind::Memcpy, TrackKind::Memset, TrackKind::Sync, TrackKind::CudaApi,
-                                 TrackKind::NvtxGpuProjection})
+    for (const TrackKind kind :
+         {TrackKind::Kernel, TrackKind::Memcpy, TrackKind::Memset, TrackKind::Sync, TrackKind::CudaApi, TrackKind::NvtxGpuProjection})
         storeSideTableInTrackOrder(report, kind);
 }
 

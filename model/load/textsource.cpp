@@ -18,7 +18,7 @@ struct TextSource::Inflater {
     z_stream stream{};
     std::vector<unsigned char> input = std::vector<unsigned char>(kCompressedChunkBytes);
     bool started = false;
-    bool inputEnded = false; // the file has no more compressed bytes
+    bool inputEnded = false;              // the file has no more compressed bytes
     std::int64_t earlierMembersBytes = 0; // compressed bytes of the members before this one
     std::int64_t compressedOffset() const { return earlierMembersBytes + std::int64_t(stream.total_in); }
     ~Inflater()
@@ -47,7 +47,7 @@ TextSource::TextSource(const QString &path) : m_file(path)
     m_inflater->started = true;
 }
 
-TextSource::TextSource(std::string_view bytes) : m_fileSize(qint64(bytes.size())), m_memory(bytes), m_fromMemory(true) {}
+TextSource::TextSource(std::string_view bytes) : m_fileSize(qint64(bytes.size())), m_memory(bytes), m_fromMemory(true) { }
 
 double TextSource::fractionRead() const
 {
@@ -140,7 +140,8 @@ std::size_t TextSource::inflateInto(char *to, std::size_t capacity)
             continue;
         }
         if (rc == Z_BUF_ERROR && zs.avail_in == 0 && m_inflater->inputEnded) {
-            fail(QStringLiteral("truncated gzip data: the stream ends at compressed byte %1 before its end marker").arg(m_inflater->compressedOffset()));
+            fail(QStringLiteral("truncated gzip data: the stream ends at compressed byte %1 before its end marker")
+                     .arg(m_inflater->compressedOffset()));
             return got;
         }
         if (rc != Z_OK && rc != Z_BUF_ERROR) {

@@ -34,9 +34,11 @@ LoadResult loadNsysReport(const QString &path, const LoadControl &control)
     if (!result.ok())
         return result;
     result.report->filePath = path;
-    result.report->diagnostics.insert(result.report->diagnostics.begin(),
+    result.report->diagnostics.insert(
+        result.report->diagnostics.begin(),
         {Diagnostic::Severity::Info, std::nullopt,
-         QStringLiteral("%1 the SQLite export %2").arg(exported.reused ? QStringLiteral("read from") : QStringLiteral("exported with nsys to"), exported.sqlitePath)});
+         QStringLiteral("%1 the SQLite export %2")
+             .arg(exported.reused ? QStringLiteral("read from") : QStringLiteral("exported with nsys to"), exported.sqlitePath)});
     return result;
 }
 
@@ -68,9 +70,9 @@ LoadResult loadTraceFile(const QString &path, const LoadControl &control)
             return loadThroughIndexCache(path, control, [&] { return loadByContent(path, info, control); });
         return loadByContent(path, info, control);
     } catch (const std::bad_alloc &) {
-        return LoadResult::failure(QStringLiteral("ran out of memory while loading it (the file is %1; %2 of memory is available now)")
-                                       .arg(formatBinarySize(std::uint64_t(std::max<qint64>(info.size(), 0))),
-                                            formatBinarySize(availableMemoryBytes())));
+        return LoadResult::failure(
+            QStringLiteral("ran out of memory while loading it (the file is %1; %2 of memory is available now)")
+                .arg(formatBinarySize(std::uint64_t(std::max<qint64>(info.size(), 0))), formatBinarySize(availableMemoryBytes())));
     }
 }
 
@@ -94,7 +96,8 @@ LoadResult loadByContent(const QString &path, const QFileInfo &info, const LoadC
     const QByteArray head = file.read(64);
     if (head.isEmpty())
         return LoadResult::failure(QStringLiteral("the file is empty"));
-    return LoadResult::failure(QStringLiteral("not a trace Rankscope reads (expected an Nsight Systems SQLite export or a PyTorch profiler JSON trace)"));
+    return LoadResult::failure(
+        QStringLiteral("not a trace Rankscope reads (expected an Nsight Systems SQLite export or a PyTorch profiler JSON trace)"));
 }
 
 } // namespace
@@ -103,9 +106,9 @@ QStringList traceFilesIn(const QString &directory)
 {
     QDir dir(directory);
     QStringList files;
-    const QFileInfoList entries = dir.entryInfoList({QStringLiteral("*.sqlite"), QStringLiteral("*.json"), QStringLiteral("*.json.gz"),
-                                                     QStringLiteral("*.nsys-rep"), QStringLiteral("*.qdrep")},
-                                                    QDir::Files, QDir::Name);
+    const QFileInfoList entries = dir.entryInfoList(
+        {QStringLiteral("*.sqlite"), QStringLiteral("*.json"), QStringLiteral("*.json.gz"), QStringLiteral("*.nsys-rep"), QStringLiteral("*.qdrep")},
+        QDir::Files, QDir::Name);
     for (const QFileInfo &entry : entries) {
         // A report next to its own export is one rank, not two: the export wins.
         if (isNsysReport(entry.filePath()) && QFileInfo::exists(dir.filePath(entry.completeBaseName() + QStringLiteral(".sqlite"))))

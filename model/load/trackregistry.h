@@ -11,14 +11,14 @@ namespace rankscope {
 
 class TrackRegistry {
 public:
-    explicit TrackRegistry(Report &report) : m_report(report) {}
+    explicit TrackRegistry(Report &report) : m_report(report) { }
 
     Track &host(TrackKind kind, std::uint32_t pid, std::uint32_t tid, std::uint32_t domainId = 0);
     Track &gpu(TrackKind kind, std::uint32_t pid, int deviceId, std::uint32_t streamId, std::uint32_t contextId);
 
 private:
     using Key = std::tuple<int, std::uint32_t, std::uint32_t, int, std::uint32_t, std::uint32_t>;
-    template<class Make>
+    template <class Make>
     Track &find(const Key &key, Make &&make)
     {
         auto it = m_index.find(key);

@@ -22,7 +22,7 @@ namespace rankscope {
 QThreadPool *loadThreadPool();
 
 // body(i) for every i in [0, n), on the load pool and the calling thread.
-template<class Body>
+template <class Body>
 void parallelFor(std::size_t n, Body &&body)
 {
     // Shared with the helpers: a helper may still be inside release() when

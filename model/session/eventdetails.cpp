@@ -34,8 +34,9 @@ void addKernelFields(EventDetails &d, const Report &r, const Track &t, std::size
     d.fields.push_back({QStringLiteral("Grid"), QStringLiteral("%1 × %2 × %3").arg(launch.gridX).arg(launch.gridY).arg(launch.gridZ), {}});
     d.fields.push_back({QStringLiteral("Block"), QStringLiteral("%1 × %2 × %3").arg(launch.blockX).arg(launch.blockY).arg(launch.blockZ), {}});
     d.fields.push_back({QStringLiteral("Registers per thread"), QString::number(launch.registersPerThread), {}});
-    d.fields.push_back({QStringLiteral("Shared memory"), QStringLiteral("%1 static + %2 dynamic")
-                            .arg(formatBytes(launch.staticSharedMemory), formatBytes(launch.dynamicSharedMemory)), {}});
+    d.fields.push_back({QStringLiteral("Shared memory"),
+                        QStringLiteral("%1 static + %2 dynamic").arg(formatBytes(launch.staticSharedMemory), formatBytes(launch.dynamicSharedMemory)),
+                        {}});
     if (k.graphNodeId >= 0)
         d.fields.push_back({QStringLiteral("Graph node"), QString::number(k.graphNodeId), {}});
     d.fields.push_back({QStringLiteral("Correlation id"), QString::number(k.correlationId), {}});
@@ -52,7 +53,9 @@ void addKernelFields(EventDetails &d, const Report &r, const Track &t, std::size
             d.fields.push_back({QStringLiteral("Output size"), formatBytes(std::uint64_t(c.outBytes)), {}});
         if (c.groupSize > 0)
             d.fields.push_back({QStringLiteral("Group size"), QString::number(c.groupSize), {}});
-        d.fields.push_back({QStringLiteral("Process group"), QStringLiteral("%1 %2").arg(r.strings.string(c.processGroupName), r.strings.string(c.processGroupRanks)).trimmed(), {}});
+        d.fields.push_back({QStringLiteral("Process group"),
+                            QStringLiteral("%1 %2").arg(r.strings.string(c.processGroupName), r.strings.string(c.processGroupRanks)).trimmed(),
+                            {}});
         if (c.commRank >= 0)
             d.fields.push_back({QStringLiteral("Rank in communicator"), QString::number(c.commRank), {}});
         if (c.peers)
@@ -66,14 +69,17 @@ void addMemcpyFields(EventDetails &d, const Report &r, const Track &t, std::size
 {
     const MemcpyRecord &m = r.memcpys[t.slices.payload(i)];
     d.fields.push_back({QStringLiteral("Size"), formatBytes(m.bytes), {}});
-    d.fields.push_back({QStringLiteral("Direction"), QStringLiteral("%1 (%2)").arg(memcpyKindShortName(m.copyKind), r.memcpyKindLabel(m.copyKindId)), {}});
+    d.fields.push_back(
+        {QStringLiteral("Direction"), QStringLiteral("%1 (%2)").arg(memcpyKindShortName(m.copyKind), r.memcpyKindLabel(m.copyKindId)), {}});
     d.fields.push_back({QStringLiteral("Source memory"), r.memoryKindLabel(int(m.srcKind)), {}});
     d.fields.push_back({QStringLiteral("Destination memory"), r.memoryKindLabel(int(m.dstKind)), {}});
     d.fields.push_back({QStringLiteral("Throughput"), formatThroughput(m.bytes, t.slices.duration(i)), {}});
     if (m.srcDevice >= 0 || m.dstDevice >= 0)
         d.fields.push_back({QStringLiteral("Devices"), QStringLiteral("%1 → %2").arg(m.srcDevice).arg(m.dstDevice), {}});
     if (m.isPageable())
-        d.fields.push_back({QStringLiteral("Note"), QStringLiteral("Pageable host memory: the copy is staged and synchronous; pinned memory (pin_memory=True) avoids this."), {}});
+        d.fields.push_back({QStringLiteral("Note"),
+                            QStringLiteral("Pageable host memory: the copy is staged and synchronous; pinned memory (pin_memory=True) avoids this."),
+                            {}});
     d.fields.push_back({QStringLiteral("Correlation id"), QString::number(m.correlationId), {}});
 }
 
@@ -84,14 +90,18 @@ void addLaunchedWork(EventDetails &d, const Session &session, const EventLocatio
     constexpr std::size_t kListed = 50;
     const RangeGpuWork work = gpuWorkOfRange(session, at, kListed);
     for (const EventLocation &op : work.ops)
-        d.fields.push_back({QStringLiteral("Launched"), eventName(session, op) + QStringLiteral(" (") + formatDuration(session.sessionTime(op).duration()) + QLatin1Char(')'), op});
+        d.fields.push_back({QStringLiteral("Launched"),
+                            eventName(session, op) + QStringLiteral(" (") + formatDuration(session.sessionTime(op).duration()) + QLatin1Char(')'),
+                            op});
     if (work.opCount > work.ops.size())
-        d.fields.push_back({QStringLiteral("Launched"), QStringLiteral("… and %1 more (%2 GPU ops in all)").arg(work.opCount - work.ops.size()).arg(work.opCount), {}});
+        d.fields.push_back({QStringLiteral("Launched"),
+                            QStringLiteral("… and %1 more (%2 GPU ops in all)").arg(work.opCount - work.ops.size()).arg(work.opCount),
+                            {}});
     const Report &r = *session.ranks()[std::size_t(at.rank)].report;
     const QString other = work.busiestOtherOps == 0 ? QString()
-                          : QStringLiteral("thread %1 launched %2 GPU ops while it was open")
-                                .arg(threadLabel(r, session.track(at).pid, work.busiestOtherTid))
-                                .arg(work.busiestOtherOps);
+                                                    : QStringLiteral("thread %1 launched %2 GPU ops while it was open")
+                                                          .arg(threadLabel(r, session.track(at).pid, work.busiestOtherTid))
+                                                          .arg(work.busiestOtherOps);
     if (work.opCount == 0)
         d.fields.push_back({QStringLiteral("GPU work"),
                             QStringLiteral("no GPU projection: its thread launched no GPU work while it was open")
@@ -111,17 +121,26 @@ void addNvtxFields(EventDetails &d, const Report &r, const Track &t, std::size_t
     d.fields.push_back({QStringLiteral("Depth"), QString::number(t.slices.depth(i)), {}});
     using PK = NvtxRecord::PayloadKind;
     switch (n.payloadKind) {
-    case PK::Int: d.fields.push_back({QStringLiteral("Payload"), QString::number(n.intPayload), {}}); break;
-    case PK::Unsigned: d.fields.push_back({QStringLiteral("Payload"), QString::number(std::uint64_t(n.intPayload)), {}}); break;
-    case PK::Double: d.fields.push_back({QStringLiteral("Payload"), QString::number(n.doublePayload), {}}); break;
-    case PK::Json: d.fields.push_back({QStringLiteral("Payload"), r.strings.string(n.jsonPayload), {}}); break;
+    case PK::Int:
+        d.fields.push_back({QStringLiteral("Payload"), QString::number(n.intPayload), {}});
+        break;
+    case PK::Unsigned:
+        d.fields.push_back({QStringLiteral("Payload"), QString::number(std::uint64_t(n.intPayload)), {}});
+        break;
+    case PK::Double:
+        d.fields.push_back({QStringLiteral("Payload"), QString::number(n.doublePayload), {}});
+        break;
+    case PK::Json:
+        d.fields.push_back({QStringLiteral("Payload"), r.strings.string(n.jsonPayload), {}});
+        break;
     case PK::Fields: // one row per field: "Message size [bytes]" | "4194304"
         for (const QString &line : r.strings.string(n.jsonPayload).split(QLatin1Char('\n'))) {
             const qsizetype colon = line.indexOf(QStringLiteral(": "));
             d.fields.push_back({colon < 0 ? QStringLiteral("Payload") : line.left(colon), colon < 0 ? line : line.mid(colon + 2), {}});
         }
         break;
-    case PK::None: break;
+    case PK::None:
+        break;
     }
     if (n.openAtEnd)
         d.fields.push_back({QStringLiteral("Note"), QStringLiteral("Still open when capture stopped"), {}});
@@ -174,7 +193,9 @@ EventDetails describeEvent(const Session &session, const EventLocation &at)
     // To the nanosecond: a 327 µs copy must not read "7.096 s - 7.096 s".
     d.fields.push_back({QStringLiteral("Start"), formatTimestamp(when.start - zero), {}});
     d.fields.push_back({QStringLiteral("End"), formatTimestamp(when.end - zero), {}});
-    d.fields.push_back({QStringLiteral("Duration"), formatDuration(when.duration()) + QStringLiteral(" (") + formatInteger(when.duration()) + QStringLiteral(" ns)"), {}});
+    d.fields.push_back({QStringLiteral("Duration"),
+                        formatDuration(when.duration()) + QStringLiteral(" (") + formatInteger(when.duration()) + QStringLiteral(" ns)"),
+                        {}});
     d.fields.push_back({QStringLiteral("Rank"), QString::number(entry.rank), {}});
     d.fields.push_back({QStringLiteral("Process"), processLabel(r, t.pid), {}});
     if (isGpuTrack(t.kind) || isDerivedTrack(t.kind)) {
@@ -188,8 +209,12 @@ EventDetails describeEvent(const Session &session, const EventLocation &at)
 
     switch (t.kind) {
     case TrackKind::Kernel:
-    case TrackKind::NcclKernels: addKernelFields(d, r, t, i); break;
-    case TrackKind::Memcpy: addMemcpyFields(d, r, t, i); break;
+    case TrackKind::NcclKernels:
+        addKernelFields(d, r, t, i);
+        break;
+    case TrackKind::Memcpy:
+        addMemcpyFields(d, r, t, i);
+        break;
     case TrackKind::Memset: {
         const MemsetRecord &m = r.memsets[t.slices.payload(i)];
         d.fields.push_back({QStringLiteral("Size"), formatBytes(m.bytes), {}});
@@ -202,19 +227,23 @@ EventDetails describeEvent(const Session &session, const EventLocation &at)
         break;
     case TrackKind::CudaApi: {
         const ApiCallRecord &a = r.apiCalls[t.slices.payload(i)];
-        d.fields.push_back({QStringLiteral("API"), a.eventClass == EventClass::CudaDriver ? QStringLiteral("CUDA driver") : QStringLiteral("CUDA runtime"), {}});
+        d.fields.push_back(
+            {QStringLiteral("API"), a.eventClass == EventClass::CudaDriver ? QStringLiteral("CUDA driver") : QStringLiteral("CUDA runtime"), {}});
         d.fields.push_back({QStringLiteral("Return value"), QString::number(a.returnValue), {}});
         d.fields.push_back({QStringLiteral("Correlation id"), QString::number(a.correlationId), {}});
         for (const EventLocation &work : launchedGpuWork(session, at))
-            d.fields.push_back({QStringLiteral("GPU work"), eventName(session, work) + QStringLiteral(" (") + formatDuration(session.sessionTime(work).duration()) + QLatin1Char(')'), work});
+            d.fields.push_back(
+                {QStringLiteral("GPU work"),
+                 eventName(session, work) + QStringLiteral(" (") + formatDuration(session.sessionTime(work).duration()) + QLatin1Char(')'), work});
         break;
     }
     case TrackKind::Nvtx:
         addNvtxFields(d, r, t, i);
         addLaunchedWork(d, session, at);
         for (const EventLocation &other : flowPartners(session, at)) // forward <-> backward
-            d.fields.push_back({session.sessionTime(other).start > session.sessionTime(at).start ? QStringLiteral("Backward op") : QStringLiteral("Forward op"),
-                                eventName(session, other) + QStringLiteral(" (") + formatDuration(session.sessionTime(other).duration()) + QLatin1Char(')'), other});
+            d.fields.push_back(
+                {session.sessionTime(other).start > session.sessionTime(at).start ? QStringLiteral("Backward op") : QStringLiteral("Forward op"),
+                 eventName(session, other) + QStringLiteral(" (") + formatDuration(session.sessionTime(other).duration()) + QLatin1Char(')'), other});
         break;
     case TrackKind::NvtxGpuProjection: {
         const NvtxProjectionRecord &p = r.nvtxProjections[t.slices.payload(i)];
@@ -225,7 +254,8 @@ EventDetails describeEvent(const Session &session, const EventLocation &at)
         }
         break;
     }
-    case TrackKind::OsRuntime: break;
+    case TrackKind::OsRuntime:
+        break;
     }
     if (const auto api = launchingApiCall(session, at))
         d.fields.push_back({QStringLiteral("Launched by"), eventName(session, *api), api});
@@ -237,8 +267,8 @@ EventDetails describeEvent(const Session &session, const EventLocation &at)
     else if (const auto api = launchingApiCall(session, at); api && api->rank == at.rank)
         backtrace = r.sampling.backtraceOf({api->track, api->event});
     if (backtrace) {
-        d.fields.push_back({isGpuTrack(t.kind) ? QStringLiteral("Launch backtrace") : QStringLiteral("Backtrace"),
-                            QStringLiteral("innermost frame first"), {}});
+        d.fields.push_back(
+            {isGpuTrack(t.kind) ? QStringLiteral("Launch backtrace") : QStringLiteral("Backtrace"), QStringLiteral("innermost frame first"), {}});
         const std::vector<DetailField> frames = backtraceFields(r, *backtrace);
         d.fields.insert(d.fields.end(), frames.begin(), frames.end());
     }

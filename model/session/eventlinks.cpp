@@ -32,9 +32,8 @@ std::vector<EventLocation> launchedGpuWork(const Session &session, const EventLo
         return work;
     for (const TrackEvent &op : report.gpuOpsFor(Report::correlationKey(track.pid, id)))
         work.push_back({apiCall.rank, op.track, op.event});
-    std::sort(work.begin(), work.end(), [&](const EventLocation &a, const EventLocation &b) {
-        return session.sessionTime(a).start < session.sessionTime(b).start;
-    });
+    std::sort(work.begin(), work.end(),
+              [&](const EventLocation &a, const EventLocation &b) { return session.sessionTime(a).start < session.sessionTime(b).start; });
     return work;
 }
 
@@ -51,7 +50,7 @@ std::optional<EventLocation> correlatedEvent(const Session &session, const Event
 namespace {
 
 // Calls the CUDA API tracks of (pid, tid) made in [from, to] (report time).
-template<class Visit>
+template <class Visit>
 void forEachApiCall(const Report &report, std::uint32_t pid, std::uint32_t tid, TimeNs from, TimeNs to, Visit &&visit)
 {
     for (std::uint32_t t = 0; t < report.tracks.size(); ++t) {
@@ -142,8 +141,7 @@ std::vector<EventLocation> flowPartners(const Session &session, const EventLocat
         return partners;
     for (const FlowRecord &flow : r.flows)
         for (const auto &[here, there] : {std::pair{flow.from, flow.to}, std::pair{flow.to, flow.from}}) {
-            if (here.pid != track.pid || here.tid != track.tid || here.time < track.slices.start(at.event)
-                || here.time > track.slices.end(at.event))
+            if (here.pid != track.pid || here.tid != track.tid || here.time < track.slices.start(at.event) || here.time > track.slices.end(at.event))
                 continue;
             if (sliceAt(session, at.rank, here) != at)
                 continue;
@@ -188,9 +186,8 @@ RangeGpuWork gpuWorkOfRange(const Session &session, const EventLocation &range, 
             ops.push_back(op);
     });
     result.opCount = ops.size();
-    std::sort(ops.begin(), ops.end(), [&](const EventLocation &a, const EventLocation &b) {
-        return session.sessionTime(a).start < session.sessionTime(b).start;
-    });
+    std::sort(ops.begin(), ops.end(),
+              [&](const EventLocation &a, const EventLocation &b) { return session.sessionTime(a).start < session.sessionTime(b).start; });
     if (ops.size() > limit)
         ops.resize(limit);
     result.ops = std::move(ops);

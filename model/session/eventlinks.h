@@ -28,10 +28,10 @@ std::vector<EventLocation> flowPartners(const Session &session, const EventLocat
 // most while it was open (PyTorch runs backward on pt_autograd_0, not on
 // the thread whose "backward" range encloses it).
 struct RangeGpuWork {
-    std::vector<EventLocation> ops;  // at most `limit`
-    std::size_t opCount = 0;         // all of them
+    std::vector<EventLocation> ops; // at most `limit`
+    std::size_t opCount = 0;        // all of them
     std::uint32_t busiestOtherTid = 0;
-    std::size_t busiestOtherOps = 0;  // 0: no other thread launched any
+    std::size_t busiestOtherOps = 0; // 0: no other thread launched any
 };
 RangeGpuWork gpuWorkOfRange(const Session &session, const EventLocation &range, std::size_t limit);
 

@@ -31,8 +31,7 @@ std::vector<bool> matchingStrings(const Report &report, const SearchQuery &query
 
 } // namespace
 
-std::vector<EventLocation> findEvents(const Session &session, const SearchQuery &query, std::size_t limit,
-                                      const std::atomic<bool> *cancel,
+std::vector<EventLocation> findEvents(const Session &session, const SearchQuery &query, std::size_t limit, const std::atomic<bool> *cancel,
                                       const std::function<void(std::vector<EventLocation> batch)> &onBatch, std::size_t batchSize)
 {
     std::vector<EventLocation> hits;
@@ -48,8 +47,7 @@ std::vector<EventLocation> findEvents(const Session &session, const SearchQuery 
         TimeNs offset;
     };
     const auto later = [](const Cursor &a, const Cursor &b) {
-        return a.start != b.start ? a.start > b.start
-                                  : std::tie(a.at.rank, a.at.track, a.at.event) > std::tie(b.at.rank, b.at.track, b.at.event);
+        return a.start != b.start ? a.start > b.start : std::tie(a.at.rank, a.at.track, a.at.event) > std::tie(b.at.rank, b.at.track, b.at.event);
     };
     // Moves a cursor to the next matching event at or after its own; false at the end.
     const auto advance = [](Cursor &c) {

@@ -25,9 +25,8 @@ struct SearchQuery {
 // `limit` matches. `onBatch`, when given, receives the matches found so far
 // in order, every `batchSize`, so a caller on another thread can show the
 // first ones at once; `cancel` stops the search (what was found is returned).
-std::vector<EventLocation> findEvents(const Session &session, const SearchQuery &query,
-                                      std::size_t limit = 1000000, const std::atomic<bool> *cancel = nullptr,
-                                      const std::function<void(std::vector<EventLocation> batch)> &onBatch = {},
-                                      std::size_t batchSize = 1000);
+std::vector<EventLocation> findEvents(const Session &session, const SearchQuery &query, std::size_t limit = 1000000,
+                                      const std::atomic<bool> *cancel = nullptr,
+                                      const std::function<void(std::vector<EventLocation> batch)> &onBatch = {}, std::size_t batchSize = 1000);
 
 } // namespace rankscope

@@ -6,7 +6,7 @@
 
 namespace rankscope {
 
-ResidentBudget::ResidentBudget(std::uint64_t bytes) : m_bytes(bytes) {}
+ResidentBudget::ResidentBudget(std::uint64_t bytes) : m_bytes(bytes) { }
 
 std::uint64_t ResidentBudget::defaultBytes()
 {

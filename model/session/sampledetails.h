@@ -11,9 +11,9 @@
 namespace rankscope {
 
 struct SampleLocation {
-    int rank = -1;             // index into Session::ranks()
-    std::uint32_t thread = 0;  // row in the report's sampling.threads
-    std::uint32_t sample = 0;  // index into the report's sampling.samples
+    int rank = -1;            // index into Session::ranks()
+    std::uint32_t thread = 0; // row in the report's sampling.threads
+    std::uint32_t sample = 0; // index into the report's sampling.samples
     bool operator==(const SampleLocation &) const = default;
 };
 

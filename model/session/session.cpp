@@ -155,9 +155,12 @@ Session Session::withShiftedRanks(const std::vector<TimeNs> &shift) const
 QString runSideName(RunSide side)
 {
     switch (side) {
-    case RunSide::A: return QStringLiteral("A");
-    case RunSide::B: return QStringLiteral("B");
-    case RunSide::None: break;
+    case RunSide::A:
+        return QStringLiteral("A");
+    case RunSide::B:
+        return QStringLiteral("B");
+    case RunSide::None:
+        break;
     }
     return {};
 }

@@ -15,14 +15,14 @@ namespace stats {
 
 // The diagnosis' rules (docs/statistics.md, "Diagnosis").
 struct DiagnosisThresholds {
-    double inLoopGapShareOfStep = 0.10;   // an in-loop gap: at least this share of the median step...
-    TimeNs inLoopGapWithoutSteps = 1'000'000; // ...or, without annotated steps, this long
-    double inputCoverage = 0.5;           // a gap is the input pipeline's when data loading covers this much of it
-    double launchBoundShortKernels = 0.5; // share of kernels shorter than their launch call
-    double launchBoundIdle = 0.10;        // and short gaps idle this share of the GPU span
-    double lowUtilisationBusy = 0.5;      // GPU busy share under this...
-    double lowUtilisationUnexplained = 0.2; // ...with this share of the span idle for no other finding's reason
-    double reportedShare = 0.01;          // findings costing less are not listed
+    double inLoopGapShareOfStep = 0.10;          // an in-loop gap: at least this share of the median step...
+    TimeNs inLoopGapWithoutSteps = 1'000'000;    // ...or, without annotated steps, this long
+    double inputCoverage = 0.5;                  // a gap is the input pipeline's when data loading covers this much of it
+    double launchBoundShortKernels = 0.5;        // share of kernels shorter than their launch call
+    double launchBoundIdle = 0.10;               // and short gaps idle this share of the GPU span
+    double lowUtilisationBusy = 0.5;             // GPU busy share under this...
+    double lowUtilisationUnexplained = 0.2;      // ...with this share of the span idle for no other finding's reason
+    double reportedShare = 0.01;                 // findings costing less are not listed
     double mediumShare = 0.05, highShare = 0.20; // severity by share of the GPU span
     bool operator==(const DiagnosisThresholds &) const = default;
 };
@@ -37,10 +37,10 @@ enum class ReportSetting : unsigned {
     RuleRows = 1u << 2,      // ruleRowLimit
     MapBins = 1u << 3,       // mapBins
     CommunicationPattern = 1u << 4,
-    Alignment = 1u << 5,     // alignOnCollectives
+    Alignment = 1u << 5, // alignOnCollectives
     Step = 1u << 6,
     StepNames = 1u << 7,
-    WhatIf = 1u << 8,        // whatIfs
+    WhatIf = 1u << 8,              // whatIfs
     DiagnosisThresholds = 1u << 9, // diagnosis
 };
 

@@ -1,12 +1,12 @@
 #include "stats/reportcatalog.h"
 
 #include "load/workerpool.h"
-#include "stats/nsys/apirules.h"
-#include "stats/ranks/collectiveinputs.h"
-#include "stats/ranks/collectives.h"
 #include "stats/criticalpath/criticalpathtables.h"
+#include "stats/nsys/apirules.h"
 #include "stats/nsys/gpurules.h"
 #include "stats/nsys/nsysreports.h"
+#include "stats/ranks/collectiveinputs.h"
+#include "stats/ranks/collectives.h"
 #include "stats/ranks/rankbreakdown.h"
 #include "stats/ranks/rankcomparison.h"
 #include "stats/ranks/ranktimemap.h"
@@ -26,7 +26,7 @@ using Inputs = SessionReportInputs;
 
 // A session report that reads the collectives matched across ranks:
 // `compute(records, match)` with the match's notes added to its table.
-template<class Compute>
+template <class Compute>
 ResultTable onCollectives(const AnalysisSettings &o, const Inputs &inputs, Compute &&compute)
 {
     const CollectiveMatch &match = inputs.records.match(o.alignOnCollectives);
@@ -52,7 +52,8 @@ void addStepNotes(ResultTable &t, const CriticalPathSteps &steps, const Analysis
     if (steps.size() == 0)
         t.notes << QStringLiteral("critical path: no step %1 among the ranks' step annotations").arg(o.step.value_or(0));
     else if (steps.stepOf(0) < 0)
-        t.notes << QStringLiteral("critical path: no step annotation (ProfilerStep#N, an NVTX \"step N\" range): the whole session is one range, step -1");
+        t.notes << QStringLiteral(
+            "critical path: no step annotation (ProfilerStep#N, an NVTX \"step N\" range): the whole session is one range, step -1");
 }
 
 ResultTable criticalPathReport(const Session &session, const AnalysisSettings &o, const Inputs &inputs)
@@ -74,9 +75,8 @@ ResultTable criticalPathSummaryReport(const Session &session, const AnalysisSett
         const CriticalPathSteps steps(session, match, path);
         const PathNameClasses names(session, collectiveClassesFor(o));
         std::vector<StepPathSummary> summaries(steps.size());
-        parallelFor(steps.size(), [&](std::size_t i) {
-            summaries[i] = summarizePath(session, solveCriticalPath(session, match, names, path, steps.window(i)));
-        });
+        parallelFor(steps.size(),
+                    [&](std::size_t i) { summaries[i] = summarizePath(session, solveCriticalPath(session, match, names, path, steps.window(i))); });
         ResultTable t = criticalPathSummaryTable(session, summaries);
         addStepNotes(t, steps, o);
         return t;
@@ -136,29 +136,28 @@ std::vector<ReportDeclaration> declareReports()
         fileReport("cuda_api_sync", "CUDA Synchronization APIs", unsigned(S::RuleRows), "",
                    [](R r, O o) { return cudaApiSyncRule(r, o.ruleRowLimit); }),
         fileReport("cpu_sampling_flat", "CPU Sampling: Flat", kNone, "cpu", [](R r, O) { return samplingFlatTable(samplingProfile(r)); }),
-        fileReport("cpu_sampling_top_down", "CPU Sampling: Top-Down", kNone, "cpu",
-                   [](R r, O) { return samplingTopDownTable(samplingProfile(r)); }),
+        fileReport("cpu_sampling_top_down", "CPU Sampling: Top-Down", kNone, "cpu", [](R r, O) { return samplingTopDownTable(samplingProfile(r)); }),
 
-        sessionReport("rank_summary", "Rank Summary (temporal breakdown and communication overlap, as HTA)",
-                      unsigned(S::CommunicationPattern), unsigned(P::Breakdown), "ranks",
-                      [](N s, O o, G g) { return rankSummary(s, breakdownClassesFor(o), g.breakdowns); }),
+        sessionReport("rank_summary", "Rank Summary (temporal breakdown and communication overlap, as HTA)", unsigned(S::CommunicationPattern),
+                      unsigned(P::Breakdown), "ranks", [](N s, O o, G g) { return rankSummary(s, breakdownClassesFor(o), g.breakdowns); }),
         sessionReport("rank_comparison", "Rank Comparison", unsigned(S::CommunicationPattern), P::CollectiveOps | P::ComparisonRow, "ranks",
                       [](N s, O o, G g) { // its waits columns read the recorded match
                           return rankComparisonTable(s, {}, collectiveClassesFor(o), &g.records.match(false), g.comparisonRows);
                       }),
-        sessionReport("collectives", "Collectives Across Ranks", kMatched, unsigned(P::CollectiveOps), "collectives", [](N s, O o, G g) {
-            return onCollectives(o, g, [&](CollectiveInputs &, const CollectiveMatch &m) { return collectivesTable(s, m); });
-        }),
-        sessionReport("rank_wait", "Waits at Collectives per Rank", kMatched, P::CollectiveOps | P::OtherGpuWork, "collectives", [](N, O o, G g) {
-            return onCollectives(o, g, [&](CollectiveInputs &inputs, const CollectiveMatch &m) { return rankWaitTable(inputs, m); });
-        }),
-        sessionReport("rank_time_map", "Rank x Time Map", kMatched | S::MapBins, unsigned(P::CollectiveOps), "ranks", [](N s, O o, G g) {
-            return onCollectives(o, g, [&](CollectiveInputs &, const CollectiveMatch &m) { return rankTimeMapTable(s, m, o.mapBins); });
-        }),
+        sessionReport(
+            "collectives", "Collectives Across Ranks", kMatched, unsigned(P::CollectiveOps), "collectives",
+            [](N s, O o, G g) { return onCollectives(o, g, [&](CollectiveInputs &, const CollectiveMatch &m) { return collectivesTable(s, m); }); }),
+        sessionReport("rank_wait", "Waits at Collectives per Rank", kMatched, P::CollectiveOps | P::OtherGpuWork, "collectives",
+                      [](N, O o, G g) {
+                          return onCollectives(o, g, [&](CollectiveInputs &inputs, const CollectiveMatch &m) { return rankWaitTable(inputs, m); });
+                      }),
+        sessionReport("rank_time_map", "Rank x Time Map", kMatched | S::MapBins, unsigned(P::CollectiveOps), "ranks",
+                      [](N s, O o, G g) {
+                          return onCollectives(o, g, [&](CollectiveInputs &, const CollectiveMatch &m) { return rankTimeMapTable(s, m, o.mapBins); });
+                      }),
         sessionReport("cpu_sampling_ranks", "CPU Sampling by Rank", kNone, kNone, "ranks", [](N s, O, G) { return samplingByRankTable(s); }),
         sessionReport("critical_path", "Critical Path", kOnPath, unsigned(P::CollectiveOps), "critical", criticalPathReport),
-        sessionReport("critical_path_summary", "Critical Path Summary", kOnPath, unsigned(P::CollectiveOps), "critical",
-                      criticalPathSummaryReport),
+        sessionReport("critical_path_summary", "Critical Path Summary", kOnPath, unsigned(P::CollectiveOps), "critical", criticalPathSummaryReport),
     };
 }
 
@@ -244,7 +243,7 @@ std::optional<ResultTable> runReport(const QString &name, const Report &report, 
 }
 
 std::optional<ResultTable> runSessionReport(const QString &name, const Session &session, const AnalysisSettings &options,
-                                           const SessionReportInputs &inputs)
+                                            const SessionReportInputs &inputs)
 {
     const ReportDeclaration *d = findReport(name);
     if (!d || !d->perSession)

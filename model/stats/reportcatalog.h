@@ -29,9 +29,18 @@ enum class RankPart : unsigned {
     Breakdown = 1u << 2,     // rank_summary's parts
     ComparisonRow = 1u << 3, // rank_comparison's row
 };
-constexpr unsigned operator|(ReportSetting a, ReportSetting b) { return unsigned(a) | unsigned(b); }
-constexpr unsigned operator|(unsigned a, ReportSetting b) { return a | unsigned(b); }
-constexpr unsigned operator|(RankPart a, RankPart b) { return unsigned(a) | unsigned(b); }
+constexpr unsigned operator|(ReportSetting a, ReportSetting b)
+{
+    return unsigned(a) | unsigned(b);
+}
+constexpr unsigned operator|(unsigned a, ReportSetting b)
+{
+    return a | unsigned(b);
+}
+constexpr unsigned operator|(RankPart a, RankPart b)
+{
+    return unsigned(a) | unsigned(b);
+}
 
 // What a session report reads besides the session and its settings.
 struct SessionReportInputs {
@@ -50,8 +59,8 @@ struct ReportDeclaration {
     using FileCompute = std::function<ResultTable(const Report &, const AnalysisSettings &)>;
     using SessionCompute = std::function<ResultTable(const Session &, const AnalysisSettings &, const SessionReportInputs &)>;
 
-    QString name;  // --report NAME, the table's name, its files' names
-    QString title; // the table's title
+    QString name;          // --report NAME, the table's name, its files' names
+    QString title;         // the table's title
     unsigned settings = 0; // ReportSetting flags
     unsigned gathers = 0;  // RankPart flags: session reports under MPI
     // The viewer's panel (StatsDock::panelNames) showing this table, or
@@ -89,6 +98,6 @@ KernelClassifier collectiveClassesFor(const AnalysisSettings &options);
 // for an unknown name or one of the other kind.
 std::optional<ResultTable> runReport(const QString &name, const Report &report, const AnalysisSettings &options = {});
 std::optional<ResultTable> runSessionReport(const QString &name, const Session &session, const AnalysisSettings &options,
-                                           const SessionReportInputs &inputs);
+                                            const SessionReportInputs &inputs);
 
 } // namespace rankscope::stats

@@ -1,8 +1,8 @@
 #include "stats/resulttable.h"
 
-#include "stats/sqlround.h"
 #include "core/report.h"
 #include "core/untrustedtext.h"
+#include "stats/sqlround.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -11,8 +11,8 @@
 #include <simdjson.h>
 
 #include <algorithm>
-#include <charconv>
 #include <bit>
+#include <charconv>
 #include <cstring>
 
 namespace rankscope {
@@ -20,10 +20,14 @@ namespace rankscope {
 QString Cell::display() const
 {
     switch (type) {
-    case Type::Empty: return {};
-    case Type::Integer: return QString::number(integer);
-    case Type::Decimal: return tiesToEven ? formatRoundedHalfEven(decimal, decimals) : formatRounded(decimal, decimals);
-    case Type::Text: return text;
+    case Type::Empty:
+        return {};
+    case Type::Integer:
+        return QString::number(integer);
+    case Type::Decimal:
+        return tiesToEven ? formatRoundedHalfEven(decimal, decimals) : formatRounded(decimal, decimals);
+    case Type::Text:
+        return text;
     }
     return {};
 }
@@ -44,12 +48,14 @@ constexpr std::uint32_t kMaxSlots = 0xFFFF;
 constexpr std::size_t kShortText = 32; // owned texts this short are stored once
 constexpr qsizetype kMaxShortTexts = 4096;
 
-Cell::Type typeOf(std::uint8_t format) { return Cell::Type(format & kTypeBits); }
+Cell::Type typeOf(std::uint8_t format)
+{
+    return Cell::Type(format & kTypeBits);
+}
 
 std::uint8_t decimalFormat(int places, bool tiesToEven)
 {
-    return std::uint8_t(std::uint8_t(Cell::Type::Decimal) | std::uint8_t(std::clamp(places, 0, 17)) << 2
-                        | (tiesToEven ? kTiesToEvenBit : 0));
+    return std::uint8_t(std::uint8_t(Cell::Type::Decimal) | std::uint8_t(std::clamp(places, 0, 17)) << 2 | (tiesToEven ? kTiesToEvenBit : 0));
 }
 
 // Lexicographic order of a + b against c + d, bytewise (memcmp over the
@@ -133,10 +139,18 @@ void ResultTable::addRow(const std::vector<Cell> &cells)
 void ResultTable::set(std::size_t row, std::size_t column, const Cell &cell)
 {
     switch (cell.type) {
-    case Cell::Type::Empty: put(row, column, 0, std::uint8_t(Cell::Type::Empty)); break;
-    case Cell::Type::Integer: setInteger(row, column, cell.integer); break;
-    case Cell::Type::Decimal: setDecimal(row, column, cell.decimal, cell.decimals, cell.tiesToEven); break;
-    case Cell::Type::Text: setText(row, column, QStringView(cell.text)); break;
+    case Cell::Type::Empty:
+        put(row, column, 0, std::uint8_t(Cell::Type::Empty));
+        break;
+    case Cell::Type::Integer:
+        setInteger(row, column, cell.integer);
+        break;
+    case Cell::Type::Decimal:
+        setDecimal(row, column, cell.decimal, cell.decimals, cell.tiesToEven);
+        break;
+    case Cell::Type::Text:
+        setText(row, column, QStringView(cell.text));
+        break;
     }
 }
 
@@ -207,8 +221,7 @@ std::uint32_t ResultTable::sourceSlot(const Report &report)
     return std::uint32_t(m_sources.size() - 1);
 }
 
-void ResultTable::setReportText(std::size_t row, std::size_t column, const Report &report, StringId id,
-                                std::string_view prefix)
+void ResultTable::setReportText(std::size_t row, std::size_t column, const Report &report, StringId id, std::string_view prefix)
 {
     const std::uint32_t source = sourceSlot(report);
     const std::uint32_t slot = source == ~0u ? kMaxSlots : prefixSlot(prefix);
@@ -250,9 +263,12 @@ std::int64_t ResultTable::integerAt(std::size_t row, std::size_t column) const
 double ResultTable::numberAt(std::size_t row, std::size_t column) const
 {
     switch (typeAt(row, column)) {
-    case Cell::Type::Integer: return double(std::int64_t(m_columns[column].values[row]));
-    case Cell::Type::Decimal: return std::bit_cast<double>(m_columns[column].values[row]);
-    default: return 0.0;
+    case Cell::Type::Integer:
+        return double(std::int64_t(m_columns[column].values[row]));
+    case Cell::Type::Decimal:
+        return std::bit_cast<double>(m_columns[column].values[row]);
+    default:
+        return 0.0;
     }
 }
 
@@ -263,8 +279,10 @@ Cell ResultTable::cell(std::size_t row, std::size_t column) const
     const std::uint64_t value = m_columns[column].values[row];
     const std::uint8_t format = m_columns[column].formats[row];
     switch (typeOf(format)) {
-    case Cell::Type::Empty: return {};
-    case Cell::Type::Integer: return Cell::ofInteger(std::int64_t(value));
+    case Cell::Type::Empty:
+        return {};
+    case Cell::Type::Integer:
+        return Cell::ofInteger(std::int64_t(value));
     case Cell::Type::Decimal: {
         Cell c = Cell::ofDecimal(std::bit_cast<double>(value), format >> 2 & 0x1F);
         c.tiesToEven = format & kTiesToEvenBit;
@@ -360,8 +378,8 @@ namespace {
 // the quotes inside doubled.
 void appendCsvField(QString &out, const QString &field)
 {
-    if (!field.contains(QLatin1Char(',')) && !field.contains(QLatin1Char('"'))
-        && !field.contains(QLatin1Char('\n')) && !field.contains(QLatin1Char('\r'))) {
+    if (!field.contains(QLatin1Char(',')) && !field.contains(QLatin1Char('"')) && !field.contains(QLatin1Char('\n'))
+        && !field.contains(QLatin1Char('\r'))) {
         out += field;
         return;
     }
@@ -414,8 +432,7 @@ namespace {
 void appendCsvText(QByteArray &out, std::string_view prefix, std::string_view body, CsvCells cells)
 {
     const std::string_view first = prefix.empty() ? body : prefix;
-    const bool formula = cells == CsvCells::Safe && !first.empty()
-                         && std::string_view("=+-@\t\r").find(first.front()) != std::string_view::npos;
+    const bool formula = cells == CsvCells::Safe && !first.empty() && std::string_view("=+-@\t\r").find(first.front()) != std::string_view::npos;
     auto needsQuotes = [](std::string_view s) { return s.find_first_of(",\"\n\r") != std::string_view::npos; };
     const bool quoted = needsQuotes(prefix) || needsQuotes(body);
     if (quoted)
@@ -470,7 +487,8 @@ bool ResultTable::writeCsv(QIODevice &device, CsvCells cells) const
             const std::uint64_t value = m_columns[c].values[row];
             const std::uint8_t format = m_columns[c].formats[row];
             switch (typeOf(format)) {
-            case Cell::Type::Empty: break;
+            case Cell::Type::Empty:
+                break;
             case Cell::Type::Integer: {
                 const auto end = std::to_chars(number, number + sizeof number, std::int64_t(value)).ptr;
                 out.append(number, end - number);
@@ -552,10 +570,18 @@ QString ResultTable::toJson() const
             const Cell cell = this->cell(row, c);
             const QString &key = headers[qsizetype(c)];
             switch (cell.type) {
-            case Cell::Type::Empty: object.insert(key, QJsonValue::Null); break;
-            case Cell::Type::Integer: object.insert(key, QJsonValue(qint64(cell.integer))); break;
-            case Cell::Type::Decimal: object.insert(key, cell.display().toDouble()); break;
-            case Cell::Type::Text: object.insert(key, cell.text); break;
+            case Cell::Type::Empty:
+                object.insert(key, QJsonValue::Null);
+                break;
+            case Cell::Type::Integer:
+                object.insert(key, QJsonValue(qint64(cell.integer)));
+                break;
+            case Cell::Type::Decimal:
+                object.insert(key, cell.display().toDouble());
+                break;
+            case Cell::Type::Text:
+                object.insert(key, cell.text);
+                break;
             }
         }
         array.append(object);
@@ -569,10 +595,17 @@ QDataStream &operator<<(QDataStream &out, const Cell &cell)
 {
     out << quint8(cell.type) << cell.decimals << cell.tiesToEven;
     switch (cell.type) {
-    case Cell::Type::Empty: break;
-    case Cell::Type::Integer: out << qint64(cell.integer); break;
-    case Cell::Type::Decimal: out << cell.decimal; break;
-    case Cell::Type::Text: out << cell.text; break;
+    case Cell::Type::Empty:
+        break;
+    case Cell::Type::Integer:
+        out << qint64(cell.integer);
+        break;
+    case Cell::Type::Decimal:
+        out << cell.decimal;
+        break;
+    case Cell::Type::Text:
+        out << cell.text;
+        break;
     }
     return out;
 }
@@ -583,7 +616,9 @@ QDataStream &operator>>(QDataStream &in, Cell &cell)
     bool tiesToEven = false;
     in >> type >> decimals >> tiesToEven;
     switch (type) {
-    case quint8(Cell::Type::Empty): cell = Cell(); break;
+    case quint8(Cell::Type::Empty):
+        cell = Cell();
+        break;
     case quint8(Cell::Type::Integer): {
         qint64 v = 0;
         in >> v;
@@ -602,7 +637,9 @@ QDataStream &operator>>(QDataStream &in, Cell &cell)
         cell = Cell::ofText(std::move(text));
         break;
     }
-    default: in.setStatus(QDataStream::ReadCorruptData); break;
+    default:
+        in.setStatus(QDataStream::ReadCorruptData);
+        break;
     }
     cell.decimals = decimals;
     cell.tiesToEven = tiesToEven;

@@ -3,10 +3,10 @@
 // CSV (as `nsys stats --format csv` prints it), an aligned text table or
 // JSON. Tables hold values, not text, so a GUI model can sort them.
 #include <QDataStream>
+#include <QHash>
 #include <QIODevice>
 #include <QString>
 #include <QStringList>
-#include <QHash>
 
 #include "core/stringtable.h"
 
@@ -34,7 +34,13 @@ struct Cell {
     std::uint8_t decimals = 0;
     bool tiesToEven = false; // Python's round() instead of SQLite's
 
-    static Cell ofInteger(std::int64_t v) { Cell c; c.type = Type::Integer; c.integer = v; return c; }
+    static Cell ofInteger(std::int64_t v)
+    {
+        Cell c;
+        c.type = Type::Integer;
+        c.integer = v;
+        return c;
+    }
     static Cell ofDecimal(double v, int places)
     {
         Cell c;
@@ -43,8 +49,19 @@ struct Cell {
         c.decimals = std::uint8_t(std::clamp(places, 0, 17));
         return c;
     }
-    static Cell ofPythonDecimal(double v, int places) { Cell c = ofDecimal(v, places); c.tiesToEven = true; return c; }
-    static Cell ofText(QString v) { Cell c; c.type = Type::Text; c.text = std::move(v); return c; }
+    static Cell ofPythonDecimal(double v, int places)
+    {
+        Cell c = ofDecimal(v, places);
+        c.tiesToEven = true;
+        return c;
+    }
+    static Cell ofText(QString v)
+    {
+        Cell c;
+        c.type = Type::Text;
+        c.text = std::move(v);
+        return c;
+    }
 
     bool isNumber() const { return type == Type::Integer || type == Type::Decimal; }
     double toDouble() const { return type == Type::Integer ? double(integer) : decimal; }
@@ -72,8 +89,8 @@ enum class CsvCells : std::uint8_t { Safe, Raw };
 // written or shown.
 class ResultTable {
 public:
-    QString name;   // report name, e.g. "cuda_gpu_kern_sum"
-    QString title;  // e.g. "CUDA GPU Kernel Summary"
+    QString name;  // report name, e.g. "cuda_gpu_kern_sum"
+    QString title; // e.g. "CUDA GPU Kernel Summary"
     QStringList headers;
     // What the reader should know that the rows cannot say (how ranks were
     // matched, what is missing); the CLI prints them on stderr.
@@ -112,8 +129,7 @@ public:
     // A string of `report` by its id, behind `prefix` (UTF-8): the table
     // keeps the report alive instead of copying the text (a report not
     // owned by a shared_ptr, as in some tests, has its text copied).
-    void setReportText(std::size_t row, std::size_t column, const Report &report, StringId id,
-                       std::string_view prefix = {});
+    void setReportText(std::size_t row, std::size_t column, const Report &report, StringId id, std::string_view prefix = {});
 
     // Puts the rows in the order `before` gives (stably); keeps the first
     // `count`.
@@ -126,8 +142,7 @@ public:
     QString toCsv(CsvCells cells = CsvCells::Safe) const;
     // The CSV text in pieces of about chunkChars characters, for writing a
     // huge table without holding its whole text.
-    void writeCsv(const std::function<void(const QString &)> &write, qsizetype chunkChars = 1 << 20,
-                  CsvCells cells = CsvCells::Safe) const;
+    void writeCsv(const std::function<void(const QString &)> &write, qsizetype chunkChars = 1 << 20, CsvCells cells = CsvCells::Safe) const;
     // The CSV text, UTF-8, into a file or other device; false if a write failed.
     bool writeCsv(QIODevice &device, CsvCells cells = CsvCells::Safe) const;
     QString toText() const;
@@ -148,10 +163,10 @@ private:
 
     std::vector<Column> m_columns;
     std::size_t m_rowCount = 0;
-    std::string m_text;                               // owned texts, back to back
-    std::vector<std::string> m_prefixes;              // slot - 1
+    std::string m_text;                                   // owned texts, back to back
+    std::vector<std::string> m_prefixes;                  // slot - 1
     std::vector<std::shared_ptr<const Report>> m_sources; // reports whose strings cells name
-    QHash<QByteArray, std::uint64_t> m_shortTexts;    // owned short texts, each once
+    QHash<QByteArray, std::uint64_t> m_shortTexts;        // owned short texts, each once
 };
 
 // A table as bytes and back, values exactly (the processes of an MPI run

@@ -78,13 +78,12 @@ ResultTable selectionSummary(const Session &session, std::vector<TrackRef> track
     }
     std::vector<std::pair<QString, Totals>> rows(byName.begin(), byName.end());
     // The largest total first; names break ties, so the order is the same every time.
-    std::sort(rows.begin(), rows.end(), [](const auto &a, const auto &b) {
-        return a.second.total != b.second.total ? a.second.total > b.second.total : a.first < b.first;
-    });
+    std::sort(rows.begin(), rows.end(),
+              [](const auto &a, const auto &b) { return a.second.total != b.second.total ? a.second.total > b.second.total : a.first < b.first; });
     ResultTable t;
     t.name = QStringLiteral("selection_summary");
     t.title = QStringLiteral("Selection Summary");
-    t.headers = QStringList{QStringLiteral("Name"), QStringLiteral("Count"), QStringLiteral("Total (ns)"), QStringLiteral("Mean (ns)"),
+    t.headers = QStringList{QStringLiteral("Name"),     QStringLiteral("Count"),         QStringLiteral("Total (ns)"), QStringLiteral("Mean (ns)"),
                             QStringLiteral("Max (ns)"), QStringLiteral("In Range (ns)"), QStringLiteral("Rows")};
     std::unordered_map<std::uint64_t, QString> kindsText; // a few combinations, shared
     for (auto &[name, s] : rows) {

@@ -38,7 +38,7 @@ std::size_t roundedQuickly(double value, int decimals, char *out)
     if (!(scaled < 0x1p52))
         return 0;
     const double whole = std::floor(scaled);
-    const double fraction = scaled - whole; // exact
+    const double fraction = scaled - whole;                                                // exact
     const double slack = scaled >= 1 ? std::ldexp(1.0, std::ilogb(scaled) - 51) : 0x1p-52; // two ulps
     if (std::fabs(fraction - 0.5) <= slack)
         return 0;

@@ -13,8 +13,7 @@ bool storedGroupsCover(std::span<const ReportSlice> slices)
     return true;
 }
 
-void summariesOfStoredGroups(std::span<const ReportSlice> slices, const StoredGroups &what, GroupIndex &index,
-                             const SummaryOfGroup &summaryOf)
+void summariesOfStoredGroups(std::span<const ReportSlice> slices, const StoredGroups &what, GroupIndex &index, const SummaryOfGroup &summaryOf)
 {
     // Per group, its parts: one a report's stored group. Most groups of an
     // emit_nvtx trace have one part, so the parts are a flat list of

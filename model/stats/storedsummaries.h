@@ -6,8 +6,8 @@
 // Same numbers as over the events, the median exact.
 #include "core/namesummaries.h"
 #include "stats/statsscope.h"
-#include "stats/summarygroups.h"
 #include "stats/summary.h"
+#include "stats/summarygroups.h"
 
 #include <functional>
 #include <optional>
@@ -36,7 +36,6 @@ using SummaryOfGroup = std::function<void(std::uint32_t group, const Summary &su
 
 // Calls `summaryOf` for each group the slices' stored groups `what` takes
 // make in `index`, in group order.
-void summariesOfStoredGroups(std::span<const ReportSlice> slices, const StoredGroups &what, GroupIndex &index,
-                             const SummaryOfGroup &summaryOf);
+void summariesOfStoredGroups(std::span<const ReportSlice> slices, const StoredGroups &what, GroupIndex &index, const SummaryOfGroup &summaryOf);
 
 } // namespace rankscope::stats

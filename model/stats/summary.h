@@ -10,10 +10,10 @@ struct Summary {
     std::int64_t total = 0;
     std::int64_t count = 0;
     double average = 0.0;
-    double median = 0.0;  // mean of the two middle values for an even count
+    double median = 0.0; // mean of the two middle values for an even count
     std::int64_t minimum = 0;
     std::int64_t maximum = 0;
-    double stdDev = 0.0;  // sample standard deviation (n - 1); 0 for one value
+    double stdDev = 0.0; // sample standard deviation (n - 1); 0 for one value
 };
 
 // Reorders `values` (it selects the median in place).

@@ -89,8 +89,8 @@ void sortSummaryRows(ResultTable &table, std::size_t totalColumn, std::size_t co
     std::vector<Key> keys(rows);
     for (std::size_t row = 0; row < rows; ++row) {
         const bool integer = table.typeAt(row, totalColumn) == Cell::Type::Integer;
-        keys[row] = {integer ? table.integerAt(row, totalColumn) : orderedBits(table.numberAt(row, totalColumn)),
-                     table.integerAt(row, countColumn), std::uint32_t(row)};
+        keys[row] = {integer ? table.integerAt(row, totalColumn) : orderedBits(table.numberAt(row, totalColumn)), table.integerAt(row, countColumn),
+                     std::uint32_t(row)};
     }
     auto sameNumbers = [](const Key &a, const Key &b) { return a.total == b.total && a.count == b.count; };
     std::sort(keys.begin(), keys.end(), [&](const Key &a, const Key &b) {

@@ -36,11 +36,11 @@ class GroupIndex {
 public:
     // acrossReports: the groups come from more than one report, and those
     // whose labels read the same are one group.
-    explicit GroupIndex(bool acrossReports) : m_acrossReports(acrossReports) {}
+    explicit GroupIndex(bool acrossReports) : m_acrossReports(acrossReports) { }
 
     // The group of `name` of `report` under `key` (a domain and style; 0
     // for none); makeLabel() gives a new one's label, once per name.
-    template<class MakeLabel>
+    template <class MakeLabel>
     std::uint32_t groupOf(const Report &report, std::uint64_t key, StringId name, MakeLabel &&makeLabel)
     {
         std::vector<std::uint32_t> &byName = m_byKey[{&report, key}];
@@ -74,7 +74,6 @@ private:
 
 // Orders a summary table as nsys does: largest total first, then fewer
 // instances, then by the label columns.
-void sortSummaryRows(ResultTable &table, std::size_t totalColumn, std::size_t countColumn,
-                     std::size_t firstLabelColumn);
+void sortSummaryRows(ResultTable &table, std::size_t totalColumn, std::size_t countColumn, std::size_t firstLabelColumn);
 
 } // namespace rankscope::stats

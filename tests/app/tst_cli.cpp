@@ -5,10 +5,10 @@
 #include "testdata.h"
 
 #include <QJsonArray>
-#include <cmath>
-#include <map>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <cmath>
+#include <map>
 
 #include <QtTest>
 
@@ -34,8 +34,8 @@ Run runCli(const QStringList &args, const QString &workingDir = {})
     p.start(QStringLiteral(RANKSCOPE_CLI), args);
     if (!p.waitForFinished(120000))
         return {};
-    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1,
-            QString::fromUtf8(p.readAllStandardOutput()), QString::fromUtf8(p.readAllStandardError())};
+    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, QString::fromUtf8(p.readAllStandardOutput()),
+            QString::fromUtf8(p.readAllStandardError())};
 }
 
 QString reference(const QString &fixture, const QString &report)
@@ -45,8 +45,8 @@ QString reference(const QString &fixture, const QString &report)
     return text;
 }
 
-const QStringList kReports{"cuda_gpu_kern_sum", "cuda_gpu_mem_size_sum", "cuda_gpu_mem_time_sum", "cuda_api_sum",
-                           "nvtx_sum", "osrt_sum", "gpu_gaps", "gpu_time_util"};
+const QStringList kReports{"cuda_gpu_kern_sum", "cuda_gpu_mem_size_sum", "cuda_gpu_mem_time_sum", "cuda_api_sum", "nvtx_sum", "osrt_sum",
+                           "gpu_gaps",          "gpu_time_util"};
 
 } // namespace
 
@@ -106,7 +106,8 @@ private slots:
         const Run r = runCli({"stats", "--report", "cuda_gpu_kern_sum,gpu_gaps", "--output", prefix, slowFixture()});
         QCOMPARE(r.exitCode, 0);
         QCOMPARE(r.out, QString());
-        QCOMPARE(readText(prefix + QStringLiteral("_cuda_gpu_kern_sum.csv")), reference(QStringLiteral("slow_1gpu"), QStringLiteral("cuda_gpu_kern_sum")));
+        QCOMPARE(readText(prefix + QStringLiteral("_cuda_gpu_kern_sum.csv")),
+                 reference(QStringLiteral("slow_1gpu"), QStringLiteral("cuda_gpu_kern_sum")));
         QCOMPARE(readText(prefix + QStringLiteral("_gpu_gaps.csv")), reference(QStringLiteral("slow_1gpu"), QStringLiteral("gpu_gaps")));
     }
 
@@ -288,7 +289,8 @@ private slots:
         // against the load (issue 37's figures).
         const QRegularExpression input(QStringLiteral("Input: +[0-9.]+ MB at [0-9.]+ MB/s; load peak [0-9.]+ MiB = [0-9.]+ x the input"));
         QVERIFY2(input.match(run.out).hasMatch(), qPrintable(run.out));
-        const QRegularExpression statistics(QStringLiteral("Statistics \\(all\\): +[0-9.]+ ms = [0-9.]+ x the load; peak [0-9.]+ MiB = [0-9.]+ x the load's"));
+        const QRegularExpression statistics(
+            QStringLiteral("Statistics \\(all\\): +[0-9.]+ ms = [0-9.]+ x the load; peak [0-9.]+ MiB = [0-9.]+ x the load's"));
         QVERIFY2(statistics.match(run.out).hasMatch(), qPrintable(run.out));
         QVERIFY(!runCli({"bench", "--frames", "5", "--no-viewer", slowFixture()}).out.contains(QLatin1String("Viewer")));
     }
@@ -359,11 +361,11 @@ private slots:
     {
         QTemporaryDir dir;
         const QString trace = writeFile(dir, QStringLiteral("names.pt.trace.json"),
-                                         "{\"traceEvents\":["
-                                         "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"k\\u001b]52;c;cHduZWQ=\\u0007\",\"pid\":0,\"tid\":7,"
-                                         "\"ts\":120,\"dur\":20,\"args\":{\"device\":0,\"stream\":7}},"
-                                         "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"=HYPERLINK(\\\"http://evil.example\\\",\\\"x\\\")\",\"pid\":0,"
-                                         "\"tid\":7,\"ts\":200,\"dur\":10,\"args\":{\"device\":0,\"stream\":7}}]}");
+                                        "{\"traceEvents\":["
+                                        "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"k\\u001b]52;c;cHduZWQ=\\u0007\",\"pid\":0,\"tid\":7,"
+                                        "\"ts\":120,\"dur\":20,\"args\":{\"device\":0,\"stream\":7}},"
+                                        "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"=HYPERLINK(\\\"http://evil.example\\\",\\\"x\\\")\",\"pid\":0,"
+                                        "\"tid\":7,\"ts\":200,\"dur\":10,\"args\":{\"device\":0,\"stream\":7}}]}");
         const QStringList kernels{"stats", "--no-cache", "--report", "cuda_gpu_kern_sum"};
         // Piped (`stats FILE | head`): the CSV shows the escape and the
         // formula as text, whatever reads it next.
@@ -391,9 +393,10 @@ private slots:
         QVERIFY2(table.out.contains(QLatin1String("k\\x1B]52;c;cHduZWQ=\\x07")), qPrintable(table.out));
         // On a terminal (script(1) gives it one), even --csv-raw's escape is shown.
         QProcess onTerminal;
-        onTerminal.start(QStringLiteral("script"), {QStringLiteral("-qec"),
-                                                   QStringLiteral("%1 %2 --csv-raw %3").arg(QStringLiteral(RANKSCOPE_CLI), kernels.join(QLatin1Char(' ')), trace),
-                                                   QStringLiteral("/dev/null")});
+        onTerminal.start(QStringLiteral("script"),
+                         {QStringLiteral("-qec"),
+                          QStringLiteral("%1 %2 --csv-raw %3").arg(QStringLiteral(RANKSCOPE_CLI), kernels.join(QLatin1Char(' ')), trace),
+                          QStringLiteral("/dev/null")});
         if (!onTerminal.waitForStarted())
             QSKIP("script(1) is not installed");
         QVERIFY(onTerminal.waitForFinished(60000));
@@ -458,8 +461,8 @@ private slots:
         QTemporaryDir out;
         const QString prefix = out.filePath(QStringLiteral("run"));
         QVERIFY(QDir().mkpath(prefix + QStringLiteral("_cuda_api_sum.csv")));
-        const Run r = runCli({"stats", "--no-cache", "--force-overwrite", "--report", "cuda_api_sum,cuda_gpu_kern_sum,nvtx_sum", "--output", prefix,
-                              ddpFixture(0)});
+        const Run r = runCli(
+            {"stats", "--no-cache", "--force-overwrite", "--report", "cuda_api_sum,cuda_gpu_kern_sum,nvtx_sum", "--output", prefix, ddpFixture(0)});
         QCOMPARE(r.exitCode, 2);
         QVERIFY2(r.err.contains(prefix + QStringLiteral("_cuda_api_sum.csv: cannot write")), qPrintable(r.err));
         QCOMPARE(readText(prefix + QStringLiteral("_cuda_gpu_kern_sum.csv")), reference(QStringLiteral("ddp4"), QStringLiteral("cuda_gpu_kern_sum")));
@@ -487,7 +490,8 @@ private slots:
 
         const QString longName = in.filePath(QString(240, QLatin1Char('n')) + QStringLiteral(".sqlite"));
         QVERIFY(QFile::copy(ddpFixture(0), longName));
-        const Run longRun = runCli({"stats", "--no-cache", "--report", "cuda_gpu_kern_sum,nvtx_sum", "--output", out.filePath(QStringLiteral("long")), longName, first});
+        const Run longRun = runCli(
+            {"stats", "--no-cache", "--report", "cuda_gpu_kern_sum,nvtx_sum", "--output", out.filePath(QStringLiteral("long")), longName, first});
         QCOMPARE(longRun.exitCode, 0);
         const QStringList longFiles = QDir(out.path()).entryList({QStringLiteral("long_nnn*")}, QDir::Files);
         QCOMPARE(longFiles.size(), 2);
@@ -542,9 +546,8 @@ private slots:
     void diagnoseTakesTheCommunicationPattern()
     {
         QTemporaryDir dir;
-        QCOMPARE(QProcess::execute(QStringLiteral(RANKSCOPE_TRACEGEN),
-                                   {"--profile", "ddp", "--format", "nsys", "--events", "1720", "--ranks", "4", "--straggler", "2:2000:1",
-                                    dir.filePath(QStringLiteral("ddp"))}),
+        QCOMPARE(QProcess::execute(QStringLiteral(RANKSCOPE_TRACEGEN), {"--profile", "ddp", "--format", "nsys", "--events", "1720", "--ranks", "4",
+                                                                        "--straggler", "2:2000:1", dir.filePath(QStringLiteral("ddp"))}),
                  0);
         auto findings = [&](const QStringList &extra) {
             QStringList ids;
@@ -566,9 +569,8 @@ private slots:
     void criticalPathReports()
     {
         QTemporaryDir dir;
-        QCOMPARE(QProcess::execute(QStringLiteral(RANKSCOPE_TRACEGEN),
-                                   {"--profile", "ddp", "--format", "nsys", "--events", "200", "--ranks", "4", "--straggler", "2:3000:2",
-                                    dir.filePath(QStringLiteral("ddp"))}),
+        QCOMPARE(QProcess::execute(QStringLiteral(RANKSCOPE_TRACEGEN), {"--profile", "ddp", "--format", "nsys", "--events", "200", "--ranks", "4",
+                                                                        "--straggler", "2:3000:2", dir.filePath(QStringLiteral("ddp"))}),
                  0);
         const QString set = dir.filePath(QStringLiteral("ddp"));
         const Run path = runCli({"stats", "--no-cache", "--report", "critical_path", "--step", "0", set});
@@ -632,9 +634,7 @@ private slots:
         QSKIP("AddressSanitizer reserves terabytes of address space for its shadow: no RLIMIT_AS fits it");
 #endif
         QTemporaryDir dir;
-        QCOMPARE(QProcess::execute(QStringLiteral(RANKSCOPE_TRACEGEN),
-                                   {"--profile", "pytorch", "--events", "300000", "--seed", "4", dir.path()}),
-                 0);
+        QCOMPARE(QProcess::execute(QStringLiteral(RANKSCOPE_TRACEGEN), {"--profile", "pytorch", "--events", "300000", "--seed", "4", dir.path()}), 0);
         const QString trace = dir.filePath(QStringLiteral("pytorch_rank0.sqlite"));
         struct Outcome {
             bool signalled = false;
@@ -665,8 +665,7 @@ private slots:
             QVERIFY2(!o.signalled, qPrintable(what));
             QVERIFY2(o.exitCode == 0 || o.exitCode == 2, qPrintable(what));
             if (o.exitCode == 2)
-                QVERIFY2(o.err.contains(QLatin1String("ran out of memory")) || o.err.contains(QLatin1String("of memory to load")),
-                         qPrintable(what));
+                QVERIFY2(o.err.contains(QLatin1String("ran out of memory")) || o.err.contains(QLatin1String("of memory to load")), qPrintable(what));
         };
         std::uint64_t low = std::uint64_t(16) << 20, high = std::uint64_t(4) << 30;
         const Outcome roomy = statsUnder(high);
@@ -690,8 +689,8 @@ private slots:
             if (m.hasMatch() && o.out.contains(QLatin1String("Time (%),Total Time (ns),Instances,")))
                 aReportFailedAlone = true;
         }
-        QVERIFY2(aReportFailedAlone, qPrintable(QStringLiteral("no limit between %1 and %2 MiB made one report fail alone")
-                                                   .arg(low >> 20).arg(high >> 20)));
+        QVERIFY2(aReportFailedAlone,
+                 qPrintable(QStringLiteral("no limit between %1 and %2 MiB made one report fail alone").arg(low >> 20).arg(high >> 20)));
         // A little above the point found, every report prints (where the
         // point lies varies a little from run to run: threads, layout).
         QCOMPARE(statsUnder(high + (std::uint64_t(64) << 20)).exitCode, 0);

@@ -5,43 +5,42 @@
 #include "details/diagnosticspanel.h"
 #include "events/eventspanel.h"
 #include "events/selectionpanel.h"
-#include "stats/selectionsummary.h"
 #include "mainwindow.h"
-#include "sessioncontroller.h"
 #include "nsysfixture.h"
 #include "palettes.h"
 #include "panels/comparepanel.h"
 #include "panels/rankspanel.h"
-#include "panels/tablebox.h"
 #include "panels/resulttablemodel.h"
 #include "panels/statsdock.h"
+#include "panels/tablebox.h"
 #include "recentfiles.h"
 #include "session/residentbudget.h"
+#include "sessioncontroller.h"
 #include "sessionloadjob.h"
+#include "stats/comparison/runalignment.h"
+#include "stats/selectionsummary.h"
 #include "testdata.h"
 #include "timeline/searchbar.h"
 #include "timeline/timelineactions.h"
-#include "events/eventspanel.h"
 #include "timeline/timelinecanvas.h"
 #include "timeline/timelineview.h"
 #include "timeline/timeruler.h"
 #include "timeline/zoomstate.h"
-#include "stats/comparison/runalignment.h"
 
 #include <QDockWidget>
+#include <QLineEdit>
 #include <QMenu>
 #include <QMenuBar>
-#include <QThreadPool>
 #include <QMimeData>
-#include <QProgressDialog>
-#include <QSettings>
-#include <QTableView>
-#include <QXmlStreamReader>
-#include <QPushButton>
 #include <QProcess>
-#include <QTemporaryDir>
+#include <QProgressDialog>
+#include <QPushButton>
+#include <QSettings>
 #include <QStatusBar>
-#include <QLineEdit>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QThreadPool>
+#include <QXmlStreamReader>
 #include <QtTest>
 
 #include <set>
@@ -175,7 +174,11 @@ private slots:
             QVERIFY(w.showStatsPanel(panel));
             QApplication::processEvents();
             const auto *dock = w.findChild<QDockWidget *>(QStringLiteral("statisticsDock"));
-            QVERIFY2(dock->height() <= w.height() / 2, qPrintable(QStringLiteral("%1: %2 of %3 px, at least %4").arg(panel).arg(dock->height()).arg(w.height()).arg(dock->minimumSizeHint().height())));
+            QVERIFY2(dock->height() <= w.height() / 2, qPrintable(QStringLiteral("%1: %2 of %3 px, at least %4")
+                                                                      .arg(panel)
+                                                                      .arg(dock->height())
+                                                                      .arg(w.height())
+                                                                      .arg(dock->minimumSizeHint().height())));
         }
     }
 
@@ -190,7 +193,8 @@ private slots:
         auto *dock = w.findChild<QDockWidget *>(QStringLiteral("eventsDock"));
         TimelineCanvas *canvas = w.timeline()->canvas();
         const std::vector<int> &shown = canvas->rows().shownRows();
-        const auto slices = std::find_if(shown.begin(), shown.end(), [&](int row) { return canvas->rows().rows()[std::size_t(row)].kind == TimelineRow::Kind::Slices; });
+        const auto slices = std::find_if(shown.begin(), shown.end(),
+                                         [&](int row) { return canvas->rows().rows()[std::size_t(row)].kind == TimelineRow::Kind::Slices; });
         QVERIFY(slices != shown.end());
         emit canvas->rowChosen(*slices);
         QVERIFY(!dock->isHidden());
@@ -287,8 +291,8 @@ private slots:
     void badCorpusOpensBesideAGoodFile()
     {
         QTemporaryDir dir;
-        const auto corpus = buildBadCorpus(dir.path(), badInputsDir(), slowFixture(),
-                                           dataPath(QStringLiteral("kineto/ddp_gloo_rank0.pt.trace.json.gz")));
+        const auto corpus =
+            buildBadCorpus(dir.path(), badInputsDir(), slowFixture(), dataPath(QStringLiteral("kineto/ddp_gloo_rank0.pt.trace.json.gz")));
         QVERIFY(!corpus.empty());
         MainWindow w;
         for (const BadInput &input : corpus) {
@@ -527,7 +531,9 @@ private slots:
         MainWindow w;
         w.open({slowFixture()}, true);
         const QStringList written = w.exportStatistics(dir.path());
-        QCOMPARE(written.size(), 22); // 12 nsys reports and rules and 2 CPU sampling tables for the file; rank_summary, rank_comparison, collectives, rank_wait, rank_time_map, cpu_sampling_ranks, critical_path, critical_path_summary for the session
+        QCOMPARE(
+            written.size(),
+            22); // 12 nsys reports and rules and 2 CPU sampling tables for the file; rank_summary, rank_comparison, collectives, rank_wait, rank_time_map, cpu_sampling_ranks, critical_path, critical_path_summary for the session
         for (const QString &report : {QStringLiteral("cuda_gpu_kern_sum"), QStringLiteral("cuda_gpu_mem_size_sum"), QStringLiteral("gpu_gaps"),
                                       QStringLiteral("cuda_api_sync"), QStringLiteral("cuda_memcpy_async")}) {
             QString expected = readText(referenceCsv(QStringLiteral("slow_1gpu"), report));
@@ -593,7 +599,8 @@ private slots:
         const Session *s = w.timeline()->canvas()->session();
         QVERIFY(s && s->isComparison());
         QCOMPARE(s->ranks().size(), 2u);
-        QVERIFY2(w.windowTitle().contains(QLatin1String("A: slow_rank0.pt.trace.json.gz vs B: fast_rank0.pt.trace.json.gz")), qPrintable(w.windowTitle()));
+        QVERIFY2(w.windowTitle().contains(QLatin1String("A: slow_rank0.pt.trace.json.gz vs B: fast_rank0.pt.trace.json.gz")),
+                 qPrintable(w.windowTitle()));
         QStringList groups;
         for (const TimelineRow &row : w.timeline()->canvas()->rows().rows())
             if (row.parent < 0)
@@ -675,7 +682,7 @@ private slots:
         // and a result that arrives after the user changed their mind is dropped.
         QTemporaryDir dir;
         QCOMPARE(QProcess::execute(QStringLiteral(RANKSCOPE_TRACEGEN), {"--profile", "ddp", "--format", "nsys", "--ranks", "3", "--events", "1500",
-                                                                         "--clock-offsets-us", "0,1500,-700", dir.path()}),
+                                                                        "--clock-offsets-us", "0,1500,-700", dir.path()}),
                  0);
         MainWindow w;
         w.open({dir.path()}, true);
@@ -729,7 +736,7 @@ private slots:
             hiddenKey = canvas->rows().key(row);
             canvas->rows().hide(row);
             emit canvas->rowVisibilityChanged(); // as the row's context menu does
-            canvas->setLabelWidth(411);           // as dragging the column's edge does
+            canvas->setLabelWidth(411);          // as dragging the column's edge does
             w.close();
         }
         MainWindow again;
@@ -967,21 +974,24 @@ private slots:
         const QString out = dir.filePath(QStringLiteral("shot.png"));
         QProcess p;
         p.start(QStringLiteral(RANKSCOPE_GUI), {QStringLiteral("--screenshot"), out, QStringLiteral("--size"), QStringLiteral("1000x700"),
-                                                 QStringLiteral("--range"), QStringLiteral("7.6s:7.8s"), slowFixture()});
+                                                QStringLiteral("--range"), QStringLiteral("7.6s:7.8s"), slowFixture()});
         QVERIFY(p.waitForFinished(60000));
         QCOMPARE(p.exitCode(), 0);
         const QImage image(out);
         QCOMPARE(image.size(), QSize(1000, 700));
-        p.start(QStringLiteral(RANKSCOPE_GUI), {QStringLiteral("--screenshot"), out, QStringLiteral("--range"), QStringLiteral("nonsense"), slowFixture()});
+        p.start(QStringLiteral(RANKSCOPE_GUI),
+                {QStringLiteral("--screenshot"), out, QStringLiteral("--range"), QStringLiteral("nonsense"), slowFixture()});
         QVERIFY(p.waitForFinished(60000));
         QCOMPARE(p.exitCode(), 1);
         // With a statistics panel shown.
         const QString panel = dir.filePath(QStringLiteral("gaps.png"));
-        p.start(QStringLiteral(RANKSCOPE_GUI), {QStringLiteral("--screenshot"), panel, QStringLiteral("--panel"), QStringLiteral("gaps"), slowFixture()});
+        p.start(QStringLiteral(RANKSCOPE_GUI),
+                {QStringLiteral("--screenshot"), panel, QStringLiteral("--panel"), QStringLiteral("gaps"), slowFixture()});
         QVERIFY(p.waitForFinished(60000));
         QCOMPARE(p.exitCode(), 0);
         QVERIFY(!QImage(panel).isNull());
-        p.start(QStringLiteral(RANKSCOPE_GUI), {QStringLiteral("--screenshot"), panel, QStringLiteral("--panel"), QStringLiteral("nope"), slowFixture()});
+        p.start(QStringLiteral(RANKSCOPE_GUI),
+                {QStringLiteral("--screenshot"), panel, QStringLiteral("--panel"), QStringLiteral("nope"), slowFixture()});
         QVERIFY(p.waitForFinished(60000));
         QCOMPARE(p.exitCode(), 1);
     }

@@ -38,8 +38,8 @@
 #include <sqlite3.h>
 
 #include <algorithm>
-#include <functional>
 #include <cstdio>
+#include <functional>
 #include <random>
 #include <string>
 #include <vector>
@@ -50,7 +50,7 @@ namespace {
 struct Event {
     enum Kind { Api, Kernel, Nccl, Memcpy, Memset, Nvtx, Osrt } kind;
     std::int64_t start, end;
-    int name;          // index into the name lists below
+    int name; // index into the name lists below
     int stream = 7;
     int correlation = 0;
     std::int64_t bytes = 0;
@@ -67,7 +67,8 @@ const std::vector<std::string> kKernels{
     "sm90_xmma_gemm_f32f32_tf32f32_f32_nt_n_tilesize128x128x32_warpgroupsize1x1x1_execute_segment_k_off_kernel",
     "void cudnn::bn_fw_tr_1C11_kernel_NCHW<float, float, int, 512, true, 1, true>(cudnnTensorStruct)",
     "void at::native::reduce_kernel<512, 1, at::native::ReduceOp<float, at::native::MeanOps<float, float>>>(T3)",
-    "ampere_sgemm_128x64_nn", "void at::native::softmax_warp_forward<float, float, float, 10, true>(T2 *, const T1 *)",
+    "ampere_sgemm_128x64_nn",
+    "void at::native::softmax_warp_forward<float, float, float, 10, true>(T2 *, const T1 *)",
 };
 const std::vector<std::string> kNccl{"ncclDevKernel_AllReduce_Sum_f32_RING_LL", "ncclDevKernel_AllGather_RING_LL"};
 const std::vector<std::string> kApis{"cudaLaunchKernel_v7000", "cudaMemcpyAsync_v3020", "cudaMemsetAsync_v3020", "cudaStreamSynchronize_v3020"};
@@ -102,7 +103,20 @@ std::vector<Event> makeRank(std::size_t n, std::uint64_t seed)
                 const bool memset = !copy && k % 25 == 24;
                 events.push_back({Event::Api, t, t + apiDur, copy ? 1 : memset ? 2 : 0, 7, corr, 0, 1, 0, 2, 0, 0, 0, {}});
                 const std::int64_t gpuStart = t + apiDur + 2'000 + std::int64_t(rng() % 20'000);
-                Event gpu{Event::Kernel, gpuStart, gpuStart + 5'000 + std::int64_t(rng() % 200'000), kernelName(rng), 7 + 4 * stream(rng), corr, 0, 1, 0, 2, 0, 0, 0, {}};
+                Event gpu{Event::Kernel,
+                          gpuStart,
+                          gpuStart + 5'000 + std::int64_t(rng() % 200'000),
+                          kernelName(rng),
+                          7 + 4 * stream(rng),
+                          corr,
+                          0,
+                          1,
+                          0,
+                          2,
+                          0,
+                          0,
+                          0,
+                          {}};
                 if (copy) {
                     gpu.kind = Event::Memcpy;
                     gpu.bytes = std::int64_t(1) << sizeLog(rng);
@@ -251,7 +265,7 @@ std::vector<Event> makeSyncHostRank(std::size_t n)
 struct CollectivePlan {
     int straggler = -1;
     std::int64_t delayNs = 0;
-    int every = 4;                         // delayed before the all-reduce of steps 0, every, 2 every, ...
+    int every = 4;                           // delayed before the all-reduce of steps 0, every, 2 every, ...
     std::vector<std::int64_t> clockOffsetNs; // per rank, added to its recorded start
     int skipRank = -1, skipStep = -1;
 };
@@ -326,35 +340,43 @@ std::vector<std::vector<Event>> makeDdpRanks(int ranks, std::size_t perRank, std
 std::vector<std::string> pytorchKernelNames()
 {
     std::vector<std::string> names;
-    const char *ops[] = {"CUDAFunctor_add<float>", "GeluCUDAKernelImpl<c10::BFloat16>", "MulFunctor<float>", "AUnaryFunctor<float, float, float, at::native::binary_internal::MulFunctor<float>>",
+    const char *ops[] = {"CUDAFunctor_add<float>",     "GeluCUDAKernelImpl<c10::BFloat16>",
+                         "MulFunctor<float>",          "AUnaryFunctor<float, float, float, at::native::binary_internal::MulFunctor<float>>",
                          "FillFunctor<c10::BFloat16>", "softmax_warp_forward<c10::BFloat16, c10::BFloat16, float, 10, false, false>"};
     for (const char *op : ops)
         for (int vec : {2, 4})
-            names.push_back(std::string("void at::native::vectorized_elementwise_kernel<") + std::to_string(vec) + ", at::native::" + op +
-                            ", at::detail::Array<char*, 3>>(int, at::native::" + op + ", at::detail::Array<char*, 3>)");
+            names.push_back(std::string("void at::native::vectorized_elementwise_kernel<") + std::to_string(vec) + ", at::native::" + op
+                            + ", at::detail::Array<char*, 3>>(int, at::native::" + op + ", at::detail::Array<char*, 3>)");
     for (int tile : {64, 128, 256})
         for (const char *layout : {"nn", "nt", "tn"})
-            names.push_back(std::string("sm90_xmma_gemm_bf16bf16_bf16f32_f32_") + layout + "_n_tilesize" + std::to_string(tile) +
-                            "x128x64_warpgroupsize1x1x1_execute_segment_k_off_kernel__5x_cublas");
+            names.push_back(std::string("sm90_xmma_gemm_bf16bf16_bf16f32_f32_") + layout + "_n_tilesize" + std::to_string(tile)
+                            + "x128x64_warpgroupsize1x1x1_execute_segment_k_off_kernel__5x_cublas");
     names.push_back("void at::native::(anonymous namespace)::vectorized_layer_norm_kernel<c10::BFloat16, float>(int, float, c10::BFloat16 const*, "
                     "c10::BFloat16 const*, c10::BFloat16 const*, float*, float*, c10::BFloat16*)");
-    names.push_back("void at::native::reduce_kernel<512, 1, at::native::ReduceOp<float, at::native::func_wrapper_t<float, at::native::sum_functor<float, "
-                    "float, float>::operator()(at::TensorIterator&)::{lambda(float, float)#1}>, unsigned int, float, 4>>(at::native::ReduceOp<float, "
-                    "at::native::func_wrapper_t<float, at::native::sum_functor<float, float, float>::operator()(at::TensorIterator&)::{lambda(float, float)#1}>, unsigned int, float, 4>)");
+    names.push_back(
+        "void at::native::reduce_kernel<512, 1, at::native::ReduceOp<float, at::native::func_wrapper_t<float, at::native::sum_functor<float, "
+        "float, float>::operator()(at::TensorIterator&)::{lambda(float, float)#1}>, unsigned int, float, 4>>(at::native::ReduceOp<float, "
+        "at::native::func_wrapper_t<float, at::native::sum_functor<float, float, float>::operator()(at::TensorIterator&)::{lambda(float, float)#1}>, "
+        "unsigned int, float, 4>)");
     names.push_back("void at::native::(anonymous namespace)::multi_tensor_apply_kernel<at::native::(anonymous namespace)::TensorListMetadata<4>, "
-                    "at::native::(anonymous namespace)::FusedAdamMathFunctor<float, 4, (at::native::ADAM_MODE)1, false>, double*, double, double, double, double, double, bool, float*, float*>");
+                    "at::native::(anonymous namespace)::FusedAdamMathFunctor<float, 4, (at::native::ADAM_MODE)1, false>, double*, double, double, "
+                    "double, double, double, bool, float*, float*>");
     return names;
 }
 const std::vector<std::string> kPytorchKernels = pytorchKernelNames();
 // Runtime calls with driver calls mixed in, as PyTorch makes them.
-const std::vector<std::string> kPytorchApis{"cudaLaunchKernel_v7000", "cuLaunchKernel", "cudaStreamIsCapturing_v10000", "cudaGetDevice_v3020",
-                                            "cudaMemcpyAsync_v3020", "cudaStreamSynchronize_v3020"};
+const std::vector<std::string> kPytorchApis{"cudaLaunchKernel_v7000", "cuLaunchKernel",        "cudaStreamIsCapturing_v10000",
+                                            "cudaGetDevice_v3020",    "cudaMemcpyAsync_v3020", "cudaStreamSynchronize_v3020"};
 const std::vector<std::string> kPytorchOsrt{"read", "poll", "pthread_cond_timedwait", "ioctl", "mmap64", "futex", "recvmsg", "write"};
-const char *kForwardOps[][3] = {{"aten::linear", "aten::matmul", "aten::mm"},  {"aten::layer_norm", "aten::native_layer_norm", "aten::empty_like"},
-                                {"aten::gelu", "aten::empty", "aten::resize_"}, {"aten::softmax", "aten::_softmax", "aten::empty_strided"},
+const char *kForwardOps[][3] = {{"aten::linear", "aten::matmul", "aten::mm"},
+                                {"aten::layer_norm", "aten::native_layer_norm", "aten::empty_like"},
+                                {"aten::gelu", "aten::empty", "aten::resize_"},
+                                {"aten::softmax", "aten::_softmax", "aten::empty_strided"},
                                 {"aten::add", "aten::to", "aten::copy_"}};
-const char *kBackwardOps[][3] = {{"MmBackward0", "aten::mm", "aten::conj"}, {"NativeLayerNormBackward0", "aten::native_layer_norm_backward", "aten::empty_like"},
-                                 {"GeluBackward0", "aten::gelu_backward", "aten::empty"}, {"AddBackward0", "aten::sum", "aten::as_strided"}};
+const char *kBackwardOps[][3] = {{"MmBackward0", "aten::mm", "aten::conj"},
+                                 {"NativeLayerNormBackward0", "aten::native_layer_norm_backward", "aten::empty_like"},
+                                 {"GeluBackward0", "aten::gelu_backward", "aten::empty"},
+                                 {"AddBackward0", "aten::sum", "aten::as_strided"}};
 
 std::string sizesText(std::mt19937_64 &rng)
 {
@@ -402,9 +424,9 @@ std::vector<Event> makePytorchRank(std::size_t n, std::uint64_t seed)
             // record_shapes=True): texts average 39 B, the held-out GPT-2
             // export's 16.5 MB over 447,926 ranges 37 B.
             const bool shapes = rng() % 8 == 0;
-            e.text = std::string(names[depth]) + (depth == 0 ? ", seq = " + std::to_string(mySeq) : std::string()) + ", op_id = " +
-                     std::to_string(id) +
-                     (shapes ? ", " + sizesText(rng) + (depth == 0 ? ", input_op_ids = [" + std::to_string(std::max(id - 4, 0)) + "]" : "") : std::string());
+            e.text = std::string(names[depth]) + (depth == 0 ? ", seq = " + std::to_string(mySeq) : std::string()) + ", op_id = " + std::to_string(id)
+                     + (shapes ? ", " + sizesText(rng) + (depth == 0 ? ", input_op_ids = [" + std::to_string(std::max(id - 4, 0)) + "]" : "")
+                               : std::string());
             open[depth] = events.size();
             events.push_back(std::move(e));
             t += 1'000 + std::int64_t(rng() % 4'000);
@@ -495,14 +517,22 @@ struct MetricDefinition {
     int busy, idle;
 };
 const std::vector<MetricDefinition> kGpuMetrics{
-    {"GPC Clock Frequency [MHz]", 1980, 1755},       {"SYS Clock Frequency [MHz]", 1755, 1755},
-    {"GR Active [Throughput %]", 97, 0},             {"Sync Compute In Flight [Throughput %]", 0, 0},
-    {"Async Compute In Flight [Throughput %]", 96, 0}, {"SMs Active [Throughput %]", 88, 0},
-    {"SM Issue [Throughput %]", 41, 0},              {"Tensor Active [Throughput %]", 35, 0},
-    {"Compute Warps In Flight [Throughput %]", 52, 0}, {"Unallocated Warps in Active SMs [Throughput %]", 31, 0},
-    {"DRAM Read Bandwidth [Throughput %]", 44, 0},   {"DRAM Write Bandwidth [Throughput %]", 18, 0},
-    {"NVLink RX Bandwidth [Throughput %]", 3, 0},    {"NVLink TX Bandwidth [Throughput %]", 3, 0},
-    {"PCIe RX Throughput [Throughput %]", 1, 0},     {"PCIe TX Throughput [Throughput %]", 1, 0},
+    {"GPC Clock Frequency [MHz]", 1980, 1755},
+    {"SYS Clock Frequency [MHz]", 1755, 1755},
+    {"GR Active [Throughput %]", 97, 0},
+    {"Sync Compute In Flight [Throughput %]", 0, 0},
+    {"Async Compute In Flight [Throughput %]", 96, 0},
+    {"SMs Active [Throughput %]", 88, 0},
+    {"SM Issue [Throughput %]", 41, 0},
+    {"Tensor Active [Throughput %]", 35, 0},
+    {"Compute Warps In Flight [Throughput %]", 52, 0},
+    {"Unallocated Warps in Active SMs [Throughput %]", 31, 0},
+    {"DRAM Read Bandwidth [Throughput %]", 44, 0},
+    {"DRAM Write Bandwidth [Throughput %]", 18, 0},
+    {"NVLink RX Bandwidth [Throughput %]", 3, 0},
+    {"NVLink TX Bandwidth [Throughput %]", 3, 0},
+    {"PCIe RX Throughput [Throughput %]", 1, 0},
+    {"PCIe TX Throughput [Throughput %]", 1, 0},
 };
 
 // GPU_METRICS rows every 1/hz s over the events' extent: per sample one row
@@ -531,27 +561,43 @@ void writeCpuSamples(sqlite3 *db, const std::vector<Event> &events, int hz, cons
              " thumbCode INTEGER, unresolved INTEGER, specialEntry INTEGER, originalIP INTEGER, unwindMethod INTEGER, stackDepth INTEGER NOT NULL,"
              " PRIMARY KEY (id, stackDepth));");
     // Frames: (function, module); outermost first in each stack below.
-    static const std::pair<const char *, const char *> kFrames[] = {
-        {"_start", "/usr/bin/python3.11"}, {"__libc_start_main", "/usr/lib/x86_64-linux-gnu/libc.so.6"}, {"Py_RunMain", "/usr/bin/python3.11"},
-        {"_PyEval_EvalFrameDefault", "/usr/bin/python3.11"}, {"train", "train.py"}, {"train_step", "train.py"},
-        {"__next__", "torch/utils/data/dataloader.py"}, {"_next_data", "torch/utils/data/dataloader.py"}, {"__getitem__", "dataset.py"},
-        {"open", "PIL/Image.py"}, {"decode_jpeg", "/usr/lib/x86_64-linux-gnu/libjpeg.so.8"}, {"jpeg_idct_islow", "/usr/lib/x86_64-linux-gnu/libjpeg.so.8"},
-        {"forward", "torch/nn/modules/module.py"}, {"at::native::add_out", "libtorch_cpu.so"}, {"at::native::mm", "libtorch_cuda.so"},
-        {"cudaLaunchKernel", "libcudart.so.12"}, {"cuLaunchKernel", "libcuda.so.1"}, {"pthread_cond_wait", "/usr/lib/x86_64-linux-gnu/libc.so.6"},
-        {"backward", "torch/_tensor.py"}, {"torch::autograd::Engine::thread_main", "libtorch_cpu.so"}, {"0x7f3a11c2d4e0", "libcuda.so.1"},
-        {"__memmove_avx_unaligned_erms", "/usr/lib/x86_64-linux-gnu/libc.so.6"}, {"do_syscall_64", "[kernel.kallsyms]"}, {"copy_user_generic", "[kernel.kallsyms]"}};
+    static const std::pair<const char *, const char *> kFrames[] = {{"_start", "/usr/bin/python3.11"},
+                                                                    {"__libc_start_main", "/usr/lib/x86_64-linux-gnu/libc.so.6"},
+                                                                    {"Py_RunMain", "/usr/bin/python3.11"},
+                                                                    {"_PyEval_EvalFrameDefault", "/usr/bin/python3.11"},
+                                                                    {"train", "train.py"},
+                                                                    {"train_step", "train.py"},
+                                                                    {"__next__", "torch/utils/data/dataloader.py"},
+                                                                    {"_next_data", "torch/utils/data/dataloader.py"},
+                                                                    {"__getitem__", "dataset.py"},
+                                                                    {"open", "PIL/Image.py"},
+                                                                    {"decode_jpeg", "/usr/lib/x86_64-linux-gnu/libjpeg.so.8"},
+                                                                    {"jpeg_idct_islow", "/usr/lib/x86_64-linux-gnu/libjpeg.so.8"},
+                                                                    {"forward", "torch/nn/modules/module.py"},
+                                                                    {"at::native::add_out", "libtorch_cpu.so"},
+                                                                    {"at::native::mm", "libtorch_cuda.so"},
+                                                                    {"cudaLaunchKernel", "libcudart.so.12"},
+                                                                    {"cuLaunchKernel", "libcuda.so.1"},
+                                                                    {"pthread_cond_wait", "/usr/lib/x86_64-linux-gnu/libc.so.6"},
+                                                                    {"backward", "torch/_tensor.py"},
+                                                                    {"torch::autograd::Engine::thread_main", "libtorch_cpu.so"},
+                                                                    {"0x7f3a11c2d4e0", "libcuda.so.1"},
+                                                                    {"__memmove_avx_unaligned_erms", "/usr/lib/x86_64-linux-gnu/libc.so.6"},
+                                                                    {"do_syscall_64", "[kernel.kallsyms]"},
+                                                                    {"copy_user_generic", "[kernel.kallsyms]"}};
     constexpr int kFrameCount = int(sizeof kFrames / sizeof kFrames[0]);
     std::string strings = "INSERT INTO StringIds VALUES";
     for (int f = 0; f < kFrameCount; ++f) // function f at firstStringId + 2f, its module at + 2f + 1
-        strings += (f ? "," : "") + std::string("(") + std::to_string(firstStringId + 2 * f) + ",'" + kFrames[f].first + "'),(" +
-                   std::to_string(firstStringId + 2 * f + 1) + ",'" + kFrames[f].second + "')";
+        strings += (f ? "," : "") + std::string("(") + std::to_string(firstStringId + 2 * f) + ",'" + kFrames[f].first + "'),("
+                   + std::to_string(firstStringId + 2 * f + 1) + ",'" + kFrames[f].second + "')";
     exec(db, (strings + ";").c_str());
     // Stacks: a Python prefix, then a path into the data loader, the
     // forward or backward pass, a launch, or a wait; some end in the kernel.
     std::mt19937 rng(seed);
     std::vector<std::vector<int>> stacks;
-    const std::vector<std::vector<int>> tails = {{6, 7, 8, 9, 10, 11}, {6, 7, 8, 9, 10}, {12, 13}, {12, 14, 15, 16}, {12, 14, 15, 16, 20},
-                                                 {18, 19}, {17}, {6, 7, 21}, {6, 7, 8, 22, 23}, {12, 14, 15, 16, 22}};
+    const std::vector<std::vector<int>> tails = {
+        {6, 7, 8, 9, 10, 11}, {6, 7, 8, 9, 10},    {12, 13}, {12, 14, 15, 16}, {12, 14, 15, 16, 20}, {18, 19}, {17}, {6, 7, 21},
+        {6, 7, 8, 22, 23},    {12, 14, 15, 16, 22}};
     for (int s = 0; s < 300; ++s) {
         std::vector<int> stack = {0, 1, 2, 3, 4};
         for (int extra = int(rng() % 12); extra > 0; --extra) // Python frames of varying depth
@@ -612,7 +658,8 @@ void writeGpuMetrics(sqlite3 *db, const std::vector<Event> &events, int hz)
     const std::int64_t typeId = std::int64_t(1) << 8; // GPU 0 (typeId & 0xFF)
     exec(db, "CREATE TABLE TARGET_INFO_GPU_METRICS(typeId INTEGER NOT NULL, sourceId INTEGER NOT NULL, typeName TEXT NOT NULL,"
              " metricId INTEGER NOT NULL, metricName TEXT NOT NULL);"
-             "CREATE TABLE GPU_METRICS(rawTimestamp INTEGER NOT NULL, timestamp INTEGER, typeId INTEGER NOT NULL, metricId INTEGER NOT NULL, value INTEGER NOT NULL);");
+             "CREATE TABLE GPU_METRICS(rawTimestamp INTEGER NOT NULL, timestamp INTEGER, typeId INTEGER NOT NULL, metricId INTEGER NOT NULL, value "
+             "INTEGER NOT NULL);");
     sqlite3_stmt *info = nullptr, *sample = nullptr;
     sqlite3_prepare_v2(db, "INSERT INTO TARGET_INFO_GPU_METRICS VALUES(?,0,'GH100',?,?)", -1, &info, nullptr);
     for (std::size_t m = 0; m < kGpuMetrics.size(); ++m) {
@@ -679,7 +726,7 @@ std::string ncclPayload(const Event &e, int rank)
     return p;
 }
 
-template<class GlobalTidOf>
+template <class GlobalTidOf>
 void writeNcclPayloadSchemas(sqlite3 *db, const std::vector<Event> &events, GlobalTidOf globalTidOf)
 {
     const auto first = std::find_if(events.begin(), events.end(), [](const Event &e) { return e.peer >= 0; });
@@ -690,54 +737,73 @@ void writeNcclPayloadSchemas(sqlite3 *db, const std::vector<Event> &events, Glob
         " payloadSize INTEGER, alignTo INTEGER);"
         "CREATE TABLE NVTX_PAYLOAD_SCHEMA_ENTRIES(domainId INTEGER NOT NULL, schemaId INTEGER NOT NULL, idx INTEGER NOT NULL, flags INTEGER,"
         " type INTEGER, name TEXT, description TEXT, arrayOrUnionDetail INTEGER, offset INTEGER);"
-        "INSERT INTO NVTX_PAYLOAD_SCHEMAS VALUES(1," + std::to_string(kCommInitRankSchema) + ",NULL,1,NULL,4,24,NULL),(1," +
-        std::to_string(kPeerSchema) + ",NULL,1,NULL,3,24,NULL);"
-        "INSERT INTO NVTX_PAYLOAD_SCHEMA_ENTRIES VALUES"
-        "(1," + std::to_string(kCommInitRankSchema) + ",0,NULL,18,'NCCL communicator ID',NULL,NULL,NULL),"
-        "(1," + std::to_string(kCommInitRankSchema) + ",1,NULL,5,'No. of ranks',NULL,NULL,8),"
-        "(1," + std::to_string(kCommInitRankSchema) + ",2,NULL,5,'Rank',NULL,NULL,12),"
-        "(1," + std::to_string(kCommInitRankSchema) + ",3,NULL,5,'CUDA device',NULL,NULL,16),"
-        "(1," + std::to_string(kPeerSchema) + ",0,NULL,18,'NCCL communicator ID',NULL,NULL,NULL),"
-        "(1," + std::to_string(kPeerSchema) + ",1,NULL,22,'Message size [bytes]',NULL,NULL,8),"
-        "(1," + std::to_string(kPeerSchema) + ",2,NULL,5,'Peer rank',NULL,NULL,16);"
-        "INSERT INTO NVTX_EVENTS(start, end, eventType, text, globalTid, domainId, binaryData) VALUES(0,0,75,'NCCL'," + std::to_string(globalTidOf(*first)) + ",1,NULL);";
+        "INSERT INTO NVTX_PAYLOAD_SCHEMAS VALUES(1,"
+        + std::to_string(kCommInitRankSchema) + ",NULL,1,NULL,4,24,NULL),(1," + std::to_string(kPeerSchema)
+        + ",NULL,1,NULL,3,24,NULL);"
+          "INSERT INTO NVTX_PAYLOAD_SCHEMA_ENTRIES VALUES"
+          "(1,"
+        + std::to_string(kCommInitRankSchema)
+        + ",0,NULL,18,'NCCL communicator ID',NULL,NULL,NULL),"
+          "(1,"
+        + std::to_string(kCommInitRankSchema)
+        + ",1,NULL,5,'No. of ranks',NULL,NULL,8),"
+          "(1,"
+        + std::to_string(kCommInitRankSchema)
+        + ",2,NULL,5,'Rank',NULL,NULL,12),"
+          "(1,"
+        + std::to_string(kCommInitRankSchema)
+        + ",3,NULL,5,'CUDA device',NULL,NULL,16),"
+          "(1,"
+        + std::to_string(kPeerSchema)
+        + ",0,NULL,18,'NCCL communicator ID',NULL,NULL,NULL),"
+          "(1,"
+        + std::to_string(kPeerSchema)
+        + ",1,NULL,22,'Message size [bytes]',NULL,NULL,8),"
+          "(1,"
+        + std::to_string(kPeerSchema)
+        + ",2,NULL,5,'Peer rank',NULL,NULL,16);"
+          "INSERT INTO NVTX_EVENTS(start, end, eventType, text, globalTid, domainId, binaryData) VALUES(0,0,75,'NCCL',"
+        + std::to_string(globalTidOf(*first)) + ",1,NULL);";
     exec(db, sql.c_str());
 }
 
-bool writeNsys(const QString &path, const std::vector<Event> &events, int rank, const Names &names, int gpuMetricsHz,
-               std::int64_t startOffsetNs, int cpuSamplesHz)
+bool writeNsys(const QString &path, const std::vector<Event> &events, int rank, const Names &names, int gpuMetricsHz, std::int64_t startOffsetNs,
+               int cpuSamplesHz)
 {
     QFile::remove(path);
     sqlite3 *db = nullptr;
     if (sqlite3_open(path.toUtf8().constData(), &db) != SQLITE_OK)
         return false;
     exec(db, "PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF; BEGIN;");
-    exec(db, "CREATE TABLE META_DATA_EXPORT(name TEXT, value TEXT);"
-             "INSERT INTO META_DATA_EXPORT VALUES('EXPORT_PRODUCT_VERSION','2025.3.2.0'),('EXPORT_SCHEMA_VERSION','3.20.3');"
-             "CREATE TABLE StringIds(id INTEGER PRIMARY KEY, value TEXT NOT NULL);"
-             "CREATE TABLE TARGET_INFO_SESSION_START_TIME(utcEpochNs INTEGER, utcTime TEXT, localTime TEXT);"
-             "CREATE TABLE TARGET_INFO_GPU(vmId INTEGER, id INTEGER, name TEXT, totalMemory INTEGER, smCount INTEGER);"
-             "INSERT INTO TARGET_INFO_GPU VALUES(0,0,'NVIDIA H100 80GB HBM3',85017493504,132);"
-             "CREATE TABLE PROCESSES(globalPid INTEGER, pid INTEGER, name TEXT);"
-             "CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL(start INTEGER NOT NULL, end INTEGER NOT NULL, deviceId INTEGER NOT NULL, contextId INTEGER NOT NULL,"
-             " streamId INTEGER NOT NULL, correlationId INTEGER, globalPid INTEGER, demangledName INTEGER NOT NULL, shortName INTEGER NOT NULL,"
-             " registersPerThread INTEGER, gridX INTEGER, gridY INTEGER, gridZ INTEGER, blockX INTEGER, blockY INTEGER, blockZ INTEGER,"
-             " staticSharedMemory INTEGER, dynamicSharedMemory INTEGER, graphNodeId INTEGER);"
-             "CREATE TABLE CUPTI_ACTIVITY_KIND_MEMCPY(start INTEGER NOT NULL, end INTEGER NOT NULL, deviceId INTEGER NOT NULL, contextId INTEGER NOT NULL,"
-             " streamId INTEGER NOT NULL, correlationId INTEGER, globalPid INTEGER, bytes INTEGER NOT NULL, copyKind INTEGER NOT NULL, srcKind INTEGER, dstKind INTEGER);"
-             "CREATE TABLE CUPTI_ACTIVITY_KIND_MEMSET(start INTEGER NOT NULL, end INTEGER NOT NULL, deviceId INTEGER NOT NULL, contextId INTEGER NOT NULL,"
-             " streamId INTEGER NOT NULL, correlationId INTEGER, globalPid INTEGER, value INTEGER NOT NULL, bytes INTEGER NOT NULL, memKind INTEGER);"
-             "CREATE TABLE CUPTI_ACTIVITY_KIND_RUNTIME(start INTEGER NOT NULL, end INTEGER NOT NULL, eventClass INTEGER NOT NULL, globalTid INTEGER,"
-             " correlationId INTEGER, nameId INTEGER NOT NULL, returnValue INTEGER NOT NULL);"
-             // NVTX_EVENTS as nsys 2025 writes it: every payload column, NULL on a plain range.
-             "CREATE TABLE NVTX_EVENTS(start INTEGER NOT NULL, end INTEGER, eventType INTEGER NOT NULL, rangeId INTEGER, category INTEGER,"
-             " color INTEGER, text TEXT, globalTid INTEGER, endGlobalTid INTEGER, textId INTEGER, domainId INTEGER, uint64Value INTEGER,"
-             " int64Value INTEGER, doubleValue REAL, uint32Value INTEGER, int32Value INTEGER, floatValue REAL, jsonTextId INTEGER,"
-             " jsonText TEXT, binaryData BLOB);"
-             "CREATE TABLE OSRT_API(start INTEGER NOT NULL, end INTEGER NOT NULL, eventClass INTEGER NOT NULL, globalTid INTEGER, nameId INTEGER NOT NULL,"
-             " returnValue INTEGER NOT NULL, nestingLevel INTEGER, callchainId INTEGER NOT NULL);"
-             "CREATE TABLE CUDA_GPU_MEMORY_USAGE_EVENTS(start INTEGER NOT NULL, globalPid INTEGER, deviceId INTEGER NOT NULL, bytes INTEGER NOT NULL,"
-             " memoryOperationType INTEGER NOT NULL, memKind INTEGER, address INTEGER, correlationId INTEGER);");
+    exec(
+        db,
+        "CREATE TABLE META_DATA_EXPORT(name TEXT, value TEXT);"
+        "INSERT INTO META_DATA_EXPORT VALUES('EXPORT_PRODUCT_VERSION','2025.3.2.0'),('EXPORT_SCHEMA_VERSION','3.20.3');"
+        "CREATE TABLE StringIds(id INTEGER PRIMARY KEY, value TEXT NOT NULL);"
+        "CREATE TABLE TARGET_INFO_SESSION_START_TIME(utcEpochNs INTEGER, utcTime TEXT, localTime TEXT);"
+        "CREATE TABLE TARGET_INFO_GPU(vmId INTEGER, id INTEGER, name TEXT, totalMemory INTEGER, smCount INTEGER);"
+        "INSERT INTO TARGET_INFO_GPU VALUES(0,0,'NVIDIA H100 80GB HBM3',85017493504,132);"
+        "CREATE TABLE PROCESSES(globalPid INTEGER, pid INTEGER, name TEXT);"
+        "CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL(start INTEGER NOT NULL, end INTEGER NOT NULL, deviceId INTEGER NOT NULL, contextId INTEGER NOT NULL,"
+        " streamId INTEGER NOT NULL, correlationId INTEGER, globalPid INTEGER, demangledName INTEGER NOT NULL, shortName INTEGER NOT NULL,"
+        " registersPerThread INTEGER, gridX INTEGER, gridY INTEGER, gridZ INTEGER, blockX INTEGER, blockY INTEGER, blockZ INTEGER,"
+        " staticSharedMemory INTEGER, dynamicSharedMemory INTEGER, graphNodeId INTEGER);"
+        "CREATE TABLE CUPTI_ACTIVITY_KIND_MEMCPY(start INTEGER NOT NULL, end INTEGER NOT NULL, deviceId INTEGER NOT NULL, contextId INTEGER NOT NULL,"
+        " streamId INTEGER NOT NULL, correlationId INTEGER, globalPid INTEGER, bytes INTEGER NOT NULL, copyKind INTEGER NOT NULL, srcKind INTEGER, "
+        "dstKind INTEGER);"
+        "CREATE TABLE CUPTI_ACTIVITY_KIND_MEMSET(start INTEGER NOT NULL, end INTEGER NOT NULL, deviceId INTEGER NOT NULL, contextId INTEGER NOT NULL,"
+        " streamId INTEGER NOT NULL, correlationId INTEGER, globalPid INTEGER, value INTEGER NOT NULL, bytes INTEGER NOT NULL, memKind INTEGER);"
+        "CREATE TABLE CUPTI_ACTIVITY_KIND_RUNTIME(start INTEGER NOT NULL, end INTEGER NOT NULL, eventClass INTEGER NOT NULL, globalTid INTEGER,"
+        " correlationId INTEGER, nameId INTEGER NOT NULL, returnValue INTEGER NOT NULL);"
+        // NVTX_EVENTS as nsys 2025 writes it: every payload column, NULL on a plain range.
+        "CREATE TABLE NVTX_EVENTS(start INTEGER NOT NULL, end INTEGER, eventType INTEGER NOT NULL, rangeId INTEGER, category INTEGER,"
+        " color INTEGER, text TEXT, globalTid INTEGER, endGlobalTid INTEGER, textId INTEGER, domainId INTEGER, uint64Value INTEGER,"
+        " int64Value INTEGER, doubleValue REAL, uint32Value INTEGER, int32Value INTEGER, floatValue REAL, jsonTextId INTEGER,"
+        " jsonText TEXT, binaryData BLOB);"
+        "CREATE TABLE OSRT_API(start INTEGER NOT NULL, end INTEGER NOT NULL, eventClass INTEGER NOT NULL, globalTid INTEGER, nameId INTEGER NOT NULL,"
+        " returnValue INTEGER NOT NULL, nestingLevel INTEGER, callchainId INTEGER NOT NULL);"
+        "CREATE TABLE CUDA_GPU_MEMORY_USAGE_EVENTS(start INTEGER NOT NULL, globalPid INTEGER, deviceId INTEGER NOT NULL, bytes INTEGER NOT NULL,"
+        " memoryOperationType INTEGER NOT NULL, memKind INTEGER, address INTEGER, correlationId INTEGER);");
     // Strings: kernels, NCCL kernels, APIs, OS calls.
     int id = 1;
     std::vector<int> kernelIds, ncclIds, apiIds, osrtIds;
@@ -750,10 +816,14 @@ bool writeNsys(const QString &path, const std::vector<Event> &events, int rank, 
         sqlite3_reset(str);
         ids.push_back(id++);
     };
-    for (const auto &s : names.kernels) addString(s, kernelIds);
-    for (const auto &s : names.nccl) addString(s, ncclIds);
-    for (const auto &s : names.apis) addString(s, apiIds);
-    for (const auto &s : names.osrt) addString(s, osrtIds);
+    for (const auto &s : names.kernels)
+        addString(s, kernelIds);
+    for (const auto &s : names.nccl)
+        addString(s, ncclIds);
+    for (const auto &s : names.apis)
+        addString(s, apiIds);
+    for (const auto &s : names.osrt)
+        addString(s, osrtIds);
     sqlite3_finalize(str);
     // Process p of the rank: the training process (0) and its workers.
     auto pidOf = [&](int process) { return std::int64_t(1000 + rank * 10 + process); };
@@ -765,14 +835,16 @@ bool writeNsys(const QString &path, const std::vector<Event> &events, int rank, 
         processes = std::max(processes, e.process + 1);
     std::string meta = "INSERT INTO TARGET_INFO_SESSION_START_TIME VALUES(" + std::to_string(1795351401000000000LL + startOffsetNs) + ",'','');";
     for (int p = 0; p < processes; ++p)
-        meta += " INSERT INTO PROCESSES VALUES(" + std::to_string(globalPidOf(p)) + "," + std::to_string(pidOf(p)) + (p ? ",'pt_data_worker');" : ",'python3');");
+        meta += " INSERT INTO PROCESSES VALUES(" + std::to_string(globalPidOf(p)) + "," + std::to_string(pidOf(p))
+                + (p ? ",'pt_data_worker');" : ",'python3');");
     exec(db, meta.c_str());
     sqlite3_stmt *kernel = nullptr, *memcpy = nullptr, *memset = nullptr, *api = nullptr, *nvtx = nullptr, *osrt = nullptr, *memory = nullptr;
     sqlite3_prepare_v2(db, "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES(?,?,0,1,?,?,?,?,?,64,128,1,1,256,1,1,0,0,NULL)", -1, &kernel, nullptr);
     sqlite3_prepare_v2(db, "INSERT INTO CUPTI_ACTIVITY_KIND_MEMCPY VALUES(?,?,0,1,?,?,?,?,?,?,?)", -1, &memcpy, nullptr);
     sqlite3_prepare_v2(db, "INSERT INTO CUPTI_ACTIVITY_KIND_MEMSET VALUES(?,?,0,1,?,?,?,0,?,2)", -1, &memset, nullptr);
     sqlite3_prepare_v2(db, "INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME VALUES(?,?,0,?,?,?,0)", -1, &api, nullptr);
-    sqlite3_prepare_v2(db, "INSERT INTO NVTX_EVENTS(start, end, eventType, text, globalTid, domainId, binaryData) VALUES(?,?,59,?,?,?,?)", -1, &nvtx, nullptr);
+    sqlite3_prepare_v2(db, "INSERT INTO NVTX_EVENTS(start, end, eventType, text, globalTid, domainId, binaryData) VALUES(?,?,59,?,?,?,?)", -1, &nvtx,
+                       nullptr);
     writeNcclPayloadSchemas(db, events, globalTidOf);
     sqlite3_prepare_v2(db, "INSERT INTO OSRT_API VALUES(?,?,27,?,?,0,0,0)", -1, &osrt, nullptr);
     sqlite3_prepare_v2(db, "INSERT INTO CUDA_GPU_MEMORY_USAGE_EVENTS VALUES(?,?,0,?,?,1,0,?)", -1, &memory, nullptr);
@@ -888,13 +960,15 @@ bool writeKineto(const QString &path, const std::vector<Event> &events, int rank
     if (!f)
         return false;
     const int pid = 1000 + rank;
-    std::fprintf(f, "{\"schemaVersion\": 1, \"deviceProperties\": [{\"id\": 0, \"name\": \"NVIDIA H100 80GB HBM3\", \"totalGlobalMem\": 85017493504, \"numSms\": 132}],\n"
-                    " \"distributedInfo\": {\"backend\": \"nccl\", \"rank\": %d, \"world_size\": %d},\n \"baseTimeNanoseconds\": %lld,\n"
-                    " \"traceEvents\": [\n  {\"ph\": \"M\", \"name\": \"process_name\", \"pid\": %d, \"tid\": 0, \"args\": {\"name\": \"python3\"}}",
+    std::fprintf(f,
+                 "{\"schemaVersion\": 1, \"deviceProperties\": [{\"id\": 0, \"name\": \"NVIDIA H100 80GB HBM3\", \"totalGlobalMem\": 85017493504, "
+                 "\"numSms\": 132}],\n"
+                 " \"distributedInfo\": {\"backend\": \"nccl\", \"rank\": %d, \"world_size\": %d},\n \"baseTimeNanoseconds\": %lld,\n"
+                 " \"traceEvents\": [\n  {\"ph\": \"M\", \"name\": \"process_name\", \"pid\": %d, \"tid\": 0, \"args\": {\"name\": \"python3\"}}",
                  rank, ranks, (long long)(1790857026000000000LL + startOffsetNs), pid);
     static const char *copyNames[] = {"", "Memcpy HtoD (%s -> Device)", "Memcpy DtoH (Device -> %s)"};
-    const std::string groupArgs = ", \"Collective name\": \"allreduce\", \"dtype\": \"Float\", \"In msg nelems\": 1048576, \"Group size\": "
-                                  + std::to_string(ranks);
+    const std::string groupArgs =
+        ", \"Collective name\": \"allreduce\", \"dtype\": \"Float\", \"In msg nelems\": 1048576, \"Group size\": " + std::to_string(ranks);
     for (const Event &e : events) {
         const std::string ts = micros(e.start), dur = micros(e.end - e.start);
         switch (e.kind) {
@@ -906,15 +980,19 @@ bool writeKineto(const QString &path, const std::vector<Event> &events, int rank
             break;
         }
         case Event::Api:
-            std::fprintf(f, ",\n  {\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": %s, \"pid\": %d, \"tid\": %d, \"ts\": %s, \"dur\": %s, \"args\": {\"correlation\": %d}}",
+            std::fprintf(f,
+                         ",\n  {\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": %s, \"pid\": %d, \"tid\": %d, \"ts\": %s, \"dur\": %s, \"args\": "
+                         "{\"correlation\": %d}}",
                          jsonString(names.apis[std::size_t(e.name)].substr(0, names.apis[std::size_t(e.name)].find("_v"))).c_str(), pid, pid + e.tid,
                          ts.c_str(), dur.c_str(), e.correlation);
             break;
         case Event::Kernel:
         case Event::Nccl: {
             const std::string &name = e.kind == Event::Nccl ? names.nccl[std::size_t(e.name)] : names.kernels[std::size_t(e.name)];
-            std::fprintf(f, ",\n  {\"ph\": \"X\", \"cat\": \"kernel\", \"name\": %s, \"pid\": 0, \"tid\": %d, \"ts\": %s, \"dur\": %s, \"args\": "
-                            "{\"device\": 0, \"stream\": %d, \"correlation\": %d, \"registers per thread\": 64, \"grid\": [128, 1, 1], \"block\": [256, 1, 1]%s}}",
+            std::fprintf(f,
+                         ",\n  {\"ph\": \"X\", \"cat\": \"kernel\", \"name\": %s, \"pid\": 0, \"tid\": %d, \"ts\": %s, \"dur\": %s, \"args\": "
+                         "{\"device\": 0, \"stream\": %d, \"correlation\": %d, \"registers per thread\": 64, \"grid\": [128, 1, 1], \"block\": [256, "
+                         "1, 1]%s}}",
                          jsonString(name).c_str(), e.stream, ts.c_str(), dur.c_str(), e.stream, e.correlation,
                          e.kind == Event::Nccl ? groupArgs.c_str() : "");
             break;
@@ -922,20 +1000,24 @@ bool writeKineto(const QString &path, const std::vector<Event> &events, int rank
         case Event::Memcpy: {
             char name[96];
             std::snprintf(name, sizeof name, copyNames[e.copyKind], e.srcKind == 0 || e.dstKind == 0 ? "Pageable" : "Pinned");
-            std::fprintf(f, ",\n  {\"ph\": \"X\", \"cat\": \"gpu_memcpy\", \"name\": \"%s\", \"pid\": 0, \"tid\": %d, \"ts\": %s, \"dur\": %s, \"args\": "
-                            "{\"device\": 0, \"stream\": %d, \"correlation\": %d, \"bytes\": %lld}}",
-                         name, e.stream, ts.c_str(), dur.c_str(), e.stream, e.correlation, (long long)e.bytes);
+            std::fprintf(
+                f,
+                ",\n  {\"ph\": \"X\", \"cat\": \"gpu_memcpy\", \"name\": \"%s\", \"pid\": 0, \"tid\": %d, \"ts\": %s, \"dur\": %s, \"args\": "
+                "{\"device\": 0, \"stream\": %d, \"correlation\": %d, \"bytes\": %lld}}",
+                name, e.stream, ts.c_str(), dur.c_str(), e.stream, e.correlation, (long long)e.bytes);
             break;
         }
         case Event::Memset:
-            std::fprintf(f, ",\n  {\"ph\": \"X\", \"cat\": \"gpu_memset\", \"name\": \"Memset (Device)\", \"pid\": 0, \"tid\": %d, \"ts\": %s, \"dur\": %s, \"args\": "
-                            "{\"device\": 0, \"stream\": %d, \"correlation\": %d, \"bytes\": %lld}}",
+            std::fprintf(f,
+                         ",\n  {\"ph\": \"X\", \"cat\": \"gpu_memset\", \"name\": \"Memset (Device)\", \"pid\": 0, \"tid\": %d, \"ts\": %s, \"dur\": "
+                         "%s, \"args\": "
+                         "{\"device\": 0, \"stream\": %d, \"correlation\": %d, \"bytes\": %lld}}",
                          e.stream, ts.c_str(), dur.c_str(), e.stream, e.correlation, (long long)e.bytes);
             break;
         case Event::Osrt:
             std::fprintf(f, ",\n  {\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": %s, \"pid\": %d, \"tid\": %d, \"ts\": %s, \"dur\": %s}",
-                         jsonString("aten::" + names.osrt[std::size_t(e.name)]).c_str(), pid + 100 * e.process, pid + 100 * e.process + 1,
-                         ts.c_str(), dur.c_str());
+                         jsonString("aten::" + names.osrt[std::size_t(e.name)]).c_str(), pid + 100 * e.process, pid + 100 * e.process + 1, ts.c_str(),
+                         dur.c_str());
             break;
         }
     }
@@ -955,8 +1037,10 @@ int main(int argc, char **argv)
     const QCommandLineOption ranks(QStringLiteral("ranks"), QStringLiteral("Ranks (files)"), QStringLiteral("R"), QStringLiteral("1"));
     const QCommandLineOption events(QStringLiteral("events"), QStringLiteral("Events per rank"), QStringLiteral("N"), QStringLiteral("1000000"));
     const QCommandLineOption seed(QStringLiteral("seed"), QStringLiteral("Random seed"), QStringLiteral("S"), QStringLiteral("1"));
-    const QCommandLineOption profile(QStringLiteral("profile"), QStringLiteral("synthetic (default), pytorch (shaped like a real emit_nvtx export), ddp, launchbound, synchost or pipeline"),
-                                     QStringLiteral("PROFILE"), QStringLiteral("synthetic"));
+    const QCommandLineOption profile(
+        QStringLiteral("profile"),
+        QStringLiteral("synthetic (default), pytorch (shaped like a real emit_nvtx export), ddp, launchbound, synchost or pipeline"),
+        QStringLiteral("PROFILE"), QStringLiteral("synthetic"));
     const QCommandLineOption shuffle(QStringLiteral("shuffle"), QStringLiteral("Write rows out of time order (as nsys 2025.6 and later may)"));
     const QCommandLineOption gpuMetricsHz(QStringLiteral("gpu-metrics-hz"),
                                           QStringLiteral("GPU metric samples per second, nsys only (default: 10000 for pytorch, 0 for synthetic)"),
@@ -973,7 +1057,8 @@ int main(int argc, char **argv)
                                           QStringLiteral("A,B,..."));
     const QCommandLineOption skip(QStringLiteral("skip"), QStringLiteral("ddp: RANK:STEP: that rank skips the all-reduce of that step (a desync)"),
                                   QStringLiteral("PLAN"));
-    const QCommandLineOption only(QStringLiteral("only-ranks"), QStringLiteral("ddp: FIRST:LAST: write only these ranks of the set (a large set in parts)"),
+    const QCommandLineOption only(QStringLiteral("only-ranks"),
+                                  QStringLiteral("ddp: FIRST:LAST: write only these ranks of the set (a large set in parts)"),
                                   QStringLiteral("FIRST:LAST"));
     parser.addOptions({format, profile, shuffle, gpuMetricsHz, cpuSamplesHz, ranks, events, seed, straggler, clockOffsets, skip, only});
     parser.addPositionalArgument(QStringLiteral("outdir"), QStringLiteral("Where to write the files"));
@@ -1030,21 +1115,24 @@ int main(int argc, char **argv)
             continue;
         const std::uint64_t rankSeed = parser.value(seed).toULongLong() * 1000003 + std::uint64_t(r);
         std::vector<Event> evs = ddp || pipeline ? std::move(ddpRanks[std::size_t(r)])
-                                 : pytorch     ? makePytorchRank(perRank, rankSeed)
-                                 : launchBound ? makeLaunchBoundRank(perRank)
-                                 : syncHost    ? makeSyncHostRank(perRank)
-                                               : makeRank(perRank, rankSeed);
+                                 : pytorch       ? makePytorchRank(perRank, rankSeed)
+                                 : launchBound   ? makeLaunchBoundRank(perRank)
+                                 : syncHost      ? makeSyncHostRank(perRank)
+                                                 : makeRank(perRank, rankSeed);
         // ddp ranks share one time axis, their recorded starts off by the
         // planted clock offsets; the other profiles' nsys files start 1 ms
         // apart per rank.
         const std::int64_t startOffset = ddp || pipeline ? (std::size_t(r) < plan.clockOffsetNs.size() ? plan.clockOffsetNs[std::size_t(r)] : 0)
-                                             : kineto ? 0 : std::int64_t(r) * 1'000'000;
+                                         : kineto        ? 0
+                                                         : std::int64_t(r) * 1'000'000;
         if (parser.isSet(shuffle)) {
             std::mt19937_64 rng(rankSeed ^ 0x5eed);
             std::shuffle(evs.begin(), evs.end(), rng);
         }
-        const QString path = out.filePath(kineto ? QStringLiteral("%1_rank%2.pt.trace.json").arg(stem).arg(r) : QStringLiteral("%1_rank%2.sqlite").arg(stem).arg(r));
-        if (!(kineto ? writeKineto(path, evs, r, rankCount, names, startOffset) : writeNsys(path, evs, r, names, metricsHz, startOffset, parser.value(cpuSamplesHz).toInt()))) {
+        const QString path =
+            out.filePath(kineto ? QStringLiteral("%1_rank%2.pt.trace.json").arg(stem).arg(r) : QStringLiteral("%1_rank%2.sqlite").arg(stem).arg(r));
+        if (!(kineto ? writeKineto(path, evs, r, rankCount, names, startOffset)
+                     : writeNsys(path, evs, r, names, metricsHz, startOffset, parser.value(cpuSamplesHz).toInt()))) {
             QTextStream(stderr) << "rankscope-tracegen: cannot write " << path << "\n";
             return 2;
         }

@@ -30,12 +30,15 @@ Parsed parse(const std::uint8_t *data, std::size_t size, std::size_t partBytes)
     json.commit(size);
     Parsed p;
     kineto::TraceHeader header;
-    const auto error = kineto::parseTrace(json, header, [&](const kineto::KinetoEvent &e) {
-        p.events.push_back(e.ph);
-        p.events.append(e.name).append(e.cat).push_back('|');
-        p.events.append(std::to_string(e.tsNs) + "," + std::to_string(e.durNs) + "," + std::to_string(e.pid) + ","
-                        + std::to_string(e.tid) + "," + std::to_string(e.correlation) + ";");
-    }, [] { return false; }, partBytes);
+    const auto error = kineto::parseTrace(
+        json, header,
+        [&](const kineto::KinetoEvent &e) {
+            p.events.push_back(e.ph);
+            p.events.append(e.name).append(e.cat).push_back('|');
+            p.events.append(std::to_string(e.tsNs) + "," + std::to_string(e.durNs) + "," + std::to_string(e.pid) + "," + std::to_string(e.tid) + ","
+                            + std::to_string(e.correlation) + ";");
+        },
+        [] { return false; }, partBytes);
     p.ok = !error;
     return p;
 }
@@ -51,8 +54,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
     for (const std::size_t partBytes : {std::size_t(1), std::size_t(16)}) {
         const Parsed parts = parse(data, size, partBytes);
         if (parts.ok && whole.ok && parts.events != whole.events) {
-            std::fprintf(stderr, "fuzz invariant broken: parsed in parts of %zu bytes: %s, whole: %s\n", partBytes,
-                         parts.ok ? "ok" : "failed", whole.ok ? "ok" : "failed");
+            std::fprintf(stderr, "fuzz invariant broken: parsed in parts of %zu bytes: %s, whole: %s\n", partBytes, parts.ok ? "ok" : "failed",
+                         whole.ok ? "ok" : "failed");
             std::abort();
         }
     }

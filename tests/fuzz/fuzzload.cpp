@@ -12,8 +12,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <string_view>
-#include <vector>
 #include <unistd.h>
+#include <vector>
 
 namespace rankscope::fuzz {
 

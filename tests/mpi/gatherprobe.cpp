@@ -17,7 +17,10 @@ namespace {
 
 constexpr qsizetype kMiB = qsizetype(1) << 20;
 
-char byteOf(int rank, qsizetype mib) { return char((rank * 37 + mib) & 0xff); }
+char byteOf(int rank, qsizetype mib)
+{
+    return char((rank * 37 + mib) & 0xff);
+}
 
 } // namespace
 
@@ -38,7 +41,8 @@ int main(int argc, char **argv)
         for (qsizetype p = 0; p < parts.size() && status == 0; ++p) {
             const QByteArray &part = parts[p];
             if (part.size() != mebibytes * kMiB) {
-                std::fprintf(stderr, "process %lld sent %lld bytes, %lld arrived\n", qlonglong(p), qlonglong(mebibytes * kMiB), qlonglong(part.size()));
+                std::fprintf(stderr, "process %lld sent %lld bytes, %lld arrived\n", qlonglong(p), qlonglong(mebibytes * kMiB),
+                             qlonglong(part.size()));
                 status = 1;
                 break;
             }

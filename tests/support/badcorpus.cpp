@@ -71,10 +71,9 @@ bool writeGzipOfZeros(const QString &path, int megabytes)
 
 // The kernel table again without its NOT NULL constraints, so that rows
 // can hold what a broken exporter writes.
-constexpr const char *kLooseKernelTable =
-    "CREATE TABLE loose AS SELECT * FROM CUPTI_ACTIVITY_KIND_KERNEL;"
-    "DROP TABLE CUPTI_ACTIVITY_KIND_KERNEL;"
-    "ALTER TABLE loose RENAME TO CUPTI_ACTIVITY_KIND_KERNEL;";
+constexpr const char *kLooseKernelTable = "CREATE TABLE loose AS SELECT * FROM CUPTI_ACTIVITY_KIND_KERNEL;"
+                                          "DROP TABLE CUPTI_ACTIVITY_KIND_KERNEL;"
+                                          "ALTER TABLE loose RENAME TO CUPTI_ACTIVITY_KIND_KERNEL;";
 
 struct ExportMutation {
     const char *file;
@@ -89,10 +88,8 @@ std::vector<ExportMutation> exportMutations()
     return {
         {"missing_stringids.sqlite", Outcome::Report, "StringIds", "DROP TABLE StringIds;"},
         {"missing_kernel_table.sqlite", Outcome::Report, "", "DROP TABLE CUPTI_ACTIVITY_KIND_KERNEL;"},
-        {"missing_end_column.sqlite", Outcome::Report, "without an end",
-         "ALTER TABLE CUPTI_ACTIVITY_KIND_KERNEL DROP COLUMN \"end\";"},
-        {"renamed_start_column.sqlite", Outcome::Report, "no start column",
-         "ALTER TABLE CUPTI_ACTIVITY_KIND_KERNEL RENAME COLUMN start TO startNs;"},
+        {"missing_end_column.sqlite", Outcome::Report, "without an end", "ALTER TABLE CUPTI_ACTIVITY_KIND_KERNEL DROP COLUMN \"end\";"},
+        {"renamed_start_column.sqlite", Outcome::Report, "no start column", "ALTER TABLE CUPTI_ACTIVITY_KIND_KERNEL RENAME COLUMN start TO startNs;"},
         {"null_end.sqlite", Outcome::Report, "without an end",
          QByteArray(kLooseKernelTable) + "UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET \"end\" = NULL WHERE rowid % 10 = 0;"},
         {"end_before_start.sqlite", Outcome::Report, "end before they start",
@@ -115,8 +112,9 @@ std::vector<ExportMutation> exportMutations()
          "UPDATE NVTX_EVENTS SET \"end\" = NULL WHERE rowid % 4 = 0;"
          "UPDATE NVTX_EVENTS SET endGlobalTid = 12345 WHERE rowid % 5 = 0;"},
         {"huge_kernel_name.sqlite", Outcome::Report, "",
-         "UPDATE StringIds SET value = '" + hugeName + "' WHERE id IN (SELECT shortName FROM CUPTI_ACTIVITY_KIND_KERNEL LIMIT 1)"
-         " OR id IN (SELECT demangledName FROM CUPTI_ACTIVITY_KIND_KERNEL LIMIT 1);"},
+         "UPDATE StringIds SET value = '" + hugeName
+             + "' WHERE id IN (SELECT shortName FROM CUPTI_ACTIVITY_KIND_KERNEL LIMIT 1)"
+               " OR id IN (SELECT demangledName FROM CUPTI_ACTIVITY_KIND_KERNEL LIMIT 1);"},
         // A schema SQLite cannot parse; its message quotes the multi-line
         // CREATE TABLE (found by fuzz_nsys).
         {"broken_schema.sqlite", Outcome::Error, "malformed database schema",
@@ -159,10 +157,13 @@ QByteArray deepCallchainSql(int depth, int nameLength)
     const QByteArray frames = "WITH RECURSIVE n(d) AS (SELECT 0 UNION ALL SELECT d + 1 FROM n WHERE d < " + QByteArray::number(depth - 1) + ")";
     const QByteArray sample = "(SELECT min(id) FROM COMPOSITE_EVENTS)";
     return "INSERT INTO StringIds(id, value) " + frames + " SELECT 900000000 + d, printf('%04d', d) || replace(hex(zeroblob("
-           + QByteArray::number((nameLength - 4) / 2) + ")), '0', 'f') FROM n;"
-           "DELETE FROM SAMPLING_CALLCHAINS WHERE id = " + sample + ";"
-           "INSERT INTO SAMPLING_CALLCHAINS(id, symbol, module, originalIP, unwindMethod, stackDepth) " + frames
-           + " SELECT " + sample + ", 900000000 + d, (SELECT module FROM SAMPLING_CALLCHAINS LIMIT 1), d, 0, d FROM n;";
+           + QByteArray::number((nameLength - 4) / 2)
+           + ")), '0', 'f') FROM n;"
+             "DELETE FROM SAMPLING_CALLCHAINS WHERE id = "
+           + sample
+           + ";"
+             "INSERT INTO SAMPLING_CALLCHAINS(id, symbol, module, originalIP, unwindMethod, stackDepth) "
+           + frames + " SELECT " + sample + ", 900000000 + d, (SELECT module FROM SAMPLING_CALLCHAINS LIMIT 1), d, 0, d FROM n;";
 }
 
 QString BadInput::name() const
@@ -170,8 +171,7 @@ QString BadInput::name() const
     return QFileInfo(path).fileName();
 }
 
-std::vector<BadInput> buildBadCorpus(const QString &outDir, const QString &committedDir,
-                                     const QString &nsysExport, const QString &kinetoTrace)
+std::vector<BadInput> buildBadCorpus(const QString &outDir, const QString &committedDir, const QString &nsysExport, const QString &kinetoTrace)
 {
     if (!QDir().mkpath(outDir))
         return {};

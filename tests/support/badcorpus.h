@@ -15,9 +15,9 @@ namespace rankscope::test {
 
 struct BadInput {
     enum class Outcome {
-        Error,          // the load fails; the error mentions `mention`
-        Report,         // the load succeeds; a diagnostic mentions `mention`
-        ErrorOrReport,  // either (a truncated file may still hold every page read)
+        Error,         // the load fails; the error mentions `mention`
+        Report,        // the load succeeds; a diagnostic mentions `mention`
+        ErrorOrReport, // either (a truncated file may still hold every page read)
     };
     QString path;
     Outcome outcome = Outcome::Error;
@@ -40,7 +40,6 @@ QByteArray deepCallchainSql(int depth = 1024, int nameLength = 1000);
 // Copies the committed inputs into `outDir` and writes the generated ones
 // there. `nsysExport` and `kinetoTrace` are real, valid traces that the
 // mutations start from. Returns every input; empty if `outDir` is unusable.
-std::vector<BadInput> buildBadCorpus(const QString &outDir, const QString &committedDir,
-                                     const QString &nsysExport, const QString &kinetoTrace);
+std::vector<BadInput> buildBadCorpus(const QString &outDir, const QString &committedDir, const QString &nsysExport, const QString &kinetoTrace);
 
 } // namespace rankscope::test

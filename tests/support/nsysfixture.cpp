@@ -54,37 +54,37 @@ void NsysFixture::createSchema2022()
 {
     // Only split version keys, as some old exports wrote them.
     addMetadata(QStringLiteral("EXPORT_META_DATA"), QStringLiteral("2022.1.1.61"), QStringLiteral("2.9.0"));
-    exec(QStringLiteral(
-        "CREATE TABLE StringIds(id INTEGER NOT NULL PRIMARY KEY, value TEXT NOT NULL);"
-        "CREATE TABLE ENUM_CUDA_KRENEL_LAUNCH_TYPE(id INTEGER PRIMARY KEY, name TEXT, label TEXT);"
-        "INSERT INTO ENUM_CUDA_KRENEL_LAUNCH_TYPE VALUES(0,'CUDA_KERNEL_LAUNCH_TYPE_REGULAR','Regular');"
-        "CREATE TABLE TARGET_INFO_SESSION_START_TIME(utcEpochNs INTEGER NOT NULL, utcTime TEXT NOT NULL, localTime TEXT NOT NULL);"
-        "CREATE TABLE TARGET_INFO_CUDA_GPU(deviceId INTEGER NOT NULL, name TEXT NOT NULL, busLocation TEXT NOT NULL, "
-        "  totalMemory INTEGER NOT NULL, smCount INTEGER NOT NULL, computeMajor INTEGER NOT NULL, computeMinor INTEGER NOT NULL);"
-        "CREATE TABLE ThreadNames(nameId INTEGER NOT NULL, priority INTEGER NOT NULL, globalTid INTEGER NOT NULL);"
-        "CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL(start INTEGER NOT NULL, end INTEGER NOT NULL, deviceId INTEGER NOT NULL, "
-        "  contextId INTEGER NOT NULL, streamId INTEGER NOT NULL, correlationId INTEGER NOT NULL, globalPid INTEGER NOT NULL, "
-        "  demangledName INTEGER NOT NULL, shortName INTEGER NOT NULL, launchType INTEGER NOT NULL, cacheConfig INTEGER NOT NULL, "
-        "  registersPerThread INTEGER NOT NULL, gridX INTEGER NOT NULL, gridY INTEGER NOT NULL, gridZ INTEGER NOT NULL, "
-        "  blockX INTEGER NOT NULL, blockY INTEGER NOT NULL, blockZ INTEGER NOT NULL, staticSharedMemory INTEGER NOT NULL, "
-        "  dynamicSharedMemory INTEGER NOT NULL, localMemoryPerThread INTEGER NOT NULL, localMemoryTotal INTEGER NOT NULL, "
-        "  gridId INTEGER NOT NULL, sharedMemoryExecuted INTEGER NOT NULL);"
-        "CREATE TABLE CUPTI_ACTIVITY_KIND_MEMCPY(start INTEGER NOT NULL, end INTEGER NOT NULL, deviceId INTEGER NOT NULL, "
-        "  contextId INTEGER NOT NULL, streamId INTEGER NOT NULL, correlationId INTEGER NOT NULL, globalPid INTEGER NOT NULL, "
-        "  bytes INTEGER NOT NULL, copyKind INTEGER NOT NULL, deprecatedSrcId INTEGER NOT NULL, srcKind INTEGER NOT NULL, "
-        "  dstKind INTEGER NOT NULL, srcDeviceId INTEGER NOT NULL, srcContextId INTEGER NOT NULL, dstDeviceId INTEGER NOT NULL, "
-        "  dstContextId INTEGER NOT NULL, migrationCause INTEGER NOT NULL);"
-        "CREATE TABLE CUPTI_ACTIVITY_KIND_SYNCHRONIZATION(start INTEGER NOT NULL, end INTEGER NOT NULL, deviceId INTEGER NOT NULL, "
-        "  contextId INTEGER NOT NULL, streamId INTEGER NOT NULL, correlationId INTEGER NOT NULL, globalPid INTEGER NOT NULL, "
-        "  syncType INTEGER NOT NULL, eventId INTEGER NOT NULL);"
-        "CREATE TABLE CUPTI_ACTIVITY_KIND_RUNTIME(start INTEGER NOT NULL, end INTEGER NOT NULL, eventClass INTEGER NOT NULL, "
-        "  globalTid INTEGER NOT NULL, correlationId INTEGER NOT NULL, nameId INTEGER NOT NULL, returnValue INTEGER NOT NULL);"
-        "CREATE TABLE NVTX_EVENTS(start INTEGER NOT NULL, end INTEGER NOT NULL, eventType INTEGER NOT NULL, rangeId INTEGER NOT NULL, "
-        "  category INTEGER NOT NULL, color INTEGER NOT NULL, text TEXT, globalTid INTEGER NOT NULL, endGlobalTid INTEGER NOT NULL, "
-        "  textId INTEGER NOT NULL, domainId INTEGER NOT NULL, uint64Value INTEGER NOT NULL, int64Value INTEGER NOT NULL, "
-        "  doubleValue REAL NOT NULL, uint32Value INTEGER NOT NULL, int32Value INTEGER NOT NULL, floatValue REAL NOT NULL);"
-        "CREATE TABLE OSRT_API(start INTEGER NOT NULL, end INTEGER NOT NULL, globalTid INTEGER NOT NULL, nameId INTEGER NOT NULL, "
-        "  returnValue INTEGER NOT NULL, nestingLevel INTEGER NOT NULL, callchainId INTEGER NOT NULL);"));
+    exec(
+        QStringLiteral("CREATE TABLE StringIds(id INTEGER NOT NULL PRIMARY KEY, value TEXT NOT NULL);"
+                       "CREATE TABLE ENUM_CUDA_KRENEL_LAUNCH_TYPE(id INTEGER PRIMARY KEY, name TEXT, label TEXT);"
+                       "INSERT INTO ENUM_CUDA_KRENEL_LAUNCH_TYPE VALUES(0,'CUDA_KERNEL_LAUNCH_TYPE_REGULAR','Regular');"
+                       "CREATE TABLE TARGET_INFO_SESSION_START_TIME(utcEpochNs INTEGER NOT NULL, utcTime TEXT NOT NULL, localTime TEXT NOT NULL);"
+                       "CREATE TABLE TARGET_INFO_CUDA_GPU(deviceId INTEGER NOT NULL, name TEXT NOT NULL, busLocation TEXT NOT NULL, "
+                       "  totalMemory INTEGER NOT NULL, smCount INTEGER NOT NULL, computeMajor INTEGER NOT NULL, computeMinor INTEGER NOT NULL);"
+                       "CREATE TABLE ThreadNames(nameId INTEGER NOT NULL, priority INTEGER NOT NULL, globalTid INTEGER NOT NULL);"
+                       "CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL(start INTEGER NOT NULL, end INTEGER NOT NULL, deviceId INTEGER NOT NULL, "
+                       "  contextId INTEGER NOT NULL, streamId INTEGER NOT NULL, correlationId INTEGER NOT NULL, globalPid INTEGER NOT NULL, "
+                       "  demangledName INTEGER NOT NULL, shortName INTEGER NOT NULL, launchType INTEGER NOT NULL, cacheConfig INTEGER NOT NULL, "
+                       "  registersPerThread INTEGER NOT NULL, gridX INTEGER NOT NULL, gridY INTEGER NOT NULL, gridZ INTEGER NOT NULL, "
+                       "  blockX INTEGER NOT NULL, blockY INTEGER NOT NULL, blockZ INTEGER NOT NULL, staticSharedMemory INTEGER NOT NULL, "
+                       "  dynamicSharedMemory INTEGER NOT NULL, localMemoryPerThread INTEGER NOT NULL, localMemoryTotal INTEGER NOT NULL, "
+                       "  gridId INTEGER NOT NULL, sharedMemoryExecuted INTEGER NOT NULL);"
+                       "CREATE TABLE CUPTI_ACTIVITY_KIND_MEMCPY(start INTEGER NOT NULL, end INTEGER NOT NULL, deviceId INTEGER NOT NULL, "
+                       "  contextId INTEGER NOT NULL, streamId INTEGER NOT NULL, correlationId INTEGER NOT NULL, globalPid INTEGER NOT NULL, "
+                       "  bytes INTEGER NOT NULL, copyKind INTEGER NOT NULL, deprecatedSrcId INTEGER NOT NULL, srcKind INTEGER NOT NULL, "
+                       "  dstKind INTEGER NOT NULL, srcDeviceId INTEGER NOT NULL, srcContextId INTEGER NOT NULL, dstDeviceId INTEGER NOT NULL, "
+                       "  dstContextId INTEGER NOT NULL, migrationCause INTEGER NOT NULL);"
+                       "CREATE TABLE CUPTI_ACTIVITY_KIND_SYNCHRONIZATION(start INTEGER NOT NULL, end INTEGER NOT NULL, deviceId INTEGER NOT NULL, "
+                       "  contextId INTEGER NOT NULL, streamId INTEGER NOT NULL, correlationId INTEGER NOT NULL, globalPid INTEGER NOT NULL, "
+                       "  syncType INTEGER NOT NULL, eventId INTEGER NOT NULL);"
+                       "CREATE TABLE CUPTI_ACTIVITY_KIND_RUNTIME(start INTEGER NOT NULL, end INTEGER NOT NULL, eventClass INTEGER NOT NULL, "
+                       "  globalTid INTEGER NOT NULL, correlationId INTEGER NOT NULL, nameId INTEGER NOT NULL, returnValue INTEGER NOT NULL);"
+                       "CREATE TABLE NVTX_EVENTS(start INTEGER NOT NULL, end INTEGER NOT NULL, eventType INTEGER NOT NULL, rangeId INTEGER NOT NULL, "
+                       "  category INTEGER NOT NULL, color INTEGER NOT NULL, text TEXT, globalTid INTEGER NOT NULL, endGlobalTid INTEGER NOT NULL, "
+                       "  textId INTEGER NOT NULL, domainId INTEGER NOT NULL, uint64Value INTEGER NOT NULL, int64Value INTEGER NOT NULL, "
+                       "  doubleValue REAL NOT NULL, uint32Value INTEGER NOT NULL, int32Value INTEGER NOT NULL, floatValue REAL NOT NULL);"
+                       "CREATE TABLE OSRT_API(start INTEGER NOT NULL, end INTEGER NOT NULL, globalTid INTEGER NOT NULL, nameId INTEGER NOT NULL, "
+                       "  returnValue INTEGER NOT NULL, nestingLevel INTEGER NOT NULL, callchainId INTEGER NOT NULL);"));
 }
 
 void NsysFixture::createSchema2025()
@@ -132,25 +132,25 @@ void NsysFixture::createSchema2026()
 {
     addMetadata(QStringLiteral("META_DATA_EXPORT"), QStringLiteral("2026.4.1.0"), QStringLiteral("3.28.1"));
     exec(QStringLiteral("INSERT INTO META_DATA_EXPORT VALUES('EXPORT_SCHEMA_VERSION','3.28.1');"));
-    exec(QStringLiteral(
-        "CREATE TABLE StringIds(id INTEGER NOT NULL PRIMARY KEY, value TEXT NOT NULL);"
-        "CREATE TABLE TARGET_INFO_SESSION_START_TIME(utcEpochNs INTEGER, utcTime TEXT, localTime TEXT, systemClockNs INTEGER, "
-        "  sessionStartCntVctNs INTEGER);"
-        "CREATE TABLE TARGET_INFO_GPU(vmId INTEGER NOT NULL, id INTEGER NOT NULL, name TEXT, totalMemory INTEGER, smCount INTEGER);"
-        "CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL(start INTEGER NOT NULL, end INTEGER NOT NULL, deviceId INTEGER NOT NULL, "
-        "  contextId INTEGER NOT NULL, greenContextId INTEGER, streamId INTEGER NOT NULL, correlationId INTEGER, globalPid INTEGER, "
-        "  demangledName INTEGER NOT NULL, shortName INTEGER NOT NULL, mangledName INTEGER, launchType INTEGER, "
-        "  registersPerThread INTEGER NOT NULL, gridX INTEGER NOT NULL, gridY INTEGER NOT NULL, gridZ INTEGER NOT NULL, "
-        "  blockX INTEGER NOT NULL, blockY INTEGER NOT NULL, blockZ INTEGER NOT NULL, staticSharedMemory INTEGER NOT NULL, "
-        "  dynamicSharedMemory INTEGER NOT NULL, graphNodeId INTEGER, graphId INTEGER, clusterX INTEGER, clusterY INTEGER, "
-        "  clusterZ INTEGER, clusterSchedulingPolicy INTEGER, tensorSizeMinusOneElements INTEGER);"
-        "CREATE TABLE CUPTI_ACTIVITY_KIND_SYNCHRONIZATION(start INTEGER NOT NULL, end INTEGER NOT NULL, deviceId INTEGER NOT NULL, "
-        "  contextId INTEGER NOT NULL, greenContextId INTEGER, streamId INTEGER NOT NULL, correlationId INTEGER, globalPid INTEGER, "
-        "  deprecatedSyncType INTEGER, syncType INTEGER NOT NULL, eventId INTEGER NOT NULL, eventSyncId INTEGER);"
-        "CREATE TABLE NVTX_EVENTS(start INTEGER NOT NULL, end INTEGER, eventType INTEGER NOT NULL, rangeId INTEGER, category INTEGER, "
-        "  color INTEGER, text TEXT, globalTid INTEGER, endGlobalTid INTEGER, textId INTEGER, domainId INTEGER, uint64Value INTEGER, "
-        "  int64Value INTEGER, doubleValue REAL, uint32Value INTEGER, int32Value INTEGER, floatValue REAL, jsonTextId INTEGER, "
-        "  jsonText TEXT, binaryData TEXT, eventId INTEGER PRIMARY KEY);"));
+    exec(
+        QStringLiteral("CREATE TABLE StringIds(id INTEGER NOT NULL PRIMARY KEY, value TEXT NOT NULL);"
+                       "CREATE TABLE TARGET_INFO_SESSION_START_TIME(utcEpochNs INTEGER, utcTime TEXT, localTime TEXT, systemClockNs INTEGER, "
+                       "  sessionStartCntVctNs INTEGER);"
+                       "CREATE TABLE TARGET_INFO_GPU(vmId INTEGER NOT NULL, id INTEGER NOT NULL, name TEXT, totalMemory INTEGER, smCount INTEGER);"
+                       "CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL(start INTEGER NOT NULL, end INTEGER NOT NULL, deviceId INTEGER NOT NULL, "
+                       "  contextId INTEGER NOT NULL, greenContextId INTEGER, streamId INTEGER NOT NULL, correlationId INTEGER, globalPid INTEGER, "
+                       "  demangledName INTEGER NOT NULL, shortName INTEGER NOT NULL, mangledName INTEGER, launchType INTEGER, "
+                       "  registersPerThread INTEGER NOT NULL, gridX INTEGER NOT NULL, gridY INTEGER NOT NULL, gridZ INTEGER NOT NULL, "
+                       "  blockX INTEGER NOT NULL, blockY INTEGER NOT NULL, blockZ INTEGER NOT NULL, staticSharedMemory INTEGER NOT NULL, "
+                       "  dynamicSharedMemory INTEGER NOT NULL, graphNodeId INTEGER, graphId INTEGER, clusterX INTEGER, clusterY INTEGER, "
+                       "  clusterZ INTEGER, clusterSchedulingPolicy INTEGER, tensorSizeMinusOneElements INTEGER);"
+                       "CREATE TABLE CUPTI_ACTIVITY_KIND_SYNCHRONIZATION(start INTEGER NOT NULL, end INTEGER NOT NULL, deviceId INTEGER NOT NULL, "
+                       "  contextId INTEGER NOT NULL, greenContextId INTEGER, streamId INTEGER NOT NULL, correlationId INTEGER, globalPid INTEGER, "
+                       "  deprecatedSyncType INTEGER, syncType INTEGER NOT NULL, eventId INTEGER NOT NULL, eventSyncId INTEGER);"
+                       "CREATE TABLE NVTX_EVENTS(start INTEGER NOT NULL, end INTEGER, eventType INTEGER NOT NULL, rangeId INTEGER, category INTEGER, "
+                       "  color INTEGER, text TEXT, globalTid INTEGER, endGlobalTid INTEGER, textId INTEGER, domainId INTEGER, uint64Value INTEGER, "
+                       "  int64Value INTEGER, doubleValue REAL, uint32Value INTEGER, int32Value INTEGER, floatValue REAL, jsonTextId INTEGER, "
+                       "  jsonText TEXT, binaryData TEXT, eventId INTEGER PRIMARY KEY);"));
 }
 
 void NsysFixture::fillWithCalls(int calls)
@@ -163,7 +163,8 @@ void NsysFixture::fillWithCalls(int calls)
     exec(QStringLiteral("WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < %1)"
                         " INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME(start, end, eventClass, globalTid, correlationId, nameId, returnValue)"
                         " SELECT i * 100, i * 100 + 40, 1, %2, i, 1, 0 FROM n;")
-             .arg(calls).arg(tid));
+             .arg(calls)
+             .arg(tid));
     exec(QStringLiteral("INSERT INTO OSRT_API(start, end, eventClass, globalTid, nameId, returnValue, callchainId)"
                         " SELECT start + 50, start + 90, 27, globalTid, 2, 0, 0 FROM CUPTI_ACTIVITY_KIND_RUNTIME;"));
     exec(QStringLiteral("INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL(start, end, deviceId, contextId, streamId, correlationId, globalPid,"

@@ -24,7 +24,7 @@ public:
     NsysFixture &operator=(const NsysFixture &) = delete;
 
     void exec(const QString &sql); // fails the running test on error
-    void close();                   // flush to disk before loading
+    void close();                  // flush to disk before loading
     const QString &path() const { return m_path; }
 
     // Schema eras. Each creates the metadata table of its era and the

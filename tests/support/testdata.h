@@ -15,15 +15,23 @@ inline QString dataPath(const QString &relative)
 
 inline QString demoPath(const QString &relative = {})
 {
-    return relative.isEmpty() ? QStringLiteral(RANKSCOPE_DEMO_DATA)
-                              : QStringLiteral(RANKSCOPE_DEMO_DATA "/") + relative;
+    return relative.isEmpty() ? QStringLiteral(RANKSCOPE_DEMO_DATA) : QStringLiteral(RANKSCOPE_DEMO_DATA "/") + relative;
 }
 
 // The committed part of the bad-input corpus (see badcorpus.h).
-inline QString badInputsDir() { return dataPath(QStringLiteral("bad")); }
+inline QString badInputsDir()
+{
+    return dataPath(QStringLiteral("bad"));
+}
 
-inline QString slowFixture() { return dataPath(QStringLiteral("nsys/slow_1gpu/slow_1gpu.sqlite")); }
-inline QString ddpFixture(int rank) { return demoPath(QStringLiteral("ddp4_rank%1.sqlite").arg(rank)); }
+inline QString slowFixture()
+{
+    return dataPath(QStringLiteral("nsys/slow_1gpu/slow_1gpu.sqlite"));
+}
+inline QString ddpFixture(int rank)
+{
+    return demoPath(QStringLiteral("ddp4_rank%1.sqlite").arg(rank));
+}
 
 // The reference CSV that `nsys stats` / `nsys analyze` printed.
 inline QString referenceCsv(const QString &fixture, const QString &report)

@@ -85,8 +85,8 @@ void DetailsPanel::appendCollective(const stats::CollectiveInstance &c)
     if (c.bytes >= 0)
         field(tr("Bytes"), formatBytes(std::uint64_t(c.bytes)));
     if (const auto bus = c.busBandwidth())
-        field(tr("Bandwidth"), tr("%1 GB/s algorithm, %2 GB/s bus (%3 ranks)")
-                                   .arg(*c.algorithmBandwidth(), 0, 'f', 2).arg(*bus, 0, 'f', 2).arg(c.groupSize));
+        field(tr("Bandwidth"),
+              tr("%1 GB/s algorithm, %2 GB/s bus (%3 ranks)").arg(*c.algorithmBandwidth(), 0, 'f', 2).arg(*bus, 0, 'f', 2).arg(c.groupSize));
     html += QStringLiteral("</table><table cellspacing='4'><tr><th>%1</th><th>%2</th><th>%3</th><th>%4</th></tr>")
                 .arg(tr("Rank"), tr("Arrival"), tr("Wait"), tr("Kernel"));
     for (const stats::CollectiveArrival &a : c.arrivals) {

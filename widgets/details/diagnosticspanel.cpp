@@ -29,12 +29,13 @@ void DiagnosticsPanel::setSession(const Session &session)
     for (const RankEntry &entry : session.ranks()) {
         if (!seen.insert(entry.report.get()).second || entry.report->diagnostics.empty())
             continue;
-        auto *file = new QTreeWidgetItem(this, {QFileInfo(entry.report->filePath).fileName(), QString(),
-                                                tr("%n messages", nullptr, int(entry.report->diagnostics.size()))});
+        auto *file = new QTreeWidgetItem(
+            this, {QFileInfo(entry.report->filePath).fileName(), QString(), tr("%n messages", nullptr, int(entry.report->diagnostics.size()))});
         file->setToolTip(0, plainTooltip(entry.report->filePath));
         for (const Diagnostic &d : entry.report->diagnostics) {
-            const QString severity = d.severity == Diagnostic::Severity::Error ? tr("Error")
-                                     : d.severity == Diagnostic::Severity::Warning ? tr("Warning") : tr("Info");
+            const QString severity = d.severity == Diagnostic::Severity::Error     ? tr("Error")
+                                     : d.severity == Diagnostic::Severity::Warning ? tr("Warning")
+                                                                                   : tr("Info");
             QString text = d.text;
             if (d.timestamp)
                 text = QStringLiteral("[%1] ").arg(formatDuration(*d.timestamp)) + text;

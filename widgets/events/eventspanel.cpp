@@ -66,9 +66,10 @@ void EventsPanel::refresh()
         return;
     }
     m_model->setEvents(m_session, m_rank, m_tracks, m_range);
-    QString scope = m_range ? tr("from %1 to %2").arg(formatTimestamp(m_range->start - m_session->extent().start),
-                                                       formatTimestamp(m_range->end - m_session->extent().start))
-                            : tr("over the whole session");
+    QString scope =
+        m_range ? tr("from %1 to %2")
+                      .arg(formatTimestamp(m_range->start - m_session->extent().start), formatTimestamp(m_range->end - m_session->extent().start))
+                : tr("over the whole session");
     m_title->setText(tr("<b>%1</b>: %2 events %3").arg(m_rowName.toHtmlEscaped(), formatInteger(m_model->rowCount()), scope));
     m_table->resizeColumnsToContents();
     m_table->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch); // the name takes the room left

@@ -17,19 +17,32 @@ QString columnTitle(EventsTableModel::Column c)
 {
     using C = EventsTableModel::Column;
     switch (c) {
-    case C::Name: return QStringLiteral("Name");
-    case C::Start: return QStringLiteral("Start");
-    case C::Duration: return QStringLiteral("Duration");
-    case C::Kind: return QStringLiteral("Kind");
-    case C::Grid: return QStringLiteral("Grid");
-    case C::Block: return QStringLiteral("Block");
-    case C::Stream: return QStringLiteral("Stream");
-    case C::Size: return QStringLiteral("Size");
-    case C::Direction: return QStringLiteral("Direction");
-    case C::Memory: return QStringLiteral("Memory");
-    case C::Throughput: return QStringLiteral("Throughput");
-    case C::Correlation: return QStringLiteral("Correlation id");
-    case C::Depth: return QStringLiteral("Depth");
+    case C::Name:
+        return QStringLiteral("Name");
+    case C::Start:
+        return QStringLiteral("Start");
+    case C::Duration:
+        return QStringLiteral("Duration");
+    case C::Kind:
+        return QStringLiteral("Kind");
+    case C::Grid:
+        return QStringLiteral("Grid");
+    case C::Block:
+        return QStringLiteral("Block");
+    case C::Stream:
+        return QStringLiteral("Stream");
+    case C::Size:
+        return QStringLiteral("Size");
+    case C::Direction:
+        return QStringLiteral("Direction");
+    case C::Memory:
+        return QStringLiteral("Memory");
+    case C::Throughput:
+        return QStringLiteral("Throughput");
+    case C::Correlation:
+        return QStringLiteral("Correlation id");
+    case C::Depth:
+        return QStringLiteral("Depth");
     }
     return {};
 }
@@ -38,8 +51,7 @@ constexpr double kNotNumeric = std::numeric_limits<double>::quiet_NaN();
 
 } // namespace
 
-void EventsTableModel::setEvents(std::shared_ptr<const Session> session, int rank, std::vector<std::uint32_t> tracks,
-                                 std::optional<TimeRange> range)
+void EventsTableModel::setEvents(std::shared_ptr<const Session> session, int rank, std::vector<std::uint32_t> tracks, std::optional<TimeRange> range)
 {
     beginResetModel();
     m_session = std::move(session);
@@ -51,8 +63,9 @@ void EventsTableModel::setEvents(std::shared_ptr<const Session> session, int ran
         for (std::uint32_t slot = 0; slot < m_tracks.size(); ++slot) {
             const SliceTrack &slices = entry.report->tracks[m_tracks[slot]].slices;
             if (range)
-                slices.forEachOverlapping(range->start - entry.sessionOffset, range->end - entry.sessionOffset,
-                                          [&](std::uint32_t e) { m_entries.push_back({slot, e}); });
+                slices.forEachOverlapping(range->start - entry.sessionOffset, range->end - entry.sessionOffset, [&](std::uint32_t e) {
+                    m_entries.push_back({slot, e});
+                });
             else
                 for (std::uint32_t e = 0; e < slices.size(); ++e)
                     m_entries.push_back({slot, e});
@@ -142,9 +155,8 @@ QVariant EventsTableModel::data(const QModelIndex &index, int role) const
     if (role == Qt::DisplayRole)
         return text(eventAt(index.row()), c);
     if (role == Qt::TextAlignmentRole)
-        return c == Column::Name || c == Column::Kind || c == Column::Direction || c == Column::Memory
-                   ? QVariant(Qt::AlignLeft | Qt::AlignVCenter)
-                   : QVariant(Qt::AlignRight | Qt::AlignVCenter);
+        return c == Column::Name || c == Column::Kind || c == Column::Direction || c == Column::Memory ? QVariant(Qt::AlignLeft | Qt::AlignVCenter)
+                                                                                                       : QVariant(Qt::AlignRight | Qt::AlignVCenter);
     if (role == Qt::ToolTipRole && c == Column::Name)
         return plainTooltip(text(eventAt(index.row()), c)); // a name is data, not markup
     return {};
@@ -157,10 +169,14 @@ QString EventsTableModel::text(const EventLocation &e, Column c) const
     const Track &track = r.tracks[e.track];
     const bool kernel = track.kind == TrackKind::Kernel || track.kind == TrackKind::NcclKernels;
     switch (c) {
-    case Column::Name: return eventName(*m_session, e);
-    case Column::Start: return formatTimestamp(m_session->sessionTime(e).start - m_session->extent().start);
-    case Column::Duration: return formatDuration(track.slices.duration(e.event));
-    case Column::Kind: return trackName(r, track);
+    case Column::Name:
+        return eventName(*m_session, e);
+    case Column::Start:
+        return formatTimestamp(m_session->sessionTime(e).start - m_session->extent().start);
+    case Column::Duration:
+        return formatDuration(track.slices.duration(e.event));
+    case Column::Kind:
+        return trackName(r, track);
     case Column::Grid:
     case Column::Block: {
         if (!kernel)
@@ -169,7 +185,8 @@ QString EventsTableModel::text(const EventLocation &e, Column c) const
         return c == Column::Grid ? QStringLiteral("%1×%2×%3").arg(k.gridX).arg(k.gridY).arg(k.gridZ)
                                  : QStringLiteral("%1×%2×%3").arg(k.blockX).arg(k.blockY).arg(k.blockZ);
     }
-    case Column::Stream: return isGpuTrack(track.kind) ? QString::number(track.streamId) : QString();
+    case Column::Stream:
+        return isGpuTrack(track.kind) ? QString::number(track.streamId) : QString();
     case Column::Size:
         if (track.kind == TrackKind::Memcpy)
             return formatBinarySize(r.memcpys[track.slices.payload(e.event)].bytes);
@@ -185,12 +202,12 @@ QString EventsTableModel::text(const EventLocation &e, Column c) const
         return r.memoryKindLabel(int(m.srcKind)) + QStringLiteral(" → ") + r.memoryKindLabel(int(m.dstKind));
     }
     case Column::Throughput:
-        return track.kind == TrackKind::Memcpy
-                   ? formatThroughput(r.memcpys[track.slices.payload(e.event)].bytes, track.slices.duration(e.event))
-                   : QString();
+        return track.kind == TrackKind::Memcpy ? formatThroughput(r.memcpys[track.slices.payload(e.event)].bytes, track.slices.duration(e.event))
+                                               : QString();
     case Column::Correlation:
         return track.kind == TrackKind::CudaApi ? QString::number(r.apiCalls[track.slices.payload(e.event)].correlationId) : QString();
-    case Column::Depth: return QString::number(track.slices.depth(e.event));
+    case Column::Depth:
+        return QString::number(track.slices.depth(e.event));
     }
     return {};
 }
@@ -200,9 +217,12 @@ double EventsTableModel::number(const EventLocation &e, Column c) const
     const Report &r = *m_session->ranks()[std::size_t(e.rank)].report;
     const Track &track = r.tracks[e.track];
     switch (c) {
-    case Column::Start: return double(m_session->sessionTime(e).start);
-    case Column::Duration: return double(track.slices.duration(e.event));
-    case Column::Stream: return double(track.streamId);
+    case Column::Start:
+        return double(m_session->sessionTime(e).start);
+    case Column::Duration:
+        return double(track.slices.duration(e.event));
+    case Column::Stream:
+        return double(track.streamId);
     case Column::Size:
         if (track.kind == TrackKind::Memcpy)
             return double(r.memcpys[track.slices.payload(e.event)].bytes);
@@ -215,8 +235,10 @@ double EventsTableModel::number(const EventLocation &e, Column c) const
         return double(r.memcpys[track.slices.payload(e.event)].bytes) / double(std::max<TimeNs>(1, track.slices.duration(e.event)));
     case Column::Correlation:
         return track.kind == TrackKind::CudaApi ? double(r.apiCalls[track.slices.payload(e.event)].correlationId) : -1;
-    case Column::Depth: return double(track.slices.depth(e.event));
-    default: return kNotNumeric;
+    case Column::Depth:
+        return double(track.slices.depth(e.event));
+    default:
+        return kNotNumeric;
     }
 }
 
@@ -234,16 +256,14 @@ void EventsTableModel::sort(int column, Qt::SortOrder order)
         std::vector<double> keys(m_entries.size());
         for (std::size_t i = 0; i < keys.size(); ++i)
             keys[i] = number(eventAt(int(i)), c);
-        std::stable_sort(order_.begin(), order_.end(), [&](std::uint32_t a, std::uint32_t b) {
-            return order == Qt::AscendingOrder ? keys[a] < keys[b] : keys[a] > keys[b];
-        });
+        std::stable_sort(order_.begin(), order_.end(),
+                         [&](std::uint32_t a, std::uint32_t b) { return order == Qt::AscendingOrder ? keys[a] < keys[b] : keys[a] > keys[b]; });
     } else {
         std::vector<QString> keys(m_entries.size());
         for (std::size_t i = 0; i < keys.size(); ++i)
             keys[i] = text(eventAt(int(i)), c);
-        std::stable_sort(order_.begin(), order_.end(), [&](std::uint32_t a, std::uint32_t b) {
-            return order == Qt::AscendingOrder ? keys[a] < keys[b] : keys[b] < keys[a];
-        });
+        std::stable_sort(order_.begin(), order_.end(),
+                         [&](std::uint32_t a, std::uint32_t b) { return order == Qt::AscendingOrder ? keys[a] < keys[b] : keys[b] < keys[a]; });
     }
     std::vector<Entry> sorted(m_entries.size());
     for (std::size_t i = 0; i < sorted.size(); ++i)

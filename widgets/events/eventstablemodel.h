@@ -21,8 +21,7 @@ public:
 
     // The events of `tracks` of rank `rank` overlapping `range` (session
     // time; everything when empty), in start order.
-    void setEvents(std::shared_ptr<const Session> session, int rank, std::vector<std::uint32_t> tracks,
-                   std::optional<TimeRange> range);
+    void setEvents(std::shared_ptr<const Session> session, int rank, std::vector<std::uint32_t> tracks, std::optional<TimeRange> range);
     void clear();
     EventLocation eventAt(int row) const;
     // The table row showing `event`, or -1.
@@ -35,11 +34,19 @@ public:
     void sort(int column, Qt::SortOrder order) override;
 
     enum class Column : std::uint8_t {
-        Name, Start, Duration, Kind,
-        Grid, Block, Stream,                 // kernels
-        Size, Direction, Memory, Throughput, // copies (size also memsets)
-        Correlation,                          // CUDA API calls
-        Depth,                                // nested ranges
+        Name,
+        Start,
+        Duration,
+        Kind,
+        Grid,
+        Block,
+        Stream, // kernels
+        Size,
+        Direction,
+        Memory,
+        Throughput,  // copies (size also memsets)
+        Correlation, // CUDA API calls
+        Depth,       // nested ranges
     };
     const std::vector<Column> &columns() const { return m_columns; }
 

@@ -4,9 +4,9 @@
 #include "panels/resulttablemodel.h"
 #include "panels/tablebox.h"
 
+#include <QCoreApplication>
 #include <QLabel>
 #include <QVBoxLayout>
-#include <QCoreApplication>
 
 namespace rankscope {
 
@@ -21,9 +21,8 @@ SelectionPanel::SelectionPanel(QWidget *parent)
     layout->addWidget(m_table, 1);
     m_table->model()->setReadable(true);
     m_table->setToolTip(tr("Double-click a name to find its instances"));
-    connect(m_table, &TableBox::rowActivated, this, [this](int row) {
-        emit searchRequested(m_table->model()->table().cell(std::size_t(row), 0).text);
-    });
+    connect(m_table, &TableBox::rowActivated, this,
+            [this](int row) { emit searchRequested(m_table->model()->table().cell(std::size_t(row), 0).text); });
     clear();
 }
 
@@ -41,16 +40,16 @@ void SelectionPanel::clear()
 
 void SelectionPanel::summarise(std::shared_ptr<const Session> session, std::vector<stats::TrackRef> tracks, TimeRange range, int rows)
 {
-    const QString what = tr("%n row(s), %1 from %2", nullptr, rows)
-                             .arg(formatDuration(range.duration()), formatTimestamp(range.start - session->extent().start));
+    const QString what =
+        tr("%n row(s), %1 from %2", nullptr, rows).arg(formatDuration(range.duration()), formatTimestamp(range.start - session->extent().start));
     m_title->setText(tr("%1: summarising...").arg(what));
     m_summary.start([session, tracks = std::move(tracks), range](const JobToken &) { return stats::selectionSummary(*session, tracks, range); },
                     [this, what](ResultTable table) {
                         std::int64_t slices = 0;
                         for (std::size_t r = 0; r < table.rowCount(); ++r)
                             slices += table.cell(r, 1).integer;
-                        m_title->setText(tr("%1: %n slice(s)", nullptr, int(std::min<std::int64_t>(slices, INT_MAX))).arg(what) +
-                                         tr(" under %n name(s)", nullptr, int(table.rowCount())));
+                        m_title->setText(tr("%1: %n slice(s)", nullptr, int(std::min<std::int64_t>(slices, INT_MAX))).arg(what)
+                                         + tr(" under %n name(s)", nullptr, int(table.rowCount())));
                         m_table->setTable(std::move(table));
                     });
 }

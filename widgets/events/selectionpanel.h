@@ -4,8 +4,8 @@
 // count, total, mean and longest duration, sortable and exportable.
 // Computed on a worker: an area over every row of a 20M-event trace reads
 // all of them. Double-click a name to find its instances.
-#include "session/session.h"
 #include "jobs/latestjob.h"
+#include "session/session.h"
 #include "stats/selectionsummary.h"
 
 #include <QWidget>

@@ -38,7 +38,7 @@ private:
 // starts; its future carries progress 0-100. Once cancelled, the model's
 // statistics on this thread give up before their next rank
 // (core/cancellation.h): the future then holds no result.
-template<class Result, class Compute>
+template <class Result, class Compute>
 QFuture<Result> runCancellable(Compute compute)
 {
     return QtConcurrent::run([compute = std::move(compute)](QPromise<Result> &promise) mutable {
@@ -55,13 +55,13 @@ QFuture<Result> runCancellable(Compute compute)
     });
 }
 
-template<class Result>
+template <class Result>
 class LatestJob {
 public:
     // Results are delivered in `owner`'s thread while it lives. `afterEach`
     // runs there each time a request's work ends, the newest or one it
     // replaced, after any delivery (e.g. to give back what the work freed).
-    explicit LatestJob(QObject *owner, std::function<void()> afterEach = {}) : m_owner(owner), m_afterEach(std::move(afterEach)) {}
+    explicit LatestJob(QObject *owner, std::function<void()> afterEach = {}) : m_owner(owner), m_afterEach(std::move(afterEach)) { }
     ~LatestJob() { cancel(); } // never waits: the work holds what it reads
     LatestJob(const LatestJob &) = delete;
     LatestJob &operator=(const LatestJob &) = delete;
@@ -69,7 +69,7 @@ public:
     // Requests whose work has not ended yet, replaced ones included.
     int unfinished() const { return m_unfinished; }
 
-    template<class Compute, class Deliver>
+    template <class Compute, class Deliver>
     void start(Compute compute, Deliver deliver, std::function<void(int)> progress = {})
     {
         cancel();
@@ -107,7 +107,7 @@ public:
     // them (a search's matches): compute(token, post) calls post(part) for
     // each; onPart(part) follows for each on the owner's thread, in order,
     // then onDone() once all are handed on. A replaced request's parts stop.
-    template<class Compute, class OnPart, class OnDone>
+    template <class Compute, class OnPart, class OnDone>
     void startStreaming(Compute compute, OnPart onPart, OnDone onDone)
     {
         cancel();

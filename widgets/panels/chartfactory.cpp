@@ -8,19 +8,19 @@
 #include <QImage>
 #include <QPainter>
 
-#include <QtCharts/QAreaSeries>
 #include <QCursor>
 #include <QToolTip>
+#include <QtCharts/QAreaSeries>
 #include <QtCharts/QBarCategoryAxis>
 #include <QtCharts/QBarSeries>
 #include <QtCharts/QBarSet>
 #include <QtCharts/QCategoryAxis>
 #include <QtCharts/QChart>
 #include <QtCharts/QChartView>
+#include <QtCharts/QHorizontalStackedBarSeries>
 #include <QtCharts/QLineSeries>
 #include <QtCharts/QLogValueAxis>
 #include <QtCharts/QScatterSeries>
-#include <QtCharts/QHorizontalStackedBarSeries>
 #include <QtCharts/QStackedBarSeries>
 #include <QtCharts/QValueAxis>
 
@@ -134,18 +134,19 @@ QWidget *stackedBars(const QString &title, const QStringList &categories, const 
 
 } // namespace
 
-QWidget *shareBarChart(const QString &title, const QStringList &categories, const std::vector<Series> &series,
-                       std::function<void(int)> onClick, QWidget *parent)
+QWidget *shareBarChart(const QString &title, const QStringList &categories, const std::vector<Series> &series, std::function<void(int)> onClick,
+                       QWidget *parent)
 {
     auto *share = new QValueAxis;
     share->setRange(0, 100);
     share->setTickCount(5);
     share->setLabelFormat(QStringLiteral("%d %%"));
-    return stackedBars(title, categories, series, share,
-                       [](const QString &category, const QString &part, double value) {
-                           return category + QStringLiteral(" · ") + part + QStringLiteral(": ") + QString::number(value, 'f', 1) + QStringLiteral(" %");
-                       },
-                       std::move(onClick), Qt::Horizontal, parent);
+    return stackedBars(
+        title, categories, series, share,
+        [](const QString &category, const QString &part, double value) {
+            return category + QStringLiteral(" · ") + part + QStringLiteral(": ") + QString::number(value, 'f', 1) + QStringLiteral(" %");
+        },
+        std::move(onClick), Qt::Horizontal, parent);
 }
 
 QWidget *stackedBarChart(const QString &title, const QStringList &categories, const std::vector<Series> &series, const QString &valueTitle,
@@ -162,15 +163,16 @@ QWidget *stackedBarChart(const QString &title, const QStringList &categories, co
     axis->setTitleText(valueTitle);
     fitAxisToData(axis, 0, most > 0 ? most : 1, 0.02);
     axis->setMin(0);
-    return stackedBars(title, categories, series, axis,
-                       [valueTitle](const QString &category, const QString &part, double value) {
-                           return category + QStringLiteral(" · ") + part + QStringLiteral(": ") + QString::number(value, 'g', 4) + QLatin1Char(' ') + valueTitle;
-                       },
-                       std::move(onClick), Qt::Vertical, parent);
+    return stackedBars(
+        title, categories, series, axis,
+        [valueTitle](const QString &category, const QString &part, double value) {
+            return category + QStringLiteral(" · ") + part + QStringLiteral(": ") + QString::number(value, 'g', 4) + QLatin1Char(' ') + valueTitle;
+        },
+        std::move(onClick), Qt::Vertical, parent);
 }
 
-QWidget *barChart(const QString &title, const QStringList &categories, const std::vector<Series> &series,
-                  const QString &valueTitle, std::function<void(int, int)> onClick, QWidget *parent)
+QWidget *barChart(const QString &title, const QStringList &categories, const std::vector<Series> &series, const QString &valueTitle,
+                  std::function<void(int, int)> onClick, QWidget *parent)
 {
     QChart *chart = newChart(title, parent);
     auto *bars = new QBarSeries;
@@ -208,8 +210,8 @@ QWidget *barChart(const QString &title, const QStringList &categories, const std
     return viewOf(chart, parent);
 }
 
-QWidget *scatterChart(const QString &title, const std::vector<Series> &series, const QString &xTitle,
-                      const QString &yTitle, const std::optional<LogAxis> &logX, QWidget *parent)
+QWidget *scatterChart(const QString &title, const std::vector<Series> &series, const QString &xTitle, const QString &yTitle,
+                      const std::optional<LogAxis> &logX, QWidget *parent)
 {
     QChart *chart = newChart(title, parent);
     // On a log axis the points are placed at log2(x): Qt's log axis labels
@@ -267,8 +269,7 @@ QWidget *scatterChart(const QString &title, const std::vector<Series> &series, c
     return viewOf(chart, parent);
 }
 
-QWidget *areaChart(const QString &title, const std::vector<Series> &series, const QString &xTitle,
-                   const QString &yTitle, QWidget *parent)
+QWidget *areaChart(const QString &title, const std::vector<Series> &series, const QString &xTitle, const QString &yTitle, QWidget *parent)
 {
     QChart *chart = newChart(title, parent);
     auto *x = new QValueAxis;

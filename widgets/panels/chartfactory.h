@@ -3,9 +3,9 @@
 // they show, so a later move to Qt Graphs stays in this file.
 #include <QColor>
 #include <QPointF>
+#include <QSize>
 #include <QStringList>
 #include <QWidget>
-#include <QSize>
 #include <functional>
 #include <optional>
 #include <vector>
@@ -19,9 +19,9 @@ namespace rankscope::charts {
 struct Series {
     QString name;
     QColor color;
-    std::vector<double> values;   // bar charts: one per category
-    std::vector<QPointF> points;  // scatter and area charts
-    bool squareMarkers = false;   // scatter: tell apart series of one hue
+    std::vector<double> values;  // bar charts: one per category
+    std::vector<QPointF> points; // scatter and area charts
+    bool squareMarkers = false;  // scatter: tell apart series of one hue
 };
 
 // A scatter chart's x axis: plain numbers, or a power-of-two scale (sizes)
@@ -39,8 +39,8 @@ void fitAxisToData(QValueAxis *axis, double minimum, double maximum, double marg
 // values, in %, stacked; each category's should add up to 100), the first
 // category on top; onClick(category) when a bar is clicked. HTA's temporal
 // breakdown per rank.
-QWidget *shareBarChart(const QString &title, const QStringList &categories, const std::vector<Series> &series,
-                       std::function<void(int)> onClick, QWidget *parent);
+QWidget *shareBarChart(const QString &title, const QStringList &categories, const std::vector<Series> &series, std::function<void(int)> onClick,
+                       QWidget *parent);
 
 // A column per category, the series' values stacked as they are (a step's
 // time per kind, in the unit `valueTitle` names): each column as tall as
@@ -49,13 +49,12 @@ QWidget *stackedBarChart(const QString &title, const QStringList &categories, co
                          std::function<void(int)> onClick, QWidget *parent);
 
 // Grouped bars; onClick(series, category) when a bar is clicked.
-QWidget *barChart(const QString &title, const QStringList &categories, const std::vector<Series> &series,
-                  const QString &valueTitle, std::function<void(int, int)> onClick, QWidget *parent);
-QWidget *scatterChart(const QString &title, const std::vector<Series> &series, const QString &xTitle,
-                      const QString &yTitle, const std::optional<LogAxis> &logX, QWidget *parent);
+QWidget *barChart(const QString &title, const QStringList &categories, const std::vector<Series> &series, const QString &valueTitle,
+                  std::function<void(int, int)> onClick, QWidget *parent);
+QWidget *scatterChart(const QString &title, const std::vector<Series> &series, const QString &xTitle, const QString &yTitle,
+                      const std::optional<LogAxis> &logX, QWidget *parent);
 // Filled areas under each series' points (x in seconds).
-QWidget *areaChart(const QString &title, const std::vector<Series> &series, const QString &xTitle,
-                   const QString &yTitle, QWidget *parent);
+QWidget *areaChart(const QString &title, const std::vector<Series> &series, const QString &xTitle, const QString &yTitle, QWidget *parent);
 // The least height at which a chart shows its plot and its axis labels.
 constexpr int kMinimumChartHeight = 160;
 

@@ -18,8 +18,9 @@ namespace rankscope {
 using namespace stats;
 
 CollectivesPanel::CollectivesPanel(QWidget *parent)
-    : StatsPanel(parent), m_align(new QCheckBox(tr("Align ranks on collectives"), this)), m_notes(new QLabel(this)), m_ranks(new TableBox(tr("Who made the others wait"), this)),
-      m_kinds(new TableBox(tr("By communicator"), this)), m_instances(new TableBox(tr("Instances"), this))
+    : StatsPanel(parent), m_align(new QCheckBox(tr("Align ranks on collectives"), this)), m_notes(new QLabel(this)),
+      m_ranks(new TableBox(tr("Who made the others wait"), this)), m_kinds(new TableBox(tr("By communicator"), this)),
+      m_instances(new TableBox(tr("Instances"), this))
 {
     // Durations in units and counts grouped; the exact values in tooltips and exports.
     for (TableBox *table : {m_ranks, m_kinds, m_instances})
@@ -66,23 +67,25 @@ void CollectivesPanel::refresh()
         return;
     const StatsScope sc = scope();
     const MatchClock clock = m_align->isChecked() ? MatchClock::Aligned : MatchClock::Recorded;
-    run<Result>([w = workspace(), sc, clock] {
-        const Session &s = *w->session();
-        Result r;
-        r.match = w->collectiveMatch(clock);
-        r.notes = r.match->notes;
-        if (clock == MatchClock::Recorded) // say what aligning would do
-            if (const QString note = suggestedOffsetsNote(s, alignOnCollectives(s, *r.match)); !note.isEmpty())
-                r.notes << note;
-        r.waits = w->rankWaits(clock, sc);
-        r.ranks = rankWaitTable(r.waits);
-        r.kinds = collectiveKindsTable(*r.match, sc);
-        r.instances = collectivesTable(s, *r.match, sc);
-        for (std::size_t i = 0; i < r.match->instances.size(); ++i)
-            if (isInScope(r.match->instances[i], sc))
-                r.instanceOfRow.push_back(i); // collectivesTable's rows, in its order
-        return r;
-    }, [this](Result r) { present(std::move(r)); });
+    run<Result>(
+        [w = workspace(), sc, clock] {
+            const Session &s = *w->session();
+            Result r;
+            r.match = w->collectiveMatch(clock);
+            r.notes = r.match->notes;
+            if (clock == MatchClock::Recorded) // say what aligning would do
+                if (const QString note = suggestedOffsetsNote(s, alignOnCollectives(s, *r.match)); !note.isEmpty())
+                    r.notes << note;
+            r.waits = w->rankWaits(clock, sc);
+            r.ranks = rankWaitTable(r.waits);
+            r.kinds = collectiveKindsTable(*r.match, sc);
+            r.instances = collectivesTable(s, *r.match, sc);
+            for (std::size_t i = 0; i < r.match->instances.size(); ++i)
+                if (isInScope(r.match->instances[i], sc))
+                    r.instanceOfRow.push_back(i); // collectivesTable's rows, in its order
+            return r;
+        },
+        [this](Result r) { present(std::move(r)); });
 }
 
 void CollectivesPanel::present(Result r)
@@ -120,8 +123,8 @@ void CollectivesPanel::present(Result r)
     std::vector<charts::Series> series;
     for (auto &[key, s] : byKind)
         series.push_back(std::move(s));
-    replaceWidget(m_skewChart, charts::scatterChart(tr("Skew per collective: last arrival - first arrival"), series,
-                                                    tr("session time (s)"), tr("skew (µs)"), std::nullopt, this));
+    replaceWidget(m_skewChart, charts::scatterChart(tr("Skew per collective: last arrival - first arrival"), series, tr("session time (s)"),
+                                                    tr("skew (µs)"), std::nullopt, this));
 }
 
 void CollectivesPanel::activateInstance(int row)

@@ -38,9 +38,9 @@ protected:
 private:
     struct Result {
         std::shared_ptr<const stats::CollectiveMatch> match;
-        QStringList notes; // the match's, and what aligning would do
-        std::vector<stats::RankWait> waits;       // the ranks table's rows, in its order
-        std::vector<std::size_t> instanceOfRow;   // the instances table's rows: their index in match->instances
+        QStringList notes;                      // the match's, and what aligning would do
+        std::vector<stats::RankWait> waits;     // the ranks table's rows, in its order
+        std::vector<std::size_t> instanceOfRow; // the instances table's rows: their index in match->instances
         ResultTable ranks, kinds, instances;
     };
 

@@ -11,9 +11,9 @@
 #include <QComboBox>
 #include <QFileInfo>
 #include <QHBoxLayout>
+#include <QHeaderView>
 #include <QLabel>
 #include <QSignalBlocker>
-#include <QHeaderView>
 #include <QSplitter>
 #include <QTableView>
 #include <QVBoxLayout>
@@ -29,10 +29,9 @@ namespace {
 
 // The reports of the difference table, in the order of the Report box.
 constexpr DiffReport kReports[] = {DiffReport::Kernels, DiffReport::Nvtx, DiffReport::Api, DiffReport::Memcpy};
-const char *const kReportTitles[] = {QT_TRANSLATE_NOOP("rankscope::ComparePanel", "Kernels"),
-                                     QT_TRANSLATE_NOOP("rankscope::ComparePanel", "NVTX ranges (by path)"),
-                                     QT_TRANSLATE_NOOP("rankscope::ComparePanel", "CUDA API calls"),
-                                     QT_TRANSLATE_NOOP("rankscope::ComparePanel", "Memory copies (by kind)")};
+const char *const kReportTitles[] = {
+    QT_TRANSLATE_NOOP("rankscope::ComparePanel", "Kernels"), QT_TRANSLATE_NOOP("rankscope::ComparePanel", "NVTX ranges (by path)"),
+    QT_TRANSLATE_NOOP("rankscope::ComparePanel", "CUDA API calls"), QT_TRANSLATE_NOOP("rankscope::ComparePanel", "Memory copies (by kind)")};
 constexpr int kStepHistogramBins = 12;
 
 QString fileNamesOf(const Session &s, const std::vector<int> &rankIndices)
@@ -49,8 +48,8 @@ QString fileNamesOf(const Session &s, const std::vector<int> &rankIndices)
 ComparePanel::ComparePanel(QWidget *parent)
     : StatsPanel(parent), m_sideA(new QComboBox(this)), m_sideB(new QComboBox(this)), m_report(new QComboBox(this)),
       m_normalize(new QCheckBox(tr("Kernel names without template arguments and hashes"), this)), m_note(new QLabel(this)),
-      m_diff(new TableBox(tr("Difference, largest change of total time first"), this)), m_steps(new TableBox(tr("Steps, step k of A beside step k of B"), this)),
-      m_collectives(new TableBox(tr("Collectives: skew and waits"), this))
+      m_diff(new TableBox(tr("Difference, largest change of total time first"), this)),
+      m_steps(new TableBox(tr("Steps, step k of A beside step k of B"), this)), m_collectives(new TableBox(tr("Collectives: skew and waits"), this))
 {
     // Durations in units and counts grouped; the exact values in tooltips and exports.
     for (TableBox *table : {m_diff, m_steps, m_collectives})
@@ -138,7 +137,8 @@ void ComparePanel::sessionChanged()
         for (RunSide side : {RunSide::A, RunSide::B}) {
             const std::vector<int> ranks = s->rankIndicesOf(side);
             if (!ranks.empty())
-                m_choices.push_back({tr("Run %1: %2 (%n rank(s))", nullptr, int(ranks.size())).arg(runSideName(side), fileNamesOf(*s, ranks)), ranks});
+                m_choices.push_back(
+                    {tr("Run %1: %2 (%n rank(s))", nullptr, int(ranks.size())).arg(runSideName(side), fileNamesOf(*s, ranks)), ranks});
         }
         for (int i = 0; i < int(s->ranks().size()); ++i)
             m_choices.push_back({s->ranks()[std::size_t(i)].displayName() + QStringLiteral(" · ") + fileNamesOf(*s, {i}), {i}});
@@ -170,13 +170,15 @@ void ComparePanel::refresh()
     const DiffReport which = report();
     const DiffOptions opts = options();
     const KernelClassifier classes = workspace()->classes();
-    run<Result>([s, ranksA, ranksB, which, opts, classes] {
-        const Session sa = s->subset(ranksA), sb = s->subset(ranksB);
-        // Each run's collectives among its own ranks (the session's match
-        // pairs them across both runs).
-        return Result{diffRuns(sa, sb, which, opts), diffSteps(sa, sb, opts), diffCollectives(matchCollectives(sa, classes), matchCollectives(sb, classes))};
-    },
-                [this](Result r) { present(std::move(r)); });
+    run<Result>(
+        [s, ranksA, ranksB, which, opts, classes] {
+            const Session sa = s->subset(ranksA), sb = s->subset(ranksB);
+            // Each run's collectives among its own ranks (the session's match
+            // pairs them across both runs).
+            return Result{diffRuns(sa, sb, which, opts), diffSteps(sa, sb, opts),
+                          diffCollectives(matchCollectives(sa, classes), matchCollectives(sb, classes))};
+        },
+        [this](Result r) { present(std::move(r)); });
 }
 
 std::vector<EventLocation> ComparePanel::eventsOfRow(int row) const
@@ -262,8 +264,8 @@ void ComparePanel::showStepCharts(const std::vector<StepDiff> &unordered)
         if (s.durationB && s.busyB && *s.durationB > 0)
             busyB.points.emplace_back(s.index, 100.0 * double(*s.busyB) / double(*s.durationB));
     }
-    replaceWidget(m_busy, charts::scatterChart(tr("GPU busy per step (the rest is idle)"), {busyA, busyB}, tr("step"), tr("GPU busy (%)"),
-                                               std::nullopt, this));
+    replaceWidget(
+        m_busy, charts::scatterChart(tr("GPU busy per step (the rest is idle)"), {busyA, busyB}, tr("step"), tr("GPU busy (%)"), std::nullopt, this));
 }
 
 } // namespace rankscope

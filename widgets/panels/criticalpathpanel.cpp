@@ -15,8 +15,8 @@
 #include <QLineEdit>
 #include <QPushButton>
 #include <QScrollBar>
-#include <QSpinBox>
 #include <QSortFilterProxyModel>
+#include <QSpinBox>
 #include <QSplitter>
 #include <QTableView>
 #include <QTimer>
@@ -59,10 +59,9 @@ constexpr int kRowsBeforeLayout = 12;
 
 CriticalPathPanel::CriticalPathPanel(QWidget *parent)
     : StatsPanel(parent), m_align(new QCheckBox(tr("Align ranks on collectives"), this)), m_draw(new QCheckBox(tr("Draw on the timeline"), this)),
-      m_note(new QLabel(this)),
-      m_whatIfTarget(new QComboBox(this)), m_whatIfWhat(new QLineEdit(this)), m_faster(new QSpinBox(this)), m_whatIfResult(new QLabel(this)),
-      m_steps(new TableBox(tr("Steps: time on the critical path by kind"), this)), m_top(new TableBox(tr("Top events on the path"), this)),
-      m_segments(new TableBox(tr("Segments of the path"), this))
+      m_note(new QLabel(this)), m_whatIfTarget(new QComboBox(this)), m_whatIfWhat(new QLineEdit(this)), m_faster(new QSpinBox(this)),
+      m_whatIfResult(new QLabel(this)), m_steps(new TableBox(tr("Steps: time on the critical path by kind"), this)),
+      m_top(new TableBox(tr("Top events on the path"), this)), m_segments(new TableBox(tr("Segments of the path"), this))
 {
     for (TableBox *table : {m_steps, m_top, m_segments})
         table->model()->setReadable(true);
@@ -223,39 +222,41 @@ void CriticalPathPanel::refresh()
     const RunSide shownSide = wasShown ? m_summaries[std::size_t(m_shown)].side : RunSide::None;
     m_partMs = kFirstPartMs;
     m_refreshing = true;
-    run<Result>([ws = workspace(), sc = scope(), clock, options, shownStep, shownSide, pending = m_pendingTime]() mutable {
-        Result r;
-        r.notes = ws->collectiveMatch(clock)->notes;
-        r.solutions = ws->criticalPathSolutions(clock, options);
-        for (std::size_t i = 0; i < r.solutions->size(); ++i) {
-            const TimeNs start = r.solutions->annotatedStart(i);
-            if (!sc.range || (start >= sc.range->start && start < sc.range->end)) { // the steps that start in the range
-                r.entries.push_back(i);
-                r.starts.push_back(start);
-            }
-        }
-        if (sc.range && r.entries.empty() && r.solutions->size() > 0) { // none: the range itself
-            options.range = *sc.range;
+    run<Result>(
+        [ws = workspace(), sc = scope(), clock, options, shownStep, shownSide, pending = m_pendingTime]() mutable {
+            Result r;
+            r.notes = ws->collectiveMatch(clock)->notes;
             r.solutions = ws->criticalPathSolutions(clock, options);
-            r.entries = {0};
-            r.starts = {sc.range->start};
-            r.ofRange = true;
-        }
-        for (std::size_t row = 0; row < r.entries.size(); ++row) {
-            const std::size_t i = r.entries[row];
-            if (r.solutions->stepOf(i) == shownStep && r.solutions->sideOf(i) == shownSide)
-                r.shown = int(row);
-            if (pending && r.starts[row] <= *pending)
-                r.shown = int(row); // the last step begun by then
-        }
-        if (r.shown < 0 && !r.entries.empty())
-            r.shown = 0;
-        if (r.shown >= 0) // the step shown first: solved before any other
-            r.shownPath = r.solutions->path(r.entries[std::size_t(r.shown)]);
-        for (const std::size_t i : r.entries)
-            r.summaries.push_back(r.solutions->solvedSummary(i).value_or(unsolved(*r.solutions, i)));
-        return r;
-    }, [this](Result r) { present(std::move(r)); });
+            for (std::size_t i = 0; i < r.solutions->size(); ++i) {
+                const TimeNs start = r.solutions->annotatedStart(i);
+                if (!sc.range || (start >= sc.range->start && start < sc.range->end)) { // the steps that start in the range
+                    r.entries.push_back(i);
+                    r.starts.push_back(start);
+                }
+            }
+            if (sc.range && r.entries.empty() && r.solutions->size() > 0) { // none: the range itself
+                options.range = *sc.range;
+                r.solutions = ws->criticalPathSolutions(clock, options);
+                r.entries = {0};
+                r.starts = {sc.range->start};
+                r.ofRange = true;
+            }
+            for (std::size_t row = 0; row < r.entries.size(); ++row) {
+                const std::size_t i = r.entries[row];
+                if (r.solutions->stepOf(i) == shownStep && r.solutions->sideOf(i) == shownSide)
+                    r.shown = int(row);
+                if (pending && r.starts[row] <= *pending)
+                    r.shown = int(row); // the last step begun by then
+            }
+            if (r.shown < 0 && !r.entries.empty())
+                r.shown = 0;
+            if (r.shown >= 0) // the step shown first: solved before any other
+                r.shownPath = r.solutions->path(r.entries[std::size_t(r.shown)]);
+            for (const std::size_t i : r.entries)
+                r.summaries.push_back(r.solutions->solvedSummary(i).value_or(unsolved(*r.solutions, i)));
+            return r;
+        },
+        [this](Result r) { present(std::move(r)); });
 }
 
 void CriticalPathPanel::present(Result result)
@@ -310,20 +311,23 @@ void CriticalPathPanel::showSummaries()
             series[std::size_t(k)].values.push_back(double(p.byKind[std::size_t(k)]) / 1e6);
     }
     std::erase_if(series, [](const charts::Series &s) { return std::all_of(s.values.begin(), s.values.end(), [](double v) { return v == 0; }); });
-    replaceWidget(m_chart, charts::stackedBarChart(tr("Critical path of each step, by kind"), categories, series, tr("ms"),
-                                                   [this, rows](int bar) {
-                                                       if (bar >= 0 && std::size_t(bar) < rows.size())
-                                                           selectPath(rows[std::size_t(bar)]);
-                                                   },
-                                                   this));
+    replaceWidget(m_chart, charts::stackedBarChart(
+                               tr("Critical path of each step, by kind"), categories, series, tr("ms"),
+                               [this, rows](int bar) {
+                                   if (bar >= 0 && std::size_t(bar) < rows.size())
+                                       selectPath(rows[std::size_t(bar)]);
+                               },
+                               this));
     QStringList note;
     if (m_summaries.empty())
-        note << tr("No step to follow: the trace annotates none in this scope (ProfilerStep#N, NVTX \"step N\"). Select a range to follow the path through it.");
+        note << tr("No step to follow: the trace annotates none in this scope (ProfilerStep#N, NVTX \"step N\"). Select a range to follow the path "
+                   "through it.");
     else if (m_ofRange)
         note << tr("No step starts in the selected range: the path through the range itself.");
     else
         note << tr("%n step(s). Each path runs back from the step's end on the rank that finished last, crossing ranks at a collective "
-                   "to the rank that arrived last.", nullptr, int(m_summaries.size()));
+                   "to the rank that arrived last.",
+                   nullptr, int(m_summaries.size()));
     if (solved < m_summaries.size())
         note << tr("Solved %1 of %2: the steps shown and in view (scroll the steps' table, or solve them all).").arg(solved).arg(m_summaries.size());
     m_solveAllButton->setVisible(solved < m_summaries.size() && !m_solveAll);
@@ -370,27 +374,30 @@ void CriticalPathPanel::solveMore()
     // Every step: each rank's pages kept while they serve step after step
     // (given back after the part), else read again for each (80 times slower on 64 ranks).
     const RankPages pages = m_solveAll ? RankPages::Keep : RankPages::ReleaseEachRank;
-    run<Part>([solutions = m_solutions, entries = m_entries, order = std::move(order), ms = m_partMs, pages] {
-        Part part;
-        QElapsedTimer clock;
-        clock.start();
-        for (const std::size_t row : order) {
-            throwIfCancelled();
-            part.solved.emplace_back(row, solutions->summary(entries[row], pages));
-            if (clock.elapsed() >= ms)
-                break;
-        }
-        if (pages == RankPages::Keep)
-            solutions->releaseRankPages();
-        return part;
-    }, [this](Part part) {
-        for (auto &[row, summary] : part.solved)
-            if (row < m_summaries.size())
-                m_summaries[row] = std::move(summary);
-        m_partMs = std::min(m_partMs * 2, kLargestPartMs);
-        showSummaries();
-        solveMore();
-    }, true);
+    run<Part>(
+        [solutions = m_solutions, entries = m_entries, order = std::move(order), ms = m_partMs, pages] {
+            Part part;
+            QElapsedTimer clock;
+            clock.start();
+            for (const std::size_t row : order) {
+                throwIfCancelled();
+                part.solved.emplace_back(row, solutions->summary(entries[row], pages));
+                if (clock.elapsed() >= ms)
+                    break;
+            }
+            if (pages == RankPages::Keep)
+                solutions->releaseRankPages();
+            return part;
+        },
+        [this](Part part) {
+            for (auto &[row, summary] : part.solved)
+                if (row < m_summaries.size())
+                    m_summaries[row] = std::move(summary);
+            m_partMs = std::min(m_partMs * 2, kLargestPartMs);
+            showSummaries();
+            solveMore();
+        },
+        true);
 }
 
 void CriticalPathPanel::solveAllSteps()
@@ -475,8 +482,8 @@ void CriticalPathPanel::presentPath(int index, std::shared_ptr<const StepCritica
     ResultTable top;
     top.name = QStringLiteral("critical_path_top");
     top.title = tr("Top events on the path");
-    top.headers = QStringList{QStringLiteral("Name"), QStringLiteral("Kind"), QStringLiteral("Time on Path (ns)"), QStringLiteral("Share (%)"),
-                              QStringLiteral("Segments"), QStringLiteral("Rank")};
+    top.headers = QStringList{QStringLiteral("Name"),      QStringLiteral("Kind"),     QStringLiteral("Time on Path (ns)"),
+                              QStringLiteral("Share (%)"), QStringLiteral("Segments"), QStringLiteral("Rank")};
     for (const PathName &n : topPathNames(s, path, 50)) {
         const int rank = n.longest.isValid() ? s.ranks()[std::size_t(n.longest.rank)].rank : -1;
         top.addRow({Cell::ofText(n.name), Cell::ofText(pathKindName(n.kind)), Cell::ofInteger(n.time),

@@ -7,8 +7,8 @@
 // NVTX range or a rank N % faster, the steps re-solved over the same
 // dependencies. With a range selected: the steps that start in it, or the
 // range itself when none does.
-#include "panels/statspanel.h"
 #include "analysis/criticalpathsolutions.h"
+#include "panels/statspanel.h"
 #include "stats/criticalpath/criticalpathtables.h"
 
 #include <memory>
@@ -68,8 +68,8 @@ protected:
 private:
     struct Result;
     void present(Result result);
-    void showSummaries();                  // the steps' table and chart, from the summaries solved so far
-    void solveMore();                      // the steps in view not solved yet (all once asked), in parts, quietly
+    void showSummaries(); // the steps' table and chart, from the summaries solved so far
+    void solveMore();     // the steps in view not solved yet (all once asked), in parts, quietly
 
     void presentPath(int index, std::shared_ptr<const stats::StepCriticalPath> path);
     void selectPath(int index); // shown, and its row selected
@@ -95,7 +95,7 @@ private:
     std::vector<stats::StepPathSummary> m_summaries;          // per row
     QStringList m_notes;                                      // how the collectives were matched
     bool m_ofRange = false;
-    int m_partMs = 0; // how long the next quiet part solves
+    int m_partMs = 0;          // how long the next quiet part solves
     bool m_solveAll = false;   // every step, not only those in view (asked for once per panel)
     bool m_refreshing = false; // a new scope's or setting's steps are being found: nothing else starts meanwhile
     QPushButton *m_solveAllButton = nullptr;

@@ -99,9 +99,9 @@ void DiagnosisPanel::showFinding(int row)
         return;
     m_shown = row;
     const Finding &f = m_diagnosis->findings[std::size_t(row)];
-    m_advice->setText(tr("<b>%1</b> (%2, %3): %4.<br><b>Advice.</b> %5")
-                          .arg(f.title.toHtmlEscaped(), severityName(f.severity), f.ranks.toHtmlEscaped(), f.evidence.toHtmlEscaped(),
-                               f.advice.toHtmlEscaped()));
+    m_advice->setText(
+        tr("<b>%1</b> (%2, %3): %4.<br><b>Advice.</b> %5")
+            .arg(f.title.toHtmlEscaped(), severityName(f.severity), f.ranks.toHtmlEscaped(), f.evidence.toHtmlEscaped(), f.advice.toHtmlEscaped()));
     m_instances->setTable(findingInstancesTable(*session(), f));
 }
 
@@ -134,7 +134,8 @@ void DiagnosisPanel::activateInstance(int row)
 
 void DiagnosisPanel::saveReport()
 {
-    const QString path = QFileDialog::getSaveFileName(this, tr("Save the diagnosis"), exportPathFor(QStringLiteral("diagnosis.md")), tr("Markdown (*.md)"));
+    const QString path =
+        QFileDialog::getSaveFileName(this, tr("Save the diagnosis"), exportPathFor(QStringLiteral("diagnosis.md")), tr("Markdown (*.md)"));
     if (path.isEmpty())
         return;
     rememberExportFolder(path);

@@ -9,10 +9,10 @@
 
 #include <QComboBox>
 #include <QDir>
-#include <QSignalBlocker>
 #include <QDoubleSpinBox>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QSignalBlocker>
 #include <QVBoxLayout>
 
 #include <cmath>
@@ -41,8 +41,8 @@ GapsPanel::GapsPanel(QWidget *parent)
     controls->addWidget(new QLabel(tr("List"), this));
     // nsys' 500 ms rule finds a stalled pipeline but hides per-step stalls:
     // a step is often shorter than that. The loop's own scale comes first.
-    m_rule->addItem(tr("stalls of the training loop: gaps of at least %1% of its median step")
-                        .arg(100.0 * DiagnosisThresholds{}.inLoopGapShareOfStep));
+    m_rule->addItem(
+        tr("stalls of the training loop: gaps of at least %1% of its median step").arg(100.0 * DiagnosisThresholds{}.inLoopGapShareOfStep));
     m_rule->addItem(tr("every gap (nsys' gpu_gaps rule) of at least"));
     controls->addWidget(m_rule);
     m_threshold->setRange(0.001, 1e6);
@@ -75,8 +75,9 @@ GapsPanel::GapsPanel(QWidget *parent)
                     << std::pair{tr("Start"), formatTimestamp(g.time.start - zero)} << std::pair{tr("Duration"), formatDuration(g.time.duration())}
                     << std::pair{tr("CPU meanwhile"), describeMainActivity(g)};
         if (g.medianStep > 0)
-            mark.fields << std::pair{tr("Length"), tr("%1 median steps of %2").arg(double(g.time.duration()) / double(g.medianStep), 0, 'f', 2)
-                                                        .arg(formatDuration(g.medianStep))};
+            mark.fields << std::pair{
+                tr("Length"),
+                tr("%1 median steps of %2").arg(double(g.time.duration()) / double(g.medianStep), 0, 'f', 2).arg(formatDuration(g.medianStep))};
         emit markRequested(mark);
     });
 }
@@ -127,29 +128,31 @@ void GapsPanel::refresh()
 }
 
 void GapsPanel::present(std::vector<GpuGapInfo> found, const std::vector<UtilizationSeries> &utilization,
-                     const std::vector<GapHistogramBin> &histogram)
+                        const std::vector<GapHistogramBin> &histogram)
 {
     const TimeNs zero = session()->extent().start;
     m_found = std::move(found);
     ResultTable gaps;
     gaps.name = QStringLiteral("gpu_gaps_with_cpu_activity");
-    gaps.headers = QStringList{tr("Rank"), tr("GPU"), tr("Start (s)"), tr("Duration (ns)"), tr("Duration"), tr("Main CPU activity"),
-                               tr("Length (median steps)"), tr("CPU sampled in")};
+    gaps.headers = QStringList{
+        tr("Rank"),          tr("GPU"), tr("Start (s)"), tr("Duration (ns)"), tr("Duration"), tr("Main CPU activity"), tr("Length (median steps)"),
+        tr("CPU sampled in")};
     for (const GpuGapInfo &g : m_found)
         gaps.addRow({Cell::ofInteger(g.rank), Cell::ofInteger(g.deviceId), Cell::ofDecimal(double(g.time.start - zero) / 1e9, 6),
-                             Cell::ofInteger(g.time.duration()), Cell::ofText(formatDuration(g.time.duration())),
-                             Cell::ofText(describeMainActivity(g)),
-                             // How many typical steps the stall costs: 1.00 is a whole step, 0.10
-                             // the in-loop rule's least (a share of the step would pass 100%).
-                             g.medianStep > 0 ? Cell::ofDecimal(double(g.time.duration()) / double(g.medianStep), 2) : Cell::ofText(QString()),
-                             Cell::ofText(stats::sampledSharesText(g.sampled))});
+                     Cell::ofInteger(g.time.duration()), Cell::ofText(formatDuration(g.time.duration())), Cell::ofText(describeMainActivity(g)),
+                     // How many typical steps the stall costs: 1.00 is a whole step, 0.10
+                     // the in-loop rule's least (a share of the step would pass 100%).
+                     g.medianStep > 0 ? Cell::ofDecimal(double(g.time.duration()) / double(g.medianStep), 2) : Cell::ofText(QString()),
+                     Cell::ofText(stats::sampledSharesText(g.sampled))});
     m_gaps->setTable(gaps);
     showActivity(m_found.empty() ? -1 : 0);
 
     std::vector<charts::Series> series;
     for (const UtilizationSeries &u : utilization) {
         charts::Series s{tr("Rank %1 GPU %2").arg(session()->ranks()[std::size_t(u.rankIndex)].rank).arg(u.deviceId),
-                         Theme::seriesColor(int(series.size())), {}, {}};
+                         Theme::seriesColor(int(series.size())),
+                         {},
+                         {}};
         for (std::size_t i = 0; i < u.start.size(); ++i) {
             const double x0 = double(u.start[i] - zero) / 1e9, x1 = double(u.start[i] + u.chunk - zero) / 1e9;
             s.points.emplace_back(x0, u.percent[i]); // steps: flat across each chunk
@@ -175,12 +178,12 @@ void GapsPanel::showActivity(int gapRow)
     if (gapRow >= 0 && std::size_t(gapRow) < m_found.size())
         for (const CpuActivity &a : m_found[std::size_t(gapRow)].activity)
             t.addRow({Cell::ofText(a.name), Cell::ofText(a.source), Cell::ofText(a.mainThread ? tr("training") : tr("other")),
-                              Cell::ofInteger(a.covered), Cell::ofDecimal(a.share * 100, 1)});
+                      Cell::ofInteger(a.covered), Cell::ofDecimal(a.share * 100, 1)});
     // The functions the CPU was sampled in: share of the gap's samples, not of its time.
     if (gapRow >= 0 && std::size_t(gapRow) < m_found.size())
         for (const stats::SampledShare &s : m_found[std::size_t(gapRow)].sampled)
-            t.addRow({Cell::ofText(sampledFunctionText(s)), Cell::ofText(tr("CPU samples")),
-                      Cell::ofText(tr("any")), Cell::ofText(QString()), Cell::ofDecimal(s.share * 100, 1)});
+            t.addRow({Cell::ofText(sampledFunctionText(s)), Cell::ofText(tr("CPU samples")), Cell::ofText(tr("any")), Cell::ofText(QString()),
+                      Cell::ofDecimal(s.share * 100, 1)});
     m_activity->setTable(t);
 }
 

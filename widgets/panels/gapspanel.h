@@ -30,10 +30,9 @@ protected:
     void refresh() override;
     bool readsAnalysisSettings() const override { return true; } // the in-loop rule's thresholds are the Diagnosis'
 
-
 private:
     void present(std::vector<stats::GpuGapInfo> found, const std::vector<stats::UtilizationSeries> &utilization,
-              const std::vector<stats::GapHistogramBin> &histogram);
+                 const std::vector<stats::GapHistogramBin> &histogram);
     void showActivity(int gapRow);
 
     QComboBox *m_rule;

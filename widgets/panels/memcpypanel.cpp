@@ -33,14 +33,16 @@ QString shareText(const char *what, const HostMemoryShare &s)
     if (s.pageableBytes + s.pinnedBytes == 0)
         return QStringLiteral("%1: no copies").arg(QLatin1String(what));
     return QStringLiteral("%1: %2% of bytes and %3% of copy time from pageable memory")
-        .arg(QLatin1String(what)).arg(qRound(s.pageableByteShare() * 100)).arg(qRound(s.pageableTimeShare() * 100));
+        .arg(QLatin1String(what))
+        .arg(qRound(s.pageableByteShare() * 100))
+        .arg(qRound(s.pageableTimeShare() * 100));
 }
 
 } // namespace
 
 MemcpyPanel::MemcpyPanel(QWidget *parent)
-    : StatsPanel(parent), m_advice(new QLabel(this)), m_share(new QLabel(this)),
-      m_sizes(new TableBox(tr("CUDA GPU MemOps Summary (by Size)"), this)), m_times(new TableBox(tr("CUDA GPU MemOps Summary (by Time)"), this))
+    : StatsPanel(parent), m_advice(new QLabel(this)), m_share(new QLabel(this)), m_sizes(new TableBox(tr("CUDA GPU MemOps Summary (by Size)"), this)),
+      m_times(new TableBox(tr("CUDA GPU MemOps Summary (by Time)"), this))
 {
     auto *layout = new QVBoxLayout(this);
     m_advice->setTextFormat(Qt::PlainText); // may quote names from the trace
@@ -114,15 +116,18 @@ void MemcpyPanel::present(ResultTable sizes, ResultTable times, const MemcpyAnal
         series.push_back(std::move(s));
         seriesDirection.push_back(Direction(d));
     }
-    replaceWidget(m_histogram, charts::barChart(tr("Transfer sizes (count per power-of-two bin; click a bar to select)"), categories, series,
-                                                tr("copies"), [this, keys, seriesDirection](int s, int c) {
-                                                    selectBin(seriesDirection[std::size_t(s)], keys[std::size_t(c)]);
-                                                }, this));
+    replaceWidget(m_histogram,
+                  charts::barChart(
+                      tr("Transfer sizes (count per power-of-two bin; click a bar to select)"), categories, series, tr("copies"),
+                      [this, keys, seriesDirection](int s, int c) { selectBin(seriesDirection[std::size_t(s)], keys[std::size_t(c)]); }, this));
     std::vector<charts::Series> points;
     for (int d : directions) {
         for (bool pageable : {false, true}) {
             charts::Series s{directionName(Direction(d)) + (pageable ? tr(" (pageable)") : QString()),
-                             pageable ? Theme::pageableTransferColor(Direction(d)) : Theme::transferColor(Direction(d)), {}, {}, pageable};
+                             pageable ? Theme::pageableTransferColor(Direction(d)) : Theme::transferColor(Direction(d)),
+                             {},
+                             {},
+                             pageable};
             for (const TransferPoint &p : a.points)
                 if (int(p.direction) == d && p.pageable == pageable)
                     s.points.emplace_back(double(p.bytes), p.gigabytesPerSecond);

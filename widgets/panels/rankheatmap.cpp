@@ -60,14 +60,13 @@ QColor RankHeatmap::shareColor(float fraction)
         return QColor(0xd8, 0xd8, 0xd8); // nothing recorded: neither busy nor idle
     // Viridis' ends and middle: dark (none) to yellow (all), readable for
     // every kind of colour vision, and darkness follows the share.
-    static const QColor stops[] = {QColor(0x44, 0x01, 0x54), QColor(0x3b, 0x52, 0x8b), QColor(0x21, 0x91, 0x8c),
-                                   QColor(0x5e, 0xc9, 0x62), QColor(0xfd, 0xe7, 0x25)};
+    static const QColor stops[] = {QColor(0x44, 0x01, 0x54), QColor(0x3b, 0x52, 0x8b), QColor(0x21, 0x91, 0x8c), QColor(0x5e, 0xc9, 0x62),
+                                   QColor(0xfd, 0xe7, 0x25)};
     const double x = std::clamp(double(fraction), 0.0, 1.0) * 4.0;
     const int i = std::min(int(x), 3);
     const double f = x - i;
     auto mix = [&](int a, int b) { return int(std::lround(a + (b - a) * f)); };
-    return QColor(mix(stops[i].red(), stops[i + 1].red()), mix(stops[i].green(), stops[i + 1].green()),
-                  mix(stops[i].blue(), stops[i + 1].blue()));
+    return QColor(mix(stops[i].red(), stops[i + 1].red()), mix(stops[i].green(), stops[i + 1].green()), mix(stops[i].blue(), stops[i + 1].blue()));
 }
 
 int RankHeatmap::labelWidth() const

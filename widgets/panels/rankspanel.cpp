@@ -24,9 +24,8 @@
 namespace rankscope {
 
 RanksPanel::RanksPanel(QWidget *parent)
-    : StatsPanel(parent), m_table(new TableBox(tr("Rank comparison"), this)),
-      m_sampling(new TableBox(tr("CPU samples by rank"), this)), m_heatmap(new RankHeatmap(this)),
-      m_measure(new QComboBox(this)), m_mapNote(new QLabel(this)), m_classes(new QLabel(this))
+    : StatsPanel(parent), m_table(new TableBox(tr("Rank comparison"), this)), m_sampling(new TableBox(tr("CPU samples by rank"), this)),
+      m_heatmap(new RankHeatmap(this)), m_measure(new QComboBox(this)), m_mapNote(new QLabel(this)), m_classes(new QLabel(this))
 {
     // Durations in units and counts grouped; the exact values in tooltips and exports.
     m_table->model()->setReadable(true);
@@ -38,7 +37,8 @@ RanksPanel::RanksPanel(QWidget *parent)
                                "else memory, else idle. Shaded: the worst rank of each column (longest, most idle; "
                                "at collectives, the one that caused the most delay). Communication and the time waited "
                                "at collectives are not shaded: the rank that waits longest is waiting for a straggler, "
-                               "not the straggler."), this);
+                               "not the straggler."),
+                            this);
     hint->setWordWrap(true);
     layout->addWidget(hint);
     auto *classesRow = new QHBoxLayout;
@@ -170,46 +170,46 @@ void RanksPanel::refresh()
         QString note;
         std::shared_ptr<const stats::CollectiveMatch> match; // none for one rank's busy map
     };
-    run<Result>([w = workspace(), s, scope, range, measure] {
-        const stats::KernelClassifier &classes = w->classes();
-        Result result;
-        // The waits columns (several ranks) and the map of waits read it.
-        if (s->ranks().size() > 1 || measure != Busy)
-            result.match = w->collectiveMatch(MatchClock::Recorded);
-        // Kept per scope in the workspace: going back to a selection or a
-        // measure shows it at once.
-        result.table = *w->result<ResultTable>({ResultKind::RankComparison, scope, {}, {result.match != nullptr}}, [&] {
-            return stats::rankComparisonTable(*s, scope, classes, result.match.get());
-        });
-        if (std::any_of(s->ranks().begin(), s->ranks().end(), [](const RankEntry &e) { return !e.report->sampling.samples.empty(); }))
-            result.sampling = *w->result<ResultTable>({ResultKind::CpuSamplingByRank, scope},
-                                                      [&] { return stats::samplingByRankTable(*s, {}, scope.range); });
-        const stats::StatsScope mapScope{range, std::nullopt};
-        if (measure == Busy) {
-            result.map = *w->result<stats::RankTimeMap>({ResultKind::GpuBusyMap, mapScope, {}, {kHeatmapBins}},
-                                                        [&] { return stats::gpuBusyMap(*s, range, kHeatmapBins); });
-            return result;
-        }
-        if (measure == BusyWithoutWaits) {
-            result.map = *w->result<stats::RankTimeMap>({ResultKind::GpuBusyWithoutWaitMap, mapScope, MatchClock::Recorded, {kHeatmapBins}}, [&] {
-                return stats::gpuBusyWithoutWaitMap(*s, *result.match, range, kHeatmapBins);
-            });
+    run<Result>(
+        [w = workspace(), s, scope, range, measure] {
+            const stats::KernelClassifier &classes = w->classes();
+            Result result;
+            // The waits columns (several ranks) and the map of waits read it.
+            if (s->ranks().size() > 1 || measure != Busy)
+                result.match = w->collectiveMatch(MatchClock::Recorded);
+            // Kept per scope in the workspace: going back to a selection or a
+            // measure shows it at once.
+            result.table = *w->result<ResultTable>({ResultKind::RankComparison, scope, {}, {result.match != nullptr}},
+                                                   [&] { return stats::rankComparisonTable(*s, scope, classes, result.match.get()); });
+            if (std::any_of(s->ranks().begin(), s->ranks().end(), [](const RankEntry &e) { return !e.report->sampling.samples.empty(); }))
+                result.sampling =
+                    *w->result<ResultTable>({ResultKind::CpuSamplingByRank, scope}, [&] { return stats::samplingByRankTable(*s, {}, scope.range); });
+            const stats::StatsScope mapScope{range, std::nullopt};
+            if (measure == Busy) {
+                result.map = *w->result<stats::RankTimeMap>({ResultKind::GpuBusyMap, mapScope, {}, {kHeatmapBins}},
+                                                            [&] { return stats::gpuBusyMap(*s, range, kHeatmapBins); });
+                return result;
+            }
+            if (measure == BusyWithoutWaits) {
+                result.map = *w->result<stats::RankTimeMap>({ResultKind::GpuBusyWithoutWaitMap, mapScope, MatchClock::Recorded, {kHeatmapBins}},
+                                                            [&] { return stats::gpuBusyWithoutWaitMap(*s, *result.match, range, kHeatmapBins); });
+                if (result.match->instances.empty())
+                    result.note = tr("No collectives matched across the ranks: the same as GPU busy.");
+                return result;
+            }
+            result.map = *w->result<stats::RankTimeMap>({ResultKind::CollectiveWaitMap, mapScope, MatchClock::Recorded, {kHeatmapBins}},
+                                                        [&] { return stats::collectiveWaitMap(*s, *result.match, range, kHeatmapBins); });
             if (result.match->instances.empty())
-                result.note = tr("No collectives matched across the ranks: the same as GPU busy.");
+                result.note = tr("No collectives matched across the ranks: nobody waits.");
             return result;
-        }
-        result.map = *w->result<stats::RankTimeMap>({ResultKind::CollectiveWaitMap, mapScope, MatchClock::Recorded, {kHeatmapBins}},
-                                                    [&] { return stats::collectiveWaitMap(*s, *result.match, range, kHeatmapBins); });
-        if (result.match->instances.empty())
-            result.note = tr("No collectives matched across the ranks: nobody waits.");
-        return result;
-    }, [this](Result r) {
-        m_match = r.match;
-        m_sampling->setVisible(r.sampling.has_value());
-        m_sampling->setTable(r.sampling ? std::move(*r.sampling) : ResultTable{});
-        present(std::move(r.table));
-        presentMap(std::move(r.map), std::move(r.note));
-    });
+        },
+        [this](Result r) {
+            m_match = r.match;
+            m_sampling->setVisible(r.sampling.has_value());
+            m_sampling->setTable(r.sampling ? std::move(*r.sampling) : ResultTable{});
+            present(std::move(r.table));
+            presentMap(std::move(r.map), std::move(r.note));
+        });
 }
 
 void RanksPanel::presentMap(stats::RankTimeMap map, QString note)
@@ -239,8 +239,8 @@ void RanksPanel::present(ResultTable t)
                     continue;
                 if (best >= 0 && cell.toDouble() != t.numberAt(std::size_t(best), c))
                     differ = true;
-                if (best < 0 || (*worseIsHigher[c] ? cell.toDouble() > t.numberAt(std::size_t(best), c)
-                                                   : cell.toDouble() < t.numberAt(std::size_t(best), c)))
+                if (best < 0
+                    || (*worseIsHigher[c] ? cell.toDouble() > t.numberAt(std::size_t(best), c) : cell.toDouble() < t.numberAt(std::size_t(best), c)))
                     best = int(r);
             }
             if (best >= 0 && differ)
@@ -274,8 +274,7 @@ void RanksPanel::presentBreakdown(const ResultTable &table)
         memory.values.push_back(s.memory);
         idle.values.push_back(s.idle);
     }
-    replaceWidget(m_breakdown, charts::shareBarChart(tr("GPU time per rank (%)"), categories, {compute, communication, memory, idle},
-                                                      nullptr, this));
+    replaceWidget(m_breakdown, charts::shareBarChart(tr("GPU time per rank (%)"), categories, {compute, communication, memory, idle}, nullptr, this));
 }
 
 } // namespace rankscope

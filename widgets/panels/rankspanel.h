@@ -3,8 +3,8 @@
 // where a straggler or a starving rank shows. The header says which kernels
 // count as communication, and the user can change that pattern here.
 #include "panels/statspanel.h"
-#include "stats/ranks/rankcomparison.h"
 #include "stats/ranks/collectives.h"
+#include "stats/ranks/rankcomparison.h"
 #include "stats/ranks/ranktimemap.h"
 #include "stats/resulttable.h"
 
@@ -75,7 +75,6 @@ private:
     std::vector<stats::RankTimeShares> m_shares;
     QString m_communicationPattern;
     std::shared_ptr<const stats::CollectiveMatch> m_match; // the last shown
-
 };
 
 } // namespace rankscope

@@ -6,13 +6,13 @@
 #include "theme/theme.h"
 
 #include <QBrush>
-#include <QGuiApplication>
 #include <QColor>
+#include <QGuiApplication>
 #include <QTextDocument>
 
 namespace rankscope {
 
-ResultTableModel::ResultTableModel(QObject *parent) : QAbstractTableModel(parent) {}
+ResultTableModel::ResultTableModel(QObject *parent) : QAbstractTableModel(parent) { }
 
 void ResultTableModel::setTable(ResultTable table)
 {
@@ -78,7 +78,8 @@ QVariant ResultTableModel::data(const QModelIndex &index, int role) const
         if (m_highlighted.count({index.row(), index.column()}))
             return QBrush(Theme(QGuiApplication::palette()).standoutCellBackground());
         return {};
-    default: return {};
+    default:
+        return {};
     }
 }
 

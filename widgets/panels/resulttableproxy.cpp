@@ -2,8 +2,7 @@
 
 namespace rankscope {
 
-ResultTableProxy::ResultTableProxy(ResultTableModel *source, QObject *parent)
-    : QSortFilterProxyModel(parent), m_source(source)
+ResultTableProxy::ResultTableProxy(ResultTableModel *source, QObject *parent) : QSortFilterProxyModel(parent), m_source(source)
 {
     setSourceModel(source);
 }

@@ -35,7 +35,7 @@ struct PanelKind {
     const char *title;
     StatsPanel *(*make)(QWidget *parent);
 };
-template<class P>
+template <class P>
 StatsPanel *makePanel(QWidget *parent)
 {
     return new P(parent);
@@ -64,7 +64,7 @@ QStringList StatsDock::reportsShownIn(const QString &panel)
     return names;
 }
 
-template<class P>
+template <class P>
 P *StatsDock::panel() const
 {
     for (const Shown &shown : m_panels)
@@ -73,16 +73,46 @@ P *StatsDock::panel() const
     return nullptr;
 }
 
-MemcpyPanel *StatsDock::memcpy() const { return panel<MemcpyPanel>(); }
-GapsPanel *StatsDock::gaps() const { return panel<GapsPanel>(); }
-SummaryPanel *StatsDock::summaries() const { return panel<SummaryPanel>(); }
-RanksPanel *StatsDock::ranks() const { return panel<RanksPanel>(); }
-StepsPanel *StatsDock::steps() const { return panel<StepsPanel>(); }
-SamplingPanel *StatsDock::sampling() const { return panel<SamplingPanel>(); }
-CollectivesPanel *StatsDock::collectives() const { return panel<CollectivesPanel>(); }
-CriticalPathPanel *StatsDock::criticalPath() const { return panel<CriticalPathPanel>(); }
-DiagnosisPanel *StatsDock::diagnosis() const { return panel<DiagnosisPanel>(); }
-ComparePanel *StatsDock::compare() const { return panel<ComparePanel>(); }
+MemcpyPanel *StatsDock::memcpy() const
+{
+    return panel<MemcpyPanel>();
+}
+GapsPanel *StatsDock::gaps() const
+{
+    return panel<GapsPanel>();
+}
+SummaryPanel *StatsDock::summaries() const
+{
+    return panel<SummaryPanel>();
+}
+RanksPanel *StatsDock::ranks() const
+{
+    return panel<RanksPanel>();
+}
+StepsPanel *StatsDock::steps() const
+{
+    return panel<StepsPanel>();
+}
+SamplingPanel *StatsDock::sampling() const
+{
+    return panel<SamplingPanel>();
+}
+CollectivesPanel *StatsDock::collectives() const
+{
+    return panel<CollectivesPanel>();
+}
+CriticalPathPanel *StatsDock::criticalPath() const
+{
+    return panel<CriticalPathPanel>();
+}
+DiagnosisPanel *StatsDock::diagnosis() const
+{
+    return panel<DiagnosisPanel>();
+}
+ComparePanel *StatsDock::compare() const
+{
+    return panel<ComparePanel>();
+}
 
 QStringList StatsDock::panelNames()
 {
@@ -136,9 +166,8 @@ StatsDock::StatsDock(QWidget *parent)
             m_failure->show();
         });
     }
-    connect(m_rank, &QComboBox::currentIndexChanged, this, [this](int index) {
-        setRankIndex(index <= 0 ? std::nullopt : std::optional<int>(index - 1));
-    });
+    connect(m_rank, &QComboBox::currentIndexChanged, this,
+            [this](int index) { setRankIndex(index <= 0 ? std::nullopt : std::optional<int>(index - 1)); });
     connect(m_clearRange, &QPushButton::clicked, this, &StatsDock::clearRangeRequested);
     connect(m_export, &QPushButton::clicked, this, [this] {
         const QString dir = QFileDialog::getExistingDirectory(this, tr("Export tables and charts to"), exportFolder());

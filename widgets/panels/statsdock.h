@@ -77,7 +77,7 @@ signals:
 private:
     void applyScope();
     // The dock's panel of type P (each type is registered once).
-    template<class P>
+    template <class P>
     P *panel() const;
 
     std::shared_ptr<const Session> m_session;

@@ -23,7 +23,6 @@
 #include <optional>
 #include <vector>
 
-
 namespace rankscope {
 
 class TableBox;
@@ -90,7 +89,7 @@ signals:
 protected:
     virtual void refresh() = 0;
     // A new session arrived (before its first refresh()).
-    virtual void sessionChanged() {}
+    virtual void sessionChanged() { }
     // Whether the panel's results read the analysis settings (communication
     // classes, diagnosis thresholds): new settings recompute them.
     virtual bool readsAnalysisSettings() const { return false; }
@@ -98,7 +97,7 @@ protected:
     virtual AnalysisSettings ownSettings() const { return {}; }
     // What a panel that computes its parts one by one (sub-tabs) still owes
     // when everything is wanted; ensureComputed() calls it, inline.
-    virtual void computeRemainingParts() {}
+    virtual void computeRemainingParts() { }
     void showEvent(QShowEvent *event) override;
     const Session *session() const { return m_workspace ? m_workspace->session().get() : nullptr; }
     const WorkspacePtr &workspace() const { return m_workspace; }
@@ -115,7 +114,7 @@ protected:
     // overtaken is dropped. The session is kept alive until compute() ends.
     // `quietly`: work that fills in what is shown (the next steps of a
     // path) without greying it out under "Computing...".
-    template<class Result>
+    template <class Result>
     void run(std::function<Result()> compute, std::function<void(Result)> show, bool quietly = false)
     {
         // Running out of memory is an outcome: the panel says so and the

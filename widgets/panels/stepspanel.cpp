@@ -70,12 +70,14 @@ void StepsPanel::refresh()
         stats::StepMatrix matrix;
         ResultTable table;
     };
-    run<Result>([s = session(), sc = scope(), pattern = m_pattern] {
-        Result r;
-        r.matrix = stats::stepMatrix(*s, sc, pattern);
-        r.table = stats::stepMatrixTable(*s, r.matrix);
-        return r;
-    }, [this](Result r) { present(std::move(r.matrix), std::move(r.table)); });
+    run<Result>(
+        [s = session(), sc = scope(), pattern = m_pattern] {
+            Result r;
+            r.matrix = stats::stepMatrix(*s, sc, pattern);
+            r.table = stats::stepMatrixTable(*s, r.matrix);
+            return r;
+        },
+        [this](Result r) { present(std::move(r.matrix), std::move(r.table)); });
 }
 
 void StepsPanel::present(stats::StepMatrix matrix, ResultTable table)
@@ -124,10 +126,10 @@ void StepsPanel::present(stats::StepMatrix matrix, ResultTable table)
                                   .arg(rank)
                                   .arg(timesSlowest[std::size_t(slowest)]));
     }
-    const QString title = leftOut.isEmpty() ? tr("Step duration across ranks")
-                                            : tr("Step duration across ranks (step %1 left out: over 3 times the median step)").arg(leftOut.join(QStringLiteral(", ")));
-    replaceWidget(m_chart, charts::scatterChart(title, {highest, middle, lowest}, tr("step"),
-                                                tr("duration (ms)"), std::nullopt, this));
+    const QString title =
+        leftOut.isEmpty() ? tr("Step duration across ranks")
+                          : tr("Step duration across ranks (step %1 left out: over 3 times the median step)").arg(leftOut.join(QStringLiteral(", ")));
+    replaceWidget(m_chart, charts::scatterChart(title, {highest, middle, lowest}, tr("step"), tr("duration (ms)"), std::nullopt, this));
 }
 
 void StepsPanel::activateStep(int step)

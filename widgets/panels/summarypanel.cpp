@@ -67,20 +67,22 @@ void SummaryPanel::computeSummaries(std::vector<int> indices)
     const stats::StatsScope sc = scope();
     using Tables = std::vector<std::pair<int, ResultTable>>;
     // One job for all of them: a newer job drops an older one's results.
-    run<Tables>([s, sc, indices] {
-        using Summary = ResultTable (*)(const stats::Slices &);
-        static constexpr Summary kSummaries[] = {stats::cudaGpuKernSum, stats::cudaApiSum, stats::nvtxSum, stats::osrtSum};
-        const auto slices = stats::slicesOf(*s, sc);
-        Tables tables;
-        for (int i : indices)
-            tables.emplace_back(i, kSummaries[i](slices));
-        return tables;
-    }, [this](Tables tables) {
-        for (auto &[i, table] : tables) {
-            m_boxes[std::size_t(i)]->setTable(std::move(table));
-            m_upToDate[std::size_t(i)] = true;
-        }
-    });
+    run<Tables>(
+        [s, sc, indices] {
+            using Summary = ResultTable (*)(const stats::Slices &);
+            static constexpr Summary kSummaries[] = {stats::cudaGpuKernSum, stats::cudaApiSum, stats::nvtxSum, stats::osrtSum};
+            const auto slices = stats::slicesOf(*s, sc);
+            Tables tables;
+            for (int i : indices)
+                tables.emplace_back(i, kSummaries[i](slices));
+            return tables;
+        },
+        [this](Tables tables) {
+            for (auto &[i, table] : tables) {
+                m_boxes[std::size_t(i)]->setTable(std::move(table));
+                m_upToDate[std::size_t(i)] = true;
+            }
+        });
 }
 
 } // namespace rankscope

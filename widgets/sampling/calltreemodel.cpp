@@ -9,7 +9,7 @@ namespace rankscope {
 
 using stats::CallTree;
 
-CallTreeModel::CallTreeModel(QObject *parent) : QAbstractItemModel(parent) {}
+CallTreeModel::CallTreeModel(QObject *parent) : QAbstractItemModel(parent) { }
 
 void CallTreeModel::setProfile(std::shared_ptr<const stats::SamplingProfile> profile, Shape shape)
 {
@@ -114,12 +114,18 @@ QVariant CallTreeModel::data(const QModelIndex &index, int role) const
     const auto percent = [&](std::uint64_t count) { return QStringLiteral("%1 %").arg(m_profile->percentOf(count), 0, 'f', 2); };
     if (role == Qt::DisplayRole) {
         switch (index.column()) {
-        case FunctionColumn: return stats::functionLabel(f); // the view shows it as plain text
-        case SelfColumn: return QLocale().toString(qulonglong(node.self));
-        case SelfPercentColumn: return percent(node.self);
-        case TotalColumn: return QLocale().toString(qulonglong(node.total));
-        case TotalPercentColumn: return percent(node.total);
-        case ModuleColumn: return f.module;
+        case FunctionColumn:
+            return stats::functionLabel(f); // the view shows it as plain text
+        case SelfColumn:
+            return QLocale().toString(qulonglong(node.self));
+        case SelfPercentColumn:
+            return percent(node.self);
+        case TotalColumn:
+            return QLocale().toString(qulonglong(node.total));
+        case TotalPercentColumn:
+            return percent(node.total);
+        case ModuleColumn:
+            return f.module;
         }
     } else if (role == Qt::ToolTipRole && (index.column() == FunctionColumn || index.column() == ModuleColumn)) {
         QString tip = stats::functionLabel(f) + QLatin1Char('\n') + f.module;
@@ -135,10 +141,13 @@ QVariant CallTreeModel::data(const QModelIndex &index, int role) const
     } else if (role == Qt::UserRole) { // the number a column sorts by
         switch (index.column()) {
         case SelfColumn:
-        case SelfPercentColumn: return qulonglong(node.self);
+        case SelfPercentColumn:
+            return qulonglong(node.self);
         case TotalColumn:
-        case TotalPercentColumn: return qulonglong(node.total);
-        default: return {};
+        case TotalPercentColumn:
+            return qulonglong(node.total);
+        default:
+            return {};
         }
     }
     return {};
@@ -150,12 +159,18 @@ QVariant CallTreeModel::headerData(int section, Qt::Orientation orientation, int
         return {};
     const bool bottomUp = m_shape == Shape::BottomUp;
     switch (section) {
-    case FunctionColumn: return bottomUp ? tr("Function (callers below)") : tr("Function");
-    case SelfColumn: return tr("Self");
-    case SelfPercentColumn: return tr("Self %");
-    case TotalColumn: return bottomUp ? tr("Samples") : tr("Total");
-    case TotalPercentColumn: return bottomUp ? tr("Samples %") : tr("Total %");
-    case ModuleColumn: return tr("Module");
+    case FunctionColumn:
+        return bottomUp ? tr("Function (callers below)") : tr("Function");
+    case SelfColumn:
+        return tr("Self");
+    case SelfPercentColumn:
+        return tr("Self %");
+    case TotalColumn:
+        return bottomUp ? tr("Samples") : tr("Total");
+    case TotalPercentColumn:
+        return bottomUp ? tr("Samples %") : tr("Total %");
+    case ModuleColumn:
+        return tr("Module");
     }
     return {};
 }

@@ -162,11 +162,11 @@ bool IcicleView::event(QEvent *event)
             const CallTree::Node &n = m_tree.nodes[*node];
             const stats::SampledFunction &f = m_profile->functions[n.function];
             const QString text = tr("%1\n%2\n%3 samples (%4 %), %5 in it (%6 %)")
-                               .arg(stats::functionLabel(f), f.module)
-                               .arg(n.total)
-                               .arg(m_profile->percentOf(n.total), 0, 'f', 2)
-                               .arg(n.self)
-                               .arg(m_profile->percentOf(n.self), 0, 'f', 2);
+                                     .arg(stats::functionLabel(f), f.module)
+                                     .arg(n.total)
+                                     .arg(m_profile->percentOf(n.total), 0, 'f', 2)
+                                     .arg(n.self)
+                                     .arg(m_profile->percentOf(n.self), 0, 'f', 2);
             QToolTip::showText(help->globalPos(), plainTooltip(text), this); // names are data, not markup
         } else {
             QToolTip::hideText();

@@ -80,15 +80,11 @@ SamplingPanel::SamplingPanel(QWidget *parent)
     connect(m_icicle, &IcicleView::functionActivated, this, &SamplingPanel::markFunction);
     connect(clearMark, &QPushButton::clicked, this, &SamplingPanel::markCleared);
 
-    exportResult([this]() -> std::optional<ResultTable> {
-        return m_profile ? std::optional(stats::samplingFlatTable(*m_profile)) : std::nullopt;
-    });
-    exportResult([this]() -> std::optional<ResultTable> {
-        return m_profile ? std::optional(stats::samplingTopDownTable(*m_profile)) : std::nullopt;
-    });
-    exportResult([this]() -> std::optional<ResultTable> {
-        return m_profile ? std::optional(stats::samplingBottomUpTable(*m_profile)) : std::nullopt;
-    });
+    exportResult([this]() -> std::optional<ResultTable> { return m_profile ? std::optional(stats::samplingFlatTable(*m_profile)) : std::nullopt; });
+    exportResult(
+        [this]() -> std::optional<ResultTable> { return m_profile ? std::optional(stats::samplingTopDownTable(*m_profile)) : std::nullopt; });
+    exportResult(
+        [this]() -> std::optional<ResultTable> { return m_profile ? std::optional(stats::samplingBottomUpTable(*m_profile)) : std::nullopt; });
 }
 
 void SamplingPanel::setShape(CallTreeModel::Shape shape)
@@ -166,7 +162,8 @@ void SamplingPanel::present(std::shared_ptr<const stats::SamplingProfile> profil
         return;
     }
     QString text = m_threads ? tr("%n sample(s) with a callchain on the %1 sampled thread(s) of the area selection", nullptr,
-                                  int(std::min<std::uint64_t>(m_profile->samples, INT_MAX))).arg(m_threads->size())
+                                  int(std::min<std::uint64_t>(m_profile->samples, INT_MAX)))
+                                   .arg(m_threads->size())
                              : tr("%n sample(s) with a callchain in this scope", nullptr, int(std::min<std::uint64_t>(m_profile->samples, INT_MAX)));
     if (m_profile->withoutCallchain)
         text += tr("; %1 more without one (not counted)").arg(m_profile->withoutCallchain);

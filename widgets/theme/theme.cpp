@@ -40,11 +40,16 @@ QColor Theme::memcpyColor(MemcpyKind kind)
 QColor Theme::transferColor(Direction direction)
 {
     switch (direction) {
-    case Direction::HtoD: return QColor(0x2e, 0xa0, 0x43);
-    case Direction::DtoH: return QColor(0xd6, 0x3b, 0x2f);
-    case Direction::DtoD: return QColor(0xe0, 0x9b, 0x1a);
-    case Direction::PtoP: return QColor(0x8e, 0x5c, 0xc8);
-    case Direction::Other: return kUnknown;
+    case Direction::HtoD:
+        return QColor(0x2e, 0xa0, 0x43);
+    case Direction::DtoH:
+        return QColor(0xd6, 0x3b, 0x2f);
+    case Direction::DtoD:
+        return QColor(0xe0, 0x9b, 0x1a);
+    case Direction::PtoP:
+        return QColor(0x8e, 0x5c, 0xc8);
+    case Direction::Other:
+        return kUnknown;
     }
     return kUnknown;
 }
@@ -54,24 +59,36 @@ QColor Theme::pageableTransferColor(Direction direction)
     // Another hue, not a shade: beside the pinned colour in a legend a
     // darker green read as the same series.
     switch (direction) {
-    case Direction::HtoD: return QColor(0xb8, 0xc9, 0x1e);  // yellow-green
-    case Direction::DtoH: return QColor(0xe8, 0x7c, 0xa8);  // pink
-    default: return transferColor(direction).lighter(140);
+    case Direction::HtoD:
+        return QColor(0xb8, 0xc9, 0x1e); // yellow-green
+    case Direction::DtoH:
+        return QColor(0xe8, 0x7c, 0xa8); // pink
+    default:
+        return transferColor(direction).lighter(140);
     }
 }
 
 QColor Theme::kindColor(TrackKind kind)
 {
     switch (kind) {
-    case TrackKind::OsRuntime: return QColor(0x9c, 0x8c, 0x7c);
-    case TrackKind::CudaApi: return QColor(0xd9, 0xa4, 0x41);
-    case TrackKind::Nvtx: return QColor(0x6a, 0x8f, 0xc7);
-    case TrackKind::Kernel: return QColor(0x3b, 0x7d, 0xd8);
-    case TrackKind::Memcpy: return transferColor(Direction::HtoD);
-    case TrackKind::Memset: return QColor(0x6b, 0x9a, 0xa8);
-    case TrackKind::Sync: return QColor(0xb0, 0x4a, 0x4a);
-    case TrackKind::NvtxGpuProjection: return QColor(0x7b, 0x9b, 0xd0);
-    case TrackKind::NcclKernels: return QColor(0xa3, 0x4d, 0xb8);
+    case TrackKind::OsRuntime:
+        return QColor(0x9c, 0x8c, 0x7c);
+    case TrackKind::CudaApi:
+        return QColor(0xd9, 0xa4, 0x41);
+    case TrackKind::Nvtx:
+        return QColor(0x6a, 0x8f, 0xc7);
+    case TrackKind::Kernel:
+        return QColor(0x3b, 0x7d, 0xd8);
+    case TrackKind::Memcpy:
+        return transferColor(Direction::HtoD);
+    case TrackKind::Memset:
+        return QColor(0x6b, 0x9a, 0xa8);
+    case TrackKind::Sync:
+        return QColor(0xb0, 0x4a, 0x4a);
+    case TrackKind::NvtxGpuProjection:
+        return QColor(0x7b, 0x9b, 0xd0);
+    case TrackKind::NcclKernels:
+        return QColor(0xa3, 0x4d, 0xb8);
     }
     return kUnknown;
 }
@@ -84,7 +101,8 @@ QBrush Theme::eventPattern(const Report &report, const Track &track, std::uint32
 QColor Theme::eventColor(const Report &report, const Track &track, std::uint32_t event)
 {
     switch (track.kind) {
-    case TrackKind::Memcpy: return memcpyColor(report.memcpys[track.slices.payload(event)].copyKind);
+    case TrackKind::Memcpy:
+        return memcpyColor(report.memcpys[track.slices.payload(event)].copyKind);
     case TrackKind::Nvtx: {
         const NvtxRecord &n = report.nvtxRecord(track.slices.payload(event));
         if (n.hasColor)
@@ -97,11 +115,16 @@ QColor Theme::eventColor(const Report &report, const Track &track, std::uint32_t
             return QColor::fromRgb(n.color | 0xFF000000u).lighter(115);
         return hashed(report.strings.view(track.slices.name(event)), 70, 225, 190, 80);
     }
-    case TrackKind::Kernel: return hashed(report.strings.view(track.slices.name(event)), 150, 210, 195, 50);
-    case TrackKind::NcclKernels: return hashed(report.strings.view(track.slices.name(event)), 140, 200, 270, 40);
-    case TrackKind::CudaApi: return hashed(report.strings.view(track.slices.name(event)), 150, 225, 30, 25);
-    case TrackKind::OsRuntime: return hashed(report.strings.view(track.slices.name(event)), 40, 190, 20, 30);
-    default: return kindColor(track.kind);
+    case TrackKind::Kernel:
+        return hashed(report.strings.view(track.slices.name(event)), 150, 210, 195, 50);
+    case TrackKind::NcclKernels:
+        return hashed(report.strings.view(track.slices.name(event)), 140, 200, 270, 40);
+    case TrackKind::CudaApi:
+        return hashed(report.strings.view(track.slices.name(event)), 150, 225, 30, 25);
+    case TrackKind::OsRuntime:
+        return hashed(report.strings.view(track.slices.name(event)), 40, 190, 20, 30);
+    default:
+        return kindColor(track.kind);
     }
 }
 
@@ -113,12 +136,17 @@ QColor Theme::moduleColor(std::string_view module)
 QColor Theme::threadStateColor(std::uint8_t state)
 {
     switch (state) {
-    case 1: return QColor(0x3c, 0xa0, 0x50); // Running
-    case 2:                                  // Interruptible
-    case 7: return QColor(0x8a, 0x9a, 0xb0); // Waiting
-    case 3: return QColor(0xd0, 0x60, 0x40); // Uninterruptible (I/O)
-    case 8: return QColor(0xc0, 0x90, 0x30); // in an OS runtime call
-    default: return kUnknown;
+    case 1:
+        return QColor(0x3c, 0xa0, 0x50); // Running
+    case 2:                              // Interruptible
+    case 7:
+        return QColor(0x8a, 0x9a, 0xb0); // Waiting
+    case 3:
+        return QColor(0xd0, 0x60, 0x40); // Uninterruptible (I/O)
+    case 8:
+        return QColor(0xc0, 0x90, 0x30); // in an OS runtime call
+    default:
+        return kUnknown;
     }
 }
 
@@ -176,8 +204,7 @@ QColor EventColorCache::color(const Report &report, const Track &track, std::uin
         return Theme::eventColor(report, track, event);
     if (track.kind == TrackKind::Nvtx && report.nvtxRecord(track.slices.payload(event)).hasColor)
         return Theme::eventColor(report, track, event);
-    if (track.kind == TrackKind::NvtxGpuProjection
-        && report.nvtxRecord(report.nvtxProjections[track.slices.payload(event)].nvtxRow).hasColor)
+    if (track.kind == TrackKind::NvtxGpuProjection && report.nvtxRecord(report.nvtxProjections[track.slices.payload(event)].nvtxRow).hasColor)
         return Theme::eventColor(report, track, event);
     if (m_lastReport != &report || !m_last) {
         m_last = &m_reports[&report];
@@ -196,15 +223,24 @@ QColor Theme::pathKindColor(stats::PathKind kind)
 {
     // Tableau's ten, one per kind: compute green, communication red, idle grey.
     switch (kind) {
-    case stats::PathKind::Cpu: return QColor(0x4e, 0x79, 0xa7);
-    case stats::PathKind::Launch: return QColor(0xf2, 0x8e, 0x2b);
-    case stats::PathKind::Kernel: return QColor(0x59, 0xa1, 0x4f);
-    case stats::PathKind::Memcpy: return QColor(0xb0, 0x7a, 0xa1);
-    case stats::PathKind::Memset: return QColor(0x9c, 0x75, 0x5f);
-    case stats::PathKind::Communication: return QColor(0xe1, 0x57, 0x59);
-    case stats::PathKind::Wait: return QColor(0xff, 0x9d, 0xa7);
-    case stats::PathKind::Sync: return QColor(0xed, 0xc9, 0x48);
-    case stats::PathKind::Idle: return QColor(0xba, 0xb0, 0xac);
+    case stats::PathKind::Cpu:
+        return QColor(0x4e, 0x79, 0xa7);
+    case stats::PathKind::Launch:
+        return QColor(0xf2, 0x8e, 0x2b);
+    case stats::PathKind::Kernel:
+        return QColor(0x59, 0xa1, 0x4f);
+    case stats::PathKind::Memcpy:
+        return QColor(0xb0, 0x7a, 0xa1);
+    case stats::PathKind::Memset:
+        return QColor(0x9c, 0x75, 0x5f);
+    case stats::PathKind::Communication:
+        return QColor(0xe1, 0x57, 0x59);
+    case stats::PathKind::Wait:
+        return QColor(0xff, 0x9d, 0xa7);
+    case stats::PathKind::Sync:
+        return QColor(0xed, 0xc9, 0x48);
+    case stats::PathKind::Idle:
+        return QColor(0xba, 0xb0, 0xac);
     }
     return neutralSeriesColor();
 }

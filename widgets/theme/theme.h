@@ -18,7 +18,7 @@ namespace rankscope {
 
 class Theme {
 public:
-    explicit Theme(const QPalette &palette) : m_palette(palette) {}
+    explicit Theme(const QPalette &palette) : m_palette(palette) { }
 
     // Events.
     static QColor eventColor(const Report &report, const Track &track, std::uint32_t event);
@@ -55,9 +55,9 @@ public:
     QColor standoutCellBackground() const; // e.g. the worst rank of a column
     QColor adviceBackground() const;       // a note that suggests a fix
     QColor adviceText() const;
-    QColor errorText() const;              // "Error" in the Diagnostics dock
-    static QColor seriesColor(int index);  // one per rank or GPU, repeating after 4
-    static QColor neutralSeriesColor();    // a series that stands for no kind
+    QColor errorText() const;                          // "Error" in the Diagnostics dock
+    static QColor seriesColor(int index);              // one per rank or GPU, repeating after 4
+    static QColor neutralSeriesColor();                // a series that stands for no kind
     static QColor pathKindColor(stats::PathKind kind); // the critical path's kinds, in its chart
     static QColor criticalPathOutline() { return QColor(0xff, 0x5a, 0x00); }
     bool isDark() const { return m_palette.color(QPalette::Window).lightnessF() < 0.5; }

@@ -15,9 +15,9 @@ struct Coverage {
     std::vector<double> covered; // pixels' worth covered, per column
 
     Coverage(TimeNs sessionOffset, const TimeScale &scale, int width, int clipX0, int clipX1)
-        : from(std::clamp(clipX0, 0, width)), to(clipX1 < 0 ? width : std::clamp(clipX1, from, width)),
-          base(scale.start - sessionOffset), lo(scale.time(from) - sessionOffset), hi(scale.time(to) - sessionOffset + 1),
-          pixelsPerNs(1.0 / scale.nsPerPixel), covered(std::size_t(width), 0.0)
+        : from(std::clamp(clipX0, 0, width)), to(clipX1 < 0 ? width : std::clamp(clipX1, from, width)), base(scale.start - sessionOffset),
+          lo(scale.time(from) - sessionOffset), hi(scale.time(to) - sessionOffset + 1), pixelsPerNs(1.0 / scale.nsPerPixel),
+          covered(std::size_t(width), 0.0)
     {
     }
     bool isEmpty() const { return from >= to; }

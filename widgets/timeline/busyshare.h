@@ -17,7 +17,6 @@ namespace rankscope {
 // busy summary keeps them: a run can be placed without an interval search,
 // and the cost is one step per run in view (or per summary bucket, when a
 // level finer than a pixel holds fewer).
-void addBusyShare(const SliceTrack &runs, TimeNs sessionOffset, const TimeScale &scale, std::vector<float> &share, int clipX0 = 0,
-                  int clipX1 = -1);
+void addBusyShare(const SliceTrack &runs, TimeNs sessionOffset, const TimeScale &scale, std::vector<float> &share, int clipX0 = 0, int clipX1 = -1);
 
 } // namespace rankscope

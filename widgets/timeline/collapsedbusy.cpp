@@ -21,11 +21,11 @@ CollapsedBusy::CollapsedBusy(const Report &report, std::span<const std::uint32_t
 bool CollapsedBusy::hasShare(const TimeScale &view, int width, TimeNs sessionOffset, std::uint64_t stretch) const
 {
     return width == m_width && view.start == m_view.start && view.nsPerPixel == m_view.nsPerPixel && sessionOffset == m_sessionOffset
-        && stretch == m_stretch;
+           && stretch == m_stretch;
 }
 
-const std::vector<float> &CollapsedBusy::share(const DisplayTime &display, int rank, const TimeScale &view, int width,
-                                               TimeNs sessionOffset, std::uint64_t stretch)
+const std::vector<float> &CollapsedBusy::share(const DisplayTime &display, int rank, const TimeScale &view, int width, TimeNs sessionOffset,
+                                               std::uint64_t stretch)
 {
     if (hasShare(view, width, sessionOffset, stretch))
         return m_share;

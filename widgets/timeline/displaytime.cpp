@@ -13,7 +13,7 @@ TimeNs interpolate(TimeNs t, TimeNs a0, TimeNs a1, TimeNs b0, TimeNs b1)
     return b0 + TimeNs(std::llround(double(t - a0) * double(b1 - b0) / double(a1 - a0)));
 }
 
-template<class From, class To>
+template <class From, class To>
 TimeNs mapThrough(const std::vector<stats::StretchPoint> &points, TimeNs t, From from, To to)
 {
     // Before the first point and after the last: moved, not stretched.
@@ -26,8 +26,14 @@ TimeNs mapThrough(const std::vector<stats::StretchPoint> &points, TimeNs t, From
     return interpolate(t, from(*prev), from(*next), to(*prev), to(*next));
 }
 
-TimeNs ownOf(const stats::StretchPoint &p) { return p.own; }
-TimeNs shownOf(const stats::StretchPoint &p) { return p.shown; }
+TimeNs ownOf(const stats::StretchPoint &p)
+{
+    return p.own;
+}
+TimeNs shownOf(const stats::StretchPoint &p)
+{
+    return p.shown;
+}
 
 } // namespace
 

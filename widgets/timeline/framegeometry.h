@@ -12,8 +12,8 @@
 namespace rankscope {
 
 struct RowGeometry {
-    int row = -1;   // index into TimelineRows::rows()
-    int top = 0;    // viewport y
+    int row = -1; // index into TimelineRows::rows()
+    int top = 0;  // viewport y
     int height = 0;
     std::vector<SliceRect> rects;
     int firstLane = 0, lastLane = -1; // the lanes `rects` were built for
@@ -29,7 +29,7 @@ struct RowGeometry {
     // and the colour it is drawn in (a marked sample's, else the first's).
     std::vector<std::uint32_t> sampleCount;
     std::vector<QRgb> sampleColor;
-    bool pinned = false;     // in the fixed area at the top
+    bool pinned = false; // in the fixed area at the top
 };
 
 class FrameGeometry {

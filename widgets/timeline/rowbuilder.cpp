@@ -79,8 +79,7 @@ void RowBuilder::request(int row, int firstLane, int lastLane, RowBuildJob job)
         // Queued to the GUI thread; the destructor waits for this job, so
         // `this` outlives the call, and Qt drops the event if it is gone.
         QMetaObject::invokeMethod(
-            this, [this, key, generation, built = std::move(built)]() mutable { deliver(key, generation, std::move(built)); },
-            Qt::QueuedConnection);
+            this, [this, key, generation, built = std::move(built)]() mutable { deliver(key, generation, std::move(built)); }, Qt::QueuedConnection);
     });
 }
 

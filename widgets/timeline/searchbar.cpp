@@ -34,7 +34,10 @@ SearchBar::SearchBar(QWidget *parent)
         else
             next();
     });
-    connect(m_input, &QLineEdit::textChanged, this, [this] { stopSearch(); m_count->clear(); });
+    connect(m_input, &QLineEdit::textChanged, this, [this] {
+        stopSearch();
+        m_count->clear();
+    });
     connect(m_regex, &QCheckBox::toggled, this, [this] { stopSearch(); });
     connect(prev, &QToolButton::clicked, this, &SearchBar::previous);
     connect(nextButton, &QToolButton::clicked, this, &SearchBar::next);

@@ -57,7 +57,7 @@ private:
     QString m_searched; // the query m_matches belong to
     int m_current = -1;
     bool m_searching = false;
-    int m_pendingStep = 0; // Enter (+1) or Shift+Enter (-1) pressed before the matches it needs arrived
+    int m_pendingStep = 0;                             // Enter (+1) or Shift+Enter (-1) pressed before the matches it needs arrived
     LatestJob<std::vector<EventLocation>> m_job{this}; // the search running, its matches in batches
     std::shared_ptr<std::atomic<bool>> m_cancel;       // the running search's: findEvents checks it between events
 };

@@ -13,7 +13,7 @@ constexpr float kMergeGap = 1.0f; // rectangles closer than this merge
 // narrow and touch.
 class LaneMerger {
 public:
-    LaneMerger(std::vector<SliceRect> &out, const SliceTrack &track) : m_out(out), m_track(track) {}
+    LaneMerger(std::vector<SliceRect> &out, const SliceTrack &track) : m_out(out), m_track(track) { }
 
     void add(SliceRect r)
     {
@@ -118,8 +118,8 @@ public:
             // starts among short ones): drawn as itself, with its label, and
             // the bucket stands for the others only.
             const std::uint32_t longest = level.longest[b];
-            const bool runsOn = longest != LodSummary::kNoEvent && longest != drawn && r.count > 1
-                                && m_track.end(longest) > bucketStart + 2 * level.width;
+            const bool runsOn =
+                longest != LodSummary::kNoEvent && longest != drawn && r.count > 1 && m_track.end(longest) > bucketStart + 2 * level.width;
             if (runsOn) {
                 r.event = SliceRect::kNoEvent;
                 r.count -= 1;
@@ -146,8 +146,7 @@ public:
             // view: drawn as itself, not as its buckets' busy time.
             std::uint32_t openEvent = SliceRect::kNoEvent;
             const TimeNs firstBucket = LodSummary::bucketOf(lo, level->width) * level->width;
-            if (const auto [open, none] = m_track.depthRowEventsIn(depth, lo, lo);
-                open < none && m_track.start(row.events[open]) < firstBucket) {
+            if (const auto [open, none] = m_track.depthRowEventsIn(depth, lo, lo); open < none && m_track.start(row.events[open]) < firstBucket) {
                 openEvent = row.events[open];
                 addEvent(openEvent, lane);
             }
@@ -176,8 +175,7 @@ private:
 
 } // namespace
 
-void buildSliceGeometry(const SliceGeometryInput &input, const TimeScale &scale, int widthPx,
-                        std::vector<SliceRect> &out)
+void buildSliceGeometry(const SliceGeometryInput &input, const TimeScale &scale, int widthPx, std::vector<SliceRect> &out)
 {
     const SliceTrack &track = *input.track;
     if (track.isEmpty() || widthPx <= 0)

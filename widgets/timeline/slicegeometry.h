@@ -15,12 +15,12 @@ namespace rankscope {
 
 struct SliceRect {
     static constexpr std::uint32_t kNoEvent = 0xffffffffu;
-    float x0 = 0, x1 = 0;     // pixels from the left edge of the track area
+    float x0 = 0, x1 = 0; // pixels from the left edge of the track area
     std::uint16_t lane = 0;
     std::uint32_t event = kNoEvent; // the event shown (the longest of a merge)
-    std::uint32_t count = 0;  // events this rectangle stands for
-    float coverage = 1.0f;    // busy share of the rectangle (summaries)
-    std::uint8_t trackSlot = 0; // which of the row's tracks
+    std::uint32_t count = 0;        // events this rectangle stands for
+    float coverage = 1.0f;          // busy share of the rectangle (summaries)
+    std::uint8_t trackSlot = 0;     // which of the row's tracks
     bool isMerged() const { return count != 1; }
 };
 
@@ -28,7 +28,7 @@ struct SliceGeometryInput {
     const SliceTrack *track = nullptr;
     TimeNs sessionOffset = 0; // report time + offset = session time
     int laneOffset = 0;
-    bool flatten = false;     // every event on laneOffset
+    bool flatten = false; // every event on laneOffset
     std::uint8_t trackSlot = 0;
     // The lanes on screen: a row of a hundred nested lanes taller than the
     // window builds only those it shows.
@@ -40,7 +40,6 @@ struct SliceGeometryInput {
 
 // Rectangles for [scale.start, scale.start + widthPx * nsPerPixel], in
 // order of x within each lane. Appends to `out`.
-void buildSliceGeometry(const SliceGeometryInput &input, const TimeScale &scale, int widthPx,
-                        std::vector<SliceRect> &out);
+void buildSliceGeometry(const SliceGeometryInput &input, const TimeScale &scale, int widthPx, std::vector<SliceRect> &out);
 
 } // namespace rankscope

@@ -13,8 +13,7 @@ namespace {
 
 const char *const kGestures = "rankscope.gestures";
 
-QAction *makeAction(TimelineView *view, const QString &text, const QList<QKeySequence> &keys, const QString &gestures,
-                    const QString &what)
+QAction *makeAction(TimelineView *view, const QString &text, const QList<QKeySequence> &keys, const QString &gestures, const QString &what)
 {
     auto *action = new QAction(text, view);
     action->setShortcuts(keys);
@@ -43,18 +42,18 @@ TimelineActions::TimelineActions(TimelineView *view) : QObject(view)
     ZoomState *zoom = view->zoom();
     TimelineCanvas *canvas = view->canvas();
     const QString around = tr("around the mouse (the view centre when the mouse is elsewhere)");
-    zoomIn = makeAction(view, tr("Zoom &In"), {QKeySequence(Qt::Key_Plus), QKeySequence(Qt::CTRL | Qt::Key_Equal)},
-                        tr("`Ctrl`+wheel up"), tr("zoom in by %1× %2").arg(ZoomState::kZoomStep).arg(around));
-    zoomOut = makeAction(view, tr("Zoom &Out"), {QKeySequence(Qt::Key_Minus), QKeySequence(Qt::CTRL | Qt::Key_Minus)},
-                         tr("`Ctrl`+wheel down"), tr("zoom out by %1× %2").arg(ZoomState::kZoomStep).arg(around));
+    zoomIn = makeAction(view, tr("Zoom &In"), {QKeySequence(Qt::Key_Plus), QKeySequence(Qt::CTRL | Qt::Key_Equal)}, tr("`Ctrl`+wheel up"),
+                        tr("zoom in by %1× %2").arg(ZoomState::kZoomStep).arg(around));
+    zoomOut = makeAction(view, tr("Zoom &Out"), {QKeySequence(Qt::Key_Minus), QKeySequence(Qt::CTRL | Qt::Key_Minus)}, tr("`Ctrl`+wheel down"),
+                         tr("zoom out by %1× %2").arg(ZoomState::kZoomStep).arg(around));
     panLeft = makeAction(view, tr("Pan &Left"), {QKeySequence(Qt::Key_Left)}, tr("drag right, `Shift`+wheel up"), tr("pan towards earlier times"));
     panRight = makeAction(view, tr("Pan &Right"), {QKeySequence(Qt::Key_Right)}, tr("drag left, `Shift`+wheel down"), tr("pan towards later times"));
-    zoomToSelection = makeAction(view, tr("Zoom to &Selection"), {QKeySequence(Qt::Key_Z)}, tr("double-click the ruler"),
-                                 tr("zoom to the selected time range"));
+    zoomToSelection =
+        makeAction(view, tr("Zoom to &Selection"), {QKeySequence(Qt::Key_Z)}, tr("double-click the ruler"), tr("zoom to the selected time range"));
     fit = makeAction(view, tr("&Fit Session"), {QKeySequence(Qt::Key_F), QKeySequence(Qt::Key_Home)}, QString(), tr("fit the whole session"));
     back = makeAction(view, tr("&Back"), {QKeySequence(Qt::Key_Backspace)}, QString(), tr("back to the previous zoom"));
-    clearSelection = makeAction(view, tr("&Clear Selection"), {QKeySequence(Qt::Key_Escape)}, QString(),
-                                tr("clear the selected event and time range"));
+    clearSelection =
+        makeAction(view, tr("&Clear Selection"), {QKeySequence(Qt::Key_Escape)}, QString(), tr("clear the selected event and time range"));
     find = makeAction(view, tr("&Find..."), {QKeySequence(QKeySequence::Find)}, tr("`Enter`, `Shift+Enter`, `Esc` in the search field"),
                       tr("find events by name (substring or regex) in every rank; next; previous; back to the timeline"));
     find->setShortcutContext(Qt::WindowShortcut);
@@ -81,11 +80,13 @@ QList<QAction *> TimelineActions::all() const
 QList<TimelineActions::HelpRow> TimelineActions::gestureRows()
 {
     return {
-        {tr("`Shift`+drag"), tr("select a time range (the ruler shows its duration) and the rows dragged across (the Selection dock sums up their slices by name)")},
+        {tr("`Shift`+drag"),
+         tr("select a time range (the ruler shows its duration) and the rows dragged across (the Selection dock sums up their slices by name)")},
         {tr("click an event"), tr("select it; its details show in the Details dock")},
         {tr("double-click an event"), tr("zoom to it")},
         {tr("click a row name"), tr("fold or unfold a group; list a row's events in the Events dock")},
-        {tr("right-click a row"), tr("pin it to the top, hide it, move it; the critical path of the step at that time; expand or collapse all; show only GPU or NCCL rows; show all (remembered)")},
+        {tr("right-click a row"), tr("pin it to the top, hide it, move it; the critical path of the step at that time; expand or collapse all; show "
+                                     "only GPU or NCCL rows; show all (remembered)")},
     };
 }
 

@@ -49,7 +49,7 @@ TimelineCanvas::TimelineCanvas(ZoomState *zoom, QWidget *parent)
 void TimelineCanvas::setSession(std::shared_ptr<const Session> session)
 {
     m_session = std::move(session);
-    m_areaRows.clear(); // the rows are the new session's
+    m_areaRows.clear();                    // the rows are the new session's
     m_rowState.communicationWaits.clear(); // the last session's ranks
     m_rowState.markedChains.clear();       // its callchains, too
     m_selected.reset();
@@ -183,8 +183,8 @@ void TimelineCanvas::ensureGeometry() const
     // Only the time changed (a zoom or a pan of the same rows and width,
     // unstretched): the last frame's rectangles, moved to the new scale,
     // stand in for the rows the worker builds.
-    pass.zoomed = !pass.scrolled && !m_export && !m_exportedLast && pass.view.width == m_geometryView.width
-                  && pass.view.rows == m_geometryView.rows && !m_displayTime.isStretched();
+    pass.zoomed = !pass.scrolled && !m_export && !m_exportedLast && pass.view.width == m_geometryView.width && pass.view.rows == m_geometryView.rows
+                  && !m_displayTime.isStretched();
     pass.before = m_geometryView;
     m_exportedLast = m_export.has_value();
     pass.building.start();
@@ -378,8 +378,7 @@ int TimelineCanvas::rowOfMark(const TimeMark &mark) const
         if (group < 0 && r.parent < 0) // the rank's own row
             group = row;
         // The GPU's first row in display order is its all-streams row.
-        if (mark.deviceId >= 0 && r.onGpu && !r.tracks.empty()
-            && report->tracks[r.tracks.front()].deviceId == mark.deviceId)
+        if (mark.deviceId >= 0 && r.onGpu && !r.tracks.empty() && report->tracks[r.tracks.front()].deviceId == mark.deviceId)
             return row;
     }
     return group;
@@ -489,8 +488,8 @@ void TimelineCanvas::paintEvent(QPaintEvent *)
         QTimer::singleShot(0, this, [this] { invalidateGeometry(); });
     if (m_frameTimes)
         m_frameTimes->push_back(double(timer.nsecsElapsed()) / 1e6);
-    qCDebug(lcTimelinePaint, "frame: %.3f ms, %zu rows, %zu rects%s", double(timer.nsecsElapsed()) / 1e6,
-            m_geometry.rows().size(), m_geometry.rectCount(), rebuilt ? ", geometry rebuilt" : "");
+    qCDebug(lcTimelinePaint, "frame: %.3f ms, %zu rows, %zu rects%s", double(timer.nsecsElapsed()) / 1e6, m_geometry.rows().size(),
+            m_geometry.rectCount(), rebuilt ? ", geometry rebuilt" : "");
 }
 
 void TimelineCanvas::paintTo(QPainter &p)
@@ -522,8 +521,12 @@ void TimelineCanvas::paintRow(QPainter &p, const RowGeometry &g) const
 {
     const TimelineRow &row = m_rows.rows()[std::size_t(g.row)];
     const Theme theme(palette());
-    const RowPaint paint{{QRect(m_labelWidth, g.top, trackAreaWidth(), g.height), &g}, m_session->ranks()[std::size_t(row.rank)], theme, m_colors,
-                         m_displayTime, m_zoom->selection()};
+    const RowPaint paint{{QRect(m_labelWidth, g.top, trackAreaWidth(), g.height), &g},
+                         m_session->ranks()[std::size_t(row.rank)],
+                         theme,
+                         m_colors,
+                         m_displayTime,
+                         m_zoom->selection()};
     rowItem(row.kind).paint(p, paint, row);
 }
 

@@ -5,15 +5,15 @@
 // and highlights are drawn over it without rebuilding. Mouse, wheel and
 // tooltips are TimelineInput's; keys are TimelineActions'.
 #include "session/sampledetails.h"
+#include "session/session.h"
 #include "stats/criticalpath/criticalpath.h"
 #include "stats/sampling/samplingprofile.h"
-#include "session/session.h"
+#include "stats/selectionsummary.h"
 #include "theme/theme.h"
 #include "timeline/displaytime.h"
 #include "timeline/framegeometry.h"
 #include "timeline/rows/rowitem.h"
 #include "timeline/timelinerows.h"
-#include "stats/selectionsummary.h"
 #include "timeline/timemark.h"
 #include "timeline/timescale.h"
 
@@ -55,7 +55,7 @@ public:
         std::optional<TimeRange> visible;
     };
     void setExportFrame(std::optional<ExportFrame> frame);
-    int frameHeight() const;       // px painted: the viewport's, or the export's
+    int frameHeight() const;        // px painted: the viewport's, or the export's
     TimeRange visibleRange() const; // the zoom's, or the export's
 
     int labelWidth() const { return m_labelWidth; }
@@ -111,7 +111,7 @@ public:
     // A collective across ranks: a band over every row from its first to
     // its last arrival, each rank's kernel outlined, the last one marked.
     struct CollectiveOverlay {
-        TimeRange arrivals;                // session time
+        TimeRange arrivals; // session time
         std::vector<EventLocation> kernels;
         EventLocation last;
     };
@@ -236,7 +236,7 @@ private:
     mutable bool m_geometryValid = false;
     mutable GeometryView m_geometryView;
     mutable bool m_exportedLast = false; // the last geometry was an export's: nothing of it stands in
-    std::uint64_t m_rowsGeneration = 1; // counts changes to the rows, the session or the stretch
+    std::uint64_t m_rowsGeneration = 1;  // counts changes to the rows, the session or the stretch
     // What rows keep between frames (collapsed busy shares, sample colouring, ...).
     mutable RowState m_rowState;
     mutable EventColorCache m_colors;

@@ -21,10 +21,10 @@
 namespace rankscope {
 
 namespace {
-constexpr int kResizeGrip = 4;    // px either side of the label column's edge
-constexpr int kClickSlop = 3;     // px a press may move and still be a click
+constexpr int kResizeGrip = 4;     // px either side of the label column's edge
+constexpr int kClickSlop = 3;      // px a press may move and still be a click
 constexpr TimeNs kMinimumPad = 50; // ns shown either side of an event zoomed to
-}
+} // namespace
 
 TimelineInput::TimelineInput(TimelineCanvas *canvas) : QObject(canvas), m_canvas(canvas), m_viewport(canvas->viewport())
 {
@@ -39,18 +39,30 @@ bool TimelineInput::eventFilter(QObject *watched, QEvent *event)
     if (watched != m_viewport)
         return false;
     switch (event->type()) {
-    case QEvent::MouseButtonPress: press(static_cast<QMouseEvent *>(event)); return true;
-    case QEvent::MouseMove: move(static_cast<QMouseEvent *>(event)); return true;
-    case QEvent::MouseButtonRelease: release(static_cast<QMouseEvent *>(event)); return true;
-    case QEvent::MouseButtonDblClick: doubleClick(static_cast<QMouseEvent *>(event)); return true;
-    case QEvent::Wheel: return wheel(static_cast<QWheelEvent *>(event));
-    case QEvent::ContextMenu: contextMenu(static_cast<QContextMenuEvent *>(event)); return true;
+    case QEvent::MouseButtonPress:
+        press(static_cast<QMouseEvent *>(event));
+        return true;
+    case QEvent::MouseMove:
+        move(static_cast<QMouseEvent *>(event));
+        return true;
+    case QEvent::MouseButtonRelease:
+        release(static_cast<QMouseEvent *>(event));
+        return true;
+    case QEvent::MouseButtonDblClick:
+        doubleClick(static_cast<QMouseEvent *>(event));
+        return true;
+    case QEvent::Wheel:
+        return wheel(static_cast<QWheelEvent *>(event));
+    case QEvent::ContextMenu:
+        contextMenu(static_cast<QContextMenuEvent *>(event));
+        return true;
     case QEvent::ToolTip:
         if (!m_canvas->session())
             return false;
         tooltip(static_cast<QHelpEvent *>(event));
         return true;
-    default: return false;
+    default:
+        return false;
     }
 }
 

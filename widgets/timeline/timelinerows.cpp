@@ -69,12 +69,11 @@ struct TimelineRows::RankTracks {
     const Report &report;
     int rank;
     std::map<std::uint32_t, std::map<std::uint32_t, std::vector<std::uint32_t>>> host; // pid -> tid -> tracks
-    std::map<std::pair<std::uint32_t, int>, std::vector<std::uint32_t>> gpu;          // (pid, device) -> tracks
+    std::map<std::pair<std::uint32_t, int>, std::vector<std::uint32_t>> gpu;           // (pid, device) -> tracks
     std::set<std::uint32_t> cudaPids;
     std::vector<std::uint32_t> pids;
 
-    RankTracks(const Session &session, int rank)
-        : entry(session.ranks()[std::size_t(rank)]), report(*entry.report), rank(rank)
+    RankTracks(const Session &session, int rank) : entry(session.ranks()[std::size_t(rank)]), report(*entry.report), rank(rank)
     {
         for (std::uint32_t t = 0; t < report.tracks.size(); ++t) {
             const Track &track = report.tracks[t];
@@ -203,8 +202,8 @@ int TimelineRows::addRankGroup(const RankTracks &tracks)
     return row;
 }
 
-void TimelineRows::addSlicesRow(const Report &r, int rank, int parent, int level, const QString &label,
-                                const std::vector<std::uint32_t> &tracks, bool flatten)
+void TimelineRows::addSlicesRow(const Report &r, int rank, int parent, int level, const QString &label, const std::vector<std::uint32_t> &tracks,
+                                bool flatten)
 {
     if (tracks.empty())
         return;
@@ -229,14 +228,13 @@ void TimelineRows::addSlicesRow(const Report &r, int rank, int parent, int level
     add(std::move(row));
 }
 
-void TimelineRows::addGpuGroup(const RankTracks &tracks, int rankRow, std::uint32_t pid, int device,
-                               const std::vector<std::uint32_t> &gpuTracks)
+void TimelineRows::addGpuGroup(const RankTracks &tracks, int rankRow, std::uint32_t pid, int device, const std::vector<std::uint32_t> &gpuTracks)
 {
     const Report &r = tracks.report;
     const GpuInfo *gpu = r.gpu(device);
-    const int hwRow = addGroup(tracks.rank, rankRow, 1,
-                               QStringLiteral("CUDA HW · GPU %1%2 · pid %3").arg(device).arg(gpu ? QStringLiteral(": ") + gpu->name : QString()).arg(pid),
-                               false);
+    const int hwRow =
+        addGroup(tracks.rank, rankRow, 1,
+                 QStringLiteral("CUDA HW · GPU %1%2 · pid %3").arg(device).arg(gpu ? QStringLiteral(": ") + gpu->name : QString()).arg(pid), false);
     std::vector<std::uint32_t> all, projections, nccl, syncs;
     std::map<std::uint32_t, std::vector<std::uint32_t>> byStream;
     for (std::uint32_t t : gpuTracks) {
@@ -271,8 +269,8 @@ void TimelineRows::addGpuGroup(const RankTracks &tracks, int rankRow, std::uint3
     // (data-loader workers each make streams that copy once or twice).
     if (byStream.empty())
         return;
-    const int streamsRow = addGroup(tracks.rank, hwRow, 2, QStringLiteral("Streams (%1)").arg(byStream.size()),
-                                    byStream.size() > kStreamsShownUnfolded);
+    const int streamsRow =
+        addGroup(tracks.rank, hwRow, 2, QStringLiteral("Streams (%1)").arg(byStream.size()), byStream.size() > kStreamsShownUnfolded);
     for (auto &[stream, streamTracks] : byStream) {
         std::stable_sort(streamTracks.begin(), streamTracks.end(), [&](auto a, auto b) { return r.tracks[a].kind < r.tracks[b].kind; });
         addSlicesRow(r, tracks.rank, streamsRow, 3, QStringLiteral("Stream %1").arg(stream), streamTracks, true);
@@ -354,8 +352,7 @@ void TimelineRows::addCounterRows(const RankTracks &tracks, int rankRow)
     if (idle.empty())
         return;
     const int note = addGroup(tracks.rank, rankRow, 1,
-                              QStringLiteral("No activity: %1 counter%2 always 0").arg(idle.size()).arg(idle.size() == 1 ? "" : "s"),
-                              true);
+                              QStringLiteral("No activity: %1 counter%2 always 0").arg(idle.size()).arg(idle.size() == 1 ? "" : "s"), true);
     for (int c : idle)
         addCounter(c, note, 2);
 }
@@ -541,8 +538,7 @@ bool TimelineRows::move(int row, int direction)
         return false;
     const std::size_t first = std::min(pos, neighbour), second = std::max(pos, neighbour);
     const std::size_t firstEnd = blockEnd(first), secondEnd = blockEnd(second);
-    std::rotate(m_order.begin() + std::ptrdiff_t(first), m_order.begin() + std::ptrdiff_t(firstEnd),
-                m_order.begin() + std::ptrdiff_t(secondEnd));
+    std::rotate(m_order.begin() + std::ptrdiff_t(first), m_order.begin() + std::ptrdiff_t(firstEnd), m_order.begin() + std::ptrdiff_t(secondEnd));
     refresh();
     return true;
 }

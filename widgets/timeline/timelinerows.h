@@ -18,8 +18,8 @@ namespace rankscope {
 struct TimelineRow {
     enum class Kind : std::uint8_t { Group, Slices, Counter, Samples };
     Kind kind = Kind::Slices;
-    int rank = -1;  // index into Session::ranks()
-    int level = 0;  // indentation: 0 rank, 1 process or GPU group, 2 row or streams group, 3 stream
+    int rank = -1; // index into Session::ranks()
+    int level = 0; // indentation: 0 rank, 1 process or GPU group, 2 row or streams group, 3 stream
     int parent = -1;
     QString label;
     // A rank's label in parts, in the order shown, each with how long it
@@ -35,16 +35,16 @@ struct TimelineRow {
     // Kind::Group: the tracks whose busy time it draws when collapsed (its
     // GPU work when it has any, else all its rows' tracks), once each.
     std::vector<std::uint32_t> summaryTracks;
-    std::vector<int> laneOffset;       // first lane of each track in this row
-    bool flatten = false;              // draw every event on its track's first lane
-    int counter = -1;                  // Kind::Counter: index into Report::counters
-    int sampledThread = -1;            // Kind::Samples: row in Report::sampling.threads
+    std::vector<int> laneOffset; // first lane of each track in this row
+    bool flatten = false;        // draw every event on its track's first lane
+    int counter = -1;            // Kind::Counter: index into Report::counters
+    int sampledThread = -1;      // Kind::Samples: row in Report::sampling.threads
     int lanes = 1;
     bool collapsed = false;
     bool hidden = false;
-    bool pinned = false;   // drawn at the top, above the scrolled rows
-    bool onGpu = false;    // draws GPU work (a CUDA HW row)
-    bool nccl = false;     // draws NCCL kernels
+    bool pinned = false; // drawn at the top, above the scrolled rows
+    bool onGpu = false;  // draws GPU work (a CUDA HW row)
+    bool nccl = false;   // draws NCCL kernels
 };
 
 // A label that fits `width` px: its parts joined by " · ", the parts that
@@ -78,7 +78,7 @@ public:
     // they stay at the top while the others scroll under them.
     const std::vector<int> &pinnedRows() const { return m_pinnedShown; }
     int height(int row) const;
-    int totalHeight() const;  // of the scrolled rows
+    int totalHeight() const; // of the scrolled rows
     int pinnedHeight() const;
     // The row that draws a track (the first, for tracks drawn twice).
     int rowOf(int rank, std::uint32_t track) const;
@@ -119,8 +119,7 @@ private:
     // A thread's CPU samples, below its other rows (nsys' sampling row).
     void addSamplesRow(const RankTracks &tracks, int processRow, std::uint32_t pid, std::uint32_t tid, const QString &threadName);
     // One row drawing `tracks`: flattened into one lane, or stacked by depth. Nothing when empty.
-    void addSlicesRow(const Report &r, int rank, int parent, int level, const QString &label,
-                      const std::vector<std::uint32_t> &tracks, bool flatten);
+    void addSlicesRow(const Report &r, int rank, int parent, int level, const QString &label, const std::vector<std::uint32_t> &tracks, bool flatten);
     void collectSummaryTracks(const Session &session);
     void refresh();
 

@@ -16,8 +16,8 @@
 namespace rankscope {
 
 TimelineView::TimelineView(QWidget *parent)
-    : QWidget(parent), m_zoom(new ZoomState(this)), m_overview(new OverviewStrip(m_zoom, this)),
-      m_ruler(new TimeRuler(m_zoom, this)), m_canvas(new TimelineCanvas(m_zoom, this))
+    : QWidget(parent), m_zoom(new ZoomState(this)), m_overview(new OverviewStrip(m_zoom, this)), m_ruler(new TimeRuler(m_zoom, this)),
+      m_canvas(new TimelineCanvas(m_zoom, this))
 {
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);

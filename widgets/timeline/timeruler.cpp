@@ -61,8 +61,7 @@ void TimeRuler::paintTo(QPainter &p, std::optional<TimeRange> shown) const
     const TimeRange visible = shown ? *shown : m_zoom->visible();
     const TimeScale s = TimeScale::fit(visible, width);
     p.setPen(theme.labelText());
-    p.drawText(QRect(4, 0, m_labelWidth - 8, height()), Qt::AlignVCenter | Qt::AlignLeft,
-               tr("Span %1").arg(formatDuration(visible.duration())));
+    p.drawText(QRect(4, 0, m_labelWidth - 8, height()), Qt::AlignVCenter | Qt::AlignLeft, tr("Span %1").arg(formatDuration(visible.duration())));
     p.setClipRect(m_labelWidth, 0, width, height());
     // Two bands: the base and the selected range's duration above, the
     // ticks and their labels below, so neither covers the other.

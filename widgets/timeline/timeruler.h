@@ -24,6 +24,7 @@ public:
 
 protected:
     void paintEvent(QPaintEvent *event) override;
+
 public:
     // What paintEvent draws, onto any painter (exports, which may show
     // another range than the zoom's).
@@ -33,6 +34,7 @@ public:
     static constexpr int kMinimumTickSpacing = 80;
     static constexpr int kLabelGap = 16;
     RulerTicks fittedTicks(TimeRange visible, int widthPx, const QFontMetrics &fm) const;
+
 protected:
     void mouseDoubleClickEvent(QMouseEvent *event) override;
 

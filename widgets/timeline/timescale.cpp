@@ -120,12 +120,10 @@ RulerTicks rulerTicks(TimeRange visible, TimeNs zero, int widthPx, int minSpacin
     // ("5.5 s", not "5500 ms"; but "100 µs", not "0.1 ms").
     const TimeUnit *plainUnit = &unitFor(step);
     for (const TimeUnit &u : kUnits)
-        if (u.ns > plainUnit->ns && u.ns <= largest
-            && formatIn(largest, step, u).size() + 2 <= formatIn(largest, step, *plainUnit).size())
+        if (u.ns > plainUnit->ns && u.ns <= largest && formatIn(largest, step, u).size() + 2 <= formatIn(largest, step, *plainUnit).size())
             plainUnit = &u;
     for (TimeNs t = first; t <= last; t += step) {
-        const QString label = out.hasBase ? QStringLiteral("+") + formatIn(t + zero - out.base, step, offsetUnit)
-                                          : formatIn(t, step, *plainUnit);
+        const QString label = out.hasBase ? QStringLiteral("+") + formatIn(t + zero - out.base, step, offsetUnit) : formatIn(t, step, *plainUnit);
         out.ticks.push_back({t + zero, label});
     }
     return out;

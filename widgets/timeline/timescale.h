@@ -10,7 +10,7 @@
 namespace rankscope {
 
 struct TimeScale {
-    TimeNs start = 0;          // session time at x = 0
+    TimeNs start = 0; // session time at x = 0
     double nsPerPixel = 1.0;
 
     static TimeScale fit(TimeRange visible, int widthPx);
@@ -30,8 +30,8 @@ struct RulerTicks {
     std::vector<RulerTick> ticks;
     TimeNs step = 0;
     bool hasBase = false;
-    TimeNs base = 0;     // session time the "+" labels count from
-    QString baseLabel;   // relative to the session start
+    TimeNs base = 0;   // session time the "+" labels count from
+    QString baseLabel; // relative to the session start
 };
 
 // The smallest 1, 2 or 5 × 10^k ns step of at least `minimumNs`.

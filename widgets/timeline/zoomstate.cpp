@@ -5,7 +5,7 @@
 
 namespace rankscope {
 
-ZoomState::ZoomState(QObject *parent) : QObject(parent) {}
+ZoomState::ZoomState(QObject *parent) : QObject(parent) { }
 
 void ZoomState::setBounds(TimeRange bounds)
 {

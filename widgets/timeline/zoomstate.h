@@ -13,7 +13,7 @@ namespace rankscope {
 class ZoomState : public QObject {
     Q_OBJECT
 public:
-    static constexpr double kZoomStep = 1.5;  // + and - zoom by this factor
+    static constexpr double kZoomStep = 1.5;   // + and - zoom by this factor
     static constexpr TimeNs kMinimumSpan = 20; // ns visible at the deepest zoom
     static constexpr double kPanStep = 0.1;    // arrow keys and the wheel pan a tenth of the view
 
@@ -31,12 +31,12 @@ public:
     void zoom(double factor, TimeNs anchor);
     void zoomIn(TimeNs anchor) { zoom(kZoomStep, anchor); }
     void zoomOut(TimeNs anchor) { zoom(1.0 / kZoomStep, anchor); }
-    void pan(TimeNs delta);   // not recorded in history
+    void pan(TimeNs delta); // not recorded in history
     void panSteps(double steps) { pan(TimeNs(steps * kPanStep * double(m_visible.duration()))); }
     void fit();
-    bool zoomToSelection();   // false when nothing is selected
-    bool back();              // false when the history is empty
-    void centreOn(TimeNs t);  // keeps the zoom
+    bool zoomToSelection();  // false when nothing is selected
+    bool back();             // false when the history is empty
+    void centreOn(TimeNs t); // keeps the zoom
 
     void setSelection(std::optional<TimeRange> selection);
 

@@ -8,10 +8,10 @@
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
+#include <cstring>
 #include <limits>
 #include <set>
 #include <vector>
-#include <cstring>
 
 namespace rankscope {
 
@@ -30,15 +30,23 @@ struct PayloadTable {
 PayloadTable payloadTableOf(const Report &r, TrackKind kind)
 {
     switch (kind) {
-    case TrackKind::CudaApi: return {r.apiCalls.size(), true, false};
+    case TrackKind::CudaApi:
+        return {r.apiCalls.size(), true, false};
     case TrackKind::Kernel:
-    case TrackKind::NcclKernels: return {r.kernels.size(), true, false};
-    case TrackKind::Memcpy: return {r.memcpys.size(), true, false};
-    case TrackKind::Memset: return {r.memsets.size(), true, false};
-    case TrackKind::Sync: return {r.syncs.size(), true, false};
-    case TrackKind::Nvtx: return {r.nvtx.size(), true, true};
-    case TrackKind::NvtxGpuProjection: return {r.nvtxProjections.size(), true, false};
-    case TrackKind::OsRuntime: return {}; // payloads unused
+    case TrackKind::NcclKernels:
+        return {r.kernels.size(), true, false};
+    case TrackKind::Memcpy:
+        return {r.memcpys.size(), true, false};
+    case TrackKind::Memset:
+        return {r.memsets.size(), true, false};
+    case TrackKind::Sync:
+        return {r.syncs.size(), true, false};
+    case TrackKind::Nvtx:
+        return {r.nvtx.size(), true, true};
+    case TrackKind::NvtxGpuProjection:
+        return {r.nvtxProjections.size(), true, false};
+    case TrackKind::OsRuntime:
+        return {}; // payloads unused
     }
     return {};
 }
@@ -158,8 +166,7 @@ const char *outlineProblem(const Report &r)
 const char *gpuBusyProblem(const Report &r, const std::vector<GpuBusySummary> &summaries)
 {
     for (const GpuBusySummary &g : summaries) {
-        if (!isTraceTime(g.span.start) || !isTraceTime(g.span.end) || g.span.end < g.span.start || g.busy < 0
-            || g.busy > g.span.duration())
+        if (!isTraceTime(g.span.start) || !isTraceTime(g.span.end) || g.span.end < g.span.start || g.busy < 0 || g.busy > g.span.duration())
             return "a GPU busy summary outside its span";
         if (const char *problem = slicesProblem(r, g.runs))
             return problem;
@@ -274,9 +281,8 @@ const char *communicationProblem(const Report &r)
         if (i > 0 && std::pair(c.kernels[i - 1].track, c.kernels[i - 1].event) >= std::pair(k.track, k.event))
             return "communication kernels out of order";
         const SliceTrack &slices = r.tracks[k.track].slices;
-        if (k.collective != r.kernels[slices.payload(k.event)].collective || k.name != slices.name(k.event)
-            || k.start != slices.start(k.event) || k.end != slices.end(k.event)
-            || (k.launch != CommunicationKernel::kNoLaunch && !isTraceTime(k.launch)))
+        if (k.collective != r.kernels[slices.payload(k.event)].collective || k.name != slices.name(k.event) || k.start != slices.start(k.event)
+            || k.end != slices.end(k.event) || (k.launch != CommunicationKernel::kNoLaunch && !isTraceTime(k.launch)))
             return "a communication kernel unlike its kernel record";
     }
     // Every kernel the built-in patterns name is listed, and only those:
@@ -311,9 +317,9 @@ const char *timeSplitsProblem(const Report &r)
     const std::vector<GpuTimeSplit> &splits = r.timeSplits;
     for (const GpuTimeSplit &s : splits) {
         const bool inRange = s.span >= 0 && s.span <= 2 * kTraceTimeLimit && s.busy >= 0 && s.busy <= s.span && s.compute >= 0
-            && s.hiddenCommunication >= 0 && s.hiddenCommunication <= s.communication && s.communication <= s.busy
-            && s.compute <= s.busy - s.exposedCommunication() && s.stepTotal >= 0 && s.longestStep >= 0
-            && s.longestStep <= s.stepTotal && (s.steps > 0 || s.stepTotal == 0) && (s.gpuOperations > 0 || s.busy == 0);
+                             && s.hiddenCommunication >= 0 && s.hiddenCommunication <= s.communication && s.communication <= s.busy
+                             && s.compute <= s.busy - s.exposedCommunication() && s.stepTotal >= 0 && s.longestStep >= 0
+                             && s.longestStep <= s.stepTotal && (s.steps > 0 || s.stepTotal == 0) && (s.gpuOperations > 0 || s.busy == 0);
         if (!inRange)
             return "a GPU time split whose parts do not fit in it";
     }
@@ -346,8 +352,7 @@ const char *nameSummariesProblem(const Report &r)
     if (!std::is_sorted(s.groups.begin(), s.groups.end(), NameSummaries::inOrder))
         return "groups of events out of order";
     for (const NameGroup &g : s.groups) {
-        if (g.kind > kLastTrackKind || std::uint8_t(g.value) > std::uint8_t(GroupedValue::Bytes) || g.name >= strings
-            || g.domain >= strings)
+        if (g.kind > kLastTrackKind || std::uint8_t(g.value) > std::uint8_t(GroupedValue::Bytes) || g.name >= strings || g.domain >= strings)
             return "a group of events of an unknown kind or name";
         if (g.count == 0 || g.first != covered || g.count > s.values.size() - g.first)
             return "a group of events whose values are not where the groups say";

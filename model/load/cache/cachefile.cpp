@@ -1,8 +1,8 @@
 #include "load/cache/cachefile.h"
 
 #include "load/cache/cachechecks.h"
-#include "load/cache/checkedcaches.h"
 #include "load/cache/cachestreams.h"
+#include "load/cache/checkedcaches.h"
 #include "load/cache/reportfields.h"
 
 #include "core/safefiles.h"
@@ -16,8 +16,8 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
-#include <limits>
 #include <fcntl.h>
+#include <limits>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -119,10 +119,9 @@ FileDescriptor privateCopyOf(int from, std::uint64_t bytes, QString *whyNot)
 // Remembers the cache just renamed to `cachePath` as checked
 // (CheckedCaches::rememberWritten), if it is still the file this process
 // wrote and no one but its owner, this user, may write it.
-void rememberWrittenCache(const QString &cachePath, const struct stat &written, std::uint64_t bodyChecksum,
-                          const CheckedCaches &checked)
+void rememberWrittenCache(const QString &cachePath, const struct stat &written, std::uint64_t bodyChecksum, const CheckedCaches &checked)
 {
-    struct stat now {};
+    struct stat now { };
     const FileDescriptor cache = openRegularFileToRead(cachePath, &now, nullptr);
     if (!cache.isOpen())
         return;
@@ -167,14 +166,16 @@ struct SummaryColumnsVerifier {
     ChunkVerifier &verifier;
     bool sound = true;
 
-    template<class T>
+    template <class T>
     void operator()(const Column<T> &column)
     {
         sound = sound && verifier.verify(column.data(), column.size() * sizeof(T));
     }
-    template<class T>
-    void operator()(const T &) {}
-    template<class T, class Each>
+    template <class T>
+    void operator()(const T &)
+    {
+    }
+    template <class T, class Each>
     void list(const std::vector<T> &items, Each &&each)
     {
         for (const T &item : items)
@@ -229,7 +230,7 @@ CacheKey CacheKey::of(const QString &tracePath)
     CacheKey key;
     const QFileInfo info(tracePath);
     key.sourcePath = info.canonicalFilePath().isEmpty() ? info.absoluteFilePath() : info.canonicalFilePath();
-    struct stat st {};
+    struct stat st { };
     if (::stat(QFile::encodeName(tracePath).constData(), &st) == 0) {
         key.sourceBytes = std::int64_t(st.st_size);
         key.sourceModifiedNs = std::int64_t(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec;
@@ -242,7 +243,7 @@ bool CacheKey::hashContent()
 {
     // The trace is the user's choice: a link to it is followed, but only a
     // regular file is read (not a FIFO someone named like a trace).
-    struct stat st {};
+    struct stat st { };
     const FileDescriptor fd = openRegularFileToRead(sourcePath, &st, nullptr, true);
     if (!fd.isOpen() || std::int64_t(st.st_size) != sourceBytes
         || std::int64_t(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec != sourceModifiedNs)
@@ -292,7 +293,7 @@ QString writeIndexCache(const Report &report, const CacheKey &key, const QString
         return QStringLiteral("cannot write %1: %2").arg(cachePath, QString::fromStdString(e.what()));
     }
     // The file this process wrote, whatever name it has until the commit.
-    struct stat written {};
+    struct stat written { };
     const bool statted = ::fstat(file.handle(), &written) == 0;
     if (!file.commit())
         return QStringLiteral("cannot write %1: %2").arg(cachePath, file.errorString());
@@ -333,7 +334,7 @@ std::uint64_t largestCacheFor(std::int64_t sourceBytes)
     constexpr std::uint64_t kTimesTheTrace = 64, kAtLeast = std::uint64_t(256) << 20;
     const auto bytes = std::uint64_t(std::max<std::int64_t>(sourceBytes, 0));
     return bytes > (std::numeric_limits<std::uint64_t>::max() - kAtLeast) / kTimesTheTrace ? std::numeric_limits<std::uint64_t>::max()
-                                                                                            : bytes * kTimesTheTrace + kAtLeast;
+                                                                                           : bytes * kTimesTheTrace + kAtLeast;
 }
 
 CacheOpenResult openIndexCache(const QString &cachePath, const CacheKey &key, const CheckedCaches *checked, CacheOpenDepth depth,
@@ -342,7 +343,7 @@ CacheOpenResult openIndexCache(const QString &cachePath, const CacheKey &key, co
     QElapsedTimer timer;
     timer.start();
     auto mapped = std::make_shared<MappedCacheFile>();
-    struct stat status {};
+    struct stat status { };
     QString whyNot;
     mapped->file = openRegularFileToRead(cachePath, &status, &whyNot);
     if (!mapped->file.isOpen())
@@ -375,7 +376,8 @@ CacheOpenResult openIndexCache(const QString &cachePath, const CacheKey &key, co
     if (!ownCache) {
         if (std::uint64_t(status.st_size) > largestCacheFor(key.sourceBytes))
             return refused(QStringLiteral("written by %1 and %2 long, more than a cache of this %3 trace can be: not copied")
-                               .arg(writtenBy, formatBinarySize(std::uint64_t(status.st_size)), formatBinarySize(std::uint64_t(std::max<std::int64_t>(key.sourceBytes, 0)))));
+                               .arg(writtenBy, formatBinarySize(std::uint64_t(status.st_size)),
+                                    formatBinarySize(std::uint64_t(std::max<std::int64_t>(key.sourceBytes, 0)))));
         CacheKey hashed = key;
         if (!hashed.sourceContentHash && !hashed.hashContent())
             return refused(QStringLiteral("written by %1, and the trace cannot be read to check that the cache is of its content").arg(writtenBy));
@@ -392,8 +394,7 @@ CacheOpenResult openIndexCache(const QString &cachePath, const CacheKey &key, co
     const int fd = mapped->file.get();
     const auto fileBytes = std::uint64_t(status.st_size);
     const std::uint64_t chunks = cacheChunkCount(header.bodyBytes);
-    const std::optional<CacheFileIdentity> identity =
-        ownCache ? identityOfCacheFile(fd, header.bodyChecksum, header.formatVersion) : std::nullopt;
+    const std::optional<CacheFileIdentity> identity = ownCache ? identityOfCacheFile(fd, header.bodyChecksum, header.formatVersion) : std::nullopt;
     const bool passedBefore = checked && identity && checked->passed(cachePath, *identity);
     const bool summariesOnly = !passedBefore && depth == CacheOpenDepth::Summaries;
     std::vector<std::uint64_t> chunkHashes;
@@ -429,7 +430,8 @@ CacheOpenResult openIndexCache(const QString &cachePath, const CacheKey &key, co
         QString sourcePath;
         reader(sourcePath);
         if (sourcePath != key.sourcePath)
-            return refused(QStringLiteral("written for another file (%1)").arg(sourcePath.simplified().left(300))); // one line, whatever the cache holds
+            return refused(
+                QStringLiteral("written for another file (%1)").arg(sourcePath.simplified().left(300))); // one line, whatever the cache holds
         ReportCacheAccess::report(reader, *report);
         if (!reader.atEnd())
             throw CacheDamaged("bytes are left over after the report");

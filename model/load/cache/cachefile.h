@@ -108,8 +108,7 @@ class CheckedCaches;
 // unless `key` has it). With `checked`, the new cache is remembered there
 // as checked (its next open only maps it) when only its owner, this user,
 // may write it. Returns an error, empty on success.
-QString writeIndexCache(const Report &report, const CacheKey &key, const QString &cachePath,
-                        const CheckedCaches *checked = nullptr);
+QString writeIndexCache(const Report &report, const CacheKey &key, const QString &cachePath, const CheckedCaches *checked = nullptr);
 
 // For tests and the fuzzer: makes a cache file's header agree with its body
 // (the checksums) and, when given, with `key`'s size, modification time and

@@ -11,8 +11,8 @@
 // touching every column's page scattered through a file of tens of MB: from
 // a cold disk that is one read per cache instead of one per column.
 #include "core/column.h"
-#include "load/cache/chunkhash.h"
 #include "core/timetypes.h"
+#include "load/cache/chunkhash.h"
 
 #include <QIODevice>
 #include <QString>
@@ -43,9 +43,9 @@ public:
 
     // Appends to `file` from its current position; `offset` is that
     // position's place in the cache file (for the columns' alignment).
-    CacheWriter(QIODevice &file, std::uint64_t offset) : m_file(file), m_offset(offset) {}
+    CacheWriter(QIODevice &file, std::uint64_t offset) : m_file(file), m_offset(offset) { }
 
-    template<class T>
+    template <class T>
     void operator()(const Column<T> &column)
     {
         pad();
@@ -65,14 +65,14 @@ public:
     {
         list(texts, [this](const QString &text) { (*this)(text); });
     }
-    template<class T>
+    template <class T>
     void operator()(const std::optional<T> &value)
     {
         (*this)(value.has_value());
         if (value)
             (*this)(*value);
     }
-    template<class K, class T>
+    template <class K, class T>
     void operator()(const std::map<K, T> &map)
     {
         (*this)(std::uint64_t(map.size()));
@@ -86,21 +86,19 @@ public:
         const std::uint8_t byte = value ? 1 : 0;
         outline(&byte, 1);
     }
-    template<class T>
-        requires std::is_trivially_copyable_v<T> && (!std::is_same_v<T, bool>)
-    void operator()(const T &value)
-    {
-        outline(&value, sizeof value);
-    }
-    template<class T, class Each>
+    template <class T>
+    requires std::is_trivially_copyable_v<T> &&(!std::is_same_v<T, bool>)void operator()(const T &value) { outline(&value, sizeof value); }
+    template <class T, class Each>
     void list(const std::vector<T> &items, Each &&each)
     {
         (*this)(std::uint64_t(items.size()));
         for (const T &item : items)
             each(item);
     }
-    template<class A, class B, class C>
-    void checkStrings(const A &, const B &, const C &) {}
+    template <class A, class B, class C>
+    void checkStrings(const A &, const B &, const C &)
+    {
+    }
 
     // Writes the outline and its length after the columns; call once, last.
     void finishOutline()
@@ -165,7 +163,7 @@ public:
         verified(m_outline.data(), m_outline.size());
     }
 
-    template<class T>
+    template <class T>
     void operator()(Column<T> &column)
     {
         const std::uint64_t count = number<std::uint64_t>(), place = number<std::uint64_t>();
@@ -188,7 +186,7 @@ public:
     {
         list(texts, [this](QString &text) { (*this)(text); });
     }
-    template<class T>
+    template <class T>
     void operator()(std::optional<T> &value)
     {
         bool present = false;
@@ -197,7 +195,7 @@ public:
         if (present)
             (*this)(value.emplace());
     }
-    template<class K, class T>
+    template <class K, class T>
     void operator()(std::map<K, T> &map)
     {
         const std::uint64_t count = number<std::uint64_t>();
@@ -219,13 +217,9 @@ public:
             throw CacheDamaged("a flag is neither 0 nor 1");
         value = byte == 1;
     }
-    template<class T>
-        requires std::is_trivially_copyable_v<T> && (!std::is_same_v<T, bool>)
-    void operator()(T &value)
-    {
-        value = number<T>();
-    }
-    template<class T, class Each>
+    template <class T>
+    requires std::is_trivially_copyable_v<T> &&(!std::is_same_v<T, bool>)void operator()(T &value) { value = number<T>(); }
+    template <class T, class Each>
     void list(std::vector<T> &items, Each &&each)
     {
         const std::uint64_t count = number<std::uint64_t>();
@@ -255,7 +249,7 @@ private:
             throw CacheDamaged("checksum mismatch");
     }
     std::size_t remaining() const { return m_outline.size() - m_at; }
-    template<class T>
+    template <class T>
     T number()
     {
         if (sizeof(T) > remaining())

@@ -1,9 +1,9 @@
 #include "load/cache/checkedcaches.h"
 
+#include "core/safefiles.h"
 #include <QCryptographicHash>
 #include <QDir>
 #include <QFileInfo>
-#include "core/safefiles.h"
 
 #include <ctime>
 #include <sys/stat.h>
@@ -17,11 +17,14 @@ namespace {
 // file named by a hash of another path is not taken as this one's).
 constexpr char kRecordMagic[8] = {'R', 'S', 'C', 'H', 'E', 'C', 'K', '1'};
 
-std::int64_t nsOf(const timespec &t) { return std::int64_t(t.tv_sec) * 1'000'000'000 + t.tv_nsec; }
+std::int64_t nsOf(const timespec &t)
+{
+    return std::int64_t(t.tv_sec) * 1'000'000'000 + t.tv_nsec;
+}
 
 std::int64_t nowNs()
 {
-    timespec now {};
+    timespec now{};
     ::clock_gettime(CLOCK_REALTIME, &now);
     return nsOf(now);
 }
@@ -38,7 +41,7 @@ QByteArray recordOf(const QString &cachePath, const CacheFileIdentity &identity)
 
 std::optional<CacheFileIdentity> identityOfCacheFile(int fd, std::uint64_t bodyChecksum, std::uint32_t formatVersion)
 {
-    struct stat st {};
+    struct stat st { };
     if (::fstat(fd, &st) != 0)
         return std::nullopt;
     CacheFileIdentity identity;
@@ -54,8 +57,7 @@ std::optional<CacheFileIdentity> identityOfCacheFile(int fd, std::uint64_t bodyC
 
 QString CheckedCaches::recordPathFor(const QString &cachePath) const
 {
-    const QByteArray digest =
-        QCryptographicHash::hash(QFileInfo(cachePath).absoluteFilePath().toUtf8(), QCryptographicHash::Sha1).toHex();
+    const QByteArray digest = QCryptographicHash::hash(QFileInfo(cachePath).absoluteFilePath().toUtf8(), QCryptographicHash::Sha1).toHex();
     return QDir(m_directory).filePath(QString::fromLatin1(digest.left(24)) + QStringLiteral(".checked"));
 }
 
@@ -65,7 +67,7 @@ bool CheckedCaches::passed(const QString &cachePath, const CacheFileIdentity &id
         return false;
     // A record is taken only from a file of this user's that no one else
     // can write: one planted in a folder others share would skip the checks.
-    struct stat status {};
+    struct stat status { };
     const FileDescriptor record = openRegularFileToRead(recordPathFor(cachePath), &status, nullptr);
     if (!record.isOpen() || !onlyThisUserMayWrite(status))
         return false;

@@ -49,8 +49,7 @@ public:
     static constexpr std::int64_t kSettleNs = 2'000'000'000;
 
     // `settleNs`: kSettleNs, shorter only in tests.
-    explicit CheckedCaches(QString directory, std::int64_t settleNs = kSettleNs)
-        : m_directory(std::move(directory)), m_settleNs(settleNs) {}
+    explicit CheckedCaches(QString directory, std::int64_t settleNs = kSettleNs) : m_directory(std::move(directory)), m_settleNs(settleNs) { }
     bool isEnabled() const { return !m_directory.isEmpty(); }
 
     // Whether the cache at `cachePath` passed every check with exactly this identity.

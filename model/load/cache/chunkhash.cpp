@@ -2,11 +2,10 @@
 
 #include "load/workerpool.h"
 
-
 #include <algorithm>
 #include <atomic>
-#include <memory>
 #include <fcntl.h>
+#include <memory>
 #include <unistd.h>
 #include <xxhash.h>
 

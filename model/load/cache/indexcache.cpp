@@ -1,8 +1,8 @@
 #include "load/cache/indexcache.h"
 
+#include "core/safefiles.h"
 #include "load/cache/cachefile.h"
 #include "load/cache/checkedcaches.h"
-#include "core/safefiles.h"
 
 #include <QCryptographicHash>
 #include <QDir>
@@ -103,8 +103,7 @@ LoadResult openedFromCache(const QString &path, CacheAttempt &&attempt, const Lo
 
 } // namespace
 
-LoadResult loadThroughIndexCache(const QString &path, const LoadControl &control,
-                                 const std::function<LoadResult()> &load)
+LoadResult loadThroughIndexCache(const QString &path, const LoadControl &control, const std::function<LoadResult()> &load)
 {
     const CacheKey key = CacheKey::of(path);
     const CheckedCaches checked(control.checkedCachesDirectory);

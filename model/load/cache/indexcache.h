@@ -46,7 +46,6 @@ QString indexCachePathFor(const QString &directory, const CacheKey &key);
 // replaced, and the report notes why). A cache there of a writer the user
 // does not trust is left alone: the trace's cache in
 // control.privateIndexCacheDirectory is read, or written, instead.
-LoadResult loadThroughIndexCache(const QString &path, const LoadControl &control,
-                                 const std::function<LoadResult()> &load);
+LoadResult loadThroughIndexCache(const QString &path, const LoadControl &control, const std::function<LoadResult()> &load);
 
 } // namespace rankscope

@@ -9,44 +9,91 @@
 namespace rankscope {
 
 struct ReportCacheAccess {
-    template<class V, class R>
+    template <class V, class R>
     static void report(V &v, R &r)
     {
         v(r.filePath);
         metadata(v, r.meta);
         strings(v, r.strings);
-        v.list(r.processes, [&](auto &p) { v(p.pid); v(p.name); });
-        v.list(r.threads, [&](auto &t) { v(t.tid); v(t.pid); v(t.name); });
+        v.list(r.processes, [&](auto &p) {
+            v(p.pid);
+            v(p.name);
+        });
+        v.list(r.threads, [&](auto &t) {
+            v(t.tid);
+            v(t.pid);
+            v(t.name);
+        });
         v.list(r.gpus, [&](auto &g) {
-            v(g.id); v(g.name); v(g.smCount); v(g.totalMemory); v(g.computeMajor); v(g.computeMinor);
-            v(g.busLocation); v(g.uuid);
+            v(g.id);
+            v(g.name);
+            v(g.smCount);
+            v(g.totalMemory);
+            v(g.computeMajor);
+            v(g.computeMinor);
+            v(g.busLocation);
+            v(g.uuid);
         });
         v.list(r.tracks, [&](auto &t) {
-            v(t.kind); v(t.pid); v(t.tid); v(t.deviceId); v(t.streamId); v(t.contextId); v(t.domainId);
+            v(t.kind);
+            v(t.pid);
+            v(t.tid);
+            v(t.deviceId);
+            v(t.streamId);
+            v(t.contextId);
+            v(t.domainId);
             v(t.domainName);
             sliceTrack(v, t.slices);
         });
         v.list(r.counters, [&](auto &c) { counterTrack(v, c); });
-        v.list(r.diagnostics, [&](auto &d) { v(d.severity); v(d.timestamp); v(d.text); });
-        v(r.kernels); v(r.kernelConfigs); v(r.memcpys); v(r.memsets); v(r.syncs); v(r.apiCalls); v(r.nvtx);
-        v(r.nvtxProjections); v(r.collectives); v(r.flows); v(r.apiByCorrelation); v(r.gpuByCorrelation);
-        v(r.memcpyKindLabels); v(r.memoryKindLabels);
+        v.list(r.diagnostics, [&](auto &d) {
+            v(d.severity);
+            v(d.timestamp);
+            v(d.text);
+        });
+        v(r.kernels);
+        v(r.kernelConfigs);
+        v(r.memcpys);
+        v(r.memsets);
+        v(r.syncs);
+        v(r.apiCalls);
+        v(r.nvtx);
+        v(r.nvtxProjections);
+        v(r.collectives);
+        v(r.flows);
+        v(r.apiByCorrelation);
+        v(r.gpuByCorrelation);
+        v(r.memcpyKindLabels);
+        v(r.memoryKindLabels);
         v.list(r.gpuBusy, [&](auto &g) { gpuBusySummary(v, g); });
-        v(r.communication.present); v(r.communication.kernels);
+        v(r.communication.present);
+        v(r.communication.kernels);
         v.list(r.communication.otherGpuBusy, [&](auto &g) { gpuBusySummary(v, g); });
-        v(r.sampling.frames); v(r.sampling.chainFrames); v(r.sampling.chainStarts); v(r.sampling.samples);
-        v(r.sampling.threads); v(r.sampling.backtraces);
+        v(r.sampling.frames);
+        v(r.sampling.chainFrames);
+        v(r.sampling.chainStarts);
+        v(r.sampling.samples);
+        v(r.sampling.threads);
+        v(r.sampling.backtraces);
         nameSummaries(v, r);
         timeSplits(v, r);
     }
 
     // Like the name summaries: built as the cache is written.
-    template<class V, class R>
+    template <class V, class R>
     static void timeSplits(V &v, R &r)
     {
         const auto fields = [&](auto &s) {
-            v(s.pid); v(s.gpuOperations); v(s.span); v(s.busy); v(s.compute); v(s.communication);
-            v(s.hiddenCommunication); v(s.steps); v(s.stepTotal); v(s.longestStep);
+            v(s.pid);
+            v(s.gpuOperations);
+            v(s.span);
+            v(s.busy);
+            v(s.compute);
+            v(s.communication);
+            v(s.hiddenCommunication);
+            v(s.steps);
+            v(s.stepTotal);
+            v(s.longestStep);
             for (auto &bytes : s.bytesByCopyKind)
                 v(bytes);
         };
@@ -60,57 +107,106 @@ struct ReportCacheAccess {
         v.list(r.timeSplits, fields);
     }
 
-    template<class V, class G>
+    template <class V, class G>
     static void gpuBusySummary(V &v, G &g)
     {
-        v(g.pid); v(g.deviceId); v(g.span); v(g.busy); sliceTrack(v, g.runs);
+        v(g.pid);
+        v(g.deviceId);
+        v(g.span);
+        v(g.busy);
+        sliceTrack(v, g.runs);
     }
 
     // A report parsed now has none: they are built as its cache is written.
-    template<class V, class R>
+    template <class V, class R>
     static void nameSummaries(V &v, R &r)
     {
         if constexpr (V::kWriting) {
             if (!r.byName.present) {
                 const NameSummaries built = summarizeByName(r);
-                v(built.present); v(built.groups); v(built.values);
+                v(built.present);
+                v(built.groups);
+                v(built.values);
                 return;
             }
         }
-        v(r.byName.present); v(r.byName.groups); v(r.byName.values);
+        v(r.byName.present);
+        v(r.byName.groups);
+        v(r.byName.values);
     }
 
-    template<class V, class M>
+    template <class V, class M>
     static void metadata(V &v, M &m)
     {
-        v(m.format); v(m.productVersion); v(m.schemaVersion); v(m.hostName); v(m.utcStartNs);
-        v(m.analysisRange); v(m.environmentRank); v(m.mpiRankByPid); v(m.declaredRank); v(m.worldSize);
+        v(m.format);
+        v(m.productVersion);
+        v(m.schemaVersion);
+        v(m.hostName);
+        v(m.utcStartNs);
+        v(m.analysisRange);
+        v(m.environmentRank);
+        v(m.mpiRankByPid);
+        v(m.declaredRank);
+        v(m.worldSize);
         v(m.distributedBackend);
-        v.list(m.processGroups, [&](auto &g) { v(g.name); v(g.description); v(g.size); v(g.ranks); });
-        v(m.source); v(m.microsecondTimestamps); v(m.rawTimeOrigin); v(m.sourceEventCounts);
+        v.list(m.processGroups, [&](auto &g) {
+            v(g.name);
+            v(g.description);
+            v(g.size);
+            v(g.ranks);
+        });
+        v(m.source);
+        v(m.microsecondTimestamps);
+        v(m.rawTimeOrigin);
+        v(m.sourceEventCounts);
     }
 
-    template<class V, class S>
+    template <class V, class S>
     static void sliceTrack(V &v, S &s)
     {
-        v(s.m_start); v(s.m_end); v(s.m_name); v(s.m_payload); v(s.m_depth);
-        v(s.m_payloadBase); v(s.m_payloadStep); v(s.m_maxDepth); v(s.m_extent);
-        v(s.m_index.m_oddMaxEnd); v(s.m_index.m_maxLevel);
+        v(s.m_start);
+        v(s.m_end);
+        v(s.m_name);
+        v(s.m_payload);
+        v(s.m_depth);
+        v(s.m_payloadBase);
+        v(s.m_payloadStep);
+        v(s.m_maxDepth);
+        v(s.m_extent);
+        v(s.m_index.m_oddMaxEnd);
+        v(s.m_index.m_maxLevel);
         lod(v, s.m_lod);
-        v.list(s.m_depthRows, [&](auto &row) { v(row.events); lod(v, row.lod); });
+        v.list(s.m_depthRows, [&](auto &row) {
+            v(row.events);
+            lod(v, row.lod);
+        });
     }
 
-    template<class V, class L>
+    template <class V, class L>
     static void lod(V &v, L &l)
     {
-        v.list(l.m_levels, [&](auto &level) { v(level.width); v(level.bucket); v(level.count); v(level.busy); v(level.longest); });
+        v.list(l.m_levels, [&](auto &level) {
+            v(level.width);
+            v(level.bucket);
+            v(level.count);
+            v(level.busy);
+            v(level.longest);
+        });
     }
 
-    template<class V, class C>
+    template <class V, class C>
     static void counterTrack(V &v, C &c)
     {
-        v(c.name); v(c.unit); v(c.pid); v(c.deviceId); v(c.time); v(c.value);
-        v(c.m_blockLargest); v(c.m_superBlockLargest); v(c.m_largest); v(c.m_smallest);
+        v(c.name);
+        v(c.unit);
+        v(c.pid);
+        v(c.deviceId);
+        v(c.time);
+        v(c.value);
+        v(c.m_blockLargest);
+        v(c.m_superBlockLargest);
+        v(c.m_largest);
+        v(c.m_smallest);
     }
 
     // What a report opened from its summaries keeps of a track: the range
@@ -170,7 +266,7 @@ struct ReportCacheAccess {
 
     // Texts as one block with offsets (mapped as they are), and the lookup
     // slots, which are only valid with the hash function that filled them.
-    template<class V, class T>
+    template <class V, class T>
     static void strings(V &v, T &t)
     {
         if constexpr (V::kWriting) {
@@ -187,10 +283,14 @@ struct ReportCacheAccess {
             // Released after the load (StringTable::releaseLookup()): built
             // again for the cache, whose reader looks strings up.
             const Column<std::uint32_t> builtSlots = t.m_slots.empty() ? t.buildSlots(T::slotCountFor(t.size())) : Column<std::uint32_t>();
-            v(offsets); v(texts); v(t.m_slots.empty() ? builtSlots : t.m_slots);
+            v(offsets);
+            v(texts);
+            v(t.m_slots.empty() ? builtSlots : t.m_slots);
             v(std::uint64_t(StringTable::hashOf("rankscope")));
         } else {
-            v(t.m_mappedOffset); v(t.m_mappedText); v(t.m_slots);
+            v(t.m_mappedOffset);
+            v(t.m_mappedText);
+            v(t.m_slots);
             std::uint64_t hashProbe = 0;
             v(hashProbe);
             t.m_address.clear();

@@ -168,7 +168,8 @@ bool EventArrayScanner::feed(std::string_view bytes)
                 m_partBegin = base + i + 1;
             }
             break;
-        default: break;
+        default:
+            break;
         }
     }
     return true;
@@ -183,8 +184,7 @@ void EventArrayScanner::finish()
     m_stopped = true;
 }
 
-EventArrayScan scanEventArrays(std::string_view json, std::size_t partBytes,
-                               const std::function<bool(EventPart)> &onPart)
+EventArrayScan scanEventArrays(std::string_view json, std::size_t partBytes, const std::function<bool(EventPart)> &onPart)
 {
     EventArrayScanner scanner(partBytes, onPart);
     if (scanner.feed(json))

@@ -71,12 +71,11 @@ private:
     // Inside a string across feeds: whether the next byte is escaped, and
     // whether its text is kept (a key at the top of the object).
     bool m_inString = false, m_escapeNext = false, m_keepString = false;
-    std::string m_string;     // the kept text, up to a few bytes more than "traceEvents"
+    std::string m_string;      // the kept text, up to a few bytes more than "traceEvents"
     bool m_lastWasKey = false; // m_string is the last top-level string, nothing opened since
 };
 
 // Scans a whole document at once.
-EventArrayScan scanEventArrays(std::string_view json, std::size_t partBytes,
-                               const std::function<bool(EventPart)> &onPart);
+EventArrayScan scanEventArrays(std::string_view json, std::size_t partBytes, const std::function<bool(EventPart)> &onPart);
 
 } // namespace rankscope::kineto

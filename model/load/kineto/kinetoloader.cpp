@@ -1,14 +1,14 @@
 #include "load/kineto/kinetoloader.h"
 
 #include "core/narrowing.h"
+#include "core/units.h"
 #include "load/derivedtracks.h"
-#include "load/sidetableorder.h"
 #include "load/gzipreader.h"
-#include "load/textsource.h"
 #include "load/kernelconfigs.h"
 #include "load/kineto/kinetoparser.h"
-#include "core/units.h"
 #include "load/memorycheck.h"
+#include "load/sidetableorder.h"
+#include "load/textsource.h"
 #include "load/trackregistry.h"
 #include "load/workerpool.h"
 
@@ -28,11 +28,11 @@ using kineto::kNone;
 int dtypeSize(std::string_view dtype)
 {
     static const std::map<std::string_view, int> sizes{
-        {"Float", 4}, {"float", 4}, {"Double", 8}, {"double", 8}, {"Half", 2}, {"BFloat16", 2},
-        {"Int", 4}, {"int", 4}, {"Long", 8}, {"long int", 8}, {"Short", 2}, {"Char", 1}, {"Byte", 1},
-        {"Bool", 1}, {"ComplexFloat", 8}, {"ComplexDouble", 16}, {"ComplexHalf", 4},
-        {"Float8_e4m3fn", 1}, {"Float8_e5m2", 1}, {"Float8_e4m3fnuz", 1}, {"Float8_e5m2fnuz", 1},
-        {"UInt16", 2}, {"UInt32", 4}, {"UInt64", 8}};
+        {"Float", 4},           {"float", 4},       {"Double", 8},        {"double", 8},      {"Half", 2},
+        {"BFloat16", 2},        {"Int", 4},         {"int", 4},           {"Long", 8},        {"long int", 8},
+        {"Short", 2},           {"Char", 1},        {"Byte", 1},          {"Bool", 1},        {"ComplexFloat", 8},
+        {"ComplexDouble", 16},  {"ComplexHalf", 4}, {"Float8_e4m3fn", 1}, {"Float8_e5m2", 1}, {"Float8_e4m3fnuz", 1},
+        {"Float8_e5m2fnuz", 1}, {"UInt16", 2},      {"UInt32", 4},        {"UInt64", 8}};
     const auto it = sizes.find(dtype);
     return it == sizes.end() ? 0 : it->second;
 }
@@ -82,16 +82,32 @@ Category categoryOf(std::string_view cat, std::string_view &domain)
         std::string_view text;
         bool operator==(std::string_view lowerName) const { return equalsNoCase(text, lowerName); }
     } lower{cat};
-    if (lower == "cpu_op" || lower == "operator") { domain = "cpu_op"; return Category::CpuRange; }
-    if (lower == "user_annotation") { domain = "user_annotation"; return Category::CpuRange; }
-    if (lower == "python_function") { domain = "python_function"; return Category::CpuRange; }
-    if (lower == "cuda_runtime" || lower == "runtime") return Category::CudaRuntime;
-    if (lower == "cuda_driver") return Category::CudaDriver;
-    if (lower == "kernel") return Category::Kernel;
-    if (lower == "gpu_memcpy" || lower == "memcpy") return Category::Memcpy;
-    if (lower == "gpu_memset" || lower == "memset") return Category::Memset;
-    if (lower == "gpu_user_annotation") return Category::GpuAnnotation;
-    if (lower == "cuda_sync") return Category::Sync;
+    if (lower == "cpu_op" || lower == "operator") {
+        domain = "cpu_op";
+        return Category::CpuRange;
+    }
+    if (lower == "user_annotation") {
+        domain = "user_annotation";
+        return Category::CpuRange;
+    }
+    if (lower == "python_function") {
+        domain = "python_function";
+        return Category::CpuRange;
+    }
+    if (lower == "cuda_runtime" || lower == "runtime")
+        return Category::CudaRuntime;
+    if (lower == "cuda_driver")
+        return Category::CudaDriver;
+    if (lower == "kernel")
+        return Category::Kernel;
+    if (lower == "gpu_memcpy" || lower == "memcpy")
+        return Category::Memcpy;
+    if (lower == "gpu_memset" || lower == "memset")
+        return Category::Memset;
+    if (lower == "gpu_user_annotation")
+        return Category::GpuAnnotation;
+    if (lower == "cuda_sync")
+        return Category::Sync;
     return Category::Ignored;
 }
 
@@ -99,7 +115,7 @@ MemoryKind memoryKindNamed(std::string_view name)
 {
     static const std::pair<std::string_view, MemoryKind> kinds[] = {
         {"Pageable", MemoryKind::Pageable}, {"Pinned", MemoryKind::Pinned}, {"Device Static", MemoryKind::DeviceStatic},
-        {"Device", MemoryKind::Device}, {"Array", MemoryKind::Array}, {"Managed Static", MemoryKind::ManagedStatic},
+        {"Device", MemoryKind::Device},     {"Array", MemoryKind::Array},   {"Managed Static", MemoryKind::ManagedStatic},
         {"Managed", MemoryKind::Managed}};
     for (const auto &[label, kind] : kinds)
         if (name == label)
@@ -111,9 +127,8 @@ MemoryKind memoryKindNamed(std::string_view name)
 void parseMemcpyName(std::string_view name, MemcpyRecord &m)
 {
     static const std::pair<std::string_view, MemcpyKind> kinds[] = {
-        {"HtoD", MemcpyKind::HtoD}, {"DtoH", MemcpyKind::DtoH}, {"DtoD", MemcpyKind::DtoD}, {"HtoH", MemcpyKind::HtoH},
-        {"PtoP", MemcpyKind::PtoP}, {"HtoA", MemcpyKind::HtoA}, {"AtoH", MemcpyKind::AtoH}, {"AtoA", MemcpyKind::AtoA},
-        {"AtoD", MemcpyKind::AtoD}, {"DtoA", MemcpyKind::DtoA}};
+        {"HtoD", MemcpyKind::HtoD}, {"DtoH", MemcpyKind::DtoH}, {"DtoD", MemcpyKind::DtoD}, {"HtoH", MemcpyKind::HtoH}, {"PtoP", MemcpyKind::PtoP},
+        {"HtoA", MemcpyKind::HtoA}, {"AtoH", MemcpyKind::AtoH}, {"AtoA", MemcpyKind::AtoA}, {"AtoD", MemcpyKind::AtoD}, {"DtoA", MemcpyKind::DtoA}};
     std::string_view rest = name.substr(std::min(name.size(), std::string_view("Memcpy ").size()));
     const std::string_view token = rest.substr(0, rest.find(' '));
     for (const auto &[label, kind] : kinds)
@@ -129,13 +144,16 @@ void parseMemcpyName(std::string_view name, MemcpyRecord &m)
 
 SyncKind syncKindNamed(std::string_view name)
 {
-    if (name == "Stream Sync") return SyncKind::StreamSync;
-    if (name == "Event Sync") return SyncKind::EventSync;
-    if (name == "Context Sync") return SyncKind::ContextSync;
-    if (name == "Stream Wait Event") return SyncKind::StreamWaitEvent;
+    if (name == "Stream Sync")
+        return SyncKind::StreamSync;
+    if (name == "Event Sync")
+        return SyncKind::EventSync;
+    if (name == "Context Sync")
+        return SyncKind::ContextSync;
+    if (name == "Stream Wait Event")
+        return SyncKind::StreamWaitEvent;
     return SyncKind::Unknown;
 }
-
 
 // Kineto writes some thread ids negative; the magnitude names the thread
 // (computed unsigned: -INT64_MIN does not exist). Absent reads as 0.
@@ -149,7 +167,7 @@ std::uint32_t threadIdOf(std::int64_t tid)
 // Fills a Report from the parsed events.
 class KinetoBuilder {
 public:
-    explicit KinetoBuilder(Report &r) : m_report(r), m_tracks(r), m_configs(r.kernelConfigs) {}
+    explicit KinetoBuilder(Report &r) : m_report(r), m_tracks(r), m_configs(r.kernelConfigs) { }
 
     void add(const KinetoEvent &e)
     {
@@ -158,14 +176,25 @@ public:
             count = m_categoryCounts.emplace(std::string(e.cat), 0).first;
         ++count->second;
         switch (e.ph) {
-        case 'X': addComplete(e); break;
-        case 'M': addMetadata(e); break;
+        case 'X':
+            addComplete(e);
+            break;
+        case 'M':
+            addMetadata(e);
+            break;
         case 'i':
-        case 'I': addInstant(e); break;
-        case 'C': addCounter(e); break;
+        case 'I':
+            addInstant(e);
+            break;
+        case 'C':
+            addCounter(e);
+            break;
         case 's':
-        case 'f': addFlowPoint(e); break;
-        default: break;
+        case 'f':
+            addFlowPoint(e);
+            break;
+        default:
+            break;
         }
     }
 
@@ -184,7 +213,7 @@ private:
         StringId name = StringTable::kEmpty;
         std::uint32_t pid = 0, tid = 0;
         std::uint32_t externalId = 0, correlation = 0;
-        int device = 0;          // GPU events: the device
+        int device = 0;           // GPU events: the device
         std::uint32_t stream = 0; // GPU events: the stream
     };
     void addComplete(const KinetoEvent &e);
@@ -252,15 +281,30 @@ void KinetoBuilder::addComplete(const KinetoEvent &e)
     c.device = int(e.device != kNone ? e.device : e.pid);
     c.stream = std::uint32_t(e.stream != kNone && e.stream >= 0 ? e.stream : c.tid);
     switch (category) {
-    case Category::CpuRange: addCpuRange(c, domain); break;
+    case Category::CpuRange:
+        addCpuRange(c, domain);
+        break;
     case Category::CudaRuntime:
-    case Category::CudaDriver: addApiCall(c, category == Category::CudaDriver ? EventClass::CudaDriver : EventClass::CudaRuntime); break;
-    case Category::Kernel: addKernel(c, e); break;
-    case Category::Memcpy: addMemcpy(c, e); break;
-    case Category::Memset: addMemset(c, e); break;
-    case Category::GpuAnnotation: addGpuAnnotation(c); break;
-    case Category::Sync: addSync(c, e); break;
-    case Category::Ignored: break;
+    case Category::CudaDriver:
+        addApiCall(c, category == Category::CudaDriver ? EventClass::CudaDriver : EventClass::CudaRuntime);
+        break;
+    case Category::Kernel:
+        addKernel(c, e);
+        break;
+    case Category::Memcpy:
+        addMemcpy(c, e);
+        break;
+    case Category::Memset:
+        addMemset(c, e);
+        break;
+    case Category::GpuAnnotation:
+        addGpuAnnotation(c);
+        break;
+    case Category::Sync:
+        addSync(c, e);
+        break;
+    case Category::Ignored:
+        break;
     }
 }
 
@@ -296,8 +340,10 @@ void KinetoBuilder::addKernel(const Complete &c, const KinetoEvent &e)
     k.correlationId = c.correlation;
     k.externalId = c.externalId;
     KernelConfig config;
-    config.gridX = saturate<std::uint32_t>(e.grid[0]), config.gridY = saturate<std::uint32_t>(e.grid[1]), config.gridZ = saturate<std::uint32_t>(e.grid[2]);
-    config.blockX = saturate<std::uint32_t>(e.block[0]), config.blockY = saturate<std::uint32_t>(e.block[1]), config.blockZ = saturate<std::uint32_t>(e.block[2]);
+    config.gridX = saturate<std::uint32_t>(e.grid[0]), config.gridY = saturate<std::uint32_t>(e.grid[1]),
+    config.gridZ = saturate<std::uint32_t>(e.grid[2]);
+    config.blockX = saturate<std::uint32_t>(e.block[0]), config.blockY = saturate<std::uint32_t>(e.block[1]),
+    config.blockZ = saturate<std::uint32_t>(e.block[2]);
     config.registersPerThread = saturate<std::uint32_t>(e.registers);
     config.staticSharedMemory = saturate<std::uint32_t>(e.sharedMemory); // Kineto reports static + dynamic together
     k.config = m_configs.intern(config);
@@ -358,7 +404,8 @@ void KinetoBuilder::addMemset(const Complete &c, const KinetoEvent &e)
     const auto open = e.name.find('('), close = e.name.rfind(')');
     if (open != std::string_view::npos && close != std::string_view::npos && open < close)
         m.memKind = memoryKindNamed(e.name.substr(open + 1, close - open - 1));
-    m_tracks.gpu(TrackKind::Memset, c.pid, c.device, c.stream, 0).slices.append(c.start, c.end, r.strings.intern("[CUDA memset]"), std::uint32_t(r.memsets.size()));
+    m_tracks.gpu(TrackKind::Memset, c.pid, c.device, c.stream, 0)
+        .slices.append(c.start, c.end, r.strings.intern("[CUDA memset]"), std::uint32_t(r.memsets.size()));
     r.memsets.push_back(m);
 }
 
@@ -445,7 +492,8 @@ void KinetoBuilder::addCounter(const KinetoEvent &e)
     }
     noteTime(e.tsNs);
     for (const auto &[key, value] : e.counterValues) {
-        CounterTrack &c = counter(QString::fromUtf8(e.name.data(), qsizetype(e.name.size())) + QStringLiteral(": ") + QString::fromUtf8(key.data(), qsizetype(key.size())),
+        CounterTrack &c = counter(QString::fromUtf8(e.name.data(), qsizetype(e.name.size())) + QStringLiteral(": ")
+                                      + QString::fromUtf8(key.data(), qsizetype(key.size())),
                                   std::uint32_t(e.pid), -1, QString());
         c.time.push_back(e.tsNs);
         c.value.push_back(value);
@@ -476,7 +524,8 @@ void KinetoBuilder::finish(const kineto::TraceHeader &header)
     meta.worldSize = header.worldSize;
     meta.distributedBackend = QString::fromStdString(header.backend);
     for (const kineto::ProcessGroup &pg : header.processGroups)
-        meta.processGroups.push_back({QString::fromStdString(pg.name), QString::fromStdString(pg.description), pg.size, QString::fromStdString(pg.ranks)});
+        meta.processGroups.push_back(
+            {QString::fromStdString(pg.name), QString::fromStdString(pg.description), pg.size, QString::fromStdString(pg.ranks)});
     for (const kineto::DeviceProperties &d : header.devices)
         r.gpus.push_back({d.id, QString::fromStdString(d.name), d.numSms, d.totalGlobalMem, d.computeMajor, d.computeMinor, {}, {}});
 
@@ -506,7 +555,8 @@ void KinetoBuilder::finish(const kineto::TraceHeader &header)
     } else {
         r.diagnostics.push_back({Diagnostic::Severity::Warning, std::nullopt,
                                  QStringLiteral("baseTimeNanoseconds %1 is not a time since 1970 (0 to 2^62 ns); the file is not aligned "
-                                                "with the others by its start").arg(base)});
+                                                "with the others by its start")
+                                     .arg(base)});
     }
     for (Track &t : r.tracks)
         t.slices.shift(-origin);
@@ -535,11 +585,14 @@ void KinetoBuilder::finish(const kineto::TraceHeader &header)
         r.processes.push_back({pid, m_processNames.count(pid) ? m_processNames[pid] : QString()});
 
     if (m_skipped)
-        r.diagnostics.push_back({Diagnostic::Severity::Warning, std::nullopt, QStringLiteral("%1 events without ts, dur or pid were skipped").arg(m_skipped)});
+        r.diagnostics.push_back(
+            {Diagnostic::Severity::Warning, std::nullopt, QStringLiteral("%1 events without ts, dur or pid were skipped").arg(m_skipped)});
     if (m_outOfRange)
-        r.diagnostics.push_back({Diagnostic::Severity::Warning, std::nullopt, QStringLiteral("%1 events with a negative or out-of-range ts or dur were skipped").arg(m_outOfRange)});
+        r.diagnostics.push_back({Diagnostic::Severity::Warning, std::nullopt,
+                                 QStringLiteral("%1 events with a negative or out-of-range ts or dur were skipped").arg(m_outOfRange)});
     if (m_badDuration)
-        r.diagnostics.push_back({Diagnostic::Severity::Warning, std::nullopt, QStringLiteral("%1 events had a negative duration; shown as instants").arg(m_badDuration)});
+        r.diagnostics.push_back(
+            {Diagnostic::Severity::Warning, std::nullopt, QStringLiteral("%1 events had a negative duration; shown as instants").arg(m_badDuration)});
     if (header.bareArray)
         r.diagnostics.push_back({Diagnostic::Severity::Info, std::nullopt, QStringLiteral("old trace format: a bare event array without metadata")});
 }
@@ -555,7 +608,7 @@ constexpr std::uint64_t kKinetoModelBytesPerEventAtLeast = 80;
 // to check before.
 class RunningMemoryCheck {
 public:
-    explicit RunningMemoryCheck(const LoadControl &control) : m_available(availableMemoryFor(control)) {}
+    explicit RunningMemoryCheck(const LoadControl &control) : m_available(availableMemoryFor(control)) { }
     // False once the events so far need more than there is.
     bool add()
     {
@@ -569,8 +622,7 @@ public:
     QString message() const
     {
         return QStringLiteral("needs more than %1 of memory to load (more than %2 events, and its JSON text goes on); %3 is available")
-            .arg(formatBinarySize(m_events * kKinetoModelBytesPerEventAtLeast), formatInteger(std::int64_t(m_events)),
-                 formatBinarySize(m_available));
+            .arg(formatBinarySize(m_events * kKinetoModelBytesPerEventAtLeast), formatInteger(std::int64_t(m_events)), formatBinarySize(m_available));
     }
 
 private:
@@ -612,8 +664,7 @@ LoadResult KinetoLoader::load(const QString &path, const LoadControl &control)
             // The parse is most of the load: its share of the bar by the text
             // handed on (for gzip, whose text size is unknown, by the
             // compressed bytes read, a few parts ahead).
-            const double done = source.isGzip() || textAtOnce == 0 ? source.fractionRead()
-                                                                   : std::min(1.0, double(documentEnd) / double(fileBytes));
+            const double done = source.isGzip() || textAtOnce == 0 ? source.fractionRead() : std::min(1.0, double(documentEnd) / double(fileBytes));
             control.report(0.05 + 0.75 * done);
         });
     if (memory.refused())
@@ -630,7 +681,8 @@ LoadResult KinetoLoader::load(const QString &path, const LoadControl &control)
     std::erase_if(report->tracks, [](const Track &t) { return t.slices.isEmpty(); });
     parallelFor(report->tracks.size(), [&](std::size_t i) { report->tracks[i].slices.finalize(); });
     std::stable_sort(report->tracks.begin(), report->tracks.end(), [](const Track &a, const Track &b) {
-        return std::tie(a.pid, a.deviceId, a.streamId, a.tid, a.kind, a.domainId) < std::tie(b.pid, b.deviceId, b.streamId, b.tid, b.kind, b.domainId);
+        return std::tie(a.pid, a.deviceId, a.streamId, a.tid, a.kind, a.domainId)
+               < std::tie(b.pid, b.deviceId, b.streamId, b.tid, b.kind, b.domainId);
     });
     storeSideTablesInTrackOrder(*report);
     // The GPU-side annotations are Kineto's own projection: all the rest

@@ -4,19 +4,19 @@
 #include <simdjson.h>
 
 #include <algorithm>
-#include <charconv>
 #include <atomic>
+#include <charconv>
+#include <cmath>
 #include <condition_variable>
-#include <map>
-#include <memory>
+#include <cstdlib>
+#include <cstring>
 #include <deque>
 #include <exception>
+#include <map>
+#include <memory>
 #include <mutex>
 #include <span>
 #include <thread>
-#include <cstring>
-#include <cmath>
-#include <cstdlib>
 
 namespace rankscope::kineto {
 
@@ -91,14 +91,16 @@ std::int64_t integerOf(ondemand::value v)
         const double d = n.get_double();
         return std::isfinite(d) && std::fabs(d) < 9e18 ? std::int64_t(std::llround(d)) : kNone;
     }
-    case ondemand::json_type::boolean: return v.get_bool() ? 1 : 0;
+    case ondemand::json_type::boolean:
+        return v.get_bool() ? 1 : 0;
     case ondemand::json_type::string: {
         const std::string_view s = v.get_string();
         std::int64_t out = 0;
         const auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
         return ec == std::errc() && ptr == s.data() + s.size() ? out : kNone;
     }
-    default: return kNone;
+    default:
+        return kNone;
     }
 }
 
@@ -166,33 +168,60 @@ void readArgs(ondemand::object args, KinetoEvent &e, std::string &ranksStorage)
                 e.counterValues.emplace_back(key, double(v.get_double()));
             continue;
         }
-        if (key == "External id" || key == "external id") e.externalId = integerOf(v);
-        else if (key == "correlation") e.correlation = integerOf(v);
-        else if (key == "device") e.device = integerOf(v);
-        else if (key == "stream") e.stream = integerOf(v);
-        else if (key == "wait_on_stream") e.waitOnStream = integerOf(v);
-        else if (key == "wait_on_cuda_event_record_corr_id") e.waitOnRecordCorrelation = integerOf(v);
-        else if (key == "registers per thread") e.registers = integerOf(v);
-        else if (key == "shared memory") e.sharedMemory = integerOf(v);
-        else if (key == "bytes") e.bytes = integerOf(v);
-        else if (key == "grid") readTriple(v, e.grid);
-        else if (key == "block") readTriple(v, e.block);
-        else if (key == "name" && v.type() == ondemand::json_type::string) e.argName = v.get_string();
-        else if (key == "Total Allocated") e.totalAllocated = integerOf(v);
-        else if (key == "Total Reserved") e.totalReserved = integerOf(v);
-        else if (key == "Device Type") e.deviceType = integerOf(v);
-        else if (key == "Device Id") e.deviceId = integerOf(v);
-        else if (key == "Collective name" && v.type() == ondemand::json_type::string) e.collectiveName = v.get_string();
-        else if (key == "dtype" && v.type() == ondemand::json_type::string) e.dtype = v.get_string();
-        else if (key == "In msg nelems") e.inNelems = integerOf(v);
-        else if (key == "Out msg nelems") e.outNelems = integerOf(v);
-        else if (key == "Group size") e.groupSize = integerOf(v);
-        else if (key == "Seq") e.seq = integerOf(v);
-        else if (key == "Rank") e.rank = integerOf(v);
-        else if (key == "Src Rank") e.p2pSrc = integerOf(v);
-        else if (key == "Dst Rank") e.p2pDst = integerOf(v);
-        else if ((key == "Process Group Name" || key == "Process Group ID") && v.type() == ondemand::json_type::string) e.processGroupName = v.get_string();
-        else if (key == "Process Group Ranks") e.processGroupRanks = ranksText(v, ranksStorage);
+        if (key == "External id" || key == "external id")
+            e.externalId = integerOf(v);
+        else if (key == "correlation")
+            e.correlation = integerOf(v);
+        else if (key == "device")
+            e.device = integerOf(v);
+        else if (key == "stream")
+            e.stream = integerOf(v);
+        else if (key == "wait_on_stream")
+            e.waitOnStream = integerOf(v);
+        else if (key == "wait_on_cuda_event_record_corr_id")
+            e.waitOnRecordCorrelation = integerOf(v);
+        else if (key == "registers per thread")
+            e.registers = integerOf(v);
+        else if (key == "shared memory")
+            e.sharedMemory = integerOf(v);
+        else if (key == "bytes")
+            e.bytes = integerOf(v);
+        else if (key == "grid")
+            readTriple(v, e.grid);
+        else if (key == "block")
+            readTriple(v, e.block);
+        else if (key == "name" && v.type() == ondemand::json_type::string)
+            e.argName = v.get_string();
+        else if (key == "Total Allocated")
+            e.totalAllocated = integerOf(v);
+        else if (key == "Total Reserved")
+            e.totalReserved = integerOf(v);
+        else if (key == "Device Type")
+            e.deviceType = integerOf(v);
+        else if (key == "Device Id")
+            e.deviceId = integerOf(v);
+        else if (key == "Collective name" && v.type() == ondemand::json_type::string)
+            e.collectiveName = v.get_string();
+        else if (key == "dtype" && v.type() == ondemand::json_type::string)
+            e.dtype = v.get_string();
+        else if (key == "In msg nelems")
+            e.inNelems = integerOf(v);
+        else if (key == "Out msg nelems")
+            e.outNelems = integerOf(v);
+        else if (key == "Group size")
+            e.groupSize = integerOf(v);
+        else if (key == "Seq")
+            e.seq = integerOf(v);
+        else if (key == "Rank")
+            e.rank = integerOf(v);
+        else if (key == "Src Rank")
+            e.p2pSrc = integerOf(v);
+        else if (key == "Dst Rank")
+            e.p2pDst = integerOf(v);
+        else if ((key == "Process Group Name" || key == "Process Group ID") && v.type() == ondemand::json_type::string)
+            e.processGroupName = v.get_string();
+        else if (key == "Process Group Ranks")
+            e.processGroupRanks = ranksText(v, ranksStorage);
     }
 }
 
@@ -253,10 +282,14 @@ void readDistributedInfo(ondemand::object info, TraceHeader &header)
                 for (ondemand::field pf : pgValue.get_object()) {
                     const std::string_view pk = pf.unescaped_key();
                     ondemand::value pv = pf.value();
-                    if (pk == "pg_name" && pv.type() == ondemand::json_type::string) pg.name = std::string(std::string_view(pv.get_string()));
-                    else if (pk == "pg_desc" && pv.type() == ondemand::json_type::string) pg.description = std::string(std::string_view(pv.get_string()));
-                    else if (pk == "pg_size") pg.size = int(integerOf(pv));
-                    else if (pk == "ranks") pg.ranks = std::string(ranksText(pv, storage));
+                    if (pk == "pg_name" && pv.type() == ondemand::json_type::string)
+                        pg.name = std::string(std::string_view(pv.get_string()));
+                    else if (pk == "pg_desc" && pv.type() == ondemand::json_type::string)
+                        pg.description = std::string(std::string_view(pv.get_string()));
+                    else if (pk == "pg_size")
+                        pg.size = int(integerOf(pv));
+                    else if (pk == "ranks")
+                        pg.ranks = std::string(ranksText(pv, storage));
                 }
                 header.processGroups.push_back(std::move(pg));
             }
@@ -273,12 +306,18 @@ void readDevices(ondemand::array devices, TraceHeader &header)
         for (ondemand::field f : d.get_object()) {
             const std::string_view key = f.unescaped_key();
             ondemand::value v = f.value();
-            if (key == "id") p.id = int(integerOf(v));
-            else if (key == "name" && v.type() == ondemand::json_type::string) p.name = std::string(std::string_view(v.get_string()));
-            else if (key == "totalGlobalMem") p.totalGlobalMem = integerOf(v);
-            else if (key == "numSms") p.numSms = int(integerOf(v));
-            else if (key == "computeMajor") p.computeMajor = int(integerOf(v));
-            else if (key == "computeMinor") p.computeMinor = int(integerOf(v));
+            if (key == "id")
+                p.id = int(integerOf(v));
+            else if (key == "name" && v.type() == ondemand::json_type::string)
+                p.name = std::string(std::string_view(v.get_string()));
+            else if (key == "totalGlobalMem")
+                p.totalGlobalMem = integerOf(v);
+            else if (key == "numSms")
+                p.numSms = int(integerOf(v));
+            else if (key == "computeMajor")
+                p.computeMajor = int(integerOf(v));
+            else if (key == "computeMinor")
+                p.computeMinor = int(integerOf(v));
         }
         header.devices.push_back(std::move(p));
     }
@@ -332,8 +371,8 @@ struct EventReader {
 
 // Parses a whole document (`capacity` readable bytes from text.data(), the
 // padding defined); offsets in the error are into `text`.
-std::optional<ParseError> parseDocument(ondemand::parser &parser, std::string_view text, std::size_t capacity,
-                                        TraceHeader &header, EventReader &reader)
+std::optional<ParseError> parseDocument(ondemand::parser &parser, std::string_view text, std::size_t capacity, TraceHeader &header,
+                                        EventReader &reader)
 {
     ondemand::document doc;
     // Stage one (finding the structure) fails before there is a document
@@ -360,7 +399,8 @@ std::optional<ParseError> parseDocument(ondemand::parser &parser, std::string_vi
             ondemand::value v = f.value();
             if (key == "traceEvents") {
                 if (v.type() != ondemand::json_type::array)
-                    return ParseError{QStringLiteral("\"traceEvents\" is not an array"), std::size_t(v.current_location().value_unsafe() - text.data())};
+                    return ParseError{QStringLiteral("\"traceEvents\" is not an array"),
+                                      std::size_t(v.current_location().value_unsafe() - text.data())};
                 header.hasTraceEvents = true;
                 if (!reader.readAll(v.get_array()))
                     return reader.cancelled();
@@ -423,8 +463,8 @@ public:
     void add(const KinetoEvent &parsed)
     {
         KinetoEvent &e = events.emplace_back(parsed);
-        for (std::string_view *text : {&e.cat, &e.name, &e.pidText, &e.tidText, &e.argName, &e.collectiveName, &e.dtype,
-                                       &e.processGroupName, &e.processGroupRanks})
+        for (std::string_view *text :
+             {&e.cat, &e.name, &e.pidText, &e.tidText, &e.argName, &e.collectiveName, &e.dtype, &e.processGroupName, &e.processGroupRanks})
             *text = keep(*text);
         for (auto &[name, value] : e.counterValues)
             name = keep(name);
@@ -466,14 +506,14 @@ private:
         return {at, text.size()};
     }
     std::vector<std::pair<std::unique_ptr<char[]>, std::size_t>> m_blocks; // and their sizes
-    std::size_t m_block = 0, m_used = 0; // where the next text goes
+    std::size_t m_block = 0, m_used = 0;                                   // where the next text goes
 };
 
 // A window of the document's text, [base, base + size): read piece by
 // piece at its end, let go at its start once no part needs those bytes.
 class TextWindow {
 public:
-    explicit TextWindow(ByteBuffer &&head) : m_bytes(std::move(head)) {}
+    explicit TextWindow(ByteBuffer &&head) : m_bytes(std::move(head)) { }
     std::size_t base() const { return m_base; }
     std::size_t end() const { return m_base + m_bytes.size(); }
     std::string_view at(std::size_t begin, std::size_t finish) const { return {m_bytes.data() + (begin - m_base), finish - begin}; }
@@ -749,9 +789,7 @@ private:
             std::unique_ptr<EventBatch> batch;
             {
                 std::unique_lock lock(m_mutex);
-                m_changed.wait(lock, [&] {
-                    return m_failure || m_batches.count(m_nextToHand) || (m_scanDone && m_nextToHand >= m_parts.size());
-                });
+                m_changed.wait(lock, [&] { return m_failure || m_batches.count(m_nextToHand) || (m_scanDone && m_nextToHand >= m_parts.size()); });
                 if (m_failure)
                     return std::nullopt;
                 const auto it = m_batches.find(m_nextToHand);
@@ -816,8 +854,8 @@ private:
     }
 
     TextSource &m_source;
-    TextWindow m_window;           // the scan thread's
-    ByteBuffer m_outsideArrays;    // the scan thread's, until it is done
+    TextWindow m_window;        // the scan thread's
+    ByteBuffer m_outsideArrays; // the scan thread's, until it is done
     std::size_t m_keptUpTo = 0, m_nextArray = 0;
     const std::size_t m_partBytes;
     const std::function<void(std::size_t)> &m_onPartHandedOn;
@@ -847,8 +885,7 @@ std::optional<ParseError> parseWhole(ByteBuffer &text, TraceHeader &header, Even
 
 } // namespace
 
-std::optional<ParseError> parseTrace(TextSource &source, TraceHeader &header,
-                                     const std::function<void(const KinetoEvent &)> &onEvent,
+std::optional<ParseError> parseTrace(TextSource &source, TraceHeader &header, const std::function<void(const KinetoEvent &)> &onEvent,
                                      const std::function<bool()> &isCancelled, std::size_t partBytes,
                                      const std::function<void(std::size_t)> &onPartHandedOn)
 {
@@ -879,8 +916,7 @@ std::optional<ParseError> parseTrace(TextSource &source, TraceHeader &header,
     return std::nullopt;
 }
 
-std::optional<ParseError> parseTrace(ByteBuffer &json, TraceHeader &header,
-                                     const std::function<void(const KinetoEvent &)> &onEvent,
+std::optional<ParseError> parseTrace(ByteBuffer &json, TraceHeader &header, const std::function<void(const KinetoEvent &)> &onEvent,
                                      const std::function<bool()> &isCancelled, std::size_t partBytes)
 {
     TextSource source(json.view());

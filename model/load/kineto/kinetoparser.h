@@ -88,16 +88,12 @@ struct ParseError {
 // Tests pass small parts. onPartHandedOn(end), when given, follows each
 // part's events with where the part ends in the document (progress).
 constexpr std::size_t kDefaultPartBytes = std::size_t(2) << 20;
-std::optional<ParseError> parseTrace(TextSource &source, TraceHeader &header,
-                                     const std::function<void(const KinetoEvent &)> &onEvent,
-                                     const std::function<bool()> &isCancelled,
-                                     std::size_t partBytes = kDefaultPartBytes,
+std::optional<ParseError> parseTrace(TextSource &source, TraceHeader &header, const std::function<void(const KinetoEvent &)> &onEvent,
+                                     const std::function<bool()> &isCancelled, std::size_t partBytes = kDefaultPartBytes,
                                      const std::function<void(std::size_t)> &onPartHandedOn = {});
 // The same, from text in memory.
-std::optional<ParseError> parseTrace(ByteBuffer &json, TraceHeader &header,
-                                     const std::function<void(const KinetoEvent &)> &onEvent,
-                                     const std::function<bool()> &isCancelled,
-                                     std::size_t partBytes = kDefaultPartBytes);
+std::optional<ParseError> parseTrace(ByteBuffer &json, TraceHeader &header, const std::function<void(const KinetoEvent &)> &onEvent,
+                                     const std::function<bool()> &isCancelled, std::size_t partBytes = kDefaultPartBytes);
 
 // "4494023079567.966" -> 4494023079567966; integers, negatives and up to
 // three decimals exactly; more decimals round half up; exponents via double.

@@ -75,7 +75,7 @@ MetricUnit metricUnitOf(const QString &name, double largestSample)
     // "[Avg]", "[Max]", "[Avg Warps per Cycle]" say how the value was
     // taken, not its unit ("max 25.6 MAvg" read as mega-Avg): a unit is one
     // short word that is no such qualifier.
-    static const QStringList qualifiers{QStringLiteral("Avg"), QStringLiteral("Max"), QStringLiteral("Min"), QStringLiteral("Sum"),
+    static const QStringList qualifiers{QStringLiteral("Avg"),   QStringLiteral("Max"),   QStringLiteral("Min"), QStringLiteral("Sum"),
                                         QStringLiteral("Count"), QStringLiteral("Total"), QStringLiteral("Mean")};
     if (bracket.contains(QLatin1Char(' ')) || bracket.size() > 6 || qualifiers.contains(bracket, Qt::CaseInsensitive))
         return {QString(), 1.0};
@@ -106,9 +106,7 @@ void readGpuMetrics(NsysLoadContext &ctx)
     std::map<std::pair<std::int64_t, std::int64_t>, QString> metricNames;
     if (ctx.db.hasTable("TARGET_INFO_GPU_METRICS")) {
         const std::string sql = ctx.db.selectColumns("TARGET_INFO_GPU_METRICS", {"typeId", "metricId", "metricName"});
-        ctx.forEachRow("TARGET_INFO_GPU_METRICS", sql, [&](const SqliteStatement &row) {
-            metricNames[{row.int64(0), row.int64(1)}] = row.qtext(2);
-        });
+        ctx.forEachRow("TARGET_INFO_GPU_METRICS", sql, [&](const SqliteStatement &row) { metricNames[{row.int64(0), row.int64(1)}] = row.qtext(2); });
     }
     // A GPU samples a few dozen metrics at 10 kHz, one row each: the
     // counter of a row is found by a linear search of the few keys seen,
@@ -167,8 +165,7 @@ void readGpuMetrics(NsysLoadContext &ctx)
             CounterTrack c;
             const auto name = metricNames.find({typeId, metricId});
             c.deviceId = int(typeId & 0xFF);
-            c.name = name != metricNames.end() ? name->second
-                                               : QStringLiteral("metric %1").arg(metricId);
+            c.name = name != metricNames.end() ? name->second : QStringLiteral("metric %1").arg(metricId);
             keys.push_back({typeId, metricId, ctx.report.counters.size()});
             ctx.report.counters.push_back(std::move(c));
         }
@@ -176,9 +173,8 @@ void readGpuMetrics(NsysLoadContext &ctx)
         return found;
     };
     const auto readRows = [&] {
-        return ctx.forEachRow("GPU_METRICS", sql, [&](const SqliteStatement &row) {
-            addSample(keys[findKey(row.int64(1), row.int64(2))], row.int64(0), row.real(3));
-        });
+        return ctx.forEachRow("GPU_METRICS", sql,
+                              [&](const SqliteStatement &row) { addSample(keys[findKey(row.int64(1), row.int64(2))], row.int64(0), row.real(3)); });
     };
     if (!readRows())
         return;
@@ -204,7 +200,8 @@ void readGpuMetrics(NsysLoadContext &ctx)
                     v += 256.0;
             ctx.report.diagnostics.push_back({Diagnostic::Severity::Warning, std::nullopt,
                                               QStringLiteral("GPU metric \"%1\": the export holds its samples as a signed byte (-128 to 127, wrapped "
-                                                             "past 127); read as 0 to 255.").arg(c.name)});
+                                                             "past 127); read as 0 to 255.")
+                                                  .arg(c.name)});
         }
         if (unit.scaleToUnit != 1.0)
             for (double &v : c.value)
@@ -226,7 +223,7 @@ void readDiagnosticEvents(NsysLoadContext &ctx)
     ctx.forEachRow(table, sql, [&](const SqliteStatement &row) {
         const QString severity = severityNames.count(row.int64(1)) ? severityNames[row.int64(1)].toUpper() : QString();
         Diagnostic d;
-        d.severity = severity.contains(QLatin1String("ERROR")) ? Diagnostic::Severity::Error
+        d.severity = severity.contains(QLatin1String("ERROR"))  ? Diagnostic::Severity::Error
                      : severity.contains(QLatin1String("WARN")) ? Diagnostic::Severity::Warning
                                                                 : Diagnostic::Severity::Info;
         if (!row.isNull(0))

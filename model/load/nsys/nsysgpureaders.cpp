@@ -12,8 +12,7 @@ namespace {
 
 // Columns every GPU activity table shares, first in each query.
 enum Common { Start, End, DeviceId, ContextId, StreamId, CorrelationId, GlobalPid, kCommonCount };
-const std::vector<std::string> kCommonColumns{"start", "end", "deviceId", "contextId",
-                                              "streamId", "correlationId", "globalPid"};
+const std::vector<std::string> kCommonColumns{"start", "end", "deviceId", "contextId", "streamId", "correlationId", "globalPid"};
 
 std::vector<std::string> withCommon(std::initializer_list<std::string> extra)
 {
@@ -24,8 +23,8 @@ std::vector<std::string> withCommon(std::initializer_list<std::string> extra)
 
 Track &trackFor(NsysLoadContext &ctx, TrackKind kind, const SqliteStatement &row)
 {
-    return ctx.gpuTrack(kind, pidOfGlobalId(row.int64(GlobalPid)), int(row.int64(DeviceId)),
-                        std::uint32_t(row.int64(StreamId)), std::uint32_t(row.int64(ContextId)));
+    return ctx.gpuTrack(kind, pidOfGlobalId(row.int64(GlobalPid)), int(row.int64(DeviceId)), std::uint32_t(row.int64(StreamId)),
+                        std::uint32_t(row.int64(ContextId)));
 }
 
 } // namespace
@@ -36,12 +35,25 @@ void readKernels(NsysLoadContext &ctx)
     if (!ctx.isReadableEventTable(table))
         return;
     ctx.reserveFor(ctx.report.kernels, table);
-    enum { Demangled = kCommonCount, Short, Mangled, GridX, GridY, GridZ, BlockX, BlockY, BlockZ,
-           Registers, StaticSmem, DynamicSmem, GraphNode, LaunchType };
-    const std::string sql = ctx.db.selectColumns(
-        table, withCommon({"demangledName", "shortName", "mangledName", "gridX", "gridY", "gridZ",
-                           "blockX", "blockY", "blockZ", "registersPerThread", "staticSharedMemory",
-                           "dynamicSharedMemory", "graphNodeId", "launchType"}));
+    enum {
+        Demangled = kCommonCount,
+        Short,
+        Mangled,
+        GridX,
+        GridY,
+        GridZ,
+        BlockX,
+        BlockY,
+        BlockZ,
+        Registers,
+        StaticSmem,
+        DynamicSmem,
+        GraphNode,
+        LaunchType
+    };
+    const std::string sql =
+        ctx.db.selectColumns(table, withCommon({"demangledName", "shortName", "mangledName", "gridX", "gridY", "gridZ", "blockX", "blockY", "blockZ",
+                                                "registersPerThread", "staticSharedMemory", "dynamicSharedMemory", "graphNodeId", "launchType"}));
     KernelConfigInterner configs(ctx.report.kernelConfigs);
     ctx.forEachRow(table, sql, [&](const SqliteStatement &row) {
         const std::optional<TimeRange> span = ctx.checkedSpan(table, row, Start, End);
@@ -82,8 +94,8 @@ void readMemcpys(NsysLoadContext &ctx)
         return;
     ctx.reserveFor(ctx.report.memcpys, table);
     enum { Bytes = kCommonCount, CopyKind, SrcKind, DstKind, SrcDevice, DstDevice, CopyCount };
-    const std::string sql = ctx.db.selectColumns(
-        table, withCommon({"bytes", "copyKind", "srcKind", "dstKind", "srcDeviceId", "dstDeviceId", "copyCount"}));
+    const std::string sql =
+        ctx.db.selectColumns(table, withCommon({"bytes", "copyKind", "srcKind", "dstKind", "srcDeviceId", "dstDeviceId", "copyCount"}));
     std::vector<StringId> nameOfKind; // "[CUDA memcpy Host-to-Device]" per copy kind id
     ctx.forEachRow(table, sql, [&](const SqliteStatement &row) {
         const std::optional<TimeRange> span = ctx.checkedSpan(table, row, Start, End);
@@ -104,10 +116,8 @@ void readMemcpys(NsysLoadContext &ctx)
         if (nameOfKind.size() <= m.copyKindId)
             nameOfKind.resize(m.copyKindId + 1, StringTable::kEmpty);
         if (nameOfKind[m.copyKindId] == StringTable::kEmpty)
-            nameOfKind[m.copyKindId] = ctx.intern(
-                QStringLiteral("[CUDA memcpy %1]").arg(ctx.report.memcpyKindLabel(m.copyKindId)).toStdString());
-        trackFor(ctx, TrackKind::Memcpy, row).slices.append(start, end, nameOfKind[m.copyKindId],
-                                                          std::uint32_t(ctx.report.memcpys.size()));
+            nameOfKind[m.copyKindId] = ctx.intern(QStringLiteral("[CUDA memcpy %1]").arg(ctx.report.memcpyKindLabel(m.copyKindId)).toStdString());
+        trackFor(ctx, TrackKind::Memcpy, row).slices.append(start, end, nameOfKind[m.copyKindId], std::uint32_t(ctx.report.memcpys.size()));
         ctx.report.memcpys.push_back(m);
     });
 }
@@ -162,8 +172,8 @@ struct EventRecords {
             for (const Record &r : records)
                 if (r.syncId == syncId)
                     return &r;
-        auto after = std::lower_bound(records.begin(), records.end(), correlationId,
-                                      [](const Record &r, std::uint32_t c) { return r.correlationId < c; });
+        auto after =
+            std::lower_bound(records.begin(), records.end(), correlationId, [](const Record &r, std::uint32_t c) { return r.correlationId < c; });
         return after == records.begin() ? nullptr : &*std::prev(after);
     }
 };
@@ -212,7 +222,8 @@ void readSyncs(NsysLoadContext &ctx)
         s.kind = enumOr(row.int64(Type), SyncKind::Unknown, kSyncKindCount);
         s.eventId = row.int64(EventId, -1);
         if (s.kind == SyncKind::StreamWaitEvent)
-            if (const EventRecords::Record *r = records.awaitedBy(pidOfGlobalId(row.int64(GlobalPid)), s.eventId, row.int64(SyncId, -1), s.correlationId)) {
+            if (const EventRecords::Record *r =
+                    records.awaitedBy(pidOfGlobalId(row.int64(GlobalPid)), s.eventId, row.int64(SyncId, -1), s.correlationId)) {
                 s.awaitedStream = r->stream;
                 s.recordCorrelationId = r->correlationId;
             }

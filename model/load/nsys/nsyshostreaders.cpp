@@ -14,8 +14,8 @@ void readCudaApi(NsysLoadContext &ctx)
     if (!ctx.isReadableEventTable(table))
         return;
     ctx.reserveFor(ctx.report.apiCalls, table);
-    const std::string sql = ctx.db.selectColumns(
-        table, {"start", "end", "globalTid", "correlationId", "nameId", "returnValue", "eventClass", "callchainId"});
+    const std::string sql =
+        ctx.db.selectColumns(table, {"start", "end", "globalTid", "correlationId", "nameId", "returnValue", "eventClass", "callchainId"});
     const bool backtraces = ctx.db.hasColumn(table, "callchainId");
     ctx.forEachRow(table, sql, [&](const SqliteStatement &row) {
         const std::optional<TimeRange> span = ctx.checkedSpan(table, row, 0, 1);
@@ -30,8 +30,9 @@ void readCudaApi(NsysLoadContext &ctx)
         track.slices.append(start, end, ctx.mapString(row.int64(4)), std::uint32_t(ctx.report.apiCalls.size()));
         ctx.report.apiCalls.push_back(record);
         if (backtraces)
-            ctx.apiCallchainIds.push_back(row.isNull(7) || row.int64(7) < 0 ? kNoCallchainId
-                                                                           : saturate<std::uint32_t>(std::min<std::int64_t>(row.int64(7), kNoCallchainId - 1)));
+            ctx.apiCallchainIds.push_back(row.isNull(7) || row.int64(7) < 0
+                                              ? kNoCallchainId
+                                              : saturate<std::uint32_t>(std::min<std::int64_t>(row.int64(7), kNoCallchainId - 1)));
     });
 }
 
@@ -53,9 +54,7 @@ void readOsRuntime(NsysLoadContext &ctx)
         const auto [start, end] = *span;
         // OS runtime slices carry no side table: until nsys::attachBacktraces
         // binds it, the payload is the row's callchainId + 1 (0: none).
-        const std::uint32_t callchain = row.isNull(5) || row.int64(5) < 0
-                                            ? 0
-                                            : std::uint32_t(std::min<std::int64_t>(row.int64(5), 0xFFFFFFFEll) + 1);
+        const std::uint32_t callchain = row.isNull(5) || row.int64(5) < 0 ? 0 : std::uint32_t(std::min<std::int64_t>(row.int64(5), 0xFFFFFFFEll) + 1);
         ctx.hostTrack(TrackKind::OsRuntime, row.int64(2)).slices.append(start, end, ctx.mapString(row.int64(3)), callchain);
     });
 }
@@ -64,8 +63,8 @@ namespace {
 
 bool isNvtxRange(int type)
 {
-    return type == NvtxEventType::PushPopRange || type == NvtxEventType::StartEndRange
-           || type == NvtxEventType::NvtxtPushPop || type == NvtxEventType::NvtxtStartEnd;
+    return type == NvtxEventType::PushPopRange || type == NvtxEventType::StartEndRange || type == NvtxEventType::NvtxtPushPop
+           || type == NvtxEventType::NvtxtStartEnd;
 }
 
 // coalesce(text, StringIds(textId)): ASCII messages land in `text`,
@@ -84,13 +83,32 @@ namespace {
 // The columns of a row as the readers below index them: the pass over the
 // table selects those up to DomainId and then HasPayload; a row's payload
 // is read by its rowid, selecting all of them (HasPayload is rowid there).
-enum NvtxColumn { Start, End, Type, Category, Color, Text, GlobalTid, EndGlobalTid, TextId, DomainId,
-                  U64, I64, Dbl, U32, I32, Flt, JsonTextId, JsonText, BinaryData };
+enum NvtxColumn {
+    Start,
+    End,
+    Type,
+    Category,
+    Color,
+    Text,
+    GlobalTid,
+    EndGlobalTid,
+    TextId,
+    DomainId,
+    U64,
+    I64,
+    Dbl,
+    U32,
+    I32,
+    Flt,
+    JsonTextId,
+    JsonText,
+    BinaryData
+};
 constexpr int HasPayload = U64, RowId = U64 + 1;
-const std::vector<std::string> kNvtxColumns = {"start", "end", "eventType", "category", "color", "text", "globalTid", "endGlobalTid",
-                                               "textId", "domainId"};
+const std::vector<std::string> kNvtxColumns = {"start", "end",       "eventType",    "category", "color",
+                                               "text",  "globalTid", "endGlobalTid", "textId",   "domainId"};
 const std::vector<std::string> kNvtxPayloadColumns = {"uint64Value", "int64Value", "doubleValue", "uint32Value", "int32Value",
-                                                      "floatValue", "jsonTextId", "jsonText", "binaryData"};
+                                                      "floatValue",  "jsonTextId", "jsonText",    "binaryData"};
 
 // binaryData as bytes: stored as a BLOB, or as hex text.
 std::string payloadBytes(std::string_view stored)
@@ -107,8 +125,8 @@ std::string payloadBytes(std::string_view stored)
 
 // An extended payload: its fields as the record's text, and NCCL's calls
 // kept for attachNcclCalls.
-void decodeSchemaPayload(NsysLoadContext &ctx, const NvtxPayloadSchemas &schemas, const SqliteStatement &row, std::int64_t globalTid,
-                         TimeRange span, StringId name, NvtxRecord &record)
+void decodeSchemaPayload(NsysLoadContext &ctx, const NvtxPayloadSchemas &schemas, const SqliteStatement &row, std::int64_t globalTid, TimeRange span,
+                         StringId name, NvtxRecord &record)
 {
     if (schemas.isEmpty() || row.isNull(BinaryData))
         return;
@@ -159,8 +177,8 @@ void decodeNvtxPayload(NsysLoadContext &ctx, const SqliteStatement &row, NvtxRec
 // last timestamp (where ranges still open at the end of capture end, as in
 // nsys stats), and the rows waiting for them.
 struct NvtxPass {
-    using DomainKey = std::pair<std::uint32_t, std::int64_t>;                      // pid, domainId
-    using CategoryKey = std::tuple<std::uint32_t, std::int64_t, std::int64_t>;     // pid, domainId, category
+    using DomainKey = std::pair<std::uint32_t, std::int64_t>;                  // pid, domainId
+    using CategoryKey = std::tuple<std::uint32_t, std::int64_t, std::int64_t>; // pid, domainId, category
     std::map<DomainKey, StringId> domainNames;
     std::map<CategoryKey, StringId> categoryNames;
     std::vector<std::pair<std::size_t, CategoryKey>> categorised; // NVTX record, its category
@@ -292,8 +310,7 @@ void readNvtx(NsysLoadContext &ctx)
         }
     if (!pass.open.empty())
         ctx.note(Diagnostic::Severity::Info,
-                 QStringLiteral("NVTX: %1 ranges were still open when capture stopped; they end at the last NVTX timestamp")
-                     .arg(pass.open.size()));
+                 QStringLiteral("NVTX: %1 ranges were still open when capture stopped; they end at the last NVTX timestamp").arg(pass.open.size()));
 }
 
 } // namespace rankscope::nsys

@@ -82,14 +82,12 @@ Track &NsysLoadContext::hostTrack(TrackKind kind, std::int64_t globalTid, std::u
     return m_tracks.host(kind, pidOfGlobalId(globalTid), tidOfGlobalId(globalTid), domainId);
 }
 
-Track &NsysLoadContext::gpuTrack(TrackKind kind, std::uint32_t pid, int deviceId,
-                                 std::uint32_t streamId, std::uint32_t contextId)
+Track &NsysLoadContext::gpuTrack(TrackKind kind, std::uint32_t pid, int deviceId, std::uint32_t streamId, std::uint32_t contextId)
 {
     return m_tracks.gpu(kind, pid, deviceId, streamId, contextId);
 }
 
-std::optional<TimeNs> NsysLoadContext::checkedEnd(const char *table, TimeNs start, const SqliteStatement &row,
-                                                  int endColumn)
+std::optional<TimeNs> NsysLoadContext::checkedEnd(const char *table, TimeNs start, const SqliteStatement &row, int endColumn)
 {
     const TimeNs end = row.int64(endColumn); // NULL reads as 0
     if (end > kTraceTimeLimit) [[unlikely]] {

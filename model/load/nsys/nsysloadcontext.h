@@ -19,8 +19,14 @@
 namespace rankscope {
 
 // globalTid / globalPid layout: hw:8 | vm:8 | pid:24 | tid:24 (uint64).
-inline std::uint32_t pidOfGlobalId(std::int64_t g) { return std::uint32_t((std::uint64_t(g) >> 24) & 0xFFFFFF); }
-inline std::uint32_t tidOfGlobalId(std::int64_t g) { return std::uint32_t(std::uint64_t(g) & 0xFFFFFF); }
+inline std::uint32_t pidOfGlobalId(std::int64_t g)
+{
+    return std::uint32_t((std::uint64_t(g) >> 24) & 0xFFFFFF);
+}
+inline std::uint32_t tidOfGlobalId(std::int64_t g)
+{
+    return std::uint32_t(std::uint64_t(g) & 0xFFFFFF);
+}
 
 // How far the reading of a file's event tables has come, shared by the
 // contexts that read them on two connections: the load's progress moves
@@ -29,7 +35,9 @@ inline std::uint32_t tidOfGlobalId(std::int64_t g) { return std::uint32_t(std::u
 class TableProgress {
 public:
     TableProgress(const LoadControl &control, std::uint64_t expectedRows, double from, double to)
-        : m_control(control), m_expected(std::max<std::uint64_t>(expectedRows, 1)), m_from(from), m_to(to) {}
+        : m_control(control), m_expected(std::max<std::uint64_t>(expectedRows, 1)), m_from(from), m_to(to)
+    {
+    }
     void addRows(std::uint64_t rows);
 
 private:
@@ -46,8 +54,7 @@ constexpr std::uint32_t kNoCallchainId = 0xFFFFFFFFu;
 
 class NsysLoadContext {
 public:
-    NsysLoadContext(SqliteDatabase &db, Report &report, const LoadControl &control)
-        : db(db), report(report), control(control) {}
+    NsysLoadContext(SqliteDatabase &db, Report &report, const LoadControl &control) : db(db), report(report), control(control) { }
 
     SqliteDatabase &db;
     Report &report;
@@ -75,8 +82,7 @@ public:
     StringId intern(std::string_view text) { return report.strings.intern(text); }
 
     Track &hostTrack(TrackKind kind, std::int64_t globalTid, std::uint32_t domainId = 0);
-    Track &gpuTrack(TrackKind kind, std::uint32_t pid, int deviceId, std::uint32_t streamId,
-                    std::uint32_t contextId);
+    Track &gpuTrack(TrackKind kind, std::uint32_t pid, int deviceId, std::uint32_t streamId, std::uint32_t contextId);
 
     // Rows a table holds at most, from its largest rowid, bounded by what
     // the file's bytes could hold (an SQLite cell of a few NULLs: 4 B).
@@ -84,7 +90,7 @@ public:
     static std::uint64_t rowsFileCanHold(qint64 fileBytes) { return std::uint64_t(std::max<qint64>(fileBytes, 0)) / 4; }
     // Reserves room in a per-kind table for the rows `table` holds, so it
     // grows once instead of doubling (copies, page faults, slack).
-    template<class Records>
+    template <class Records>
     void reserveFor(Records &records, const std::string &table)
     {
         records.reserve(records.size() + rowsAtMost(table));
@@ -96,7 +102,7 @@ public:
 
     // Runs `sql` and calls onRow(stmt) per row. Returns false when loading
     // must stop (cancel or a read error, which becomes fatalError).
-    template<class OnRow>
+    template <class OnRow>
     bool forEachRow(const char *table, const std::string &sql, OnRow &&onRow);
 
     // A missing end (NULL, or 0 after a non-zero start) or an end before the
@@ -127,7 +133,7 @@ private:
     std::optional<qint64> m_fileBytes; // read once, for rowsAtMost()
 };
 
-template<class OnRow>
+template <class OnRow>
 bool NsysLoadContext::forEachRow(const char *table, const std::string &sql, OnRow &&onRow)
 {
     if (!fatalError.isEmpty())
@@ -151,8 +157,7 @@ bool NsysLoadContext::forEachRow(const char *table, const std::string &sql, OnRo
         }
     }
     if (!stmt.error().isEmpty()) {
-        fatalError = QStringLiteral("corrupt or truncated file: reading %1: %2")
-                         .arg(QString::fromLatin1(table), stmt.error());
+        fatalError = QStringLiteral("corrupt or truncated file: reading %1: %2").arg(QString::fromLatin1(table), stmt.error());
         return false;
     }
     return !control.isCancelled();

@@ -1,9 +1,9 @@
 #include "load/nsys/nsysloader.h"
 
 #include "load/derivedtracks.h"
-#include "load/sidetableorder.h"
 #include "load/memorycheck.h"
 #include "load/nsys/nsysreaders.h"
+#include "load/sidetableorder.h"
 #include "load/workerpool.h"
 
 #include <QElapsedTimer>
@@ -19,9 +19,14 @@ namespace rankscope {
 namespace {
 
 // Tables of which at least one marks a file as an nsys export.
-constexpr const char *kNsysMarkerTables[] = {
-    "META_DATA_EXPORT", "EXPORT_META_DATA", "StringIds", "CUPTI_ACTIVITY_KIND_KERNEL",
-    "CUPTI_ACTIVITY_KIND_RUNTIME", "NVTX_EVENTS", "OSRT_API", "TARGET_INFO_SESSION_START_TIME"};
+constexpr const char *kNsysMarkerTables[] = {"META_DATA_EXPORT",
+                                             "EXPORT_META_DATA",
+                                             "StringIds",
+                                             "CUPTI_ACTIVITY_KIND_KERNEL",
+                                             "CUPTI_ACTIVITY_KIND_RUNTIME",
+                                             "NVTX_EVENTS",
+                                             "OSRT_API",
+                                             "TARGET_INFO_SESSION_START_TIME"};
 
 void readMetadata(NsysLoadContext &ctx)
 {
@@ -35,19 +40,23 @@ void readMetadata(NsysLoadContext &ctx)
         ctx.forEachRow(table, ctx.db.selectColumns(table, {"name", "value"}), [&](const SqliteStatement &row) {
             const std::string_view name = row.text(0);
             const QString value = row.qtext(1);
-            if (name == "EXPORT_PRODUCT_VERSION") meta.productVersion = value;
-            else if (name == "EXPORT_SCHEMA_VERSION") meta.schemaVersion = value;
-            else if (name == "EXPORT_SCHEMA_VERSION_MAJOR") major = value;
-            else if (name == "EXPORT_SCHEMA_VERSION_MINOR") minor = value;
-            else if (name == "EXPORT_SCHEMA_VERSION_MICRO") micro = value;
+            if (name == "EXPORT_PRODUCT_VERSION")
+                meta.productVersion = value;
+            else if (name == "EXPORT_SCHEMA_VERSION")
+                meta.schemaVersion = value;
+            else if (name == "EXPORT_SCHEMA_VERSION_MAJOR")
+                major = value;
+            else if (name == "EXPORT_SCHEMA_VERSION_MINOR")
+                minor = value;
+            else if (name == "EXPORT_SCHEMA_VERSION_MICRO")
+                micro = value;
         });
         if (meta.schemaVersion.isEmpty() && !major.isEmpty())
             meta.schemaVersion = QStringList{major, minor, micro}.join(QLatin1Char('.'));
         break;
     }
     if (ctx.db.hasTable("TARGET_INFO_SESSION_START_TIME"))
-        ctx.forEachRow("TARGET_INFO_SESSION_START_TIME",
-                       ctx.db.selectColumns("TARGET_INFO_SESSION_START_TIME", {"utcEpochNs"}),
+        ctx.forEachRow("TARGET_INFO_SESSION_START_TIME", ctx.db.selectColumns("TARGET_INFO_SESSION_START_TIME", {"utcEpochNs"}),
                        [&](const SqliteStatement &row) {
                            const TimeNs utc = row.int64(0);
                            if (isUtcTime(utc))
@@ -55,32 +64,30 @@ void readMetadata(NsysLoadContext &ctx)
                            else
                                ctx.note(Diagnostic::Severity::Warning,
                                         QStringLiteral("TARGET_INFO_SESSION_START_TIME.utcEpochNs %1 is not a time since 1970 (0 to 2^62 ns); "
-                                                       "the export is not aligned with the others by its start").arg(utc));
+                                                       "the export is not aligned with the others by its start")
+                                            .arg(utc));
                        });
     if (ctx.db.hasTable("ANALYSIS_DETAILS"))
-        ctx.forEachRow("ANALYSIS_DETAILS", ctx.db.selectColumns("ANALYSIS_DETAILS", {"startTime", "stopTime"}),
-                       [&](const SqliteStatement &row) { meta.analysisRange = {row.int64(0), row.int64(1)}; });
+        ctx.forEachRow("ANALYSIS_DETAILS", ctx.db.selectColumns("ANALYSIS_DETAILS", {"startTime", "stopTime"}), [&](const SqliteStatement &row) {
+            meta.analysisRange = {row.int64(0), row.int64(1)};
+        });
     if (ctx.db.hasTable("TARGET_INFO_SYSTEM_ENV")) {
         // The launch environment tells the rank of a process started by
         // torchrun, mpirun or srun.
-        static const QRegularExpression rankVar(
-            QStringLiteral("(?:^|;)(?:RANK|OMPI_COMM_WORLD_RANK|PMI_RANK|PMIX_RANK|SLURM_PROCID)=(\\d+)(?:;|$)"));
-        ctx.forEachRow("TARGET_INFO_SYSTEM_ENV", ctx.db.selectColumns("TARGET_INFO_SYSTEM_ENV", {"name", "value"}),
-                       [&](const SqliteStatement &row) {
-                           if (row.text(0) == "Hostname")
-                               meta.hostName = row.qtext(1);
-                           else if (row.text(0) == "DeviceEnvironment") {
-                               const auto match = rankVar.match(row.qtext(1));
-                               if (match.hasMatch())
-                                   meta.environmentRank = match.captured(1).toInt();
-                           }
-                       });
+        static const QRegularExpression rankVar(QStringLiteral("(?:^|;)(?:RANK|OMPI_COMM_WORLD_RANK|PMI_RANK|PMIX_RANK|SLURM_PROCID)=(\\d+)(?:;|$)"));
+        ctx.forEachRow("TARGET_INFO_SYSTEM_ENV", ctx.db.selectColumns("TARGET_INFO_SYSTEM_ENV", {"name", "value"}), [&](const SqliteStatement &row) {
+            if (row.text(0) == "Hostname")
+                meta.hostName = row.qtext(1);
+            else if (row.text(0) == "DeviceEnvironment") {
+                const auto match = rankVar.match(row.qtext(1));
+                if (match.hasMatch())
+                    meta.environmentRank = match.captured(1).toInt();
+            }
+        });
     }
     if (ctx.db.hasTable("MPI_RANKS"))
         ctx.forEachRow("MPI_RANKS", ctx.db.selectColumns("MPI_RANKS", {"globalTid", "rank"}),
-                       [&](const SqliteStatement &row) {
-                           meta.mpiRankByPid[pidOfGlobalId(row.int64(0))] = int(row.int64(1));
-                       });
+                       [&](const SqliteStatement &row) { meta.mpiRankByPid[pidOfGlobalId(row.int64(0))] = int(row.int64(1)); });
 }
 
 void readEnumLabels(NsysLoadContext &ctx, const char *table, std::vector<QString> &labels)
@@ -102,18 +109,16 @@ void readProcessesAndThreads(NsysLoadContext &ctx)
     Report &r = ctx.report;
     std::map<std::uint32_t, QString> processNames;
     if (ctx.db.hasTable("PROCESSES"))
-        ctx.forEachRow("PROCESSES", ctx.db.selectColumns("PROCESSES", {"globalPid", "pid", "name"}),
-                       [&](const SqliteStatement &row) {
-                           const std::uint32_t pid = row.isNull(1) ? pidOfGlobalId(row.int64(0)) : std::uint32_t(row.int64(1));
-                           processNames[pid] = row.qtext(2);
-                       });
+        ctx.forEachRow("PROCESSES", ctx.db.selectColumns("PROCESSES", {"globalPid", "pid", "name"}), [&](const SqliteStatement &row) {
+            const std::uint32_t pid = row.isNull(1) ? pidOfGlobalId(row.int64(0)) : std::uint32_t(row.int64(1));
+            processNames[pid] = row.qtext(2);
+        });
     std::map<std::pair<std::uint32_t, std::uint32_t>, QString> threadNames;
     if (ctx.db.hasTable("ThreadNames"))
-        ctx.forEachRow("ThreadNames", ctx.db.selectColumns("ThreadNames", {"globalTid", "nameId"}),
-                       [&](const SqliteStatement &row) {
-                           const std::int64_t g = row.int64(0);
-                           threadNames[{pidOfGlobalId(g), tidOfGlobalId(g)}] = ctx.report.strings.string(ctx.mapString(row.int64(1)));
-                       });
+        ctx.forEachRow("ThreadNames", ctx.db.selectColumns("ThreadNames", {"globalTid", "nameId"}), [&](const SqliteStatement &row) {
+            const std::int64_t g = row.int64(0);
+            threadNames[{pidOfGlobalId(g), tidOfGlobalId(g)}] = ctx.report.strings.string(ctx.mapString(row.int64(1)));
+        });
     // Every thread and process that owns a track is listed, named or not.
     std::set<std::pair<std::uint32_t, std::uint32_t>> threadIds;
     std::set<std::uint32_t> pids;
@@ -144,18 +149,18 @@ void readGpus(NsysLoadContext &ctx)
     // TARGET_INFO_GPU (key `id`) since 2021.4; TARGET_INFO_CUDA_GPU (key
     // `deviceId`) before.
     if (ctx.db.hasTable("TARGET_INFO_GPU")) {
-        const std::string sql = ctx.db.selectColumns(
-            "TARGET_INFO_GPU", {"id", "name", "smCount", "totalMemory", "computeMajor", "computeMinor", "busLocation", "uuid"});
+        const std::string sql =
+            ctx.db.selectColumns("TARGET_INFO_GPU", {"id", "name", "smCount", "totalMemory", "computeMajor", "computeMinor", "busLocation", "uuid"});
         ctx.forEachRow("TARGET_INFO_GPU", sql, [&](const SqliteStatement &row) {
-            r.gpus.push_back({int(row.int64(0)), row.qtext(1), int(row.int64(2)), row.int64(3),
-                              int(row.int64(4)), int(row.int64(5)), row.qtext(6), row.qtext(7)});
+            r.gpus.push_back(
+                {int(row.int64(0)), row.qtext(1), int(row.int64(2)), row.int64(3), int(row.int64(4)), int(row.int64(5)), row.qtext(6), row.qtext(7)});
         });
     } else if (ctx.db.hasTable("TARGET_INFO_CUDA_GPU")) {
         const std::string sql = ctx.db.selectColumns(
             "TARGET_INFO_CUDA_GPU", {"deviceId", "name", "smCount", "totalMemory", "computeMajor", "computeMinor", "busLocation", "uuid"});
         ctx.forEachRow("TARGET_INFO_CUDA_GPU", sql, [&](const SqliteStatement &row) {
-            r.gpus.push_back({int(row.int64(0)), row.qtext(1), int(row.int64(2)), row.int64(3),
-                              int(row.int64(4)), int(row.int64(5)), row.qtext(6), row.qtext(7)});
+            r.gpus.push_back(
+                {int(row.int64(0)), row.qtext(1), int(row.int64(2)), row.int64(3), int(row.int64(4)), int(row.int64(5)), row.qtext(6), row.qtext(7)});
         });
     }
     // Devices that did work but are not described still get a row.
@@ -195,10 +200,16 @@ void finalizeTracks(Report &r)
 // than the file's bytes could hold.
 MemoryNeed modelNeed(SqliteDatabase &db, qint64 fileBytes)
 {
-    static constexpr const char *kEventTables[] = {
-        "NVTX_EVENTS", "CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY", "CUPTI_ACTIVITY_KIND_MEMSET",
-        "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION", "CUPTI_ACTIVITY_KIND_RUNTIME", "OSRT_API", "CUDA_GPU_MEMORY_USAGE_EVENTS",
-        "GPU_METRICS", "COMPOSITE_EVENTS"};
+    static constexpr const char *kEventTables[] = {"NVTX_EVENTS",
+                                                   "CUPTI_ACTIVITY_KIND_KERNEL",
+                                                   "CUPTI_ACTIVITY_KIND_MEMCPY",
+                                                   "CUPTI_ACTIVITY_KIND_MEMSET",
+                                                   "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION",
+                                                   "CUPTI_ACTIVITY_KIND_RUNTIME",
+                                                   "OSRT_API",
+                                                   "CUDA_GPU_MEMORY_USAGE_EVENTS",
+                                                   "GPU_METRICS",
+                                                   "COMPOSITE_EVENTS"};
     std::uint64_t rows = 0;
     for (const char *table : kEventTables)
         rows += std::uint64_t(db.maxRowid(table));
@@ -220,8 +231,7 @@ LoadResult NsysSqliteLoader::load(const QString &path, const LoadControl &contro
     QString error;
     if (!db.open(path, &error, control.cancel))
         return LoadResult::failure(error);
-    if (std::none_of(std::begin(kNsysMarkerTables), std::end(kNsysMarkerTables),
-                     [&](const char *t) { return db.hasTable(t); }))
+    if (std::none_of(std::begin(kNsysMarkerTables), std::end(kNsysMarkerTables), [&](const char *t) { return db.hasTable(t); }))
         return LoadResult::failure(QStringLiteral("SQLite database, but not an Nsight Systems export (none of its tables)"));
 
     if (const QString shortfall = memoryShortfall(modelNeed(db, QFileInfo(path).size()), control); !shortfall.isEmpty())
@@ -230,11 +240,12 @@ LoadResult NsysSqliteLoader::load(const QString &path, const LoadControl &contro
     auto report = std::make_shared<Report>();
     report->filePath = path;
     for (const std::string &view : db.views())
-        report->diagnostics.push_back({Diagnostic::Severity::Warning, std::nullopt,
-                                       QStringLiteral("%1 is a view, not a table: not read (an nsys export has no views)").arg(QString::fromStdString(view))});
+        report->diagnostics.push_back(
+            {Diagnostic::Severity::Warning, std::nullopt,
+             QStringLiteral("%1 is a view, not a table: not read (an nsys export has no views)").arg(QString::fromStdString(view))});
     for (const auto &[table, why] : db.refusedTables())
-        report->diagnostics.push_back({Diagnostic::Severity::Warning, std::nullopt,
-                                       QStringLiteral("table %1 not read: %2").arg(QString::fromStdString(table).left(100), why)});
+        report->diagnostics.push_back(
+            {Diagnostic::Severity::Warning, std::nullopt, QStringLiteral("table %1 not read: %2").arg(QString::fromStdString(table).left(100), why)});
     NsysLoadContext ctx(db, *report, control);
     ctx.filePath = path;
     using Step = void (*)(NsysLoadContext &);
@@ -290,8 +301,8 @@ LoadResult NsysSqliteLoader::load(const QString &path, const LoadControl &contro
     hostCtx.tableProgress = &tableProgress;
     // CPU samples and callchains too: they only look names up.
     const std::initializer_list<Step> hostSteps{nsys::readCudaApi, nsys::readOsRuntime, nsys::readCpuSampling};
-    const std::initializer_list<Step> mainSteps{nsys::readNvtx, nsys::readKernels, nsys::readMemcpys, nsys::readMemsets, nsys::readSyncs,
-                                                nsys::readMemoryUsage, nsys::readGpuMetrics, nsys::readDiagnosticEvents};
+    const std::initializer_list<Step> mainSteps{nsys::readNvtx,  nsys::readKernels,     nsys::readMemcpys,    nsys::readMemsets,
+                                                nsys::readSyncs, nsys::readMemoryUsage, nsys::readGpuMetrics, nsys::readDiagnosticEvents};
     if (parallel) // on the load pool, or one after the other here when it is busy
         parallelFor(2, [&](std::size_t i) { i == 0 ? run(hostCtx, hostSteps) : run(ctx, mainSteps); });
     else

@@ -1,17 +1,17 @@
 #include "load/nsys/nsysreportexport.h"
 
-#include "load/nsys/sqlitedatabase.h"
 #include "core/safefiles.h"
 #include "core/untrustedtext.h"
+#include "load/nsys/sqlitedatabase.h"
 
 #include <QCoreApplication>
 #include <QCryptographicHash>
-#include <QElapsedTimer>
 #include <QDir>
+#include <QElapsedTimer>
 #include <QFileInfo>
 #include <QProcess>
-#include <QRegularExpression>
 #include <QRandomGenerator>
+#include <QRegularExpression>
 #include <QStandardPaths>
 
 #include <cstdio>
@@ -40,7 +40,7 @@ QString howToExport(const QString &report)
 // Whether `path` is a regular file (not a link) of this user's.
 bool isOwnRegularFile(const QString &path)
 {
-    struct stat st {};
+    struct stat st { };
     return ::lstat(QFile::encodeName(path).constData(), &st) == 0 && S_ISREG(st.st_mode) && onlyThisUserMayWrite(st);
 }
 
@@ -72,8 +72,8 @@ QString nsysExportCachePath(const QString &report)
     key.addData(QByteArray::number(info.size()));
     key.addData(QByteArray::number(info.lastModified().toMSecsSinceEpoch()));
     const QString cache = QStandardPaths::writableLocation(QStandardPaths::GenericCacheLocation);
-    return QDir(cache).filePath(QStringLiteral("Rankscope/nsys-exports/%1-%2.sqlite")
-                                    .arg(info.completeBaseName(), QString::fromLatin1(key.result().toHex().left(16))));
+    return QDir(cache).filePath(
+        QStringLiteral("Rankscope/nsys-exports/%1-%2.sqlite").arg(info.completeBaseName(), QString::fromLatin1(key.result().toHex().left(16))));
 }
 
 NsysExport exportNsysReport(const QString &report, const LoadControl &control)
@@ -85,7 +85,8 @@ NsysExport exportNsysReport(const QString &report, const LoadControl &control)
     // partial file by name there, and a name in a folder others can write
     // could be a link to one of this user's files.
     if (!makeFolderPath(folder) || !isPrivateFolder(folder)) {
-        result.error = QStringLiteral("cannot use the export cache folder %1: it must be a folder of this user's that no one else can write").arg(folder);
+        result.error =
+            QStringLiteral("cannot use the export cache folder %1: it must be a folder of this user's that no one else can write").arg(folder);
         return result;
     }
     if (isOwnRegularFile(cached) && looksLikeSqliteFile(cached)) {
@@ -95,21 +96,21 @@ NsysExport exportNsysReport(const QString &report, const LoadControl &control)
     }
     const QString nsys = findNsys();
     if (nsys.isEmpty()) {
-        result.error = QStringLiteral("an Nsight Systems report, and nsys is not installed here (not on PATH, NSYS_HOME not set); ")
-                       + howToExport(report);
+        result.error =
+            QStringLiteral("an Nsight Systems report, and nsys is not installed here (not on PATH, NSYS_HOME not set); ") + howToExport(report);
         return result;
     }
     // Written beside the cache entry, renamed when complete: an interrupted
     // export never looks like a finished one.
-    const QString partial = cached + QStringLiteral(".partial-%1-%2.sqlite")
-                                         .arg(QCoreApplication::applicationPid())
-                                         .arg(QRandomGenerator::global()->generate64(), 16, 16, QLatin1Char('0'));
+    const QString partial = cached
+                            + QStringLiteral(".partial-%1-%2.sqlite")
+                                  .arg(QCoreApplication::applicationPid())
+                                  .arg(QRandomGenerator::global()->generate64(), 16, 16, QLatin1Char('0'));
     QFile::remove(partial);
     QProcess process;
     process.setProcessChannelMode(QProcess::MergedChannels);
-    process.start(nsys, {QStringLiteral("export"), QStringLiteral("--type"), QStringLiteral("sqlite"),
-                         QStringLiteral("--force-overwrite"), QStringLiteral("true"),
-                         QStringLiteral("--output"), partial, QFileInfo(report).absoluteFilePath()});
+    process.start(nsys, {QStringLiteral("export"), QStringLiteral("--type"), QStringLiteral("sqlite"), QStringLiteral("--force-overwrite"),
+                         QStringLiteral("true"), QStringLiteral("--output"), partial, QFileInfo(report).absoluteFilePath()});
     if (!process.waitForStarted()) {
         result.error = QStringLiteral("cannot run %1: %2; %3").arg(nsys, process.errorString(), howToExport(report));
         return result;
@@ -141,12 +142,13 @@ NsysExport exportNsysReport(const QString &report, const LoadControl &control)
     if (process.exitStatus() != QProcess::NormalExit || process.exitCode() != 0 || !looksLikeSqliteFile(partial)) {
         QFile::remove(partial);
         const QString said = QString::fromLocal8Bit(output).trimmed().section(QLatin1Char('\n'), -1);
-        result.error = QStringLiteral("nsys export failed (exit %1)%2").arg(process.exitCode()).arg(said.isEmpty() ? QString() : QStringLiteral(": ") + said);
+        result.error =
+            QStringLiteral("nsys export failed (exit %1)%2").arg(process.exitCode()).arg(said.isEmpty() ? QString() : QStringLiteral(": ") + said);
         return result;
     }
     // The export holds the report's names: readable by no one who cannot
     // read the report (nsys made it with the umask's mode).
-    struct stat reportStatus {};
+    struct stat reportStatus { };
     const mode_t mode = ::stat(QFile::encodeName(report).constData(), &reportStatus) == 0 ? modeReadableLike(reportStatus.st_mode) : 0600;
     ::chmod(QFile::encodeName(partial).constData(), mode);
     // rename(2) replaces whatever has the name, a link included, in one step.

@@ -21,9 +21,9 @@ QString findNsys();
 QString nsysExportCachePath(const QString &report);
 
 struct NsysExport {
-    QString sqlitePath; // set on success
+    QString sqlitePath;  // set on success
     bool reused = false; // an earlier export of the unchanged report
-    QString error;      // one line
+    QString error;       // one line
     bool cancelled = false;
 };
 

@@ -43,8 +43,7 @@ bool readCallchainRows(NsysLoadContext &ctx, CallchainInterner &interner, const 
 
 // Reads one callchain table into the report's interned chains; returns the
 // chain row of each of the table's ids.
-CallchainIds readCallchainTable(NsysLoadContext &ctx, CallchainInterner &interner, const char *table,
-                                const std::set<std::int64_t> &pythonMethods)
+CallchainIds readCallchainTable(NsysLoadContext &ctx, CallchainInterner &interner, const char *table, const std::set<std::int64_t> &pythonMethods)
 {
     CallchainIds chains;
     if (!ctx.db.hasTable(table))
@@ -153,11 +152,16 @@ bool readCallchainRows(NsysLoadContext &ctx, CallchainInterner &interner, const 
         return true; // cancelled or failed: the load stops (fatalError says why)
     const QString name = QString::fromLatin1(table);
     if (duplicates)
-        ctx.note(Diagnostic::Severity::Warning, QStringLiteral("%1: %2 frames repeat a depth of their callchain or have a negative depth: left out").arg(name).arg(duplicates));
+        ctx.note(Diagnostic::Severity::Warning,
+                 QStringLiteral("%1: %2 frames repeat a depth of their callchain or have a negative depth: left out").arg(name).arg(duplicates));
     if (gaps)
-        ctx.note(Diagnostic::Severity::Warning, QStringLiteral("%1: %2 callchains skip a depth: the frames present are kept in order").arg(name).arg(gaps));
+        ctx.note(Diagnostic::Severity::Warning,
+                 QStringLiteral("%1: %2 callchains skip a depth: the frames present are kept in order").arg(name).arg(gaps));
     if (truncated)
-        ctx.note(Diagnostic::Severity::Warning, QStringLiteral("%1: %2 callchains are deeper than %3 frames: the innermost %3 are kept").arg(name).arg(truncated).arg(CallchainInterner::kMaxFrames));
+        ctx.note(Diagnostic::Severity::Warning, QStringLiteral("%1: %2 callchains are deeper than %3 frames: the innermost %3 are kept")
+                                                    .arg(name)
+                                                    .arg(truncated)
+                                                    .arg(CallchainInterner::kMaxFrames));
     return true;
 }
 
@@ -206,10 +210,11 @@ void readSamples(NsysLoadContext &ctx, const CallchainIds &sampleChains)
         ++sampling.threads.back().count; // a thread's count fits: a sample file's rows are far below 2^32
     }
     if (withoutChain && !read.empty())
-        ctx.note(Diagnostic::Severity::Info,
-                 QStringLiteral("%1 of %2 CPU samples have no callchain (SAMPLING_CALLCHAINS): they count in the timeline, not in the function tables")
-                     .arg(withoutChain)
-                     .arg(read.size()));
+        ctx.note(
+            Diagnostic::Severity::Info,
+            QStringLiteral("%1 of %2 CPU samples have no callchain (SAMPLING_CALLCHAINS): they count in the timeline, not in the function tables")
+                .arg(withoutChain)
+                .arg(read.size()));
 }
 
 } // namespace

@@ -15,9 +15,33 @@ namespace {
 
 // nvToolsExtPayload.h, NVTX_PAYLOAD_ENTRY_TYPE_*: the predefined types.
 enum EntryType : std::uint64_t {
-    Char = 1, UChar, Short, UShort, Int, UInt, Long, ULong, LongLong, ULongLong,
-    Int8, UInt8, Int16, UInt16, Int32, UInt32, Int64, UInt64,
-    Float, Double, LongDouble, Size, Address, WChar, Char8, Char16, Char32,
+    Char = 1,
+    UChar,
+    Short,
+    UShort,
+    Int,
+    UInt,
+    Long,
+    ULong,
+    LongLong,
+    ULongLong,
+    Int8,
+    UInt8,
+    Int16,
+    UInt16,
+    Int32,
+    UInt32,
+    Int64,
+    UInt64,
+    Float,
+    Double,
+    LongDouble,
+    Size,
+    Address,
+    WChar,
+    Char8,
+    Char16,
+    Char32,
     Byte = 32,
 };
 // Below this, an entry type is predefined; from it on, it names a
@@ -36,18 +60,46 @@ TypeInfo typeInfo(std::uint64_t type)
 {
     using K = PayloadField::Kind;
     switch (type) {
-    case Char: case Int8: case Char8: return {1, K::Signed};
-    case UChar: case UInt8: case Byte: return {1, K::Unsigned};
-    case Short: case Int16: return {2, K::Signed};
-    case UShort: case UInt16: case Char16: return {2, K::Unsigned};
-    case Int: case Int32: case WChar: return {4, K::Signed};
-    case UInt: case UInt32: case Char32: return {4, K::Unsigned};
-    case Long: case LongLong: case Int64: return {8, K::Signed};
-    case ULong: case ULongLong: case UInt64: case Size: return {8, K::Unsigned};
-    case Address: return {8, K::Address};
-    case Float: return {4, K::Double};
-    case Double: return {8, K::Double};
-    default: break; // long double, arrays of unknown types: not decoded
+    case Char:
+    case Int8:
+    case Char8:
+        return {1, K::Signed};
+    case UChar:
+    case UInt8:
+    case Byte:
+        return {1, K::Unsigned};
+    case Short:
+    case Int16:
+        return {2, K::Signed};
+    case UShort:
+    case UInt16:
+    case Char16:
+        return {2, K::Unsigned};
+    case Int:
+    case Int32:
+    case WChar:
+        return {4, K::Signed};
+    case UInt:
+    case UInt32:
+    case Char32:
+        return {4, K::Unsigned};
+    case Long:
+    case LongLong:
+    case Int64:
+        return {8, K::Signed};
+    case ULong:
+    case ULongLong:
+    case UInt64:
+    case Size:
+        return {8, K::Unsigned};
+    case Address:
+        return {8, K::Address};
+    case Float:
+        return {4, K::Double};
+    case Double:
+        return {8, K::Double};
+    default:
+        break; // long double, arrays of unknown types: not decoded
     }
     if (type >= kFirstSchemaId)
         return {kEnumSize, K::Enum};
@@ -87,9 +139,8 @@ bool hasEntry(const NvtxPayloadSchemas::Schema &s, std::string_view name)
 
 bool sameLayout(const NvtxPayloadSchemas::Schema &a, const NvtxPayloadSchemas::Schema &b)
 {
-    return std::equal(a.entries.begin(), a.entries.end(), b.entries.begin(), b.entries.end(), [](const auto &x, const auto &y) {
-        return x.type == y.type && x.name == y.name && x.offset == y.offset;
-    });
+    return std::equal(a.entries.begin(), a.entries.end(), b.entries.begin(), b.entries.end(),
+                      [](const auto &x, const auto &y) { return x.type == y.type && x.name == y.name && x.offset == y.offset; });
 }
 
 // The entry a range of this name carries, in NCCL's schemas: the
@@ -119,7 +170,8 @@ std::string PayloadField::text() const
 {
     char buffer[32];
     switch (kind) {
-    case Kind::Signed: return std::to_string(asInt());
+    case Kind::Signed:
+        return std::to_string(asInt());
     case Kind::Unsigned:
         if (name.find("ID") != std::string::npos || name.find(" id") != std::string::npos) {
             std::snprintf(buffer, sizeof buffer, "0x%016llx", static_cast<unsigned long long>(bits));
@@ -155,8 +207,8 @@ void NvtxPayloadSchemas::read(SqliteDatabase &db)
         s.id = std::uint64_t(schemas.int64(1));
         s.payloadSize = std::uint64_t(std::max<std::int64_t>(schemas.int64(2), 0));
     }
-    SqliteStatement entries = db.prepare(
-        db.selectColumns("NVTX_PAYLOAD_SCHEMA_ENTRIES", {"domainId", "schemaId", "idx", "flags", "type", "name", "offset"}), &error);
+    SqliteStatement entries =
+        db.prepare(db.selectColumns("NVTX_PAYLOAD_SCHEMA_ENTRIES", {"domainId", "schemaId", "idx", "flags", "type", "name", "offset"}), &error);
     while (entries.isValid() && entries.step()) {
         const auto it = m_schemas.find({entries.int64(0), std::uint64_t(entries.int64(1))});
         const std::int64_t idx = entries.int64(2, -1);

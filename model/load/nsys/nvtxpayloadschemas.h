@@ -17,7 +17,7 @@ namespace rankscope {
 class SqliteDatabase;
 
 struct PayloadField {
-    std::string name;      // the schema entry's label ("Message size [bytes]")
+    std::string name;       // the schema entry's label ("Message size [bytes]")
     std::uint64_t bits = 0; // the value: integers sign-extended, floats as double bits
     enum class Kind : std::uint8_t { Signed, Unsigned, Double, Enum, Address } kind = Kind::Unsigned;
 

@@ -9,8 +9,7 @@
 
 namespace rankscope {
 
-SqliteStatement::SqliteStatement(SqliteStatement &&other) noexcept
-    : m_stmt(std::exchange(other.m_stmt, nullptr)), m_error(std::move(other.m_error))
+SqliteStatement::SqliteStatement(SqliteStatement &&other) noexcept : m_stmt(std::exchange(other.m_stmt, nullptr)), m_error(std::move(other.m_error))
 {
 }
 
@@ -174,11 +173,8 @@ bool SqliteDatabase::open(const QString &path, QString *error, const std::atomic
         *error = QStringLiteral("not an SQLite database (no SQLite header)");
         return false;
     }
-    const QByteArray uri = QUrl::fromLocalFile(info.absoluteFilePath()).toEncoded()
-                           + "?mode=ro&immutable=1";
-    const int rc = sqlite3_open_v2(uri.constData(), &m_db,
-                                   SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX,
-                                   nullptr);
+    const QByteArray uri = QUrl::fromLocalFile(info.absoluteFilePath()).toEncoded() + "?mode=ro&immutable=1";
+    const int rc = sqlite3_open_v2(uri.constData(), &m_db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX, nullptr);
     if (rc != SQLITE_OK) {
         *error = QStringLiteral("cannot open: %1").arg(lastError());
         return false;
@@ -189,8 +185,7 @@ bool SqliteDatabase::open(const QString &path, QString *error, const std::atomic
     sqlite3_limit(m_db, SQLITE_LIMIT_LENGTH, 64 * 1024 * 1024);
     // A loader scans each table once: a small page cache is as fast and
     // leaves no tens of megabytes behind in the heap.
-    sqlite3_exec(m_db, "PRAGMA query_only=1; PRAGMA cache_size=-4096; PRAGMA cell_size_check=1; PRAGMA mmap_size=0;",
-                 nullptr, nullptr, nullptr);
+    sqlite3_exec(m_db, "PRAGMA query_only=1; PRAGMA cache_size=-4096; PRAGMA cell_size_check=1; PRAGMA mmap_size=0;", nullptr, nullptr, nullptr);
     // Every statement of the connection is bounded: Cancel stops it within
     // milliseconds, and all of them together may take only so many steps
     // for a file of this size (a loader reads each table a few times, at a
@@ -203,8 +198,7 @@ bool SqliteDatabase::open(const QString &path, QString *error, const std::atomic
     QString prepareError;
     // Only tables are read: an nsys export has no views, and a view in a
     // hand-edited file could compute anything, forever.
-    SqliteStatement tables = prepare("SELECT name, type FROM sqlite_master WHERE type IN ('table','view')",
-                                     &prepareError);
+    SqliteStatement tables = prepare("SELECT name, type FROM sqlite_master WHERE type IN ('table','view')", &prepareError);
     if (!tables.isValid()) {
         *error = QStringLiteral("corrupt or truncated SQLite file: %1").arg(prepareError);
         return false;
@@ -254,9 +248,9 @@ bool SqliteDatabase::open(const QString &path, QString *error, const std::atomic
 
 QString SqliteDatabase::budgetError() const
 {
-    return m_overBudget ? QStringLiteral("reading it took more work than any export of its size needs (%1 SQLite steps; a hostile schema?)")
-                              .arg(m_steps)
-                        : QString();
+    return m_overBudget
+               ? QStringLiteral("reading it took more work than any export of its size needs (%1 SQLite steps; a hostile schema?)").arg(m_steps)
+               : QString();
 }
 
 std::int64_t SqliteDatabase::maxRowid(const std::string &table)
@@ -305,9 +299,7 @@ SqliteStatement SqliteDatabase::prepare(const std::string &sql, QString *error)
     return SqliteStatement(stmt);
 }
 
-std::string SqliteDatabase::selectColumns(const std::string &table,
-                                          const std::vector<std::string> &wanted,
-                                          const std::string &tail)
+std::string SqliteDatabase::selectColumns(const std::string &table, const std::vector<std::string> &wanted, const std::string &tail)
 {
     std::string sql = "SELECT ";
     for (std::size_t i = 0; i < wanted.size(); ++i) {

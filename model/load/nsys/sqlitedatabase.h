@@ -24,7 +24,7 @@ namespace rankscope {
 class SqliteStatement {
 public:
     SqliteStatement() = default;
-    explicit SqliteStatement(sqlite3_stmt *stmt) : m_stmt(stmt) {}
+    explicit SqliteStatement(sqlite3_stmt *stmt) : m_stmt(stmt) { }
     SqliteStatement(SqliteStatement &&other) noexcept;
     SqliteStatement &operator=(SqliteStatement &&other) noexcept;
     SqliteStatement(const SqliteStatement &) = delete;
@@ -100,8 +100,7 @@ public:
     SqliteStatement prepare(const std::string &sql, QString *error);
     // "SELECT a, NULL, c FROM table": columns the table lacks read as NULL,
     // so older exports with fewer columns load through the same code.
-    std::string selectColumns(const std::string &table, const std::vector<std::string> &wanted,
-                              const std::string &tail = {});
+    std::string selectColumns(const std::string &table, const std::vector<std::string> &wanted, const std::string &tail = {});
     QString lastError() const;
 
 private:

@@ -75,7 +75,8 @@ std::optional<EventLocation> counterpartEvent(const Session &comparison, const E
     const Track &track = comparison.track(event);
     const std::string_view name = entry.report->strings.view(track.slices.name(event.event));
     const auto mine = occurrences(comparison, event.rank, track.kind, name);
-    const auto at = std::find_if(mine.begin(), mine.end(), [&](const auto &o) { return std::get<1>(o) == event.track && std::get<2>(o) == event.event; });
+    const auto at =
+        std::find_if(mine.begin(), mine.end(), [&](const auto &o) { return std::get<1>(o) == event.track && std::get<2>(o) == event.event; });
     const auto theirs = occurrences(comparison, otherRank, track.kind, name);
     const auto nth = std::size_t(at - mine.begin());
     if (at == mine.end() || nth >= theirs.size())

@@ -26,13 +26,20 @@ std::optional<DiffReport> diffReportNamed(const QString &name)
 QString diffReportName(DiffReport report)
 {
     switch (report) {
-    case DiffReport::Kernels: return QStringLiteral("kernels");
-    case DiffReport::Nvtx: return QStringLiteral("nvtx");
-    case DiffReport::Api: return QStringLiteral("api");
-    case DiffReport::Memcpy: return QStringLiteral("memcpy");
-    case DiffReport::Steps: return QStringLiteral("steps");
-    case DiffReport::Collectives: return QStringLiteral("collectives");
-    case DiffReport::CpuSampling: return QStringLiteral("cpu_sampling");
+    case DiffReport::Kernels:
+        return QStringLiteral("kernels");
+    case DiffReport::Nvtx:
+        return QStringLiteral("nvtx");
+    case DiffReport::Api:
+        return QStringLiteral("api");
+    case DiffReport::Memcpy:
+        return QStringLiteral("memcpy");
+    case DiffReport::Steps:
+        return QStringLiteral("steps");
+    case DiffReport::Collectives:
+        return QStringLiteral("collectives");
+    case DiffReport::CpuSampling:
+        return QStringLiteral("cpu_sampling");
     }
     return {};
 }
@@ -80,7 +87,7 @@ using Grouped = std::map<QString, Totals>;
 // Every event one side's report counts, with the name it is grouped
 // under: visit(key, rankIndex, track, event, duration). Over its ranks,
 // or one rank.
-template<class Visit>
+template <class Visit>
 void forEachKeyedEvent(const Session &s, DiffReport report, const DiffOptions &options, std::optional<int> onlyRank, Visit &&visit)
 {
     RankPass rankPass(s.ranks().size());
@@ -108,9 +115,10 @@ void forEachKeyedEvent(const Session &s, DiffReport report, const DiffOptions &o
                 if (t.kind != TrackKind::Kernel)
                     break;
                 for (std::uint32_t i = 0; i < sl.size(); ++i)
-                    visit(keyFor(sl.name(i), [&](std::string_view n) {
-                              return options.normalizeKernelNames ? normalizedKernelName(n) : QString::fromUtf8(n.data(), qsizetype(n.size()));
-                          }),
+                    visit(keyFor(sl.name(i),
+                                 [&](std::string_view n) {
+                                     return options.normalizeKernelNames ? normalizedKernelName(n) : QString::fromUtf8(n.data(), qsizetype(n.size()));
+                                 }),
                           ri, ti, i, sl.duration(i));
                 break;
             case DiffReport::Api:
@@ -128,9 +136,10 @@ void forEachKeyedEvent(const Session &s, DiffReport report, const DiffOptions &o
                     visit(memcpyKindShortName(m.copyKind) + (m.isPageable() ? QStringLiteral(" (pageable)") : QString()), ri, ti, i, sl.duration(i));
                 }
                 break;
-            case DiffReport::Steps: // diffSteps()
+            case DiffReport::Steps:       // diffSteps()
             case DiffReport::Collectives: // diffCollectives()
-            case DiffReport::CpuSampling: break; // stats/sampling/samplingcomparison.h
+            case DiffReport::CpuSampling:
+                break; // stats/sampling/samplingcomparison.h
             case DiffReport::Nvtx: {
                 if (t.kind != TrackKind::Nvtx)
                     break;
@@ -255,15 +264,15 @@ ResultTable diffTable(const std::vector<DiffRow> &rows, DiffReport report)
     ResultTable t;
     t.name = QStringLiteral("diff_") + diffReportName(report);
     t.title = QStringLiteral("Run comparison: ") + diffReportName(report);
-    t.headers = QStringList{QStringLiteral("Name"),        QStringLiteral("Count A"), QStringLiteral("Total A (ns)"),
-                            QStringLiteral("Mean A (ns)"), QStringLiteral("Count B"), QStringLiteral("Total B (ns)"),
-                            QStringLiteral("Mean B (ns)"), QStringLiteral("Delta (ns)"), QStringLiteral("Ratio B/A"),
-                            QStringLiteral("From Count (ns)"), QStringLiteral("From Mean (ns)"), QStringLiteral("Change")};
+    t.headers =
+        QStringList{QStringLiteral("Name"),      QStringLiteral("Count A"),         QStringLiteral("Total A (ns)"),   QStringLiteral("Mean A (ns)"),
+                    QStringLiteral("Count B"),   QStringLiteral("Total B (ns)"),    QStringLiteral("Mean B (ns)"),    QStringLiteral("Delta (ns)"),
+                    QStringLiteral("Ratio B/A"), QStringLiteral("From Count (ns)"), QStringLiteral("From Mean (ns)"), QStringLiteral("Change")};
     for (const DiffRow &r : rows)
-        t.addRow({Cell::ofText(r.name), Cell::ofInteger(r.countA), Cell::ofInteger(r.totalA), meanCell(r.totalA, r.countA),
-                          Cell::ofInteger(r.countB), Cell::ofInteger(r.totalB), meanCell(r.totalB, r.countB), Cell::ofInteger(r.delta()),
-                          r.totalA > 0 ? Cell::ofDecimal(double(r.totalB) / double(r.totalA), 3) : Cell::ofText(QString()),
-                          Cell::ofInteger(r.deltaFromCount()), Cell::ofInteger(r.deltaFromMean()), Cell::ofText(r.change())});
+        t.addRow({Cell::ofText(r.name), Cell::ofInteger(r.countA), Cell::ofInteger(r.totalA), meanCell(r.totalA, r.countA), Cell::ofInteger(r.countB),
+                  Cell::ofInteger(r.totalB), meanCell(r.totalB, r.countB), Cell::ofInteger(r.delta()),
+                  r.totalA > 0 ? Cell::ofDecimal(double(r.totalB) / double(r.totalA), 3) : Cell::ofText(QString()),
+                  Cell::ofInteger(r.deltaFromCount()), Cell::ofInteger(r.deltaFromMean()), Cell::ofText(r.change())});
     return t;
 }
 
@@ -311,9 +320,7 @@ std::vector<StepDiff> diffSteps(const Session &a, const Session &b, const DiffOp
             out[k].busyB = coveredIn(sb.busy, sb.steps[k].start, sb.steps[k].end);
         }
     }
-    std::stable_sort(out.begin(), out.end(), [](const StepDiff &x, const StepDiff &y) {
-        return std::llabs(x.delta()) > std::llabs(y.delta());
-    });
+    std::stable_sort(out.begin(), out.end(), [](const StepDiff &x, const StepDiff &y) { return std::llabs(x.delta()) > std::llabs(y.delta()); });
     return out;
 }
 
@@ -322,18 +329,18 @@ ResultTable stepDiffTable(const std::vector<StepDiff> &steps)
     ResultTable t;
     t.name = QStringLiteral("diff_steps");
     t.title = QStringLiteral("Run comparison: steps");
-    t.headers = QStringList{QStringLiteral("Step"),           QStringLiteral("Duration A (ns)"), QStringLiteral("GPU busy A (%)"),
-                            QStringLiteral("Duration B (ns)"), QStringLiteral("GPU busy B (%)"), QStringLiteral("Delta (ns)"),
-                            QStringLiteral("Ratio B/A")};
+    t.headers = QStringList{
+        QStringLiteral("Step"),           QStringLiteral("Duration A (ns)"), QStringLiteral("GPU busy A (%)"), QStringLiteral("Duration B (ns)"),
+        QStringLiteral("GPU busy B (%)"), QStringLiteral("Delta (ns)"),      QStringLiteral("Ratio B/A")};
     auto duration = [](const std::optional<TimeNs> &d) { return d ? Cell::ofInteger(*d) : Cell::ofText(QString()); };
     auto share = [](const std::optional<TimeNs> &busy, const std::optional<TimeNs> &d) {
         return busy && d && *d > 0 ? Cell::ofDecimal(100.0 * double(*busy) / double(*d), 1) : Cell::ofText(QString());
     };
     for (const StepDiff &s : steps)
-        t.addRow({Cell::ofInteger(s.index), duration(s.durationA), share(s.busyA, s.durationA), duration(s.durationB),
-                          share(s.busyB, s.durationB), s.durationA && s.durationB ? Cell::ofInteger(s.delta()) : Cell::ofText(QString()),
-                          s.durationA && s.durationB && *s.durationA > 0 ? Cell::ofDecimal(double(*s.durationB) / double(*s.durationA), 3)
-                                                                          : Cell::ofText(QString())});
+        t.addRow({Cell::ofInteger(s.index), duration(s.durationA), share(s.busyA, s.durationA), duration(s.durationB), share(s.busyB, s.durationB),
+                  s.durationA && s.durationB ? Cell::ofInteger(s.delta()) : Cell::ofText(QString()),
+                  s.durationA && s.durationB && *s.durationA > 0 ? Cell::ofDecimal(double(*s.durationB) / double(*s.durationA), 3)
+                                                                 : Cell::ofText(QString())});
     return t;
 }
 
@@ -357,9 +364,8 @@ std::vector<CollectiveDiff> diffCollectives(const CollectiveMatch &a, const Coll
     std::vector<CollectiveDiff> out;
     for (auto &[name, row] : byName)
         out.push_back(std::move(row));
-    std::stable_sort(out.begin(), out.end(), [](const CollectiveDiff &x, const CollectiveDiff &y) {
-        return std::llabs(x.waitB - x.waitA) > std::llabs(y.waitB - y.waitA);
-    });
+    std::stable_sort(out.begin(), out.end(),
+                     [](const CollectiveDiff &x, const CollectiveDiff &y) { return std::llabs(x.waitB - x.waitA) > std::llabs(y.waitB - y.waitA); });
     return out;
 }
 
@@ -368,12 +374,12 @@ ResultTable collectiveDiffTable(const std::vector<CollectiveDiff> &rows)
     ResultTable t;
     t.name = QStringLiteral("diff_collectives");
     t.title = QStringLiteral("Run comparison: collectives");
-    t.headers = QStringList{QStringLiteral("Collective"),     QStringLiteral("Count A"),          QStringLiteral("Mean skew A (ns)"),
-                            QStringLiteral("Total wait A (ns)"), QStringLiteral("Count B"),       QStringLiteral("Mean skew B (ns)"),
+    t.headers = QStringList{QStringLiteral("Collective"),        QStringLiteral("Count A"),        QStringLiteral("Mean skew A (ns)"),
+                            QStringLiteral("Total wait A (ns)"), QStringLiteral("Count B"),        QStringLiteral("Mean skew B (ns)"),
                             QStringLiteral("Total wait B (ns)"), QStringLiteral("Wait delta (ns)")};
     for (const CollectiveDiff &r : rows)
-        t.addRow({Cell::ofText(r.name), Cell::ofInteger(r.countA), meanCell(r.skewA, r.countA), Cell::ofInteger(r.waitA),
-                          Cell::ofInteger(r.countB), meanCell(r.skewB, r.countB), Cell::ofInteger(r.waitB), Cell::ofInteger(r.waitB - r.waitA)});
+        t.addRow({Cell::ofText(r.name), Cell::ofInteger(r.countA), meanCell(r.skewA, r.countA), Cell::ofInteger(r.waitA), Cell::ofInteger(r.countB),
+                  meanCell(r.skewB, r.countB), Cell::ofInteger(r.waitB), Cell::ofInteger(r.waitB - r.waitA)});
     return t;
 }
 

@@ -13,15 +13,24 @@ namespace rankscope::stats {
 QString pathKindName(PathKind kind)
 {
     switch (kind) {
-    case PathKind::Cpu: return QStringLiteral("cpu");
-    case PathKind::Launch: return QStringLiteral("launch");
-    case PathKind::Kernel: return QStringLiteral("kernel");
-    case PathKind::Memcpy: return QStringLiteral("memcpy");
-    case PathKind::Memset: return QStringLiteral("memset");
-    case PathKind::Communication: return QStringLiteral("communication");
-    case PathKind::Wait: return QStringLiteral("wait");
-    case PathKind::Sync: return QStringLiteral("sync");
-    case PathKind::Idle: return QStringLiteral("idle");
+    case PathKind::Cpu:
+        return QStringLiteral("cpu");
+    case PathKind::Launch:
+        return QStringLiteral("launch");
+    case PathKind::Kernel:
+        return QStringLiteral("kernel");
+    case PathKind::Memcpy:
+        return QStringLiteral("memcpy");
+    case PathKind::Memset:
+        return QStringLiteral("memset");
+    case PathKind::Communication:
+        return QStringLiteral("communication");
+    case PathKind::Wait:
+        return QStringLiteral("wait");
+    case PathKind::Sync:
+        return QStringLiteral("sync");
+    case PathKind::Idle:
+        return QStringLiteral("idle");
     }
     return {};
 }
@@ -185,9 +194,9 @@ std::vector<PathSegment> insideTheirEvents(const Session &session, const Collect
     return out;
 }
 
-StepCriticalPath solveStep(const Session &session, const CollectiveMatch &match, const PathNameClasses &names,
-                           const CriticalPathOptions &options, int step, TimeRange window,
-                           std::vector<std::optional<TrackEvent>> stepEvents, RunSide side, const std::vector<bool> &ranks, RankPages pages)
+StepCriticalPath solveStep(const Session &session, const CollectiveMatch &match, const PathNameClasses &names, const CriticalPathOptions &options,
+                           int step, TimeRange window, std::vector<std::optional<TrackEvent>> stepEvents, RunSide side,
+                           const std::vector<bool> &ranks, RankPages pages)
 {
     StepCriticalPath path;
     path.step = step;

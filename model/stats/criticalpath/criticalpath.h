@@ -8,9 +8,9 @@
 // The graph, its edges and why each binds are in docs/statistics.md,
 // "Critical path"; stats/criticalpath/criticalpathgraph.h builds and solves it.
 #include "session/session.h"
-#include "stats/ranks/collectives.h"
 #include "stats/criticalpath/criticalpathnames.h"
 #include "stats/kernelclasses.h"
+#include "stats/ranks/collectives.h"
 
 #include <QRegularExpression>
 
@@ -24,9 +24,9 @@ namespace rankscope::stats {
 
 // What a segment of the path spent its time on.
 enum class PathKind : std::uint8_t {
-    Cpu,           // a CPU op, an NVTX range, an OS runtime or CUDA API call that is neither below
-    Launch,        // from a launching call's start to its GPU work's start (its latency after the call returned unnamed)
-    Kernel,        // a compute kernel on the GPU (and a queued op's gap behind it on its stream)
+    Cpu,    // a CPU op, an NVTX range, an OS runtime or CUDA API call that is neither below
+    Launch, // from a launching call's start to its GPU work's start (its latency after the call returned unnamed)
+    Kernel, // a compute kernel on the GPU (and a queued op's gap behind it on its stream)
     Memcpy,
     Memset,
     Communication, // a collective's kernel once every rank was there (the transfer)
@@ -38,7 +38,7 @@ constexpr int kPathKindCount = int(PathKind::Idle) + 1;
 QString pathKindName(PathKind kind); // "cpu", "launch", ... as the critical_path report writes it
 
 struct PathSegment {
-    int rankIndex = -1;     // index into Session::ranks()
+    int rankIndex = -1; // index into Session::ranks()
     PathKind kind = PathKind::Idle;
     TimeNs start = 0, end = 0; // the match's clock (session time plus the rank's clock shift)
     // What it is attributed to, whose recorded time holds the segment (on
@@ -69,10 +69,10 @@ struct WhatIf {
 std::optional<WhatIf> parseWhatIf(const QString &text, QString *error = nullptr);
 
 struct StepCriticalPath {
-    int step = -1;            // its number among the ranks' steps; -1: a range, not a step
-    RunSide side = RunSide::None; // in a comparison, the run whose ranks it follows (each run's steps apart)
-    TimeRange window;         // the match's clock: the earliest rank's start to the last rank's end
-    int endRankIndex = -1;    // the rank that finished last, where the path ends
+    int step = -1;                     // its number among the ranks' steps; -1: a range, not a step
+    RunSide side = RunSide::None;      // in a comparison, the run whose ranks it follows (each run's steps apart)
+    TimeRange window;                  // the match's clock: the earliest rank's start to the last rank's end
+    int endRankIndex = -1;             // the rank that finished last, where the path ends
     std::vector<PathSegment> segments; // by time, contiguous, covering the window
     std::vector<TimeNs> clockShift;    // per rank index, as in CollectiveMatch::shiftOf
     // With every what-if applied, the step's length solved again over the
@@ -83,10 +83,7 @@ struct StepCriticalPath {
 
     TimeNs length() const { return window.duration(); }
     std::array<TimeNs, kPathKindCount> timeByKind() const;
-    TimeNs shiftOf(int rankIndex) const
-    {
-        return std::size_t(rankIndex) < clockShift.size() ? clockShift[std::size_t(rankIndex)] : 0;
-    }
+    TimeNs shiftOf(int rankIndex) const { return std::size_t(rankIndex) < clockShift.size() ? clockShift[std::size_t(rankIndex)] : 0; }
 };
 
 struct CriticalPathOptions {
@@ -131,8 +128,7 @@ struct StepWindow {
 // session and match it reads.
 class CriticalPathSteps {
 public:
-    CriticalPathSteps(const Session &session, const CollectiveMatch &match, const CriticalPathOptions &options,
-                      RankPages pages = RankPages::Keep);
+    CriticalPathSteps(const Session &session, const CollectiveMatch &match, const CriticalPathOptions &options, RankPages pages = RankPages::Keep);
     std::size_t size() const { return m_entries.size(); }
     int stepOf(std::size_t i) const { return m_entries[i].step; }
     RunSide sideOf(std::size_t i) const { return m_entries[i].run->side; }
@@ -145,8 +141,8 @@ private:
     struct Run {
         RunSide side = RunSide::None;
         std::vector<bool> ranks;
-        std::vector<std::vector<TrackEvent>> steps;             // per rank: its step annotations
-        std::vector<std::vector<std::optional<TimeNs>>> ends;   // per rank and step: where it ends (session time), once found
+        std::vector<std::vector<TrackEvent>> steps;           // per rank: its step annotations
+        std::vector<std::vector<std::optional<TimeNs>>> ends; // per rank and step: where it ends (session time), once found
     };
     struct Entry {
         std::shared_ptr<Run> run;

@@ -58,9 +58,7 @@ std::vector<TimeNs> PathGraph::solve(bool scaled) const
         for (std::uint32_t k = firstOut[u]; k < firstOut[u + 1]; ++k) {
             const PathEdge &e = m_edges[out[k]];
             // A damaged trace's times may be anywhere in 64 bits: saturate, never wrap.
-            const TimeNs w = scaled && e.factor != 1.0f
-                ? TimeNs(std::round(std::clamp(double(e.weight) * double(e.factor), 0.0, 9.0e18)))
-                : e.weight;
+            const TimeNs w = scaled && e.factor != 1.0f ? TimeNs(std::round(std::clamp(double(e.weight) * double(e.factor), 0.0, 9.0e18))) : e.weight;
             t[e.to] = std::max(t[e.to], addSaturating(t[u], w));
             if (--waiting[e.to] == 0)
                 ready.push_back(e.to);
@@ -92,7 +90,8 @@ bool isSynchronizingCall(std::string_view name)
 // process) lets it go: its time is waiting, not computing.
 bool isBlockingOsCall(std::string_view name)
 {
-    static constexpr std::string_view kBlocking[] = {"wait", "mutex_lock", "rwlock", "poll", "select", "sleep", "futex", "pthread_join", "accept", "recv"};
+    static constexpr std::string_view kBlocking[] = {"wait",  "mutex_lock", "rwlock",       "poll",   "select",
+                                                     "sleep", "futex",      "pthread_join", "accept", "recv"};
     return std::any_of(std::begin(kBlocking), std::end(kBlocking), [&](std::string_view b) { return name.find(b) != std::string_view::npos; });
 }
 
@@ -126,7 +125,7 @@ struct GpuOp {
 // The cross-stream waits a rank's trace records (cudaStreamWaitEvent with
 // the cudaEventRecord it waited for), by op index.
 struct StreamWaits {
-    bool recorded = false; // the trace records synchronisation: no guessing where it records none
+    bool recorded = false;                                     // the trace records synchronisation: no guessing where it records none
     std::unordered_multimap<std::size_t, std::size_t> awaited; // the first op queued after a wait -> the last op queued before its record
     std::unordered_set<std::size_t> unknownSource;             // first ops after a wait whose record the trace lacks
 };
@@ -225,7 +224,7 @@ std::vector<Boundary> threadBoundaries(const std::vector<HostEvent> &events)
 // one list of the process's moments merged every step.
 class ProcessThreads {
 public:
-    explicit ProcessThreads(int rank) : m_rank(rank) {}
+    explicit ProcessThreads(int rank) : m_rank(rank) { }
     void addThread(std::uint32_t tid, const std::vector<HostEvent> &events, const std::vector<Boundary> &bounds)
     {
         m_threads.push_back({tid, &events, &bounds});
@@ -272,8 +271,7 @@ private:
 class StepGraphBuilder {
 public:
     StepGraphBuilder(const Session &session, const CollectiveMatch &match, const PathNameClasses &names, const StepGraphInput &input)
-        : m_session(session), m_match(match), m_names(names), m_input(input), m_nodes(session.ranks().size()),
-          m_matched(session.ranks().size())
+        : m_session(session), m_match(match), m_names(names), m_input(input), m_nodes(session.ranks().size()), m_matched(session.ranks().size())
     {
         for (const CollectiveInstance &c : match.instances)
             if (c.arrivals.size() >= 2 && inWindow(c))
@@ -302,10 +300,7 @@ private:
 
     // Whether some rank's part of a collective overlaps the window: a
     // session's thousands of collectives, a step's few.
-    bool inWindow(const CollectiveInstance &c) const
-    {
-        return c.firstArrival <= m_input.window.end && c.end >= m_input.window.start;
-    }
+    bool inWindow(const CollectiveInstance &c) const { return c.firstArrival <= m_input.window.end && c.end >= m_input.window.start; }
 
     std::uint32_t nodeOf(int rank, std::uint32_t track, std::uint32_t event) const
     {
@@ -333,8 +328,8 @@ private:
             return (kind == PathKind::Kernel || kind == PathKind::Communication) && matchesName(w.pattern, name) ? float(w.factor) : 1.0f;
         case WhatIf::Target::Rank:
             return entry.rank == w.rank && (kind == PathKind::Cpu || kind == PathKind::Kernel || kind == PathKind::Memcpy || kind == PathKind::Memset)
-                ? float(w.factor)
-                : 1.0f;
+                       ? float(w.factor)
+                       : 1.0f;
         case WhatIf::Target::Range:
             return 1.0f; // ranges scale the host time inside them (buildThread)
         }
@@ -364,11 +359,11 @@ private:
     const StepGraphInput &m_input;
     StepGraph m_out;
     struct EventNode {
-        std::uint64_t key; // eventKey(track, event)
+        std::uint64_t key;  // eventKey(track, event)
         std::uint32_t node; // its start
     };
-    std::vector<std::vector<EventNode>> m_nodes; // per rank, by key
-    std::vector<std::unordered_set<std::uint64_t>> m_matched;             // per rank: kernels in a matched collective
+    std::vector<std::vector<EventNode>> m_nodes;              // per rank, by key
+    std::vector<std::unordered_set<std::uint64_t>> m_matched; // per rank: kernels in a matched collective
 };
 
 void StepGraphBuilder::buildRank(int r)
@@ -395,10 +390,10 @@ void StepGraphBuilder::buildRank(int r)
             const std::uint32_t node = addEventNodes(r, t, i, start, end);
             if (gpu) {
                 GpuOp op{t, i, node, start, end, track.pid, track.deviceId};
-                op.kind = track.kind == TrackKind::Memcpy ? PathKind::Memcpy
-                    : track.kind == TrackKind::Memset     ? PathKind::Memset
-                    : m_names.isCommunication(r, track.slices.name(i)) ? PathKind::Communication
-                        : PathKind::Kernel;
+                op.kind = track.kind == TrackKind::Memcpy                    ? PathKind::Memcpy
+                          : track.kind == TrackKind::Memset                  ? PathKind::Memset
+                          : m_names.isCommunication(r, track.slices.name(i)) ? PathKind::Communication
+                                                                             : PathKind::Kernel;
                 ops.push_back(op);
             } else {
                 threads[{track.pid, track.tid}].push_back({t, i, node, start, end});
@@ -505,7 +500,10 @@ void StepGraphBuilder::addGpuEdges(int r, std::vector<GpuOp> &ops)
             // when the op before on the stream had ended by the time
             // the call returned.
             if (callNode != PathGraph::kNone && op.launchStart <= op.start)
-                candidates.push_back({callNode, op.launchStart, std::min(calls.end(launches[i]->event) + toMatch, op.start), PathKind::Launch,
+                candidates.push_back({callNode,
+                                      op.launchStart,
+                                      std::min(calls.end(launches[i]->event) + toMatch, op.start),
+                                      PathKind::Launch,
                                       {r, launches[i]->track, launches[i]->event}});
         }
         TimeNs explained = kTimeMin;
@@ -580,7 +578,8 @@ StreamWaits StepGraphBuilder::recordedStreamWaits(int r, const std::vector<GpuOp
             const TimeNs waitCall = callStart(track.pid, sync.correlationId).value_or(track.slices.start(k) + toMatch);
             // The first op queued on the waiting stream after the wait: it, and all after it, wait.
             const std::vector<std::size_t> &queued = waiting->second;
-            const auto first = std::lower_bound(queued.begin(), queued.end(), waitCall, [&](std::size_t i, TimeNs t) { return ops[i].launchStart < t; });
+            const auto first =
+                std::lower_bound(queued.begin(), queued.end(), waitCall, [&](std::size_t i, TimeNs t) { return ops[i].launchStart < t; });
             if (first == queued.end())
                 return;
             const std::optional<TimeNs> record = callStart(track.pid, sync.recordCorrelationId);
@@ -593,7 +592,8 @@ StreamWaits StepGraphBuilder::recordedStreamWaits(int r, const std::vector<GpuOp
                 return; // nothing of the recorded stream in the window: the awaited work ended before it
             // The event captures the work queued on its stream before it was recorded.
             const std::vector<std::size_t> &before = recorded->second;
-            const auto last = std::lower_bound(before.begin(), before.end(), *record, [&](std::size_t i, TimeNs t) { return ops[i].launchStart < t; });
+            const auto last =
+                std::lower_bound(before.begin(), before.end(), *record, [&](std::size_t i, TimeNs t) { return ops[i].launchStart < t; });
             if (last != before.begin())
                 out.awaited.emplace(*first, *std::prev(last));
         });
@@ -611,9 +611,9 @@ void StepGraphBuilder::buildThread(int r, std::uint32_t tid, const std::vector<H
     // What each host event is: its kind on the path, and the what-if scale of its time.
     struct EventInfo {
         PathKind kind = PathKind::Cpu;
-        float rangeFactor = 1.0f; // a range what-if naming it
+        float rangeFactor = 1.0f;                 // a range what-if naming it
         std::uint32_t awaited = PathGraph::kNone; // a call's GPU work it waited for: that op's end node
-        bool dataLoading = false; // everything inside it waits for input
+        bool dataLoading = false;                 // everything inside it waits for input
     };
     std::vector<EventInfo> info(events.size());
     std::size_t hint = 0; // the thread's calls launch in rising correlation order
@@ -689,9 +689,9 @@ void StepGraphBuilder::buildThread(int r, std::uint32_t tid, const std::vector<H
     // inside it.
     struct OpenEvent {
         std::size_t event;
-        float factor;          // product of rangeFactor, outermost to here
-        std::size_t matching;  // of them, how many are not 1
-        std::size_t loader;    // innermost data loader so far (an event), or kNoLoader
+        float factor;         // product of rangeFactor, outermost to here
+        std::size_t matching; // of them, how many are not 1
+        std::size_t loader;   // innermost data loader so far (an event), or kNoLoader
     };
     constexpr std::size_t kNoLoader = std::numeric_limits<std::size_t>::max();
     std::vector<OpenEvent> open;

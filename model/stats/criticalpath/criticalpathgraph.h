@@ -42,10 +42,7 @@ public:
     TimeNs time(std::uint32_t node) const { return m_time[node]; }
     int rankOf(std::uint32_t node) const { return m_rank[node]; }
     // The edge that explains the node's time; null for a node nothing precedes.
-    const PathEdge *bindingEdge(std::uint32_t node) const
-    {
-        return m_binding[node] == kNone ? nullptr : &m_edges[m_binding[node]];
-    }
+    const PathEdge *bindingEdge(std::uint32_t node) const { return m_binding[node] == kNone ? nullptr : &m_edges[m_binding[node]]; }
 
     // Every node's earliest time with each edge's weight scaled by its
     // factor (scaled = false: as recorded), a node nothing precedes at its
@@ -83,8 +80,7 @@ struct StepGraph {
     std::uint32_t lastNode = PathGraph::kNone;
 };
 
-StepGraph buildStepGraph(const Session &session, const CollectiveMatch &match, const PathNameClasses &names,
-                         const StepGraphInput &input);
+StepGraph buildStepGraph(const Session &session, const CollectiveMatch &match, const PathNameClasses &names, const StepGraphInput &input);
 
 // When a rank's step ends (see StepGraph::stepEnd) in session time, without
 // building the graph: what sets a step's window before its graph is built.

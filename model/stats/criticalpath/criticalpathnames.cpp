@@ -4,8 +4,7 @@
 
 namespace rankscope::stats {
 
-PathNameClasses::PathNameClasses(const Session &session, KernelClassifier classes)
-    : m_session(session), m_classes(std::move(classes))
+PathNameClasses::PathNameClasses(const Session &session, KernelClassifier classes) : m_session(session), m_classes(std::move(classes))
 {
     for (const RankEntry &entry : session.ranks()) {
         const std::size_t size = entry.report->strings.size();
@@ -32,16 +31,13 @@ std::uint8_t PathNameClasses::decided(int rankIndex, StringId name, Bits known, 
 
 bool PathNameClasses::isCommunication(int rankIndex, StringId name) const
 {
-    return decided(rankIndex, name, kClassKnown, kCommunication, [](const PathNameClasses &self, std::string_view text) {
-        return self.m_classes.classify(text) == KernelClass::Communication;
-    });
+    return decided(rankIndex, name, kClassKnown, kCommunication,
+                   [](const PathNameClasses &self, std::string_view text) { return self.m_classes.classify(text) == KernelClass::Communication; });
 }
 
 bool PathNameClasses::isDataLoader(int rankIndex, StringId name) const
 {
-    return decided(rankIndex, name, kLoaderKnown, kLoader, [](const PathNameClasses &, std::string_view text) {
-        return isDataLoadingName(text);
-    });
+    return decided(rankIndex, name, kLoaderKnown, kLoader, [](const PathNameClasses &, std::string_view text) { return isDataLoadingName(text); });
 }
 
 } // namespace rankscope::stats

@@ -27,8 +27,8 @@ int rankNumber(const Session &session, int rankIndex)
 ResultTable criticalPathTable(const Session &session, const std::vector<StepCriticalPath> &paths)
 {
     ResultTable t = declaredTable(QStringLiteral("critical_path"));
-    t.headers = QStringList{QStringLiteral("Step"), QStringLiteral("Segment"), QStringLiteral("Rank"), QStringLiteral("Kind"), QStringLiteral("Name"),
-                            QStringLiteral("Start (ns)"), QStringLiteral("End (ns)"), QStringLiteral("Duration (ns)")};
+    t.headers = QStringList{QStringLiteral("Step"), QStringLiteral("Segment"),    QStringLiteral("Rank"),     QStringLiteral("Kind"),
+                            QStringLiteral("Name"), QStringLiteral("Start (ns)"), QStringLiteral("End (ns)"), QStringLiteral("Duration (ns)")};
     const bool comparison = session.isComparison();
     if (comparison)
         t.headers << QStringLiteral("Run");
@@ -36,9 +36,10 @@ ResultTable criticalPathTable(const Session &session, const std::vector<StepCrit
     for (const StepCriticalPath &path : paths)
         for (std::size_t i = 0; i < path.segments.size(); ++i) {
             const PathSegment &s = path.segments[i];
-            std::vector<Cell> row{Cell::ofInteger(path.step), Cell::ofInteger(std::int64_t(i)), Cell::ofInteger(rankNumber(session, s.rankIndex)),
-                                  Cell::ofText(pathKindName(s.kind)), Cell::ofText(segmentName(session, s)), Cell::ofInteger(s.start - zero),
-                                  Cell::ofInteger(s.end - zero), Cell::ofInteger(s.duration())};
+            std::vector<Cell> row{
+                Cell::ofInteger(path.step),         Cell::ofInteger(std::int64_t(i)),      Cell::ofInteger(rankNumber(session, s.rankIndex)),
+                Cell::ofText(pathKindName(s.kind)), Cell::ofText(segmentName(session, s)), Cell::ofInteger(s.start - zero),
+                Cell::ofInteger(s.end - zero),      Cell::ofInteger(s.duration())};
             if (comparison)
                 row.push_back(Cell::ofText(runSideName(path.side)));
             t.addRow(std::move(row));
@@ -96,7 +97,8 @@ StepPathSummary summarizePath(const Session &session, const StepCriticalPath &pa
     s.crossed = crossed.join(QStringLiteral("; "));
     QStringList top;
     for (const PathName &n : topPathNames(session, path, 3))
-        top << n.name + QStringLiteral(" (") + pathKindName(n.kind) + QStringLiteral("): ") + QString::number(n.time) + QStringLiteral(" ns"); // the name is data: no arg() over it
+        top << n.name + QStringLiteral(" (") + pathKindName(n.kind) + QStringLiteral("): ") + QString::number(n.time)
+                   + QStringLiteral(" ns"); // the name is data: no arg() over it
     s.topNames = top.join(QStringLiteral("; "));
     return s;
 }

@@ -1,7 +1,7 @@
 #include "stats/diagnosis/diagnosis.h"
 
-#include "core/untrustedtext.h"
 #include "core/units.h"
+#include "core/untrustedtext.h"
 #include "stats/diagnosis/diagnosisdetectors.h"
 #include "stats/diagnosis/diagnosisloop.h"
 
@@ -12,9 +12,12 @@ namespace rankscope::stats {
 QString severityName(Severity s)
 {
     switch (s) {
-    case Severity::High: return QStringLiteral("high");
-    case Severity::Medium: return QStringLiteral("medium");
-    case Severity::Low: break;
+    case Severity::High:
+        return QStringLiteral("high");
+    case Severity::Medium:
+        return QStringLiteral("medium");
+    case Severity::Low:
+        break;
     }
     return QStringLiteral("low");
 }
@@ -59,7 +62,8 @@ Diagnosis diagnose(const Session &session, const DiagnosisThresholds &th, const 
     }
     const bool anySteps = std::any_of(loops.begin(), loops.end(), [](const RankLoop &l) { return l.hasSteps; });
     d.notes << (anySteps ? QStringLiteral("The loop: from the first annotated step (NVTX or record_function \"step N\", \"ProfilerStep#N\") to the "
-                                          "last; an in-loop gap is at least %1% of the median step.").arg(100.0 * th.inLoopGapShareOfStep)
+                                          "last; an in-loop gap is at least %1% of the median step.")
+                               .arg(100.0 * th.inLoopGapShareOfStep)
                          : QStringLiteral("No annotated steps: the loop is each rank's whole GPU span; an in-loop gap is at least %1.")
                                .arg(formatDuration(th.inLoopGapWithoutSteps)));
 
@@ -95,12 +99,12 @@ ResultTable findingsTable(const Diagnosis &d)
     ResultTable t;
     t.name = QStringLiteral("diagnosis");
     t.title = QStringLiteral("Diagnosis");
-    t.headers = QStringList{QStringLiteral("Severity"), QStringLiteral("Finding"), QStringLiteral("Ranks"), QStringLiteral("Cost (ns)"),
+    t.headers = QStringList{QStringLiteral("Severity"),  QStringLiteral("Finding"),   QStringLiteral("Ranks"),    QStringLiteral("Cost (ns)"),
                             QStringLiteral("Share (%)"), QStringLiteral("Instances"), QStringLiteral("Evidence"), QStringLiteral("Advice")};
     for (const Finding &f : d.findings)
         t.addRow({Cell::ofText(severityName(f.severity)), Cell::ofText(f.title), Cell::ofText(f.ranks), Cell::ofInteger(f.cost),
-                          Cell::ofDecimal(100.0 * f.share, 1), Cell::ofInteger(std::int64_t(f.instances.size())), Cell::ofText(f.evidence),
-                          Cell::ofText(f.advice)});
+                  Cell::ofDecimal(100.0 * f.share, 1), Cell::ofInteger(std::int64_t(f.instances.size())), Cell::ofText(f.evidence),
+                  Cell::ofText(f.advice)});
     t.notes = d.notes;
     return t;
 }
@@ -115,7 +119,7 @@ ResultTable findingInstancesTable(const Session &session, const Finding &f)
     const TimeNs zero = session.extent().start;
     for (const FindingInstance &i : f.instances)
         t.addRow({Cell::ofInteger(session.ranks()[std::size_t(i.rankIndex)].rank), Cell::ofInteger(i.time.start - zero),
-                          Cell::ofInteger(i.time.duration()), Cell::ofInteger(i.cost), Cell::ofText(i.what)});
+                  Cell::ofInteger(i.time.duration()), Cell::ofInteger(i.cost), Cell::ofText(i.what)});
     return t;
 }
 

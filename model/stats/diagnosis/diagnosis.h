@@ -17,22 +17,22 @@ QString severityName(Severity s);
 
 struct FindingInstance {
     int rankIndex = 0;
-    TimeRange time;                      // session time
-    std::optional<EventLocation> event;  // what to select
-    QString what;                        // "gap of 3.2 s, data_loading covers 97%"
+    TimeRange time;                     // session time
+    std::optional<EventLocation> event; // what to select
+    QString what;                       // "gap of 3.2 s, data_loading covers 97%"
     TimeNs cost = 0;
 };
 
 struct Finding {
     FindingKind kind = FindingKind::InputStarvation;
-    QString id;       // "input_starvation"
+    QString id; // "input_starvation"
     QString title;
     TimeNs cost = 0;  // over all ranks
     double share = 0; // cost / the ranks' GPU spans
     Severity severity = Severity::Low;
     std::vector<int> rankIndices; // the ranks it applies to
-    QString ranks;    // "ranks 0-7", "rank 3 only"
-    QString evidence; // one line
+    QString ranks;                // "ranks 0-7", "rank 3 only"
+    QString evidence;             // one line
     QString advice;
     std::vector<FindingInstance> instances; // costliest first
 };

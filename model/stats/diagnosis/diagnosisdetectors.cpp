@@ -22,26 +22,26 @@ struct FindingText {
 };
 constexpr FindingText kFindingTexts[] = {
     {FindingKind::InputStarvation, "input_starvation", "GPU starved by the input pipeline",
-         "The GPU waits while the CPU loads data. Load batches in background workers (DataLoader num_workers > 0, "
-         "persistent_workers=True, prefetch_factor 2-4), pin host memory (pin_memory=True) and copy with non_blocking=True; "
-         "move heavy preprocessing off the training process or onto the GPU."},
+     "The GPU waits while the CPU loads data. Load batches in background workers (DataLoader num_workers > 0, "
+     "persistent_workers=True, prefetch_factor 2-4), pin host memory (pin_memory=True) and copy with non_blocking=True; "
+     "move heavy preprocessing off the training process or onto the GPU."},
     {FindingKind::BlockingCopies, "blocking_copies", "Pageable or synchronous host-device copies",
-         "Copies from pageable memory are staged and block the CPU; synchronous copies wait for the GPU. Pin the host buffers "
-         "(DataLoader pin_memory=True, tensor.pin_memory()) and copy with tensor.to(device, non_blocking=True) / cudaMemcpyAsync."},
+     "Copies from pageable memory are staged and block the CPU; synchronous copies wait for the GPU. Pin the host buffers "
+     "(DataLoader pin_memory=True, tensor.pin_memory()) and copy with tensor.to(device, non_blocking=True) / cudaMemcpyAsync."},
     {FindingKind::Synchronisation, "synchronisation", "CPU blocks on the GPU in the loop",
-         "Each synchronisation stops the CPU from queueing work ahead. Remove per-step .item(), .cpu(), print() of GPU tensors and "
-         "explicit torch.cuda.synchronize(); accumulate metrics on the GPU and read them every N steps; wait on events "
-         "(cudaStreamWaitEvent) instead of the host."},
+     "Each synchronisation stops the CPU from queueing work ahead. Remove per-step .item(), .cpu(), print() of GPU tensors and "
+     "explicit torch.cuda.synchronize(); accumulate metrics on the GPU and read them every N steps; wait on events "
+     "(cudaStreamWaitEvent) instead of the host."},
     {FindingKind::LaunchBound, "launch_bound", "Launch-bound: kernels too short to keep the GPU busy",
-         "The CPU takes longer to launch a kernel than the GPU to run it. Batch more work per kernel (a larger batch), fuse "
-         "operations (torch.compile), capture the step in a CUDA graph (torch.cuda.graphs / mode=\"reduce-overhead\")."},
+     "The CPU takes longer to launch a kernel than the GPU to run it. Batch more work per kernel (a larger batch), fuse "
+     "operations (torch.compile), capture the step in a CUDA graph (torch.cuda.graphs / mode=\"reduce-overhead\")."},
     {FindingKind::Straggler, "straggler", "A straggler makes the other ranks wait at collectives",
-         "The other ranks idle in their collectives until the late rank arrives. See why it is late (the Collectives panel's "
-         "shares): uneven compute or data (balance the shards, the sequence lengths), its own input pipeline or host work, or "
-         "a slower GPU or link."},
+     "The other ranks idle in their collectives until the late rank arrives. See why it is late (the Collectives panel's "
+     "shares): uneven compute or data (balance the shards, the sequence lengths), its own input pipeline or host work, or "
+     "a slower GPU or link."},
     {FindingKind::LowUtilisation, "low_utilisation", "Low GPU utilisation",
-         "The GPU is idle most of the time for no single reason found here. A larger batch (or gradient accumulation), "
-         "fewer host-side operations per step, torch.compile or CUDA graphs give it more work per launch."},
+     "The GPU is idle most of the time for no single reason found here. A larger batch (or gradient accumulation), "
+     "fewer host-side operations per step, torch.compile or CUDA graphs give it more work per launch."},
 };
 
 } // namespace
@@ -66,8 +66,7 @@ bool isSynchronousCopyApi(std::string_view apiName)
 
 DetectedFinding::DetectedFinding(FindingKind kind)
 {
-    const FindingText &text = *std::find_if(std::begin(kFindingTexts), std::end(kFindingTexts),
-                                            [&](const FindingText &t) { return t.kind == kind; });
+    const FindingText &text = *std::find_if(std::begin(kFindingTexts), std::end(kFindingTexts), [&](const FindingText &t) { return t.kind == kind; });
     finding.kind = kind;
     finding.id = QString::fromLatin1(text.id);
     finding.title = QString::fromLatin1(text.title);
@@ -116,7 +115,8 @@ InputStarvationResult detectInputStarvation(const Session &session, const std::v
         }
     }
     input.finding.evidence = QStringLiteral("%1 in-loop GPU gaps, %2 in all, while the CPU loads data")
-                                 .arg(input.finding.instances.size()).arg(formatDuration(input.finding.cost));
+                                 .arg(input.finding.instances.size())
+                                 .arg(formatDuration(input.finding.cost));
     // Where the CPU samples of all those gaps were, when the trace has them.
     std::vector<SampledSpans> spans(loops.size());
     for (const FindingInstance &i : input.finding.instances) {
@@ -162,18 +162,19 @@ DetectedFinding detectBlockingCopies(const Session &session, const std::vector<R
                 // The host is held for the call (staging a pageable copy, or waiting for a synchronous one).
                 const TimeNs blocked = call ? session.sessionTime(*call).duration() : when.duration();
                 copiedBytes += m.bytes;
-                copies.add({int(ri), when, at,
-                            QStringLiteral("%1 %2 %3 → %4 by %5, host held %6")
-                                .arg(formatBytes(m.bytes), memcpyKindShortName(m.copyKind), r.memoryKindLabel(int(m.srcKind)),
-                                     r.memoryKindLabel(int(m.dstKind)), api.isEmpty() ? QStringLiteral("(no call recorded)") : api,
-                                     formatDuration(blocked)),
-                            blocked});
+                copies.add(
+                    {int(ri), when, at,
+                     QStringLiteral("%1 %2 %3 → %4 by %5, host held %6")
+                         .arg(formatBytes(m.bytes), memcpyKindShortName(m.copyKind), r.memoryKindLabel(int(m.srcKind)),
+                              r.memoryKindLabel(int(m.dstKind)), api.isEmpty() ? QStringLiteral("(no call recorded)") : api, formatDuration(blocked)),
+                     blocked});
             }
         }
         ResidentBudget::process().doneReading(r);
     }
     copies.finding.evidence = QStringLiteral("%1 copies, %2, hold the host %3")
-                                  .arg(copies.finding.instances.size()).arg(formatBytes(copiedBytes), formatDuration(copies.finding.cost));
+                                  .arg(copies.finding.instances.size())
+                                  .arg(formatBytes(copiedBytes), formatDuration(copies.finding.cost));
     return copies;
 }
 
@@ -224,8 +225,11 @@ DetectedFinding detectSynchronisation(const Session &session, const std::vector<
         }
         ResidentBudget::process().doneReading(r);
     }
-    syncs.finding.evidence = QStringLiteral("%1 synchronising calls in the loop; after %2 of them the GPU ran dry, idle %3 until the CPU queued work again")
-                                 .arg(calls).arg(syncs.finding.instances.size()).arg(formatDuration(syncs.finding.cost));
+    syncs.finding.evidence =
+        QStringLiteral("%1 synchronising calls in the loop; after %2 of them the GPU ran dry, idle %3 until the CPU queued work again")
+            .arg(calls)
+            .arg(syncs.finding.instances.size())
+            .arg(formatDuration(syncs.finding.cost));
     return syncs;
 }
 
@@ -260,11 +264,11 @@ DetectedFinding detectLaunchBound(const Session &session, const std::vector<Rank
                     continue;
                 ++shortCount;
                 if (shortOnes.size() < 200)
-                    shortOnes.push_back({int(ri), session.sessionTime(at), at,
-                                         QStringLiteral("%1 runs %2, its launch call %3")
-                                             .arg(r.strings.string(r.kernels[track.slices.payload(i)].shortName), formatDuration(kernel),
-                                                  formatDuration(launchCall)),
-                                         launchCall - kernel});
+                    shortOnes.push_back(
+                        {int(ri), session.sessionTime(at), at,
+                         QStringLiteral("%1 runs %2, its launch call %3")
+                             .arg(r.strings.string(r.kernels[track.slices.payload(i)].shortName), formatDuration(kernel), formatDuration(launchCall)),
+                         launchCall - kernel});
             }
         }
         ResidentBudget::process().doneReading(r);
@@ -278,7 +282,10 @@ DetectedFinding detectLaunchBound(const Session &session, const std::vector<Rank
         launch.finding.cost += shortIdle;
         launch.finding.evidence += QStringLiteral("%1rank %2: %3 of %4 kernels shorter than their launch call, GPU idle %5 in gaps under %6")
                                        .arg(launch.finding.evidence.isEmpty() ? QString() : QStringLiteral("; "))
-                                       .arg(entry.rank).arg(shortCount).arg(all).arg(formatDuration(shortIdle), formatDuration(l.gapThreshold));
+                                       .arg(entry.rank)
+                                       .arg(shortCount)
+                                       .arg(all)
+                                       .arg(formatDuration(shortIdle), formatDuration(l.gapThreshold));
         for (FindingInstance &i : shortOnes)
             launch.finding.instances.push_back(std::move(i));
     }
@@ -294,7 +301,8 @@ DetectedFinding detectStraggler(const Session &session, const DiagnosisInputs &i
     // recorded where they agree: a clock offset is no straggler.
     const CollectiveMatch &match = *inputs.alignedMatch;
     const std::vector<RankWait> &waits = *inputs.alignedWaits;
-    const auto worst = std::max_element(waits.begin(), waits.end(), [](const RankWait &a, const RankWait &b) { return a.delayCaused < b.delayCaused; });
+    const auto worst =
+        std::max_element(waits.begin(), waits.end(), [](const RankWait &a, const RankWait &b) { return a.delayCaused < b.delayCaused; });
     if (worst == waits.end() || worst->delayCaused <= 0)
         return straggler;
     for (const CollectiveInstance &c : match.instances) {
@@ -303,12 +311,18 @@ DetectedFinding detectStraggler(const Session &session, const DiagnosisInputs &i
         TimeNs delay = 0;
         for (const CollectiveArrival &a : c.arrivals)
             delay += c.waitOf(a);
-        const auto own = std::find_if(c.arrivals.begin(), c.arrivals.end(), [&](const CollectiveArrival &a) { return a.rankIndex == c.lastRankIndex; });
-        straggler.finding.instances.push_back({worst->rankIndex, {c.firstArrival, c.lastArrival}, own->kernel,
+        const auto own =
+            std::find_if(c.arrivals.begin(), c.arrivals.end(), [&](const CollectiveArrival &a) { return a.rankIndex == c.lastRankIndex; });
+        straggler.finding.instances.push_back({worst->rankIndex,
+                                               {c.firstArrival, c.lastArrival},
+                                               own->kernel,
                                                // The waits of every other rank, added up: said so.
                                                QStringLiteral("%1 #%2 on %3: last by %4; the other %5 rank(s) waited %6 in all")
-                                                   .arg(c.name).arg(c.sequence).arg(c.communicator, formatDuration(c.skew()))
-                                                   .arg(c.arrivals.size() - 1).arg(formatDuration(delay)),
+                                                   .arg(c.name)
+                                                   .arg(c.sequence)
+                                                   .arg(c.communicator, formatDuration(c.skew()))
+                                                   .arg(c.arrivals.size() - 1)
+                                                   .arg(formatDuration(delay)),
                                                delay});
     }
     // The finding costs what the rank made the others wait, once (its
@@ -316,11 +330,14 @@ DetectedFinding detectStraggler(const Session &session, const DiagnosisInputs &i
     straggler.costPerRank[worst->rankIndex] = worst->delayCaused;
     straggler.finding.cost = worst->delayCaused;
     const double late = double(std::max<TimeNs>(worst->late, 1));
-    straggler.finding.evidence = QStringLiteral("rank %1 arrived last at %2 of %3 collectives; the other ranks waited %4 for it in all. While late, its GPU was "
-                                                "computing %5, idle with the host elsewhere %6, waiting for the launch %7")
-                                     .arg(worst->rank).arg(worst->timesLast).arg(worst->collectives)
-                                     .arg(formatDuration(worst->delayCaused), percentText(double(worst->lateCompute) / late),
-                                          percentText(double(worst->lateIdle) / late), percentText(double(worst->lateHost) / late));
+    straggler.finding.evidence =
+        QStringLiteral("rank %1 arrived last at %2 of %3 collectives; the other ranks waited %4 for it in all. While late, its GPU was "
+                       "computing %5, idle with the host elsewhere %6, waiting for the launch %7")
+            .arg(worst->rank)
+            .arg(worst->timesLast)
+            .arg(worst->collectives)
+            .arg(formatDuration(worst->delayCaused), percentText(double(worst->lateCompute) / late), percentText(double(worst->lateIdle) / late),
+                 percentText(double(worst->lateHost) / late));
     return straggler;
 }
 
@@ -344,12 +361,15 @@ DetectedFinding detectLowUtilisation(const Session &session, const std::vector<R
         low.finding.cost += unexplained;
         low.finding.evidence += QStringLiteral("%1rank %2: GPU busy %3 of its span, %4 idle not explained by another finding")
                                     .arg(low.finding.evidence.isEmpty() ? QString() : QStringLiteral("; "))
-                                    .arg(session.ranks()[ri].rank).arg(percentText(double(busy) / double(l.span())), formatDuration(unexplained));
+                                    .arg(session.ranks()[ri].rank)
+                                    .arg(percentText(double(busy) / double(l.span())), formatDuration(unexplained));
         const auto gaps = unexplainedGaps.find(int(ri));
         if (gaps == unexplainedGaps.end())
             continue;
         for (const Interval &g : gaps->second)
-            low.finding.instances.push_back({int(ri), {g.first, g.second}, std::nullopt,
+            low.finding.instances.push_back({int(ri),
+                                             {g.first, g.second},
+                                             std::nullopt,
                                              QStringLiteral("GPU idle %1, not while loading data").arg(formatDuration(g.second - g.first)),
                                              g.second - g.first});
     }

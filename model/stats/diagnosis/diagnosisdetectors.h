@@ -17,7 +17,7 @@ namespace rankscope::stats {
 struct DetectedFinding {
     explicit DetectedFinding(FindingKind kind); // with the kind's id, title and advice
     Finding finding;
-    std::map<int, TimeNs> costPerRank; // by rank index
+    std::map<int, TimeNs> costPerRank;  // by rank index
     void add(FindingInstance instance); // counts its cost to its rank and the finding
     TimeNs costOf(int rankIndex) const;
 };

@@ -27,13 +27,26 @@ bool isDataLoadingName(std::string_view name)
     bool mayMatch = false;
     for (std::size_t i = 0; i < name.size() && !mayMatch; ++i) {
         switch (lower(name[i])) {
-        case 'l': mayMatch = wordAt(i, "load"); break;
-        case 'n': mayMatch = wordAt(i, "next_data"); break;
-        case 'f': mayMatch = wordAt(i, "fetch"); break;
-        case 'c': mayMatch = wordAt(i, "collate"); break;
-        case 'i': mayMatch = wordAt(i, "input"); break;
-        case 'b': mayMatch = wordAt(i, "batch"); break;
-        default: break;
+        case 'l':
+            mayMatch = wordAt(i, "load");
+            break;
+        case 'n':
+            mayMatch = wordAt(i, "next_data");
+            break;
+        case 'f':
+            mayMatch = wordAt(i, "fetch");
+            break;
+        case 'c':
+            mayMatch = wordAt(i, "collate");
+            break;
+        case 'i':
+            mayMatch = wordAt(i, "input");
+            break;
+        case 'b':
+            mayMatch = wordAt(i, "batch");
+            break;
+        default:
+            break;
         }
     }
     if (!mayMatch)
@@ -68,8 +81,8 @@ RankLoop loopOf(const RankEntry &entry, const DiagnosisThresholds &th)
     const Report &r = *entry.report;
     RankLoop l;
     std::vector<Interval> busy, loading;
-    std::vector<TimeRange> steps; // session time
-    std::vector<std::size_t> busyPieces; // where each GPU track's operations begin in `busy`
+    std::vector<TimeRange> steps;                   // session time
+    std::vector<std::size_t> busyPieces;            // where each GPU track's operations begin in `busy`
     std::unordered_map<StringId, bool> loadingName; // by NVTX or OS call name
     std::unordered_map<StringId, bool> stepName;    // by NVTX name: matched once each
     // When the GPU was busy: the union of its operations, which the GPU

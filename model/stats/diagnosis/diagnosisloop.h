@@ -26,10 +26,10 @@ bool isDataLoadingName(std::string_view name);
 struct RankLoop {
     bool hasSteps = false;
     TimeNs medianStep = 0;
-    TimeNs gapThreshold = 0;       // an in-loop gap is at least this long
-    TimeRange range;               // the loop, clipped to the GPU's span
-    std::vector<Interval> idle;    // gaps between busy runs inside the loop, session time
-    std::vector<Interval> loading; // data-loading ranges and OS reads, union
+    TimeNs gapThreshold = 0;                                 // an in-loop gap is at least this long
+    TimeRange range;                                         // the loop, clipped to the GPU's span
+    std::vector<Interval> idle;                              // gaps between busy runs inside the loop, session time
+    std::vector<Interval> loading;                           // data-loading ranges and OS reads, union
     std::vector<std::pair<Interval, StringId>> loadingNamed; // the same, by name
     TimeNs span() const { return range.duration(); }
     TimeNs idleTime() const { return lengthOf(idle); }

@@ -147,8 +147,8 @@ std::vector<CpuActivity> activityDuring(const Report &r, std::uint32_t pid, Time
     for (auto &[key, c] : byName) {
         const auto &[nvtx, main, name] = key;
         const TimeNs covered = lengthOf(unionOf(std::move(c.pieces)));
-        out.push_back({r.strings.string(name), nvtx ? QStringLiteral("NVTX") : QStringLiteral("OS runtime"), covered,
-                       double(covered) / length, c.depth, main});
+        out.push_back(
+            {r.strings.string(name), nvtx ? QStringLiteral("NVTX") : QStringLiteral("OS runtime"), covered, double(covered) / length, c.depth, main});
     }
     std::sort(out.begin(), out.end(), [](const CpuActivity &a, const CpuActivity &b) {
         if (a.covered != b.covered)
@@ -157,7 +157,6 @@ std::vector<CpuActivity> activityDuring(const Report &r, std::uint32_t pid, Time
     });
     return out;
 }
-
 
 // Where and how long a gap must be to count, per rank.
 struct GapWindow {
@@ -168,7 +167,7 @@ struct GapWindow {
 
 // One device's gaps clipped to the window, at least its minimum long:
 // (from, to) in report time.
-template<class Visit>
+template <class Visit>
 void forEachGap(const DeviceGaps &d, const GapWindow &w, Visit &&visit)
 {
     for (const auto &[start, end] : d.gaps) {
@@ -208,7 +207,7 @@ GapWindow inLoopWindowOf(const RankEntry &entry, double shareOfStep, TimeNs with
 // are waiting), and a gap that cannot be among them is only counted.
 class LongestGaps {
 public:
-    explicit LongestGaps(std::size_t keep) : m_keep(keep) {}
+    explicit LongestGaps(std::size_t keep) : m_keep(keep) { }
 
     // Longest first, then earliest, then by rank, process and device: the
     // order a stable sort by length and start of the gaps found rank after
@@ -255,8 +254,7 @@ private:
 };
 
 // The gaps of one slice's devices the window of their rank lets through.
-void collectGaps(const Session &session, const std::map<DeviceKey, DeviceGaps> &devices, const GapWindow &w,
-                 LongestGaps &gaps)
+void collectGaps(const Session &session, const std::map<DeviceKey, DeviceGaps> &devices, const GapWindow &w, LongestGaps &gaps)
 {
     for (const auto &[key, device] : devices) {
         // Named copies: a lambda may not capture structured bindings (C++17).
@@ -295,9 +293,9 @@ std::vector<GpuGapInfo> selectLongest(const Session &session, LongestGaps &found
     return gaps;
 }
 
-template<class WindowOf>
-std::vector<GpuGapInfo> gapsWhere(const Session &session, const StatsScope &scope, WindowOf &&windowOf,
-                                  bool withActivity, std::size_t activityLimit, GapSelection selection)
+template <class WindowOf>
+std::vector<GpuGapInfo> gapsWhere(const Session &session, const StatsScope &scope, WindowOf &&windowOf, bool withActivity, std::size_t activityLimit,
+                                  GapSelection selection)
 {
     LongestGaps gaps(selection.longest);
     // Rank after rank, each rank's mapped pages given back once read
@@ -417,14 +415,15 @@ const CpuActivity *GpuGapInfo::mainActivity() const
     return activity.empty() ? nullptr : &activity.front();
 }
 
-std::vector<GpuGapInfo> findGaps(const Session &session, const StatsScope &scope, TimeNs minimum, bool withActivity,
-                                 std::size_t activityLimit, GapSelection selection)
+std::vector<GpuGapInfo> findGaps(const Session &session, const StatsScope &scope, TimeNs minimum, bool withActivity, std::size_t activityLimit,
+                                 GapSelection selection)
 {
-    return gapsWhere(session, scope, [minimum](int) { return everyGapOf(minimum); }, withActivity, activityLimit, selection);
+    return gapsWhere(
+        session, scope, [minimum](int) { return everyGapOf(minimum); }, withActivity, activityLimit, selection);
 }
 
-std::vector<GpuGapInfo> findInLoopGaps(const Session &session, const StatsScope &scope, double shareOfStep,
-                                       TimeNs withoutSteps, std::size_t activityLimit, GapSelection selection)
+std::vector<GpuGapInfo> findInLoopGaps(const Session &session, const StatsScope &scope, double shareOfStep, TimeNs withoutSteps,
+                                       std::size_t activityLimit, GapSelection selection)
 {
     auto windowOf = [&](int rankIndex) { return inLoopWindowOf(session.ranks()[std::size_t(rankIndex)], shareOfStep, withoutSteps); };
     return gapsWhere(session, scope, windowOf, true, activityLimit, selection);
@@ -460,8 +459,8 @@ std::vector<GapHistogramBin> gapHistogram(const Session &session, const StatsSco
     return bins;
 }
 
-GapsOverview gapsOverview(const Session &session, const StatsScope &scope, const GapRule &rule, std::size_t activityLimit,
-                          std::size_t listed, int chunks)
+GapsOverview gapsOverview(const Session &session, const StatsScope &scope, const GapRule &rule, std::size_t activityLimit, std::size_t listed,
+                          int chunks)
 {
     GapsOverview out;
     LongestGaps gaps(listed);

@@ -13,10 +13,10 @@ namespace rankscope::stats {
 
 struct CpuActivity {
     QString name;
-    QString source;      // "NVTX" or "OS runtime"
-    TimeNs covered = 0;  // ns of the gap inside at least one such call/range
-    double share = 0;    // covered / gap length
-    int depth = 0;       // deepest nesting level seen (NVTX)
+    QString source;     // "NVTX" or "OS runtime"
+    TimeNs covered = 0; // ns of the gap inside at least one such call/range
+    double share = 0;   // covered / gap length
+    int depth = 0;      // deepest nesting level seen (NVTX)
     // On the training thread (the one that made the most CUDA calls): what
     // the CPU "did" is its activity, not a helper thread's wait.
     bool mainThread = false;
@@ -27,8 +27,8 @@ struct GpuGapInfo {
     int rank = 0;
     std::uint32_t pid = 0;
     int deviceId = 0;
-    TimeRange time;    // session time
-    TimeNs medianStep = 0; // the rank's median annotated step; 0 without steps
+    TimeRange time;                    // session time
+    TimeNs medianStep = 0;             // the rank's median annotated step; 0 without steps
     std::vector<CpuActivity> activity; // most covering first
     // Where the CPU samples inside the gap were (stats/sampling/samplingprofile.h):
     // the top functions, when the trace has CPU samples.
@@ -49,22 +49,22 @@ struct GapSelection {
 
 // Gaps of at least `minimum` ns (starts and ends paired in sorted order,
 // as gpu_gaps), longest first, among the GPU ops that start in the scope.
-std::vector<GpuGapInfo> findGaps(const Session &session, const StatsScope &scope, TimeNs minimum,
-                                 bool withActivity = true, std::size_t activityLimit = 8, GapSelection selection = {});
+std::vector<GpuGapInfo> findGaps(const Session &session, const StatsScope &scope, TimeNs minimum, bool withActivity = true,
+                                 std::size_t activityLimit = 8, GapSelection selection = {});
 // The stalls of the training loop: gaps inside each rank's annotated loop
 // (first step start to last step end; clipped to it) of at least
 // `shareOfStep` of its median step, or `withoutSteps` ns on a rank without
 // annotated steps (then anywhere). nsys' 500 ms rule hides these: a step
 // is often shorter than that.
-std::vector<GpuGapInfo> findInLoopGaps(const Session &session, const StatsScope &scope, double shareOfStep,
-                                       TimeNs withoutSteps, std::size_t activityLimit = 8, GapSelection selection = {});
+std::vector<GpuGapInfo> findInLoopGaps(const Session &session, const StatsScope &scope, double shareOfStep, TimeNs withoutSteps,
+                                       std::size_t activityLimit = 8, GapSelection selection = {});
 
 struct UtilizationSeries {
     int rankIndex = 0;
     int deviceId = 0;
-    TimeNs chunk = 0;                 // width of each point
-    std::vector<TimeNs> start;        // session time
-    std::vector<double> percent;      // op time / chunk x 100 (concurrent ops add up)
+    TimeNs chunk = 0;            // width of each point
+    std::vector<TimeNs> start;   // session time
+    std::vector<double> percent; // op time / chunk x 100 (concurrent ops add up)
 };
 // Fixed chunks across the scope's range (the whole session when none).
 std::vector<UtilizationSeries> utilizationOverTime(const Session &session, const StatsScope &scope, int chunks = 100);
@@ -94,7 +94,7 @@ struct GapsOverview {
     std::vector<UtilizationSeries> utilization;
     std::vector<GapHistogramBin> histogram;
 };
-GapsOverview gapsOverview(const Session &session, const StatsScope &scope, const GapRule &rule, std::size_t activityLimit,
-                          std::size_t listed, int chunks);
+GapsOverview gapsOverview(const Session &session, const StatsScope &scope, const GapRule &rule, std::size_t activityLimit, std::size_t listed,
+                          int chunks);
 
 } // namespace rankscope::stats

@@ -13,24 +13,34 @@ Direction directionOf(MemcpyKind kind)
 {
     switch (kind) {
     case MemcpyKind::HtoD:
-    case MemcpyKind::UvmHtoD: return Direction::HtoD;
+    case MemcpyKind::UvmHtoD:
+        return Direction::HtoD;
     case MemcpyKind::DtoH:
-    case MemcpyKind::UvmDtoH: return Direction::DtoH;
+    case MemcpyKind::UvmDtoH:
+        return Direction::DtoH;
     case MemcpyKind::DtoD:
-    case MemcpyKind::UvmDtoD: return Direction::DtoD;
-    case MemcpyKind::PtoP: return Direction::PtoP;
-    default: return Direction::Other;
+    case MemcpyKind::UvmDtoD:
+        return Direction::DtoD;
+    case MemcpyKind::PtoP:
+        return Direction::PtoP;
+    default:
+        return Direction::Other;
     }
 }
 
 QString directionName(Direction d)
 {
     switch (d) {
-    case Direction::HtoD: return QStringLiteral("HtoD");
-    case Direction::DtoH: return QStringLiteral("DtoH");
-    case Direction::DtoD: return QStringLiteral("DtoD");
-    case Direction::PtoP: return QStringLiteral("PtoP");
-    case Direction::Other: return QStringLiteral("Other");
+    case Direction::HtoD:
+        return QStringLiteral("HtoD");
+    case Direction::DtoH:
+        return QStringLiteral("DtoH");
+    case Direction::DtoD:
+        return QStringLiteral("DtoD");
+    case Direction::PtoP:
+        return QStringLiteral("PtoP");
+    case Direction::Other:
+        return QStringLiteral("Other");
     }
     return {};
 }
@@ -42,7 +52,7 @@ int log2Bin(std::uint64_t bytes)
 
 namespace {
 
-template<class Visit>
+template <class Visit>
 void forEachCopy(const Session &session, const StatsScope &scope, Visit &&visit)
 {
     const std::vector<ReportSlice> rankSlices = slicesOf(session, scope);
@@ -111,9 +121,8 @@ std::vector<EventLocation> transfersInBin(const Session &session, const StatsSco
         if (directionOf(m.copyKind) == direction && log2Bin(m.bytes) == log2Bytes)
             hits.push_back(at);
     });
-    std::sort(hits.begin(), hits.end(), [&](const EventLocation &a, const EventLocation &b) {
-        return session.sessionTime(a).start < session.sessionTime(b).start;
-    });
+    std::sort(hits.begin(), hits.end(),
+              [&](const EventLocation &a, const EventLocation &b) { return session.sessionTime(a).start < session.sessionTime(b).start; });
     return hits;
 }
 

@@ -41,7 +41,7 @@ using NameFilter = bool (*)(const std::string &);
 
 // Calls each CUDA API call whose name passes the filter (as the rule's
 // `sid` CTE selects names; decided once per name) with its track and index.
-template<class OnCall>
+template <class OnCall>
 void forEachApiCallNamed(const Report &r, NameFilter filter, OnCall &&onCall)
 {
     std::unordered_map<StringId, bool> passes;
@@ -85,9 +85,9 @@ void orderAndLimit(ResultTable &t, int rowLimit)
 const QStringList &copyHeaders()
 {
     static const QStringList headers{QStringLiteral("Duration (ns)"), QStringLiteral("Start (ns)"), QStringLiteral("Src Kind"),
-                                     QStringLiteral("Dst Kind"), QStringLiteral("Bytes (MB)"), QStringLiteral("PID"),
-                                     QStringLiteral("Device ID"), QStringLiteral("Context ID"), QStringLiteral("Green Context ID"),
-                                     QStringLiteral("Stream ID"), QStringLiteral("API Name")};
+                                     QStringLiteral("Dst Kind"),      QStringLiteral("Bytes (MB)"), QStringLiteral("PID"),
+                                     QStringLiteral("Device ID"),     QStringLiteral("Context ID"), QStringLiteral("Green Context ID"),
+                                     QStringLiteral("Stream ID"),     QStringLiteral("API Name")};
     return headers;
 }
 
@@ -108,10 +108,9 @@ ResultTable copyRule(const QString &reportName, const Report &r, NameFilter api,
             const auto [first, last] = calls.equal_range(m.correlationId);
             for (auto it = first; it != last; ++it)
                 t.addRow({Cell::ofInteger(track.slices.duration(i)), Cell::ofInteger(track.slices.start(i)),
-                                  Cell::ofText(r.memoryKindLabel(int(m.srcKind))), Cell::ofText(r.memoryKindLabel(int(m.dstKind))),
-                                  Cell::ofDecimal(double(m.bytes) / kMB, 3), Cell::ofInteger(track.pid), Cell::ofInteger(track.deviceId),
-                                  Cell::ofInteger(track.contextId), Cell{}, Cell::ofInteger(track.streamId),
-                                  Cell::ofText(r.strings.string(it->second))});
+                          Cell::ofText(r.memoryKindLabel(int(m.srcKind))), Cell::ofText(r.memoryKindLabel(int(m.dstKind))),
+                          Cell::ofDecimal(double(m.bytes) / kMB, 3), Cell::ofInteger(track.pid), Cell::ofInteger(track.deviceId),
+                          Cell::ofInteger(track.contextId), Cell{}, Cell::ofInteger(track.streamId), Cell::ofText(r.strings.string(it->second))});
         }
     }
     orderAndLimit(t, rowLimit);
@@ -133,10 +132,10 @@ ResultTable cudaMemcpySyncRule(const Report &r, int rowLimit)
 ResultTable cudaMemsetSyncRule(const Report &r, int rowLimit)
 {
     ResultTable t = declaredTable(QStringLiteral("cuda_memset_sync"));
-    t.headers = QStringList{QStringLiteral("Duration (ns)"), QStringLiteral("Start (ns)"), QStringLiteral("Memory Kind"),
-                            QStringLiteral("Bytes (MB)"), QStringLiteral("PID"), QStringLiteral("Device ID"),
-                            QStringLiteral("Context ID"), QStringLiteral("Green Context ID"), QStringLiteral("Stream ID"),
-                            QStringLiteral("API Name")};
+    t.headers =
+        QStringList{QStringLiteral("Duration (ns)"), QStringLiteral("Start (ns)"), QStringLiteral("Memory Kind"), QStringLiteral("Bytes (MB)"),
+                    QStringLiteral("PID"),           QStringLiteral("Device ID"),  QStringLiteral("Context ID"),  QStringLiteral("Green Context ID"),
+                    QStringLiteral("Stream ID"),     QStringLiteral("API Name")};
     const auto calls = apiCallsByCorrelation(r, isSyncMemsetApi);
     for (const Track &track : r.tracks) {
         if (track.kind != TrackKind::Memset)
@@ -148,9 +147,9 @@ ResultTable cudaMemsetSyncRule(const Report &r, int rowLimit)
             const auto [first, last] = calls.equal_range(m.correlationId);
             for (auto it = first; it != last; ++it)
                 t.addRow({Cell::ofInteger(track.slices.duration(i)), Cell::ofInteger(track.slices.start(i)),
-                                  Cell::ofText(r.memoryKindLabel(int(m.memKind))), Cell::ofDecimal(double(m.bytes) / kMB, 3),
-                                  Cell::ofInteger(track.pid), Cell::ofInteger(track.deviceId), Cell::ofInteger(track.contextId), Cell{},
-                                  Cell::ofInteger(track.streamId), Cell::ofText(r.strings.string(it->second))});
+                          Cell::ofText(r.memoryKindLabel(int(m.memKind))), Cell::ofDecimal(double(m.bytes) / kMB, 3), Cell::ofInteger(track.pid),
+                          Cell::ofInteger(track.deviceId), Cell::ofInteger(track.contextId), Cell{}, Cell::ofInteger(track.streamId),
+                          Cell::ofText(r.strings.string(it->second))});
         }
     }
     orderAndLimit(t, rowLimit);
@@ -164,7 +163,7 @@ ResultTable cudaApiSyncRule(const Report &r, int rowLimit)
                             QStringLiteral("API Name")};
     forEachApiCallNamed(r, isSyncApi, [&](const Track &track, std::size_t i) {
         t.addRow({Cell::ofInteger(track.slices.duration(i)), Cell::ofInteger(track.slices.start(i)), Cell::ofInteger(track.pid),
-                          Cell::ofInteger(track.tid), Cell::ofText(r.strings.string(track.slices.name(i)))});
+                  Cell::ofInteger(track.tid), Cell::ofText(r.strings.string(track.slices.name(i)))});
     });
     orderAndLimit(t, rowLimit);
     return t;

@@ -48,9 +48,8 @@ std::vector<GpuGap> findGpuGaps(const Report &report, TimeNs minimumNs)
                 gaps.push_back({key.first, key.second, d.contextId, d.ends[k], idle});
         }
     }
-    std::stable_sort(gaps.begin(), gaps.end(), [](const GpuGap &a, const GpuGap &b) {
-        return a.duration != b.duration ? a.duration > b.duration : a.start < b.start;
-    });
+    std::stable_sort(gaps.begin(), gaps.end(),
+                     [](const GpuGap &a, const GpuGap &b) { return a.duration != b.duration ? a.duration > b.duration : a.start < b.start; });
     return gaps;
 }
 
@@ -58,11 +57,11 @@ ResultTable gpuGaps(const Report &report, double thresholdMs)
 {
     ResultTable t = declaredTable(QStringLiteral("gpu_gaps"));
     t.headers = QStringList{QStringLiteral("Row#"), QStringLiteral("Duration (ns)"), QStringLiteral("Start (ns)"),
-                            QStringLiteral("PID"), QStringLiteral("Device ID"), QStringLiteral("Context ID")};
+                            QStringLiteral("PID"),  QStringLiteral("Device ID"),     QStringLiteral("Context ID")};
     std::int64_t row = 0;
     for (const GpuGap &g : findGpuGaps(report, TimeNs(thresholdMs * 1e6)))
-        t.addRow({Cell::ofInteger(++row), Cell::ofInteger(g.duration), Cell::ofInteger(g.start),
-                          Cell::ofInteger(g.pid), Cell::ofInteger(g.deviceId), Cell::ofInteger(g.contextId)});
+        t.addRow({Cell::ofInteger(++row), Cell::ofInteger(g.duration), Cell::ofInteger(g.start), Cell::ofInteger(g.pid), Cell::ofInteger(g.deviceId),
+                  Cell::ofInteger(g.contextId)});
     return t;
 }
 
@@ -87,9 +86,8 @@ TimeNs coveredBefore(TimeNs x, const std::vector<TimeNs> &sortedPoints)
 ResultTable gpuTimeUtil(const Report &report, double thresholdPercent, int chunks)
 {
     ResultTable t = declaredTable(QStringLiteral("gpu_time_util"));
-    t.headers = QStringList{QStringLiteral("Row#"), QStringLiteral("In-Use (%)"), QStringLiteral("Duration (ns)"),
-                            QStringLiteral("Start (ns)"), QStringLiteral("PID"), QStringLiteral("Device ID"),
-                            QStringLiteral("Context ID")};
+    t.headers = QStringList{QStringLiteral("Row#"), QStringLiteral("In-Use (%)"), QStringLiteral("Duration (ns)"), QStringLiteral("Start (ns)"),
+                            QStringLiteral("PID"),  QStringLiteral("Device ID"),  QStringLiteral("Context ID")};
     std::int64_t rowNumber = 0;
     for (const auto &[key, d] : opsByProcessAndDevice(report)) {
         if (d.starts.empty() || chunks <= 0)
@@ -126,9 +124,8 @@ ResultTable gpuTimeUtil(const Report &report, double thresholdPercent, int chunk
             inRun = true;
         }
         for (const Run &r : runs)
-            t.addRow({Cell::ofInteger(++rowNumber), Cell::ofDecimal(r.weightedPercent / double(r.duration), 1),
-                              Cell::ofInteger(r.duration), Cell::ofInteger(r.start), Cell::ofInteger(key.first),
-                              Cell::ofInteger(key.second), Cell::ofInteger(d.contextId)});
+            t.addRow({Cell::ofInteger(++rowNumber), Cell::ofDecimal(r.weightedPercent / double(r.duration), 1), Cell::ofInteger(r.duration),
+                      Cell::ofInteger(r.start), Cell::ofInteger(key.first), Cell::ofInteger(key.second), Cell::ofInteger(d.contextId)});
     }
     return t;
 }

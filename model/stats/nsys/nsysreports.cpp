@@ -20,10 +20,10 @@ namespace {
 // array (no vector per group: most groups of an emit_nvtx trace hold one).
 class DurationGroups {
 public:
-    explicit DurationGroups(GroupIndex &index) : m_index(index) {}
+    explicit DurationGroups(GroupIndex &index) : m_index(index) { }
     // `key` is a small key (0, or a domain and a style bit), `name` a string
     // id of `report`; makeLabel() gives a new group's label.
-    template<class MakeLabel>
+    template <class MakeLabel>
     void add(const Report &report, std::uint64_t key, StringId name, MakeLabel &&makeLabel, std::int64_t value)
     {
         m_groupOf.push_back(m_index.groupOf(report, key, name, std::forward<MakeLabel>(makeLabel)));
@@ -77,7 +77,8 @@ GroupLabel nvtxLabel(const Report &report, StringId domain, StringId name, NvtxS
 // The group of an event named by its slice name alone.
 void addByName(DurationGroups &groups, const Report &report, StringId name, std::int64_t value)
 {
-    groups.add(report, 0, name, [&] { return nameLabel(report, name); }, value);
+    groups.add(
+        report, 0, name, [&] { return nameLabel(report, name); }, value);
 }
 
 // Stored groups of these kinds and value, labelled by name alone.
@@ -126,7 +127,7 @@ using Summaries = std::function<void(const SummaryOfGroup &summaryOf)>;
 // when they cover the slices (whole reports opened from caches), else over
 // the events (`overEvents` fills the DurationGroups). Made as the table
 // takes them: a table of 10^7 groups does not hold their summaries too.
-template<class OverEvents>
+template <class OverEvents>
 Summaries summariesOf(const Slices &slices, StoredGroups stored, GroupIndex &index, OverEvents overEvents)
 {
     return [&slices, stored = std::move(stored), &index, overEvents = std::move(overEvents)](const SummaryOfGroup &summaryOf) {
@@ -142,12 +143,12 @@ Summaries summariesOf(const Slices &slices, StoredGroups stored, GroupIndex &ind
 
 // "Time (%),Total Time (ns),<count>,Avg (ns),Med (ns),Min (ns),Max (ns),StdDev (ns),<labels>",
 // largest total first.
-ResultTable timeTable(const QString &reportName, const QString &countHeader, const QStringList &labelHeaders,
-                      const GroupIndex &index, const Summaries &summaries)
+ResultTable timeTable(const QString &reportName, const QString &countHeader, const QStringList &labelHeaders, const GroupIndex &index,
+                      const Summaries &summaries)
 {
     ResultTable t = declaredTable(reportName);
     t.headers = QStringList{QStringLiteral("Time (%)"), QStringLiteral("Total Time (ns)"), countHeader,
-                            QStringLiteral("Avg (ns)"), QStringLiteral("Med (ns)"), QStringLiteral("Min (ns)"),
+                            QStringLiteral("Avg (ns)"), QStringLiteral("Med (ns)"),        QStringLiteral("Min (ns)"),
                             QStringLiteral("Max (ns)"), QStringLiteral("StdDev (ns)")}
                 + labelHeaders;
     std::int64_t grandTotal = 0;
@@ -175,7 +176,7 @@ ResultTable timeTable(const QString &reportName, const QString &countHeader, con
 // take in. A report read through its cache's mapping gives its pages back
 // once read (unless the timeline is using it): over hundreds of ranks the
 // pages read would otherwise outweigh the values kept.
-template<class Visit>
+template <class Visit>
 void forEachSlice(const Slices &slices, TrackKind kind, Visit &&visit)
 {
     for (std::size_t s = 0; s < slices.size(); ++s) {
@@ -211,7 +212,7 @@ std::size_t eventsOf(const Slices &slices, TrackKind kind)
 
 // Memcpy rows grouped as "[CUDA memcpy <kind>]", memsets as "[CUDA memset]";
 // `value` picks durations or bytes.
-template<class Value>
+template <class Value>
 void addMemoryOperations(DurationGroups &groups, const Slices &slices, Value &&value)
 {
     groups.reserve(eventsOf(slices, TrackKind::Memcpy) + eventsOf(slices, TrackKind::Memset));
@@ -243,9 +244,8 @@ QString apiNameWithoutVersion(const QString &name)
 ResultTable cudaGpuKernSum(const Slices &slices)
 {
     GroupIndex index(acrossReports(slices));
-    const Summaries summaries =
-        summariesOf(slices, storedByName({TrackKind::Kernel}, GroupedValue::Duration), index,
-                    [&](DurationGroups &groups) { addDurationsByName(groups, slices, TrackKind::Kernel); });
+    const Summaries summaries = summariesOf(slices, storedByName({TrackKind::Kernel}, GroupedValue::Duration), index,
+                                            [&](DurationGroups &groups) { addDurationsByName(groups, slices, TrackKind::Kernel); });
     return timeTable(QStringLiteral("cuda_gpu_kern_sum"), QStringLiteral("Instances"), {QStringLiteral("Name")}, index, summaries);
 }
 
@@ -253,29 +253,25 @@ ResultTable cudaGpuMemTimeSum(const Slices &slices)
 {
     GroupIndex index(acrossReports(slices));
     const Summaries summaries =
-        summariesOf(slices, storedByName({TrackKind::Memcpy, TrackKind::Memset}, GroupedValue::Duration), index,
-                    [&](DurationGroups &groups) {
-                        addMemoryOperations(groups, slices, [](const Report &, const Track &t, std::size_t i) { return t.slices.duration(i); });
-                    });
-    return timeTable(QStringLiteral("cuda_gpu_mem_time_sum"), QStringLiteral("Count"),
-                     {QStringLiteral("Operation")}, index, summaries);
+        summariesOf(slices, storedByName({TrackKind::Memcpy, TrackKind::Memset}, GroupedValue::Duration), index, [&](DurationGroups &groups) {
+            addMemoryOperations(groups, slices, [](const Report &, const Track &t, std::size_t i) { return t.slices.duration(i); });
+        });
+    return timeTable(QStringLiteral("cuda_gpu_mem_time_sum"), QStringLiteral("Count"), {QStringLiteral("Operation")}, index, summaries);
 }
 
 ResultTable cudaGpuMemSizeSum(const Slices &slices)
 {
     GroupIndex index(acrossReports(slices));
     const Summaries summaries =
-        summariesOf(slices, storedByName({TrackKind::Memcpy, TrackKind::Memset}, GroupedValue::Bytes), index,
-                    [&](DurationGroups &groups) {
-                        addMemoryOperations(groups, slices, [](const Report &report, const Track &t, std::size_t i) {
-                            const std::uint32_t row = t.slices.payload(i);
-                            return std::int64_t(t.kind == TrackKind::Memcpy ? report.memcpys[row].bytes : report.memsets[row].bytes);
-                        });
-                    });
+        summariesOf(slices, storedByName({TrackKind::Memcpy, TrackKind::Memset}, GroupedValue::Bytes), index, [&](DurationGroups &groups) {
+            addMemoryOperations(groups, slices, [](const Report &report, const Track &t, std::size_t i) {
+                const std::uint32_t row = t.slices.payload(i);
+                return std::int64_t(t.kind == TrackKind::Memcpy ? report.memcpys[row].bytes : report.memsets[row].bytes);
+            });
+        });
     ResultTable t = declaredTable(QStringLiteral("cuda_gpu_mem_size_sum"));
-    t.headers = QStringList{QStringLiteral("Total (MB)"), QStringLiteral("Count"), QStringLiteral("Avg (MB)"),
-                            QStringLiteral("Med (MB)"), QStringLiteral("Min (MB)"), QStringLiteral("Max (MB)"),
-                            QStringLiteral("StdDev (MB)"), QStringLiteral("Operation")};
+    t.headers = QStringList{QStringLiteral("Total (MB)"), QStringLiteral("Count"),    QStringLiteral("Avg (MB)"),    QStringLiteral("Med (MB)"),
+                            QStringLiteral("Min (MB)"),   QStringLiteral("Max (MB)"), QStringLiteral("StdDev (MB)"), QStringLiteral("Operation")};
     // nsys prints decimal megabytes (10^6 B) with three decimals.
     constexpr double MB = 1e6;
     summaries([&](std::uint32_t group, const Summary &s) {
@@ -295,17 +291,16 @@ ResultTable cudaGpuMemSizeSum(const Slices &slices)
 
 ResultTable cudaApiSum(const Slices &slices)
 {
-    const StoredGroups stored{{TrackKind::CudaApi}, GroupedValue::Duration,
-                              [](GroupIndex &index, const Report &report, const NameGroup &g) {
+    const StoredGroups stored{{TrackKind::CudaApi}, GroupedValue::Duration, [](GroupIndex &index, const Report &report, const NameGroup &g) {
                                   return std::optional(index.groupOf(report, 0, g.name, [&] { return apiLabel(index, report, g.name); }));
                               }};
     GroupIndex index(acrossReports(slices));
-    const Summaries summaries =
-        summariesOf(slices, stored, index, [&](DurationGroups &groups) {
+    const Summaries summaries = summariesOf(slices, stored, index, [&](DurationGroups &groups) {
         groups.reserve(eventsOf(slices, TrackKind::CudaApi));
         forEachSlice(slices, TrackKind::CudaApi, [&](const Report &report, const Track &track, std::size_t i) {
             const StringId name = track.slices.name(i);
-            groups.add(report, 0, name, [&] { return apiLabel(index, report, name); }, track.slices.duration(i));
+            groups.add(
+                report, 0, name, [&] { return apiLabel(index, report, name); }, track.slices.duration(i));
         });
     });
     return timeTable(QStringLiteral("cuda_api_sum"), QStringLiteral("Num Calls"), {QStringLiteral("Name")}, index, summaries);
@@ -313,37 +308,34 @@ ResultTable cudaApiSum(const Slices &slices)
 
 ResultTable nvtxSum(const Slices &slices)
 {
-    const StoredGroups stored{{TrackKind::Nvtx}, GroupedValue::Duration,
-                              [](GroupIndex &index, const Report &report, const NameGroup &g) -> std::optional<std::uint32_t> {
-                                  const NvtxStyle style = nvtxStyleOf(g.nvtxEventType);
-                                  if (style == NvtxStyle::None)
-                                      return std::nullopt;
-                                  return index.groupOf(report, nvtxKey(g.domain, style), g.name,
-                                                       [&] { return nvtxLabel(report, g.domain, g.name, style); });
-                              }};
+    const StoredGroups stored{
+        {TrackKind::Nvtx}, GroupedValue::Duration, [](GroupIndex &index, const Report &report, const NameGroup &g) -> std::optional<std::uint32_t> {
+            const NvtxStyle style = nvtxStyleOf(g.nvtxEventType);
+            if (style == NvtxStyle::None)
+                return std::nullopt;
+            return index.groupOf(report, nvtxKey(g.domain, style), g.name, [&] { return nvtxLabel(report, g.domain, g.name, style); });
+        }};
     GroupIndex index(acrossReports(slices));
-    const Summaries summaries =
-        summariesOf(slices, stored, index, [&](DurationGroups &groups) {
+    const Summaries summaries = summariesOf(slices, stored, index, [&](DurationGroups &groups) {
         groups.reserve(eventsOf(slices, TrackKind::Nvtx));
         forEachSlice(slices, TrackKind::Nvtx, [&](const Report &report, const Track &track, std::size_t i) {
             const NvtxStyle style = nvtxStyleOf(report.nvtxRecord(track.slices.payload(i)).eventType);
             if (style == NvtxStyle::None)
                 return;
             const StringId name = track.slices.name(i);
-            groups.add(report, nvtxKey(track.domainName, style), name,
-                       [&] { return nvtxLabel(report, track.domainName, name, style); }, track.slices.duration(i));
+            groups.add(
+                report, nvtxKey(track.domainName, style), name, [&] { return nvtxLabel(report, track.domainName, name, style); },
+                track.slices.duration(i));
         });
     });
-    return timeTable(QStringLiteral("nvtx_sum"), QStringLiteral("Instances"),
-                     {QStringLiteral("Style"), QStringLiteral("Range")}, index, summaries);
+    return timeTable(QStringLiteral("nvtx_sum"), QStringLiteral("Instances"), {QStringLiteral("Style"), QStringLiteral("Range")}, index, summaries);
 }
 
 ResultTable osrtSum(const Slices &slices)
 {
     GroupIndex index(acrossReports(slices));
-    const Summaries summaries =
-        summariesOf(slices, storedByName({TrackKind::OsRuntime}, GroupedValue::Duration), index,
-                    [&](DurationGroups &groups) { addDurationsByName(groups, slices, TrackKind::OsRuntime); });
+    const Summaries summaries = summariesOf(slices, storedByName({TrackKind::OsRuntime}, GroupedValue::Duration), index,
+                                            [&](DurationGroups &groups) { addDurationsByName(groups, slices, TrackKind::OsRuntime); });
     return timeTable(QStringLiteral("osrt_sum"), QStringLiteral("Num Calls"), {QStringLiteral("Name")}, index, summaries);
 }
 

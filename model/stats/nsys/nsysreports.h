@@ -18,12 +18,30 @@ ResultTable cudaApiSum(const Slices &slices);
 ResultTable nvtxSum(const Slices &slices);
 ResultTable osrtSum(const Slices &slices);
 
-inline ResultTable cudaGpuKernSum(const Report &r) { return cudaGpuKernSum(Slices{wholeReport(r)}); }
-inline ResultTable cudaGpuMemTimeSum(const Report &r) { return cudaGpuMemTimeSum(Slices{wholeReport(r)}); }
-inline ResultTable cudaGpuMemSizeSum(const Report &r) { return cudaGpuMemSizeSum(Slices{wholeReport(r)}); }
-inline ResultTable cudaApiSum(const Report &r) { return cudaApiSum(Slices{wholeReport(r)}); }
-inline ResultTable nvtxSum(const Report &r) { return nvtxSum(Slices{wholeReport(r)}); }
-inline ResultTable osrtSum(const Report &r) { return osrtSum(Slices{wholeReport(r)}); }
+inline ResultTable cudaGpuKernSum(const Report &r)
+{
+    return cudaGpuKernSum(Slices{wholeReport(r)});
+}
+inline ResultTable cudaGpuMemTimeSum(const Report &r)
+{
+    return cudaGpuMemTimeSum(Slices{wholeReport(r)});
+}
+inline ResultTable cudaGpuMemSizeSum(const Report &r)
+{
+    return cudaGpuMemSizeSum(Slices{wholeReport(r)});
+}
+inline ResultTable cudaApiSum(const Report &r)
+{
+    return cudaApiSum(Slices{wholeReport(r)});
+}
+inline ResultTable nvtxSum(const Report &r)
+{
+    return nvtxSum(Slices{wholeReport(r)});
+}
+inline ResultTable osrtSum(const Report &r)
+{
+    return osrtSum(Slices{wholeReport(r)});
+}
 
 // nsys drops a 4-digit API version suffix: "cudaLaunchKernel_v7000" ->
 // "cudaLaunchKernel", while "cudaLaunchKernelExC_v11060" stays.

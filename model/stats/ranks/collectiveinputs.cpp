@@ -7,9 +7,9 @@
 #include "session/residentbudget.h"
 
 #include <algorithm>
-#include <unordered_map>
 #include <map>
 #include <tuple>
+#include <unordered_map>
 
 namespace rankscope::stats {
 
@@ -71,9 +71,10 @@ RankCollectiveOps collectiveOpsOfRank(const Session &session, int rankIndex, con
         if (it == kinds.end()) {
             const std::string_view collective = r.strings.view(collectiveName);
             const CollectiveKind kind = collectiveKindOf(collective, r.strings.view(kernelName));
-            it = kinds.emplace(std::pair(collectiveName, kernelName),
-                               NamedKind{kind, collective.empty() ? collectiveKindName(kind)
-                                                                  : QString::fromUtf8(collective.data(), qsizetype(collective.size()))})
+            it = kinds
+                     .emplace(std::pair(collectiveName, kernelName),
+                              NamedKind{kind, collective.empty() ? collectiveKindName(kind)
+                                                                 : QString::fromUtf8(collective.data(), qsizetype(collective.size()))})
                      .first;
         }
         return it->second;
@@ -84,8 +85,8 @@ RankCollectiveOps collectiveOpsOfRank(const Session &session, int rankIndex, con
     std::vector<QString> groups;
     std::map<std::tuple<StringId, bool, int, StringId>, int> groupOf; // (group name, point to point, rank, peers)
     auto groupIndexOf = [&](const CollectiveRecord &c, bool pointToPoint) {
-        const auto key = pointToPoint ? std::tuple(c.processGroupName, true, c.commRank, c.peers)
-                                      : std::tuple(c.processGroupName, false, 0, StringTable::kEmpty);
+        const auto key =
+            pointToPoint ? std::tuple(c.processGroupName, true, c.commRank, c.peers) : std::tuple(c.processGroupName, false, 0, StringTable::kEmpty);
         auto it = groupOf.find(key);
         if (it == groupOf.end()) {
             QString group = r.strings.string(c.processGroupName);
@@ -102,8 +103,7 @@ RankCollectiveOps collectiveOpsOfRank(const Session &session, int rankIndex, con
     };
     // A kernel (its name and times, report time), its row in the
     // collectives table and its launch (session time).
-    auto add = [&](std::uint32_t t, std::size_t i, StringId kernelName, TimeRange when, std::uint32_t collective,
-                   std::optional<TimeNs> launch) {
+    auto add = [&](std::uint32_t t, std::size_t i, StringId kernelName, TimeRange when, std::uint32_t collective, std::optional<TimeNs> launch) {
         const Track &track = r.tracks[t];
         Pending p;
         p.op.start = when.start + entry.sessionOffset;
@@ -112,8 +112,8 @@ RankCollectiveOps collectiveOpsOfRank(const Session &session, int rankIndex, con
         p.op.event = std::uint32_t(i);
         p.op.launch = launch;
         p.stream = {track.deviceId, track.streamId};
-        const CollectiveRecord *c = collective != KernelRecord::kNoCollective && collective < r.collectives.size()
-                                        ? &r.collectives[collective] : nullptr;
+        const CollectiveRecord *c =
+            collective != KernelRecord::kNoCollective && collective < r.collectives.size() ? &r.collectives[collective] : nullptr;
         const NamedKind &named = kindOf(c ? c->name : StringTable::kEmpty, kernelName);
         p.op.kind = named.kind;
         p.op.name = named.name; // shared, not a copy per kernel
@@ -164,7 +164,8 @@ RankCollectiveOps collectiveOpsOfRank(const Session &session, int rankIndex, con
             if (it == series.end()) {
                 const std::string_view name = r.strings.view(c.name);
                 CpuSeries s{{collectiveKindOf(name.substr(name.find(':') + 1), {}), QString::fromUtf8(name.data(), qsizetype(name.size()))},
-                            int(groups.size()), 0};
+                            int(groups.size()),
+                            0};
                 groups.push_back(cpuCommunicatorOf(s.named.name));
                 it = series.emplace(c.name, std::move(s)).first;
             }

@@ -6,8 +6,8 @@
 // (app/cli/statsacrossprocesses.h) instead of reading every rank again.
 #include "core/intervals.h"
 #include "session/session.h"
-#include "stats/ranks/collectives.h"
 #include "stats/kernelclasses.h"
+#include "stats/ranks/collectives.h"
 
 #include <QDataStream>
 
@@ -24,8 +24,8 @@ struct CollectiveOp {
     std::optional<TimeNs> launch;       // the launching API call's start, session time
     std::uint32_t track = 0, event = 0; // the kernel, in its rank's report
     CollectiveKind kind = CollectiveKind::Other;
-    QString name;             // as the trace names it, else the kind's name
-    std::int64_t bytes = -1;  // nccl-tests' message size; -1 unknown
+    QString name;            // as the trace names it, else the kind's name
+    std::int64_t bytes = -1; // nccl-tests' message size; -1 unknown
     int groupSize = 0;
     std::int64_t sequence = -1; // the trace's number of it on its process group; -1 unknown
 };
@@ -80,10 +80,7 @@ public:
     const CollectiveMatch &match(bool alignOnCollectives) { return *sharedMatch(alignOnCollectives); }
     std::shared_ptr<const CollectiveMatch> sharedMatch(bool alignOnCollectives);
     // The match if it is computed, else null (computes nothing).
-    std::shared_ptr<const CollectiveMatch> readyMatch(bool alignOnCollectives) const
-    {
-        return alignOnCollectives ? m_aligned : m_recorded;
-    }
+    std::shared_ptr<const CollectiveMatch> readyMatch(bool alignOnCollectives) const { return alignOnCollectives ? m_aligned : m_recorded; }
     const KernelClassifier &classes() const { return m_classes; }
     const std::vector<Interval> &otherGpuWorkOf(int rankIndex);
     const Session &session() const { return m_session; }

@@ -200,10 +200,13 @@ CommunicatorMatch matchCommunicator(const QString &communicator, const OpsPerRan
 QString desyncNote(const Session &session, const CommunicatorDesync &d)
 {
     const int rank = session.ranks()[std::size_t(d.rankIndex)].rank;
-    QString note = QStringLiteral("Desync on %1: rank %2 has %3 operations, another rank %4").arg(d.communicator).arg(rank).arg(d.operations).arg(d.expected);
+    QString note =
+        QStringLiteral("Desync on %1: rank %2 has %3 operations, another rank %4").arg(d.communicator).arg(rank).arg(d.operations).arg(d.expected);
     if (d.firstMissing)
         note += QStringLiteral("; rank %1 is absent from %2 instance(s) the others took part in, the first operation #%3")
-                    .arg(rank).arg(d.skipped).arg(*d.firstMissing);
+                    .arg(rank)
+                    .arg(d.skipped)
+                    .arg(*d.firstMissing);
     else
         note += QStringLiteral(" (%1 behind at the end, or cut by the capture)").arg(d.expected - d.operations);
     return note + QLatin1Char('.');

@@ -20,8 +20,8 @@ using OpsPerRank = std::map<int, std::vector<CollectiveOp>>;
 // named apart ("run A: ...").
 struct CommunicatorGroups {
     std::map<QString, OpsPerRank> communicators;
-    bool keyedByGroup = false;   // some trace named a process group
-    QStringList ranksWithout;    // ranks (their numbers) with no communication kernel
+    bool keyedByGroup = false; // some trace named a process group
+    QStringList ranksWithout;  // ranks (their numbers) with no communication kernel
 };
 CommunicatorGroups groupByCommunicator(CollectiveInputs &inputs);
 

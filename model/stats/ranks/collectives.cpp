@@ -1,13 +1,13 @@
 #include "stats/ranks/collectives.h"
-#include "stats/reportcatalog.h"
 #include "stats/ranks/collectivematching.h"
 #include "stats/ranks/cpucommunication.h"
+#include "stats/reportcatalog.h"
 
 #include "core/cancellation.h"
 #include "core/intervals.h"
 #include "core/units.h"
-#include "stats/ranks/collectiveinputs.h"
 #include "session/eventlinks.h"
+#include "stats/ranks/collectiveinputs.h"
 
 #include <algorithm>
 #include <cctype>
@@ -19,16 +19,26 @@ namespace rankscope::stats {
 QString collectiveKindName(CollectiveKind kind)
 {
     switch (kind) {
-    case CollectiveKind::AllReduce: return QStringLiteral("AllReduce");
-    case CollectiveKind::AllGather: return QStringLiteral("AllGather");
-    case CollectiveKind::ReduceScatter: return QStringLiteral("ReduceScatter");
-    case CollectiveKind::Broadcast: return QStringLiteral("Broadcast");
-    case CollectiveKind::Reduce: return QStringLiteral("Reduce");
-    case CollectiveKind::AllToAll: return QStringLiteral("AllToAll");
-    case CollectiveKind::SendRecv: return QStringLiteral("SendRecv");
-    case CollectiveKind::Send: return QStringLiteral("Send");
-    case CollectiveKind::Recv: return QStringLiteral("Recv");
-    case CollectiveKind::Other: break;
+    case CollectiveKind::AllReduce:
+        return QStringLiteral("AllReduce");
+    case CollectiveKind::AllGather:
+        return QStringLiteral("AllGather");
+    case CollectiveKind::ReduceScatter:
+        return QStringLiteral("ReduceScatter");
+    case CollectiveKind::Broadcast:
+        return QStringLiteral("Broadcast");
+    case CollectiveKind::Reduce:
+        return QStringLiteral("Reduce");
+    case CollectiveKind::AllToAll:
+        return QStringLiteral("AllToAll");
+    case CollectiveKind::SendRecv:
+        return QStringLiteral("SendRecv");
+    case CollectiveKind::Send:
+        return QStringLiteral("Send");
+    case CollectiveKind::Recv:
+        return QStringLiteral("Recv");
+    case CollectiveKind::Other:
+        break;
     }
     return QStringLiteral("Other");
 }
@@ -55,10 +65,10 @@ std::optional<CollectiveKind> kindInName(std::string_view name)
         return CollectiveKind::SendRecv;
     // Longer names first: "allreduce" and "reducescatter" contain "reduce".
     static const std::pair<const char *, CollectiveKind> kinds[] = {
-        {"allreduce", CollectiveKind::AllReduce},  {"reducescatter", CollectiveKind::ReduceScatter},
-        {"allgather", CollectiveKind::AllGather},  {"alltoall", CollectiveKind::AllToAll},
-        {"sendrecv", CollectiveKind::SendRecv},    {"broadcast", CollectiveKind::Broadcast},
-        {"reduce", CollectiveKind::Reduce},        {"send", CollectiveKind::Send},
+        {"allreduce", CollectiveKind::AllReduce}, {"reducescatter", CollectiveKind::ReduceScatter},
+        {"allgather", CollectiveKind::AllGather}, {"alltoall", CollectiveKind::AllToAll},
+        {"sendrecv", CollectiveKind::SendRecv},   {"broadcast", CollectiveKind::Broadcast},
+        {"reduce", CollectiveKind::Reduce},       {"send", CollectiveKind::Send},
         {"recv", CollectiveKind::Recv},
     };
     for (const auto &[text, kind] : kinds)
@@ -82,11 +92,14 @@ double busBandwidthFactor(CollectiveKind kind, int ranks)
         return 1.0;
     const double n = ranks;
     switch (kind) {
-    case CollectiveKind::AllReduce: return 2.0 * (n - 1) / n;
+    case CollectiveKind::AllReduce:
+        return 2.0 * (n - 1) / n;
     case CollectiveKind::AllGather:
     case CollectiveKind::ReduceScatter:
-    case CollectiveKind::AllToAll: return (n - 1) / n;
-    default: return 1.0;
+    case CollectiveKind::AllToAll:
+        return (n - 1) / n;
+    default:
+        return 1.0;
     }
 }
 
@@ -141,18 +154,19 @@ CollectiveMatch matchCollectives(CollectiveInputs &inputs)
             match.notes << cpu;
         return match;
     }
-    const bool onCpu = std::all_of(groups.communicators.begin(), groups.communicators.end(),
-                                   [](const auto &c) { return isCpuCommunicator(c.first); });
+    const bool onCpu =
+        std::all_of(groups.communicators.begin(), groups.communicators.end(), [](const auto &c) { return isCpuCommunicator(c.first); });
     if (!groups.ranksWithout.isEmpty() && groups.ranksWithout.size() < int(session.ranks().size()))
         match.notes << QStringLiteral("Ranks without communication kernels: %1.").arg(groups.ranksWithout.join(QStringLiteral(", ")));
     if (onCpu) // a Gloo run: its gloo:* ranges, numbered by us
         match.notes << cpuCommunicationNote(cpuCommunicationOf(session));
     else
-        match.notes << (groups.keyedByGroup ? QStringLiteral("Collectives matched by process group (or NCCL communicator; sends and receives by the pair of ranks), "
-                                                        "in order of their end on each rank.")
-                                        : QStringLiteral("The trace names no process groups: the communication kernels of each rank's k-th "
-                                                         "communication stream are matched with the other ranks' by their end, which a "
-                                                         "collective reaches on every rank together."));
+        match.notes << (groups.keyedByGroup
+                            ? QStringLiteral("Collectives matched by process group (or NCCL communicator; sends and receives by the pair of ranks), "
+                                             "in order of their end on each rank.")
+                            : QStringLiteral("The trace names no process groups: the communication kernels of each rank's k-th "
+                                             "communication stream are matched with the other ranks' by their end, which a "
+                                             "collective reaches on every rank together."));
     bool usedSequences = false;
     for (auto &[communicator, perRank] : groups.communicators) {
         if (perRank.size() < 2) {
@@ -382,7 +396,8 @@ CollectiveMatch alignedOnCollectives(const Session &session, const CollectiveMat
     if (agree) {
         aligned.clockShift.assign(session.ranks().size(), 0);
         aligned.notes << QStringLiteral("Aligned on collectives: the recorded clocks already agree (one export, or offsets within "
-                                        "50 µs or three residuals, as on one host), no correction: %1.").arg(offsets.join(QStringLiteral(", ")));
+                                        "50 µs or three residuals, as on one host), no correction: %1.")
+                             .arg(offsets.join(QStringLiteral(", ")));
         return aligned;
     }
     for (CollectiveInstance &c : aligned.instances) {
@@ -404,10 +419,10 @@ CollectiveMatch alignedOnCollectives(const Session &session, const CollectiveMat
 ResultTable collectivesTable(const Session &session, const CollectiveMatch &match, const StatsScope &scope)
 {
     ResultTable t = declaredTable(QStringLiteral("collectives"));
-    t.headers = QStringList{QStringLiteral("Index"), QStringLiteral("Communicator"), QStringLiteral("Sequence"), QStringLiteral("Name"),
-                            QStringLiteral("Ranks"), QStringLiteral("Bytes"), QStringLiteral("First Arrival (ns)"),
-                            QStringLiteral("Last Arrival (ns)"), QStringLiteral("Last Rank"), QStringLiteral("Skew (ns)"),
-                            QStringLiteral("End (ns)"), QStringLiteral("Bus Bandwidth (GB/s)")};
+    t.headers = QStringList{
+        QStringLiteral("Index"),     QStringLiteral("Communicator"), QStringLiteral("Sequence"),           QStringLiteral("Name"),
+        QStringLiteral("Ranks"),     QStringLiteral("Bytes"),        QStringLiteral("First Arrival (ns)"), QStringLiteral("Last Arrival (ns)"),
+        QStringLiteral("Last Rank"), QStringLiteral("Skew (ns)"),    QStringLiteral("End (ns)"),           QStringLiteral("Bus Bandwidth (GB/s)")};
     // Times from the session's first event, the timeline's 0.
     const TimeNs zero = session.ranks().empty() ? 0 : session.extent().start;
     std::int64_t index = 0;
@@ -417,11 +432,11 @@ ResultTable collectivesTable(const Session &session, const CollectiveMatch &matc
             continue;
         }
         const auto bus = c.busBandwidth();
-        t.addRow({Cell::ofInteger(index++), Cell::ofText(c.communicator), Cell::ofInteger(std::int64_t(c.sequence)),
-                          Cell::ofText(c.name), Cell::ofInteger(std::int64_t(c.arrivals.size())),
-                          c.bytes >= 0 ? Cell::ofInteger(c.bytes) : Cell(), Cell::ofInteger(c.firstArrival - zero),
-                          Cell::ofInteger(c.lastArrival - zero), Cell::ofInteger(session.ranks()[std::size_t(c.lastRankIndex)].rank),
-                          Cell::ofInteger(c.skew()), Cell::ofInteger(c.end - zero), bus ? Cell::ofDecimal(*bus, 3) : Cell()});
+        t.addRow({Cell::ofInteger(index++), Cell::ofText(c.communicator), Cell::ofInteger(std::int64_t(c.sequence)), Cell::ofText(c.name),
+                  Cell::ofInteger(std::int64_t(c.arrivals.size())), c.bytes >= 0 ? Cell::ofInteger(c.bytes) : Cell(),
+                  Cell::ofInteger(c.firstArrival - zero), Cell::ofInteger(c.lastArrival - zero),
+                  Cell::ofInteger(session.ranks()[std::size_t(c.lastRankIndex)].rank), Cell::ofInteger(c.skew()), Cell::ofInteger(c.end - zero),
+                  bus ? Cell::ofDecimal(*bus, 3) : Cell()});
     }
     return t;
 }
@@ -456,9 +471,15 @@ ResultTable collectiveKindsTable(const CollectiveMatch &match, const StatsScope 
     ResultTable t;
     t.name = QStringLiteral("collective_kinds");
     t.title = QStringLiteral("Collectives by Communicator and Name");
-    t.headers = QStringList{QStringLiteral("Communicator"), QStringLiteral("Name"), QStringLiteral("Count"), QStringLiteral("Bytes"),
-                            QStringLiteral("Mean Skew (ns)"), QStringLiteral("Median Skew (ns)"), QStringLiteral("P99 Skew (ns)"),
-                            QStringLiteral("Total Wait (ns)"), QStringLiteral("Mean Bus Bandwidth (GB/s)")};
+    t.headers = QStringList{QStringLiteral("Communicator"),
+                            QStringLiteral("Name"),
+                            QStringLiteral("Count"),
+                            QStringLiteral("Bytes"),
+                            QStringLiteral("Mean Skew (ns)"),
+                            QStringLiteral("Median Skew (ns)"),
+                            QStringLiteral("P99 Skew (ns)"),
+                            QStringLiteral("Total Wait (ns)"),
+                            QStringLiteral("Mean Bus Bandwidth (GB/s)")};
     for (auto &[key, g] : groups) {
         std::sort(g.skews.begin(), g.skews.end());
         const std::size_t n = g.skews.size();
@@ -469,9 +490,8 @@ ResultTable collectiveKindsTable(const CollectiveMatch &match, const StatsScope 
         const std::size_t p99 = std::min(n - 1, std::size_t(std::ceil(0.99 * double(n))) - 1);
         const TimeNs median = n % 2 ? g.skews[n / 2] : (g.skews[n / 2 - 1] + g.skews[n / 2]) / 2;
         t.addRow({Cell::ofText(key.first), Cell::ofText(key.second), Cell::ofInteger(std::int64_t(n)),
-                          g.bytesKnown ? Cell::ofInteger(g.bytes) : Cell(), Cell::ofInteger(sum / TimeNs(n)), Cell::ofInteger(median),
-                          Cell::ofInteger(g.skews[p99]), Cell::ofInteger(g.waited),
-                          g.busCount ? Cell::ofDecimal(g.busSum / double(g.busCount), 3) : Cell()});
+                  g.bytesKnown ? Cell::ofInteger(g.bytes) : Cell(), Cell::ofInteger(sum / TimeNs(n)), Cell::ofInteger(median),
+                  Cell::ofInteger(g.skews[p99]), Cell::ofInteger(g.waited), g.busCount ? Cell::ofDecimal(g.busSum / double(g.busCount), 3) : Cell()});
     }
     return t;
 }
@@ -490,14 +510,14 @@ ResultTable rankWaitTable(CollectiveInputs &inputs, const CollectiveMatch &match
 ResultTable rankWaitTable(const std::vector<RankWait> &waits)
 {
     ResultTable t = declaredTable(QStringLiteral("rank_wait"));
-    t.headers = QStringList{QStringLiteral("Rank"), QStringLiteral("Collectives"), QStringLiteral("Times Last"),
-                            QStringLiteral("Delay Caused (ns)"), QStringLiteral("Waited (ns)"), QStringLiteral("Late: Compute (%)"),
-                            QStringLiteral("Late: Idle (%)"), QStringLiteral("Late: Host (%)")};
+    t.headers = QStringList{
+        QStringLiteral("Rank"),        QStringLiteral("Collectives"),       QStringLiteral("Times Last"),     QStringLiteral("Delay Caused (ns)"),
+        QStringLiteral("Waited (ns)"), QStringLiteral("Late: Compute (%)"), QStringLiteral("Late: Idle (%)"), QStringLiteral("Late: Host (%)")};
     auto share = [](TimeNs part, TimeNs whole) { return whole > 0 ? Cell::ofDecimal(100.0 * double(part) / double(whole), 1) : Cell(); };
     for (const RankWait &w : waits)
         t.addRow({Cell::ofInteger(w.rank), Cell::ofInteger(std::int64_t(w.collectives)), Cell::ofInteger(std::int64_t(w.timesLast)),
-                          Cell::ofInteger(w.delayCaused), Cell::ofInteger(w.waited), share(w.lateCompute, w.late),
-                          share(w.lateIdle, w.late), share(w.lateHost, w.late)});
+                  Cell::ofInteger(w.delayCaused), Cell::ofInteger(w.waited), share(w.lateCompute, w.late), share(w.lateIdle, w.late),
+                  share(w.lateHost, w.late)});
     return t;
 }
 

@@ -30,7 +30,7 @@ class CollectiveInputs;
 
 // One rank's part in a collective: its communication kernel.
 struct CollectiveArrival {
-    int rankIndex = -1;           // index into Session::ranks()
+    int rankIndex = -1; // index into Session::ranks()
     EventLocation kernel;
     TimeNs start = 0, end = 0;    // session time
     std::optional<TimeNs> launch; // the launching API call's start, session time
@@ -40,13 +40,13 @@ struct CollectiveInstance {
     QString communicator;     // the process group's name, or "stream #k" when the trace has none
     std::size_t sequence = 0; // its place among the communicator's operations, from 0
     CollectiveKind kind = CollectiveKind::Other;
-    QString name;             // as the trace names it ("allreduce"), else the kind's name
-    std::int64_t bytes = -1;  // message size as nccl-tests counts it; -1 unknown
-    int groupSize = 0;        // ranks in the communicator (the trace's, else those matched)
+    QString name;                            // as the trace names it ("allreduce"), else the kind's name
+    std::int64_t bytes = -1;                 // message size as nccl-tests counts it; -1 unknown
+    int groupSize = 0;                       // ranks in the communicator (the trace's, else those matched)
     std::vector<CollectiveArrival> arrivals; // in rank order
     TimeNs firstArrival = 0, lastArrival = 0;
-    TimeNs end = 0;           // the latest end: when every rank is done
-    int lastRankIndex = -1;   // who arrived last (the first such on ties)
+    TimeNs end = 0;         // the latest end: when every rank is done
+    int lastRankIndex = -1; // who arrived last (the first such on ties)
 
     TimeNs skew() const { return lastArrival - firstArrival; }
     // Time from the last arrival to the end: the data moving once all are there.
@@ -61,7 +61,7 @@ struct CollectiveInstance {
 // skipped or has not yet reached them (a desync), or the capture cut it.
 struct CommunicatorDesync {
     QString communicator;
-    int rankIndex = -1;        // the rank that is behind
+    int rankIndex = -1;         // the rank that is behind
     std::size_t operations = 0; // what it has
     std::size_t expected = 0;   // the most any rank has
     // The instances it is absent from while it has later operations (it
@@ -81,10 +81,7 @@ struct CollectiveMatch {
     // Per rank index, what was added to its recorded session times (see
     // alignedOnCollectives); empty: times as recorded.
     std::vector<TimeNs> clockShift;
-    TimeNs shiftOf(int rankIndex) const
-    {
-        return std::size_t(rankIndex) < clockShift.size() ? clockShift[std::size_t(rankIndex)] : 0;
-    }
+    TimeNs shiftOf(int rankIndex) const { return std::size_t(rankIndex) < clockShift.size() ? clockShift[std::size_t(rankIndex)] : 0; }
 };
 
 CollectiveMatch matchCollectives(const Session &session, const KernelClassifier &classes);
@@ -106,18 +103,17 @@ struct RankWait {
     // code); GPU idle from the launching call on (the launch itself).
     TimeNs late = 0, lateCompute = 0, lateIdle = 0, lateHost = 0;
 };
-std::vector<RankWait> rankWaits(const Session &session, const CollectiveMatch &match, const StatsScope &scope,
-                                const KernelClassifier &classes);
+std::vector<RankWait> rankWaits(const Session &session, const CollectiveMatch &match, const StatsScope &scope, const KernelClassifier &classes);
 std::vector<RankWait> rankWaits(CollectiveInputs &inputs, const CollectiveMatch &match, const StatsScope &scope = {});
 
 // Per rank, the shift that best lines up the ends of matched collectives
 // (which complete together) with the first rank's: the median difference,
 // and the median distance left after it (near zero when the clocks agree).
 struct ClockEstimate {
-    std::optional<TimeNs> offset;   // add to the rank's session time; none: no shared collective
+    std::optional<TimeNs> offset; // add to the rank's session time; none: no shared collective
     std::optional<TimeNs> residual;
-    std::size_t collectives = 0;    // shared with the reference rank
-    bool sameClock = false;         // in the reference rank's export: offset 0 by construction
+    std::size_t collectives = 0; // shared with the reference rank
+    bool sameClock = false;      // in the reference rank's export: offset 0 by construction
 };
 std::vector<ClockEstimate> alignOnCollectives(const Session &session, const CollectiveMatch &match);
 // What aligning on collectives would do, for a match shown as recorded:
@@ -143,8 +139,7 @@ ResultTable collectivesTable(const Session &session, const CollectiveMatch &matc
 // Per communicator and collective name: count, bytes, skew (mean, median,
 // p99), the waits, mean bus bandwidth (the Collectives panel).
 ResultTable collectiveKindsTable(const CollectiveMatch &match, const StatsScope &scope = {});
-ResultTable rankWaitTable(const Session &session, const CollectiveMatch &match, const StatsScope &scope,
-                          const KernelClassifier &classes);
+ResultTable rankWaitTable(const Session &session, const CollectiveMatch &match, const StatsScope &scope, const KernelClassifier &classes);
 ResultTable rankWaitTable(CollectiveInputs &inputs, const CollectiveMatch &match, const StatsScope &scope = {});
 // The same table from waits already computed: a row per wait, in their order.
 ResultTable rankWaitTable(const std::vector<RankWait> &waits);

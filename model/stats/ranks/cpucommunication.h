@@ -11,10 +11,10 @@
 namespace rankscope::stats {
 
 struct CpuCommunication {
-    int ranks = 0;              // ranks with any sign of it
+    int ranks = 0;               // ranks with any sign of it
     std::size_t glooThreads = 0; // threads named pt_gloo*
-    std::size_t ranges = 0;     // "gloo:*" ranges
-    TimeNs rangeTime = 0;       // their time, summed over ranks
+    std::size_t ranges = 0;      // "gloo:*" ranges
+    TimeNs rangeTime = 0;        // their time, summed over ranks
     bool any() const { return ranks > 0; }
 };
 

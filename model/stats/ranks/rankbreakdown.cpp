@@ -107,8 +107,8 @@ struct GpuIntervals {
     std::vector<Interval> all, compute, communication;
 };
 
-GpuIntervals gpuIntervals(const RankEntry &entry, const TimeRounding &round, bool stepWindow,
-                          const std::unordered_set<std::uint32_t> &keptLaunches, const KernelClassifier &classes)
+GpuIntervals gpuIntervals(const RankEntry &entry, const TimeRounding &round, bool stepWindow, const std::unordered_set<std::uint32_t> &keptLaunches,
+                          const KernelClassifier &classes)
 {
     const Report &r = *entry.report;
     GpuIntervals out;
@@ -217,8 +217,8 @@ QDataStream &operator>>(QDataStream &in, RankBreakdownParts &parts)
         qint64 idle = 0, compute = 0, nonCompute = 0, kernelTime = 0;
         bool hasOverlap = false;
         double overlap = 0;
-        in >> rank >> idle >> compute >> nonCompute >> kernelTime >> b.idlePercent >> b.computePercent >> b.nonComputePercent
-            >> hasOverlap >> overlap >> b.stepWindow;
+        in >> rank >> idle >> compute >> nonCompute >> kernelTime >> b.idlePercent >> b.computePercent >> b.nonComputePercent >> hasOverlap >> overlap
+            >> b.stepWindow;
         b.rank = rank;
         b.idle = idle;
         b.compute = compute;
@@ -274,14 +274,20 @@ std::vector<RankBreakdown> temporalBreakdown(const Session &session, const Kerne
 ResultTable rankSummary(const Session &session, const KernelClassifier &classes, const GatheredBreakdowns *gathered)
 {
     ResultTable t = declaredTable(QStringLiteral("rank_summary"));
-    t.headers = QStringList{QStringLiteral("Rank"), QStringLiteral("Idle Time (ns)"), QStringLiteral("Compute Time (ns)"),
-                            QStringLiteral("Non-compute Time (ns)"), QStringLiteral("Kernel Time (ns)"), QStringLiteral("Idle (%)"),
-                            QStringLiteral("Compute (%)"), QStringLiteral("Non-compute (%)"), QStringLiteral("Comm-Comp Overlap (%)")};
+    t.headers = QStringList{QStringLiteral("Rank"),
+                            QStringLiteral("Idle Time (ns)"),
+                            QStringLiteral("Compute Time (ns)"),
+                            QStringLiteral("Non-compute Time (ns)"),
+                            QStringLiteral("Kernel Time (ns)"),
+                            QStringLiteral("Idle (%)"),
+                            QStringLiteral("Compute (%)"),
+                            QStringLiteral("Non-compute (%)"),
+                            QStringLiteral("Comm-Comp Overlap (%)")};
     for (const RankBreakdown &b : temporalBreakdown(session, classes, gathered))
         t.addRow({Cell::ofInteger(b.rank), Cell::ofInteger(b.idle), Cell::ofInteger(b.compute), Cell::ofInteger(b.nonCompute),
-                          Cell::ofInteger(b.kernelTime), Cell::ofPythonDecimal(b.idlePercent, 2), Cell::ofPythonDecimal(b.computePercent, 2),
-                          Cell::ofPythonDecimal(b.nonComputePercent, 2),
-                          b.commCompOverlapPercent ? Cell::ofPythonDecimal(*b.commCompOverlapPercent, 2) : Cell()});
+                  Cell::ofInteger(b.kernelTime), Cell::ofPythonDecimal(b.idlePercent, 2), Cell::ofPythonDecimal(b.computePercent, 2),
+                  Cell::ofPythonDecimal(b.nonComputePercent, 2),
+                  b.commCompOverlapPercent ? Cell::ofPythonDecimal(*b.commCompOverlapPercent, 2) : Cell()});
     return t;
 }
 

@@ -39,12 +39,10 @@ QDataStream &operator>>(QDataStream &in, RankBreakdownParts &parts);
 using GatheredBreakdowns = std::vector<std::optional<RankBreakdownParts>>;
 
 // `classes`: HTA's by default, so the figures are HTA's.
-std::vector<RankBreakdown> temporalBreakdown(const Session &session, const KernelClassifier &classes,
-                                             const GatheredBreakdowns *gathered = nullptr);
+std::vector<RankBreakdown> temporalBreakdown(const Session &session, const KernelClassifier &classes, const GatheredBreakdowns *gathered = nullptr);
 
 // Columns: Rank,Idle Time (ns),Compute Time (ns),Non-compute Time (ns),
 // Kernel Time (ns),Idle (%),Compute (%),Non-compute (%),Comm-Comp Overlap (%).
-ResultTable rankSummary(const Session &session, const KernelClassifier &classes,
-                        const GatheredBreakdowns *gathered = nullptr);
+ResultTable rankSummary(const Session &session, const KernelClassifier &classes, const GatheredBreakdowns *gathered = nullptr);
 
 } // namespace rankscope::stats

@@ -1,7 +1,7 @@
 #include "stats/ranks/rankcomparison.h"
-#include "stats/reportcatalog.h"
 #include "stats/ranks/cpucommunication.h"
 #include "stats/ranks/stepmatrix.h"
+#include "stats/reportcatalog.h"
 
 #include "core/cancellation.h"
 #include "core/intervals.h"
@@ -64,28 +64,31 @@ RankComparisonRow rowOf(const Session &session, const ReportSlice &slice, const 
         }
     KernelClassCache classOf(r.strings, classes);
     const GpuTimeSplit split = gpuTimeSplitOf(r, {
-        [&](const Track &t) { return slice.acceptsTrack(t); },
-        [&](const Track &t) { return slice.eventsIn(t); },
-        [&](StringId name) {
-            switch (classOf.of(name)) {
-            case KernelClass::Communication: return GpuWorkClass::Communication;
-            case KernelClass::Memory: return GpuWorkClass::Memory;
-            default: return GpuWorkClass::Compute;
-            }
-        },
-    });
+                                                     [&](const Track &t) { return slice.acceptsTrack(t); },
+                                                     [&](const Track &t) { return slice.eventsIn(t); },
+                                                     [&](StringId name) {
+                                                         switch (classOf.of(name)) {
+                                                         case KernelClass::Communication:
+                                                             return GpuWorkClass::Communication;
+                                                         case KernelClass::Memory:
+                                                             return GpuWorkClass::Memory;
+                                                         default:
+                                                             return GpuWorkClass::Compute;
+                                                         }
+                                                     },
+                                                 });
     RankComparisonRow row = rowFrom(split, slice.rankIndex, entry.rank);
     row.cpuCommunicationNs = cpuCommunication;
     return row;
 }
 
-template<class T>
+template <class T>
 void writeOptional(QDataStream &out, const std::optional<T> &value)
 {
     out << value.has_value() << (value ? *value : T{});
 }
 
-template<class T>
+template <class T>
 void readOptional(QDataStream &in, std::optional<T> &value)
 {
     bool has = false;
@@ -105,8 +108,8 @@ RankComparisonRow rankComparisonRowOf(const Session &session, int rankIndex, con
 
 QDataStream &operator<<(QDataStream &out, const RankComparisonRow &row)
 {
-    out << qint64(row.span) << row.busyPercent << row.idlePercent << qint64(row.computeNs) << qint64(row.communicationNs)
-        << qint64(row.memoryNs) << qint64(row.idleNs);
+    out << qint64(row.span) << row.busyPercent << row.idlePercent << qint64(row.computeNs) << qint64(row.communicationNs) << qint64(row.memoryNs)
+        << qint64(row.idleNs);
     writeOptional(out, row.overlapPercent);
     out << quint64(row.steps);
     writeOptional(out, row.meanStep.has_value() ? std::optional<qint64>(*row.meanStep) : std::nullopt);
@@ -191,29 +194,40 @@ std::vector<std::optional<bool>> rankComparisonWorseIsHigher()
     // own arrival to the last rank's, so the rank that waited longest shows
     // the most communication, and it is the victim of a straggler, not the
     // straggler. The straggler is the one whose Delay Caused is largest.
-    return {std::nullopt, true, false, true, std::nullopt, std::nullopt, true, std::nullopt, std::nullopt, true, true,
-            std::nullopt, std::nullopt, std::nullopt, std::nullopt, true, std::nullopt, std::nullopt};
+    return {std::nullopt, true, false,        true,         std::nullopt, std::nullopt, true, std::nullopt, std::nullopt,
+            true,         true, std::nullopt, std::nullopt, std::nullopt, std::nullopt, true, std::nullopt, std::nullopt};
 }
 
-ResultTable rankComparisonTable(const Session &session, const StatsScope &scope, const KernelClassifier &classes,
-                                const CollectiveMatch *match, const GatheredComparisonRows *gathered)
+ResultTable rankComparisonTable(const Session &session, const StatsScope &scope, const KernelClassifier &classes, const CollectiveMatch *match,
+                                const GatheredComparisonRows *gathered)
 {
     ResultTable t = declaredTable(QStringLiteral("rank_comparison"));
-    t.headers = QStringList{QStringLiteral("Rank"), QStringLiteral("GPU Span (ns)"), QStringLiteral("GPU Busy (%)"),
-                            QStringLiteral("GPU Idle (%)"), QStringLiteral("Compute (ns)"), QStringLiteral("Exposed Comm (ns)"),
-                            QStringLiteral("Exposed Memory (ns)"), QStringLiteral("Comm Hidden (%)"), QStringLiteral("Steps"),
-                            QStringLiteral("Mean Step (ns)"), QStringLiteral("Max Step (ns)"), QStringLiteral("HtoD (B)"),
-                            QStringLiteral("DtoH (B)"), QStringLiteral("DtoD (B)"), QStringLiteral("PtoP (B)"),
-                            QStringLiteral("Delay Caused (ns)"), QStringLiteral("Waited at Collectives (ns)"), QStringLiteral("CPU Comm (ns)")};
+    t.headers = QStringList{QStringLiteral("Rank"),
+                            QStringLiteral("GPU Span (ns)"),
+                            QStringLiteral("GPU Busy (%)"),
+                            QStringLiteral("GPU Idle (%)"),
+                            QStringLiteral("Compute (ns)"),
+                            QStringLiteral("Exposed Comm (ns)"),
+                            QStringLiteral("Exposed Memory (ns)"),
+                            QStringLiteral("Comm Hidden (%)"),
+                            QStringLiteral("Steps"),
+                            QStringLiteral("Mean Step (ns)"),
+                            QStringLiteral("Max Step (ns)"),
+                            QStringLiteral("HtoD (B)"),
+                            QStringLiteral("DtoH (B)"),
+                            QStringLiteral("DtoD (B)"),
+                            QStringLiteral("PtoP (B)"),
+                            QStringLiteral("Delay Caused (ns)"),
+                            QStringLiteral("Waited at Collectives (ns)"),
+                            QStringLiteral("CPU Comm (ns)")};
     for (const RankComparisonRow &r : compareRanks(session, scope, classes, match, gathered))
-        t.addRow({Cell::ofInteger(r.rank), Cell::ofInteger(r.span), Cell::ofDecimal(r.busyPercent, 1),
-                          Cell::ofDecimal(r.idlePercent, 1), Cell::ofInteger(r.computeNs), Cell::ofInteger(r.communicationNs),
-                          Cell::ofInteger(r.memoryNs), r.overlapPercent ? Cell::ofDecimal(*r.overlapPercent, 1) : Cell(),
-                          Cell::ofInteger(std::int64_t(r.steps)), r.meanStep ? Cell::ofInteger(*r.meanStep) : Cell(),
-                          r.maxStep ? Cell::ofInteger(*r.maxStep) : Cell(), Cell::ofInteger(std::int64_t(r.bytes[0])),
-                          Cell::ofInteger(std::int64_t(r.bytes[1])), Cell::ofInteger(std::int64_t(r.bytes[2])),
-                          Cell::ofInteger(std::int64_t(r.bytes[3])), r.delayCaused ? Cell::ofInteger(*r.delayCaused) : Cell(),
-                          r.waited ? Cell::ofInteger(*r.waited) : Cell(), Cell::ofInteger(r.cpuCommunicationNs)});
+        t.addRow({Cell::ofInteger(r.rank), Cell::ofInteger(r.span), Cell::ofDecimal(r.busyPercent, 1), Cell::ofDecimal(r.idlePercent, 1),
+                  Cell::ofInteger(r.computeNs), Cell::ofInteger(r.communicationNs), Cell::ofInteger(r.memoryNs),
+                  r.overlapPercent ? Cell::ofDecimal(*r.overlapPercent, 1) : Cell(), Cell::ofInteger(std::int64_t(r.steps)),
+                  r.meanStep ? Cell::ofInteger(*r.meanStep) : Cell(), r.maxStep ? Cell::ofInteger(*r.maxStep) : Cell(),
+                  Cell::ofInteger(std::int64_t(r.bytes[0])), Cell::ofInteger(std::int64_t(r.bytes[1])), Cell::ofInteger(std::int64_t(r.bytes[2])),
+                  Cell::ofInteger(std::int64_t(r.bytes[3])), r.delayCaused ? Cell::ofInteger(*r.delayCaused) : Cell(),
+                  r.waited ? Cell::ofInteger(*r.waited) : Cell(), Cell::ofInteger(r.cpuCommunicationNs)});
     return t;
 }
 

@@ -3,8 +3,8 @@
 // and idle shares, kernel time by class, communication hidden under
 // compute, step times when steps are annotated, bytes copied per direction.
 #include "core/gputimesplit.h"
-#include "stats/kernelclasses.h"
 #include "stats/diagnosis/memcpyanalysis.h"
+#include "stats/kernelclasses.h"
 #include "stats/resulttable.h"
 #include "stats/statsscope.h"
 
@@ -19,7 +19,7 @@ struct CollectiveMatch;
 struct RankComparisonRow {
     int rankIndex = 0;
     int rank = 0;
-    TimeNs span = 0;                 // first GPU op start to last end
+    TimeNs span = 0; // first GPU op start to last end
     double busyPercent = 0, idlePercent = 0;
     // The span split by what the GPU did, each nanosecond counted once, in
     // the first class busy then: compute, else communication, else memory
@@ -47,8 +47,7 @@ std::vector<TimeRange> annotatedSteps(const RankEntry &entry);
 // One rank's row over all its time, without the waits at collectives
 // (which need every rank): what the MPI process that has the rank's file
 // sends process 0.
-RankComparisonRow rankComparisonRowOf(const Session &session, int rankIndex,
-                                      const KernelClassifier &classes);
+RankComparisonRow rankComparisonRowOf(const Session &session, int rankIndex, const KernelClassifier &classes);
 QDataStream &operator<<(QDataStream &out, const RankComparisonRow &row);
 QDataStream &operator>>(QDataStream &in, RankComparisonRow &row);
 // Per rank of a session (by index into its ranks()), its row computed
@@ -59,10 +58,8 @@ using GatheredComparisonRows = std::vector<std::optional<RankComparisonRow>>;
 // workspace's, made once for every reader), from which the waits columns
 // come; null leaves them empty (one rank waits for nobody).
 // `gathered`: rows computed elsewhere, used when the scope is all of time.
-std::vector<RankComparisonRow> compareRanks(const Session &session, const StatsScope &scope,
-                                            const KernelClassifier &classes,
-                                            const CollectiveMatch *match,
-                                            const GatheredComparisonRows *gathered = nullptr);
+std::vector<RankComparisonRow> compareRanks(const Session &session, const StatsScope &scope, const KernelClassifier &classes,
+                                            const CollectiveMatch *match, const GatheredComparisonRows *gathered = nullptr);
 
 // For each column of the table: true when a larger value is worse (so the
 // panel can mark the slowest rank), false when smaller is worse, nullopt
@@ -78,9 +75,7 @@ struct RankTimeShares {
     double compute = 0, communication = 0, memory = 0, idle = 0;
 };
 std::vector<RankTimeShares> rankTimeSharesOf(const ResultTable &rankComparison);
-ResultTable rankComparisonTable(const Session &session, const StatsScope &scope,
-                                const KernelClassifier &classes,
-                                const CollectiveMatch *match,
+ResultTable rankComparisonTable(const Session &session, const StatsScope &scope, const KernelClassifier &classes, const CollectiveMatch *match,
                                 const GatheredComparisonRows *gathered = nullptr);
 
 } // namespace rankscope::stats

@@ -1,7 +1,6 @@
 #include "stats/ranks/ranktimemap.h"
 #include "stats/reportcatalog.h"
 
-
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -196,8 +195,7 @@ RankTimeMap gpuBusyWithoutWaitMap(const Session &session, const CollectiveMatch 
                 // The run less the waits inside it: what is left is busy.
                 TimeNs from = runs.start(e) + entry.sessionOffset;
                 const TimeNs to = runs.end(e) + entry.sessionOffset;
-                auto w = std::upper_bound(rankWaits.begin(), rankWaits.end(), from,
-                                          [](TimeNs t, const Interval &r) { return t < r.second; });
+                auto w = std::upper_bound(rankWaits.begin(), rankWaits.end(), from, [](TimeNs t, const Interval &r) { return t < r.second; });
                 for (; w != rankWaits.end() && w->first < to && from < to; ++w) {
                     if (w->first > from)
                         addToBins(map, ns, from, w->first, 1.0);
@@ -215,8 +213,8 @@ RankTimeMap gpuBusyWithoutWaitMap(const Session &session, const CollectiveMatch 
 ResultTable rankTimeMapTable(const Session &session, const CollectiveMatch &match, int bins)
 {
     ResultTable t = declaredTable(QStringLiteral("rank_time_map"));
-    t.headers = QStringList{QStringLiteral("Rank"), QStringLiteral("Start (ns)"), QStringLiteral("Duration (ns)"),
-                            QStringLiteral("GPU Busy (%)"), QStringLiteral("Collective Wait (%)")};
+    t.headers = QStringList{QStringLiteral("Rank"), QStringLiteral("Start (ns)"), QStringLiteral("Duration (ns)"), QStringLiteral("GPU Busy (%)"),
+                            QStringLiteral("Collective Wait (%)")};
     const TimeRange range = gpuActiveRange(session);
     const RankTimeMap busy = gpuBusyMap(session, range, bins);
     const RankTimeMap waits = collectiveWaitMap(session, match, range, bins);
@@ -225,7 +223,7 @@ ResultTable rankTimeMapTable(const Session &session, const CollectiveMatch &matc
         for (int bin = 0; bin < busy.bins; ++bin) {
             const TimeRange b = busy.binRange(bin);
             t.addRow({Cell::ofInteger(session.ranks()[std::size_t(busy.rankIndices[row])].rank), Cell::ofInteger(b.start),
-                              Cell::ofInteger(b.duration()), percent(busy.share(row, bin)), percent(waits.share(row, bin))});
+                      Cell::ofInteger(b.duration()), percent(busy.share(row, bin)), percent(waits.share(row, bin))});
         }
     return t;
 }

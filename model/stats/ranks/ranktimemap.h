@@ -14,7 +14,7 @@
 namespace rankscope::stats {
 
 struct RankTimeMap {
-    TimeRange range;              // session time, [start, end)
+    TimeRange range; // session time, [start, end)
     int bins = 0;
     std::vector<int> rankIndices; // the rows: indices into Session::ranks()
     std::vector<float> shares;    // row-major, rows x bins; NaN: the rank recorded nothing there

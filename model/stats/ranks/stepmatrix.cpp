@@ -126,7 +126,7 @@ ResultTable stepMatrixTable(const Session &session, const StepMatrix &matrix)
     ResultTable t;
     t.name = QStringLiteral("step_matrix");
     t.title = QStringLiteral("Steps x Ranks");
-    t.headers = QStringList{QStringLiteral("Step"), QStringLiteral("Ranks"), QStringLiteral("Min (ns)"), QStringLiteral("Median (ns)"),
+    t.headers = QStringList{QStringLiteral("Step"),     QStringLiteral("Ranks"),       QStringLiteral("Min (ns)"),     QStringLiteral("Median (ns)"),
                             QStringLiteral("Max (ns)"), QStringLiteral("Spread (ns)"), QStringLiteral("Slowest Rank"), QStringLiteral("Start (ns)")};
     for (const int i : matrix.rankIndices)
         t.headers << QStringLiteral("Rank %1 (ns)").arg(session.ranks()[std::size_t(i)].rank);
@@ -137,8 +137,12 @@ ResultTable stepMatrixTable(const Session &session, const StepMatrix &matrix)
         for (const auto &step : matrix.steps[k])
             if (step)
                 start = std::min(start, step->start);
-        std::vector<Cell> row{Cell::ofInteger(std::int64_t(k)), Cell::ofInteger(spread.ranks), Cell::ofInteger(spread.min),
-                              Cell::ofInteger(spread.median), Cell::ofInteger(spread.max), Cell::ofInteger(spread.max - spread.min),
+        std::vector<Cell> row{Cell::ofInteger(std::int64_t(k)),
+                              Cell::ofInteger(spread.ranks),
+                              Cell::ofInteger(spread.min),
+                              Cell::ofInteger(spread.median),
+                              Cell::ofInteger(spread.max),
+                              Cell::ofInteger(spread.max - spread.min),
                               Cell::ofInteger(session.ranks()[std::size_t(matrix.rankIndices[std::size_t(spread.slowestColumn)])].rank),
                               Cell::ofInteger(start - zero)};
         for (const auto &step : matrix.steps[k])

@@ -15,7 +15,7 @@
 namespace rankscope::stats {
 
 struct StepMatrix {
-    std::vector<int> rankIndices;                         // columns: indices into Session::ranks()
+    std::vector<int> rankIndices; // columns: indices into Session::ranks()
     // [step][column]: the step in session time; none where the rank has fewer steps.
     std::vector<std::vector<std::optional<TimeRange>>> steps;
 

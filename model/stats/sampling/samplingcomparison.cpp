@@ -100,9 +100,9 @@ ResultTable samplingDiffTable(const SamplingProfile &a, const SamplingProfile &b
     ResultTable t;
     t.name = QStringLiteral("diff_cpu_sampling");
     t.title = QStringLiteral("Run comparison: cpu_sampling");
-    t.headers = {QStringLiteral("Function"),     QStringLiteral("Module"),      QStringLiteral("Self A"),
-                 QStringLiteral("Self A (%)"),   QStringLiteral("Total A (%)"), QStringLiteral("Self B"),
-                 QStringLiteral("Self B (%)"),   QStringLiteral("Total B (%)"), QStringLiteral("Delta Self (pp)")};
+    t.headers = {QStringLiteral("Function"),   QStringLiteral("Module"),      QStringLiteral("Self A"),
+                 QStringLiteral("Self A (%)"), QStringLiteral("Total A (%)"), QStringLiteral("Self B"),
+                 QStringLiteral("Self B (%)"), QStringLiteral("Total B (%)"), QStringLiteral("Delta Self (pp)")};
     const std::vector<SamplingShares> rows = compareSamplingProfiles({&a, &b});
     t.reserveRows(rows.size());
     for (const SamplingShares &s : rows) {

@@ -2,8 +2,8 @@
 #include "stats/reportcatalog.h"
 
 #include <algorithm>
-#include <map>
 #include <cstring>
+#include <map>
 #include <numeric>
 #include <string>
 #include <unordered_map>
@@ -18,7 +18,7 @@ const QString kUnresolved = QStringLiteral("[unresolved]");
 // turns each report's callchains into stacks of those functions under the filter.
 class ProfileBuilder {
 public:
-    ProfileBuilder(SamplingProfile &profile, const SamplingFilter &filter) : m_profile(profile), m_filter(filter) {}
+    ProfileBuilder(SamplingProfile &profile, const SamplingFilter &filter) : m_profile(profile), m_filter(filter) { }
 
     void add(const Report &report, const std::vector<std::uint64_t> &samplesPerChain)
     {
@@ -112,10 +112,9 @@ std::vector<std::uint64_t> samplesPerChain(const ReportSlice &slice, std::size_t
         if (scope.threads && !scope.threads->count({rank, thread.pid, thread.tid}))
             continue;
         const std::span<const CpuSample> samples = sampling.samplesOf(thread);
-        const auto first = std::lower_bound(samples.begin(), samples.end(), slice.range.start,
-                                            [](const CpuSample &s, TimeNs t) { return s.time < t; });
-        const auto last = std::upper_bound(first, samples.end(), slice.range.end,
-                                           [](TimeNs t, const CpuSample &s) { return t < s.time; });
+        const auto first =
+            std::lower_bound(samples.begin(), samples.end(), slice.range.start, [](const CpuSample &s, TimeNs t) { return s.time < t; });
+        const auto last = std::upper_bound(first, samples.end(), slice.range.end, [](TimeNs t, const CpuSample &s) { return t < s.time; });
         for (auto it = first; it != last; ++it) {
             if (it->callchain < counts.size())
                 ++counts[it->callchain];
@@ -146,9 +145,8 @@ void sortChildren(CallTree &tree, const SamplingProfile &profile)
 }
 
 // Adds `count` samples along `path` (function rows, from the root down).
-template<class Path>
-void addPath(CallTree &tree, std::unordered_map<std::uint64_t, std::uint32_t> &childOf, const Path &path, std::uint64_t count,
-             bool selfAtEnd)
+template <class Path>
+void addPath(CallTree &tree, std::unordered_map<std::uint64_t, std::uint32_t> &childOf, const Path &path, std::uint64_t count, bool selfAtEnd)
 {
     std::uint32_t node = 0;
     tree.nodes[0].total += count;
@@ -330,7 +328,8 @@ QString sampledSharesText(const std::vector<SampledShare> &shares)
 QString sampledFunctionText(const SampledShare &s)
 {
     const QString module = s.module.section(QLatin1Char('/'), -1); // the file, not its folder
-    return (s.function.isEmpty() ? QStringLiteral("[unknown]") : s.function) + (module.isEmpty() ? QString() : QStringLiteral(" (") + module + QLatin1Char(')'));
+    return (s.function.isEmpty() ? QStringLiteral("[unknown]") : s.function)
+           + (module.isEmpty() ? QString() : QStringLiteral(" (") + module + QLatin1Char(')'));
 }
 
 QString functionLabel(const SampledFunction &f)
@@ -353,8 +352,9 @@ ResultTable treeTable(const SamplingProfile &profile, const CallTree &tree, Resu
     // not by the path of names above it: a path per node would make the
     // table quadratic in the stacks' depth (1,024 frames of long names:
     // gigabytes from a file of one megabyte).
-    t.headers = {QStringLiteral("Self Samples"), QStringLiteral("Self (%)"), QStringLiteral("Total Samples"), QStringLiteral("Total (%)"),
-                 QStringLiteral("Depth"), QStringLiteral("Function"), QStringLiteral("Module"), QStringLiteral("Node"), QStringLiteral("Parent")};
+    t.headers = {QStringLiteral("Self Samples"), QStringLiteral("Self (%)"), QStringLiteral("Total Samples"),
+                 QStringLiteral("Total (%)"),    QStringLiteral("Depth"),    QStringLiteral("Function"),
+                 QStringLiteral("Module"),       QStringLiteral("Node"),     QStringLiteral("Parent")};
     const std::vector<std::uint32_t> order = tree.preorder();
     t.reserveRows(order.size());
     std::vector<std::uint32_t> rowOf(tree.nodes.size(), 0);
@@ -382,8 +382,8 @@ ResultTable treeTable(const SamplingProfile &profile, const CallTree &tree, Resu
 ResultTable samplingFlatTable(const SamplingProfile &profile)
 {
     ResultTable t = declaredTable(QStringLiteral("cpu_sampling_flat"));
-    t.headers = {QStringLiteral("Self Samples"), QStringLiteral("Self (%)"), QStringLiteral("Total Samples"), QStringLiteral("Total (%)"),
-                 QStringLiteral("Function"), QStringLiteral("Module")};
+    t.headers = {QStringLiteral("Self Samples"), QStringLiteral("Self (%)"), QStringLiteral("Total Samples"),
+                 QStringLiteral("Total (%)"),    QStringLiteral("Function"), QStringLiteral("Module")};
     const std::vector<FlatFunction> rows = profile.flat();
     t.reserveRows(rows.size());
     for (const FlatFunction &r : rows) {

@@ -7,8 +7,8 @@
 // Total: the samples with that function anywhere in their callchain,
 // counted once per sample (recursion does not count twice). Percentages are
 // of the samples in scope that have a callchain.
-#include "stats/statsscope.h"
 #include "stats/resulttable.h"
+#include "stats/statsscope.h"
 
 #include <QString>
 #include <cstdint>
@@ -72,8 +72,8 @@ struct SamplingProfile {
     // Distinct stacks (function rows, innermost first) and their samples.
     std::vector<std::vector<std::uint32_t>> stacks;
     std::vector<std::uint64_t> stackSamples;
-    std::uint64_t samples = 0;            // in scope, with a callchain (after the filter): the 100 %
-    std::uint64_t withoutCallchain = 0;   // in scope, but no callchain (or none left after the filter)
+    std::uint64_t samples = 0;          // in scope, with a callchain (after the filter): the 100 %
+    std::uint64_t withoutCallchain = 0; // in scope, but no callchain (or none left after the filter)
 
     // Self and total per function, by self then total samples, most first.
     std::vector<FlatFunction> flat() const;
@@ -106,8 +106,7 @@ struct SampledShare {
     std::uint64_t samples = 0;
     double share = 0; // of the span's samples with a callchain
 };
-std::vector<SampledShare> topSampledFunctions(const Report &report, std::optional<std::uint32_t> pid, TimeRange reportRange,
-                                              std::size_t count = 3);
+std::vector<SampledShare> topSampledFunctions(const Report &report, std::optional<std::uint32_t> pid, TimeRange reportRange, std::size_t count = 3);
 // The same over several spans of several reports (a finding's gaps on every
 // rank): samples added up by function text, shares of them all. Each
 // report's spans sorted by start and disjoint.

@@ -4,8 +4,8 @@
 // the results they do not change.
 #include "analysis/analysisworkspace.h"
 #include "analysis/sharedresult.h"
-#include "core/cancellation.h"
 #include "analysisinputs.h"
+#include "core/cancellation.h"
 
 #include <QProcess>
 #include <QtTest>
@@ -40,9 +40,8 @@ private slots:
         // 4 ranks; rank 2 computes 2 ms more before every all-reduce; the
         // clocks of the hosts disagree by up to 1.5 ms.
         const QString dir = m_dir.filePath(QStringLiteral("ddp"));
-        QCOMPARE(QProcess::execute(QStringLiteral(RANKSCOPE_TRACEGEN),
-                                   {"--profile", "ddp", "--format", "nsys", "--events", "1720", "--ranks", "4", "--straggler", "2:2000:1",
-                                    "--clock-offsets-us", "0,1500,-700,200", dir}),
+        QCOMPARE(QProcess::execute(QStringLiteral(RANKSCOPE_TRACEGEN), {"--profile", "ddp", "--format", "nsys", "--events", "1720", "--ranks", "4",
+                                                                        "--straggler", "2:2000:1", "--clock-offsets-us", "0,1500,-700,200", dir}),
                  0);
         m_ddp = std::make_shared<const Session>(Session::load({dir}));
         QCOMPARE(m_ddp->ranks().size(), std::size_t(4));
@@ -81,7 +80,8 @@ private slots:
         // The Collectives panel's figure: the delay rank 2 caused, in the
         // same aligned match the diagnosis read (no match of its own).
         const auto waits = builtIn.rankWaits(MatchClock::Aligned);
-        const auto worst = std::max_element(waits->begin(), waits->end(), [](const RankWait &a, const RankWait &b) { return a.delayCaused < b.delayCaused; });
+        const auto worst =
+            std::max_element(waits->begin(), waits->end(), [](const RankWait &a, const RankWait &b) { return a.delayCaused < b.delayCaused; });
         QCOMPARE(straggler->cost, worst->delayCaused);
         QCOMPARE(d.get(), builtIn.diagnosis().get());
         // As the match and waits made apart from the workspace give it.

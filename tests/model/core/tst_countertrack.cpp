@@ -79,7 +79,7 @@ private slots:
         const auto across = c.summaryIn(250, 450);
         QCOMPARE(across->smallest, 2.0);
         QCOMPARE(across->mean, (4.0 * 50 + 2.0 * 150) / 200);
-        QVERIFY(!c.summaryIn(0, 50));   // before the first sample
+        QVERIFY(!c.summaryIn(0, 50));    // before the first sample
         QVERIFY(!c.summaryIn(400, 400)); // empty range
     }
 

@@ -56,7 +56,8 @@ private slots:
         std::size_t textBytes = 0;
         const int n = 400000; // an emit_nvtx trace: a distinct text per range
         for (int i = 0; i < n; ++i) {
-            const std::string text = "aten::linear, seq = " + std::to_string(i) + ", op_id = " + std::to_string(3 * i) + ", sizes = [[32, 1024, 768]]";
+            const std::string text =
+                "aten::linear, seq = " + std::to_string(i) + ", op_id = " + std::to_string(3 * i) + ", sizes = [[32, 1024, 768]]";
             textBytes += text.size();
             t.intern(text);
         }

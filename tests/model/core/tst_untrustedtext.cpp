@@ -3,9 +3,9 @@
 // spreadsheet, literal in Markdown. The shell case runs the quoted words
 // through /bin/sh; the CSV case goes through ResultTable as the CLI writes it.
 #include "core/untrustedtext.h"
+#include "session/session.h"
 #include "stats/diagnosis/diagnosis.h"
 #include "stats/resulttable.h"
-#include "session/session.h"
 
 #include <QtTest>
 

@@ -199,8 +199,8 @@ private slots:
         QTest::newRow("empty") << writeFile(QStringLiteral("empty.sqlite"), {}) << "empty";
         QTest::newRow("random bytes") << writeFile(QStringLiteral("noise.sqlite"), noise) << "not a trace";
         QTest::newRow("text") << writeFile(QStringLiteral("notes.sqlite"), "hello, world\n") << "not a trace";
-        QTest::newRow("sqlite header then noise")
-            << writeFile(QStringLiteral("header.sqlite"), QByteArray("SQLite format 3\0", 16) + noise) << "SQLite";
+        QTest::newRow("sqlite header then noise") << writeFile(QStringLiteral("header.sqlite"), QByteArray("SQLite format 3\0", 16) + noise)
+                                                  << "SQLite";
         QTest::newRow("nsys-rep") << writeFile(QStringLiteral("run.nsys-rep"), "NSYS binary") << "nsys export --type sqlite";
         QTest::newRow("directory") << m_dir.path() << "directory";
     }
@@ -238,7 +238,8 @@ private slots:
                                   "CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL(start INTEGER, end INTEGER, deviceId INTEGER, contextId INTEGER,"
                                   " streamId INTEGER, correlationId INTEGER, globalPid INTEGER, demangledName INTEGER, shortName INTEGER);"
                                   "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES(100,NULL,0,1,7,1,%1,1,1),(200,150,0,1,7,2,%1,1,1),"
-                                  " (300,400,0,1,7,3,%1,1,1),(500,600,0,1,7,4,%1,99,99);").arg(globalId(3)));
+                                  " (300,400,0,1,7,3,%1,1,1),(500,600,0,1,7,4,%1,99,99);")
+                       .arg(globalId(3)));
         }
         const LoadResult r = NsysSqliteLoader::load(path);
         QVERIFY2(r.ok(), qPrintable(r.error));

@@ -13,8 +13,8 @@
 #include "load/cache/checkedcaches.h"
 #include "load/cache/indexcache.h"
 #include "load/traceloader.h"
-#include "stats/reportcatalog.h"
 #include "reportcsv.h"
+#include "stats/reportcatalog.h"
 #include "testdata.h"
 
 #include <QtTest>
@@ -49,7 +49,7 @@ bool writeBytes(const QString &path, const QByteArray &bytes)
 
 mode_t modeOf(const QString &path)
 {
-    struct stat st {};
+    struct stat st { };
     return ::lstat(QFile::encodeName(path).constData(), &st) == 0 ? st.st_mode : 0;
 }
 
@@ -60,7 +60,8 @@ QByteArray kinetoTrace(const QByteArray &kernel)
     return R"({"traceEvents":[
 {"ph":"X","cat":"cpu_op","name":"aten::mm","pid":1,"tid":1,"ts":100,"dur":50},
 {"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","pid":1,"tid":1,"ts":110,"dur":5,"args":{"correlation":7}},
-{"ph":"X","cat":"kernel","name":")" + kernel + R"(","pid":0,"tid":7,"ts":120,"dur":20,"args":{"correlation":7,"device":0,"stream":7}}
+{"ph":"X","cat":"kernel","name":")"
+           + kernel + R"(","pid":0,"tid":7,"ts":120,"dur":20,"args":{"correlation":7,"device":0,"stream":7}}
 ]})";
 }
 
@@ -76,10 +77,7 @@ class TestCacheTrust : public QObject {
     Q_OBJECT
 
     // The cache name a trace gets in `dir`.
-    static QString cacheNameFor(const QTemporaryDir &dir, const QString &trace)
-    {
-        return indexCachePathFor(dir.path(), CacheKey::of(trace));
-    }
+    static QString cacheNameFor(const QTemporaryDir &dir, const QString &trace) { return indexCachePathFor(dir.path(), CacheKey::of(trace)); }
 
 private slots:
     // A link planted under the cache's name, pointing at one of the
@@ -125,10 +123,14 @@ private slots:
         QTest::addColumn<QString>("kind");
         QTest::addColumn<QString>("why");
         QTest::addColumn<bool>("replaced");
-        QTest::newRow("FIFO") << "fifo" << "a FIFO, not a file" << true;
-        QTest::newRow("socket") << "socket" << "a socket, not a file" << true;
-        QTest::newRow("directory") << "directory" << "a directory, not a file" << false;
-        QTest::newRow("device") << "device" << "a device, not a file" << true;
+        QTest::newRow("FIFO") << "fifo"
+                              << "a FIFO, not a file" << true;
+        QTest::newRow("socket") << "socket"
+                                << "a socket, not a file" << true;
+        QTest::newRow("directory") << "directory"
+                                   << "a directory, not a file" << false;
+        QTest::newRow("device") << "device"
+                                << "a device, not a file" << true;
     }
 
     void whatIsNotAFileIsNeitherReadNorWaitedOn()
@@ -145,7 +147,7 @@ private slots:
             QVERIFY(::mkfifo(name.constData(), 0666) == 0);
         } else if (kind == QLatin1String("socket")) {
             socketFd = ::socket(AF_UNIX, SOCK_STREAM, 0);
-            sockaddr_un address {};
+            sockaddr_un address{};
             address.sun_family = AF_UNIX;
             if (name.size() >= qsizetype(sizeof address.sun_path))
                 QSKIP("the temporary folder's path is too long for a socket");
@@ -194,7 +196,7 @@ private slots:
         const LoadResult loaded = loadTraceFile(trace, cachedIn(dir));
         QCOMPARE(loaded.indexCache, LoadResult::IndexCache::Rebuilt);
         QCOMPARE(readBytes(victim), victimBytes);
-        struct stat st {};
+        struct stat st { };
         QVERIFY(::stat(QFile::encodeName(victim).constData(), &st) == 0);
         QCOMPARE(st.st_nlink, nlink_t(1));
     }
@@ -271,7 +273,8 @@ private slots:
         const LoadResult reopened = loadTraceFile(trace, victim);
         QCOMPARE(reopened.indexCache, LoadResult::IndexCache::Opened);
         QVERIFY(reopened.indexCachePath.startsWith(own.path()));
-        QVERIFY2(reopened.report->diagnostics.front().text.contains(QLatin1String("; not from ")), qPrintable(reopened.report->diagnostics.front().text));
+        QVERIFY2(reopened.report->diagnostics.front().text.contains(QLatin1String("; not from ")),
+                 qPrintable(reopened.report->diagnostics.front().text));
 
         // Trusted by name: the victim's decision, and said for what it is.
         victim.trustedCacheWriters = cacheWritersNamed(QString::number(kOtherUser));
@@ -295,7 +298,7 @@ private slots:
         QVERIFY(writeBytes(trace, kinetoTrace("honest_kernel")));
         const LoadResult indexed = loadTraceFile(trace, cachedIn(shared));
         QByteArray header = readBytes(indexed.indexCachePath).left(72);
-        constexpr std::uint64_t kClaimedBody = std::uint64_t(4) << 30; // 4,096 chunks of 1 MiB
+        constexpr std::uint64_t kClaimedBody = std::uint64_t(4) << 30;       // 4,096 chunks of 1 MiB
         std::memcpy(header.data() + 24, &kClaimedBody, sizeof kClaimedBody); // CacheHeader::bodyBytes
         CacheKey key = CacheKey::of(trace);
         QVERIFY(key.hashContent());
@@ -370,12 +373,13 @@ private slots:
 
         const CheckedCaches checked(store.path());
         const std::uint32_t writer = kOtherUser;
-        const CacheOpenResult opened = openIndexCache(written.indexCachePath, CacheKey::of(trace), &checked, CacheOpenDepth::Whole, std::span(&writer, 1));
+        const CacheOpenResult opened =
+            openIndexCache(written.indexCachePath, CacheKey::of(trace), &checked, CacheOpenDepth::Whole, std::span(&writer, 1));
         QVERIFY2(opened.report, qPrintable(opened.whyNot));
         QVERIFY(opened.checkedInFull);
         QCOMPARE(opened.writtenBy, userNameOf(kOtherUser));
         QVERIFY(QDir(store.path()).entryList(QDir::Files).isEmpty()); // not remembered
-        QFile shared(written.indexCachePath); // the owner rewrites it in place after the checks
+        QFile shared(written.indexCachePath);                         // the owner rewrites it in place after the checks
         QVERIFY(shared.open(QIODevice::ReadWrite));
         const QByteArray zeros(int(shared.size()), '\0');
         QVERIFY(shared.write(zeros) == zeros.size());

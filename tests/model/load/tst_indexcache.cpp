@@ -9,11 +9,11 @@
 #include "load/cache/indexcache.h"
 #include "load/cache/reportfields.h"
 #include "load/traceloader.h"
+#include "reportcsv.h"
 #include "session/session.h"
 #include "stats/nsys/nsysreports.h"
 #include "stats/reportcatalog.h"
 #include "stats/storedsummaries.h"
-#include "reportcsv.h"
 #include "testdata.h"
 
 #include <QtTest>
@@ -31,9 +31,12 @@ QString nsysAiFixture(const char *which)
     return dataPath(QStringLiteral("third-party/nsys-ai/mfu_2gpu_%1.sqlite").arg(QLatin1String(which)));
 }
 
-QString kinetoFixture() { return dataPath(QStringLiteral("kineto/variants/nccl_rank1.json")); }
+QString kinetoFixture()
+{
+    return dataPath(QStringLiteral("kineto/variants/nccl_rank1.json"));
+}
 
-template<class T>
+template <class T>
 bool sameBytes(const Column<T> &a, const Column<T> &b)
 {
     return a.size() == b.size() && (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0);
@@ -291,13 +294,28 @@ private slots:
         QByteArray bytes = readBytes(cachePath);
         QVERIFY(bytes.size() > 4096);
         switch (damage) {
-        case 0: bytes[bytes.size() / 2] = char(bytes[bytes.size() / 2] ^ 0x40); break;
-        case 1: bytes.truncate(bytes.size() - 1000); break;
-        case 2: bytes.append(QByteArray(100, 'x')); break;
-        case 3: bytes = readBytes(file).left(100000); break;
-        case 4: bytes.clear(); break;
-        case 5: bytes[20] = char(bytes[20] ^ 1); break;
-        case 6: bytes[8] = char(bytes[8] + 1); refreshChecksums(bytes); break;
+        case 0:
+            bytes[bytes.size() / 2] = char(bytes[bytes.size() / 2] ^ 0x40);
+            break;
+        case 1:
+            bytes.truncate(bytes.size() - 1000);
+            break;
+        case 2:
+            bytes.append(QByteArray(100, 'x'));
+            break;
+        case 3:
+            bytes = readBytes(file).left(100000);
+            break;
+        case 4:
+            bytes.clear();
+            break;
+        case 5:
+            bytes[20] = char(bytes[20] ^ 1);
+            break;
+        case 6:
+            bytes[8] = char(bytes[8] + 1);
+            refreshChecksums(bytes);
+            break;
         case 7: {
             // Half the body, with a header and checksums that say so: the
             // reader runs out of bytes mid-report and must notice.
@@ -383,11 +401,21 @@ private slots:
         Report &r = *parsed.report;
         QVERIFY(!r.kernels.empty() && !r.nvtxProjections.empty() && !r.apiByCorrelation.empty() && !r.memcpys.empty());
         switch (lie) {
-        case 0: r.kernels[0].config = std::uint32_t(r.kernelConfigs.size()); break;
-        case 1: r.nvtxProjections[0].nvtxRow = std::uint32_t(r.nvtx.size()) + 5; break;
-        case 2: r.apiByCorrelation[0].track = 9999; break;
-        case 3: r.memcpys[0].copyKind = MemcpyKind(200); break;
-        case 4: r.tracks[0].kind = TrackKind(200); break;
+        case 0:
+            r.kernels[0].config = std::uint32_t(r.kernelConfigs.size());
+            break;
+        case 1:
+            r.nvtxProjections[0].nvtxRow = std::uint32_t(r.nvtx.size()) + 5;
+            break;
+        case 2:
+            r.apiByCorrelation[0].track = 9999;
+            break;
+        case 3:
+            r.memcpys[0].copyKind = MemcpyKind(200);
+            break;
+        case 4:
+            r.tracks[0].kind = TrackKind(200);
+            break;
         case 5:
             r.byName = summarizeByName(r);
             r.byName.groups[r.byName.groups.size() - 1].count += 1;
@@ -423,7 +451,8 @@ private slots:
             r.byName = summarizeByName(r);
             const NameGroup last = r.byName.groups[r.byName.groups.size() - 1];
             r.byName.groups = Column<NameGroup>(std::vector<NameGroup>(r.byName.groups.begin(), r.byName.groups.end() - 1));
-            r.byName.values = Column<std::int64_t>(std::vector<std::int64_t>(r.byName.values.begin(), r.byName.values.begin() + std::ptrdiff_t(last.first)));
+            r.byName.values =
+                Column<std::int64_t>(std::vector<std::int64_t>(r.byName.values.begin(), r.byName.values.begin() + std::ptrdiff_t(last.first)));
             break;
         }
         case 11: {
@@ -437,10 +466,15 @@ private slots:
             QVERIFY(r.communication.kernels.size() >= 2);
             std::swap(r.communication.kernels[0], r.communication.kernels[1]);
             break;
-        case 13: r.communication.kernels[0].collective = std::uint32_t(r.collectives.size()); break;
-        case 14: r.communication.kernels[0].launch = kTimeMax; break;
+        case 13:
+            r.communication.kernels[0].collective = std::uint32_t(r.collectives.size());
+            break;
+        case 14:
+            r.communication.kernels[0].launch = kTimeMax;
+            break;
         case 15:
-            r.communication.kernels = Column<CommunicationKernel>(std::vector<CommunicationKernel>(r.communication.kernels.begin() + 1, r.communication.kernels.end()));
+            r.communication.kernels =
+                Column<CommunicationKernel>(std::vector<CommunicationKernel>(r.communication.kernels.begin() + 1, r.communication.kernels.end()));
             break;
         case 16:
             r.timeSplits = builtInTimeSplits(r);
@@ -452,7 +486,9 @@ private slots:
             QVERIFY(r.timeSplits.size() >= 3);
             r.timeSplits[2].pid += 1;
             break;
-        case 18: r.communication.kernels[0].end += 1; break;
+        case 18:
+            r.communication.kernels[0].end += 1;
+            break;
         case 19: {
             // What a summaries-only open keeps of a track, passed off as a whole report.
             const auto withEvents = std::find_if(r.tracks.begin(), r.tracks.end(), [](const Track &t) { return !t.slices.isEmpty(); });

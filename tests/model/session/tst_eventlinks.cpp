@@ -18,12 +18,11 @@ namespace {
 // GPU ops launched by thread `tid`'s runtime calls starting in [from, to].
 std::int64_t launchedBy(sqlite3 *db, std::int64_t tid, std::int64_t from, std::int64_t to)
 {
-    const char *sql =
-        "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_RUNTIME r JOIN ("
-        "  SELECT correlationId FROM CUPTI_ACTIVITY_KIND_KERNEL UNION ALL"
-        "  SELECT correlationId FROM CUPTI_ACTIVITY_KIND_MEMCPY UNION ALL"
-        "  SELECT correlationId FROM CUPTI_ACTIVITY_KIND_MEMSET) g ON g.correlationId = r.correlationId"
-        " WHERE r.globalTid % 16777216 = ?1 AND r.start >= ?2 AND r.start <= ?3";
+    const char *sql = "SELECT count(*) FROM CUPTI_ACTIVITY_KIND_RUNTIME r JOIN ("
+                      "  SELECT correlationId FROM CUPTI_ACTIVITY_KIND_KERNEL UNION ALL"
+                      "  SELECT correlationId FROM CUPTI_ACTIVITY_KIND_MEMCPY UNION ALL"
+                      "  SELECT correlationId FROM CUPTI_ACTIVITY_KIND_MEMSET) g ON g.correlationId = r.correlationId"
+                      " WHERE r.globalTid % 16777216 = ?1 AND r.start >= ?2 AND r.start <= ?3";
     sqlite3_stmt *st = nullptr;
     if (sqlite3_prepare_v2(db, sql, -1, &st, nullptr) != SQLITE_OK)
         return -1;
@@ -160,7 +159,8 @@ private slots:
         for (std::uint32_t t = 0; t < r.tracks.size(); ++t)
             if (r.tracks[t].kind == TrackKind::Nvtx && r.tracks[t].tid == 430)
                 for (std::uint32_t e = 0; e < r.tracks[t].slices.size(); ++e)
-                    if (r.tracks[t].slices.start(e) == forwardAt && r.strings.string(r.tracks[t].slices.name(e)) == QStringLiteral("aten::nll_loss_forward"))
+                    if (r.tracks[t].slices.start(e) == forwardAt
+                        && r.strings.string(r.tracks[t].slices.name(e)) == QStringLiteral("aten::nll_loss_forward"))
                         forward = EventLocation{0, t, e};
         QVERIFY(forward);
         const std::vector<EventLocation> partners = flowPartners(kineto, *forward);
@@ -179,7 +179,8 @@ private slots:
         // A Kineto CPU op is what the trace calls it, not "NVTX".
         const EventDetails details = describeEvent(kineto, *forward);
         QCOMPARE(details.kind, QStringLiteral("cpu_op"));
-        const auto track = std::find_if(details.fields.begin(), details.fields.end(), [](const DetailField &f) { return f.label == QLatin1String("Track"); });
+        const auto track =
+            std::find_if(details.fields.begin(), details.fields.end(), [](const DetailField &f) { return f.label == QLatin1String("Track"); });
         QVERIFY(track != details.fields.end());
         QCOMPARE(track->value, QStringLiteral("cpu_op"));
     }
@@ -201,7 +202,8 @@ private slots:
         const Session session = Session::fromReports({report});
         const std::vector<EventLocation> partners = flowPartners(session, {0, 0, 0});
         QCOMPARE(partners.size(), std::size_t(1));
-        QCOMPARE(report->strings.string(session.track(partners[0]).slices.name(partners[0].event)), QStringLiteral("AddmmBackward0, stashed seq = 12"));
+        QCOMPARE(report->strings.string(session.track(partners[0]).slices.name(partners[0].event)),
+                 QStringLiteral("AddmmBackward0, stashed seq = 12"));
         const std::vector<EventLocation> forwardOnly{EventLocation{0, 0, 0}};
         QCOMPARE(flowPartners(session, partners[0]), forwardOnly);
         QVERIFY(flowPartners(session, {0, 0, 2}).empty()); // seq 120 has no backward op

@@ -67,8 +67,13 @@ private slots:
         const auto all = findEvents(*m_session, {QStringLiteral("a"), false, false});
         std::vector<EventLocation> batched;
         int batches = 0;
-        findEvents(*m_session, {QStringLiteral("a"), false, false}, 1000000, nullptr,
-                   [&](std::vector<EventLocation> b) { batched.insert(batched.end(), b.begin(), b.end()); ++batches; }, 500);
+        findEvents(
+            *m_session, {QStringLiteral("a"), false, false}, 1000000, nullptr,
+            [&](std::vector<EventLocation> b) {
+                batched.insert(batched.end(), b.begin(), b.end());
+                ++batches;
+            },
+            500);
         QCOMPARE(batched, all);
         QVERIFY(batches > 1);
         const std::atomic<bool> cancel{true};

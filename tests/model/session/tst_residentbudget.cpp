@@ -20,7 +20,7 @@ namespace {
 
 // A mapped cache of `size` bytes that counts its releases.
 struct CountingPages final : MappedPages {
-    explicit CountingPages(std::uint64_t size) : size(size) {}
+    explicit CountingPages(std::uint64_t size) : size(size) { }
     std::uint64_t size;
     mutable int released = 0;
     std::uint64_t bytes() const override { return size; }

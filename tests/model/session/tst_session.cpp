@@ -49,10 +49,13 @@ class TestSession : public QObject {
             f.exec(QStringLiteral("INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL(start,end,deviceId,contextId,streamId,correlationId,globalPid,"
                                   "demangledName,shortName,registersPerThread,gridX,gridY,gridZ,blockX,blockY,blockZ,staticSharedMemory,"
                                   "dynamicSharedMemory,localMemoryPerThread,localMemoryTotal,gridId) "
-                                  "VALUES(10,20,0,1,7,1,%1,1,1,8,1,1,1,1,1,1,0,0,0,0,1);").arg(globalId(pid)));
+                                  "VALUES(10,20,0,1,7,1,%1,1,1,8,1,1,1,1,1,1,0,0,0,0,1);")
+                       .arg(globalId(pid)));
         if (!environment.isEmpty())
-            f.exec(QStringLiteral("CREATE TABLE TARGET_INFO_SYSTEM_ENV(globalVid INTEGER, devStateName TEXT, name TEXT, nameEnum INTEGER, value TEXT);"
-                                  "INSERT INTO TARGET_INFO_SYSTEM_ENV(name, value) VALUES('DeviceEnvironment','%1');").arg(environment));
+            f.exec(
+                QStringLiteral("CREATE TABLE TARGET_INFO_SYSTEM_ENV(globalVid INTEGER, devStateName TEXT, name TEXT, nameEnum INTEGER, value TEXT);"
+                               "INSERT INTO TARGET_INFO_SYSTEM_ENV(name, value) VALUES('DeviceEnvironment','%1');")
+                    .arg(environment));
         return path;
     }
 
@@ -270,18 +273,18 @@ private slots:
         // thread finalises its tracks; the loader must see it to fail that file.
         std::atomic<int> ran{0};
         QVERIFY_THROWS_EXCEPTION(std::bad_alloc, parallelFor(200, [&](std::size_t i) {
-            ++ran;
-            if (i == 57)
-                throw std::bad_alloc();
-        }));
+                                     ++ran;
+                                     if (i == 57)
+                                         throw std::bad_alloc();
+                                 }));
         QVERIFY(ran >= 58);
         // Nested, as a file's tracks inside the session's files.
         QVERIFY_THROWS_EXCEPTION(std::bad_alloc, parallelFor(4, [](std::size_t) {
-            parallelFor(50, [](std::size_t j) {
-                if (j == 10)
-                    throw std::bad_alloc();
-            });
-        }));
+                                     parallelFor(50, [](std::size_t j) {
+                                         if (j == 10)
+                                             throw std::bad_alloc();
+                                     });
+                                 }));
     }
 
     void progressReachesOne()

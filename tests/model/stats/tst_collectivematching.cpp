@@ -126,7 +126,10 @@ private slots:
     void arrivalsAreMeasured()
     {
         CollectiveInstance c;
-        c.arrivals = {{0, {}, 500, 2'000, std::nullopt}, {1, {}, 900, 2'100, std::nullopt}, {2, {}, 900, 2'050, std::nullopt}, {3, {}, 100, 2'000, std::nullopt}};
+        c.arrivals = {{0, {}, 500, 2'000, std::nullopt},
+                      {1, {}, 900, 2'100, std::nullopt},
+                      {2, {}, 900, 2'050, std::nullopt},
+                      {3, {}, 100, 2'000, std::nullopt}};
         measureInstance(c);
         QCOMPARE(c.firstArrival, TimeNs(100));
         QCOMPARE(c.lastArrival, TimeNs(900));

@@ -6,15 +6,15 @@
 #include "stats/ranks/collectiveinputs.h"
 #include "stats/ranks/collectives.h"
 #include "stats/ranks/cpucommunication.h"
-#include "stats/reportcatalog.h"
 #include "stats/ranks/rankcomparison.h"
 #include "stats/ranks/ranktimemap.h"
+#include "stats/reportcatalog.h"
 #include "testdata.h"
 
 #include <QProcess>
+#include <QtTest>
 #include <functional>
 #include <map>
-#include <QtTest>
 #include <set>
 
 using namespace rankscope;
@@ -33,10 +33,11 @@ struct PlantedCollective {
 QString rankTrace(int rank, int ranks, long long baseNs, double computeEnd, const std::vector<PlantedCollective> &collectives,
                   bool withSequence = false)
 {
-    QString events = QString::fromLatin1(
-                         R"json({"ph": "X", "cat": "kernel", "name": "ampere_sgemm_128x64_tn", "pid": 0, "tid": 7, "ts": 0.0, "dur": %1, "args": {"correlation": 1, "device": 0, "stream": 7}},
+    QString events =
+        QString::fromLatin1(
+            R"json({"ph": "X", "cat": "kernel", "name": "ampere_sgemm_128x64_tn", "pid": 0, "tid": 7, "ts": 0.0, "dur": %1, "args": {"correlation": 1, "device": 0, "stream": 7}},
  {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1000, "tid": 1000, "ts": 0.0, "dur": 2.0, "args": {"correlation": 1}})json")
-                         .arg(computeEnd, 0, 'f', 1);
+            .arg(computeEnd, 0, 'f', 1);
     int correlation = 100;
     for (const PlantedCollective &c : collectives) {
         events += QString::fromLatin1(R"json(,
@@ -52,7 +53,8 @@ QString rankTrace(int rank, int ranks, long long baseNs, double computeEnd, cons
                       .arg(withSequence ? QStringLiteral(", \"Seq\": %1, \"Rank\": %2").arg(correlation - 100).arg(rank) : QString());
         ++correlation;
     }
-    return QString::fromLatin1(R"json({"schemaVersion": 1, "distributedInfo": {"backend": "nccl", "rank": %1, "world_size": %2}, "baseTimeNanoseconds": %3,
+    return QString::fromLatin1(
+               R"json({"schemaVersion": 1, "distributedInfo": {"backend": "nccl", "rank": %1, "world_size": %2}, "baseTimeNanoseconds": %3,
  "traceEvents": [%4]})json")
         .arg(rank)
         .arg(ranks)
@@ -96,7 +98,8 @@ private slots:
         QCOMPARE(collectiveKindOf("_reduce_scatter_base", ""), CollectiveKind::ReduceScatter);
         QCOMPARE(collectiveKindOf("_allgather_base", ""), CollectiveKind::AllGather);
         QCOMPARE(collectiveKindOf("", "ncclDevKernel_ReduceScatter_Sum_bf16_RING_LL"), CollectiveKind::ReduceScatter);
-        QCOMPARE(collectiveKindOf("", "ncclKernel_SendRecv_RING_SIMPLE_Sum_int8_t(ncclDevComm*, unsigned long, ncclWork*)"), CollectiveKind::SendRecv);
+        QCOMPARE(collectiveKindOf("", "ncclKernel_SendRecv_RING_SIMPLE_Sum_int8_t(ncclDevComm*, unsigned long, ncclWork*)"),
+                 CollectiveKind::SendRecv);
         QCOMPARE(collectiveKindOf("", "ncclDevKernel_Broadcast_RING_LL"), CollectiveKind::Broadcast);
         QCOMPARE(collectiveKindOf("", "ncclDevKernel_Reduce_Sum_f32_RING_LL"), CollectiveKind::Reduce);
         QCOMPARE(collectiveKindOf("send", ""), CollectiveKind::Send);
@@ -180,7 +183,8 @@ private slots:
                 QCOMPARE(w.late, TimeNs(300'000));
                 QCOMPARE(w.lateCompute, TimeNs(300'000));
                 break;
-            default: QFAIL("unexpected rank");
+            default:
+                QFAIL("unexpected rank");
             }
         }
 
@@ -200,8 +204,8 @@ private slots:
 
         // The CLI's tables.
         const ResultTable collectives = collectivesTable(session, match);
-        QCOMPARE(collectives.headers.join(QLatin1Char(',')),
-                 QStringLiteral("Index,Communicator,Sequence,Name,Ranks,Bytes,First Arrival (ns),Last Arrival (ns),Last Rank,Skew (ns),End (ns),Bus Bandwidth (GB/s)"));
+        QCOMPARE(collectives.headers.join(QLatin1Char(',')), QStringLiteral("Index,Communicator,Sequence,Name,Ranks,Bytes,First Arrival (ns),Last "
+                                                                            "Arrival (ns),Last Rank,Skew (ns),End (ns),Bus Bandwidth (GB/s)"));
         QCOMPARE(collectives.rowCount(), std::size_t(2));
         QCOMPARE(collectives.allRows()[0][8].integer, std::int64_t(2));
         QCOMPARE(collectives.allRows()[0][9].integer, std::int64_t(300'000));
@@ -220,8 +224,8 @@ private slots:
         QDir(m_dir.path()).mkpath(sub);
         const QString rank0 = writeFile(m_dir, sub + QStringLiteral("/rank0.json"),
                                         rankTrace(0, 2, kBase, 100, {{50, 100, 500}, {690, 700, 800}, {1490, 1500, 1600}}).toUtf8());
-        const QString rank1 = writeFile(m_dir, sub + QStringLiteral("/rank1.json"),
-                                        rankTrace(1, 2, kBase, 100, {{50, 100, 500}, {1490, 1500, 1600}}).toUtf8());
+        const QString rank1 =
+            writeFile(m_dir, sub + QStringLiteral("/rank1.json"), rankTrace(1, 2, kBase, 100, {{50, 100, 500}, {1490, 1500, 1600}}).toUtf8());
         const Session session = Session::load({rank0, rank1});
         const CollectiveMatch match = matchCollectives(session, KernelClassifier::rankscope());
         QCOMPARE(match.instances.size(), std::size_t(2));
@@ -290,8 +294,9 @@ private slots:
                 straggling += (w == 0 && b > 0.5f && x == b);
             }
         QVERIFY(straggling > 0);
-        const auto rank0 = std::size_t(std::find_if(busy.rankIndices.begin(), busy.rankIndices.end(),
-                                                    [&](int i) { return session.ranks()[std::size_t(i)].rank == 0; }) - busy.rankIndices.begin());
+        const auto rank0 = std::size_t(
+            std::find_if(busy.rankIndices.begin(), busy.rankIndices.end(), [&](int i) { return session.ranks()[std::size_t(i)].rank == 0; })
+            - busy.rankIndices.begin());
         for (int bin : {1, 2, 3})
             QCOMPARE(without.share(rank0, bin), 0.0f);
     }
@@ -348,7 +353,8 @@ private slots:
             QCOMPARE(aligned.instances[i].skew(), expected.instances[i].skew());
             QCOMPARE(aligned.instances[i].lastRankIndex, expected.instances[i].lastRankIndex);
         }
-        const auto alignedWaits = rankWaits(shifted, aligned, {}, KernelClassifier::rankscope()), trueWaits = rankWaits(truth, expected, {}, KernelClassifier::rankscope());
+        const auto alignedWaits = rankWaits(shifted, aligned, {}, KernelClassifier::rankscope()),
+                   trueWaits = rankWaits(truth, expected, {}, KernelClassifier::rankscope());
         for (std::size_t ri = 0; ri < trueWaits.size(); ++ri) {
             QCOMPARE(alignedWaits[ri].delayCaused, trueWaits[ri].delayCaused);
             QCOMPARE(alignedWaits[ri].lateCompute, trueWaits[ri].lateCompute);
@@ -436,9 +442,8 @@ private slots:
         // another instance's end on the others. The matching lines the
         // ranks' ends up first; the desync is still found.
         const QString dir = m_dir.filePath(QStringLiteral("ddp_far_clocks"));
-        QCOMPARE(QProcess::execute(QStringLiteral(RANKSCOPE_TRACEGEN),
-                                   {"--profile", "ddp", "--format", "nsys", "--ranks", "4", "--events", "1720", "--clock-offsets-us",
-                                    "0,25000,-17000,40000", "--skip", "3:5", dir}),
+        QCOMPARE(QProcess::execute(QStringLiteral(RANKSCOPE_TRACEGEN), {"--profile", "ddp", "--format", "nsys", "--ranks", "4", "--events", "1720",
+                                                                        "--clock-offsets-us", "0,25000,-17000,40000", "--skip", "3:5", dir}),
                  0);
         const Session session = Session::load({dir});
         const CollectiveMatch match = matchCollectives(session, KernelClassifier::rankscope());
@@ -458,7 +463,9 @@ private slots:
         // posted its receive at the step's start. The pair (s, s+1) is one
         // instance per step, the sender last by 1001 + 1051 s µs (the bubble).
         const QString dir = m_dir.filePath(QStringLiteral("pipeline"));
-        QCOMPARE(QProcess::execute(QStringLiteral(RANKSCOPE_TRACEGEN), {"--profile", "pipeline", "--format", "nsys", "--ranks", "4", "--events", "200", dir}), 0);
+        QCOMPARE(QProcess::execute(QStringLiteral(RANKSCOPE_TRACEGEN),
+                                   {"--profile", "pipeline", "--format", "nsys", "--ranks", "4", "--events", "200", dir}),
+                 0);
         const Session session = Session::load({dir});
         QCOMPARE(session.ranks().size(), std::size_t(4));
         const CollectiveMatch match = matchCollectives(session, KernelClassifier::rankscope());
@@ -545,8 +552,8 @@ private slots:
 
     void realTwoRankKinetoTraces()
     {
-        const Session session = Session::load({dataPath(QStringLiteral("third-party/hta/sampled_rank-0.json.gz")),
-                                               dataPath(QStringLiteral("third-party/hta/sampled_rank-1.json.gz"))});
+        const Session session = Session::load(
+            {dataPath(QStringLiteral("third-party/hta/sampled_rank-0.json.gz")), dataPath(QStringLiteral("third-party/hta/sampled_rank-1.json.gz"))});
         QCOMPARE(session.ranks().size(), std::size_t(2));
         // Two ranks of a 128-rank job, sampled: not every operation has its
         // partner in the other file. The matched ones end together.
@@ -588,7 +595,8 @@ private slots:
         QCOMPARE(many.count(QLatin1String("(residual")), 8);
         // The note of an alignment likewise: thirteen ranks with offsets,
         // the eight largest named, largest first.
-        const QString aligned = alignedOnCollectives(thirteen, matchCollectives(thirteen, KernelClassifier::rankscope())).notes.join(QLatin1Char(' '));
+        const QString aligned =
+            alignedOnCollectives(thirteen, matchCollectives(thirteen, KernelClassifier::rankscope())).notes.join(QLatin1Char(' '));
         QCOMPARE(aligned.count(QLatin1String("(residual")), 8);
         QVERIFY2(aligned.contains(QLatin1String("and 5 more ranks with smaller offsets")), qPrintable(aligned));
     }
@@ -609,13 +617,14 @@ private slots:
         if (set == QLatin1String("pipeline")) {
             const QString dir = m_dir.filePath(QStringLiteral("kept_pipeline"));
             if (!QFileInfo::exists(dir))
-                QProcess::execute(QStringLiteral(RANKSCOPE_TRACEGEN), {"--profile", "pipeline", "--format", "nsys", "--ranks", "4", "--events", "200", dir});
+                QProcess::execute(QStringLiteral(RANKSCOPE_TRACEGEN),
+                                  {"--profile", "pipeline", "--format", "nsys", "--ranks", "4", "--events", "200", dir});
             return Session::load({dir});
         }
         if (set == QLatin1String("nsys-ai"))
             return Session::load({dataPath(QStringLiteral("third-party/nsys-ai/mfu_2gpu_before.sqlite"))});
-        return Session::load({dataPath(QStringLiteral("third-party/hta/sampled_rank-0.json.gz")),
-                              dataPath(QStringLiteral("third-party/hta/sampled_rank-1.json.gz"))});
+        return Session::load(
+            {dataPath(QStringLiteral("third-party/hta/sampled_rank-0.json.gz")), dataPath(QStringLiteral("third-party/hta/sampled_rank-1.json.gz"))});
     }
 
     void recordsReadPerFileGiveTheSameReports_data()
@@ -654,8 +663,8 @@ private slots:
         for (const bool aligned : {false, true}) {
             AnalysisSettings options;
             options.alignOnCollectives = aligned;
-            for (const QString &name : {QStringLiteral("collectives"), QStringLiteral("rank_wait"), QStringLiteral("rank_time_map"),
-                                       QStringLiteral("rank_comparison")}) {
+            for (const QString &name :
+                 {QStringLiteral("collectives"), QStringLiteral("rank_wait"), QStringLiteral("rank_time_map"), QStringLiteral("rank_comparison")}) {
                 const ResultTable direct = *sessionReport(name, session, options);
                 const ResultTable fromRecords = *runSessionReport(name, session, options, {gathered});
                 QVERIFY2(!direct.allRows().empty(), qPrintable(name));
@@ -732,14 +741,18 @@ private slots:
         const QString direct = rankComparisonTable(session, {}, KernelClassifier::rankscope(), nullptr).toCsv();
         QCOMPARE(rankComparisonTable(kept, {}, KernelClassifier::rankscope(), nullptr).toCsv(), direct);
         // They are what the rows read: a split changed shows in them...
-        const Session marked = withSplits([](GpuTimeSplit &split) { split.steps = 12345; split.stepTotal = split.longestStep = 0; });
+        const Session marked = withSplits([](GpuTimeSplit &split) {
+            split.steps = 12345;
+            split.stepTotal = split.longestStep = 0;
+        });
         for (const RankComparisonRow &row : compareRanks(marked, {}, KernelClassifier::rankscope(), nullptr))
             QCOMPARE(row.steps, std::size_t(12345));
         // ...but not in a time range, nor with the user's pattern, which
         // read the events.
         const TimeRange extent = session.extent();
         const StatsScope firstHalf{TimeRange{extent.start, extent.start + extent.duration() / 2}, std::nullopt};
-        QCOMPARE(rankComparisonTable(marked, firstHalf, KernelClassifier::rankscope(), nullptr).toCsv(), rankComparisonTable(session, firstHalf, KernelClassifier::rankscope(), nullptr).toCsv());
+        QCOMPARE(rankComparisonTable(marked, firstHalf, KernelClassifier::rankscope(), nullptr).toCsv(),
+                 rankComparisonTable(session, firstHalf, KernelClassifier::rankscope(), nullptr).toCsv());
         const KernelClassifier users = KernelClassifier::rankscope(defaultCommunicationPattern());
         QCOMPARE(rankComparisonTable(marked, {}, users, nullptr).toCsv(), rankComparisonTable(session, {}, users, nullptr).toCsv());
     }
@@ -809,7 +822,8 @@ private slots:
             }
             QCOMPARE(ranksIn.size(), std::size_t(4));
         }
-        QCOMPARE(perCommunicator, (std::map<QString, int>{{QStringLiteral("gloo:all_reduce (CPU)"), 12}, {QStringLiteral("gloo:broadcast (CPU)"), 12}}));
+        QCOMPARE(perCommunicator,
+                 (std::map<QString, int>{{QStringLiteral("gloo:all_reduce (CPU)"), 12}, {QStringLiteral("gloo:broadcast (CPU)"), 12}}));
         for (const RankWait &w : rankWaits(session, match, {}, KernelClassifier::rankscope()))
             QCOMPARE(w.collectives, std::size_t(24));
         // The rank comparison counts the ranges' time, each nanosecond once,

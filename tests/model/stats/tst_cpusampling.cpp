@@ -4,17 +4,17 @@
 // and per time range; the trees against the flat list; backtraces of CUDA
 // API and OS runtime calls frame by frame; the index cache against a
 // parse; and damaged callchain tables.
+#include "analysisinputs.h"
+#include "badcorpus.h"
 #include "load/cache/cachefile.h"
 #include "load/cache/indexcache.h"
 #include "load/traceloader.h"
-#include "stats/reportcatalog.h"
+#include "session/session.h"
 #include "stats/diagnosis/diagnosis.h"
 #include "stats/diagnosis/gapanalysis.h"
+#include "stats/reportcatalog.h"
 #include "stats/sampling/samplingcomparison.h"
 #include "stats/sampling/samplingprofile.h"
-#include "session/session.h"
-#include "badcorpus.h"
-#include "analysisinputs.h"
 #include "testdata.h"
 
 #include <QtTest>
@@ -27,8 +27,14 @@ using namespace rankscope::test;
 
 namespace {
 
-QString saxpy() { return dataPath(QStringLiteral("third-party/pipit/saxpy-mpi-cuda_nsys_perlmutter0.sqlite")); }
-QString cloverleaf() { return dataPath(QStringLiteral("third-party/pipit/perlmutter-cloverleaf-cuda.sqlite")); }
+QString saxpy()
+{
+    return dataPath(QStringLiteral("third-party/pipit/saxpy-mpi-cuda_nsys_perlmutter0.sqlite"));
+}
+QString cloverleaf()
+{
+    return dataPath(QStringLiteral("third-party/pipit/perlmutter-cloverleaf-cuda.sqlite"));
+}
 
 class Db {
 public:
@@ -67,10 +73,10 @@ private:
 // have it at any depth. `where` filters COMPOSITE_EVENTS (alias ce).
 std::map<QString, std::pair<qint64, qint64>> flatBySql(const Db &db, const QString &where = QStringLiteral("1"))
 {
-    const QString frames = QStringLiteral(
-        "SELECT sc.id AS id, sc.stackDepth AS depth, coalesce(f.value, '') AS fn, coalesce(m.value, '') AS mo "
-        "FROM SAMPLING_CALLCHAINS sc JOIN COMPOSITE_EVENTS ce ON ce.id = sc.id "
-        "LEFT JOIN StringIds f ON f.id = sc.symbol LEFT JOIN StringIds m ON m.id = sc.module WHERE %1").arg(where);
+    const QString frames = QStringLiteral("SELECT sc.id AS id, sc.stackDepth AS depth, coalesce(f.value, '') AS fn, coalesce(m.value, '') AS mo "
+                                          "FROM SAMPLING_CALLCHAINS sc JOIN COMPOSITE_EVENTS ce ON ce.id = sc.id "
+                                          "LEFT JOIN StringIds f ON f.id = sc.symbol LEFT JOIN StringIds m ON m.id = sc.module WHERE %1")
+                               .arg(where);
     std::map<QString, std::pair<qint64, qint64>> out;
     for (const QStringList &r : db.rows(QStringLiteral("SELECT fn, mo, count(DISTINCT id) FROM (%1) GROUP BY fn, mo").arg(frames)))
         out[r[0] + QLatin1Char('\t') + r[1]].second = r[2].toLongLong();
@@ -106,8 +112,8 @@ private slots:
         for (const auto &[path, report] : {std::pair{saxpy(), m_saxpy}, std::pair{cloverleaf(), m_clover}}) {
             const Db db(path);
             QCOMPARE(qint64(report->sampling.samples.size()), db.integer(QStringLiteral("SELECT count(*) FROM COMPOSITE_EVENTS")));
-            const auto perThread = db.rows(QStringLiteral(
-                "SELECT (globalTid >> 24) & 16777215, globalTid & 16777215, count(*), min(start), max(start) FROM COMPOSITE_EVENTS GROUP BY globalTid"));
+            const auto perThread = db.rows(QStringLiteral("SELECT (globalTid >> 24) & 16777215, globalTid & 16777215, count(*), min(start), "
+                                                          "max(start) FROM COMPOSITE_EVENTS GROUP BY globalTid"));
             QCOMPARE(qsizetype(report->sampling.threads.size()), perThread.size());
             for (const QStringList &t : perThread) {
                 const SampledThread *thread = report->sampling.thread(t[0].toUInt(), t[1].toUInt());
@@ -128,7 +134,9 @@ private slots:
         for (const auto &[path, report] : {std::pair{saxpy(), m_saxpy}, std::pair{cloverleaf(), m_clover}}) {
             const Db db(path);
             const SamplingProfile profile = samplingProfile(*report);
-            QCOMPARE(qint64(profile.samples), db.integer(QStringLiteral("SELECT count(DISTINCT sc.id) FROM SAMPLING_CALLCHAINS sc JOIN COMPOSITE_EVENTS ce ON ce.id = sc.id")));
+            QCOMPARE(
+                qint64(profile.samples),
+                db.integer(QStringLiteral("SELECT count(DISTINCT sc.id) FROM SAMPLING_CALLCHAINS sc JOIN COMPOSITE_EVENTS ce ON ce.id = sc.id")));
             QCOMPARE(flatByProfile(profile), flatBySql(db));
         }
     }
@@ -158,8 +166,10 @@ private slots:
         // One thread.
         const SampledThread thread = m_clover->sampling.threads[1];
         SamplingScope scope{{wholeReport(*m_clover)}, std::set<SamplingScope::ThreadKey>{{0, thread.pid, thread.tid}}};
-        QCOMPARE(flatByProfile(samplingProfile(scope)),
-                 flatBySql(db, QStringLiteral("((ce.globalTid >> 24) & 16777215) = %1 AND (ce.globalTid & 16777215) = %2").arg(thread.pid).arg(thread.tid)));
+        QCOMPARE(
+            flatByProfile(samplingProfile(scope)),
+            flatBySql(db,
+                      QStringLiteral("((ce.globalTid >> 24) & 16777215) = %1 AND (ce.globalTid & 16777215) = %2").arg(thread.pid).arg(thread.tid)));
         // The middle third of the samples' span, ends included (as statistics count events).
         const qint64 first = db.integer(QStringLiteral("SELECT min(start) FROM COMPOSITE_EVENTS"));
         const qint64 last = db.integer(QStringLiteral("SELECT max(start) FROM COMPOSITE_EVENTS"));
@@ -215,8 +225,8 @@ private slots:
         const SamplingProfile modules = samplingProfile(*m_saxpy, TimeRange::everything(), byModule);
         const Db db(saxpy());
         // Self per module is the samples whose innermost frame is in that module.
-        for (const QStringList &r : db.rows(QStringLiteral(
-                 "SELECT m.value, count(*) FROM SAMPLING_CALLCHAINS sc JOIN StringIds m ON m.id = sc.module WHERE sc.stackDepth = 0 GROUP BY m.value"))) {
+        for (const QStringList &r : db.rows(QStringLiteral("SELECT m.value, count(*) FROM SAMPLING_CALLCHAINS sc JOIN StringIds m ON m.id = "
+                                                           "sc.module WHERE sc.stackDepth = 0 GROUP BY m.value"))) {
             const std::optional<std::uint32_t> f = modules.find(r[0], r[0]);
             QVERIFY(f);
             const auto flat = modules.flat();
@@ -235,17 +245,20 @@ private slots:
     void backtracesOfCudaCallsAreTheirCallchains()
     {
         const Db db(saxpy());
-        QCOMPARE(qint64(m_saxpy->sampling.backtraces.size()),
-                 db.integer(QStringLiteral("SELECT count(*) FROM CUPTI_ACTIVITY_KIND_RUNTIME r WHERE r.callchainId IN (SELECT id FROM CUDA_CALLCHAINS)")));
+        QCOMPARE(
+            qint64(m_saxpy->sampling.backtraces.size()),
+            db.integer(QStringLiteral("SELECT count(*) FROM CUPTI_ACTIVITY_KIND_RUNTIME r WHERE r.callchainId IN (SELECT id FROM CUDA_CALLCHAINS)")));
         // Each call's frames, innermost first, are its rows by depth.
         for (const EventBacktrace &b : m_saxpy->sampling.backtraces) {
             const Track &track = m_saxpy->tracks[b.track];
             QCOMPARE(track.kind, TrackKind::CudaApi);
             const auto ids = db.rows(QStringLiteral("SELECT callchainId FROM CUPTI_ACTIVITY_KIND_RUNTIME WHERE start = %1 AND end = %2")
-                                         .arg(track.slices.start(b.event)).arg(track.slices.end(b.event)));
+                                         .arg(track.slices.start(b.event))
+                                         .arg(track.slices.end(b.event)));
             QCOMPARE(ids.size(), 1);
             const auto frames = db.rows(QStringLiteral("SELECT f.value, m.value FROM CUDA_CALLCHAINS c JOIN StringIds f ON f.id = c.symbol "
-                                                       "JOIN StringIds m ON m.id = c.module WHERE c.id = %1 ORDER BY c.stackDepth").arg(ids[0][0]));
+                                                       "JOIN StringIds m ON m.id = c.module WHERE c.id = %1 ORDER BY c.stackDepth")
+                                            .arg(ids[0][0]));
             const auto chain = m_saxpy->sampling.callchain(b.callchain);
             QCOMPARE(qsizetype(chain.size()), frames.size());
             for (std::size_t i = 0; i < chain.size(); ++i) {
@@ -262,13 +275,17 @@ private slots:
             const std::shared_ptr<Report> r = path == cloverleaf() ? m_clover : loadTraceFile(path).report;
             const Db db(path);
             QCOMPARE(qint64(r->sampling.backtraces.size()),
-                     db.integer(QStringLiteral("SELECT count(*) FROM OSRT_API WHERE eventClass NOT IN (31, 32) AND callchainId IN (SELECT id FROM OSRT_CALLCHAINS)")));
+                     db.integer(QStringLiteral(
+                         "SELECT count(*) FROM OSRT_API WHERE eventClass NOT IN (31, 32) AND callchainId IN (SELECT id FROM OSRT_CALLCHAINS)")));
             // The deepest chain frame by frame.
-            const auto deepest = db.rows(QStringLiteral("SELECT o.start, o.end, o.callchainId FROM OSRT_API o JOIN OSRT_CALLCHAINS c ON c.id = o.callchainId "
-                                                        "GROUP BY o.rowid ORDER BY count(*) DESC, o.start LIMIT 1"));
+            const auto deepest =
+                db.rows(QStringLiteral("SELECT o.start, o.end, o.callchainId FROM OSRT_API o JOIN OSRT_CALLCHAINS c ON c.id = o.callchainId "
+                                       "GROUP BY o.rowid ORDER BY count(*) DESC, o.start LIMIT 1"));
             QCOMPARE(deepest.size(), 1);
-            const auto frames = db.rows(QStringLiteral("SELECT f.value, c.kernelMode, c.unresolved FROM OSRT_CALLCHAINS c JOIN StringIds f ON f.id = c.symbol "
-                                                       "WHERE c.id = %1 ORDER BY c.stackDepth").arg(deepest[0][2]));
+            const auto frames =
+                db.rows(QStringLiteral("SELECT f.value, c.kernelMode, c.unresolved FROM OSRT_CALLCHAINS c JOIN StringIds f ON f.id = c.symbol "
+                                       "WHERE c.id = %1 ORDER BY c.stackDepth")
+                            .arg(deepest[0][2]));
             bool found = false;
             for (const EventBacktrace &b : r->sampling.backtraces) {
                 const Track &track = r->tracks[b.track];
@@ -341,9 +358,12 @@ private slots:
             const RankEntry &entry = session.ranks()[std::size_t(g.rankIndex)];
             const TimeNs from = g.time.start - entry.sessionOffset, to = g.time.end - entry.sessionOffset;
             const QString inGap = QStringLiteral("FROM COMPOSITE_EVENTS ce JOIN SAMPLING_CALLCHAINS sc ON sc.id = ce.id AND sc.stackDepth = 0 "
-                                                 "JOIN StringIds f ON f.id = sc.symbol WHERE ce.start BETWEEN %1 AND %2").arg(from).arg(to);
+                                                 "JOIN StringIds f ON f.id = sc.symbol WHERE ce.start BETWEEN %1 AND %2")
+                                      .arg(from)
+                                      .arg(to);
             const qint64 total = db.integer(QStringLiteral("SELECT count(*) ") + inGap);
-            const auto top = db.rows(QStringLiteral("SELECT f.value, count(*) AS n ") + inGap + QStringLiteral(" GROUP BY sc.symbol, sc.module ORDER BY n DESC, f.value LIMIT 3"));
+            const auto top = db.rows(QStringLiteral("SELECT f.value, count(*) AS n ") + inGap
+                                     + QStringLiteral(" GROUP BY sc.symbol, sc.module ORDER BY n DESC, f.value LIMIT 3"));
             QCOMPARE(qsizetype(g.sampled.size()), top.size());
             for (qsizetype i = 0; i < top.size(); ++i) {
                 QCOMPARE(qint64(g.sampled[std::size_t(i)].samples), top[i][1].toLongLong());
@@ -379,23 +399,31 @@ private slots:
         constexpr qint64 kFirst = 7190962533, kLast = 8652417046, kPeriod = 50'000, kThread = 281492643120157;
         {
             const Db db(path, true);
-            QVERIFY(db.exec(QStringLiteral(
-                "CREATE TABLE COMPOSITE_EVENTS(id INTEGER PRIMARY KEY, start INTEGER NOT NULL, cpu INTEGER, threadState INTEGER, globalTid INTEGER, cpuCycles INTEGER NOT NULL);"
-                "CREATE TABLE SAMPLING_CALLCHAINS(id INTEGER NOT NULL, symbol INTEGER NOT NULL, module INTEGER NOT NULL, kernelMode INTEGER, thumbCode INTEGER,"
-                " unresolved INTEGER, specialEntry INTEGER, originalIP INTEGER, unwindMethod INTEGER, stackDepth INTEGER NOT NULL, PRIMARY KEY (id, stackDepth));"
-                "INSERT INTO StringIds VALUES (100001, 'decode_jpeg'), (100002, '/usr/lib/libjpeg.so.8'), (100003, 'pthread_cond_wait'),"
-                " (100004, '/usr/lib/libc.so.6'), (100005, 'main'), (100006, 'python3');"
-                "WITH RECURSIVE k(n) AS (SELECT 0 UNION ALL SELECT n + 1 FROM k WHERE %1 + (n + 1) * %3 <= %2)"
-                " INSERT INTO COMPOSITE_EVENTS SELECT n + 1, %1 + n * %3, 0, 1, %4, 0 FROM k;"
-                "INSERT INTO SAMPLING_CALLCHAINS SELECT id, CASE WHEN (id - 1) % 4 = 3 THEN 100003 ELSE 100001 END,"
-                " CASE WHEN (id - 1) % 4 = 3 THEN 100004 ELSE 100002 END, 0, 0, 0, 0, 0, 1, 0 FROM COMPOSITE_EVENTS;"
-                "INSERT INTO SAMPLING_CALLCHAINS SELECT id, 100005, 100006, 0, 0, 0, 0, 0, 1, 1 FROM COMPOSITE_EVENTS;")
-                                .arg(kFirst).arg(kLast).arg(kPeriod).arg(kThread)));
+            QVERIFY(
+                db.exec(QStringLiteral(
+                            "CREATE TABLE COMPOSITE_EVENTS(id INTEGER PRIMARY KEY, start INTEGER NOT NULL, cpu INTEGER, threadState INTEGER, "
+                            "globalTid INTEGER, cpuCycles INTEGER NOT NULL);"
+                            "CREATE TABLE SAMPLING_CALLCHAINS(id INTEGER NOT NULL, symbol INTEGER NOT NULL, module INTEGER NOT NULL, kernelMode "
+                            "INTEGER, thumbCode INTEGER,"
+                            " unresolved INTEGER, specialEntry INTEGER, originalIP INTEGER, unwindMethod INTEGER, stackDepth INTEGER NOT NULL, "
+                            "PRIMARY KEY (id, stackDepth));"
+                            "INSERT INTO StringIds VALUES (100001, 'decode_jpeg'), (100002, '/usr/lib/libjpeg.so.8'), (100003, 'pthread_cond_wait'),"
+                            " (100004, '/usr/lib/libc.so.6'), (100005, 'main'), (100006, 'python3');"
+                            "WITH RECURSIVE k(n) AS (SELECT 0 UNION ALL SELECT n + 1 FROM k WHERE %1 + (n + 1) * %3 <= %2)"
+                            " INSERT INTO COMPOSITE_EVENTS SELECT n + 1, %1 + n * %3, 0, 1, %4, 0 FROM k;"
+                            "INSERT INTO SAMPLING_CALLCHAINS SELECT id, CASE WHEN (id - 1) % 4 = 3 THEN 100003 ELSE 100001 END,"
+                            " CASE WHEN (id - 1) % 4 = 3 THEN 100004 ELSE 100002 END, 0, 0, 0, 0, 0, 1, 0 FROM COMPOSITE_EVENTS;"
+                            "INSERT INTO SAMPLING_CALLCHAINS SELECT id, 100005, 100006, 0, 0, 0, 0, 0, 1, 1 FROM COMPOSITE_EVENTS;")
+                            .arg(kFirst)
+                            .arg(kLast)
+                            .arg(kPeriod)
+                            .arg(kThread)));
         }
         const Session session = Session::load({path});
         QCOMPARE(session.failures().size(), std::size_t(0));
         const Diagnosis d = diagnosed(session);
-        const auto input = std::find_if(d.findings.begin(), d.findings.end(), [](const Finding &f) { return f.id == QLatin1String("input_starvation"); });
+        const auto input =
+            std::find_if(d.findings.begin(), d.findings.end(), [](const Finding &f) { return f.id == QLatin1String("input_starvation"); });
         QVERIFY(input != d.findings.end());
         // The planted truth, counted here: the samples inside the finding's gaps, ends included.
         const RankEntry &entry = session.ranks()[0];
@@ -410,7 +438,8 @@ private slots:
             all += inGap;
             jpeg += jpegInGap;
             if (inGap > 0) {
-                QVERIFY2(i.what.contains(QStringLiteral("; CPU sampled in decode_jpeg (libjpeg.so.8) %1 %").arg(std::lround(100.0 * double(jpegInGap) / double(inGap)))),
+                QVERIFY2(i.what.contains(QStringLiteral("; CPU sampled in decode_jpeg (libjpeg.so.8) %1 %")
+                                             .arg(std::lround(100.0 * double(jpegInGap) / double(inGap)))),
                          qPrintable(i.what));
             }
         }
@@ -451,10 +480,19 @@ private slots:
             const LoadResult parsed = loadTraceFile(saxpy());
             CpuSampling &s = parsed.report->sampling;
             switch (lie) {
-            case 0: s.chainFrames[0] = std::uint32_t(s.frames.size()); break;
-            case 1: s.samples[0].callchain = std::uint32_t(s.chainCount()) + 3; break;
-            case 2: s.backtraces[0].event = 1u << 30; break;
-            case 3: std::swap(s.samples[0], s.samples[1]); s.samples[0].time += 1000000000; break;
+            case 0:
+                s.chainFrames[0] = std::uint32_t(s.frames.size());
+                break;
+            case 1:
+                s.samples[0].callchain = std::uint32_t(s.chainCount()) + 3;
+                break;
+            case 2:
+                s.backtraces[0].event = 1u << 30;
+                break;
+            case 3:
+                std::swap(s.samples[0], s.samples[1]);
+                s.samples[0].time += 1000000000;
+                break;
             }
             const CacheKey key = CacheKey::of(saxpy());
             const QString cachePath = indexCachePathFor(dir.path(), key);
@@ -493,7 +531,8 @@ private slots:
             }
             QCOMPARE(t.cell(deepest, std::size_t(depth)).integer, std::int64_t(1023));
             int levels = 1;
-            for (std::int64_t up = t.cell(deepest, std::size_t(parent)).integer; up != 0; up = t.cell(std::size_t(up - 1), std::size_t(parent)).integer) {
+            for (std::int64_t up = t.cell(deepest, std::size_t(parent)).integer; up != 0;
+                 up = t.cell(std::size_t(up - 1), std::size_t(parent)).integer) {
                 QVERIFY(up <= std::int64_t(t.rowCount()));
                 QCOMPARE(t.cell(std::size_t(up - 1), std::size_t(depth)).integer, std::int64_t(1023 - levels));
                 ++levels;
@@ -512,14 +551,18 @@ private slots:
         {
             const Db db(path, true);
             const qint64 deepId = db.integer(QStringLiteral("SELECT id FROM SAMPLING_CALLCHAINS GROUP BY id ORDER BY count(*) DESC LIMIT 1"));
-            const qint64 other = db.integer(QStringLiteral("SELECT id FROM SAMPLING_CALLCHAINS WHERE id <> %1 AND stackDepth = 2 LIMIT 1").arg(deepId));
+            const qint64 other =
+                db.integer(QStringLiteral("SELECT id FROM SAMPLING_CALLCHAINS WHERE id <> %1 AND stackDepth = 2 LIMIT 1").arg(deepId));
             // A depth gap, strings the table does not hold, a million frames on one sample.
             QVERIFY(db.exec(QStringLiteral("DELETE FROM SAMPLING_CALLCHAINS WHERE id = %1 AND stackDepth = 1").arg(other)));
-            QVERIFY(db.exec(QStringLiteral("UPDATE SAMPLING_CALLCHAINS SET symbol = 987654321, module = -5 WHERE id = %1 AND stackDepth = 0").arg(other)));
+            QVERIFY(db.exec(
+                QStringLiteral("UPDATE SAMPLING_CALLCHAINS SET symbol = 987654321, module = -5 WHERE id = %1 AND stackDepth = 0").arg(other)));
             QVERIFY(db.exec(QStringLiteral("WITH RECURSIVE d(n) AS (SELECT 100 UNION ALL SELECT n + 1 FROM d WHERE n < 1000099) "
-                                           "INSERT INTO SAMPLING_CALLCHAINS (id, symbol, module, stackDepth) SELECT %1, 1, 1, n FROM d").arg(deepId)));
+                                           "INSERT INTO SAMPLING_CALLCHAINS (id, symbol, module, stackDepth) SELECT %1, 1, 1, n FROM d")
+                                .arg(deepId)));
             // A CUDA call whose callchain id names a chain that is not there, or a sample's.
-            QVERIFY(db.exec(QStringLiteral("UPDATE CUPTI_ACTIVITY_KIND_RUNTIME SET callchainId = 424242 WHERE rowid = (SELECT min(rowid) FROM CUPTI_ACTIVITY_KIND_RUNTIME WHERE callchainId IN (SELECT id FROM CUDA_CALLCHAINS))")));
+            QVERIFY(db.exec(QStringLiteral("UPDATE CUPTI_ACTIVITY_KIND_RUNTIME SET callchainId = 424242 WHERE rowid = (SELECT min(rowid) FROM "
+                                           "CUPTI_ACTIVITY_KIND_RUNTIME WHERE callchainId IN (SELECT id FROM CUDA_CALLCHAINS))")));
         }
         const LoadResult loaded = loadTraceFile(path);
         QVERIFY2(loaded.report, qPrintable(loaded.error));

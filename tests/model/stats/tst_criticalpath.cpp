@@ -8,16 +8,16 @@
 // 2-rank traces, the 4-rank DDP demo): segments contiguous, covering the
 // step, inside their events, ranks crossed only at collectives, and every
 // recorded time given back by solving the graph.
-#include "analysisinputs.h"
 #include "analysis/analysisworkspace.h"
+#include "analysisinputs.h"
 #include "load/cache/indexcache.h"
 #include "session/session.h"
-#include "stats/ranks/collectives.h"
 #include "stats/criticalpath/criticalpath.h"
 #include "stats/criticalpath/criticalpathgraph.h"
 #include "stats/criticalpath/criticalpathtables.h"
-#include "stats/reportcatalog.h"
+#include "stats/ranks/collectives.h"
 #include "stats/ranks/stepmatrix.h"
+#include "stats/reportcatalog.h"
 #include "testdata.h"
 
 #include <QProcess>
@@ -50,7 +50,8 @@ public:
     void step(int n, double ts, double dur) { cpu("user_annotation", QStringLiteral("ProfilerStep#%1").arg(n), ts, dur); }
     void runtime(const QString &name, double ts, double dur, int correlation = 0, int tid = 100)
     {
-        add(QStringLiteral(R"({"ph": "X", "cat": "cuda_runtime", "name": "%1", "pid": 100, "tid": %2, "ts": %3, "dur": %4, "args": {"correlation": %5}})")
+        add(QStringLiteral(
+                R"({"ph": "X", "cat": "cuda_runtime", "name": "%1", "pid": 100, "tid": %2, "ts": %3, "dur": %4, "args": {"correlation": %5}})")
                 .arg(name)
                 .arg(tid)
                 .arg(ts, 0, 'f', 1)
@@ -59,7 +60,8 @@ public:
     }
     void kernel(const QString &name, int stream, double ts, double dur, int correlation)
     {
-        add(QStringLiteral(R"({"ph": "X", "cat": "kernel", "name": "%1", "pid": 0, "tid": %2, "ts": %3, "dur": %4, "args": {"correlation": %5, "device": 0, "stream": %2}})")
+        add(QStringLiteral(
+                R"({"ph": "X", "cat": "kernel", "name": "%1", "pid": 0, "tid": %2, "ts": %3, "dur": %4, "args": {"correlation": %5, "device": 0, "stream": %2}})")
                 .arg(name)
                 .arg(stream)
                 .arg(ts, 0, 'f', 1)
@@ -71,7 +73,8 @@ public:
     // (PyTorch >= 2.4 writes both; record 0: an older trace, which does not).
     void streamWait(int stream, double ts, int correlation, int waitOn, int record)
     {
-        const QString waited = record ? QStringLiteral(R"(, "wait_on_stream": %1, "wait_on_cuda_event_record_corr_id": %2)").arg(waitOn).arg(record) : QString();
+        const QString waited =
+            record ? QStringLiteral(R"(, "wait_on_stream": %1, "wait_on_cuda_event_record_corr_id": %2)").arg(waitOn).arg(record) : QString();
         add(QStringLiteral(R"({"ph": "X", "cat": "cuda_sync", "name": "Stream Wait Event", "pid": 0, "tid": %1, "ts": %2, "dur": 0,
   "args": {"cuda_sync_kind": "Stream Wait Event", "device": 0, "stream": %1, "correlation": %3%4}})")
                 .arg(stream)
@@ -82,7 +85,8 @@ public:
     // An all-reduce on stream 20, the `sequence`-th of process group "0".
     void allReduce(double ts, double dur, int correlation, int sequence)
     {
-        add(QStringLiteral(R"({"ph": "X", "cat": "kernel", "name": "ncclDevKernel_AllReduce_Sum_f32_RING_LL", "pid": 0, "tid": 20, "ts": %1, "dur": %2,
+        add(QStringLiteral(
+                R"({"ph": "X", "cat": "kernel", "name": "ncclDevKernel_AllReduce_Sum_f32_RING_LL", "pid": 0, "tid": 20, "ts": %1, "dur": %2,
   "args": {"correlation": %3, "device": 0, "stream": 20, "Collective name": "allreduce", "dtype": "Float", "In msg nelems": 262144, "Out msg nelems": 262144,
            "Group size": %4, "Process Group Name": "0", "Process Group Ranks": "[0, 1]", "Seq": %5, "Rank": %6}})")
                 .arg(ts, 0, 'f', 1)
@@ -98,13 +102,14 @@ public:
         QFile f(path);
         if (!f.open(QIODevice::WriteOnly))
             return {};
-        f.write(QStringLiteral(R"({"schemaVersion": 1, "distributedInfo": {"backend": "nccl", "rank": %1, "world_size": %2}, "baseTimeNanoseconds": %3,
+        f.write(
+            QStringLiteral(R"({"schemaVersion": 1, "distributedInfo": {"backend": "nccl", "rank": %1, "world_size": %2}, "baseTimeNanoseconds": %3,
  "traceEvents": [%4]})")
-                    .arg(m_rank)
-                    .arg(m_ranks)
-                    .arg(kBase)
-                    .arg(m_events.join(QStringLiteral(",\n")))
-                    .toUtf8());
+                .arg(m_rank)
+                .arg(m_ranks)
+                .arg(kBase)
+                .arg(m_events.join(QStringLiteral(",\n")))
+                .toUtf8());
         return path;
     }
 
@@ -174,14 +179,13 @@ void checkPathShape(const Session &session, const StepCriticalPath &path)
         // Inside the event it is named after, on its rank: the time a
         // launch, a stream's gap or a wake-up spends outside any event is
         // a segment of its own, unnamed.
-        QVERIFY2(s.start >= event.start && s.end <= event.end,
-                 qPrintable(QStringLiteral("segment %1 (%2, %3) [%4, %5] outside its event [%6, %7]")
-                                .arg(i)
-                                .arg(pathKindName(s.kind), segmentName(session, s))
-                                .arg(s.start)
-                                .arg(s.end)
-                                .arg(event.start)
-                                .arg(event.end)));
+        QVERIFY2(s.start >= event.start && s.end <= event.end, qPrintable(QStringLiteral("segment %1 (%2, %3) [%4, %5] outside its event [%6, %7]")
+                                                                              .arg(i)
+                                                                              .arg(pathKindName(s.kind), segmentName(session, s))
+                                                                              .arg(s.start)
+                                                                              .arg(s.end)
+                                                                              .arg(event.start)
+                                                                              .arg(event.end)));
     }
     QCOMPARE(total, path.length());
 }
@@ -378,8 +382,7 @@ private slots:
             }
         QCOMPARE(kernels.join(QLatin1Char(',')), awaited.isEmpty() ? QStringLiteral("B") : awaited + QStringLiteral(",B"));
         // Between the awaited kernel's end and B's start: the wait, unnamed.
-        const auto before = std::find_if(paths[0].segments.begin(), paths[0].segments.end(),
-                                         [&](const PathSegment &s) { return s.end == bStart; });
+        const auto before = std::find_if(paths[0].segments.begin(), paths[0].segments.end(), [&](const PathSegment &s) { return s.end == bStart; });
         QVERIFY(before != paths[0].segments.end());
         QCOMPARE(pathKindName(before->kind), pathKindName(awaited.isEmpty() ? PathKind::Launch : PathKind::Sync));
         QCOMPARE(before->start - session.extent().start, (awaited == QLatin1String("A") ? 230 : awaited == QLatin1String("C") ? 265 : 32) * us);
@@ -682,9 +685,9 @@ private slots:
                          {0, PathKind::Idle, QStringLiteral("ProfilerStep#1"), 245, 300}});
         // The tables: one row per segment, times from the session's start.
         const ResultTable table = criticalPathTable(session, paths);
-        QCOMPARE(table.headers, (QStringList{QStringLiteral("Step"), QStringLiteral("Segment"), QStringLiteral("Rank"), QStringLiteral("Kind"),
-                                             QStringLiteral("Name"), QStringLiteral("Start (ns)"), QStringLiteral("End (ns)"),
-                                             QStringLiteral("Duration (ns)")}));
+        QCOMPARE(table.headers,
+                 (QStringList{QStringLiteral("Step"), QStringLiteral("Segment"), QStringLiteral("Rank"), QStringLiteral("Kind"),
+                              QStringLiteral("Name"), QStringLiteral("Start (ns)"), QStringLiteral("End (ns)"), QStringLiteral("Duration (ns)")}));
         QCOMPARE(table.rowCount(), std::size_t(7));
         QCOMPARE(table.cell(0, 3).text, QStringLiteral("cpu"));
         QCOMPARE(table.cell(0, 5).integer, 10 * us);
@@ -752,10 +755,10 @@ private slots:
         QFETCH(int, ranks);
         const QString dir = freshDir(QStringLiteral("ddp%1").arg(ranks));
         QProcess gen;
-        gen.start(QStringLiteral(RANKSCOPE_TRACEGEN), {QStringLiteral("--format"), QStringLiteral("nsys"), QStringLiteral("--profile"),
-                                                       QStringLiteral("ddp"), QStringLiteral("--events"), QStringLiteral("200"),
-                                                       QStringLiteral("--ranks"), QString::number(ranks), QStringLiteral("--straggler"),
-                                                       QStringLiteral("2:3000:2"), dir});
+        gen.start(QStringLiteral(RANKSCOPE_TRACEGEN),
+                  {QStringLiteral("--format"), QStringLiteral("nsys"), QStringLiteral("--profile"), QStringLiteral("ddp"), QStringLiteral("--events"),
+                   QStringLiteral("200"), QStringLiteral("--ranks"), QString::number(ranks), QStringLiteral("--straggler"),
+                   QStringLiteral("2:3000:2"), dir});
         QVERIFY(gen.waitForFinished(120000));
         QCOMPARE(gen.exitCode(), 0);
         const Session session = Session::load({dir});
@@ -802,8 +805,7 @@ private slots:
         QTest::addColumn<int>("events");
         QTest::addColumn<qint64>("length");
         QTest::addColumn<QList<qint64>>("byKind"); // cpu, launch, kernel, sync, idle
-        QTest::newRow("launchbound") << QStringLiteral("launchbound") << 2000 << qint64(1'703'500)
-                                     << QList<qint64>{0, 1'601'000, 3'000, 0, 99'500};
+        QTest::newRow("launchbound") << QStringLiteral("launchbound") << 2000 << qint64(1'703'500) << QList<qint64>{0, 1'601'000, 3'000, 0, 99'500};
         QTest::newRow("synchost") << QStringLiteral("synchost") << 200 << qint64(12'016'000)
                                   << QList<qint64>{2'000'000, 6'000, 10'000'000, 10'000, 0};
     }
@@ -814,9 +816,10 @@ private slots:
         QFETCH(qint64, length);
         QFETCH(QList<qint64>, byKind);
         const QString dir = freshDir(profile);
-        QCOMPARE(QProcess::execute(QStringLiteral(RANKSCOPE_TRACEGEN), {QStringLiteral("--format"), QStringLiteral("nsys"), QStringLiteral("--profile"), profile,
-                                                                        QStringLiteral("--events"), QString::number(events), dir}),
-                 0);
+        QCOMPARE(
+            QProcess::execute(QStringLiteral(RANKSCOPE_TRACEGEN), {QStringLiteral("--format"), QStringLiteral("nsys"), QStringLiteral("--profile"),
+                                                                   profile, QStringLiteral("--events"), QString::number(events), dir}),
+            0);
         const Session session = Session::load({dir});
         const std::vector<StepCriticalPath> paths = pathsOf(session);
         QVERIFY(paths.size() >= 3);

@@ -1,9 +1,9 @@
 // Diagnosis: the findings on the real runs (data-loader-bound, fast,
 // 2-rank NCCL) and on generated traces that plant one problem each.
+#include "analysisinputs.h"
 #include "session/session.h"
 #include "stats/diagnosis/diagnosis.h"
 #include "stats/kernelclasses.h"
-#include "analysisinputs.h"
 #include "testdata.h"
 
 #include <QProcess>

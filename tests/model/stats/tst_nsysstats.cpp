@@ -28,8 +28,7 @@ private slots:
     {
         LoadControl control;
         control.indexCacheDirectory = m_cacheDir.path();
-        for (const auto &[name, path] : {std::pair{QStringLiteral("slow_1gpu"), slowFixture()},
-                                         std::pair{QStringLiteral("ddp4"), ddpFixture(0)}}) {
+        for (const auto &[name, path] : {std::pair{QStringLiteral("slow_1gpu"), slowFixture()}, std::pair{QStringLiteral("ddp4"), ddpFixture(0)}}) {
             const LoadResult r = NsysSqliteLoader::load(path);
             QVERIFY2(r.ok(), qPrintable(r.error));
             m_reports[name] = r.report;
@@ -79,7 +78,8 @@ private slots:
             for (qsizetype col = 0; col < expected[row].size(); ++col)
                 QVERIFY2(actual[row].value(col) == expected[row][col],
                          qPrintable(QStringLiteral("row %1 column '%2': got '%3', nsys printed '%4'")
-                                        .arg(row).arg(expected[0].value(col), actual[row].value(col), expected[row][col])));
+                                        .arg(row)
+                                        .arg(expected[0].value(col), actual[row].value(col), expected[row][col])));
     }
 
     void csvIsByteIdentical_data() { matchesNsys_data(); }
@@ -145,8 +145,9 @@ private slots:
         QTemporaryDir dir;
         test::NsysFixture f(dir.filePath(QStringLiteral("sync.sqlite")));
         f.createSchema2025();
-        const char *names[] = {"cudaMemcpy_v3020", "cudaMemcpyAsync_v3020", "cudaMemset_v3020", "cudaMemsetAsync_v3020",
-                               "cudaStreamSynchronize_v3020", "cudaDeviceSynchronize_v3020", "cudaEventSynchronize_v3020"};
+        const char *names[] = {"cudaMemcpy_v3020",          "cudaMemcpyAsync_v3020",       "cudaMemset_v3020",
+                               "cudaMemsetAsync_v3020",     "cudaStreamSynchronize_v3020", "cudaDeviceSynchronize_v3020",
+                               "cudaEventSynchronize_v3020"};
         for (int i = 0; i < 7; ++i)
             f.addString(i + 1, QString::fromLatin1(names[i]));
         const std::int64_t tid = test::globalId(42, 43), pid = test::globalId(42);
@@ -154,18 +155,33 @@ private slots:
         const int nameOf[] = {0, 1, 2, 2, 3, 3, 4, 5, 6, 7};
         for (int k = 1; k <= 9; ++k)
             f.exec(QStringLiteral("INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME VALUES(%1,%2,0,%3,%4,%5,0,0)")
-                       .arg(k * 1000).arg(k * 1000 + 100 * k).arg(tid).arg(k).arg(nameOf[k]));
+                       .arg(k * 1000)
+                       .arg(k * 1000 + 100 * k)
+                       .arg(tid)
+                       .arg(k)
+                       .arg(nameOf[k]));
         // Copies: 1 synchronous pinned -> device; 2 async from pageable; 3 async pinned.
         const char *copies[] = {"1,1,2", "2,0,2", "3,1,2"};
         for (int c = 0; c < 3; ++c)
-            f.exec(QStringLiteral("INSERT INTO CUPTI_ACTIVITY_KIND_MEMCPY (start,end,deviceId,contextId,streamId,correlationId,globalPid,bytes,copyKind,srcKind,dstKind)"
+            f.exec(QStringLiteral("INSERT INTO CUPTI_ACTIVITY_KIND_MEMCPY "
+                                  "(start,end,deviceId,contextId,streamId,correlationId,globalPid,bytes,copyKind,srcKind,dstKind)"
                                   " VALUES(%1,%2,0,1,7,%3,%4,2000000,1,%5,%6)")
-                       .arg(50000 + c * 1000).arg(50000 + c * 1000 + 300 + c).arg(QString::fromLatin1(copies[c]).section(QLatin1Char(','), 0, 0))
-                       .arg(pid).arg(QString::fromLatin1(copies[c]).section(QLatin1Char(','), 1, 1), QString::fromLatin1(copies[c]).section(QLatin1Char(','), 2, 2)));
+                       .arg(50000 + c * 1000)
+                       .arg(50000 + c * 1000 + 300 + c)
+                       .arg(QString::fromLatin1(copies[c]).section(QLatin1Char(','), 0, 0))
+                       .arg(pid)
+                       .arg(QString::fromLatin1(copies[c]).section(QLatin1Char(','), 1, 1),
+                            QString::fromLatin1(copies[c]).section(QLatin1Char(','), 2, 2)));
         // Memsets: 4 synchronous of pinned memory; 5 synchronous of device memory; 6 async of pinned.
         for (const auto &[correlation, kind] : {std::pair{4, 1}, std::pair{5, 2}, std::pair{6, 1}})
-            f.exec(QStringLiteral("INSERT INTO CUPTI_ACTIVITY_KIND_MEMSET (start,end,deviceId,contextId,streamId,correlationId,globalPid,value,bytes,memKind)"
-                                  " VALUES(%1,%2,0,1,7,%3,%4,0,4096,%5)").arg(60000 + correlation).arg(60500 + correlation).arg(correlation).arg(pid).arg(kind));
+            f.exec(QStringLiteral(
+                       "INSERT INTO CUPTI_ACTIVITY_KIND_MEMSET (start,end,deviceId,contextId,streamId,correlationId,globalPid,value,bytes,memKind)"
+                       " VALUES(%1,%2,0,1,7,%3,%4,0,4096,%5)")
+                       .arg(60000 + correlation)
+                       .arg(60500 + correlation)
+                       .arg(correlation)
+                       .arg(pid)
+                       .arg(kind));
         f.close();
         const LoadResult loaded = NsysSqliteLoader::load(f.path());
         QVERIFY2(loaded.ok(), qPrintable(loaded.error));
@@ -178,10 +194,9 @@ private slots:
         QCOMPARE(stats::cudaMemsetSyncRule(r).toCsv(),
                  QStringLiteral("Duration (ns),Start (ns),Memory Kind,Bytes (MB),PID,Device ID,Context ID,Green Context ID,Stream ID,API Name\n"
                                 "500,60004,Pinned,0.004,42,0,1,,7,cudaMemset_v3020\n"));
-        QCOMPARE(stats::cudaApiSyncRule(r).toCsv(),
-                 QStringLiteral("Duration (ns),Start (ns),PID,TID,API Name\n"
-                                "800,8000,42,43,cudaDeviceSynchronize_v3020\n"
-                                "700,7000,42,43,cudaStreamSynchronize_v3020\n"));
+        QCOMPARE(stats::cudaApiSyncRule(r).toCsv(), QStringLiteral("Duration (ns),Start (ns),PID,TID,API Name\n"
+                                                                   "800,8000,42,43,cudaDeviceSynchronize_v3020\n"
+                                                                   "700,7000,42,43,cudaStreamSynchronize_v3020\n"));
         // nsys' `rows` option.
         QCOMPARE(stats::cudaApiSyncRule(r, 1).rowCount(), std::size_t(1));
     }

@@ -139,8 +139,11 @@ private slots:
         sqlite3 *db = nullptr;
         QCOMPARE(sqlite3_open_v2(slowFixture().toUtf8().constData(), &db, SQLITE_OPEN_READONLY, nullptr), SQLITE_OK);
         sqlite3_stmt *st = nullptr;
-        QCOMPARE(sqlite3_prepare_v2(db, "SELECT n.start, n.end FROM NVTX_EVENTS n LEFT JOIN StringIds s ON s.id = n.textId"
-                                        " WHERE coalesce(n.text, s.value) LIKE 'step %' ORDER BY n.start", -1, &st, nullptr), SQLITE_OK);
+        QCOMPARE(sqlite3_prepare_v2(db,
+                                    "SELECT n.start, n.end FROM NVTX_EVENTS n LEFT JOIN StringIds s ON s.id = n.textId"
+                                    " WHERE coalesce(n.text, s.value) LIKE 'step %' ORDER BY n.start",
+                                    -1, &st, nullptr),
+                 SQLITE_OK);
         while (sqlite3_step(st) == SQLITE_ROW)
             steps.push_back({sqlite3_column_int64(st, 0), sqlite3_column_int64(st, 1)});
         sqlite3_finalize(st);
@@ -219,8 +222,8 @@ private slots:
             if (a.size() != b.size())
                 return false;
             for (std::size_t i = 0; i < a.size(); ++i) {
-                if (a[i].time != b[i].time || a[i].rankIndex != b[i].rankIndex || a[i].deviceId != b[i].deviceId
-                    || a[i].medianStep != b[i].medianStep || a[i].activity.size() != b[i].activity.size())
+                if (a[i].time != b[i].time || a[i].rankIndex != b[i].rankIndex || a[i].deviceId != b[i].deviceId || a[i].medianStep != b[i].medianStep
+                    || a[i].activity.size() != b[i].activity.size())
                     return false;
                 for (std::size_t k = 0; k < a[i].activity.size(); ++k)
                     if (a[i].activity[k].name != b[i].activity[k].name || a[i].activity[k].covered != b[i].activity[k].covered)
@@ -311,8 +314,8 @@ private slots:
         for (std::size_t k = 0; k + 1 < starts.size(); ++k)
             if (ends[k] < starts[k + 1])
                 expected.push_back({ends[k], starts[k + 1]});
-        QCOMPARE(expected, (std::vector<std::pair<TimeNs, TimeNs>>{{2000, 3000}, {3000, 4000}, {5000, 6000}, {6500, 7000},
-                                                                     {7000, 9000}, {9500, 12000}}));
+        QCOMPARE(expected,
+                 (std::vector<std::pair<TimeNs, TimeNs>>{{2000, 3000}, {3000, 4000}, {5000, 6000}, {6500, 7000}, {7000, 9000}, {9500, 12000}}));
         const Session session = Session::fromReports({report});
         const TimeNs offset = session.ranks()[0].sessionOffset;
         std::vector<std::pair<TimeNs, TimeNs>> found;

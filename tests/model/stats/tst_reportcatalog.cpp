@@ -88,7 +88,8 @@ private slots:
         add("util threshold", ReportSetting::UtilThreshold, [](AnalysisSettings &o) { o.utilThresholdPercent = 100; });
         add("rule rows", ReportSetting::RuleRows, [](AnalysisSettings &o) { o.ruleRowLimit = 1; });
         add("map bins", ReportSetting::MapBins, [](AnalysisSettings &o) { o.mapBins = 7; });
-        add("communication pattern", ReportSetting::CommunicationPattern, [](AnalysisSettings &o) { o.communicationPattern = QStringLiteral("^no kernel is named so$"); });
+        add("communication pattern", ReportSetting::CommunicationPattern,
+            [](AnalysisSettings &o) { o.communicationPattern = QStringLiteral("^no kernel is named so$"); });
         add("alignment", ReportSetting::Alignment, [](AnalysisSettings &o) { o.alignOnCollectives = true; });
         add("step", ReportSetting::Step, [](AnalysisSettings &o) { o.step = 1; });
         add("step names", ReportSetting::StepNames, [](AnalysisSettings &o) { o.stepNames = QStringLiteral("no step is named so"); });

@@ -80,10 +80,13 @@ private slots:
         auto report = std::make_shared<Report>();
         ResultTable t;
         t.headers = {QStringLiteral("Total, ns"), QStringLiteral("Avg"), QStringLiteral("Name"), QStringLiteral("Range")};
-        const char *names[] = {"=HYPERLINK(\"x\")", "plain", "comma, inside", "quote \" inside", "line\nbreak",
-                               "-negative", "\xff\xfe not UTF-8", "@at", "\ttab", "ünïcödé",
+        const char *names[] = {"=HYPERLINK(\"x\")", "plain", "comma, inside", "quote \" inside", "line\nbreak", "-negative", "\xff\xfe not UTF-8",
+                               "@at", "\ttab", "ünïcödé",
                                // what a terminal acts on: ESC ] 52, a C1 CSI, a right-to-left override, DEL
-                               "k\x1b]52;c;cHduZWQ=\x07", "c1 \xc2\x9b" "2J", "rtl \xe2\x80\xaetxt.exe", "del\x7f"};
+                               "k\x1b]52;c;cHduZWQ=\x07",
+                               "c1 \xc2\x9b"
+                               "2J",
+                               "rtl \xe2\x80\xaetxt.exe", "del\x7f"};
         for (const char *n : names) {
             const std::size_t row = t.appendRow();
             t.setInteger(row, 0, -12345678901234);
@@ -145,8 +148,8 @@ private slots:
         for (std::size_t r = 0; r < t.rowCount(); ++r)
             order << t.cell(r, 2).text;
         // Largest total first, then fewer instances, then by the label's bytes.
-        QCOMPARE(order, (QStringList{QStringLiteral("z"), QStringLiteral("a"), QStringLiteral("ab"), QStringLiteral("b"),
-                                     QStringLiteral("é"), QStringLiteral("a")}));
+        QCOMPARE(order, (QStringList{QStringLiteral("z"), QStringLiteral("a"), QStringLiteral("ab"), QStringLiteral("b"), QStringLiteral("é"),
+                                     QStringLiteral("a")}));
         QCOMPARE(t.integerAt(5, 1), std::int64_t(2));
         t.truncateRows(2);
         QCOMPARE(t.rowCount(), std::size_t(2));

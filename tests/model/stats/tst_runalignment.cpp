@@ -25,7 +25,10 @@ const char *const kTransposeKernel = "void cudnn::engines_precompiled::nchwToNhw
 constexpr double kFastTenthTransposeTs = 4493991370048.425;
 constexpr TimeNs kFastTenthTransposeDuration = 371016;
 
-TimeNs microsToNs(double us) { return TimeNs(std::llround(us * 1000.0)); }
+TimeNs microsToNs(double us)
+{
+    return TimeNs(std::llround(us * 1000.0));
+}
 // A 13-digit µs timestamp as a double is exact to about 1 ns (its last
 // bit is 2^-10 µs): a difference of four such times is good to 2 ns.
 constexpr TimeNs kDoublePrecision = 2;
@@ -40,7 +43,8 @@ std::vector<EventLocation> named(const Session &s, int rank, TrackKind kind, con
             for (std::uint32_t e = 0; e < r.tracks[t].slices.size(); ++e)
                 if (r.strings.string(r.tracks[t].slices.name(e)) == name)
                     out.push_back({rank, t, e});
-    std::sort(out.begin(), out.end(), [&](const EventLocation &a, const EventLocation &b) { return s.sessionTime(a).start < s.sessionTime(b).start; });
+    std::sort(out.begin(), out.end(),
+              [&](const EventLocation &a, const EventLocation &b) { return s.sessionTime(a).start < s.sessionTime(b).start; });
     return out;
 }
 
@@ -89,7 +93,8 @@ private slots:
             QVERIFY2(!a.empty() && !b.empty(), qPrintable(step));
             const TimeNs expected = microsToNs(kFastStepTs[k] - kFastStepTs[0]) - microsToNs(kSlowStepTs[k] - kSlowStepTs[0]);
             const TimeNs got = aligned.sessionTime(b.front()).start - aligned.sessionTime(a.front()).start;
-            QVERIFY2(std::llabs(got - expected) <= kDoublePrecision, qPrintable(QStringLiteral("%1: %2, expected %3").arg(step).arg(got).arg(expected)));
+            QVERIFY2(std::llabs(got - expected) <= kDoublePrecision,
+                     qPrintable(QStringLiteral("%1: %2, expected %3").arg(step).arg(got).arg(expected)));
         }
     }
 
@@ -115,7 +120,8 @@ private slots:
         const auto stepsB = named(*m_both, 1, TrackKind::Nvtx, QStringLiteral("ProfilerStep#2"));
         QVERIFY(!stepsB.empty());
         QVERIFY(std::llabs(m_both->sessionTime(*other).start - m_both->sessionTime(stepsB.front()).start
-                           - microsToNs(kFastTenthTransposeTs - kFastStepTs[0])) <= kDoublePrecision);
+                           - microsToNs(kFastTenthTransposeTs - kFastStepTs[0]))
+                <= kDoublePrecision);
         // And back again.
         QCOMPARE(counterpartEvent(*m_both, *other), std::optional<EventLocation>(inA[9]));
         // Aligning on the pair puts them one above the other.
@@ -128,7 +134,7 @@ private slots:
     {
         const std::vector<std::vector<StretchPoint>> points = stepStretchPoints(*m_both);
         QCOMPARE(points.size(), 2u);
-        QVERIFY(points[0].empty()); // A is drawn as recorded
+        QVERIFY(points[0].empty());      // A is drawn as recorded
         QCOMPARE(points[1].size(), 12u); // six steps, each start and end (they do not touch)
         for (int k = 0; k < 6; ++k) {
             const StretchPoint &start = points[1][std::size_t(2 * k)];

@@ -3,9 +3,9 @@
 // summary (cuda_gpu_kern_sum, checked against nsys on the other fixtures),
 // and the name normalisations.
 #include "session/session.h"
-#include "stats/ranks/collectives.h"
-#include "stats/nsys/nsysreports.h"
 #include "stats/comparison/rundiff.h"
+#include "stats/nsys/nsysreports.h"
+#include "stats/ranks/collectives.h"
 #include "testdata.h"
 
 #include <QTemporaryDir>
@@ -87,7 +87,8 @@ private slots:
         QCOMPARE(flash.deltaFromCount(), TimeNs(std::llround(double(flash.countB - flash.countA) * double(flash.totalA) / double(flash.countA))));
         QCOMPARE(flash.change(), QStringLiteral("fewer calls"));
         // SendRecv: slower per call.
-        const auto sendRecv = std::find_if(rows.begin(), rows.end(), [](const DiffRow &r) { return r.name.startsWith(QLatin1String("ncclDevKernel_SendRecv")); });
+        const auto sendRecv =
+            std::find_if(rows.begin(), rows.end(), [](const DiffRow &r) { return r.name.startsWith(QLatin1String("ncclDevKernel_SendRecv")); });
         QVERIFY(sendRecv != rows.end());
         QCOMPARE(sendRecv->change(), QStringLiteral("slower per call"));
         const ResultTable t = diffTable(rows, DiffReport::Kernels);
@@ -108,7 +109,8 @@ private slots:
         //     on a.n = b.n and a.p < b.p;
         // before: 33 pairs, 13375816 ns; after: 31 pairs, 22485194 ns. With
         // two ranks the one that came first waits the whole skew.
-        const std::vector<CollectiveDiff> rows = diffCollectives(matchCollectives(*m_before, KernelClassifier::rankscope()), matchCollectives(*m_after, KernelClassifier::rankscope()));
+        const std::vector<CollectiveDiff> rows =
+            diffCollectives(matchCollectives(*m_before, KernelClassifier::rankscope()), matchCollectives(*m_after, KernelClassifier::rankscope()));
         QCOMPARE(rows.size(), 1u);
         QCOMPARE(rows[0].countA, 33);
         QCOMPARE(rows[0].countB, 31);

@@ -50,8 +50,8 @@ private slots:
     // summaries print them, integers, and random doubles of every scale.
     void shortcutMatchesTheExactExpansion()
     {
-        std::vector<double> values{0.0, -0.0, 0.5, 1.5, 2.5, 0.05, 0.25, 0.125, 1e15 + 0.5, 4503599627370495.5, 0x1p52, 0x1p53,
-                                   1e-300, 5e-324, 1e300};
+        std::vector<double> values{0.0,    -0.0,   0.5,    1.5,    2.5,  0.05, 0.25, 0.125, 1e15 + 0.5, 4503599627370495.5,
+                                   0x1p52, 0x1p53, 1e-300, 5e-324, 1e300};
         QRandomGenerator random(2026);
         for (int i = 0; i < 20000; ++i) {
             // Ties at 0-4 places, and the doubles next to them.
@@ -91,7 +91,9 @@ private slots:
                 appendRounded(awayBytes, v, decimals, false);
                 appendRounded(evenBytes, v, decimals, true);
                 if (awayBytes != away.toLatin1() || evenBytes != even.toLatin1())
-                    QFAIL(qPrintable(QStringLiteral("appended %1 at %2 places: %3 / %4").arg(v, 0, 'g', 17).arg(decimals)
+                    QFAIL(qPrintable(QStringLiteral("appended %1 at %2 places: %3 / %4")
+                                         .arg(v, 0, 'g', 17)
+                                         .arg(decimals)
                                          .arg(QString::fromLatin1(awayBytes), QString::fromLatin1(evenBytes))));
                 ++checked;
             }

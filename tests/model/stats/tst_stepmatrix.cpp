@@ -45,8 +45,9 @@ private slots:
         QCOMPARE(matrix.rankIndices.size(), std::size_t(4));
         QCOMPARE(matrix.steps.size(), std::size_t(8));
         const auto sums = nvtxSumRows();
-        const auto rank0 = std::size_t(std::find_if(matrix.rankIndices.begin(), matrix.rankIndices.end(),
-                                                    [&](int i) { return m_ddp->ranks()[std::size_t(i)].rank == 0; }) - matrix.rankIndices.begin());
+        const auto rank0 = std::size_t(
+            std::find_if(matrix.rankIndices.begin(), matrix.rankIndices.end(), [&](int i) { return m_ddp->ranks()[std::size_t(i)].rank == 0; })
+            - matrix.rankIndices.begin());
         for (std::size_t k = 0; k < 8; ++k) {
             const QStringList &row = sums.at(QStringLiteral("step %1").arg(k));
             QCOMPARE(row[2], QStringLiteral("1"));

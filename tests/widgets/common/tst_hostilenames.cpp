@@ -78,8 +78,7 @@ private slots:
         int seen = 0;
         QStringList unsafe;
         for (const QString &name : stats::reportNames()) {
-            std::optional<ResultTable> table = stats::isSessionReport(name) ? sessionReport(name, *m_session)
-                                                                            : stats::runReport(name, report);
+            std::optional<ResultTable> table = stats::isSessionReport(name) ? sessionReport(name, *m_session) : stats::runReport(name, report);
             if (!table)
                 continue;
             for (const bool readable : {false, true}) {

@@ -26,12 +26,14 @@ private slots:
         QSemaphore firstStarted, releaseFirst;
         std::atomic<bool> firstSawCancel{false};
         QList<int> delivered;
-        job.start([&](const JobToken &token) {
-            firstStarted.release();
-            releaseFirst.acquire();
-            firstSawCancel = token.isCancelled();
-            return 1;
-        }, [&](int v) { delivered << v; });
+        job.start(
+            [&](const JobToken &token) {
+                firstStarted.release();
+                releaseFirst.acquire();
+                firstSawCancel = token.isCancelled();
+                return 1;
+            },
+            [&](int v) { delivered << v; });
         firstStarted.acquire();
         // Replaced while it runs: start() returns without waiting for it
         // (it is blocked until released below: a wait would never end).
@@ -51,20 +53,24 @@ private slots:
         // The pool's only thread is busy: the requests below wait in its queue.
         QSemaphore blockerStarted, releaseBlocker;
         LatestJob<int> blocker(&owner);
-        blocker.start([&](const JobToken &) {
-            blockerStarted.release();
-            releaseBlocker.acquire();
-            return 0;
-        }, [](int) {});
+        blocker.start(
+            [&](const JobToken &) {
+                blockerStarted.release();
+                releaseBlocker.acquire();
+                return 0;
+            },
+            [](int) {});
         blockerStarted.acquire();
         LatestJob<int> job(&owner);
         std::atomic<int> ran{0};
         int delivered = -1;
         for (int i = 1; i <= 5; ++i)
-            job.start([&ran, i](const JobToken &) {
-                ++ran;
-                return i;
-            }, [&](int v) { delivered = v; });
+            job.start(
+                [&ran, i](const JobToken &) {
+                    ++ran;
+                    return i;
+                },
+                [&](int v) { delivered = v; });
         releaseBlocker.release();
         QTRY_COMPARE(delivered, 5);
         QThreadPool::globalInstance()->waitForDone();
@@ -79,15 +85,17 @@ private slots:
         LatestJob<int> job(&owner);
         QSemaphore started;
         std::atomic<bool> ranToTheEnd{false};
-        job.start([&](const JobToken &) {
-            started.release();
-            for (int i = 0; i < 600; ++i) { // 60 s unless stopped
-                throwIfCancelled();
-                QThread::msleep(100);
-            }
-            ranToTheEnd = true;
-            return 1;
-        }, [](int) {});
+        job.start(
+            [&](const JobToken &) {
+                started.release();
+                for (int i = 0; i < 600; ++i) { // 60 s unless stopped
+                    throwIfCancelled();
+                    QThread::msleep(100);
+                }
+                ranToTheEnd = true;
+                return 1;
+            },
+            [](int) {});
         started.acquire();
         int delivered = 0;
         job.start([](const JobToken &) { return 2; }, [&](int v) { delivered = v; });
@@ -103,10 +111,12 @@ private slots:
         LatestJob<int> job(&owner);
         QList<int> parts;
         bool done = false;
-        job.startStreaming([](const JobToken &, const auto &post) {
-            for (int i = 0; i < 100; ++i)
-                post(i);
-        }, [&](int part) { parts << part; }, [&] { done = true; });
+        job.startStreaming(
+            [](const JobToken &, const auto &post) {
+                for (int i = 0; i < 100; ++i)
+                    post(i);
+            },
+            [&](int part) { parts << part; }, [&] { done = true; });
         QTRY_VERIFY(done);
         QCOMPARE(parts.size(), 100);
         for (int i = 0; i < 100; ++i)
@@ -115,12 +125,14 @@ private slots:
         QSemaphore halfway, goOn;
         QList<int> first, second;
         bool firstDone = false, secondDone = false;
-        job.startStreaming([&](const JobToken &, const auto &post) {
-            post(1);
-            halfway.release();
-            goOn.acquire();
-            post(2);
-        }, [&](int part) { first << part; }, [&] { firstDone = true; });
+        job.startStreaming(
+            [&](const JobToken &, const auto &post) {
+                post(1);
+                halfway.release();
+                goOn.acquire();
+                post(2);
+            },
+            [&](int part) { first << part; }, [&] { firstDone = true; });
         halfway.acquire();
         job.startStreaming([](const JobToken &, const auto &post) { post(7); }, [&](int part) { second << part; }, [&] { secondDone = true; });
         goOn.release();
@@ -138,11 +150,13 @@ private slots:
         LatestJob<int> job(&owner);
         QList<int> progress;
         bool delivered = false;
-        job.start([](const JobToken &token) {
-            for (int p : {25, 50, 100})
-                token.setProgress(p);
-            return 7;
-        }, [&](int) { delivered = true; }, [&](int p) { progress << p; });
+        job.start(
+            [](const JobToken &token) {
+                for (int p : {25, 50, 100})
+                    token.setProgress(p);
+                return 7;
+            },
+            [&](int) { delivered = true; }, [&](int p) { progress << p; });
         QTRY_VERIFY(delivered);
         QVERIFY(!progress.isEmpty());
         QCOMPARE(progress.last(), 100);

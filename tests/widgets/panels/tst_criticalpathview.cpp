@@ -6,13 +6,13 @@
 #include "panels/resulttablemodel.h"
 #include "panels/statsdock.h"
 #include "panels/tablebox.h"
-#include "stats/ranks/collectives.h"
 #include "stats/criticalpath/criticalpathtables.h"
+#include "stats/ranks/collectives.h"
+#include "testdata.h"
 #include "theme/theme.h"
 #include "timeline/timelinecanvas.h"
 #include "timeline/timelineview.h"
 #include "timeline/zoomstate.h"
-#include "testdata.h"
 
 #include <QCheckBox>
 #include <QLabel>
@@ -37,9 +37,10 @@ private slots:
     {
         qRegisterMetaType<std::shared_ptr<const StepCriticalPath>>();
         QProcess gen;
-        gen.start(QStringLiteral(RANKSCOPE_TRACEGEN), {QStringLiteral("--format"), QStringLiteral("nsys"), QStringLiteral("--profile"), QStringLiteral("ddp"),
-                                                       QStringLiteral("--events"), QStringLiteral("200"), QStringLiteral("--ranks"), QStringLiteral("4"),
-                                                       QStringLiteral("--straggler"), QStringLiteral("2:3000:2"), m_dir.path()});
+        gen.start(QStringLiteral(RANKSCOPE_TRACEGEN),
+                  {QStringLiteral("--format"), QStringLiteral("nsys"), QStringLiteral("--profile"), QStringLiteral("ddp"), QStringLiteral("--events"),
+                   QStringLiteral("200"), QStringLiteral("--ranks"), QStringLiteral("4"), QStringLiteral("--straggler"), QStringLiteral("2:3000:2"),
+                   m_dir.path()});
         QVERIFY(gen.waitForFinished(60000));
         QCOMPARE(gen.exitCode(), 0);
         m_session = std::make_shared<const Session>(Session::load({m_dir.path()}));

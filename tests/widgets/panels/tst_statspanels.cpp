@@ -20,24 +20,24 @@
 #include "stats/reportcatalog.h"
 #include "testdata.h"
 
+#include "panels/chartfactory.h"
 #include <QAbstractItemModelTester>
-#include <cmath>
 #include <QComboBox>
 #include <QHeaderView>
 #include <QLabel>
 #include <QSignalSpy>
-#include <QTextDocument>
 #include <QSortFilterProxyModel>
 #include <QTabWidget>
 #include <QTableView>
-#include "panels/chartfactory.h"
+#include <QTextDocument>
+#include <cmath>
 
+#include <QScrollArea>
 #include <QtCharts/QAbstractBarSeries>
 #include <QtCharts/QCategoryAxis>
 #include <QtCharts/QChartView>
 #include <QtCharts/QScatterSeries>
 #include <QtCharts/QValueAxis>
-#include <QScrollArea>
 #include <QtTest>
 #include <map>
 
@@ -49,8 +49,7 @@ namespace {
 // Shares equal cell by cell, "nothing recorded" (NaN) included.
 bool sameShares(const std::vector<float> &a, const std::vector<float> &b)
 {
-    return std::equal(a.begin(), a.end(), b.begin(), b.end(),
-                      [](float x, float y) { return x == y || (std::isnan(x) && std::isnan(y)); });
+    return std::equal(a.begin(), a.end(), b.begin(), b.end(), [](float x, float y) { return x == y || (std::isnan(x) && std::isnan(y)); });
 }
 
 // The model's display text, row by row, as a CSV parser would read it.
@@ -201,10 +200,12 @@ private slots:
         QFETCH(QString, report);
         StatsDock dock;
         dock.setSession(m_slow);
-        const std::map<QString, TableBox *> boxes{
-            {QStringLiteral("cuda_gpu_kern_sum"), dock.summaries()->kernels()}, {QStringLiteral("cuda_api_sum"), dock.summaries()->api()},
-            {QStringLiteral("nvtx_sum"), dock.summaries()->nvtx()}, {QStringLiteral("osrt_sum"), dock.summaries()->osrt()},
-            {QStringLiteral("cuda_gpu_mem_size_sum"), dock.memcpy()->sizeTable()}, {QStringLiteral("cuda_gpu_mem_time_sum"), dock.memcpy()->timeTable()}};
+        const std::map<QString, TableBox *> boxes{{QStringLiteral("cuda_gpu_kern_sum"), dock.summaries()->kernels()},
+                                                  {QStringLiteral("cuda_api_sum"), dock.summaries()->api()},
+                                                  {QStringLiteral("nvtx_sum"), dock.summaries()->nvtx()},
+                                                  {QStringLiteral("osrt_sum"), dock.summaries()->osrt()},
+                                                  {QStringLiteral("cuda_gpu_mem_size_sum"), dock.memcpy()->sizeTable()},
+                                                  {QStringLiteral("cuda_gpu_mem_time_sum"), dock.memcpy()->timeTable()}};
         QCOMPARE(shown(boxes.at(report)->model()), parseCsv(readText(referenceCsv(QStringLiteral("slow_1gpu"), report))));
     }
 
@@ -387,8 +388,8 @@ private slots:
         QCOMPARE(inA, nsys.size());
         // The difference comes right after the name, whatever its length.
         const QHeaderView *header = compare->diffTable()->view()->horizontalHeader();
-        QCOMPARE(header->visualIndex(7), 1); // Delta (ns)
-        QCOMPARE(header->visualIndex(8), 2); // Ratio B/A
+        QCOMPARE(header->visualIndex(7), 1);  // Delta (ns)
+        QCOMPARE(header->visualIndex(8), 2);  // Ratio B/A
         QCOMPARE(header->visualIndex(11), 3); // Change
         // The same rank on both sides is no comparison.
         compare->setSides(2, 2);
@@ -444,7 +445,8 @@ private slots:
         QCOMPARE(mark.time, panel.gaps()[0].time);
         QVERIFY(!mark.event);
         QCOMPARE(mark.title, QStringLiteral("GPU gap"));
-        const auto cpu = std::find_if(mark.fields.begin(), mark.fields.end(), [](const auto &f) { return f.first == QLatin1String("CPU meanwhile"); });
+        const auto cpu =
+            std::find_if(mark.fields.begin(), mark.fields.end(), [](const auto &f) { return f.first == QLatin1String("CPU meanwhile"); });
         QVERIFY(cpu != mark.fields.end());
         QCOMPARE(cpu->second, gaps->data(gaps->index(0, 5)).toString());
     }
@@ -569,7 +571,8 @@ private slots:
         for (std::size_t k = 0; k < expected.steps.size(); ++k)
             ++slowest[expected.rankIndices[std::size_t(expected.spreadOf(k).slowestColumn)]];
         const auto most = std::max_element(slowest.begin(), slowest.end(), [](auto &a, auto &b) { return a.second < b.second; });
-        QVERIFY2(panel.note().contains(QStringLiteral("Rank %1 was the slowest in %2").arg(m_ddp->ranks()[std::size_t(most->first)].rank).arg(most->second)),
+        QVERIFY2(panel.note().contains(
+                     QStringLiteral("Rank %1 was the slowest in %2").arg(m_ddp->ranks()[std::size_t(most->first)].rank).arg(most->second)),
                  qPrintable(panel.note()));
         QVERIFY(qobject_cast<QChartView *>(panel.chart()));
         // Double-click: the step from its first start to its last end, on the timeline.
@@ -620,7 +623,8 @@ private slots:
         QCOMPARE(to.end, expected.binStart(101));
         // Waiting in collectives: the same rows, from the matched collectives.
         panel.heatmapMeasure()->setCurrentIndex(1);
-        const stats::RankTimeMap waits = stats::collectiveWaitMap(*m_ddp, stats::matchCollectives(*m_ddp, stats::KernelClassifier::rankscope()), stats::gpuActiveRange(*m_ddp), RanksPanel::kHeatmapBins);
+        const stats::RankTimeMap waits = stats::collectiveWaitMap(*m_ddp, stats::matchCollectives(*m_ddp, stats::KernelClassifier::rankscope()),
+                                                                  stats::gpuActiveRange(*m_ddp), RanksPanel::kHeatmapBins);
         QVERIFY(sameShares(heatmap->map().shares, waits.shares));
         // The scale tops out at the largest share, rounded up to 1, 2 or 5 x 10^k.
         float largest = 0.0f;
@@ -629,7 +633,8 @@ private slots:
         QVERIFY(heatmap->scaleTop() >= largest && (largest == 0.0f || heatmap->scaleTop() <= largest * 2.5f || heatmap->scaleTop() == 0.001f));
         // Busy without communication wait: the model's map, rows as before.
         panel.heatmapMeasure()->setCurrentIndex(2);
-        const stats::RankTimeMap busyLessWaits = stats::gpuBusyWithoutWaitMap(*m_ddp, stats::matchCollectives(*m_ddp, stats::KernelClassifier::rankscope()), stats::gpuActiveRange(*m_ddp), RanksPanel::kHeatmapBins);
+        const stats::RankTimeMap busyLessWaits = stats::gpuBusyWithoutWaitMap(
+            *m_ddp, stats::matchCollectives(*m_ddp, stats::KernelClassifier::rankscope()), stats::gpuActiveRange(*m_ddp), RanksPanel::kHeatmapBins);
         QVERIFY(sameShares(heatmap->map().shares, busyLessWaits.shares));
         panel.heatmapMeasure()->setCurrentIndex(1);
         // A range selection maps that range.
@@ -671,8 +676,7 @@ private slots:
         // SendRecvs and made rank 0 wait 10.9 ms; shaded is rank 1, the
         // cause, not rank 0, which waited most.
         CollectivesPanel panel;
-        panel.setSession(std::make_shared<const Session>(
-            Session::load({dataPath(QStringLiteral("third-party/nsys-ai/mfu_2gpu_before.sqlite"))})));
+        panel.setSession(std::make_shared<const Session>(Session::load({dataPath(QStringLiteral("third-party/nsys-ai/mfu_2gpu_before.sqlite"))})));
         const ResultTableModel *ranks = panel.ranksTable()->model();
         QAbstractItemModelTester tester(const_cast<ResultTableModel *>(ranks));
         QCOMPARE(ranks->rowCount(), 2);
@@ -689,8 +693,18 @@ private slots:
         const int skew = int(panel.instancesTable()->model()->table().headers.indexOf(QStringLiteral("Skew (ns)")));
         QVERIFY(skew >= 0);
         for (int r = 1; r < instancesView->rowCount(); ++r)
-            QVERIFY(instancesView->data(instancesView->index(r - 1, skew), Qt::ToolTipRole).toString().remove(QLatin1Char(',')).split(QLatin1Char(' ')).value(0).toLongLong()
-                    >= instancesView->data(instancesView->index(r, skew), Qt::ToolTipRole).toString().remove(QLatin1Char(',')).split(QLatin1Char(' ')).value(0).toLongLong());
+            QVERIFY(instancesView->data(instancesView->index(r - 1, skew), Qt::ToolTipRole)
+                        .toString()
+                        .remove(QLatin1Char(','))
+                        .split(QLatin1Char(' '))
+                        .value(0)
+                        .toLongLong()
+                    >= instancesView->data(instancesView->index(r, skew), Qt::ToolTipRole)
+                           .toString()
+                           .remove(QLatin1Char(','))
+                           .split(QLatin1Char(' '))
+                           .value(0)
+                           .toLongLong());
         QCOMPARE(panel.kindsTable()->model()->rowCount(), 1);
         QVERIFY(panel.instancesTable()->model()->rowCount() >= 30);
         QVERIFY(panel.notes().contains(QLatin1String("The trace names no process groups")));
@@ -772,7 +786,7 @@ private slots:
         dock.show();
         QVERIFY(QTest::qWaitForWindowExposed(&dock));
         QVERIFY(dock.diagnosis()->findingsTable()->model()->rowCount() > 0); // the current (first) tab
-        QCOMPARE(dock.memcpy()->sizeTable()->model()->rowCount(), 0);          // hidden tabs
+        QCOMPARE(dock.memcpy()->sizeTable()->model()->rowCount(), 0);        // hidden tabs
         QCOMPARE(dock.ranks()->table()->model()->rowCount(), 0);
         dock.showPanel(QStringLiteral("memcpy"));
         QVERIFY(dock.memcpy()->sizeTable()->model()->rowCount() > 0);
@@ -835,7 +849,8 @@ private slots:
         auto *x = qobject_cast<QCategoryAxis *>(scatter->chart()->axes(Qt::Horizontal).front());
         QVERIFY(x);
         const QString labels = x->categoriesLabels().join(QLatin1Char('|'));
-        QVERIFY2(labels.contains(QLatin1String("KiB")) && labels.contains(QLatin1String("MiB")) && !labels.contains(QLatin1Char('e')), qPrintable(labels));
+        QVERIFY2(labels.contains(QLatin1String("KiB")) && labels.contains(QLatin1String("MiB")) && !labels.contains(QLatin1Char('e')),
+                 qPrintable(labels));
         QColor pinned, pageable;
         for (QAbstractSeries *s : scatter->chart()->series()) {
             auto *points = qobject_cast<QScatterSeries *>(s);

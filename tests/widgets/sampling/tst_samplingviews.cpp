@@ -25,8 +25,14 @@ using namespace rankscope::test;
 
 namespace {
 
-QString saxpy() { return dataPath(QStringLiteral("third-party/pipit/saxpy-mpi-cuda_nsys_perlmutter0.sqlite")); }
-QString cloverleaf() { return dataPath(QStringLiteral("third-party/pipit/perlmutter-cloverleaf-cuda.sqlite")); }
+QString saxpy()
+{
+    return dataPath(QStringLiteral("third-party/pipit/saxpy-mpi-cuda_nsys_perlmutter0.sqlite"));
+}
+QString cloverleaf()
+{
+    return dataPath(QStringLiteral("third-party/pipit/perlmutter-cloverleaf-cuda.sqlite"));
+}
 
 void click(QWidget *w, QPoint pos, Qt::MouseButton button = Qt::LeftButton)
 {
@@ -143,7 +149,8 @@ private slots:
         panel.ensureComputed();
         QTemporaryDir dir;
         const QStringList written = panel.exportAll(dir.path());
-        for (const QString &name : {QStringLiteral("cpu_sampling_flat"), QStringLiteral("cpu_sampling_top_down"), QStringLiteral("cpu_sampling_bottom_up")})
+        for (const QString &name :
+             {QStringLiteral("cpu_sampling_flat"), QStringLiteral("cpu_sampling_top_down"), QStringLiteral("cpu_sampling_bottom_up")})
             QVERIFY2(written.contains(dir.filePath(name + QStringLiteral(".csv"))), qPrintable(written.join(QLatin1Char(' '))));
         const stats::SamplingProfile profile = stats::samplingProfile(*m_saxpy->ranks()[0].report);
         QCOMPARE(readText(dir.filePath(QStringLiteral("cpu_sampling_flat.csv"))), stats::samplingFlatTable(profile).toCsv());
@@ -200,7 +207,8 @@ private slots:
         // Hovering it shows its backtrace.
         const QString tip = canvas->input()->tooltipAt(pos);
         QVERIFY2(tip.startsWith(QStringLiteral("CPU sample at ")), qPrintable(tip));
-        QVERIFY2(tip.contains(QStringLiteral("#0 ") + frameText(r, r.sampling.frames[r.sampling.callchain(sample.callchain).front()])), qPrintable(tip));
+        QVERIFY2(tip.contains(QStringLiteral("#0 ") + frameText(r, r.sampling.frames[r.sampling.callchain(sample.callchain).front()])),
+                 qPrintable(tip));
         QSignalSpy chosen(canvas, &TimelineCanvas::sampleChosen);
         click(canvas->viewport(), pos);
         QCOMPARE(chosen.size(), 1);

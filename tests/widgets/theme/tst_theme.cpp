@@ -35,8 +35,7 @@ private slots:
         QCOMPARE(theme.labelText(), palette.color(QPalette::WindowText));
         QCOMPARE(theme.selectionShade(50).alpha(), 50);
         // The standout cell (worst rank) keeps the palette's text readable.
-        QVERIFY2(contrast(theme.standoutCellBackground(), palette.color(QPalette::Text)) > 0.3,
-                 qPrintable(theme.standoutCellBackground().name()));
+        QVERIFY2(contrast(theme.standoutCellBackground(), palette.color(QPalette::Text)) > 0.3, qPrintable(theme.standoutCellBackground().name()));
         QVERIFY(theme.standoutCellBackground() != theme.canvasBackground());
         QVERIFY(contrast(theme.adviceBackground(), theme.adviceText()) > 0.4);
         QCOMPARE(theme.adviceBackground().lightnessF() < 0.5, dark);
@@ -77,8 +76,8 @@ private slots:
     }
     void textIsReadableOnEveryKindColour()
     {
-        for (TrackKind kind : {TrackKind::OsRuntime, TrackKind::CudaApi, TrackKind::Nvtx, TrackKind::Kernel, TrackKind::Memcpy,
-                               TrackKind::Memset, TrackKind::Sync, TrackKind::NvtxGpuProjection, TrackKind::NcclKernels}) {
+        for (TrackKind kind : {TrackKind::OsRuntime, TrackKind::CudaApi, TrackKind::Nvtx, TrackKind::Kernel, TrackKind::Memcpy, TrackKind::Memset,
+                               TrackKind::Sync, TrackKind::NvtxGpuProjection, TrackKind::NcclKernels}) {
             const QColor c = Theme::kindColor(kind);
             QVERIFY(contrast(c, Theme::textColorOn(c)) > 0.4);
         }

@@ -44,7 +44,8 @@ private slots:
         QVERIFY(!report.gpuBusy.empty());
         std::vector<std::uint32_t> gpuTracks;
         for (std::uint32_t t = 0; t < report.tracks.size(); ++t)
-            if (report.tracks[t].kind == TrackKind::Kernel || report.tracks[t].kind == TrackKind::Memcpy || report.tracks[t].kind == TrackKind::Memset)
+            if (report.tracks[t].kind == TrackKind::Kernel || report.tracks[t].kind == TrackKind::Memcpy
+                || report.tracks[t].kind == TrackKind::Memset)
                 gpuTracks.push_back(t);
         CollapsedBusy busy(report, gpuTracks);
         const SliceTrack &before = busy.runs();

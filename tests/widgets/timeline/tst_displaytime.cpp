@@ -91,8 +91,8 @@ private slots:
         QVERIFY(stepA && stepB);
         QCOMPARE(canvas->displayedTime(*stepB).start, canvas->displayedTime(*stepA).start); // B's step drawn over A's
         QCOMPARE(canvas->displayedTime(*stepB).end, canvas->displayedTime(*stepA).end);
-        QCOMPARE(both->sessionTime(*stepB).duration(), TimeNs(18549113));    // its own time unchanged (JSON dur 18549.113 µs)
-        canvas->selectEvent(stepB, true); // unfolds its process, scrolls it into view
+        QCOMPARE(both->sessionTime(*stepB).duration(), TimeNs(18549113)); // its own time unchanged (JSON dur 18549.113 µs)
+        canvas->selectEvent(stepB, true);                                 // unfolds its process, scrolls it into view
         const int row = canvas->rows().rowOf(1, stepB->track);
         const TimeScale s = canvas->scale();
         const TimeRange a = both->sessionTime(*stepA);

@@ -98,10 +98,10 @@ private slots:
         // The bars stand on row 28 (the area's bottom less 2); the span is 25 px.
         const QRgb red = QColor(Qt::red).rgb();
         QCOMPARE(image.pixel(10, 27), red);
-        QCOMPARE(image.pixel(11, 3), red);       // full: 25 px, rows 3 to 27
+        QCOMPARE(image.pixel(11, 3), red); // full: 25 px, rows 3 to 27
         QCOMPARE(image.pixel(11, 2), kBackground);
         QCOMPARE(image.pixel(12, 27), kBackground); // idle
-        QCOMPARE(image.pixel(13, 15), red);       // half: 13 px, rows 15 to 27
+        QCOMPARE(image.pixel(13, 15), red);         // half: 13 px, rows 15 to 27
         QCOMPARE(image.pixel(13, 14), kBackground);
         QCOMPARE(image.pixel(9, 27), kBackground); // nothing left of the area
     }
@@ -125,9 +125,9 @@ private slots:
         QCOMPARE(image.pixel(11, 5), fill);
         QCOMPARE(image.pixel(11, 4), kBackground);
         QCOMPARE(image.pixel(12, 32), kBackground); // no sample in that column
-        QCOMPARE(image.pixel(13, 19), fill);         // half: 14 px, rows 19 to 32
+        QCOMPARE(image.pixel(13, 19), fill);        // half: 14 px, rows 19 to 32
         QCOMPARE(image.pixel(13, 18), kBackground);
-        QCOMPARE(image.pixel(10, 32), kBackground);  // 0: no bar
+        QCOMPARE(image.pixel(10, 32), kBackground); // 0: no bar
 
         // A counter that never leaves 0 says so instead of a flat chart.
         RowGeometry zero;
@@ -189,7 +189,7 @@ private slots:
         const int top = area.laneTop(1);
         QCOMPARE(top, 10 + FrameGeometry::kLaneTopMargin + TimelineRows::kLaneHeight);
         const QRgb colour = colors.color(report, *nvtx, 0).rgb();
-        QCOMPARE(image.pixel(20 + 5, top), colour);  // x from the area's left
+        QCOMPARE(image.pixel(20 + 5, top), colour);          // x from the area's left
         QCOMPARE(image.pixel(20 + 5, top - 1), kBackground); // lane 0 is empty
         QCOMPARE(image.pixel(20 + 104, top + TimelineRows::kLaneHeight - 3), colour);
         QCOMPARE(image.pixel(20 + 106, top), kBackground);

@@ -73,12 +73,12 @@ private slots:
     {
         SliceTrack t;
         const TimeNs opCount = 100000;
-        t.append(0, opCount * 100, 1, 0);               // step, depth 0
-        t.append(0, opCount * 50, 2, 0);                // forward, depth 1
-        t.append(opCount * 50, opCount * 100, 3, 0);    // backward, depth 1
+        t.append(0, opCount * 100, 1, 0);            // step, depth 0
+        t.append(0, opCount * 50, 2, 0);             // forward, depth 1
+        t.append(opCount * 50, opCount * 100, 3, 0); // backward, depth 1
         for (TimeNs i = 0; i < opCount; ++i)
-            t.append(i * 100, i * 100 + 80, 4, 0);      // ops, depth 2 (80 % busy)
-        t.append(10, 20, 5, 0);                          // one tiny op's child, depth 3
+            t.append(i * 100, i * 100 + 80, 4, 0); // ops, depth 2 (80 % busy)
+        t.append(10, 20, 5, 0);                    // one tiny op's child, depth 3
         t.finalize();
         QCOMPARE(t.maxDepth(), std::uint16_t(3));
         std::vector<SliceRect> out;
@@ -92,7 +92,7 @@ private slots:
         QCOMPARE(countPerLane[0], std::uint64_t(1));
         QCOMPARE(countPerLane[1], std::uint64_t(2));
         QCOMPARE(countPerLane[2], std::uint64_t(opCount));
-        QCOMPARE(countPerLane[3], std::uint64_t(1));  // few events: drawn as themselves
+        QCOMPARE(countPerLane[3], std::uint64_t(1)); // few events: drawn as themselves
         QVERIFY(std::abs(coveredPerLane[2] / 1000.0 - 0.8) < 0.02);
         QVERIFY(coveredPerLane[1] > 999.0);
         // The two depth-1 ranges are drawn as themselves, with their names.
@@ -120,10 +120,10 @@ private slots:
     void aLongRangeOpenAtTheLeftEdgeIsDrawnAsItself()
     {
         SliceTrack t;
-        t.append(0, 20000000, 1, 0);                 // parent, depth 0
-        t.append(10000000, 13000000, 2, 0);          // the long range, depth 1
+        t.append(0, 20000000, 1, 0);        // parent, depth 0
+        t.append(10000000, 13000000, 2, 0); // the long range, depth 1
         for (TimeNs s = 13000000; s < 16000000; s += 100)
-            t.append(s, s + 60, 3, 0);               // 30,000 short ones after it, depth 1
+            t.append(s, s + 60, 3, 0); // 30,000 short ones after it, depth 1
         t.finalize();
         std::vector<SliceRect> out;
         buildSliceGeometry({&t, 0, 0, false, 0}, TimeScale::fit({12000000, 16000000}, 1000), 1000, out);
@@ -134,7 +134,7 @@ private slots:
         QVERIFY(longOne);
         QVERIFY(longOne->x0 <= 0.0f);
         QCOMPARE(longOne->x1, 250.0f); // 13 ms is a quarter of the way across
-        QVERIFY(out.size() < 2100);     // the short ones from summaries
+        QVERIFY(out.size() < 2100);    // the short ones from summaries
     }
 
     // Zoomed out, a long range that starts in the pixel where short ones
@@ -144,8 +144,8 @@ private slots:
     {
         SliceTrack t;
         for (TimeNs s = 0; s < 3000000; s += 100)
-            t.append(s, s + 60, 3, 0);               // 30,000 short ones, depth 0
-        t.append(3000010, 3813000000, 2, 0);         // then an 813 ms range, depth 0
+            t.append(s, s + 60, 3, 0);       // 30,000 short ones, depth 0
+        t.append(3000010, 3813000000, 2, 0); // then an 813 ms range, depth 0
         t.finalize();
         std::vector<SliceRect> out;
         buildSliceGeometry({&t, 0, 0, false, 0}, TimeScale::fit({0, 3900000000}, 1250), 1250, out);

@@ -3,10 +3,10 @@
 #include "core/units.h"
 #include "load/derivedtracks.h"
 #include "session/eventlinks.h"
-#include "timeline/timelineinput.h"
 #include "session/session.h"
 #include "testdata.h"
 #include "timeline/timelinecanvas.h"
+#include "timeline/timelineinput.h"
 #include "timeline/timelineview.h"
 #include "timeline/zoomstate.h"
 
@@ -193,7 +193,7 @@ private slots:
         const double drawn = drawnBusy();
         QVERIFY2(std::abs(drawn / double(busy) - 1.0) < 0.01, qPrintable(QStringLiteral("%1 vs %2").arg(drawn).arg(busy)));
         for (const TimeRange range : {TimeRange{kCopyStart - kCopyDuration, kCopyStart + 2 * kCopyDuration}, // ~900 ns per pixel
-                                      TimeRange{kCopyStart - 1000, kCopyStart + 1000}}) {                  // ~2
+                                      TimeRange{kCopyStart - 1000, kCopyStart + 1000}}) {                    // ~2
             zoom()->show(range);
             canvas()->rowsChanged();
             const double drawnAroundCopy = drawnBusy();
@@ -268,8 +268,8 @@ private slots:
             const std::vector<SliceRect> &p = progressive.at(g.row);
             QCOMPARE(p.size(), g.rects.size());
             for (std::size_t i = 0; i < p.size(); ++i)
-                QVERIFY(p[i].x0 == g.rects[i].x0 && p[i].x1 == g.rects[i].x1 && p[i].lane == g.rects[i].lane
-                        && p[i].event == g.rects[i].event && p[i].count == g.rects[i].count);
+                QVERIFY(p[i].x0 == g.rects[i].x0 && p[i].x1 == g.rects[i].x1 && p[i].lane == g.rects[i].lane && p[i].event == g.rects[i].event
+                        && p[i].count == g.rects[i].count);
         }
         bar->setValue(0);
         m_view->resize(1200, 800);
@@ -311,7 +311,8 @@ private slots:
             }
             c->rowsChanged();
             QCoreApplication::processEvents();
-            QVERIFY2(bar->maximum() > 0, qPrintable(QStringLiteral("rows %1 px, view %2 px").arg(c->rows().totalHeight()).arg(c->viewport()->height())));
+            QVERIFY2(bar->maximum() > 0,
+                     qPrintable(QStringLiteral("rows %1 px, view %2 px").arg(c->rows().totalHeight()).arg(c->viewport()->height())));
             view.zoom()->fit();
             bar->setValue(0);
             c->rowsChanged(); // a new view: built in the frame
@@ -361,8 +362,8 @@ private slots:
                 if (g.pending && !g.rects.empty()) {
                     ++standIns;
                     const SliceRect &r = g.rects.front();
-                    const QPoint inside(c->labelWidth() + int((r.x0 + r.x1) / 2), g.top + FrameGeometry::kLaneTopMargin
-                                                                                     + r.lane * TimelineRows::kLaneHeight + 2);
+                    const QPoint inside(c->labelWidth() + int((r.x0 + r.x1) / 2),
+                                        g.top + FrameGeometry::kLaneTopMargin + r.lane * TimelineRows::kLaneHeight + 2);
                     QVERIFY(!c->eventAt(inside));
                 }
             QVERIFY(standIns > 0);

@@ -40,7 +40,8 @@ private slots:
         QCOMPARE(fittedLabel(rank0, metrics, 10000), full);
         const int withoutGpu = metrics.horizontalAdvance(QStringLiteral("Rank 0 · vm · ddp4_rank0.sqlite · NVI…"));
         const QString narrower = fittedLabel(rank0, metrics, withoutGpu);
-        QVERIFY2(narrower.startsWith(QStringLiteral("Rank 0 · vm · ddp4_rank0.sqlite")) && !narrower.contains(QLatin1String("H100")), qPrintable(narrower));
+        QVERIFY2(narrower.startsWith(QStringLiteral("Rank 0 · vm · ddp4_rank0.sqlite")) && !narrower.contains(QLatin1String("H100")),
+                 qPrintable(narrower));
         QVERIFY(metrics.horizontalAdvance(narrower) <= withoutGpu);
         const int fileOnly = metrics.horizontalAdvance(QStringLiteral("Rank 0 · ddp4_rank0.sqlite"));
         const QString narrow = fittedLabel(rank0, metrics, fileOnly);
@@ -139,8 +140,7 @@ private slots:
         rows.showOnly(RowFilter::GpuRows);
         for (int r : rows.shownRows()) {
             const TimelineRow &row = rows.rows()[std::size_t(r)];
-            QVERIFY2(row.kind == TimelineRow::Kind::Group ? !row.label.startsWith(QLatin1String("python3")) : row.onGpu,
-                     qPrintable(row.label));
+            QVERIFY2(row.kind == TimelineRow::Kind::Group ? !row.label.startsWith(QLatin1String("python3")) : row.onGpu, qPrintable(row.label));
         }
         QVERIFY(shownLabels(rows).contains(QStringLiteral("All streams")));
         QVERIFY(!shownLabels(rows).contains(QStringLiteral("python3 [1359] · NVTX")));
@@ -184,9 +184,8 @@ private slots:
     {
         auto report = std::make_shared<Report>();
         report->filePath = QStringLiteral("counters.json");
-        for (const auto &[name, top] : std::vector<std::pair<QString, double>>{{QStringLiteral("SM active"), 0.0},
-                                                                           {QStringLiteral("Memory in use"), 5.0},
-                                                                           {QStringLiteral("NVLink TX"), 0.0}}) {
+        for (const auto &[name, top] : std::vector<std::pair<QString, double>>{
+                 {QStringLiteral("SM active"), 0.0}, {QStringLiteral("Memory in use"), 5.0}, {QStringLiteral("NVLink TX"), 0.0}}) {
             CounterTrack c;
             c.name = name;
             c.time = {0, 10, 20};

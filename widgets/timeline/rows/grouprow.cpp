@@ -28,7 +28,8 @@ void GroupRowItem::build(RowFrame &frame, RowGeometry &g, const TimelineRow &r) 
     // Waits at collectives left out of a rank's GPU work when asked.
     const auto &waits = state.communicationWaits;
     if (added && std::size_t(r.rank) < waits.size() && !waits[std::size_t(r.rank)].empty()
-        && std::any_of(r.summaryTracks.begin(), r.summaryTracks.end(), [&](std::uint32_t t) { return entry.report->tracks[t].kind == TrackKind::Kernel; })) {
+        && std::any_of(r.summaryTracks.begin(), r.summaryTracks.end(),
+                       [&](std::uint32_t t) { return entry.report->tracks[t].kind == TrackKind::Kernel; })) {
         std::vector<stats::Interval> reportTime = waits[std::size_t(r.rank)];
         for (stats::Interval &w : reportTime) {
             w.first -= entry.sessionOffset;

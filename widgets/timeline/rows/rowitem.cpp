@@ -1,10 +1,10 @@
 #include "timeline/rows/rowitem.h"
 
+#include "theme/theme.h"
 #include "timeline/rows/counterrow.h"
 #include "timeline/rows/grouprow.h"
 #include "timeline/rows/samplesrow.h"
 #include "timeline/rows/slicerow.h"
-#include "theme/theme.h"
 #include "timeline/timelinecanvas.h"
 
 #include <QPainter>
@@ -18,10 +18,14 @@ const RowItem &rowItem(TimelineRow::Kind kind)
     static const CounterRowItem counter;
     static const SamplesRowItem samples;
     switch (kind) { // -Wswitch names a kind left out here
-    case TimelineRow::Kind::Group: return group;
-    case TimelineRow::Kind::Slices: return slices;
-    case TimelineRow::Kind::Counter: return counter;
-    case TimelineRow::Kind::Samples: return samples;
+    case TimelineRow::Kind::Group:
+        return group;
+    case TimelineRow::Kind::Slices:
+        return slices;
+    case TimelineRow::Kind::Counter:
+        return counter;
+    case TimelineRow::Kind::Samples:
+        return samples;
     }
     return slices;
 }
@@ -71,8 +75,6 @@ RowChoice RowItem::choiceAt(const TimelineCanvas &canvas, const FrameGeometry::H
     return {EventLocation{row.rank, row.tracks[hit.rect->trackSlot], hit.rect->event}, std::nullopt};
 }
 
-void RowItem::addToArea(const Session &, const TimelineRow &, AreaContents &) const
-{
-}
+void RowItem::addToArea(const Session &, const TimelineRow &, AreaContents &) const { }
 
 } // namespace rankscope

@@ -113,7 +113,7 @@ struct RowPaint {
 
 // Where a row's label goes in the label column.
 struct RowLabel {
-    QRect rect;       // after the indent, the text's room
+    QRect rect; // after the indent, the text's room
     bool pinned = false;
     QString pinnedText; // a pinned row says whose it is ("Rank 0 / GPU 0 / Stream 7")
 };

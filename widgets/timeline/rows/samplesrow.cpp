@@ -43,15 +43,16 @@ void SamplesRowItem::build(RowFrame &frame, RowGeometry &g, const TimelineRow &r
         if (last == it)
             continue;
         g.sampleCount[std::size_t(x)] = std::uint32_t(last - it);
-        const auto markedOne = marked ? std::find_if(it, last, [&](const CpuSample &s) { return s.callchain < marked->size() && (*marked)[s.callchain]; })
-                                      : last;
+        const auto markedOne =
+            marked ? std::find_if(it, last, [&](const CpuSample &s) { return s.callchain < marked->size() && (*marked)[s.callchain]; }) : last;
         if (markedOne != last) {
             g.sampleColor[std::size_t(x)] = markedColor;
         } else if (state.sampleColoring == SampleColoring::ByThreadState) {
             g.sampleColor[std::size_t(x)] = Theme::threadStateColor(it->threadState).rgb();
         } else {
             const auto frames = sampling.callchain(it->callchain);
-            g.sampleColor[std::size_t(x)] = Theme::moduleColor(frames.empty() ? std::string_view() : report.strings.view(sampling.frames[frames.front()].module)).rgb();
+            g.sampleColor[std::size_t(x)] =
+                Theme::moduleColor(frames.empty() ? std::string_view() : report.strings.view(sampling.frames[frames.front()].module)).rgb();
         }
         it = last;
     }
@@ -85,7 +86,8 @@ QString SamplesRowItem::tooltip(const TimelineCanvas &canvas, const FrameGeometr
         return row.label;
     const EventDetails d = describeSample(*canvas.session(), *sample);
     const Report &report = *canvas.session()->ranks()[std::size_t(sample->rank)].report;
-    QString text = QStringLiteral("CPU sample at %1 · %2").arg(d.fields.front().value, threadStateName(report.sampling.samples[sample->sample].threadState));
+    QString text =
+        QStringLiteral("CPU sample at %1 · %2").arg(d.fields.front().value, threadStateName(report.sampling.samples[sample->sample].threadState));
     const QStringList frames = backtraceLines(report, report.sampling.samples[sample->sample].callchain);
     text += frames.isEmpty() ? QStringLiteral("\nno backtrace recorded") : QLatin1Char('\n') + frames.join(QLatin1Char('\n'));
     return text;

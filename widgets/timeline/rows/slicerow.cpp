@@ -115,7 +115,8 @@ QString SliceRowItem::tooltip(const TimelineCanvas &canvas, const FrameGeometry:
     if (r.isMerged()) {
         QString text = QStringLiteral("%1 events merged (%2% busy)").arg(r.count).arg(int(std::round(r.coverage * 100)));
         if (r.event != SliceRect::kNoEvent)
-            text += QStringLiteral("\nlongest: %1, %2").arg(report.strings.string(track.slices.name(r.event)), formatDuration(track.slices.duration(r.event)));
+            text += QStringLiteral("\nlongest: %1, %2")
+                        .arg(report.strings.string(track.slices.name(r.event)), formatDuration(track.slices.duration(r.event)));
         return text;
     }
     QString text = report.strings.string(track.slices.name(r.event)).left(300) + QLatin1Char('\n') + formatDuration(track.slices.duration(r.event));
@@ -124,7 +125,8 @@ QString SliceRowItem::tooltip(const TimelineCanvas &canvas, const FrameGeometry:
             text += QLatin1Char('\n') + call;
     if (track.kind == TrackKind::Memcpy) {
         const MemcpyRecord &m = report.memcpys[track.slices.payload(r.event)];
-        text += QStringLiteral("\n%1, %2 → %3").arg(formatBytes(m.bytes), report.memoryKindLabel(int(m.srcKind)), report.memoryKindLabel(int(m.dstKind)));
+        text +=
+            QStringLiteral("\n%1, %2 → %3").arg(formatBytes(m.bytes), report.memoryKindLabel(int(m.srcKind)), report.memoryKindLabel(int(m.dstKind)));
     }
     return text;
 }

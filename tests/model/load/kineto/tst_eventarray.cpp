@@ -36,9 +36,11 @@ QByteArray describe(const KinetoEvent &e)
     d.append(e.ph).append('|');
     for (std::string_view v : {e.cat, e.name, e.pidText, e.tidText, e.argName, e.collectiveName, e.dtype, e.processGroupName, e.processGroupRanks})
         text(v);
-    for (std::int64_t v : {e.pid, e.tid, e.tsNs, e.durNs, e.id, e.externalId, e.correlation, e.device, e.stream, e.registers,
-                           e.sharedMemory, e.bytes, e.totalAllocated, e.totalReserved, e.deviceType, e.deviceId, e.inNelems,
-                           e.outNelems, e.groupSize, e.seq, e.rank, e.p2pSrc, e.p2pDst})
+    for (std::int64_t v : {e.pid,          e.tid,         e.tsNs,           e.durNs,         e.id,
+                           e.externalId,   e.correlation, e.device,         e.stream,        e.registers,
+                           e.sharedMemory, e.bytes,       e.totalAllocated, e.totalReserved, e.deviceType,
+                           e.deviceId,     e.inNelems,    e.outNelems,      e.groupSize,     e.seq,
+                           e.rank,         e.p2pSrc,      e.p2pDst})
         number(v);
     for (int i = 0; i < 3; ++i) {
         number(e.grid[i]);
@@ -55,20 +57,22 @@ struct Parsed {
     QByteArrayList events;
 };
 
-Parsed parse(const QByteArray &text, std::size_t partBytes, const std::function<bool()> &cancelled = [] { return false; })
+Parsed parse(
+    const QByteArray &text, std::size_t partBytes, const std::function<bool()> &cancelled = [] { return false; })
 {
     ByteBuffer json;
     fill(json, text);
     Parsed p;
-    p.error = parseTrace(json, p.header, [&](const KinetoEvent &e) { p.events << describe(e); }, cancelled, partBytes);
+    p.error = parseTrace(
+        json, p.header, [&](const KinetoEvent &e) { p.events << describe(e); }, cancelled, partBytes);
     return p;
 }
 
 QByteArray headerOf(const TraceHeader &h)
 {
     QByteArray d = QByteArray::number(h.baseTimeNanoseconds.value_or(-1)) + "|" + QByteArray::number(h.rank.value_or(-1)) + "|"
-                   + QByteArray::number(h.worldSize.value_or(-1)) + "|" + QByteArray::fromStdString(h.backend) + "|"
-                   + QByteArray::number(h.bareArray) + QByteArray::number(h.hasTraceEvents);
+                   + QByteArray::number(h.worldSize.value_or(-1)) + "|" + QByteArray::fromStdString(h.backend) + "|" + QByteArray::number(h.bareArray)
+                   + QByteArray::number(h.hasTraceEvents);
     for (const ProcessGroup &pg : h.processGroups)
         d += "|" + QByteArray::fromStdString(pg.name + pg.description + pg.ranks) + QByteArray::number(pg.size);
     for (const DeviceProperties &dev : h.devices)
@@ -86,13 +90,15 @@ private slots:
     {
         QTest::addColumn<QByteArray>("json");
         QTest::addColumn<QByteArrayList>("events"); // the events it holds, as written
-        const QByteArray a = "{\"name\": \"a, [b] {c}\", \"ph\": \"X\"}", b = "{\"name\": \"q\\\"],[{\\\"\", \"args\": {\"l\": [[1, 2], {\"x\": [3]}]}}",
+        const QByteArray a = "{\"name\": \"a, [b] {c}\", \"ph\": \"X\"}",
+                         b = "{\"name\": \"q\\\"],[{\\\"\", \"args\": {\"l\": [[1, 2], {\"x\": [3]}]}}",
                          c = "{\"name\": \"ends in a backslash \\\\\", \"ph\": \"i\"}", d = "{\"cat\": \"}]\"}";
         QTest::newRow("object") << QByteArray("{\"schemaVersion\": 1, \"traceEvents\": [" + a + ",\n  " + b + "," + c + "," + d + "], \"x\": [1,2]}")
                                 << QByteArrayList{a, b, c, d};
         QTest::newRow("bare array") << QByteArray(" [" + a + "," + b + "]") << QByteArrayList{a, b};
         QTest::newRow("keys before and after, strings named traceEvents")
-            << QByteArray("{\"k\": \"traceEvents\", \"deviceProperties\": [{\"id\": 0}], \"traceEvents\": [" + c + "," + d + "], \"distributedInfo\": {\"rank\": 1}}")
+            << QByteArray("{\"k\": \"traceEvents\", \"deviceProperties\": [{\"id\": 0}], \"traceEvents\": [" + c + "," + d
+                          + "], \"distributedInfo\": {\"rank\": 1}}")
             << QByteArrayList{c, d};
         QTest::newRow("two arrays") << QByteArray("{\"traceEvents\": [" + a + "], \"traceEvents\": [" + b + "]}") << QByteArrayList{a, b};
         QTest::newRow("an empty array") << QByteArray("{\"traceEvents\": []}") << QByteArrayList{};
@@ -153,10 +159,16 @@ private slots:
         };
         for (const std::size_t partBytes : {std::size_t(1), std::size_t(40)}) {
             std::vector<EventPart> whole;
-            const EventArrayScan wholeScan = scanEventArrays(text, partBytes, [&](EventPart p) { whole.push_back(p); return true; });
+            const EventArrayScan wholeScan = scanEventArrays(text, partBytes, [&](EventPart p) {
+                whole.push_back(p);
+                return true;
+            });
             for (const std::size_t piece : {std::size_t(1), std::size_t(2), std::size_t(3), std::size_t(7)}) {
                 std::vector<EventPart> fed;
-                EventArrayScanner scanner(partBytes, [&](EventPart p) { fed.push_back(p); return true; });
+                EventArrayScanner scanner(partBytes, [&](EventPart p) {
+                    fed.push_back(p);
+                    return true;
+                });
                 for (std::size_t at = 0; at < text.size(); at += piece)
                     QVERIFY(scanner.feed(text.substr(at, piece)));
                 scanner.finish();
@@ -185,10 +197,13 @@ private slots:
         TextSource source(file);
         QVERIFY(source.isGzip());
         Parsed streamed;
-        streamed.error = parseTrace(source, streamed.header, [&](const KinetoEvent &e) {
-            streamed.events << describe(e);
-            mostHeld = std::max(mostHeld, ByteBuffer::liveBytes() - before);
-        }, [] { return false; }, kPartBytes);
+        streamed.error = parseTrace(
+            source, streamed.header,
+            [&](const KinetoEvent &e) {
+                streamed.events << describe(e);
+                mostHeld = std::max(mostHeld, ByteBuffer::liveBytes() - before);
+            },
+            [] { return false; }, kPartBytes);
         QVERIFY2(!streamed.error, qPrintable(streamed.error ? streamed.error->message : QString()));
         QCOMPARE(streamed.events, parsedWhole.events);
         QCOMPARE(headerOf(streamed.header), headerOf(parsedWhole.header));
@@ -210,9 +225,11 @@ private slots:
         out.close();
         TextSource source(cut);
         Parsed p;
-        p.error = parseTrace(source, p.header, [&](const KinetoEvent &e) { p.events << describe(e); }, [] { return false; }, 16 << 10);
+        p.error = parseTrace(
+            source, p.header, [&](const KinetoEvent &e) { p.events << describe(e); }, [] { return false; }, 16 << 10);
         QVERIFY(p.error && p.error->readFailure);
-        QVERIFY2(p.error->message.startsWith(QLatin1String("truncated gzip data: the stream ends at compressed byte ")), qPrintable(p.error->message));
+        QVERIFY2(p.error->message.startsWith(QLatin1String("truncated gzip data: the stream ends at compressed byte ")),
+                 qPrintable(p.error->message));
         QVERIFY(!p.events.isEmpty()); // the parts before the cut were read
     }
 
@@ -260,8 +277,8 @@ private slots:
     void partsParseAsTheWhole_data()
     {
         QTest::addColumn<QString>("file");
-        for (const char *f : {"kineto/ddp_gloo_rank0.pt.trace.json.gz", "kineto/fast_rank0.pt.trace.json.gz",
-                              "kineto/slow_rank0.pt.trace.json.gz", "kineto/variants/nccl_rank1.json", "kineto/variants/old_bare_array.json"})
+        for (const char *f : {"kineto/ddp_gloo_rank0.pt.trace.json.gz", "kineto/fast_rank0.pt.trace.json.gz", "kineto/slow_rank0.pt.trace.json.gz",
+                              "kineto/variants/nccl_rank1.json", "kineto/variants/old_bare_array.json"})
             QTest::newRow(f) << dataPath(QString::fromLatin1(f));
     }
     void partsParseAsTheWhole()
@@ -287,7 +304,8 @@ private slots:
     {
         QByteArray events;
         for (int i = 0; i < 20000; ++i)
-            events += QByteArray(i ? "," : "") + "{\"ph\": \"X\", \"name\": \"op\", \"pid\": 1, \"tid\": 1, \"ts\": " + QByteArray::number(i) + ", \"dur\": 1}";
+            events += QByteArray(i ? "," : "") + "{\"ph\": \"X\", \"name\": \"op\", \"pid\": 1, \"tid\": 1, \"ts\": " + QByteArray::number(i)
+                      + ", \"dur\": 1}";
         const QByteArray json = "{\"traceEvents\": [" + events + "]}";
         const Parsed cancelled = parse(json, 4096, [] { return true; });
         QVERIFY(cancelled.error && cancelled.error->cancelled);

@@ -18,11 +18,17 @@ namespace {
 
 // The 2020 form: a bare array, capitalised categories, integer µs since the
 // epoch, string pids/tids, async_cpu_to_gpu flows, no metadata events.
-QString oldTrace() { return dataPath(QStringLiteral("kineto/variants/old_bare_array.json")); }
+QString oldTrace()
+{
+    return dataPath(QStringLiteral("kineto/variants/old_bare_array.json"));
+}
 
 // A rank of an NCCL job: collective arguments on the NCCL kernel, two
 // profiler steps, fractional µs relative to baseTimeNanoseconds.
-QByteArray ncclTrace() { return readText(dataPath(QStringLiteral("kineto/variants/nccl_rank1.json"))).toUtf8(); }
+QByteArray ncclTrace()
+{
+    return readText(dataPath(QStringLiteral("kineto/variants/nccl_rank1.json"))).toUtf8();
+}
 
 } // namespace
 
@@ -61,7 +67,8 @@ private slots:
         json.commit(std::size_t(text.size()));
         kineto::TraceHeader header;
         std::size_t seen = 0;
-        const auto error = kineto::parseTrace(json, header, [&](const kineto::KinetoEvent &) { ++seen; }, [] { return true; });
+        const auto error = kineto::parseTrace(
+            json, header, [&](const kineto::KinetoEvent &) { ++seen; }, [] { return true; });
         QVERIFY(error);
         QVERIFY(error->cancelled);
         QVERIFY(seen < 10000);
@@ -110,7 +117,8 @@ private slots:
         // NCCL kernel [200, 300] and one gemm [250, 350]. Busy 150 µs, no
         // idle, compute 100, non-compute 50; comm overlaps compute 50 of 100.
         QCOMPARE(stats::rankSummary(s, stats::KernelClassifier::hta()).toCsv(),
-                 QStringLiteral("Rank,Idle Time (ns),Compute Time (ns),Non-compute Time (ns),Kernel Time (ns),Idle (%),Compute (%),Non-compute (%),Comm-Comp Overlap (%)\n"
+                 QStringLiteral("Rank,Idle Time (ns),Compute Time (ns),Non-compute Time (ns),Kernel Time (ns),Idle (%),Compute (%),Non-compute "
+                                "(%),Comm-Comp Overlap (%)\n"
                                 "1,0,100000,50000,150000,0.00,66.67,33.33,50.00\n"));
     }
 
@@ -156,7 +164,9 @@ private slots:
         QTest::newRow("missing traceEvents") << write(QStringLiteral("meta.json"), "{\"schemaVersion\": 1}") << "no \"traceEvents\"";
         QTest::newRow("traceEvents not an array") << write(QStringLiteral("five.json"), "{\"traceEvents\": 5}") << "not an array";
         QTest::newRow("truncated JSON") << write(QStringLiteral("half.json"), valid.left(valid.size() / 2)) << "invalid JSON";
-        QTest::newRow("invalid UTF-8") << write(QStringLiteral("utf.json"), QByteArray("{\"traceEvents\": [{\"ph\": \"X\", \"name\": \"") + "\xff\xfe" + "\"}]}") << "invalid JSON";
+        QTest::newRow("invalid UTF-8") << write(QStringLiteral("utf.json"),
+                                                QByteArray("{\"traceEvents\": [{\"ph\": \"X\", \"name\": \"") + "\xff\xfe" + "\"}]}")
+                                       << "invalid JSON";
     }
 
     void badInput()
@@ -183,9 +193,11 @@ private slots:
 
     void wrongValueTypesSkipTheEvent()
     {
-        const LoadResult r = loadTraceFile(write(QStringLiteral("types.json"),
+        const LoadResult r = loadTraceFile(write(
+            QStringLiteral("types.json"),
             "{\"traceEvents\": [{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k\", \"pid\": {}, \"tid\": [], \"ts\": \"abc\", \"dur\": true},\n"
-            "                                {\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"ok\", \"pid\": 0, \"tid\": 7, \"ts\": 1.5, \"dur\": 2, \"args\": {\"stream\": 7, \"correlation\": 3}}]}"));
+            "                                {\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"ok\", \"pid\": 0, \"tid\": 7, \"ts\": 1.5, \"dur\": 2, "
+            "\"args\": {\"stream\": 7, \"correlation\": 3}}]}"));
         QVERIFY2(r.ok(), qPrintable(r.error));
         QCOMPARE(r.report->eventCount(TrackKind::Kernel), std::size_t(1));
         QVERIFY(!r.report->diagnostics.empty());

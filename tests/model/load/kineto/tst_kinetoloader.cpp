@@ -203,7 +203,8 @@ private slots:
         const ResultTable direct = stats::rankSummary(session, stats::KernelClassifier::hta());
         QCOMPARE(stats::rankSummary(session, stats::KernelClassifier::hta(), &parts).toCsv(), direct.toCsv());
         QCOMPARE(direct.rowCount(), session.ranks().size());
-        QCOMPARE(stats::temporalBreakdown(session, stats::KernelClassifier::hta()).front().stepWindow, QByteArray(QTest::currentDataTag()) != "no steps");
+        QCOMPARE(stats::temporalBreakdown(session, stats::KernelClassifier::hta()).front().stepWindow,
+                 QByteArray(QTest::currentDataTag()) != "no steps");
     }
 
     void stepWindowFollowsHtaOnPyTorch2Traces()
@@ -223,8 +224,10 @@ private slots:
     {
         // The data-loader-bound run idles its GPU most of the time; the
         // fixed one (workers, pinned memory) does not.
-        const auto slow = stats::temporalBreakdown(Session::load({kinetoFile(QStringLiteral("slow_rank0.pt.trace.json.gz"))}), stats::KernelClassifier::hta());
-        const auto fast = stats::temporalBreakdown(Session::load({kinetoFile(QStringLiteral("fast_rank0.pt.trace.json.gz"))}), stats::KernelClassifier::hta());
+        const auto slow =
+            stats::temporalBreakdown(Session::load({kinetoFile(QStringLiteral("slow_rank0.pt.trace.json.gz"))}), stats::KernelClassifier::hta());
+        const auto fast =
+            stats::temporalBreakdown(Session::load({kinetoFile(QStringLiteral("fast_rank0.pt.trace.json.gz"))}), stats::KernelClassifier::hta());
         QVERIFY(slow[0].idlePercent > 80.0);
         QVERIFY(fast[0].idlePercent < 10.0);
         QVERIFY(slow[0].stepWindow);

@@ -81,10 +81,12 @@ private slots:
                                "WHEN 0 THEN %1 ELSE %2 END WHERE rowid IN (SELECT id FROM p2p)")
                     .arg(sqlBlob(peerPayload(0)), sqlBlob(peerPayload(1))));
         db.exec(QStringLiteral("INSERT INTO StringIds (id, value) VALUES ((SELECT max(id) + 1 FROM StringIds), 'ncclCommInitRank')"));
-        db.exec(QStringLiteral("INSERT INTO NVTX_EVENTS (start, end, eventType, globalTid, textId, domainId, binaryData) "
-                               "SELECT min(start) - 2000000, min(start) - 1000000, 59, globalTid, (SELECT id FROM StringIds WHERE value = 'ncclCommInitRank'), 1, "
-                               "CASE (globalTid >> 24) & 16777215 WHEN 144 THEN %1 ELSE %2 END FROM NVTX_EVENTS WHERE domainId = 1 GROUP BY globalTid")
-                    .arg(sqlBlob(initRecord(0)), sqlBlob(initRecord(1))));
+        db.exec(
+            QStringLiteral(
+                "INSERT INTO NVTX_EVENTS (start, end, eventType, globalTid, textId, domainId, binaryData) "
+                "SELECT min(start) - 2000000, min(start) - 1000000, 59, globalTid, (SELECT id FROM StringIds WHERE value = 'ncclCommInitRank'), 1, "
+                "CASE (globalTid >> 24) & 16777215 WHEN 144 THEN %1 ELSE %2 END FROM NVTX_EVENTS WHERE domainId = 1 GROUP BY globalTid")
+                .arg(sqlBlob(initRecord(0)), sqlBlob(initRecord(1))));
         db.close();
     }
 

@@ -38,10 +38,7 @@ class TestNsysReport : public QObject {
     QString m_log;
     QByteArray m_path;
 
-    QString writeReport(const QString &name, const QByteArray &bytes = "NSYS fake report body")
-    {
-        return writeFile(m_dir, name, bytes);
-    }
+    QString writeReport(const QString &name, const QByteArray &bytes = "NSYS fake report body") { return writeFile(m_dir, name, bytes); }
     int stubCalls() const
     {
         const QString text = readText(m_log);

@@ -52,16 +52,23 @@ private slots:
         f.addString(6, QStringLiteral("poll"));
         f.exec(QStringLiteral("INSERT INTO TARGET_INFO_SESSION_START_TIME VALUES(1650000000000000000,'','');"
                               "INSERT INTO TARGET_INFO_CUDA_GPU VALUES(0,'Tesla V100-SXM2-16GB','0000:06:00.0',16945512448,80,7,0);"
-                              "INSERT INTO ThreadNames VALUES(5,0,%1);").arg(tid));
+                              "INSERT INTO ThreadNames VALUES(5,0,%1);")
+                   .arg(tid));
         // Kernels of 100, 200 and 300 ns.
         for (int i = 0; i < 3; ++i)
             f.exec(QStringLiteral("INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES(%1,%2,0,1,7,%3,%4,1,2,0,0,32,128,1,1,256,1,1,0,0,0,0,%3,0);")
-                       .arg(1000 * (i + 1)).arg(1000 * (i + 1) + 100 * (i + 1)).arg(10 + i).arg(pid));
+                       .arg(1000 * (i + 1))
+                       .arg(1000 * (i + 1) + 100 * (i + 1))
+                       .arg(10 + i)
+                       .arg(pid));
         f.exec(QStringLiteral("INSERT INTO CUPTI_ACTIVITY_KIND_MEMCPY VALUES(500,600,0,1,7,9,%1,1000,1,0,0,2,0,0,0,1,0);").arg(pid));
         f.exec(QStringLiteral("INSERT INTO CUPTI_ACTIVITY_KIND_SYNCHRONIZATION VALUES(4000,4100,0,1,7,20,%1,3,0);").arg(pid));
         for (int i = 0; i < 3; ++i)
             f.exec(QStringLiteral("INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME VALUES(%1,%2,0,%3,%4,3,0);")
-                       .arg(900 * (i + 1)).arg(900 * (i + 1) + 50).arg(tid).arg(10 + i));
+                       .arg(900 * (i + 1))
+                       .arg(900 * (i + 1) + 50)
+                       .arg(tid)
+                       .arg(10 + i));
         f.exec(QStringLiteral("INSERT INTO NVTX_EVENTS VALUES(100,5000,59,0,0,0,'step 0',%1,0,0,0,0,0,0,0,0,0);").arg(tid));
         f.exec(QStringLiteral("INSERT INTO OSRT_API VALUES(10,20,%1,6,0,0,0);").arg(tid));
         f.close();
@@ -82,8 +89,7 @@ private slots:
         // No ENUM tables: the built-in label names the copy kind.
         QCOMPARE(csvOf(*r, "cuda_gpu_mem_size_sum"),
                  (QList<QStringList>{{"0.001", "1", "0.001", "0.001", "0.001", "0.001", "0.000", "[CUDA memcpy Host-to-Device]"}}));
-        QCOMPARE(csvOf(*r, "cuda_api_sum"),
-                 (QList<QStringList>{{"100.0", "150", "3", "50.0", "50.0", "50", "50", "0.0", "cudaLaunchKernel"}}));
+        QCOMPARE(csvOf(*r, "cuda_api_sum"), (QList<QStringList>{{"100.0", "150", "3", "50.0", "50.0", "50", "50", "0.0", "cudaLaunchKernel"}}));
         QCOMPARE(csvOf(*r, "nvtx_sum"),
                  (QList<QStringList>{{"100.0", "4900", "1", "4900.0", "4900.0", "4900", "4900", "0.0", "PushPop", ":step 0"}}));
         const MemcpyRecord &m = r->memcpys.at(0);
@@ -104,7 +110,8 @@ private slots:
         f.exec(QStringLiteral("INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL(start,end,deviceId,contextId,streamId,correlationId,globalPid,"
                               "demangledName,shortName,registersPerThread,gridX,gridY,gridZ,blockX,blockY,blockZ,staticSharedMemory,"
                               "dynamicSharedMemory,localMemoryPerThread,localMemoryTotal,gridId) "
-                              "VALUES(10,20,3,1,7,1,%1,1,1,8,1,1,1,1,1,1,0,0,0,0,1);").arg(globalId(5)));
+                              "VALUES(10,20,3,1,7,1,%1,1,1,8,1,1,1,1,1,1,0,0,0,0,1);")
+                   .arg(globalId(5)));
         f.close();
         const ReportPtr r = load(f.path());
         QVERIFY(r);
@@ -123,7 +130,8 @@ private slots:
                               " int32Value INTEGER, floatValue REAL, jsonTextId INTEGER, jsonText TEXT, binaryData TEXT);"));
         f.addString(1, QStringLiteral("ncclAllReduce"));
         const std::int64_t main = globalId(42, 42), other = globalId(42, 43);
-        const QString insert = QStringLiteral("INSERT INTO NVTX_EVENTS(start,end,eventType,text,textId,globalTid,endGlobalTid,domainId,color,uint64Value) VALUES");
+        const QString insert =
+            QStringLiteral("INSERT INTO NVTX_EVENTS(start,end,eventType,text,textId,globalTid,endGlobalTid,domainId,color,uint64Value) VALUES");
         f.exec(insert + QStringLiteral("(10,NULL,75,'NCCL',NULL,%1,NULL,1,NULL,NULL);").arg(main));
         f.exec(insert + QStringLiteral("(100,400,59,'forward',NULL,%1,NULL,0,4278190335,NULL);").arg(main)); // 0xFF0000FF
         f.exec(insert + QStringLiteral("(150,250,59,'conv',NULL,%1,NULL,0,NULL,NULL);").arg(main));
@@ -140,13 +148,11 @@ private slots:
         QVERIFY(r->gpus.empty());
         // Totals: epoch 850, forward 300, conv 100, tail 100 (open: ends at
         // the last NVTX timestamp, 900), NCCL:ncclAllReduce 20; sum 1370.
-        QCOMPARE(csvOf(*r, "nvtx_sum"),
-                 (QList<QStringList>{
-                     {"62.0", "850", "1", "850.0", "850.0", "850", "850", "0.0", "StartEnd", ":epoch"},
-                     {"21.9", "300", "1", "300.0", "300.0", "300", "300", "0.0", "PushPop", ":forward"},
-                     {"7.3", "100", "1", "100.0", "100.0", "100", "100", "0.0", "PushPop", ":conv"},
-                     {"7.3", "100", "1", "100.0", "100.0", "100", "100", "0.0", "PushPop", ":tail"},
-                     {"1.5", "20", "1", "20.0", "20.0", "20", "20", "0.0", "PushPop", "NCCL:ncclAllReduce"}}));
+        QCOMPARE(csvOf(*r, "nvtx_sum"), (QList<QStringList>{{"62.0", "850", "1", "850.0", "850.0", "850", "850", "0.0", "StartEnd", ":epoch"},
+                                                            {"21.9", "300", "1", "300.0", "300.0", "300", "300", "0.0", "PushPop", ":forward"},
+                                                            {"7.3", "100", "1", "100.0", "100.0", "100", "100", "0.0", "PushPop", ":conv"},
+                                                            {"7.3", "100", "1", "100.0", "100.0", "100", "100", "0.0", "PushPop", ":tail"},
+                                                            {"1.5", "20", "1", "20.0", "20.0", "20", "20", "0.0", "PushPop", "NCCL:ncclAllReduce"}}));
         bool sawNccl = false, sawEpoch = false, sawColour = false;
         for (const Track &t : r->tracks)
             for (std::size_t i = 0; i < t.slices.size(); ++i) {
@@ -183,13 +189,13 @@ private slots:
         f.addString(0, QStringLiteral("[Unknown]"));
         const std::int64_t tid = globalId(7, 8);
         f.exec(QStringLiteral("INSERT INTO OSRT_API VALUES(0,1000,27,%1,1,0,0,0),(2000,4000,27,%1,1,0,0,0),"
-                              "(5000,5000,31,%1,0,0,NULL,0),(6000,6000,32,%1,0,0,NULL,0);").arg(tid));
+                              "(5000,5000,31,%1,0,0,NULL,0),(6000,6000,32,%1,0,0,NULL,0);")
+                   .arg(tid));
         f.close();
         const ReportPtr r = load(f.path());
         QVERIFY(r);
         // The two marker rows (classes 31/32) are not calls.
-        QCOMPARE(csvOf(*r, "osrt_sum"),
-                 (QList<QStringList>{{"100.0", "3000", "2", "1500.0", "1500.0", "1000", "2000", "707.1", "read"}}));
+        QCOMPARE(csvOf(*r, "osrt_sum"), (QList<QStringList>{{"100.0", "3000", "2", "1500.0", "1500.0", "1000", "2000", "707.1", "read"}}));
     }
 
     void memcpyWithoutKernels()
@@ -220,10 +226,12 @@ private slots:
         NsysFixture f(fixturePath("metrics.sqlite"));
         f.createSchema2026();
         const std::int64_t typeId = (std::int64_t(1) << 56) | (0x10 << 8) | 1; // gpu 1
-        f.exec(QStringLiteral("CREATE TABLE TARGET_INFO_GPU_METRICS(typeId INTEGER, sourceId INTEGER, typeName TEXT, metricId INTEGER, metricName TEXT);"
-                              "CREATE TABLE GPU_METRICS(rawTimestamp INTEGER, timestamp INTEGER, typeId INTEGER, metricId INTEGER, value INTEGER);"
-                              "INSERT INTO TARGET_INFO_GPU_METRICS VALUES(%1,0,'GH100',5,'SMs Active [Throughput %]');"
-                              "INSERT INTO GPU_METRICS VALUES(0,300,%1,5,80),(0,100,%1,5,20),(0,200,%1,5,50);").arg(typeId));
+        f.exec(
+            QStringLiteral("CREATE TABLE TARGET_INFO_GPU_METRICS(typeId INTEGER, sourceId INTEGER, typeName TEXT, metricId INTEGER, metricName TEXT);"
+                           "CREATE TABLE GPU_METRICS(rawTimestamp INTEGER, timestamp INTEGER, typeId INTEGER, metricId INTEGER, value INTEGER);"
+                           "INSERT INTO TARGET_INFO_GPU_METRICS VALUES(%1,0,'GH100',5,'SMs Active [Throughput %]');"
+                           "INSERT INTO GPU_METRICS VALUES(0,300,%1,5,80),(0,100,%1,5,20),(0,200,%1,5,50);")
+                .arg(typeId));
         f.close();
         const ReportPtr r = load(f.path());
         QVERIFY(r);
@@ -245,12 +253,14 @@ private slots:
         NsysFixture f(fixturePath("metrics_units.sqlite"));
         f.createSchema2026();
         const std::int64_t typeId = (std::int64_t(1) << 56) | (0x10 << 8);
-        f.exec(QStringLiteral("CREATE TABLE TARGET_INFO_GPU_METRICS(typeId INTEGER, sourceId INTEGER, typeName TEXT, metricId INTEGER, metricName TEXT);"
-                              "CREATE TABLE GPU_METRICS(rawTimestamp INTEGER, timestamp INTEGER, typeId INTEGER, metricId INTEGER, value INTEGER);"
-                              "INSERT INTO TARGET_INFO_GPU_METRICS VALUES(%1,0,'GH100',1,'Compute Warps in Flight [Avg]'),"
-                              "(%1,0,'GH100',2,'Unallocated Warps in Active SMs [Avg Warps per Cycle]'),(%1,0,'GH100',3,'PCIe RX Throughput [Throughput %]');"
-                              "INSERT INTO GPU_METRICS VALUES(0,100,%1,1,25600000),(0,200,%1,1,100),"
-                              "(0,100,%1,2,100),(0,200,%1,2,-128),(0,300,%1,2,-1),(0,100,%1,3,5),(0,200,%1,3,-3);").arg(typeId));
+        f.exec(QStringLiteral(
+                   "CREATE TABLE TARGET_INFO_GPU_METRICS(typeId INTEGER, sourceId INTEGER, typeName TEXT, metricId INTEGER, metricName TEXT);"
+                   "CREATE TABLE GPU_METRICS(rawTimestamp INTEGER, timestamp INTEGER, typeId INTEGER, metricId INTEGER, value INTEGER);"
+                   "INSERT INTO TARGET_INFO_GPU_METRICS VALUES(%1,0,'GH100',1,'Compute Warps in Flight [Avg]'),"
+                   "(%1,0,'GH100',2,'Unallocated Warps in Active SMs [Avg Warps per Cycle]'),(%1,0,'GH100',3,'PCIe RX Throughput [Throughput %]');"
+                   "INSERT INTO GPU_METRICS VALUES(0,100,%1,1,25600000),(0,200,%1,1,100),"
+                   "(0,100,%1,2,100),(0,200,%1,2,-128),(0,300,%1,2,-1),(0,100,%1,3,5),(0,200,%1,3,-3);")
+                   .arg(typeId));
         f.close();
         const ReportPtr r = load(f.path());
         QVERIFY(r);
@@ -278,12 +288,11 @@ private slots:
         QTest::addColumn<QString>("rows"); // (timestamp, value) of metric 5
         QTest::addColumn<std::vector<TimeNs>>("times");
         QTest::addColumn<std::vector<double>>("values");
-        QTest::newRow("in order") << "(100,20),(200,20),(300,20),(400,50),(500,50)" << std::vector<TimeNs>{100, 400}
-                                  << std::vector<double>{20, 50};
-        QTest::newRow("out of order after repeats") << "(100,20),(200,20),(300,20),(400,20),(250,50)"
-                                                    << std::vector<TimeNs>{100, 250, 300} << std::vector<double>{20, 50, 20};
-        QTest::newRow("out of order before repeats") << "(100,20),(50,50),(200,50),(300,20),(400,20)"
-                                                     << std::vector<TimeNs>{50, 100, 200, 300} << std::vector<double>{50, 20, 50, 20};
+        QTest::newRow("in order") << "(100,20),(200,20),(300,20),(400,50),(500,50)" << std::vector<TimeNs>{100, 400} << std::vector<double>{20, 50};
+        QTest::newRow("out of order after repeats")
+            << "(100,20),(200,20),(300,20),(400,20),(250,50)" << std::vector<TimeNs>{100, 250, 300} << std::vector<double>{20, 50, 20};
+        QTest::newRow("out of order before repeats")
+            << "(100,20),(50,50),(200,50),(300,20),(400,20)" << std::vector<TimeNs>{50, 100, 200, 300} << std::vector<double>{50, 20, 50, 20};
     }
     void repeatedMetricSamplesInAnyRowOrder()
     {
@@ -300,10 +309,13 @@ private slots:
             // A second metric between them, as GPUs write rows metric by metric.
             tuples << QStringLiteral("(0,%1,%2,6,7)").arg(tv[0]).arg(typeId);
         }
-        f.exec(QStringLiteral("CREATE TABLE TARGET_INFO_GPU_METRICS(typeId INTEGER, sourceId INTEGER, typeName TEXT, metricId INTEGER, metricName TEXT);"
-                              "CREATE TABLE GPU_METRICS(rawTimestamp INTEGER, timestamp INTEGER, typeId INTEGER, metricId INTEGER, value INTEGER);"
-                              "INSERT INTO TARGET_INFO_GPU_METRICS VALUES(%1,0,'GH100',5,'SMs Active [Throughput %]'),(%1,0,'GH100',6,'Other [Throughput %]');"
-                              "INSERT INTO GPU_METRICS VALUES %2;").arg(typeId).arg(tuples.join(QLatin1Char(','))));
+        f.exec(QStringLiteral(
+                   "CREATE TABLE TARGET_INFO_GPU_METRICS(typeId INTEGER, sourceId INTEGER, typeName TEXT, metricId INTEGER, metricName TEXT);"
+                   "CREATE TABLE GPU_METRICS(rawTimestamp INTEGER, timestamp INTEGER, typeId INTEGER, metricId INTEGER, value INTEGER);"
+                   "INSERT INTO TARGET_INFO_GPU_METRICS VALUES(%1,0,'GH100',5,'SMs Active [Throughput %]'),(%1,0,'GH100',6,'Other [Throughput %]');"
+                   "INSERT INTO GPU_METRICS VALUES %2;")
+                   .arg(typeId)
+                   .arg(tuples.join(QLatin1Char(','))));
         f.close();
         const ReportPtr r = load(f.path());
         QVERIFY(r);
@@ -327,11 +339,13 @@ private slots:
         NsysFixture f(fixturePath(stored > 1e6 ? "clocks_hz.sqlite" : "clocks_mhz.sqlite"));
         f.createSchema2026();
         const std::int64_t typeId = (std::int64_t(1) << 56) | (0x10 << 8);
-        f.exec(QStringLiteral("CREATE TABLE TARGET_INFO_GPU_METRICS(typeId INTEGER, sourceId INTEGER, typeName TEXT, metricId INTEGER, metricName TEXT);"
-                              "CREATE TABLE GPU_METRICS(rawTimestamp INTEGER, timestamp INTEGER, typeId INTEGER, metricId INTEGER, value REAL);"
-                              "INSERT INTO TARGET_INFO_GPU_METRICS VALUES(%1,0,'GH100',1,'GPC Clock Frequency [MHz]'),(%1,0,'GH100',2,'NVLink RX [bytes]');"
-                              "INSERT INTO GPU_METRICS VALUES(0,100,%1,1,%2),(0,200,%1,1,%2),(0,100,%1,2,0),(0,200,%1,2,0);")
-                   .arg(typeId).arg(stored, 0, 'f', 1));
+        f.exec(QStringLiteral(
+                   "CREATE TABLE TARGET_INFO_GPU_METRICS(typeId INTEGER, sourceId INTEGER, typeName TEXT, metricId INTEGER, metricName TEXT);"
+                   "CREATE TABLE GPU_METRICS(rawTimestamp INTEGER, timestamp INTEGER, typeId INTEGER, metricId INTEGER, value REAL);"
+                   "INSERT INTO TARGET_INFO_GPU_METRICS VALUES(%1,0,'GH100',1,'GPC Clock Frequency [MHz]'),(%1,0,'GH100',2,'NVLink RX [bytes]');"
+                   "INSERT INTO GPU_METRICS VALUES(0,100,%1,1,%2),(0,200,%1,1,%2),(0,100,%1,2,0),(0,200,%1,2,0);")
+                   .arg(typeId)
+                   .arg(stored, 0, 'f', 1));
         f.close();
         const ReportPtr r = load(f.path());
         QVERIFY(r);
@@ -358,7 +372,8 @@ private slots:
                               // new-style row: deprecatedSyncType 1 (old meaning), syncType 3 = stream sync
                               "INSERT INTO CUPTI_ACTIVITY_KIND_SYNCHRONIZATION VALUES(400,450,0,1,NULL,7,6,%1,1,3,0,9);"
                               "INSERT INTO NVTX_EVENTS(start,end,eventType,text,globalTid,domainId,eventId) VALUES(50,500,59,'iter',%2,0,1);")
-                   .arg(pid).arg(globalId(77, 77)));
+                   .arg(pid)
+                   .arg(globalId(77, 77)));
         f.close();
         const ReportPtr r = load(f.path());
         QVERIFY(r);

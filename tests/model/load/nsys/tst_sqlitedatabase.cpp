@@ -3,9 +3,9 @@
 // read at all, every statement stops when the load is cancelled and when
 // the connection has done more work than any export of the file's size
 // needs; the loader says which tables it left out.
+#include "badcorpus.h"
 #include "load/nsys/sqlitedatabase.h"
 #include "load/traceloader.h"
-#include "badcorpus.h"
 #include "testdata.h"
 
 #include <QElapsedTimer>
@@ -69,10 +69,11 @@ private slots:
     // export has one.
     void aStoredGeneratedColumnIsRefusedToo()
     {
-        const QString path = editedExport(m_dir, QStringLiteral("stored.sqlite"),
-                                          "ALTER TABLE CUPTI_ACTIVITY_KIND_KERNEL RENAME TO old;"
-                                          "CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL(start INTEGER, \"end\" INTEGER, twice INTEGER GENERATED ALWAYS AS (start * 2) STORED);"
-                                          "DROP TABLE old;");
+        const QString path = editedExport(
+            m_dir, QStringLiteral("stored.sqlite"),
+            "ALTER TABLE CUPTI_ACTIVITY_KIND_KERNEL RENAME TO old;"
+            "CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL(start INTEGER, \"end\" INTEGER, twice INTEGER GENERATED ALWAYS AS (start * 2) STORED);"
+            "DROP TABLE old;");
         SqliteDatabase db;
         QString error;
         QVERIFY(db.open(path, &error));
@@ -97,8 +98,7 @@ private slots:
         std::atomic<bool> cancel{false};
         SqliteDatabase cancelled;
         QVERIFY(cancelled.open(slowFixture(), &error, &cancel));
-        SqliteStatement endless = cancelled.prepare(
-            "WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n) SELECT count(*) FROM n", &error);
+        SqliteStatement endless = cancelled.prepare("WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n) SELECT count(*) FROM n", &error);
         QVERIFY(endless.isValid());
         std::thread canceller([&cancel] {
             std::this_thread::sleep_for(std::chrono::milliseconds(200));
