@@ -24,7 +24,6 @@ class RanksPanel : public StatsPanel {
 public:
     explicit RanksPanel(QWidget *parent = nullptr);
     TableBox *table() const { return m_table; }
-    TableBox *samplingTable() const { return m_sampling; }
     RankHeatmap *heatmap() const { return m_heatmap; }
     // 0: GPU busy, 1: waiting in collectives, 2: GPU busy without communication wait.
     QComboBox *heatmapMeasure() const { return m_measure; }

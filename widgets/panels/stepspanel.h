@@ -20,7 +20,6 @@ public:
     // Ranges whose name matches `pattern` are the steps; empty: the
     // built-in step names. False (and unchanged) for an invalid pattern.
     bool setStepPattern(const QString &pattern);
-    const QString &stepPattern() const { return m_pattern; }
     TableBox *table() const { return m_table; }
     QWidget *chart() const { return m_chart; }
     const stats::StepMatrix &matrix() const { return m_matrix; }

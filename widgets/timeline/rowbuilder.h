@@ -66,8 +66,6 @@ public:
     std::optional<BuiltRow> take(int row, int firstLane, int lastLane);
     // Builds the row on the worker unless it is already being built.
     void request(int row, int firstLane, int lastLane, RowBuildJob job);
-    // Rows requested and not yet delivered.
-    std::size_t inFlight() const { return m_inFlight.size(); }
 
 signals:
     // A row arrived (take() has it), or a request was dropped.

@@ -44,8 +44,6 @@ public:
     // gestures that have no action.
     QList<HelpRow> helpRows() const;
     static QList<HelpRow> gestureRows();
-    QString helpMarkdown() const { return markdownOf(helpRows()); }
-    QString helpHtml() const { return htmlOf(helpRows()); }
     // Any action's keys as a row writes them: each shortcut in backticks,
     // then the gestures written beside it.
     static QString keysOf(const QAction *action);

@@ -77,8 +77,6 @@ public:
     const QString &emptyMessage() const { return m_emptyMessage; }
 
     std::optional<EventLocation> selectedEvent() const { return m_selected; }
-    // The selection's flow partners, drawn as arrows (forward <-> backward op).
-    const std::vector<EventLocation> &flowPartnersOfSelection() const { return m_flows; }
     // Selects an event (or nothing); with `reveal`, expands its groups,
     // scrolls it into view and centres it if it is off screen.
     void selectEvent(std::optional<EventLocation> event, bool reveal = false);
@@ -157,7 +155,6 @@ public:
     void setMarkedCallchains(std::vector<std::vector<bool>> chainsPerRank);
     // The sample drawn under a point of a samples row, if any (within 3 px).
     std::optional<SampleLocation> sampleAt(QPoint pos) const;
-    bool hasMarkedSamples() const { return !m_rowState.markedChains.empty(); }
     const std::vector<std::vector<stats::Interval>> &communicationWaits() const { return m_rowState.communicationWaits; }
     // Expands the groups `row` is in and scrolls it into view.
     void revealRow(int row);

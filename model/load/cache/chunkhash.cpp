@@ -110,7 +110,6 @@ bool ChunkVerifier::verify(const void *at, std::size_t bytes)
         if (hashOfFileChunk(m_fd, m_bodyOffset + from, length) != m_chunkHashes[c])
             return false;
         m_verified[c] = true;
-        ++m_verifiedCount;
     }
     return true;
 }

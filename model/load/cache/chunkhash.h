@@ -65,7 +65,6 @@ public:
     // Whether the chunks holding `bytes` bytes at `at` (in the body) match
     // their hashes; false also when they are not all in the body.
     bool verify(const void *at, std::size_t bytes);
-    std::size_t chunksVerified() const { return m_verifiedCount; }
 
 private:
     std::span<const std::uint8_t> m_body;
@@ -73,7 +72,6 @@ private:
     std::uint64_t m_bodyOffset;
     std::vector<std::uint64_t> m_chunkHashes;
     std::vector<bool> m_verified;
-    std::size_t m_verifiedCount = 0;
 };
 
 // The hashes of every chunk of the `bytes` bytes of the open file `fd`
