@@ -62,7 +62,8 @@ constexpr int kWidestRestoredLabels = 800;
 MainWindow::MainWindow(QWidget *parent)
     : QMainWindow(parent), m_timeline(new TimelineView(this)), m_details(new DetailsPanel(this)), m_diagnostics(new DiagnosticsPanel(this)),
       m_events(new EventsPanel(this)), m_selection(new SelectionPanel(this)), m_search(new SearchBar(this)), m_opener(new TraceOpener(this)),
-      m_stats(new StatsDock(this)), m_session(new SessionController(m_timeline, m_stats, this))
+      m_analysis(std::make_shared<AnalysisWorkspaces>()), m_stats(new StatsDock(m_analysis, this)),
+      m_session(new SessionController(m_timeline, m_analysis, this))
 {
     setWindowTitle(QStringLiteral("Rankscope"));
     setAcceptDrops(true);
@@ -526,8 +527,8 @@ void MainWindow::exportTimeline(const QString &format, TimelineView::ExportScope
 
 QStringList MainWindow::exportStatistics(const QString &directory)
 {
-    const WorkspacePtr workspace = m_stats->workspace(); // the panels' session and settings
-    if (!workspace) {                                    // none yet while ranks opened with their summaries are read whole
+    const WorkspacePtr workspace = m_analysis->current(); // the panels' session and settings
+    if (!workspace) {                                     // none yet while ranks opened with their summaries are read whole
         statusBar()->showMessage(tr("No statistics to export yet: the traces are still being read."), 5000);
         return {};
     }

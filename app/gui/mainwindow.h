@@ -2,6 +2,7 @@
 // The main window: the timeline in the centre, details and diagnostics
 // docks, the search bar, menus, and opening files (arguments, File > Open,
 // Open Recent, drag and drop) through a background load with progress.
+#include "analysis/analysisworkspaces.h"
 #include "colorscheme.h"
 #include "session/session.h"
 #include "timeline/timelineactions.h"
@@ -103,6 +104,9 @@ private:
     SelectionPanel *m_selection;
     SearchBar *m_search;
     TraceOpener *m_opener;
+    // The analysis of the shown session: its workspace, which the
+    // statistics dock's panels, the overlays and the exports read.
+    std::shared_ptr<AnalysisWorkspaces> m_analysis;
     StatsDock *m_stats;
     SessionController *m_session;
     ViewLinks *m_links = nullptr;

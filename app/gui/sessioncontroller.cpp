@@ -14,8 +14,8 @@
 
 namespace rankscope {
 
-SessionController::SessionController(TimelineView *timeline, StatsDock *stats, QObject *parent)
-    : QObject(parent), m_timeline(timeline), m_stats(stats)
+SessionController::SessionController(TimelineView *timeline, std::shared_ptr<const AnalysisWorkspaces> analysis, QObject *parent)
+    : QObject(parent), m_timeline(timeline), m_analysis(std::move(analysis))
 {
     createActions();
 }
@@ -223,10 +223,7 @@ void SessionController::alignOnCollectives(bool align)
 
 WorkspacePtr SessionController::workspaceOf(const std::shared_ptr<const Session> &session) const
 {
-    // The dock's while it shows this session: its results are shared.
-    if (m_stats->workspace() && m_stats->workspace()->session() == session)
-        return m_stats->workspace();
-    return std::make_shared<const AnalysisWorkspace>(session, m_stats->analysisSettings());
+    return m_analysis->of(session);
 }
 
 } // namespace rankscope

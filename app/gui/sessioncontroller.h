@@ -5,7 +5,7 @@
 // recorded session and the actions that change how it is shown; the
 // timeline gets each session to show, and shown() tells the rest of the
 // window (the docks, the title) once.
-#include "analysis/analysisworkspace.h"
+#include "analysis/analysisworkspaces.h"
 #include "jobs/latestjob.h"
 #include "session/session.h"
 #include "stats/comparison/runalignment.h"
@@ -18,13 +18,12 @@ class QAction;
 
 namespace rankscope {
 
-class StatsDock;
 class TimelineView;
 
 class SessionController : public QObject {
     Q_OBJECT
 public:
-    SessionController(TimelineView *timeline, StatsDock *stats, QObject *parent);
+    SessionController(TimelineView *timeline, std::shared_ptr<const AnalysisWorkspaces> analysis, QObject *parent);
 
     // As loaded: the ranks on their recorded start times (a comparison's
     // runs where they were last moved to).
@@ -52,8 +51,8 @@ public:
     // they are), or as recorded.
     void alignOnCollectives(bool align);
 
-    // The analysis workspace of `session`: the statistics dock's when it
-    // shows that session, else one of its own.
+    // The analysis workspace of `session`: the shown one when it is that
+    // session's (the statistics dock's), else one of its own.
     WorkspacePtr workspaceOf(const std::shared_ptr<const Session> &session) const;
 
     // View > Align Ranks on Collectives (checkable).
@@ -77,7 +76,7 @@ private:
     void setChecked(QAction *action, bool checked);
 
     TimelineView *m_timeline;
-    StatsDock *m_stats;
+    std::shared_ptr<const AnalysisWorkspaces> m_analysis;
     std::shared_ptr<const Session> m_recorded;
     // Ranks aligned on collectives: the session to show (null: nothing to
     // move) and what the alignment said.

@@ -122,9 +122,10 @@ QStringList StatsDock::panelNames()
     return names;
 }
 
-StatsDock::StatsDock(QWidget *parent)
-    : QWidget(parent), m_rank(new QComboBox(this)), m_range(new QLabel(this)), m_clearRange(new QPushButton(tr("Whole session"), this)),
-      m_export(new QPushButton(tr("Export all..."), this)), m_tabs(new QTabWidget(this))
+StatsDock::StatsDock(std::shared_ptr<AnalysisWorkspaces> analysis, QWidget *parent)
+    : QWidget(parent), m_analysis(analysis ? std::move(analysis) : std::make_shared<AnalysisWorkspaces>()), m_rank(new QComboBox(this)),
+      m_range(new QLabel(this)), m_clearRange(new QPushButton(tr("Whole session"), this)), m_export(new QPushButton(tr("Export all..."), this)),
+      m_tabs(new QTabWidget(this))
 {
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);
@@ -151,7 +152,7 @@ StatsDock::StatsDock(QWidget *parent)
     // Every panel reads the communication kernels the user chose in the
     // Rank comparison, through the workspace.
     connect(ranks(), &RanksPanel::communicationPatternChanged, this, [this](const QString &pattern) {
-        AnalysisSettings settings = m_settings;
+        AnalysisSettings settings = analysisSettings();
         settings.communicationPattern = pattern;
         setAnalysisSettings(settings);
     });
@@ -190,35 +191,20 @@ void StatsDock::setSession(std::shared_ptr<const Session> session)
     if (m_session)
         for (const RankEntry &e : m_session->ranks())
             m_rank->addItem(e.side == RunSide::None ? tr("Rank %1").arg(e.rank) : e.displayName());
-    if (!m_session) {
-        m_workspace.reset();
-    } else if (m_workspace && m_workspace->session() == m_session) {
-        // the same session again: its results stay
-    } else if (m_previousWorkspace && m_previousWorkspace->session() == m_session && m_previousWorkspace->settings() == m_settings) {
-        std::swap(m_workspace, m_previousWorkspace);
-    } else {
-        if (m_workspace)
-            m_previousWorkspace = m_workspace;
-        m_workspace = std::make_shared<const AnalysisWorkspace>(m_session, m_settings);
-    }
+    const WorkspacePtr &workspace = m_analysis->show(m_session);
     for (const Shown &shown : m_panels)
-        shown.panel->setWorkspace(m_workspace);
-    emit workspaceChanged(m_workspace);
+        shown.panel->setWorkspace(workspace);
+    emit workspaceChanged(workspace);
     applyScope();
 }
 
 void StatsDock::setAnalysisSettings(const AnalysisSettings &settings)
 {
-    if (settings == m_settings)
+    if (!m_analysis->setSettings(settings) || !workspace())
         return;
-    m_settings = settings;
-    m_previousWorkspace.reset(); // its results are for the old settings
-    if (!m_workspace)
-        return;
-    m_workspace = m_workspace->withSettings(settings);
     for (const Shown &shown : m_panels)
-        shown.panel->setWorkspace(m_workspace);
-    emit workspaceChanged(m_workspace);
+        shown.panel->setWorkspace(workspace());
+    emit workspaceChanged(workspace());
 }
 
 void StatsDock::setRange(std::optional<TimeRange> range)

@@ -1,7 +1,7 @@
 #pragma once
 // The statistics panels in tabs, under a scope bar: which rank (or all),
 // and the range they cover (the timeline's selection, else the session).
-#include "analysis/analysisworkspace.h"
+#include "analysis/analysisworkspaces.h"
 #include "stats/statsscope.h"
 #include "timeline/timemark.h"
 
@@ -32,7 +32,10 @@ class SummaryPanel;
 class StatsDock : public QWidget {
     Q_OBJECT
 public:
-    explicit StatsDock(QWidget *parent = nullptr);
+    // `analysis`: the application's, whose workspace the panels read;
+    // none: one of the dock's own (the dock alone, as in tests).
+    explicit StatsDock(std::shared_ptr<AnalysisWorkspaces> analysis = nullptr, QWidget *parent = nullptr);
+    // Shows `session`'s workspace (the analysis' for it).
     void setSession(std::shared_ptr<const Session> session);
     void setRange(std::optional<TimeRange> range);
     void setRankIndex(std::optional<int> rankIndex);
@@ -55,8 +58,8 @@ public:
     const stats::StatsScope &scope() const { return m_scope; }
     // The session's analysis workspace every panel asks (null without a
     // session); the application's overlays ask the same one.
-    const WorkspacePtr &workspace() const { return m_workspace; }
-    const AnalysisSettings &analysisSettings() const { return m_settings; }
+    const WorkspacePtr &workspace() const { return m_analysis->current(); }
+    const AnalysisSettings &analysisSettings() const { return m_analysis->settings(); }
     void setAnalysisSettings(const AnalysisSettings &settings);
     void setComputeInBackground(bool background);
     void setComputeOnlyWhenShown(bool onlyWhenShown); // see StatsPanel
@@ -81,11 +84,7 @@ private:
     P *panel() const;
 
     std::shared_ptr<const Session> m_session;
-    AnalysisSettings m_settings;
-    WorkspacePtr m_workspace;
-    // The workspace of the session shown before (recorded and aligned
-    // views of one run take turns): its results are kept if it comes back.
-    WorkspacePtr m_previousWorkspace;
+    std::shared_ptr<AnalysisWorkspaces> m_analysis;
     stats::StatsScope m_scope;
     QComboBox *m_rank;
     QLabel *m_range;

@@ -3,6 +3,7 @@
 // and aligned match as the Collectives panel, and new settings keep exactly
 // the results they do not change.
 #include "analysis/analysisworkspace.h"
+#include "analysis/analysisworkspaces.h"
 #include "analysis/sharedresult.h"
 #include "analysisinputs.h"
 #include "core/cancellation.h"
@@ -244,6 +245,31 @@ private slots:
         thresholds.diagnosis.mediumShare = 0.5;
         QCOMPARE(count(*workspace->withSettings(thresholds)), 1); // the gaps
         QCOMPARE(settingsThatDiffer(AnalysisSettings{}, pattern), unsigned(stats::ReportSetting::CommunicationPattern));
+    }
+
+    // The viewer's analysis: one workspace per shown session, the one
+    // before kept for a return, new settings keeping what they do not touch.
+    void theShownSessionsWorkspaces()
+    {
+        AnalysisWorkspaces analysis;
+        QVERIFY(!analysis.current());
+        const WorkspacePtr ddp = analysis.show(m_ddp);
+        QCOMPARE(analysis.show(m_ddp).get(), ddp.get()); // the same session: the same workspace
+        QCOMPARE(analysis.of(m_ddp).get(), ddp.get());
+        const auto other = std::make_shared<const Session>(m_ddp->subset({0, 1}));
+        QVERIFY(analysis.of(other).get() != ddp.get()); // not shown: one of its own
+        const WorkspacePtr subset = analysis.show(other);
+        QCOMPARE(analysis.show(m_ddp).get(), ddp.get()); // back: the one before, results and all
+        QCOMPARE(analysis.show(other).get(), subset.get());
+        const auto match = subset->collectiveMatch(MatchClock::Recorded);
+        AnalysisSettings gaps;
+        gaps.gapThresholdMs = 1;
+        QVERIFY(analysis.setSettings(gaps));
+        QVERIFY(!analysis.setSettings(gaps));
+        QCOMPARE(analysis.current()->settings().gapThresholdMs, 1.0);
+        QCOMPARE(analysis.current()->readyCollectiveMatch(MatchClock::Recorded).get(), match.get()); // not read by the match
+        QVERIFY(analysis.show(m_ddp).get() != ddp.get());                                            // the one before was for the old settings
+        QVERIFY(!analysis.show(nullptr));
     }
 
     void aComputationThatFailsIsTriedAgain()
