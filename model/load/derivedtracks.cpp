@@ -335,12 +335,4 @@ void buildCommunicationSummary(Report &report)
     communication.present = true;
 }
 
-void buildDerivedTracks(Report &report)
-{
-    buildCorrelations(report);
-    buildNvtxProjections(report);
-    buildNcclTracks(report);
-    buildGpuBusySummaries(report);
-}
-
 } // namespace rankscope

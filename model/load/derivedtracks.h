@@ -2,8 +2,8 @@
 // What a loader derives from the recorded tracks once they are final:
 // the API <-> GPU correlation maps, NVTX ranges projected onto the GPU, and
 // one NCCL kernel track per process and device, per process and device
-// when its GPU is busy, and what matching collectives reads. Shared by
-// every loader.
+// when its GPU is busy, and what matching collectives reads. Every loader
+// builds them in one order (reportfinish.h).
 #include "core/report.h"
 
 #include <span>
@@ -36,8 +36,5 @@ const GpuBusySummary *gpuBusySummaryOf(const Report &report, std::span<const std
 // name, and per process and device when its GPU runs anything else. Needs
 // the correlations, and the kernels' collectives attached: a loader's last step.
 void buildCommunicationSummary(Report &report);
-
-// The first four, in order.
-void buildDerivedTracks(Report &report);
 
 } // namespace rankscope

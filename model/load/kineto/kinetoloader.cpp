@@ -2,15 +2,13 @@
 
 #include "core/narrowing.h"
 #include "core/units.h"
-#include "load/derivedtracks.h"
 #include "load/gzipreader.h"
 #include "load/kernelconfigs.h"
 #include "load/kineto/kinetoparser.h"
 #include "load/memorycheck.h"
-#include "load/sidetableorder.h"
+#include "load/reportfinish.h"
 #include "load/textsource.h"
 #include "load/trackregistry.h"
-#include "load/workerpool.h"
 
 #include <QElapsedTimer>
 #include <QFile>
@@ -566,11 +564,9 @@ void KinetoBuilder::finish(const kineto::TraceHeader &header)
             flow.first.to.time -= origin;
             r.flows.push_back(flow.first);
         }
-    for (CounterTrack &c : r.counters) {
+    for (CounterTrack &c : r.counters) // made final with the report (finishReport)
         for (TimeNs &t : c.time)
             t -= origin;
-        c.finalize();
-    }
 
     std::set<std::uint32_t> pids;
     for (const Track &t : r.tracks)
@@ -677,21 +673,9 @@ LoadResult KinetoLoader::load(const QString &path, const LoadControl &control)
         return LoadResult::failure(QStringLiteral("%1 (at byte %2 of the JSON text)").arg(parseError->message).arg(parseError->byteOffset));
     control.report(0.8);
     builder.finish(header);
-    report->strings.releaseLookup(); // every string is in: the lookup goes before the load peaks
-    std::erase_if(report->tracks, [](const Track &t) { return t.slices.isEmpty(); });
-    parallelFor(report->tracks.size(), [&](std::size_t i) { report->tracks[i].slices.finalize(); });
-    std::stable_sort(report->tracks.begin(), report->tracks.end(), [](const Track &a, const Track &b) {
-        return std::tie(a.pid, a.deviceId, a.streamId, a.tid, a.kind, a.domainId)
-               < std::tie(b.pid, b.deviceId, b.streamId, b.tid, b.kind, b.domainId);
-    });
-    storeSideTablesInTrackOrder(*report);
-    // The GPU-side annotations are Kineto's own projection: all the rest
-    // is derived here.
-    buildCorrelations(*report);
-    buildNcclTracks(*report);
-    buildGpuBusySummaries(*report);
-    buildCommunicationSummary(*report);
-    report->shrinkToFit();
+    ReportFinish finish;
+    finish.projectionRecorded = true; // the GPU-side annotations are Kineto's own projection
+    finishReport(*report, finish);
     if (report->eventCount() == 0)
         report->diagnostics.push_back({Diagnostic::Severity::Warning, std::nullopt, QStringLiteral("the trace holds no events")});
     report->loadSeconds = double(timer.nsecsElapsed()) / 1e9;

@@ -1,9 +1,8 @@
 #include "load/nsys/nsysloader.h"
 
-#include "load/derivedtracks.h"
 #include "load/memorycheck.h"
 #include "load/nsys/nsysreaders.h"
-#include "load/sidetableorder.h"
+#include "load/reportfinish.h"
 #include "load/workerpool.h"
 
 #include <QElapsedTimer>
@@ -182,19 +181,6 @@ void readGpus(NsysLoadContext &ctx)
     std::sort(r.gpus.begin(), r.gpus.end(), [](const GpuInfo &a, const GpuInfo &b) { return a.id < b.id; });
 }
 
-void finalizeTracks(Report &r)
-{
-    std::erase_if(r.tracks, [](const Track &t) { return t.slices.isEmpty(); });
-    parallelFor(r.tracks.size(), [&](std::size_t i) { r.tracks[i].slices.finalize(); });
-    // Host tracks by process, thread, kind and domain; GPU tracks by
-    // process, device, stream and kind: the order a timeline shows them in.
-    std::stable_sort(r.tracks.begin(), r.tracks.end(), [](const Track &a, const Track &b) {
-        const bool gpuA = isGpuTrack(a.kind), gpuB = isGpuTrack(b.kind);
-        return std::tie(a.pid, gpuA, a.deviceId, a.streamId, a.tid, a.kind, a.domainId)
-               < std::tie(b.pid, gpuB, b.deviceId, b.streamId, b.tid, b.kind, b.domainId);
-    });
-}
-
 // What the model of this export needs at least: its event rows times the
 // model's smallest size per event. A crafted rowid cannot claim more rows
 // than the file's bytes could hold.
@@ -328,20 +314,12 @@ LoadResult NsysSqliteLoader::load(const QString &path, const LoadControl &contro
     ctx.flushOddities();
     if (report->eventCount() == 0 && report->counters.empty())
         ctx.note(Diagnostic::Severity::Warning, QStringLiteral("the export holds no events"));
-    // Every string is in: the lookup (4 B a slot, 128 MiB at 10^7 strings)
-    // goes before the tracks are sorted and derived, where the load peaks.
-    // Only NCCL's calls name new strings after this (attachNcclCalls).
-    if (ctx.ncclCalls.empty())
-        report->strings.releaseLookup();
-    finalizeTracks(*report);
-    nsys::attachBacktraces(*report, hostCtx.apiCallchainIds, hostCtx.cudaCallchains, hostCtx.osrtCallchains);
-    storeSideTablesInTrackOrder(*report);
-    buildDerivedTracks(*report);
-    attachNcclCalls(*report, std::move(ctx.ncclCalls));
-    buildCommunicationSummary(*report);
-    for (CounterTrack &c : report->counters)
-        c.finalize();
-    report->shrinkToFit();
+    ReportFinish finish;
+    // Only NCCL's calls name new strings once the tracks are final.
+    finish.namesStringsLater = !ctx.ncclCalls.empty();
+    finish.onSortedTracks = [&](Report &r) { nsys::attachBacktraces(r, hostCtx.apiCallchainIds, hostCtx.cudaCallchains, hostCtx.osrtCallchains); };
+    finish.beforeCommunication = [&](Report &r) { attachNcclCalls(r, std::move(ctx.ncclCalls)); };
+    finishReport(*report, finish);
     report->loadSeconds = double(timer.nsecsElapsed()) / 1e9;
     control.report(1.0);
     return {report, {}, false};
