@@ -71,10 +71,4 @@ void ResultStore::takeOver(const ResultStore &other, unsigned changedSettings)
     evictBeyondTheKept();
 }
 
-std::size_t ResultStore::size() const
-{
-    const std::lock_guard lock(m_mutex);
-    return m_entries.size();
-}
-
 } // namespace rankscope

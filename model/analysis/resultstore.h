@@ -90,7 +90,6 @@ public:
     }
     // The results of `other` whose kinds read none of `changedSettings`.
     void takeOver(const ResultStore &other, unsigned changedSettings);
-    std::size_t size() const;
 
 private:
     struct Entry {
