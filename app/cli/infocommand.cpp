@@ -59,8 +59,10 @@ void printRank(QTextStream &out, const RankEntry &entry, bool memoryParts)
         << " s), session offset " << entry.sessionOffset << " ns, UTC start " << r.meta.utcStartNs << " ns\n";
     out << "  Events:      kernels " << r.eventCount(TrackKind::Kernel) << ", memcpy " << r.eventCount(TrackKind::Memcpy) << ", memset "
         << r.eventCount(TrackKind::Memset) << ", sync " << r.eventCount(TrackKind::Sync) << ", CUDA API " << r.eventCount(TrackKind::CudaApi)
-        << ", NVTX " << r.eventCount(TrackKind::Nvtx) << ", OS runtime " << r.eventCount(TrackKind::OsRuntime) << " (total " << r.eventCount()
-        << ")\n";
+        << ", NVTX " << r.eventCount(TrackKind::Nvtx);
+    if (const std::size_t cpuOps = r.eventCount(TrackKind::CpuOp))
+        out << ", CPU ops " << cpuOps;
+    out << ", OS runtime " << r.eventCount(TrackKind::OsRuntime) << " (total " << r.eventCount() << ")\n";
     std::size_t samples = 0;
     for (const CounterTrack &c : r.counters)
         samples += c.time.size();

@@ -84,7 +84,8 @@ GpuTimeSplit gpuTimeSplitOf(const Report &report, const TimeSplitInputs &inputs)
             case TrackKind::Memset:
                 memory.push_back(span);
                 break;
-            case TrackKind::Nvtx: {
+            case TrackKind::Nvtx:
+            case TrackKind::CpuOp: {
                 auto [it, added] = isStep.try_emplace(t.slices.name(i), false);
                 if (added)
                     it->second = isStepName(report.strings.view(t.slices.name(i)));

@@ -118,8 +118,8 @@ std::span<const NameGroup> NameSummaries::groupsOf(TrackKind kind, GroupedValue 
     return {first, last};
 }
 
-// OS runtime, CUDA API, NVTX, kernels (durations), copies and memsets
-// (durations and sizes); derived tracks (NCCL lanes, NVTX projected onto the
+// OS runtime, CUDA API, NVTX and Kineto's CPU scopes, kernels (durations),
+// copies and memsets (durations and sizes); derived tracks (NCCL lanes, NVTX projected onto the
 // GPU) and GPU-side synchronisation are not.
 bool NameSummaries::summarizes(TrackKind kind)
 {
@@ -127,6 +127,7 @@ bool NameSummaries::summarizes(TrackKind kind)
     case TrackKind::OsRuntime:
     case TrackKind::CudaApi:
     case TrackKind::Nvtx:
+    case TrackKind::CpuOp:
     case TrackKind::Kernel:
     case TrackKind::Memcpy:
     case TrackKind::Memset:
@@ -155,14 +156,14 @@ NameSummaries summarizeByName(const Report &report)
         NameGroup identity;
         identity.pid = track.pid;
         identity.kind = track.kind;
-        if (track.kind == TrackKind::Nvtx)
+        if (isHostRange(track.kind))
             identity.domain = track.domainName;
         const SliceTrack &s = track.slices;
         for (std::size_t i = 0; i < s.size(); ++i) {
             identity.name = s.name(i);
             identity.value = GroupedValue::Duration;
-            if (track.kind == TrackKind::Nvtx)
-                identity.nvtxEventType = report.nvtxRecord(s.payload(i)).eventType;
+            if (isHostRange(track.kind))
+                identity.nvtxEventType = hostRangeEventType(report, track, i);
             grouping.add(identity, s.duration(i));
             if (NameSummaries::hasSizes(track.kind)) {
                 const std::uint32_t row = s.payload(i);

@@ -1,48 +1,73 @@
 #include "core/report.h"
 
 #include <algorithm>
+#include <iterator>
 #include <set>
 
 namespace rankscope {
 
+namespace {
+
+using enum SlicePayload;
+// Each kind of track, in TrackKind's order.
+constexpr TrackKindInfo kTrackKinds[] = {
+    // kind, name, on GPU, GPU operation, derived, host range, payload
+    {TrackKind::OsRuntime, "OS runtime", false, false, false, false, None},
+    {TrackKind::CudaApi, "CUDA API", false, false, false, false, Row},
+    {TrackKind::Nvtx, "NVTX", false, false, false, true, OptionalRow},
+    {TrackKind::CpuOp, "CPU ops", false, false, false, true, ExternalId},
+    {TrackKind::Kernel, "Kernels", true, true, false, false, Row},
+    {TrackKind::Memcpy, "Memcpy", true, true, false, false, Row},
+    {TrackKind::Memset, "Memset", true, true, false, false, Row},
+    {TrackKind::Sync, "Sync", true, false, false, false, Row},
+    {TrackKind::NvtxGpuProjection, "NVTX (GPU)", false, false, true, false, Row},
+    {TrackKind::NcclKernels, "NCCL", false, false, true, false, Row},
+};
+static_assert(std::size(kTrackKinds) == kTrackKindCount, "one declaration per track kind");
+constexpr bool declaredInOrder()
+{
+    for (std::size_t i = 0; i < std::size(kTrackKinds); ++i)
+        if (std::size_t(kTrackKinds[i].kind) != i)
+            return false;
+    return true;
+}
+static_assert(declaredInOrder(), "kTrackKinds follows TrackKind's order");
+
+} // namespace
+
+const TrackKindInfo &trackKindInfo(TrackKind kind)
+{
+    return kTrackKinds[std::size_t(kind)];
+}
+
+bool isKnownTrackKind(std::uint8_t value)
+{
+    return value < kTrackKindCount;
+}
+
 QString trackKindName(TrackKind kind)
 {
-    switch (kind) {
-    case TrackKind::OsRuntime:
-        return QStringLiteral("OS runtime");
-    case TrackKind::CudaApi:
-        return QStringLiteral("CUDA API");
-    case TrackKind::Nvtx:
-        return QStringLiteral("NVTX");
-    case TrackKind::Kernel:
-        return QStringLiteral("Kernels");
-    case TrackKind::Memcpy:
-        return QStringLiteral("Memcpy");
-    case TrackKind::Memset:
-        return QStringLiteral("Memset");
-    case TrackKind::Sync:
-        return QStringLiteral("Sync");
-    case TrackKind::NvtxGpuProjection:
-        return QStringLiteral("NVTX (GPU)");
-    case TrackKind::NcclKernels:
-        return QStringLiteral("NCCL");
-    }
-    return {};
+    return QString::fromLatin1(trackKindInfo(kind).name);
 }
 
 bool isGpuTrack(TrackKind kind)
 {
-    return isGpuOperation(kind) || kind == TrackKind::Sync;
+    return trackKindInfo(kind).onGpu;
 }
 
 bool isGpuOperation(TrackKind kind)
 {
-    return kind == TrackKind::Kernel || kind == TrackKind::Memcpy || kind == TrackKind::Memset;
+    return trackKindInfo(kind).gpuOperation;
 }
 
 bool isDerivedTrack(TrackKind kind)
 {
-    return kind == TrackKind::NvtxGpuProjection || kind == TrackKind::NcclKernels;
+    return trackKindInfo(kind).derived;
+}
+
+bool isHostRange(TrackKind kind)
+{
+    return trackKindInfo(kind).hostRange;
 }
 
 std::uint32_t Report::correlationIdOf(const Track &track, std::size_t event) const
@@ -230,14 +255,8 @@ TimeRange Report::extent() const
 
 void Report::shrinkToFit()
 {
-    kernels.shrink_to_fit();
+    forEachSideTable(*this, [](auto &table, std::initializer_list<TrackKind>) { table.shrink_to_fit(); });
     kernelConfigs.shrink_to_fit();
-    memcpys.shrink_to_fit();
-    memsets.shrink_to_fit();
-    syncs.shrink_to_fit();
-    apiCalls.shrink_to_fit();
-    nvtx.shrink_to_fit();
-    nvtxProjections.shrink_to_fit();
     collectives.shrink_to_fit();
     apiByCorrelation.shrink_to_fit();
     gpuByCorrelation.shrink_to_fit();
@@ -312,11 +331,18 @@ std::size_t Report::memoryBytes() const
 
 QString trackName(const Report &report, const Track &track)
 {
-    if (track.kind == TrackKind::Nvtx && report.meta.source == TraceSource::Kineto && track.domainName != StringTable::kEmpty)
+    if (track.kind == TrackKind::CpuOp && track.domainName != StringTable::kEmpty)
         return report.strings.string(track.domainName);
     if (track.kind == TrackKind::Nvtx && track.domainName != StringTable::kEmpty)
         return trackKindName(track.kind) + QStringLiteral(": ") + report.strings.string(track.domainName);
     return trackKindName(track.kind);
+}
+
+std::uint8_t hostRangeEventType(const Report &report, const Track &track, std::size_t event)
+{
+    if (track.kind == TrackKind::Nvtx)
+        return report.nvtxRecord(track.slices.payload(event)).eventType;
+    return NvtxEventType::PushPopRange;
 }
 
 } // namespace rankscope

@@ -16,6 +16,7 @@
 #include <QString>
 #include <QStringList>
 #include <cstdint>
+#include <initializer_list>
 #include <map>
 #include <memory>
 #include <optional>
@@ -47,10 +48,13 @@ struct GpuInfo {
     QString uuid;
 };
 
+// What a track holds. Each kind is declared once, in kTrackKinds
+// (report.cpp): its name, where it lives and what its slices' payloads are.
 enum class TrackKind : std::uint8_t {
     OsRuntime, // per thread
     CudaApi,   // per thread: CUDA runtime and driver calls
     Nvtx,      // per thread and NVTX domain
+    CpuOp,     // per thread and Kineto category: PyTorch's CPU scopes (cpu_op, user_annotation, python_function)
     Kernel,    // per process, device and stream
     Memcpy,
     Memset,
@@ -60,12 +64,36 @@ enum class TrackKind : std::uint8_t {
     NvtxGpuProjection, // per process and device: NVTX ranges projected onto the GPU
     NcclKernels,       // per process and device: the NCCL kernels of all streams
 };
+inline constexpr std::size_t kTrackKindCount = std::size_t(TrackKind::NcclKernels) + 1;
+
+// What a slice's payload is, by the kind of its track.
+enum class SlicePayload : std::uint8_t {
+    None,        // unused (OS runtime calls)
+    Row,         // a row of the kind's side table (forEachSideTable)
+    OptionalRow, // the same, or NvtxRecord::kNoRecord for a plain range
+    ExternalId,  // Kineto's "External id", which ties a CPU scope to the calls it made
+};
+
+struct TrackKindInfo {
+    TrackKind kind;
+    const char *name;     // "CUDA API": row labels, Details, the Events table
+    bool onGpu;           // recorded GPU activity, per process, device and stream
+    bool gpuOperation;    // keeps a GPU busy: kernels, copies, memsets
+    bool derived;         // built from other tracks after loading
+    bool hostRange;       // a range a program or its profiler opened on a thread (steps, phases, ops)
+    SlicePayload payload; // what its slices' payloads are
+};
+const TrackKindInfo &trackKindInfo(TrackKind kind);
+bool isKnownTrackKind(std::uint8_t value); // a byte read from a file
 QString trackKindName(TrackKind kind);
 bool isGpuTrack(TrackKind kind); // recorded GPU activity
 // Kernels, copies and memsets: what keeps a GPU busy (nsys' gpu_gaps and
 // gpu_time_util rules, Report::gpuBusy, a collapsed group's graph).
 bool isGpuOperation(TrackKind kind);
 bool isDerivedTrack(TrackKind kind); // built from other tracks after loading
+// NVTX ranges and Kineto's CPU scopes: what steps, phases and host time
+// are read from.
+bool isHostRange(TrackKind kind);
 
 // A track and an event in it, within one report.
 struct TrackEvent {
@@ -403,10 +431,31 @@ struct Report : std::enable_shared_from_this<Report> {
 
 using ReportPtr = std::shared_ptr<const Report>;
 
-// What a track is in its source's own words: a Kineto CPU scope by its
+// The side tables slices name by row (SlicePayload::Row, OptionalRow),
+// each with the kinds of track whose slices read it, the first its owner:
+// the one list the loaders' finishing order (load/sidetableorder.h), the
+// index cache and its checks (load/cache/) and shrinkToFit walk. A new
+// kind of record is its member in Report and one line here.
+template <class R, class Visit>
+void forEachSideTable(R &report, Visit &&visit)
+{
+    visit(report.apiCalls, {TrackKind::CudaApi});
+    visit(report.kernels, {TrackKind::Kernel, TrackKind::NcclKernels});
+    visit(report.memcpys, {TrackKind::Memcpy});
+    visit(report.memsets, {TrackKind::Memset});
+    visit(report.syncs, {TrackKind::Sync});
+    visit(report.nvtx, {TrackKind::Nvtx});
+    visit(report.nvtxProjections, {TrackKind::NvtxGpuProjection});
+}
+
+// What a track is in its source's own words: Kineto's CPU scopes by their
 // category ("cpu_op", "user_annotation", "python_function"), an NVTX
 // range by its domain ("NVTX: NCCL"), else the kind ("CUDA API"). Row
 // labels, Details and the Events table say the same.
 QString trackName(const Report &report, const Track &track);
+
+// The NVTX event type of a host range (isHostRange): an NVTX range's own;
+// Kineto's CPU scopes nest on their thread as push/pop ranges do.
+std::uint8_t hostRangeEventType(const Report &report, const Track &track, std::size_t event);
 
 } // namespace rankscope

@@ -43,35 +43,19 @@ void storeInTrackOrder(Report &report, TrackKind kind, Column<Record> &table)
 
 void storeSideTableInTrackOrder(Report &report, TrackKind kind)
 {
-    switch (kind) {
-    case TrackKind::Kernel:
-        storeInTrackOrder(report, kind, report.kernels);
-        break;
-    case TrackKind::Memcpy:
-        storeInTrackOrder(report, kind, report.memcpys);
-        break;
-    case TrackKind::Memset:
-        storeInTrackOrder(report, kind, report.memsets);
-        break;
-    case TrackKind::Sync:
-        storeInTrackOrder(report, kind, report.syncs);
-        break;
-    case TrackKind::CudaApi:
-        storeInTrackOrder(report, kind, report.apiCalls);
-        break;
-    case TrackKind::NvtxGpuProjection:
-        storeInTrackOrder(report, kind, report.nvtxProjections);
-        break;
-    default:
-        break; // NVTX records are sparse (plain ranges have none); the rest have no table
-    }
+    // NVTX records are sparse (plain ranges have none): only a table each
+    // of whose slices names a row can be put in track order.
+    if (trackKindInfo(kind).payload != SlicePayload::Row)
+        return;
+    forEachSideTable(report, [&](auto &table, std::initializer_list<TrackKind> readers) {
+        if (*readers.begin() == kind)
+            storeInTrackOrder(report, kind, table);
+    });
 }
 
 void storeSideTablesInTrackOrder(Report &report)
 {
-    for (const TrackKind kind :
-         {TrackKind::Kernel, TrackKind::Memcpy, TrackKind::Memset, TrackKind::Sync, TrackKind::CudaApi, TrackKind::NvtxGpuProjection})
-        storeSideTableInTrackOrder(report, kind);
+    forEachSideTable(report, [&](auto &, std::initializer_list<TrackKind> readers) { storeSideTableInTrackOrder(report, *readers.begin()); });
 }
 
 } // namespace rankscope

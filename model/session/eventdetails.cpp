@@ -238,7 +238,11 @@ EventDetails describeEvent(const Session &session, const EventLocation &at)
         break;
     }
     case TrackKind::Nvtx:
-        addNvtxFields(d, r, t, i);
+    case TrackKind::CpuOp:
+        if (t.kind == TrackKind::Nvtx)
+            addNvtxFields(d, r, t, i);
+        else if (const std::uint32_t externalId = t.slices.payload(i))
+            d.fields.push_back({QStringLiteral("External id"), QString::number(externalId), {}});
         addLaunchedWork(d, session, at);
         for (const EventLocation &other : flowPartners(session, at)) // forward <-> backward
             d.fields.push_back(

@@ -78,7 +78,7 @@ std::optional<EventLocation> sliceAt(const Session &session, int rank, const Flo
     int bestScore = 0;
     for (std::uint32_t t = 0; t < r.tracks.size(); ++t) {
         const Track &track = r.tracks[t];
-        if (track.kind != TrackKind::Nvtx || track.pid != p.pid || track.tid != p.tid)
+        if (!isHostRange(track.kind) || track.pid != p.pid || track.tid != p.tid)
             continue;
         track.slices.forEachOverlapping(p.time, p.time, [&](std::uint32_t e) {
             const int depth = track.slices.depth(e);
@@ -137,7 +137,7 @@ std::vector<EventLocation> flowPartners(const Session &session, const EventLocat
     std::vector<EventLocation> partners;
     const Report &r = *session.ranks()[std::size_t(at.rank)].report;
     const Track &track = session.track(at);
-    if (track.kind != TrackKind::Nvtx)
+    if (!isHostRange(track.kind))
         return partners;
     for (const FlowRecord &flow : r.flows)
         for (const auto &[here, there] : {std::pair{flow.from, flow.to}, std::pair{flow.to, flow.from}}) {
@@ -156,7 +156,7 @@ std::vector<EventLocation> flowPartners(const Session &session, const EventLocat
         return partners;
     for (std::uint32_t t = 0; t < r.tracks.size(); ++t) {
         const Track &other = r.tracks[t];
-        if (other.kind != TrackKind::Nvtx || other.pid != track.pid)
+        if (!isHostRange(other.kind) || other.pid != track.pid)
             continue;
         std::unordered_map<StringId, bool> matches;
         for (std::uint32_t e = 0; e < other.slices.size(); ++e) {

@@ -76,6 +76,7 @@ QColor Theme::kindColor(TrackKind kind)
     case TrackKind::CudaApi:
         return QColor(0xd9, 0xa4, 0x41);
     case TrackKind::Nvtx:
+    case TrackKind::CpuOp:
         return QColor(0x6a, 0x8f, 0xc7);
     case TrackKind::Kernel:
         return QColor(0x3b, 0x7d, 0xd8);
@@ -109,6 +110,8 @@ QColor Theme::eventColor(const Report &report, const Track &track, std::uint32_t
             return QColor::fromRgb(n.color | 0xFF000000u);
         return hashed(report.strings.view(track.slices.name(event)), 90, 215, 190, 80);
     }
+    case TrackKind::CpuOp: // as the NVTX ranges emit_nvtx would have recorded for them
+        return hashed(report.strings.view(track.slices.name(event)), 90, 215, 190, 80);
     case TrackKind::NvtxGpuProjection: {
         const NvtxRecord &n = report.nvtxRecord(report.nvtxProjections[track.slices.payload(event)].nvtxRow);
         if (n.hasColor)

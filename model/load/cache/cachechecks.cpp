@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <cstring>
 #include <limits>
+#include <optional>
 #include <set>
 #include <vector>
 
@@ -17,38 +18,16 @@ namespace rankscope {
 
 namespace {
 
-constexpr auto kLastTrackKind = TrackKind::NcclKernels;
-
-// The side table an event's payload is a row of, and whether a payload may
-// name no row (a plain NVTX range).
-struct PayloadTable {
-    std::size_t rows = 0;
-    bool checked = false;
-    bool noRecordAllowed = false;
-};
-
-PayloadTable payloadTableOf(const Report &r, TrackKind kind)
+// How many rows the side table an event's payload names has; nothing when
+// its payload is not a row (kTrackKinds says which).
+std::optional<std::size_t> payloadRows(const Report &r, TrackKind kind)
 {
-    switch (kind) {
-    case TrackKind::CudaApi:
-        return {r.apiCalls.size(), true, false};
-    case TrackKind::Kernel:
-    case TrackKind::NcclKernels:
-        return {r.kernels.size(), true, false};
-    case TrackKind::Memcpy:
-        return {r.memcpys.size(), true, false};
-    case TrackKind::Memset:
-        return {r.memsets.size(), true, false};
-    case TrackKind::Sync:
-        return {r.syncs.size(), true, false};
-    case TrackKind::Nvtx:
-        return {r.nvtx.size(), true, true};
-    case TrackKind::NvtxGpuProjection:
-        return {r.nvtxProjections.size(), true, false};
-    case TrackKind::OsRuntime:
-        return {}; // payloads unused
-    }
-    return {};
+    std::optional<std::size_t> rows;
+    forEachSideTable(r, [&](const auto &table, std::initializer_list<TrackKind> readers) {
+        if (std::find(readers.begin(), readers.end(), kind) != readers.end())
+            rows = table.size();
+    });
+    return rows;
 }
 
 const char *lodProblem(const LodSummary &lod, std::size_t events)
@@ -110,7 +89,7 @@ const char *slicesProblem(const Report &r, const SliceTrack &s)
 // What a track says of itself, with or without its events.
 const char *trackLabelProblem(const Report &r, const Track &t)
 {
-    if (t.kind > kLastTrackKind)
+    if (!isKnownTrackKind(std::uint8_t(t.kind)))
         return "a track of an unknown kind";
     if (t.domainName >= r.strings.size())
         return "a track names a string that is not there";
@@ -124,11 +103,11 @@ const char *sliceTrackProblem(const Report &r, const Track &t)
     const SliceTrack &s = t.slices;
     if (const char *problem = slicesProblem(r, s))
         return problem;
-    const PayloadTable table = payloadTableOf(r, t.kind);
-    if (table.checked)
+    const bool noRecordAllowed = trackKindInfo(t.kind).payload == SlicePayload::OptionalRow;
+    if (const std::optional<std::size_t> rows = payloadRows(r, t.kind))
         for (std::size_t i = 0; i < s.size(); ++i) {
             const std::uint32_t row = s.payload(i);
-            if (row >= table.rows && !(table.noRecordAllowed && row == NvtxRecord::kNoRecord))
+            if (row >= *rows && !(noRecordAllowed && row == NvtxRecord::kNoRecord))
                 return "an event's record is outside its table";
         }
     return nullptr;
@@ -348,11 +327,12 @@ const char *nameSummariesProblem(const Report &r)
     const std::size_t strings = r.strings.size();
     std::uint64_t covered = 0;
     // Values per kind and value: [kind][Duration], [kind][Bytes].
-    std::uint64_t valuesOfKind[std::size_t(kLastTrackKind) + 1][2] = {};
+    std::uint64_t valuesOfKind[kTrackKindCount][2] = {};
     if (!std::is_sorted(s.groups.begin(), s.groups.end(), NameSummaries::inOrder))
         return "groups of events out of order";
     for (const NameGroup &g : s.groups) {
-        if (g.kind > kLastTrackKind || std::uint8_t(g.value) > std::uint8_t(GroupedValue::Bytes) || g.name >= strings || g.domain >= strings)
+        if (!isKnownTrackKind(std::uint8_t(g.kind)) || std::uint8_t(g.value) > std::uint8_t(GroupedValue::Bytes) || g.name >= strings
+            || g.domain >= strings)
             return "a group of events of an unknown kind or name";
         if (g.count == 0 || g.first != covered || g.count > s.values.size() - g.first)
             return "a group of events whose values are not where the groups say";
@@ -377,11 +357,11 @@ const char *nameSummariesProblem(const Report &r)
     // As many durations of each kind summarised as its events, and as many
     // sizes of copies and memsets; none of any other kind.
     if (s.present) {
-        std::uint64_t eventsOfKind[std::size_t(kLastTrackKind) + 1] = {};
+        std::uint64_t eventsOfKind[kTrackKindCount] = {};
         for (const Track &t : r.tracks)
-            if (t.kind <= kLastTrackKind)
+            if (isKnownTrackKind(std::uint8_t(t.kind)))
                 eventsOfKind[std::size_t(t.kind)] += t.slices.size();
-        for (std::size_t k = 0; k <= std::size_t(kLastTrackKind); ++k) {
+        for (std::size_t k = 0; k < kTrackKindCount; ++k) {
             const auto kind = TrackKind(k);
             const std::uint64_t durations = NameSummaries::summarizes(kind) ? eventsOfKind[k] : 0;
             const std::uint64_t sizes = NameSummaries::summarizes(kind) && NameSummaries::hasSizes(kind) ? eventsOfKind[k] : 0;

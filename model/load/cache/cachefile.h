@@ -63,8 +63,10 @@ std::uint32_t cacheModeFor(const CacheKey &key);
 // times. 9: the columns' lengths and places in an outline after them. 10:
 // 1 MiB chunks, their hashes after the body. 11: the trace's content hash
 // in the header. 12: an NVTX projection keeps its CPU range's length, not
-// its times. A cache of another version is rebuilt.
-constexpr std::uint32_t kIndexCacheFormatVersion = 14;
+// its times. 15: Kineto's CPU scopes a kind of their own (TrackKind::CpuOp,
+// their payload the External id), the side tables in forEachSideTable's
+// order. A cache of another version is rebuilt.
+constexpr std::uint32_t kIndexCacheFormatVersion = 15;
 
 // How much of a cache an open reads.
 enum class CacheOpenDepth : std::uint8_t {

@@ -1,7 +1,8 @@
 #pragma once
 // The members of a report, in the order an index cache stores them: the one
 // list both the writer and the reader walk (cachestreams.h), so the two
-// cannot disagree. Adding a member to a stored type means adding it here and
+// cannot disagree. The side tables are the ones forEachSideTable lists
+// (core/report.h). Adding a member to a stored type means adding it here and
 // raising kIndexCacheFormatVersion.
 #include "core/namesummaries.h"
 #include "core/report.h"
@@ -51,14 +52,8 @@ struct ReportCacheAccess {
             v(d.timestamp);
             v(d.text);
         });
-        v(r.kernels);
+        forEachSideTable(r, [&](auto &table, std::initializer_list<TrackKind>) { v(table); });
         v(r.kernelConfigs);
-        v(r.memcpys);
-        v(r.memsets);
-        v(r.syncs);
-        v(r.apiCalls);
-        v(r.nvtx);
-        v(r.nvtxProjections);
         v(r.collectives);
         v(r.flows);
         v(r.apiByCorrelation);

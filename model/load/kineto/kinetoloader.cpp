@@ -215,7 +215,7 @@ private:
         std::uint32_t stream = 0; // GPU events: the stream
     };
     void addComplete(const KinetoEvent &e);
-    void addCpuRange(const Complete &c, std::string_view domain);
+    void addCpuRange(const Complete &c, std::string_view category);
     void addApiCall(const Complete &c, int eventClass);
     void addKernel(const Complete &c, const KinetoEvent &e);
     CollectiveRecord collectiveOf(const KinetoEvent &e);
@@ -306,17 +306,16 @@ void KinetoBuilder::addComplete(const KinetoEvent &e)
     }
 }
 
-void KinetoBuilder::addCpuRange(const Complete &c, std::string_view domain)
+void KinetoBuilder::addCpuRange(const Complete &c, std::string_view category)
 {
+    // A CPU scope has nothing but its External id besides its name and
+    // times: that is its payload, with no record to store.
     Report &r = m_report;
-    auto [it, added] = m_domainIds.try_emplace(domain, StringId(m_domainIds.size() + 1));
-    Track &t = m_tracks.host(TrackKind::Nvtx, c.pid, c.tid, it->second);
+    auto [it, added] = m_domainIds.try_emplace(category, StringId(m_domainIds.size() + 1));
+    Track &t = m_tracks.host(TrackKind::CpuOp, c.pid, c.tid, it->second);
     if (t.domainName == StringTable::kEmpty)
-        t.domainName = r.strings.intern(domain);
-    NvtxRecord n;
-    n.externalId = c.externalId;
-    t.slices.append(c.start, c.end, c.name, std::uint32_t(r.nvtx.size()));
-    r.nvtx.push_back(n);
+        t.domainName = r.strings.intern(category);
+    t.slices.append(c.start, c.end, c.name, c.externalId);
 }
 
 void KinetoBuilder::addApiCall(const Complete &c, int eventClass)

@@ -141,7 +141,7 @@ void forEachKeyedEvent(const Session &s, DiffReport report, const DiffOptions &o
             case DiffReport::CpuSampling:
                 break; // stats/sampling/samplingcomparison.h
             case DiffReport::Nvtx: {
-                if (t.kind != TrackKind::Nvtx)
+                if (!isHostRange(t.kind))
                     break;
                 // Events come parents first: the open ranges above each one.
                 // A path stops growing at kNvtxPathLevels levels or

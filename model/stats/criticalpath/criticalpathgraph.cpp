@@ -380,7 +380,7 @@ void StepGraphBuilder::buildRank(int r)
         if (!Session::ownsTrack(entry, track) || track.slices.isEmpty())
             continue;
         const bool gpu = isGpuOperation(track.kind);
-        const bool host = track.kind == TrackKind::OsRuntime || track.kind == TrackKind::CudaApi || track.kind == TrackKind::Nvtx;
+        const bool host = track.kind == TrackKind::OsRuntime || track.kind == TrackKind::CudaApi || isHostRange(track.kind);
         if (!gpu && !host)
             continue;
         std::vector<std::uint32_t> events = track.slices.overlapping(lo, hi);
@@ -626,9 +626,9 @@ void StepGraphBuilder::buildThread(int r, std::uint32_t tid, const std::vector<H
         EventInfo &in = info[i];
         if (m_input.whatIfs)
             for (const WhatIf &w : *m_input.whatIfs)
-                if (w.target == WhatIf::Target::Range && track.kind == TrackKind::Nvtx && matchesName(w.pattern, name))
+                if (w.target == WhatIf::Target::Range && isHostRange(track.kind) && matchesName(w.pattern, name))
                     in.rangeFactor *= float(w.factor);
-        if (track.kind == TrackKind::Nvtx) {
+        if (isHostRange(track.kind)) {
             const bool isStep = hasStep && stepEvent == TrackEvent{e.track, e.event};
             in.dataLoading = m_names.isDataLoader(r, track.slices.name(e.event));
             in.kind = isStep || in.dataLoading ? PathKind::Idle : PathKind::Cpu;

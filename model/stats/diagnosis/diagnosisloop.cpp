@@ -107,7 +107,7 @@ RankLoop loopOf(const RankEntry &entry, const DiagnosisThresholds &th)
         if (!Session::ownsTrack(entry, t))
             continue;
         const bool gpu = !fromSummaries && isGpuOperation(t.kind);
-        const bool host = t.kind == TrackKind::Nvtx || t.kind == TrackKind::OsRuntime;
+        const bool host = isHostRange(t.kind) || t.kind == TrackKind::OsRuntime;
         if (!gpu && !host)
             continue;
         if (gpu)
@@ -119,7 +119,7 @@ RankLoop loopOf(const RankEntry &entry, const DiagnosisThresholds &th)
                 continue;
             }
             const StringId name = t.slices.name(i);
-            if (t.kind == TrackKind::Nvtx) {
+            if (isHostRange(t.kind)) {
                 auto [step, seen] = stepName.try_emplace(name, false);
                 if (seen)
                     step->second = isStepName(r.strings.view(name));
@@ -128,7 +128,7 @@ RankLoop loopOf(const RankEntry &entry, const DiagnosisThresholds &th)
             }
             auto [it, added] = loadingName.try_emplace(name, false);
             if (added)
-                it->second = t.kind == TrackKind::Nvtx ? isDataLoadingName(r.strings.view(name)) : isOsRead(r.strings.string(name));
+                it->second = isHostRange(t.kind) ? isDataLoadingName(r.strings.view(name)) : isOsRead(r.strings.string(name));
             if (it->second && when.second > when.first) {
                 loading.push_back(when);
                 l.loadingNamed.push_back({when, name});

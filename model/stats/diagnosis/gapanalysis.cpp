@@ -130,9 +130,9 @@ std::vector<CpuActivity> activityDuring(const Report &r, std::uint32_t pid, Time
     const std::uint32_t training = trainingThread(r, pid);
     std::map<std::tuple<bool, bool, StringId>, Coverage> byName; // (NVTX, training thread, name)
     for (const Track &t : r.tracks) {
-        if (t.pid != pid || (t.kind != TrackKind::Nvtx && t.kind != TrackKind::OsRuntime))
+        if (t.pid != pid || (!isHostRange(t.kind) && t.kind != TrackKind::OsRuntime))
             continue;
-        const bool nvtx = t.kind == TrackKind::Nvtx;
+        const bool nvtx = isHostRange(t.kind);
         t.slices.forEachOverlapping(lo, hi, [&](std::uint32_t i) {
             const TimeNs s = std::max(lo, t.slices.start(i)), e = std::min(hi, t.slices.end(i));
             if (e <= s)

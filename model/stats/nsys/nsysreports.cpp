@@ -308,25 +308,31 @@ ResultTable cudaApiSum(const Slices &slices)
 
 ResultTable nvtxSum(const Slices &slices)
 {
-    const StoredGroups stored{
-        {TrackKind::Nvtx}, GroupedValue::Duration, [](GroupIndex &index, const Report &report, const NameGroup &g) -> std::optional<std::uint32_t> {
-            const NvtxStyle style = nvtxStyleOf(g.nvtxEventType);
-            if (style == NvtxStyle::None)
-                return std::nullopt;
-            return index.groupOf(report, nvtxKey(g.domain, style), g.name, [&] { return nvtxLabel(report, g.domain, g.name, style); });
-        }};
+    const StoredGroups stored{{TrackKind::Nvtx, TrackKind::CpuOp},
+                              GroupedValue::Duration,
+                              [](GroupIndex &index, const Report &report, const NameGroup &g) -> std::optional<std::uint32_t> {
+                                  const NvtxStyle style = nvtxStyleOf(g.nvtxEventType);
+                                  if (style == NvtxStyle::None)
+                                      return std::nullopt;
+                                  return index.groupOf(report, nvtxKey(g.domain, style), g.name,
+                                                       [&] { return nvtxLabel(report, g.domain, g.name, style); });
+                              }};
     GroupIndex index(acrossReports(slices));
     const Summaries summaries = summariesOf(slices, stored, index, [&](DurationGroups &groups) {
-        groups.reserve(eventsOf(slices, TrackKind::Nvtx));
-        forEachSlice(slices, TrackKind::Nvtx, [&](const Report &report, const Track &track, std::size_t i) {
-            const NvtxStyle style = nvtxStyleOf(report.nvtxRecord(track.slices.payload(i)).eventType);
-            if (style == NvtxStyle::None)
-                return;
-            const StringId name = track.slices.name(i);
-            groups.add(
-                report, nvtxKey(track.domainName, style), name, [&] { return nvtxLabel(report, track.domainName, name, style); },
-                track.slices.duration(i));
-        });
+        // Kineto's CPU scopes count as the NVTX ranges PyTorch's emit_nvtx
+        // would have recorded for them, named by category.
+        for (const TrackKind kind : {TrackKind::Nvtx, TrackKind::CpuOp}) {
+            groups.reserve(eventsOf(slices, kind));
+            forEachSlice(slices, kind, [&](const Report &report, const Track &track, std::size_t i) {
+                const NvtxStyle style = nvtxStyleOf(hostRangeEventType(report, track, i));
+                if (style == NvtxStyle::None)
+                    return;
+                const StringId name = track.slices.name(i);
+                groups.add(
+                    report, nvtxKey(track.domainName, style), name, [&] { return nvtxLabel(report, track.domainName, name, style); },
+                    track.slices.duration(i));
+            });
+        }
     });
     return timeTable(QStringLiteral("nvtx_sum"), QStringLiteral("Instances"), {QStringLiteral("Style"), QStringLiteral("Range")}, index, summaries);
 }

@@ -36,7 +36,7 @@ std::vector<CpuCollectiveRange> cpuCollectivesOfRank(const RankEntry &entry)
         return found;
     for (std::uint32_t t = 0; t < r.tracks.size(); ++t) {
         const Track &track = r.tracks[t];
-        if (track.kind != TrackKind::Nvtx || !Session::ownsTrack(entry, track))
+        if (!isHostRange(track.kind) || !Session::ownsTrack(entry, track))
             continue;
         std::unordered_map<StringId, bool> gloo; // a few names, a million ranges
         for (std::size_t i = 0; i < track.slices.size(); ++i) {

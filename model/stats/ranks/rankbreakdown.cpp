@@ -50,7 +50,7 @@ std::set<QString> stepNamesOf(const RankEntry &entry)
     // every range differently (10^7 ids, 0.4 GB as set nodes).
     std::vector<bool> used(entry.report->strings.size(), false);
     for (const Track &t : entry.report->tracks)
-        if (t.kind == TrackKind::Nvtx && Session::ownsTrack(entry, t))
+        if (isHostRange(t.kind) && Session::ownsTrack(entry, t))
             for (StringId id : t.slices.names())
                 if (id < used.size())
                     used[id] = true;
@@ -68,7 +68,7 @@ std::set<QString> stepNamesOf(const RankEntry &entry)
 // scopes (gpu_user_annotation), which carry no correlation.
 bool isStepWindowCpuRow(TrackKind kind)
 {
-    return kind == TrackKind::Nvtx || kind == TrackKind::CudaApi || kind == TrackKind::NvtxGpuProjection;
+    return isHostRange(kind) || kind == TrackKind::CudaApi || kind == TrackKind::NvtxGpuProjection;
 }
 
 // The step window of one rank, on its CPU side: the correlation ids of the

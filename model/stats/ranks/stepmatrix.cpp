@@ -56,7 +56,7 @@ std::vector<TrackEvent> stepEventsOf(const RankEntry &entry, const QRegularExpre
     };
     for (std::uint32_t track = 0; track < r.tracks.size(); ++track) {
         const Track &t = r.tracks[track];
-        if (t.kind != TrackKind::Nvtx || !Session::ownsTrack(entry, t))
+        if (!isHostRange(t.kind) || !Session::ownsTrack(entry, t))
             continue;
         for (std::size_t i = 0; i < t.slices.size(); ++i)
             if (isStep(t.slices.name(i)))

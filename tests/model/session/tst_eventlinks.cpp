@@ -157,7 +157,7 @@ private slots:
         const TimeNs backwardAt = 4493981677680478 - r.meta.rawTimeOrigin;
         std::optional<EventLocation> forward;
         for (std::uint32_t t = 0; t < r.tracks.size(); ++t)
-            if (r.tracks[t].kind == TrackKind::Nvtx && r.tracks[t].tid == 430)
+            if (r.tracks[t].kind == TrackKind::CpuOp && r.tracks[t].tid == 430)
                 for (std::uint32_t e = 0; e < r.tracks[t].slices.size(); ++e)
                     if (r.tracks[t].slices.start(e) == forwardAt
                         && r.strings.string(r.tracks[t].slices.name(e)) == QStringLiteral("aten::nll_loss_forward"))

@@ -506,7 +506,7 @@ private slots:
         for (int d = 0; d < kDepth; ++d) // range d spans [20 + d, 20 + 2 * kDepth - d) µs
             t.cpu("user_annotation", QStringLiteral("level%1").arg(d), 20 + d, 2.0 * kDepth - 2.0 * d);
         const Session session = Session::load({t.write(freshDir(QStringLiteral("nested")))});
-        QCOMPARE(session.ranks()[0].report->eventCount(TrackKind::Nvtx), std::size_t(kDepth + 2));
+        QCOMPARE(session.ranks()[0].report->eventCount(TrackKind::CpuOp), std::size_t(kDepth + 2));
         const std::vector<StepCriticalPath> paths = pathsOf(session);
         QCOMPARE(paths.size(), std::size_t(1));
         checkPathShape(session, paths[0]);

@@ -89,7 +89,7 @@ private slots:
         // Step k of B starts where the traces say, relative to step 0 of each run.
         for (int k = 0; k < 6; ++k) {
             const QString step = QStringLiteral("ProfilerStep#%1").arg(k + 2);
-            const auto a = named(aligned, 0, TrackKind::Nvtx, step), b = named(aligned, 1, TrackKind::Nvtx, step);
+            const auto a = named(aligned, 0, TrackKind::CpuOp, step), b = named(aligned, 1, TrackKind::CpuOp, step);
             QVERIFY2(!a.empty() && !b.empty(), qPrintable(step));
             const TimeNs expected = microsToNs(kFastStepTs[k] - kFastStepTs[0]) - microsToNs(kSlowStepTs[k] - kSlowStepTs[0]);
             const TimeNs got = aligned.sessionTime(b.front()).start - aligned.sessionTime(a.front()).start;
@@ -117,7 +117,7 @@ private slots:
         QVERIFY(other);
         QCOMPARE(other->rank, 1);
         QCOMPARE(m_both->sessionTime(*other).duration(), kFastTenthTransposeDuration);
-        const auto stepsB = named(*m_both, 1, TrackKind::Nvtx, QStringLiteral("ProfilerStep#2"));
+        const auto stepsB = named(*m_both, 1, TrackKind::CpuOp, QStringLiteral("ProfilerStep#2"));
         QVERIFY(!stepsB.empty());
         QVERIFY(std::llabs(m_both->sessionTime(*other).start - m_both->sessionTime(stepsB.front()).start
                            - microsToNs(kFastTenthTransposeTs - kFastStepTs[0]))

@@ -86,8 +86,8 @@ private slots:
         canvas->setStretch(stats::stepStretchPoints(*both));
         QVERIFY(canvas->displayTime().isStretched(1));
         view.zoom()->fit();
-        const auto stepA = firstNamed(*both, 0, TrackKind::Nvtx, QStringLiteral("ProfilerStep#4"));
-        const auto stepB = firstNamed(*both, 1, TrackKind::Nvtx, QStringLiteral("ProfilerStep#4"));
+        const auto stepA = firstNamed(*both, 0, TrackKind::CpuOp, QStringLiteral("ProfilerStep#4"));
+        const auto stepB = firstNamed(*both, 1, TrackKind::CpuOp, QStringLiteral("ProfilerStep#4"));
         QVERIFY(stepA && stepB);
         QCOMPARE(canvas->displayedTime(*stepB).start, canvas->displayedTime(*stepA).start); // B's step drawn over A's
         QCOMPARE(canvas->displayedTime(*stepB).end, canvas->displayedTime(*stepA).end);

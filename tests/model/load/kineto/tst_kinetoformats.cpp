@@ -79,7 +79,7 @@ private slots:
         const LoadResult r = loadTraceFile(oldTrace());
         QVERIFY2(r.ok(), qPrintable(r.error));
         const Report &rep = *r.report;
-        QCOMPARE(rep.eventCount(TrackKind::Nvtx), std::size_t(1));
+        QCOMPARE(rep.eventCount(TrackKind::CpuOp), std::size_t(1));
         QCOMPARE(rep.eventCount(TrackKind::CudaApi), std::size_t(1));
         QCOMPARE(rep.eventCount(TrackKind::Kernel), std::size_t(1));
         QCOMPARE(rep.eventCount(TrackKind::Memcpy), std::size_t(1));
