@@ -102,7 +102,7 @@ QString reportListHelp()
         text += wholeSession ? QStringLiteral("\nReports on all ranks together:") : QStringLiteral("\nReports per file:");
         for (const stats::ReportDeclaration &d : stats::reportDeclarations())
             if (d.isSessionReport() == wholeSession)
-                text += QStringLiteral("\n  %1 %2").arg(d.name, -24).arg(d.title);
+                text += QStringLiteral("\n  %1 %2%3").arg(d.name, -24).arg(d.title, d.byDefault ? QString() : QStringLiteral(" (when named)"));
     }
     return text;
 }
@@ -201,7 +201,8 @@ int runStats(const QStringList &arguments)
         QTextStream(&standardError()) << "rankscope-cli: unknown format '" << format << "' (csv, table or json)\n";
         return 1;
     }
-    QStringList reports = parser.isSet(reportOption) ? parser.value(reportOption).split(QLatin1Char(','), Qt::SkipEmptyParts) : stats::reportNames();
+    QStringList reports =
+        parser.isSet(reportOption) ? parser.value(reportOption).split(QLatin1Char(','), Qt::SkipEmptyParts) : stats::defaultReportNames();
     for (QString &name : reports) {
         name = name.trimmed();
         if (!stats::isKnownReport(name)) {

@@ -26,15 +26,19 @@ QStringList exportStatisticsCsv(const AnalysisWorkspace &workspace, const QStrin
     for (const ReportPtr &report : session.reports())
         paths << report->filePath;
     const QStringList stems = uniqueStemsFor(paths); // two ranks' files of one name write two files
-    // Every declared report: the per-file ones for each file, then the session's.
+    // Every declared report: the per-file ones for each file, then the
+    // session's; one run only when named is written where it has rows.
     for (std::size_t i = 0; i < session.reports().size(); ++i)
         for (const stats::ReportDeclaration &d : stats::reportDeclarations())
             if (d.perFile)
-                write(stems[qsizetype(i)] + QLatin1Char('_') + d.name + QStringLiteral(".csv"), d.perFile(*session.reports()[i], options));
+                if (ResultTable table = d.perFile(*session.reports()[i], options); d.byDefault || table.rowCount() > 0)
+                    write(stems[qsizetype(i)] + QLatin1Char('_') + d.name + QStringLiteral(".csv"), table);
     for (const stats::ReportDeclaration &d : stats::reportDeclarations())
         if (d.perSession)
-            write(d.name + QStringLiteral(".csv"),
-                  workspace.withCollectiveInputs([&](stats::CollectiveInputs &records) { return d.perSession(session, options, {records}); }));
+            if (ResultTable table =
+                    workspace.withCollectiveInputs([&](stats::CollectiveInputs &records) { return d.perSession(session, options, {records}); });
+                d.byDefault || table.rowCount() > 0)
+                write(d.name + QStringLiteral(".csv"), table);
     if (!failed.isEmpty())
         *error = failed.join(QLatin1Char('\n'));
     return written;

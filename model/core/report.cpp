@@ -16,6 +16,7 @@ constexpr TrackKindInfo kTrackKinds[] = {
     {TrackKind::CudaApi, "CUDA API", false, false, false, false, Row},
     {TrackKind::Nvtx, "NVTX", false, false, false, true, OptionalRow},
     {TrackKind::CpuOp, "CPU ops", false, false, false, true, ExternalId},
+    {TrackKind::Mpi, "MPI", false, false, false, false, Row},
     {TrackKind::Kernel, "Kernels", true, true, false, false, Row},
     {TrackKind::Memcpy, "Memcpy", true, true, false, false, Row},
     {TrackKind::Memset, "Memset", true, true, false, false, Row},
@@ -34,6 +35,12 @@ constexpr bool declaredInOrder()
 static_assert(declaredInOrder(), "kTrackKinds follows TrackKind's order");
 
 } // namespace
+
+const char *mpiCallKindSource(MpiCallKind kind)
+{
+    static const char *const sources[kMpiCallKindCount] = {"p2p", "collectives", "start-wait", "other"};
+    return sources[std::size_t(kind)];
+}
 
 const TrackKindInfo &trackKindInfo(TrackKind kind)
 {
@@ -310,6 +317,7 @@ std::vector<Report::MemoryPart> Report::memoryParts() const
         {"memcpy and memset records", memcpys.capacity() * sizeof(MemcpyRecord) + memsets.capacity() * sizeof(MemsetRecord)},
         {"CUDA API and sync records", apiCalls.capacity() * sizeof(ApiCallRecord) + syncs.capacity() * sizeof(SyncRecord)},
         {"NVTX records", nvtx.capacity() * sizeof(NvtxRecord)},
+        {"MPI calls", mpiCalls.capacity() * sizeof(MpiRecord)},
         {"NVTX projections", nvtxProjections.capacity() * sizeof(NvtxProjectionRecord)},
         {"collectives and communication kernels",
          collectives.capacity() * sizeof(CollectiveRecord) + communication.kernels.capacity() * sizeof(CommunicationKernel)},

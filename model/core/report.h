@@ -17,6 +17,7 @@
 #include <QStringList>
 #include <cstdint>
 #include <initializer_list>
+#include <limits>
 #include <map>
 #include <memory>
 #include <optional>
@@ -55,6 +56,7 @@ enum class TrackKind : std::uint8_t {
     CudaApi,   // per thread: CUDA runtime and driver calls
     Nvtx,      // per thread and NVTX domain
     CpuOp,     // per thread and Kineto category: PyTorch's CPU scopes (cpu_op, user_annotation, python_function)
+    Mpi,       // per thread: MPI calls (nsys --trace=mpi)
     Kernel,    // per process, device and stream
     Memcpy,
     Memset,
@@ -228,6 +230,33 @@ struct NvtxRecord {
     bool isDefault() const;
 };
 
+// What nsys records of an MPI call, by the table it is in.
+enum class MpiCallKind : std::uint8_t {
+    PointToPoint, // MPI_P2P_EVENTS: sends and receives, blocking or not
+    Collective,   // MPI_COLLECTIVES_EVENTS
+    StartWait,    // MPI_START_WAIT_EVENTS: MPI_Wait*, MPI_Test*, MPI_Start*
+    Other,        // MPI_OTHER_EVENTS: MPI_Init, MPI_Comm_split, ...
+};
+inline constexpr int kMpiCallKindCount = 4;
+// nsys' name for each (mpi_event_sum's Source column): "p2p", "collectives",
+// "start-wait", "other".
+const char *mpiCallKindSource(MpiCallKind kind);
+
+// MPI slice name: the function ("MPI_Send"). A value the table leaves NULL
+// (or that its table lacks) is kNone.
+struct MpiRecord {
+    static constexpr std::int64_t kNone = std::numeric_limits<std::int64_t>::min();
+    std::int64_t size = kNone;      // a message's bytes; a collective's sent bytes
+    std::int64_t recvSize = kNone;  // a collective's received bytes
+    std::int64_t tag = kNone;       // a message's tag
+    std::int64_t peer = kNone;      // remoteRank: a send's destination, a receive's source
+    std::int64_t root = kNone;      // a rooted collective's root
+    std::uint64_t communicator = 0; // the MPI_Comm handle, as the process saw it; 0 unknown
+    std::uint64_t request = 0;      // the MPI_Request handle of a non-blocking call or of a wait; 0 none
+    std::int32_t rank = -1;         // the calling thread's rank (MPI_RANKS); -1 not listed
+    MpiCallKind kind = MpiCallKind::Other;
+};
+
 // Payload of a NvtxGpuProjection slice: the NVTX range it projects and what
 // GPU work the range launched.
 struct NvtxProjectionRecord {
@@ -348,6 +377,7 @@ struct Report : std::enable_shared_from_this<Report> {
     Column<SyncRecord> syncs;
     Column<ApiCallRecord> apiCalls;
     Column<NvtxRecord> nvtx; // see NvtxRecord::kNoRecord; read through nvtxRecord()
+    Column<MpiRecord> mpiCalls;
     Column<NvtxProjectionRecord> nvtxProjections;
     Column<CollectiveRecord> collectives;
     Column<FlowRecord> flows;            // Kineto's forward -> backward arrows
@@ -445,6 +475,7 @@ void forEachSideTable(R &report, Visit &&visit)
     visit(report.memsets, {TrackKind::Memset});
     visit(report.syncs, {TrackKind::Sync});
     visit(report.nvtx, {TrackKind::Nvtx});
+    visit(report.mpiCalls, {TrackKind::Mpi});
     visit(report.nvtxProjections, {TrackKind::NvtxGpuProjection});
 }
 

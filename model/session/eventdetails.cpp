@@ -2,6 +2,7 @@
 
 #include "core/units.h"
 #include "session/eventlinks.h"
+#include "session/mpimessages.h"
 #include "session/sampledetails.h"
 
 namespace rankscope {
@@ -109,6 +110,32 @@ void addLaunchedWork(EventDetails &d, const Session &session, const EventLocatio
                             {}});
     else if (work.busiestOtherOps > work.opCount) // most of its GPU work came from elsewhere
         d.fields.push_back({QStringLiteral("GPU work"), QStringLiteral("more ran elsewhere: ") + other, {}});
+}
+
+// What nsys recorded of an MPI call, in the words of its arguments.
+void addMpiFields(EventDetails &d, const Report &r, const Track &t, std::size_t i)
+{
+    static const char *const kinds[kMpiCallKindCount] = {"point to point", "collective", "wait or start", "other"};
+    const MpiRecord &m = r.mpiCalls[t.slices.payload(i)];
+    d.fields.push_back({QStringLiteral("MPI call"), QString::fromLatin1(kinds[std::size_t(m.kind)]), {}});
+    if (m.rank >= 0)
+        d.fields.push_back({QStringLiteral("MPI rank"), QString::number(m.rank), {}});
+    const bool receives = r.strings.view(t.slices.name(i)).find("ecv") != std::string_view::npos;
+    if (m.peer != MpiRecord::kNone)
+        d.fields.push_back({receives ? QStringLiteral("Source rank") : QStringLiteral("Peer rank"), QString::number(m.peer), {}});
+    if (m.tag != MpiRecord::kNone)
+        d.fields.push_back({QStringLiteral("Tag"), QString::number(m.tag), {}});
+    if (m.root != MpiRecord::kNone)
+        d.fields.push_back({QStringLiteral("Root rank"), QString::number(m.root), {}});
+    if (m.size != MpiRecord::kNone && m.size >= 0)
+        d.fields.push_back(
+            {m.kind == MpiCallKind::Collective ? QStringLiteral("Sent") : QStringLiteral("Size"), formatBytes(std::uint64_t(m.size)), {}});
+    if (m.recvSize != MpiRecord::kNone && m.recvSize >= 0)
+        d.fields.push_back({QStringLiteral("Received"), formatBytes(std::uint64_t(m.recvSize)), {}});
+    if (m.communicator != 0)
+        d.fields.push_back({QStringLiteral("Communicator"), QStringLiteral("0x%1").arg(m.communicator, 0, 16), {}});
+    if (m.request != 0)
+        d.fields.push_back({QStringLiteral("Request"), QStringLiteral("0x%1").arg(m.request, 0, 16), {}});
 }
 
 void addNvtxFields(EventDetails &d, const Report &r, const Track &t, std::size_t i)
@@ -248,6 +275,14 @@ EventDetails describeEvent(const Session &session, const EventLocation &at)
             d.fields.push_back(
                 {session.sessionTime(other).start > session.sessionTime(at).start ? QStringLiteral("Backward op") : QStringLiteral("Forward op"),
                  eventName(session, other) + QStringLiteral(" (") + formatDuration(session.sessionTime(other).duration()) + QLatin1Char(')'), other});
+        break;
+    case TrackKind::Mpi:
+        addMpiFields(d, r, t, i);
+        for (const EventLocation &other : mpiPartners(session, at)) // the other end of its message, or of its collective
+            d.fields.push_back({QStringLiteral("Matched"),
+                                session.ranks()[std::size_t(other.rank)].displayName() + QStringLiteral(": ") + eventName(session, other)
+                                    + QStringLiteral(" (") + formatDuration(session.sessionTime(other).duration()) + QLatin1Char(')'),
+                                other});
         break;
     case TrackKind::NvtxGpuProjection: {
         const NvtxProjectionRecord &p = r.nvtxProjections[t.slices.payload(i)];

@@ -1,4 +1,5 @@
 #include "session/eventlinks.h"
+#include "session/mpimessages.h"
 
 #include <algorithm>
 #include <map>
@@ -137,6 +138,8 @@ std::vector<EventLocation> flowPartners(const Session &session, const EventLocat
     std::vector<EventLocation> partners;
     const Report &r = *session.ranks()[std::size_t(at.rank)].report;
     const Track &track = session.track(at);
+    if (track.kind == TrackKind::Mpi)
+        return mpiPartners(session, at);
     if (!isHostRange(track.kind))
         return partners;
     for (const FlowRecord &flow : r.flows)
@@ -211,6 +214,17 @@ RangeGpuWork gpuWorkOfRange(const Session &session, const EventLocation &range, 
             result.busiestOtherTid = tid;
         }
     return result;
+}
+
+bool flowPointsTo(const Session &session, const EventLocation &at, const EventLocation &partner)
+{
+    const Track &track = session.track(partner);
+    if (track.kind == TrackKind::Mpi) {
+        const Report &r = *session.ranks()[std::size_t(partner.rank)].report;
+        if (r.mpiCalls[track.slices.payload(partner.event)].kind == MpiCallKind::PointToPoint) // the other end of a message
+            return isMpiReceive(r.strings.view(track.slices.name(partner.event)));
+    }
+    return session.sessionTime(partner).start > session.sessionTime(at).start;
 }
 
 } // namespace rankscope

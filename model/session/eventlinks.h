@@ -21,6 +21,10 @@ std::optional<EventLocation> correlatedEvent(const Session &session, const Event
 // or an autograd node "…Backward<k>, seq = N" (current), on any thread of
 // the process.
 std::vector<EventLocation> flowPartners(const Session &session, const EventLocation &at);
+// Whether the arrow between `at` and one of its flow partners points at the
+// partner: an MPI message's at its receive, whichever end was clicked; any
+// other flow's at the later event.
+bool flowPointsTo(const Session &session, const EventLocation &at, const EventLocation &partner);
 
 // The GPU work a CPU range (NVTX, or a Kineto CPU op) launched: the kernels,
 // copies and memsets of the CUDA calls its thread made inside it, in GPU

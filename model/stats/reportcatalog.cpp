@@ -2,8 +2,10 @@
 
 #include "load/workerpool.h"
 #include "stats/criticalpath/criticalpathtables.h"
+#include "stats/mpi/mpiwaitstates.h"
 #include "stats/nsys/apirules.h"
 #include "stats/nsys/gpurules.h"
+#include "stats/nsys/mpireports.h"
 #include "stats/nsys/nsysreports.h"
 #include "stats/ranks/collectiveinputs.h"
 #include "stats/ranks/collectives.h"
@@ -107,6 +109,13 @@ ReportDeclaration sessionReport(const char *name, const char *title, unsigned se
     return d;
 }
 
+// A report run only when named.
+ReportDeclaration onRequest(ReportDeclaration d)
+{
+    d.byDefault = false;
+    return d;
+}
+
 constexpr unsigned kNone = 0;
 constexpr unsigned kMatched = S::CommunicationPattern | S::Alignment; // the reports on matched collectives
 constexpr unsigned kOnPath = kMatched | S::Step | S::StepNames | S::WhatIf;
@@ -137,6 +146,8 @@ std::vector<ReportDeclaration> declareReports()
                    [](R r, O o) { return cudaApiSyncRule(r, o.ruleRowLimit); }),
         fileReport("cpu_sampling_flat", "CPU Sampling: Flat", kNone, "cpu", [](R r, O) { return samplingFlatTable(samplingProfile(r)); }),
         fileReport("cpu_sampling_top_down", "CPU Sampling: Top-Down", kNone, "cpu", [](R r, O) { return samplingTopDownTable(samplingProfile(r)); }),
+        onRequest(fileReport("mpi_event_sum", "MPI Event Summary", kNone, "", [](R r, O) { return mpiEventSum(r); })),
+        onRequest(fileReport("mpi_event_trace", "MPI Event Trace", kNone, "", [](R r, O) { return mpiEventTrace(r); })),
 
         sessionReport("rank_summary", "Rank Summary (temporal breakdown and communication overlap, as HTA)", unsigned(S::CommunicationPattern),
                       unsigned(P::Breakdown), "ranks", [](N s, O o, G g) { return rankSummary(s, breakdownClassesFor(o), g.breakdowns); }),
@@ -158,6 +169,11 @@ std::vector<ReportDeclaration> declareReports()
         sessionReport("cpu_sampling_ranks", "CPU Sampling by Rank", kNone, kNone, "ranks", [](N s, O, G) { return samplingByRankTable(s); }),
         sessionReport("critical_path", "Critical Path", kOnPath, unsigned(P::CollectiveOps), "critical", criticalPathReport),
         sessionReport("critical_path_summary", "Critical Path Summary", kOnPath, unsigned(P::CollectiveOps), "critical", criticalPathSummaryReport),
+        onRequest(sessionReport("mpi_wait_states", "MPI Wait States (Scalasca's patterns)", kNone, kNone, "",
+                                [](N s, O, G) {
+                                    const MpiMatch match = matchMpi(s);
+                                    return mpiWaitStatesTable(s, match, mpiWaits(s, match));
+                                })),
     };
 }
 
@@ -210,6 +226,15 @@ QStringList reportNames()
     QStringList names;
     for (const ReportDeclaration &d : reportDeclarations())
         names << d.name;
+    return names;
+}
+
+QStringList defaultReportNames()
+{
+    QStringList names;
+    for (const ReportDeclaration &d : reportDeclarations())
+        if (d.byDefault)
+            names << d.name;
     return names;
 }
 

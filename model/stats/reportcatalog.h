@@ -69,6 +69,9 @@ struct ReportDeclaration {
     // Exactly one: a table per loaded file, or one for the whole session.
     FileCompute perFile;
     SessionCompute perSession;
+    // Run by `stats` without --report and written by Export statistics
+    // (nsys' own trace and MPI reports run only when named).
+    bool byDefault = true;
 
     bool isSessionReport() const { return bool(perSession); }
     bool reads(ReportSetting s) const { return settings & unsigned(s); }
@@ -84,7 +87,8 @@ ResultTable declaredTable(const QString &name);
 QStringList reportsReading(ReportSetting setting);
 
 QStringList reportNames();
-QStringList fileReportNames(); // one table per loaded file
+QStringList defaultReportNames(); // what `stats` runs when no report is named
+QStringList fileReportNames();    // one table per loaded file
 bool isKnownReport(const QString &name);
 // Whether a report covers the whole session (one table for all ranks).
 bool isSessionReport(const QString &name);

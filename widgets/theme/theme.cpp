@@ -68,6 +68,22 @@ QColor Theme::pageableTransferColor(Direction direction)
     }
 }
 
+QColor Theme::mpiColor(MpiCallKind kind)
+{
+    // Paraver's MPI view colours calls by kind; so does Nsight Systems.
+    switch (kind) {
+    case MpiCallKind::PointToPoint:
+        return QColor(0x2a, 0x9d, 0x8f); // teal
+    case MpiCallKind::Collective:
+        return QColor(0xc0, 0x39, 0x5e); // raspberry
+    case MpiCallKind::StartWait:
+        return QColor(0xd6, 0x8a, 0x3c); // amber: a rank waiting
+    case MpiCallKind::Other:
+        return QColor(0x8d, 0x99, 0xae);
+    }
+    return kUnknown;
+}
+
 QColor Theme::kindColor(TrackKind kind)
 {
     switch (kind) {
@@ -90,6 +106,8 @@ QColor Theme::kindColor(TrackKind kind)
         return QColor(0x7b, 0x9b, 0xd0);
     case TrackKind::NcclKernels:
         return QColor(0xa3, 0x4d, 0xb8);
+    case TrackKind::Mpi:
+        return mpiColor(MpiCallKind::PointToPoint);
     }
     return kUnknown;
 }
@@ -110,6 +128,8 @@ QColor Theme::eventColor(const Report &report, const Track &track, std::uint32_t
             return QColor::fromRgb(n.color | 0xFF000000u);
         return hashed(report.strings.view(track.slices.name(event)), 90, 215, 190, 80);
     }
+    case TrackKind::Mpi:
+        return mpiColor(report.mpiCalls[track.slices.payload(event)].kind);
     case TrackKind::CpuOp: // as the NVTX ranges emit_nvtx would have recorded for them
         return hashed(report.strings.view(track.slices.name(event)), 90, 215, 190, 80);
     case TrackKind::NvtxGpuProjection: {

@@ -29,6 +29,7 @@ public:
     static QColor threadStateColor(std::uint8_t state);
     static QColor markedSampleColor() { return QColor(0xe0, 0x30, 0x90); }
     static QColor memcpyColor(MemcpyKind kind);
+    static QColor mpiColor(MpiCallKind kind);
     static QColor transferColor(stats::Direction direction);
     // Copies from or to pageable host memory, told apart from pinned ones.
     static QColor pageableTransferColor(stats::Direction direction);

@@ -592,7 +592,7 @@ void TimelineCanvas::paintOverlays(QPainter &p) const
         if (at)
             for (const EventLocation &flow : m_flows)
                 if (const auto other = pointOf(flow))
-                    paintFlowArrow(p, *at, *other, displayedTime(flow).start > when.start);
+                    paintFlowArrow(p, *at, *other, flowPointsTo(*m_session, *m_selected, flow));
     }
     p.restore();
 }

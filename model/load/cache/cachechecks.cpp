@@ -174,6 +174,9 @@ const char *recordProblem(const Report &r)
     for (const SyncRecord &s : r.syncs)
         if (std::uint8_t(s.kind) >= kSyncKindCount)
             return "a synchronisation of an unknown kind";
+    for (const MpiRecord &m : r.mpiCalls)
+        if (std::uint8_t(m.kind) >= kMpiCallKindCount)
+            return "an MPI call of an unknown kind";
     for (const NvtxRecord &n : r.nvtx)
         if (n.categoryName >= strings || n.jsonPayload >= strings)
             return "an NVTX record names a string that is not there";

@@ -27,6 +27,11 @@ void readMemcpys(NsysLoadContext &ctx);
 void readMemsets(NsysLoadContext &ctx);
 void readSyncs(NsysLoadContext &ctx);
 
+// MPI calls (nsysmpireaders.cpp): MPI_P2P_EVENTS, MPI_COLLECTIVES_EVENTS,
+// MPI_START_WAIT_EVENTS and MPI_OTHER_EVENTS, with the callers' ranks from
+// MPI_RANKS.
+void readMpi(NsysLoadContext &ctx);
+
 // Counters and messages (nsyscounterreaders.cpp)
 void readMemoryUsage(NsysLoadContext &ctx);
 void readGpuMetrics(NsysLoadContext &ctx);

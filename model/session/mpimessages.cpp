@@ -1,0 +1,171 @@
+#include "session/mpimessages.h"
+
+#include <algorithm>
+#include <map>
+#include <tuple>
+
+namespace rankscope {
+
+namespace {
+
+bool contains(std::string_view name, std::string_view part)
+{
+    return name.find(part) != std::string_view::npos;
+}
+
+bool isNonBlocking(std::string_view name)
+{
+    return name.starts_with("MPI_I");
+}
+
+// A send or receive waiting for its partner: (communicator, sender,
+// receiver, tag), the calls in posting order.
+using Channel = std::tuple<std::uint64_t, std::int64_t, std::int64_t, std::int64_t>;
+
+struct Posted {
+    MpiCall call;
+    std::int64_t bytes = 0;
+};
+
+} // namespace
+
+// MPI_Sendrecv is both: nsys writes a row for each direction when they
+// differ, one row when they do not.
+bool isMpiSend(std::string_view function)
+{
+    return contains(function, "send") || contains(function, "Send");
+}
+
+bool isMpiReceive(std::string_view function)
+{
+    return contains(function, "recv") || contains(function, "Recv");
+}
+
+MpiMatch matchMpi(const Session &session)
+{
+    MpiMatch match;
+    std::map<Channel, std::vector<Posted>> sends, receives;
+    std::map<std::pair<std::uint64_t, int>, std::vector<std::pair<MpiCall, QString>>> collectivesOf; // (communicator, rank) -> calls
+    for (int entryIndex = 0; entryIndex < int(session.ranks().size()); ++entryIndex) {
+        const RankEntry &entry = session.ranks()[std::size_t(entryIndex)];
+        const Report &r = *entry.report;
+        for (std::uint32_t t = 0; t < r.tracks.size(); ++t) {
+            const Track &track = r.tracks[t];
+            if (track.kind != TrackKind::Mpi || !Session::ownsTrack(entry, track))
+                continue;
+            // Waits on this thread by request handle, in time order: a
+            // non-blocking call is completed by the first one after it.
+            std::map<std::uint64_t, std::vector<std::uint32_t>> waits;
+            for (std::uint32_t e = 0; e < track.slices.size(); ++e) {
+                const MpiRecord &m = r.mpiCalls[track.slices.payload(e)];
+                if (m.kind == MpiCallKind::StartWait && m.request != 0)
+                    waits[m.request].push_back(e);
+            }
+            for (std::uint32_t e = 0; e < track.slices.size(); ++e) {
+                const MpiRecord &m = r.mpiCalls[track.slices.payload(e)];
+                const std::string_view name = r.strings.view(track.slices.name(e));
+                MpiCall call;
+                call.at = {entryIndex, t, e};
+                call.mpiRank = m.rank >= 0 ? m.rank : entry.rank;
+                call.start = track.slices.start(e) + entry.sessionOffset;
+                call.end = track.slices.end(e) + entry.sessionOffset;
+                if (m.kind == MpiCallKind::Collective) {
+                    collectivesOf[{m.communicator, call.mpiRank}].push_back({call, QString::fromUtf8(name.data(), qsizetype(name.size()))});
+                    continue;
+                }
+                if (m.kind != MpiCallKind::PointToPoint || m.peer == MpiRecord::kNone || m.peer < 0)
+                    continue;
+                if (isNonBlocking(name) && m.request != 0)
+                    if (const auto w = waits.find(m.request); w != waits.end()) {
+                        const auto after = std::find_if(w->second.begin(), w->second.end(),
+                                                        [&](std::uint32_t wait) { return track.slices.start(wait) >= track.slices.start(e); });
+                        if (after != w->second.end()) {
+                            call.completion = EventLocation{entryIndex, t, *after};
+                            call.completionStart = track.slices.start(*after) + entry.sessionOffset;
+                            call.completionEnd = track.slices.end(*after) + entry.sessionOffset;
+                        }
+                    }
+                const std::int64_t tag = m.tag == MpiRecord::kNone ? 0 : m.tag;
+                const std::int64_t bytes = m.size == MpiRecord::kNone ? 0 : m.size;
+                if (isMpiSend(name))
+                    sends[{m.communicator, call.mpiRank, m.peer, tag}].push_back({call, bytes});
+                if (isMpiReceive(name))
+                    receives[{m.communicator, m.peer, call.mpiRank, tag}].push_back({call, bytes});
+            }
+        }
+    }
+    // Non-overtaking: the n-th send on a channel is the n-th receive's.
+    const auto byStart = [](const Posted &a, const Posted &b) { return a.call.start < b.call.start; };
+    for (auto &[channel, posted] : sends) {
+        std::stable_sort(posted.begin(), posted.end(), byStart);
+        auto it = receives.find(channel);
+        std::vector<Posted> none;
+        std::vector<Posted> &received = it == receives.end() ? none : it->second;
+        std::stable_sort(received.begin(), received.end(), byStart);
+        const std::size_t n = std::min(posted.size(), received.size());
+        for (std::size_t i = 0; i < n; ++i)
+            match.messages.push_back({posted[i].call, received[i].call, std::get<3>(channel), posted[i].bytes, std::get<0>(channel)});
+        match.unmatchedSends += posted.size() - n;
+        match.unmatchedReceives += received.size() - n;
+        if (it != receives.end())
+            receives.erase(it);
+    }
+    for (const auto &[channel, received] : receives)
+        match.unmatchedReceives += received.size();
+    std::sort(match.messages.begin(), match.messages.end(), [](const MpiMessage &a, const MpiMessage &b) { return a.send.start < b.send.start; });
+
+    // Collectives: the k-th call of every rank on a communicator.
+    std::map<std::uint64_t, std::vector<std::pair<int, std::vector<std::pair<MpiCall, QString>> *>>> byCommunicator;
+    for (auto &[key, calls] : collectivesOf) {
+        std::stable_sort(calls.begin(), calls.end(), [](const auto &a, const auto &b) { return a.first.start < b.first.start; });
+        byCommunicator[key.first].push_back({key.second, &calls});
+    }
+    for (const auto &[communicator, ranks] : byCommunicator) {
+        std::size_t longest = 0;
+        for (const auto &[rank, calls] : ranks)
+            longest = std::max(longest, calls->size());
+        for (std::size_t k = 0; k < longest; ++k) {
+            MpiCollective c;
+            c.communicator = communicator;
+            c.index = k;
+            for (const auto &[rank, calls] : ranks) {
+                if (k >= calls->size())
+                    continue;
+                if (c.name.isEmpty())
+                    c.name = (*calls)[k].second;
+                else if (c.name != (*calls)[k].second) {
+                    ++match.mismatchedCollectives;
+                    continue;
+                }
+                c.calls.push_back((*calls)[k].first);
+            }
+            match.collectives.push_back(std::move(c));
+        }
+    }
+    std::sort(match.collectives.begin(), match.collectives.end(),
+              [](const MpiCollective &a, const MpiCollective &b) { return a.calls.front().start < b.calls.front().start; });
+    return match;
+}
+
+std::vector<EventLocation> mpiPartners(const Session &session, const EventLocation &at)
+{
+    std::vector<EventLocation> partners;
+    if (!at.isValid() || session.track(at).kind != TrackKind::Mpi)
+        return partners;
+    const MpiMatch match = matchMpi(session);
+    const auto is = [&](const MpiCall &call) { return call.at == at || call.completion == at; };
+    for (const MpiMessage &m : match.messages) {
+        if (is(m.send))
+            partners.push_back(m.receive.at);
+        else if (is(m.receive))
+            partners.push_back(m.send.at);
+    }
+    for (const MpiCollective &c : match.collectives)
+        if (std::any_of(c.calls.begin(), c.calls.end(), is))
+            for (const MpiCall &call : c.calls)
+                if (!is(call))
+                    partners.push_back(call.at);
+    return partners;
+}
+
+} // namespace rankscope

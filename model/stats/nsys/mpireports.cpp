@@ -1,0 +1,128 @@
+#include "stats/nsys/mpireports.h"
+#include "stats/reportcatalog.h"
+
+#include "stats/summary.h"
+#include "stats/summarygroups.h"
+
+#include <algorithm>
+#include <map>
+#include <tuple>
+#include <vector>
+
+namespace rankscope::stats {
+
+namespace {
+
+constexpr double kMB = 1e6;
+
+// The order nsys' queries put the tables in (UNION ALL): where two calls
+// start at once, the earlier table's comes first.
+int tableOrder(MpiCallKind kind)
+{
+    switch (kind) {
+    case MpiCallKind::PointToPoint:
+        return 0;
+    case MpiCallKind::StartWait:
+        return 1;
+    case MpiCallKind::Other:
+        return 2;
+    case MpiCallKind::Collective:
+        return 3;
+    }
+    return 4;
+}
+
+Cell valueCell(std::int64_t value)
+{
+    return value == MpiRecord::kNone ? Cell{} : Cell::ofInteger(value);
+}
+
+Cell megabytesCell(std::int64_t bytes)
+{
+    return bytes == MpiRecord::kNone ? Cell{} : Cell::ofDecimal(double(bytes) / kMB, 3);
+}
+
+} // namespace
+
+ResultTable mpiEventSum(const Report &report)
+{
+    ResultTable t = declaredTable(QStringLiteral("mpi_event_sum"));
+    t.headers = QStringList{QStringLiteral("Time (%)"), QStringLiteral("Total Time (ns)"), QStringLiteral("Instances"),
+                            QStringLiteral("Avg (ns)"), QStringLiteral("Med (ns)"),        QStringLiteral("Min (ns)"),
+                            QStringLiteral("Max (ns)"), QStringLiteral("StdDev (ns)"),     QStringLiteral("Source"),
+                            QStringLiteral("Name")};
+    std::map<std::pair<MpiCallKind, StringId>, std::vector<std::int64_t>> durations; // by source and function
+    for (const Track &track : report.tracks) {
+        if (track.kind != TrackKind::Mpi)
+            continue;
+        for (std::size_t i = 0; i < track.slices.size(); ++i)
+            durations[{report.mpiCalls[track.slices.payload(i)].kind, track.slices.name(i)}].push_back(track.slices.duration(i));
+    }
+    std::int64_t grandTotal = 0;
+    for (auto &[group, values] : durations) {
+        const Summary s = summarize(values);
+        grandTotal += s.total;
+        const std::size_t row = t.appendRow();
+        t.setInteger(row, 1, s.total);
+        t.setInteger(row, 2, s.count);
+        t.setDecimal(row, 3, s.average, 1);
+        t.setDecimal(row, 4, s.median, 1);
+        t.setInteger(row, 5, s.minimum);
+        t.setInteger(row, 6, s.maximum);
+        t.setDecimal(row, 7, s.stdDev, 1);
+        t.setText(row, 8, std::string_view(mpiCallKindSource(group.first)));
+        t.setReportText(row, 9, report, group.second);
+    }
+    for (std::size_t row = 0; row < t.rowCount(); ++row)
+        t.setDecimal(row, 0, grandTotal ? 100.0 * double(t.integerAt(row, 1)) / double(grandTotal) : 0.0, 1);
+    sortSummaryRows(t, 1, 2, 8);
+    return t;
+}
+
+ResultTable mpiEventTrace(const Report &report)
+{
+    ResultTable t = declaredTable(QStringLiteral("mpi_event_trace"));
+    t.headers = QStringList{QStringLiteral("Start (ns)"),
+                            QStringLiteral("End (ns)"),
+                            QStringLiteral("Duration (ns)"),
+                            QStringLiteral("Event"),
+                            QStringLiteral("Pid"),
+                            QStringLiteral("Tid"),
+                            QStringLiteral("Tag"),
+                            QStringLiteral("Rank"),
+                            QStringLiteral("PeerRank"),
+                            QStringLiteral("RootRank"),
+                            QStringLiteral("Size (MB)"),
+                            QStringLiteral("CollSendSize (MB)"),
+                            QStringLiteral("CollRecvSize (MB)")};
+    struct Call {
+        TimeNs start;
+        int table;
+        std::uint32_t track, event;
+    };
+    std::vector<Call> calls;
+    for (std::uint32_t tr = 0; tr < report.tracks.size(); ++tr) {
+        const Track &track = report.tracks[tr];
+        if (track.kind != TrackKind::Mpi)
+            continue;
+        for (std::uint32_t i = 0; i < track.slices.size(); ++i)
+            calls.push_back({track.slices.start(i), tableOrder(report.mpiCalls[track.slices.payload(i)].kind), tr, i});
+    }
+    std::sort(calls.begin(), calls.end(), [](const Call &a, const Call &b) {
+        return std::tie(a.start, a.table, a.track, a.event) < std::tie(b.start, b.table, b.track, b.event);
+    });
+    t.reserveRows(calls.size());
+    for (const Call &c : calls) {
+        const Track &track = report.tracks[c.track];
+        const MpiRecord &m = report.mpiCalls[track.slices.payload(c.event)];
+        const bool collective = m.kind == MpiCallKind::Collective;
+        t.addRow({Cell::ofInteger(track.slices.start(c.event)), Cell::ofInteger(track.slices.end(c.event)),
+                  Cell::ofInteger(track.slices.duration(c.event)), Cell::ofText(report.strings.string(track.slices.name(c.event))),
+                  Cell::ofInteger(track.pid), Cell::ofInteger(track.tid), valueCell(m.tag), m.rank < 0 ? Cell{} : Cell::ofInteger(m.rank),
+                  valueCell(m.peer), valueCell(m.root), megabytesCell(collective ? MpiRecord::kNone : m.size),
+                  megabytesCell(collective ? m.size : MpiRecord::kNone), megabytesCell(collective ? m.recvSize : MpiRecord::kNone)});
+    }
+    return t;
+}
+
+} // namespace rankscope::stats
