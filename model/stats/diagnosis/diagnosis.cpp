@@ -72,10 +72,11 @@ Diagnosis diagnose(const Session &session, const DiagnosisThresholds &th, const 
     DetectedFinding syncs = detectSynchronisation(session, loops);
     DetectedFinding launch = detectLaunchBound(session, loops, th);
     DetectedFinding straggler = detectStraggler(session, inputs);
-    DetectedFinding low = detectLowUtilisation(session, loops, input.otherGaps, {&input.starvation, &launch, &syncs, &straggler}, th);
+    DetectedFinding mpi = detectMpiWaits(session);
+    DetectedFinding low = detectLowUtilisation(session, loops, input.otherGaps, {&input.starvation, &launch, &syncs, &straggler, &mpi}, th);
 
     // Share, ranks and severity; the findings that cost enough, costliest first.
-    for (DetectedFinding *detected : {&input.starvation, &copies, &syncs, &launch, &straggler, &low}) {
+    for (DetectedFinding *detected : {&input.starvation, &copies, &syncs, &launch, &straggler, &mpi, &low}) {
         Finding &f = detected->finding;
         f.share = double(f.cost) / double(d.gpuSpan);
         // Blocking copies are listed however little they cost, as nsys'

@@ -4,7 +4,9 @@
 #include "core/cancellation.h"
 #include "core/units.h"
 #include "session/eventlinks.h"
+#include "session/mpimessages.h"
 #include "session/residentbudget.h"
+#include "stats/mpi/mpiwaitstates.h"
 #include "stats/ranks/collectives.h"
 #include "stats/sampling/samplingprofile.h"
 
@@ -39,6 +41,11 @@ constexpr FindingText kFindingTexts[] = {
      "The other ranks idle in their collectives until the late rank arrives. See why it is late (the Collectives panel's "
      "shares): uneven compute or data (balance the shards, the sequence lengths), its own input pipeline or host work, or "
      "a slower GPU or link."},
+    {FindingKind::MpiWaits, "mpi_waits", "Ranks wait for each other in MPI",
+     "A rank blocks in MPI until its partner gets there: a receive posted before its send (Late Sender), a send that MPI "
+     "cannot buffer posted before its receive (Late Receiver), a collective entered before the last rank. Balance the work "
+     "before the exchange, post receives early and send without blocking (MPI_Isend/MPI_Irecv) with computation between "
+     "the call and its wait."},
     {FindingKind::LowUtilisation, "low_utilisation", "Low GPU utilisation",
      "The GPU is idle most of the time for no single reason found here. A larger batch (or gradient accumulation), "
      "fewer host-side operations per step, torch.compile or CUDA graphs give it more work per launch."},
@@ -339,6 +346,38 @@ DetectedFinding detectStraggler(const Session &session, const DiagnosisInputs &i
             .arg(formatDuration(worst->delayCaused), percentText(double(worst->lateCompute) / late), percentText(double(worst->lateIdle) / late),
                  percentText(double(worst->lateHost) / late));
     return straggler;
+}
+
+DetectedFinding detectMpiWaits(const Session &session)
+{
+    DetectedFinding found(FindingKind::MpiWaits);
+    const MpiMatch match = matchMpi(session);
+    const std::vector<MpiWait> waits = mpiWaits(session, match);
+    if (waits.empty())
+        return found;
+    std::map<MpiWaitPattern, TimeNs> byPattern;
+    for (const MpiWait &w : waits) {
+        const Report &r = *session.ranks()[std::size_t(w.waiting.rank)].report;
+        const Report &peer = *session.ranks()[std::size_t(w.cause.rank)].report;
+        const QString waiting = r.strings.string(session.track(w.waiting).slices.name(w.waiting.event));
+        const QString late = peer.strings.string(session.track(w.cause).slices.name(w.cause.event));
+        found.add({w.waiting.rank,
+                   {w.start, w.start + w.wait},
+                   w.waiting,
+                   QStringLiteral("%1: rank %2's %3 waited %4 for rank %5's %6")
+                       .arg(mpiWaitPatternName(w.pattern))
+                       .arg(w.rank)
+                       .arg(waiting, formatDuration(w.wait))
+                       .arg(w.peer)
+                       .arg(late),
+                   w.wait});
+        byPattern[w.pattern] += w.wait;
+    }
+    QStringList parts;
+    for (const auto &[pattern, wait] : byPattern)
+        parts << QStringLiteral("%1 %2").arg(mpiWaitPatternName(pattern), formatDuration(wait));
+    found.finding.evidence = QStringLiteral("%1 waits in MPI calls: %2").arg(waits.size()).arg(parts.join(QStringLiteral(", ")));
+    return found;
 }
 
 DetectedFinding detectLowUtilisation(const Session &session, const std::vector<RankLoop> &loops,

@@ -42,6 +42,10 @@ DetectedFinding detectLaunchBound(const Session &session, const std::vector<Rank
 // The rank the others wait for most at collectives (matched and aligned).
 DetectedFinding detectStraggler(const Session &session, const DiagnosisInputs &inputs);
 
+// Scalasca's MPI wait states (stats/mpi/mpiwaitstates.h), each wait an
+// instance on the rank that waited, its call to select.
+DetectedFinding detectMpiWaits(const Session &session);
+
 // Idle GPU time that none of `explaining` accounts for, on ranks busy less
 // than the threshold.
 DetectedFinding detectLowUtilisation(const Session &session, const std::vector<RankLoop> &loops,

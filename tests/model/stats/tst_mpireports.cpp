@@ -11,6 +11,7 @@
 #include "session/eventlinks.h"
 #include "session/mpimessages.h"
 #include "session/session.h"
+#include "stats/diagnosis/diagnosis.h"
 #include "stats/reportcatalog.h"
 #include "testdata.h"
 
@@ -369,6 +370,28 @@ private slots:
                  (QStringList{QStringLiteral("Pattern,Rank,Peer,Call,Instances,Wait (ns)"), QStringLiteral("Late Sender,1,0,MPI_Recv,10,10000000"),
                               QStringLiteral("Late Receiver,0,1,MPI_Wait,10,500000"),
                               QStringLiteral("Wait at Collective,0,1,MPI_Allreduce,10,20000000")}));
+    }
+
+    // The Diagnosis names the waits, each with the call that waited.
+    void diagnosisNamesTheWaits()
+    {
+        const Session session = Session::load(m_paths);
+        // Listed whatever their share of these runs' GPU time (31 ms of
+        // seconds): the threshold is not what is tested here.
+        stats::DiagnosisThresholds thresholds;
+        thresholds.reportedShare = 0;
+        const stats::Diagnosis d = diagnosed(session, thresholds);
+        const auto mpi =
+            std::find_if(d.findings.begin(), d.findings.end(), [](const stats::Finding &f) { return f.id == QLatin1String("mpi_waits"); });
+        QVERIFY(mpi != d.findings.end());
+        QCOMPARE(mpi->cost, TimeNs(10 * (1'000'000 + 50'000 + 2'000'000)));
+        QCOMPARE(mpi->instances.size(), std::size_t(30));
+        QVERIFY2(mpi->evidence.contains(QLatin1String("Late Sender 10.000 ms")), qPrintable(mpi->evidence));
+        const stats::FindingInstance &worst = mpi->instances.front(); // costliest first: a wait at the allreduce
+        QVERIFY(worst.event);
+        QCOMPARE(session.track(*worst.event).kind, TrackKind::Mpi);
+        QVERIFY2(worst.what.startsWith(QLatin1String("Wait at Collective: rank 0's MPI_Allreduce waited 2.000 ms for rank 1's MPI_Allreduce")),
+                 qPrintable(worst.what));
     }
 
     // nsys runs them only when named; so does stats.
