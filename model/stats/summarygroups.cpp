@@ -69,6 +69,23 @@ void GroupIndex::writeLabel(ResultTable &table, std::size_t row, std::size_t col
     table.setReportText(row, column + 1, *label.report, label.name, prefix);
 }
 
+void writeSummaryCells(ResultTable &table, std::size_t row, const Summary &s)
+{
+    table.setInteger(row, 1, s.total);
+    table.setInteger(row, 2, s.count);
+    table.setDecimal(row, 3, s.average, 1);
+    table.setDecimal(row, 4, s.median, 1);
+    table.setInteger(row, 5, s.minimum);
+    table.setInteger(row, 6, s.maximum);
+    table.setDecimal(row, 7, s.stdDev, 1);
+}
+
+void fillTimeShares(ResultTable &table, std::int64_t grandTotal)
+{
+    for (std::size_t row = 0; row < table.rowCount(); ++row)
+        table.setDecimal(row, 0, grandTotal ? 100.0 * double(table.integerAt(row, 1)) / double(grandTotal) : 0.0, 1);
+}
+
 void sortSummaryRows(ResultTable &table, std::size_t totalColumn, std::size_t countColumn, std::size_t firstLabelColumn)
 {
     // The numeric keys copied out once and sorted first; labels are

@@ -8,6 +8,7 @@
 // ids can read the same: across reports, and for built labels.
 #include "core/report.h"
 #include "stats/resulttable.h"
+#include "stats/summary.h"
 
 #include <QByteArray>
 #include <QHash>
@@ -71,6 +72,12 @@ private:
     std::vector<QString> m_built;
     QHash<QByteArray, std::uint32_t> m_byText; // where labels are compared as text
 };
+
+// The columns nsys' time summaries share: Time (%) in column 0, then
+// Total, the count, Avg, Med, Min, Max and StdDev. writeSummaryCells fills
+// a row's 1-7; fillTimeShares column 0 of every row once all are written.
+void writeSummaryCells(ResultTable &table, std::size_t row, const Summary &summary);
+void fillTimeShares(ResultTable &table, std::int64_t grandTotal);
 
 // Orders a summary table as nsys does: largest total first, then fewer
 // instances, then by the label columns.

@@ -157,17 +157,10 @@ ResultTable timeTable(const QString &reportName, const QString &countHeader, con
         if (t.rowCount() == 0) // the groups are known by the first summary: no column grows by doubling
             t.reserveRows(index.size());
         const std::size_t row = t.appendRow();
-        t.setInteger(row, 1, s.total);
-        t.setInteger(row, 2, s.count);
-        t.setDecimal(row, 3, s.average, 1);
-        t.setDecimal(row, 4, s.median, 1);
-        t.setInteger(row, 5, s.minimum);
-        t.setInteger(row, 6, s.maximum);
-        t.setDecimal(row, 7, s.stdDev, 1);
+        writeSummaryCells(t, row, s);
         index.writeLabel(t, row, 8, group);
     });
-    for (std::size_t row = 0; row < t.rowCount(); ++row)
-        t.setDecimal(row, 0, grandTotal ? 100.0 * double(t.integerAt(row, 1)) / double(grandTotal) : 0.0, 1);
+    fillTimeShares(t, grandTotal);
     sortSummaryRows(t, 1, 2, 8);
     return t;
 }
