@@ -13,11 +13,6 @@ bool contains(std::string_view name, std::string_view part)
     return name.find(part) != std::string_view::npos;
 }
 
-bool isNonBlocking(std::string_view name)
-{
-    return name.starts_with("MPI_I");
-}
-
 // A send or receive waiting for its partner: (communicator, sender,
 // receiver, tag), the calls in posting order.
 using Channel = std::tuple<std::uint64_t, std::int64_t, std::int64_t, std::int64_t>;
@@ -39,6 +34,11 @@ bool isMpiSend(std::string_view function)
 bool isMpiReceive(std::string_view function)
 {
     return contains(function, "recv") || contains(function, "Recv");
+}
+
+bool isMpiNonBlocking(std::string_view function)
+{
+    return function.starts_with("MPI_I");
 }
 
 MpiMatch matchMpi(const Session &session)
@@ -75,7 +75,7 @@ MpiMatch matchMpi(const Session &session)
                 }
                 if (m.kind != MpiCallKind::PointToPoint || m.peer == MpiRecord::kNone || m.peer < 0)
                     continue;
-                if (isNonBlocking(name) && m.request != 0)
+                if (isMpiNonBlocking(name) && m.request != 0)
                     if (const auto w = waits.find(m.request); w != waits.end()) {
                         const auto after = std::find_if(w->second.begin(), w->second.end(),
                                                         [&](std::uint32_t wait) { return track.slices.start(wait) >= track.slices.start(e); });

@@ -48,6 +48,8 @@ MpiMatch matchMpi(const Session &session);
 // MPI_Recv, MPI_Irecv, MPI_Mrecv, ... receive; MPI_Sendrecv does both.
 bool isMpiSend(std::string_view function);
 bool isMpiReceive(std::string_view function);
+// MPI_Isend, MPI_Irecv, MPI_Iallreduce, ...: completed later by a wait.
+bool isMpiNonBlocking(std::string_view function);
 
 // The calls an MPI call was matched with: a message's other end (for the
 // wait that completed a non-blocking call, the other end of its message),

@@ -20,7 +20,7 @@ std::optional<Blocking> blockingPart(const Session &session, const MpiCall &call
 {
     const Report &r = *session.ranks()[std::size_t(call.at.rank)].report;
     const Track &track = r.tracks[call.at.track];
-    if (r.strings.view(track.slices.name(call.at.event)).starts_with("MPI_I"))
+    if (isMpiNonBlocking(r.strings.view(track.slices.name(call.at.event))))
         return call.completion ? std::optional<Blocking>(Blocking{*call.completion, call.completionStart, call.completionEnd}) : std::nullopt;
     return Blocking{call.at, call.start, call.end};
 }
