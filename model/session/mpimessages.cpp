@@ -15,14 +15,58 @@ bool contains(std::string_view name, std::string_view part)
 
 // A send or receive waiting for its partner: (communicator, sender,
 // receiver, tag), the calls in posting order.
-using Channel = std::tuple<std::uint64_t, std::int64_t, std::int64_t, std::int64_t>;
+// The two runs of a comparison are matched apart: each its own side.
+using Channel = std::tuple<RunSide, MpiCommunicator, std::int64_t, std::int64_t, std::int64_t>;
 
 struct Posted {
     MpiCall call;
     std::int64_t bytes = 0;
 };
 
+// Per rank index, its handles as communicators (see MpiCommunicator).
+std::vector<std::map<std::uint64_t, MpiCommunicator>> communicatorsOf(const Session &session)
+{
+    std::vector<std::vector<std::pair<TimeNs, std::uint64_t>>> firstUse(session.ranks().size());
+    for (std::size_t ri = 0; ri < session.ranks().size(); ++ri) {
+        const RankEntry &entry = session.ranks()[ri];
+        std::map<std::uint64_t, TimeNs> first;
+        for (const Track &track : entry.report->tracks) {
+            if (track.kind != TrackKind::Mpi || !Session::ownsTrack(entry, track))
+                continue;
+            for (std::uint32_t e = 0; e < track.slices.size(); ++e) {
+                const MpiRecord &m = entry.report->mpiCalls[track.slices.payload(e)];
+                if (m.kind != MpiCallKind::PointToPoint && m.kind != MpiCallKind::Collective)
+                    continue;
+                const auto [it, added] = first.try_emplace(m.communicator, track.slices.start(e));
+                if (!added)
+                    it->second = std::min(it->second, track.slices.start(e));
+            }
+        }
+        for (const auto &[handle, start] : first)
+            firstUse[ri].emplace_back(start, handle);
+        std::sort(firstUse[ri].begin(), firstUse[ri].end());
+    }
+    std::map<std::pair<RunSide, std::uint64_t>, int> ranksUsing;
+    for (std::size_t ri = 0; ri < firstUse.size(); ++ri)
+        for (const auto &[start, handle] : firstUse[ri])
+            ++ranksUsing[{session.ranks()[ri].side, handle}];
+    std::vector<std::map<std::uint64_t, MpiCommunicator>> out(session.ranks().size());
+    for (std::size_t ri = 0; ri < firstUse.size(); ++ri) {
+        std::uint64_t unshared = 0;
+        for (const auto &[start, handle] : firstUse[ri])
+            out[ri][handle] = ranksUsing[{session.ranks()[ri].side, handle}] > 1 ? handle : kByFirstUse | unshared++;
+    }
+    return out;
+}
+
 } // namespace
+
+QString mpiCommunicatorName(MpiCommunicator communicator)
+{
+    if (communicator & kByFirstUse)
+        return QStringLiteral("MPI comm #%1").arg(communicator & ~kByFirstUse);
+    return QStringLiteral("MPI comm 0x%1").arg(communicator, 0, 16);
+}
 
 // MPI_Sendrecv is both: nsys writes a row for each direction when they
 // differ, one row when they do not.
@@ -45,9 +89,12 @@ MpiMatch matchMpi(const Session &session)
 {
     MpiMatch match;
     std::map<Channel, std::vector<Posted>> sends, receives;
-    std::map<std::pair<std::uint64_t, int>, std::vector<std::pair<MpiCall, QString>>> collectivesOf; // (communicator, rank) -> calls
+    std::map<std::tuple<RunSide, MpiCommunicator, int>, std::vector<std::pair<MpiCall, QString>>>
+        collectivesOf; // (side, communicator, rank) -> calls
+    const auto communicators = communicatorsOf(session);
     for (int entryIndex = 0; entryIndex < int(session.ranks().size()); ++entryIndex) {
         const RankEntry &entry = session.ranks()[std::size_t(entryIndex)];
+        const std::map<std::uint64_t, MpiCommunicator> &communicatorOf = communicators[std::size_t(entryIndex)];
         const Report &r = *entry.report;
         for (std::uint32_t t = 0; t < r.tracks.size(); ++t) {
             const Track &track = r.tracks[t];
@@ -70,7 +117,8 @@ MpiMatch matchMpi(const Session &session)
                 call.start = track.slices.start(e) + entry.sessionOffset;
                 call.end = track.slices.end(e) + entry.sessionOffset;
                 if (m.kind == MpiCallKind::Collective) {
-                    collectivesOf[{m.communicator, call.mpiRank}].push_back({call, QString::fromUtf8(name.data(), qsizetype(name.size()))});
+                    collectivesOf[{entry.side, communicatorOf.at(m.communicator), call.mpiRank}].push_back(
+                        {call, QString::fromUtf8(name.data(), qsizetype(name.size()))});
                     continue;
                 }
                 if (m.kind != MpiCallKind::PointToPoint || m.peer == MpiRecord::kNone || m.peer < 0)
@@ -87,10 +135,11 @@ MpiMatch matchMpi(const Session &session)
                     }
                 const std::int64_t tag = m.tag == MpiRecord::kNone ? 0 : m.tag;
                 const std::int64_t bytes = m.size == MpiRecord::kNone ? 0 : m.size;
+                const MpiCommunicator communicator = communicatorOf.at(m.communicator);
                 if (isMpiSend(name))
-                    sends[{m.communicator, call.mpiRank, m.peer, tag}].push_back({call, bytes});
+                    sends[{entry.side, communicator, call.mpiRank, m.peer, tag}].push_back({call, bytes});
                 if (isMpiReceive(name))
-                    receives[{m.communicator, m.peer, call.mpiRank, tag}].push_back({call, bytes});
+                    receives[{entry.side, communicator, m.peer, call.mpiRank, tag}].push_back({call, bytes});
             }
         }
     }
@@ -104,7 +153,7 @@ MpiMatch matchMpi(const Session &session)
         std::stable_sort(received.begin(), received.end(), byStart);
         const std::size_t n = std::min(posted.size(), received.size());
         for (std::size_t i = 0; i < n; ++i)
-            match.messages.push_back({posted[i].call, received[i].call, std::get<3>(channel), posted[i].bytes, std::get<0>(channel)});
+            match.messages.push_back({posted[i].call, received[i].call, std::get<4>(channel), posted[i].bytes, std::get<1>(channel)});
         match.unmatchedSends += posted.size() - n;
         match.unmatchedReceives += received.size() - n;
         if (it != receives.end())
@@ -115,17 +164,19 @@ MpiMatch matchMpi(const Session &session)
     std::sort(match.messages.begin(), match.messages.end(), [](const MpiMessage &a, const MpiMessage &b) { return a.send.start < b.send.start; });
 
     // Collectives: the k-th call of every rank on a communicator.
-    std::map<std::uint64_t, std::vector<std::pair<int, std::vector<std::pair<MpiCall, QString>> *>>> byCommunicator;
+    std::map<std::pair<RunSide, MpiCommunicator>, std::vector<std::pair<int, std::vector<std::pair<MpiCall, QString>> *>>> byCommunicator;
     for (auto &[key, calls] : collectivesOf) {
         std::stable_sort(calls.begin(), calls.end(), [](const auto &a, const auto &b) { return a.first.start < b.first.start; });
-        byCommunicator[key.first].push_back({key.second, &calls});
+        byCommunicator[{std::get<0>(key), std::get<1>(key)}].push_back({std::get<2>(key), &calls});
     }
-    for (const auto &[communicator, ranks] : byCommunicator) {
+    for (const auto &[sideAndCommunicator, ranks] : byCommunicator) {
+        const auto &[side, communicator] = sideAndCommunicator;
         std::size_t longest = 0;
         for (const auto &[rank, calls] : ranks)
             longest = std::max(longest, calls->size());
         for (std::size_t k = 0; k < longest; ++k) {
             MpiCollective c;
+            c.side = side;
             c.communicator = communicator;
             c.index = k;
             for (const auto &[rank, calls] : ranks) {

@@ -22,15 +22,26 @@ struct MpiCall {
     TimeNs completionStart = 0, completionEnd = 0;
 };
 
+// Communicator handles are each process's own numbers: MPICH's predefined
+// ones are the same on every rank, Open MPI's are addresses that differ
+// with each process's layout. A handle more than one rank uses is one
+// communicator; each rank's other handles are numbered in order of first
+// use, and the k-th of every rank taken as one (a program on
+// MPI_COMM_WORLD and its duplicates matches under either library).
+using MpiCommunicator = std::uint64_t; // the shared handle, or kByFirstUse | k
+constexpr MpiCommunicator kByFirstUse = MpiCommunicator(1) << 63;
+QString mpiCommunicatorName(MpiCommunicator communicator); // "MPI comm 0x44000000", "MPI comm #1"
+
 struct MpiMessage {
     MpiCall send, receive;
     std::int64_t tag = 0, bytes = 0;
-    std::uint64_t communicator = 0;
+    MpiCommunicator communicator = 0;
 };
 
 struct MpiCollective {
-    QString name; // "MPI_Allreduce"
-    std::uint64_t communicator = 0;
+    QString name;                 // "MPI_Allreduce"
+    RunSide side = RunSide::None; // of a comparison's two runs
+    MpiCommunicator communicator = 0;
     std::size_t index = 0;      // its place among the communicator's collectives
     std::vector<MpiCall> calls; // one per rank that took part, by rank
 };

@@ -1,6 +1,7 @@
 #include "stats/ranks/collectives.h"
 #include "stats/ranks/collectivematching.h"
 #include "stats/ranks/cpucommunication.h"
+#include "stats/ranks/mpicollectives.h"
 #include "stats/reportcatalog.h"
 
 #include "core/cancellation.h"
@@ -146,7 +147,10 @@ CollectiveMatch matchCollectives(CollectiveInputs &inputs)
     const Session &session = inputs.session();
     CollectiveMatch match;
     CommunicatorGroups groups = groupByCommunicator(inputs);
-    if (groups.communicators.empty()) {
+    // MPI's collectives, matched per communicator in call order.
+    const MpiMatch mpiMatch = matchMpi(session);
+    std::vector<CollectiveInstance> mpi = mpiCollectiveInstances(session, mpiMatch);
+    if (groups.communicators.empty() && mpi.empty()) {
         match.notes << QStringLiteral("No communication kernels (NCCL or the other libraries of the kernel classes) in any rank: "
                                       "there are no collectives to match.");
         // A Gloo run communicates all the same: on the CPU.
@@ -154,38 +158,49 @@ CollectiveMatch matchCollectives(CollectiveInputs &inputs)
             match.notes << cpu;
         return match;
     }
-    const bool onCpu =
-        std::all_of(groups.communicators.begin(), groups.communicators.end(), [](const auto &c) { return isCpuCommunicator(c.first); });
-    if (!groups.ranksWithout.isEmpty() && groups.ranksWithout.size() < int(session.ranks().size()))
-        match.notes << QStringLiteral("Ranks without communication kernels: %1.").arg(groups.ranksWithout.join(QStringLiteral(", ")));
-    if (onCpu) // a Gloo run: its gloo:* ranges, numbered by us
-        match.notes << cpuCommunicationNote(cpuCommunicationOf(session));
-    else
-        match.notes << (groups.keyedByGroup
-                            ? QStringLiteral("Collectives matched by process group (or NCCL communicator; sends and receives by the pair of ranks), "
-                                             "in order of their end on each rank.")
-                            : QStringLiteral("The trace names no process groups: the communication kernels of each rank's k-th "
-                                             "communication stream are matched with the other ranks' by their end, which a "
-                                             "collective reaches on every rank together."));
-    bool usedSequences = false;
-    for (auto &[communicator, perRank] : groups.communicators) {
-        if (perRank.size() < 2) {
-            match.notes << QStringLiteral("%1 has operations on rank %2 only: nothing to match.")
-                               .arg(communicator)
-                               .arg(session.ranks()[std::size_t(perRank.begin()->first)].rank);
-            continue;
+    if (!groups.communicators.empty()) {
+        const bool onCpu =
+            std::all_of(groups.communicators.begin(), groups.communicators.end(), [](const auto &c) { return isCpuCommunicator(c.first); });
+        if (!groups.ranksWithout.isEmpty() && groups.ranksWithout.size() < int(session.ranks().size()))
+            match.notes << QStringLiteral("Ranks without communication kernels: %1.").arg(groups.ranksWithout.join(QStringLiteral(", ")));
+        if (onCpu) // a Gloo run: its gloo:* ranges, numbered by us
+            match.notes << cpuCommunicationNote(cpuCommunicationOf(session));
+        else
+            match.notes << (groups.keyedByGroup ? QStringLiteral(
+                                "Collectives matched by process group (or NCCL communicator; sends and receives by the pair of ranks), "
+                                "in order of their end on each rank.")
+                                                : QStringLiteral("The trace names no process groups: the communication kernels of each rank's k-th "
+                                                                 "communication stream are matched with the other ranks' by their end, which a "
+                                                                 "collective reaches on every rank together."));
+        bool usedSequences = false;
+        for (auto &[communicator, perRank] : groups.communicators) {
+            if (perRank.size() < 2) {
+                match.notes << QStringLiteral("%1 has operations on rank %2 only: nothing to match.")
+                                   .arg(communicator)
+                                   .arg(session.ranks()[std::size_t(perRank.begin()->first)].rank);
+                continue;
+            }
+            const MatchingOrder order = orderForMatching(perRank);
+            usedSequences = usedSequences || order.bySequence;
+            CommunicatorMatch matched = matchCommunicator(communicator, perRank, order);
+            std::move(matched.instances.begin(), matched.instances.end(), std::back_inserter(match.instances));
+            std::move(matched.desyncs.begin(), matched.desyncs.end(), std::back_inserter(match.desyncs));
         }
-        const MatchingOrder order = orderForMatching(perRank);
-        usedSequences = usedSequences || order.bySequence;
-        CommunicatorMatch matched = matchCommunicator(communicator, perRank, order);
-        std::move(matched.instances.begin(), matched.instances.end(), std::back_inserter(match.instances));
-        std::move(matched.desyncs.begin(), matched.desyncs.end(), std::back_inserter(match.desyncs));
+        if (usedSequences && !onCpu)
+            match.notes << QStringLiteral("Where every operation of a process group carries the trace's sequence number (Kineto's \"Seq\"), "
+                                          "its instances are the operations of one number.");
+    }
+    if (!mpi.empty()) {
+        match.notes << QStringLiteral("MPI collectives matched per communicator in call order: the k-th collective call of every rank "
+                                      "on a communicator is one operation.");
+        if (mpiMatch.mismatchedCollectives > 0)
+            match.notes << QStringLiteral("%1 MPI collective calls were not the same operation as the other ranks' call at their place "
+                                          "on the communicator: left out.")
+                               .arg(mpiMatch.mismatchedCollectives);
+        std::move(mpi.begin(), mpi.end(), std::back_inserter(match.instances));
     }
     std::stable_sort(match.instances.begin(), match.instances.end(),
                      [](const CollectiveInstance &a, const CollectiveInstance &b) { return a.firstArrival < b.firstArrival; });
-    if (usedSequences && !onCpu)
-        match.notes << QStringLiteral("Where every operation of a process group carries the trace's sequence number (Kineto's \"Seq\"), "
-                                      "its instances are the operations of one number.");
     if (!match.instances.empty())
         match.notes << recordedTimesNote();
     for (const CommunicatorDesync &d : match.desyncs)
@@ -253,13 +268,16 @@ std::vector<ClockEstimate> alignOnCollectives(const Session &session, const Coll
     // The reference: the lowest rank index that takes part in anything.
     int reference = -1;
     for (const CollectiveInstance &c : match.instances)
-        for (const CollectiveArrival &a : c.arrivals)
-            if (reference < 0 || a.rankIndex < reference)
-                reference = a.rankIndex;
+        if (c.endsTogether)
+            for (const CollectiveArrival &a : c.arrivals)
+                if (reference < 0 || a.rankIndex < reference)
+                    reference = a.rankIndex;
     if (reference < 0)
         return out;
     std::vector<std::vector<TimeNs>> differences(rankCount);
     for (const CollectiveInstance &c : match.instances) {
+        if (!c.endsTogether)
+            continue;
         const auto ref = std::find_if(c.arrivals.begin(), c.arrivals.end(), [&](const CollectiveArrival &a) { return a.rankIndex == reference; });
         if (ref == c.arrivals.end())
             continue;
@@ -298,6 +316,11 @@ const CollectiveInstance *instanceOfKernel(const Session &session, const Collect
     if (!kernel.isValid() || std::size_t(kernel.rank) >= session.ranks().size())
         return nullptr;
     const Track &selected = session.track(kernel);
+    if (selected.kind == TrackKind::Mpi) // an MPI collective's call: the arrival itself
+        for (const CollectiveInstance &c : match.instances)
+            for (const CollectiveArrival &a : c.arrivals)
+                if (a.kernel == kernel)
+                    return &c;
     if (selected.kind != TrackKind::Kernel && selected.kind != TrackKind::NcclKernels)
         return nullptr;
     // Both rows' payloads are the kernel's row in Report::kernels.

@@ -47,6 +47,10 @@ struct CollectiveInstance {
     TimeNs firstArrival = 0, lastArrival = 0;
     TimeNs end = 0;         // the latest end: when every rank is done
     int lastRankIndex = -1; // who arrived last (the first such on ties)
+    // Whether every rank's part ends together (so the ends can anchor
+    // the clocks): NCCL's kernels do; an MPI broadcast's root or a
+    // non-blocking call may return before the others.
+    bool endsTogether = true;
 
     TimeNs skew() const { return lastArrival - firstArrival; }
     // Time from the last arrival to the end: the data moving once all are there.
@@ -107,7 +111,7 @@ std::vector<RankWait> rankWaits(const Session &session, const CollectiveMatch &m
 std::vector<RankWait> rankWaits(CollectiveInputs &inputs, const CollectiveMatch &match, const StatsScope &scope = {});
 
 // Per rank, the shift that best lines up the ends of matched collectives
-// (which complete together) with the first rank's: the median difference,
+// that complete together (NCCL's, MPI's blocking all-to-all ones) with the first rank's: the median difference,
 // and the median distance left after it (near zero when the clocks agree).
 struct ClockEstimate {
     std::optional<TimeNs> offset; // add to the rank's session time; none: no shared collective

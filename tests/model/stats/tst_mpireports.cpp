@@ -12,6 +12,7 @@
 #include "session/mpimessages.h"
 #include "session/session.h"
 #include "stats/diagnosis/diagnosis.h"
+#include "stats/ranks/collectives.h"
 #include "stats/reportcatalog.h"
 #include "testdata.h"
 
@@ -370,6 +371,50 @@ private slots:
                  (QStringList{QStringLiteral("Pattern,Rank,Peer,Call,Instances,Wait (ns)"), QStringLiteral("Late Sender,1,0,MPI_Recv,10,10000000"),
                               QStringLiteral("Late Receiver,0,1,MPI_Wait,10,500000"),
                               QStringLiteral("Wait at Collective,0,1,MPI_Allreduce,10,20000000")}));
+    }
+
+    // MPI's collectives sit beside NCCL's: each an instance on its
+    // communicator, with its skew, last arrival and the others' waits.
+    void collectivesPanelHasMpiCollectives()
+    {
+        const Session session = Session::load(m_paths);
+        const stats::KernelClassifier classes = stats::KernelClassifier::rankscope();
+        const stats::CollectiveMatch match = stats::matchCollectives(session, classes);
+        std::size_t allreduces = 0, broadcasts = 0;
+        int rank1Index = -1;
+        for (int ri = 0; ri < int(session.ranks().size()); ++ri)
+            if (session.ranks()[std::size_t(ri)].report->filePath == m_paths[1])
+                rank1Index = ri;
+        for (const stats::CollectiveInstance &c : match.instances) {
+            QCOMPARE(c.communicator, QStringLiteral("MPI comm 0x44000000"));
+            QCOMPARE(c.arrivals.size(), std::size_t(2));
+            QCOMPARE(session.track(c.arrivals.front().kernel).kind, TrackKind::Mpi);
+            if (c.name == QLatin1String("MPI_Allreduce")) {
+                QCOMPARE(c.sequence, 2 * allreduces); // the allreduce and the broadcast of each step, in call order
+                ++allreduces;
+                QCOMPARE(c.kind, stats::CollectiveKind::AllReduce);
+                QCOMPARE(c.skew(), TimeNs(2'000'000));
+                QCOMPARE(c.lastRankIndex, rank1Index);
+                QCOMPARE(c.bytes, std::int64_t(1024));
+                QVERIFY(c.endsTogether);
+            } else {
+                QCOMPARE(c.name, QStringLiteral("MPI_Bcast"));
+                ++broadcasts;
+                QCOMPARE(c.skew(), TimeNs(0));
+                QVERIFY(!c.endsTogether); // its root may return first: no anchor for the clocks
+            }
+            // Selecting either call finds its instance.
+            for (const stats::CollectiveArrival &a : c.arrivals)
+                QCOMPARE(stats::instanceOfKernel(session, match, a.kernel), &c);
+        }
+        QCOMPARE(allreduces, std::size_t(kSteps));
+        QCOMPARE(broadcasts, std::size_t(kSteps));
+        QVERIFY(match.notes.join(QLatin1Char(' ')).contains(QLatin1String("MPI collectives matched per communicator in call order")));
+        // Rank 0 waited 2 ms at each allreduce: the rank_wait columns.
+        for (const stats::RankWait &w : stats::rankWaits(session, match, {}, classes)) {
+            QCOMPARE(w.collectives, std::size_t(2 * kSteps));
+            QCOMPARE(w.waited, w.rankIndex == rank1Index ? TimeNs(0) : TimeNs(kSteps * 2'000'000));
+        }
     }
 
     // The Diagnosis names the waits, each with the call that waited.
