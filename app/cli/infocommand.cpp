@@ -62,6 +62,8 @@ void printRank(QTextStream &out, const RankEntry &entry, bool memoryParts)
         << ", NVTX " << r.eventCount(TrackKind::Nvtx);
     if (const std::size_t cpuOps = r.eventCount(TrackKind::CpuOp))
         out << ", CPU ops " << cpuOps;
+    if (const std::size_t mpiCalls = r.eventCount(TrackKind::Mpi))
+        out << ", MPI " << mpiCalls;
     out << ", OS runtime " << r.eventCount(TrackKind::OsRuntime) << " (total " << r.eventCount() << ")\n";
     std::size_t samples = 0;
     for (const CounterTrack &c : r.counters)

@@ -198,6 +198,24 @@ MpiMatch matchMpi(const Session &session)
     return match;
 }
 
+void shiftMpiClocks(MpiMatch &match, const std::vector<TimeNs> &shift)
+{
+    const auto move = [&](MpiCall &call) {
+        const TimeNs by = std::size_t(call.at.rank) < shift.size() ? shift[std::size_t(call.at.rank)] : 0;
+        call.start += by;
+        call.end += by;
+        call.completionStart += by;
+        call.completionEnd += by;
+    };
+    for (MpiMessage &m : match.messages) {
+        move(m.send);
+        move(m.receive);
+    }
+    for (MpiCollective &c : match.collectives)
+        for (MpiCall &call : c.calls)
+            move(call);
+}
+
 std::vector<EventLocation> mpiPartners(const Session &session, const EventLocation &at)
 {
     std::vector<EventLocation> partners;

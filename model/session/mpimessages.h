@@ -54,6 +54,10 @@ struct MpiMatch {
 };
 
 MpiMatch matchMpi(const Session &session);
+// The match with each rank's times moved by its entry of `shift` (per
+// rank index; a missing entry moves nothing): on clocks aligned by the
+// collectives (stats::alignedOnCollectives).
+void shiftMpiClocks(MpiMatch &match, const std::vector<TimeNs> &shift);
 
 // By an MPI function's name: MPI_Send, MPI_Isend, MPI_Ssend, ... send;
 // MPI_Recv, MPI_Irecv, MPI_Mrecv, ... receive; MPI_Sendrecv does both.

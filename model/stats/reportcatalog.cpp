@@ -169,10 +169,17 @@ std::vector<ReportDeclaration> declareReports()
         sessionReport("cpu_sampling_ranks", "CPU Sampling by Rank", kNone, kNone, "ranks", [](N s, O, G) { return samplingByRankTable(s); }),
         sessionReport("critical_path", "Critical Path", kOnPath, unsigned(P::CollectiveOps), "critical", criticalPathReport),
         sessionReport("critical_path_summary", "Critical Path Summary", kOnPath, unsigned(P::CollectiveOps), "critical", criticalPathSummaryReport),
-        onRequest(sessionReport("mpi_wait_states", "MPI Wait States (Scalasca's patterns)", kNone, kNone, "",
-                                [](N s, O, G) {
-                                    const MpiMatch match = matchMpi(s);
-                                    return mpiWaitStatesTable(s, match, mpiWaits(s, match));
+        // On the clocks the collectives align, when asked: a wait between
+        // two ranks is only as true as their clocks.
+        onRequest(sessionReport("mpi_wait_states", "MPI Wait States (Scalasca's patterns)", kMatched, unsigned(P::CollectiveOps), "",
+                                [](N s, O o, G g) {
+                                    MpiMatch match = matchMpi(s);
+                                    if (!o.alignOnCollectives)
+                                        return mpiWaitStatesTable(s, match, mpiWaits(s, match));
+                                    return onCollectives(o, g, [&](CollectiveInputs &, const CollectiveMatch &aligned) {
+                                        shiftMpiClocks(match, aligned.clockShift);
+                                        return mpiWaitStatesTable(s, match, mpiWaits(s, match));
+                                    });
                                 })),
     };
 }

@@ -26,8 +26,10 @@
 //   (kernels shorter than their launches; a sync per step draining the GPU).
 // - pipeline: one stage per rank passing activations with NCCL send/receive,
 //   NCCL's NVTX payloads included (nsys), a planted bubble (makePipelineRanks).
+// - mpi: ranks of an MPI job (nsys only), each file its own session, with
+//   planted MPI wait states (makeMpiRanks).
 //
-//   rankscope-tracegen --format nsys|kineto [--profile synthetic|pytorch|ddp|launchbound|synchost|pipeline] [--shuffle]
+//   rankscope-tracegen --format nsys|kineto [--profile synthetic|pytorch|ddp|launchbound|synchost|pipeline|mpi] [--shuffle]
 //                      [--gpu-metrics-hz HZ] [--cpu-samples-hz HZ] [--straggler R:US[:EVERY]] [--clock-offsets-us A,B,..]
 //                      [--skip R:STEP] [--only-ranks FIRST:LAST] --ranks R --events N [--seed S] OUTDIR
 #include <QCommandLineParser>
@@ -40,6 +42,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <functional>
+#include <map>
 #include <random>
 #include <string>
 #include <vector>
@@ -48,7 +51,7 @@ namespace {
 
 // One event of the generated mix, in ns on the rank's timeline.
 struct Event {
-    enum Kind { Api, Kernel, Nccl, Memcpy, Memset, Nvtx, Osrt } kind;
+    enum Kind { Api, Kernel, Nccl, Memcpy, Memset, Nvtx, Osrt, Mpi } kind;
     std::int64_t start, end;
     int name; // index into the name lists below
     int stream = 7;
@@ -59,7 +62,12 @@ struct Event {
     int tid = 0;      // thread of its process: 0 main, 1 helper, 2 autograd
     int process = 0;  // 0 the training process, 1.. its data-loader workers
     std::string text; // an NVTX range's own text (pytorch profile; NCCL's calls in the pipeline profile)
-    int peer = -1;    // ncclSend/ncclRecv: the peer rank; ncclCommInitRank: the communicator's size
+    int peer = -1;    // ncclSend/ncclRecv: the peer rank; ncclCommInitRank: the communicator's size; MPI: the peer or root
+    // An MPI call (its function in `text`, its size in `bytes`): the table
+    // nsys writes it to, its tag and its request handle (0: none).
+    enum MpiTable { PointToPoint, Collective, StartWait, Other } mpiTable = Other;
+    std::int64_t tag = -1;
+    std::uint64_t request = 0;
 };
 
 const std::vector<std::string> kKernels{
@@ -214,6 +222,78 @@ std::vector<std::vector<Event>> makePipelineRanks(int ranks, std::size_t perRank
                 previousSendStart = sendStart;
             }
         }
+    }
+    return out;
+}
+
+// The mpi profile (mpirun -n R nsys profile --trace=mpi,cuda,nvtx): per
+// step each rank computes (5 kernels, then a stream sync), exchanges 1 MiB
+// with its ring neighbours non-blockingly (MPI_Irecv, MPI_Isend, an
+// MPI_Wait on each, no waits planted), then the planted waits:
+// - Late Sender: rank 1's MPI_Recv from rank 0 is posted kLateSenderNs
+//   before rank 0's MPI_Send begins;
+// - Late Receiver: rank 1's MPI_Ssend to rank 0 begins kLateReceiverNs
+//   before rank 0 posts its MPI_Recv;
+// - Wait at Collective: the last rank enters the MPI_Allreduce
+//   kLateAtCollectiveNs after the others, who wait that long.
+// An MPI_Barrier all enter together closes the step. Times are on one true
+// axis; each rank's file starts its own session (mpirun starts the
+// processes one after another): see main.
+constexpr std::int64_t kLateSenderNs = 1'500'000, kLateReceiverNs = 400'000, kLateAtCollectiveNs = 2'000'000;
+constexpr std::int64_t kMpiStepNs = 10'000'000;
+std::vector<std::vector<Event>> makeMpiRanks(int ranks, std::size_t perRank)
+{
+    std::vector<std::vector<Event>> out(static_cast<std::size_t>(ranks));
+    const std::size_t steps = std::max<std::size_t>(1, perRank / 24);
+    auto mpi = [](std::int64_t start, std::int64_t end, const char *function, Event::MpiTable table, int peer, std::int64_t bytes, std::int64_t tag,
+                  std::uint64_t request) {
+        Event e{Event::Mpi, start, end, 0, 7, 0, bytes, 1, 0, 2, 0, 0, 0, function};
+        e.mpiTable = table;
+        e.peer = peer;
+        e.tag = tag;
+        e.request = request;
+        return e;
+    };
+    for (int r = 0; r < ranks; ++r) {
+        std::vector<Event> &ev = out[std::size_t(r)];
+        int correlation = 1;
+        // Open MPI's requests are addresses in the process: numbered here.
+        std::uint64_t request = 0x55d4a0000000ull + std::uint64_t(r) * 0x1000000ull;
+        ev.push_back(mpi(60'000 + 137'000 * r, 900'000, "MPI_Init", Event::Other, -1, 0, -1, 0));
+        const int left = (r + ranks - 1) % ranks, right = (r + 1) % ranks;
+        for (std::size_t k = 0; k < steps; ++k) {
+            const std::int64_t at = 1'000'000 + std::int64_t(k) * kMpiStepNs;
+            ev.push_back({Event::Nvtx, at, at + kMpiStepNs - 500'000, int(k), 7, 0, 0, 1, 0, 2, 0, 0, 0, {}});
+            std::int64_t t = at;
+            const std::int64_t gpuFree = launchKernels(ev, t, correlation, 5, 5'000, 10'000, 350'000);
+            ev.push_back({Event::Api, t, gpuFree + 5'000, 3, 7, correlation++, 0, 1, 0, 2, 0, 0, 0, {}});
+            // The ring exchange, completed by a wait on each request.
+            const std::int64_t c = at + 2'500'000;
+            const std::uint64_t receiveRequest = request += 0x100, sendRequest = request += 0x100;
+            ev.push_back(mpi(c, c + 5'000, "MPI_Irecv", Event::PointToPoint, left, 1 << 20, 1, receiveRequest));
+            ev.push_back(mpi(c + 10'000, c + 16'000, "MPI_Isend", Event::PointToPoint, right, 1 << 20, 1, sendRequest));
+            ev.push_back(mpi(c + 20'000, c + 120'000, "MPI_Wait", Event::StartWait, -1, 0, -1, receiveRequest));
+            ev.push_back(mpi(c + 125'000, c + 130'000, "MPI_Wait", Event::StartWait, -1, 0, -1, sendRequest));
+            // The late sender, then the late receiver, between ranks 0 and 1.
+            const std::int64_t d = c + 200'000;
+            if (r == 0)
+                ev.push_back(mpi(d + kLateSenderNs, d + kLateSenderNs + 50'000, "MPI_Send", Event::PointToPoint, 1, 4 << 20, 2, 0));
+            if (r == 1)
+                ev.push_back(mpi(d, d + kLateSenderNs + 60'000, "MPI_Recv", Event::PointToPoint, 0, 4 << 20, 2, 0));
+            const std::int64_t e = d + kLateSenderNs + 200'000;
+            if (r == 1)
+                ev.push_back(mpi(e, e + kLateReceiverNs + 60'000, "MPI_Ssend", Event::PointToPoint, 0, 64 << 10, 3, 0));
+            if (r == 0)
+                ev.push_back(mpi(e + kLateReceiverNs, e + kLateReceiverNs + 55'000, "MPI_Recv", Event::PointToPoint, 1, 64 << 10, 3, 0));
+            // The last rank late at the allreduce; all leave together.
+            const std::int64_t f = e + kLateReceiverNs + 300'000;
+            ev.push_back(mpi(f + (r == ranks - 1 ? kLateAtCollectiveNs : 0), f + kLateAtCollectiveNs + 40'000, "MPI_Allreduce", Event::Collective, -1,
+                             8192, -1, 0));
+            const std::int64_t g = f + kLateAtCollectiveNs + 100'000;
+            ev.push_back(mpi(g, g + 20'000, "MPI_Barrier", Event::Collective, -1, 0, -1, 0));
+        }
+        const std::int64_t end = 1'000'000 + std::int64_t(steps) * kMpiStepNs;
+        ev.push_back(mpi(end, end + 300'000 + 11 * r, "MPI_Finalize", Event::Other, -1, 0, -1, 0));
     }
     return out;
 }
@@ -767,6 +847,83 @@ void writeNcclPayloadSchemas(sqlite3 *db, const std::vector<Event> &events, Glob
     exec(db, sql.c_str());
 }
 
+// MPI calls as nsys --trace=mpi writes them: four tables by kind of call,
+// each naming its function by textId, and MPI_RANKS giving the calling
+// thread's rank. Communicator handles are Open MPI's, addresses that
+// differ from process to process. Strings from `id` on.
+template <class GlobalTidOf>
+void writeMpi(sqlite3 *db, const std::vector<Event> &events, int rank, GlobalTidOf globalTidOf, int &id)
+{
+    if (std::none_of(events.begin(), events.end(), [](const Event &e) { return e.kind == Event::Mpi; }))
+        return;
+    exec(db, "CREATE TABLE MPI_RANKS(globalTid INTEGER NOT NULL, rank INTEGER NOT NULL);"
+             "CREATE TABLE MPI_P2P_EVENTS(start INTEGER NOT NULL, end INTEGER NOT NULL, globalTid INTEGER, textId INTEGER NOT NULL,"
+             " commHandle INTEGER, tag INTEGER, remoteRank INTEGER, size INTEGER, requestHandle INTEGER);"
+             "CREATE TABLE MPI_COLLECTIVES_EVENTS(start INTEGER NOT NULL, end INTEGER NOT NULL, globalTid INTEGER, textId INTEGER NOT NULL,"
+             " commHandle INTEGER, rootRank INTEGER, size INTEGER, recvSize INTEGER, requestHandle INTEGER);"
+             "CREATE TABLE MPI_START_WAIT_EVENTS(start INTEGER NOT NULL, end INTEGER NOT NULL, globalTid INTEGER, textId INTEGER NOT NULL,"
+             " requestHandle INTEGER);"
+             "CREATE TABLE MPI_OTHER_EVENTS(start INTEGER NOT NULL, end INTEGER NOT NULL, globalTid INTEGER, textId INTEGER NOT NULL);");
+    const std::int64_t communicator = 0x7f3a5c601240ll + std::int64_t(rank) * 0x10000;
+    std::map<std::string, int> functionIds;
+    sqlite3_stmt *str = nullptr, *row[4] = {};
+    sqlite3_prepare_v2(db, "INSERT INTO StringIds VALUES(?,?)", -1, &str, nullptr);
+    sqlite3_prepare_v2(db, "INSERT INTO MPI_P2P_EVENTS VALUES(?,?,?,?,?,?,?,?,?)", -1, &row[Event::PointToPoint], nullptr);
+    sqlite3_prepare_v2(db, "INSERT INTO MPI_COLLECTIVES_EVENTS VALUES(?,?,?,?,?,?,?,?,?)", -1, &row[Event::Collective], nullptr);
+    sqlite3_prepare_v2(db, "INSERT INTO MPI_START_WAIT_EVENTS VALUES(?,?,?,?,?)", -1, &row[Event::StartWait], nullptr);
+    sqlite3_prepare_v2(db, "INSERT INTO MPI_OTHER_EVENTS VALUES(?,?,?,?)", -1, &row[Event::Other], nullptr);
+    std::int64_t thread = 0;
+    const auto bindOrNull = [](sqlite3_stmt *s, int column, std::int64_t value, bool present) {
+        if (present)
+            sqlite3_bind_int64(s, column, value);
+        else
+            sqlite3_bind_null(s, column);
+    };
+    for (const Event &e : events) {
+        if (e.kind != Event::Mpi)
+            continue;
+        thread = globalTidOf(e);
+        auto [it, added] = functionIds.try_emplace(e.text, id);
+        if (added) {
+            sqlite3_bind_int(str, 1, id++);
+            sqlite3_bind_text(str, 2, e.text.c_str(), int(e.text.size()), SQLITE_TRANSIENT);
+            sqlite3_step(str);
+            sqlite3_reset(str);
+        }
+        sqlite3_stmt *s = row[e.mpiTable];
+        sqlite3_bind_int64(s, 1, e.start);
+        sqlite3_bind_int64(s, 2, e.end);
+        sqlite3_bind_int64(s, 3, thread);
+        sqlite3_bind_int64(s, 4, it->second);
+        switch (e.mpiTable) {
+        case Event::PointToPoint:
+            sqlite3_bind_int64(s, 5, communicator);
+            sqlite3_bind_int64(s, 6, e.tag);
+            sqlite3_bind_int64(s, 7, e.peer);
+            sqlite3_bind_int64(s, 8, e.bytes);
+            bindOrNull(s, 9, std::int64_t(e.request), e.request != 0);
+            break;
+        case Event::Collective:
+            sqlite3_bind_int64(s, 5, communicator);
+            bindOrNull(s, 6, e.peer, e.peer >= 0);
+            bindOrNull(s, 7, e.bytes, e.bytes > 0);
+            bindOrNull(s, 8, e.bytes, e.bytes > 0);
+            bindOrNull(s, 9, std::int64_t(e.request), e.request != 0);
+            break;
+        case Event::StartWait:
+            sqlite3_bind_int64(s, 5, std::int64_t(e.request));
+            break;
+        case Event::Other:
+            break;
+        }
+        sqlite3_step(s);
+        sqlite3_reset(s);
+    }
+    for (sqlite3_stmt *s : {str, row[0], row[1], row[2], row[3]})
+        sqlite3_finalize(s);
+    exec(db, ("INSERT INTO MPI_RANKS VALUES(" + std::to_string(thread) + "," + std::to_string(rank) + ");").c_str());
+}
+
 bool writeNsys(const QString &path, const std::vector<Event> &events, int rank, const Names &names, int gpuMetricsHz, std::int64_t startOffsetNs,
                int cpuSamplesHz)
 {
@@ -917,6 +1074,8 @@ bool writeNsys(const QString &path, const std::vector<Event> &events, int rank, 
             sqlite3_bind_int64(s, 3, globalTidOf(e));
             sqlite3_bind_int64(s, 4, osrtIds[std::size_t(e.name)]);
             break;
+        case Event::Mpi: // writeMpi's
+            continue;
         }
         sqlite3_bind_int64(s, 1, e.start);
         sqlite3_bind_int64(s, 2, e.end);
@@ -926,6 +1085,7 @@ bool writeNsys(const QString &path, const std::vector<Event> &events, int rank, 
     for (sqlite3_stmt *s : {kernel, memcpy, memset, api, nvtx, osrt, memory})
         sqlite3_finalize(s);
     writeGpuMetrics(db, events, gpuMetricsHz);
+    writeMpi(db, events, rank, globalTidOf, id);
     {
         // The training thread and the first thread of each worker process.
         std::vector<std::int64_t> sampled;
@@ -1019,6 +1179,8 @@ bool writeKineto(const QString &path, const std::vector<Event> &events, int rank
                          jsonString("aten::" + names.osrt[std::size_t(e.name)]).c_str(), pid + 100 * e.process, pid + 100 * e.process + 1, ts.c_str(),
                          dur.c_str());
             break;
+        case Event::Mpi: // nsys only (main refuses the mpi profile for Kineto)
+            break;
         }
     }
     std::fprintf(f, "\n]}\n");
@@ -1039,7 +1201,7 @@ int main(int argc, char **argv)
     const QCommandLineOption seed(QStringLiteral("seed"), QStringLiteral("Random seed"), QStringLiteral("S"), QStringLiteral("1"));
     const QCommandLineOption profile(
         QStringLiteral("profile"),
-        QStringLiteral("synthetic (default), pytorch (shaped like a real emit_nvtx export), ddp, launchbound, synchost or pipeline"),
+        QStringLiteral("synthetic (default), pytorch (shaped like a real emit_nvtx export), ddp, launchbound, synchost, pipeline or mpi"),
         QStringLiteral("PROFILE"), QStringLiteral("synthetic"));
     const QCommandLineOption shuffle(QStringLiteral("shuffle"), QStringLiteral("Write rows out of time order (as nsys 2025.6 and later may)"));
     const QCommandLineOption gpuMetricsHz(QStringLiteral("gpu-metrics-hz"),
@@ -1053,7 +1215,7 @@ int main(int argc, char **argv)
                                                       "of every EVERY-th step (default 4)"),
                                        QStringLiteral("PLAN"));
     const QCommandLineOption clockOffsets(QStringLiteral("clock-offsets-us"),
-                                          QStringLiteral("ddp: per rank, µs added to its recorded start (clocks off by that much)"),
+                                          QStringLiteral("ddp, mpi: per rank, µs added to its recorded start (clocks off by that much)"),
                                           QStringLiteral("A,B,..."));
     const QCommandLineOption skip(QStringLiteral("skip"), QStringLiteral("ddp: RANK:STEP: that rank skips the all-reduce of that step (a desync)"),
                                   QStringLiteral("PLAN"));
@@ -1077,8 +1239,13 @@ int main(int argc, char **argv)
     const bool launchBound = parser.value(profile) == QLatin1String("launchbound");
     const bool syncHost = parser.value(profile) == QLatin1String("synchost");
     const bool pipeline = parser.value(profile) == QLatin1String("pipeline");
-    if (!pytorch && !ddp && !launchBound && !syncHost && !pipeline && parser.value(profile) != QLatin1String("synthetic")) {
-        QTextStream(stderr) << "rankscope-tracegen: --profile is synthetic, pytorch, ddp, launchbound, synchost or pipeline\n";
+    const bool mpi = parser.value(profile) == QLatin1String("mpi");
+    if (!pytorch && !ddp && !launchBound && !syncHost && !pipeline && !mpi && parser.value(profile) != QLatin1String("synthetic")) {
+        QTextStream(stderr) << "rankscope-tracegen: --profile is synthetic, pytorch, ddp, launchbound, synchost, pipeline or mpi\n";
+        return 1;
+    }
+    if (mpi && (kineto || rankCount < 2)) {
+        QTextStream(stderr) << "rankscope-tracegen: the mpi profile writes nsys exports of two ranks or more\n";
         return 1;
     }
     CollectivePlan plan;
@@ -1110,21 +1277,33 @@ int main(int argc, char **argv)
         ddpRanks = makeDdpRanks(rankCount, perRank, parser.value(seed).toULongLong(), plan, written);
     else if (pipeline)
         ddpRanks = makePipelineRanks(rankCount, perRank);
+    else if (mpi)
+        ddpRanks = makeMpiRanks(rankCount, perRank);
     for (int r = 0; r < rankCount; ++r) {
         if (!written(r))
             continue;
         const std::uint64_t rankSeed = parser.value(seed).toULongLong() * 1000003 + std::uint64_t(r);
-        std::vector<Event> evs = ddp || pipeline ? std::move(ddpRanks[std::size_t(r)])
-                                 : pytorch       ? makePytorchRank(perRank, rankSeed)
-                                 : launchBound   ? makeLaunchBoundRank(perRank)
-                                 : syncHost      ? makeSyncHostRank(perRank)
-                                                 : makeRank(perRank, rankSeed);
+        std::vector<Event> evs = ddp || pipeline || mpi ? std::move(ddpRanks[std::size_t(r)])
+                                 : pytorch              ? makePytorchRank(perRank, rankSeed)
+                                 : launchBound          ? makeLaunchBoundRank(perRank)
+                                 : syncHost             ? makeSyncHostRank(perRank)
+                                                        : makeRank(perRank, rankSeed);
         // ddp ranks share one time axis, their recorded starts off by the
         // planted clock offsets; the other profiles' nsys files start 1 ms
         // apart per rank.
-        const std::int64_t startOffset = ddp || pipeline ? (std::size_t(r) < plan.clockOffsetNs.size() ? plan.clockOffsetNs[std::size_t(r)] : 0)
-                                         : kineto        ? 0
-                                                         : std::int64_t(r) * 1'000'000;
+        const std::int64_t clockOffset = std::size_t(r) < plan.clockOffsetNs.size() ? plan.clockOffsetNs[std::size_t(r)] : 0;
+        std::int64_t startOffset = ddp || pipeline ? clockOffset : kineto ? 0 : std::int64_t(r) * 1'000'000;
+        if (mpi) {
+            // Each rank's session starts as mpirun starts its process, 137
+            // µs after the one before: its times count from there, its UTC
+            // start says when that was (off by the planted clock offset).
+            const std::int64_t sessionStart = 137'000 * std::int64_t(r);
+            for (Event &e : evs) {
+                e.start -= sessionStart;
+                e.end -= sessionStart;
+            }
+            startOffset = sessionStart + clockOffset;
+        }
         if (parser.isSet(shuffle)) {
             std::mt19937_64 rng(rankSeed ^ 0x5eed);
             std::shuffle(evs.begin(), evs.end(), rng);

@@ -16,6 +16,7 @@
 #include "stats/reportcatalog.h"
 #include "testdata.h"
 
+#include <QProcess>
 #include <QtTest>
 #include <algorithm>
 #include <cmath>
@@ -35,6 +36,7 @@ namespace {
 // at the collective), both enter the broadcast at once; MPI_Init and
 // MPI_Finalize around them.
 constexpr int kSteps = 10;
+constexpr int kGeneratedSteps = 12; // of rankscope-tracegen's mpi profile
 constexpr std::int64_t kComm = 0x44000000;
 
 QString sqlOf(std::int64_t v)
@@ -185,6 +187,73 @@ QString megabytes(const QString &bytes)
     return bytes.isEmpty() ? QString() : fixed(bytes.toDouble() / 1e6, 3);
 }
 
+// mpi_event_sum of one export as nsys' query gives it, computed by SQL
+// over its tables (medians and deviations from the durations SQL returns).
+QStringList expectedEventSum(const QString &path)
+{
+    const QList<QStringList> groups = query(path, QStringLiteral("SELECT source, textId, sum(end - start), count(*), min(end - start), "
+                                                                 "max(end - start), s.value FROM (%1) LEFT JOIN StringIds s ON s.id = textId"
+                                                                 " GROUP BY 1, 2 ORDER BY 3 DESC")
+                                                      .arg(QLatin1String(kAllCalls)));
+    double grand = 0;
+    for (const QStringList &g : groups)
+        grand += g[2].toDouble();
+    QStringList expected{QStringLiteral("Time (%),Total Time (ns),Instances,Avg (ns),Med (ns),Min (ns),Max (ns),StdDev (ns),Source,Name")};
+    for (const QStringList &g : groups) {
+        std::vector<double> d;
+        for (const QStringList &v : query(path, QStringLiteral("SELECT end - start FROM (%1) WHERE source = '%2' AND textId = %3 ORDER BY 1")
+                                                    .arg(QLatin1String(kAllCalls), g[0], g[1])))
+            d.push_back(v[0].toDouble());
+        const double n = double(d.size()), mean = g[2].toDouble() / n;
+        const double median = d.size() % 2 ? d[d.size() / 2] : (d[d.size() / 2 - 1] + d[d.size() / 2]) / 2;
+        double squares = 0;
+        for (const double x : d)
+            squares += (x - mean) * (x - mean);
+        const double stddev = d.size() > 1 ? std::sqrt(squares / (n - 1)) : 0.0;
+        expected << QStringList{fixed(100.0 * g[2].toDouble() / grand, 1),
+                                g[2],
+                                g[3],
+                                fixed(mean, 1),
+                                fixed(median, 1),
+                                g[4],
+                                g[5],
+                                fixed(stddev, 1),
+                                g[0],
+                                g[6]}
+                        .join(QLatin1Char(','));
+    }
+    return expected;
+}
+
+// mpi_event_trace of one export, by SQL over its tables.
+QStringList expectedEventTrace(const QString &path)
+{
+    QStringList expected{
+        QStringLiteral("Start (ns),End (ns),Duration (ns),Event,Pid,Tid,Tag,Rank,PeerRank,RootRank,Size (MB),CollSendSize (MB),CollRecvSize (MB)")};
+    for (const QStringList &c :
+         query(path, QStringLiteral("SELECT e.start, e.end, e.end - e.start, s.value, (e.globalTid >> 24) & 0xFFFFFF, e.globalTid & 0xFFFFFF,"
+                                    " e.tag, r.rank, e.remoteRank, e.rootRank, e.size, e.cs, e.cr FROM (%1) e"
+                                    " LEFT JOIN StringIds s ON s.id = e.textId LEFT JOIN MPI_RANKS r ON r.globalTid = e.globalTid"
+                                    " ORDER BY e.start, e.o")
+                         .arg(QLatin1String(kAllCalls))))
+        expected << QStringList{c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7], c[8], c[9], megabytes(c[10]), megabytes(c[11]), megabytes(c[12])}
+                        .join(QLatin1Char(','));
+    return expected;
+}
+
+// The waits rankscope-tracegen's mpi profile plants (makeMpiRanks), per
+// step: a late sender, a late receiver, the last rank late at the
+// allreduce, as mpi_wait_states prints them for `ranks` ranks.
+QStringList plantedWaits(int ranks, int steps)
+{
+    QStringList rows{QStringLiteral("Pattern,Rank,Peer,Call,Instances,Wait (ns)"),
+                     QStringLiteral("Late Sender,1,0,MPI_Recv,%1,%2").arg(steps).arg(steps * 1'500'000LL),
+                     QStringLiteral("Late Receiver,1,0,MPI_Ssend,%1,%2").arg(steps).arg(steps * 400'000LL)};
+    for (int r = 0; r < ranks - 1; ++r)
+        rows << QStringLiteral("Wait at Collective,%1,%2,MPI_Allreduce,%3,%4").arg(r).arg(ranks - 1).arg(steps).arg(steps * 2'000'000LL);
+    return rows;
+}
+
 } // namespace
 
 class TestMpiReports : public QObject {
@@ -192,6 +261,8 @@ class TestMpiReports : public QObject {
     QTemporaryDir m_dir;
     QStringList m_paths;
     std::vector<ReportPtr> m_reports;
+    QStringList m_generatedDirs; // rankscope-tracegen --profile mpi: two ranks; three with clock offsets
+    QStringList m_generated;     // the two ranks' files
 
 private slots:
     void initTestCase()
@@ -229,6 +300,17 @@ private slots:
             QVERIFY2(loaded.ok(), qPrintable(loaded.error));
             m_reports.push_back(loaded.report);
         }
+        for (const QStringList &extra : {QStringList{}, QStringList{QStringLiteral("--clock-offsets-us"), QStringLiteral("0,3000,-700")}}) {
+            const QString dir = m_dir.filePath(QStringLiteral("generated%1").arg(m_generatedDirs.size()));
+            QCOMPARE(QProcess::execute(QStringLiteral(RANKSCOPE_TRACEGEN),
+                                       QStringList{QStringLiteral("--profile"), QStringLiteral("mpi"), QStringLiteral("--ranks"),
+                                                   QString::number(2 + m_generatedDirs.size()), QStringLiteral("--events"),
+                                                   QString::number(24 * kGeneratedSteps)}
+                                           + extra + QStringList{dir}),
+                     0);
+            m_generatedDirs << dir;
+        }
+        m_generated = QStringList{m_generatedDirs[0] + QStringLiteral("/mpi_rank0.sqlite"), m_generatedDirs[0] + QStringLiteral("/mpi_rank1.sqlite")};
     }
 
     void everyCallIsReadWithItsArguments()
@@ -266,63 +348,70 @@ private slots:
 
     void eventSumIsNsys()
     {
-        for (int rank = 0; rank < 2; ++rank) {
-            const QString &path = m_paths[rank];
-            const QList<QStringList> groups = query(path, QStringLiteral("SELECT source, textId, sum(end - start), count(*), min(end - start), "
-                                                                         "max(end - start), s.value FROM (%1) LEFT JOIN StringIds s ON s.id = textId"
-                                                                         " GROUP BY 1, 2 ORDER BY 3 DESC")
-                                                              .arg(QLatin1String(kAllCalls)));
-            double grand = 0;
-            for (const QStringList &g : groups)
-                grand += g[2].toDouble();
-            QStringList expected{QStringLiteral("Time (%),Total Time (ns),Instances,Avg (ns),Med (ns),Min (ns),Max (ns),StdDev (ns),Source,Name")};
-            for (const QStringList &g : groups) {
-                std::vector<double> d;
-                for (const QStringList &v : query(path, QStringLiteral("SELECT end - start FROM (%1) WHERE source = '%2' AND textId = %3 ORDER BY 1")
-                                                            .arg(QLatin1String(kAllCalls), g[0], g[1])))
-                    d.push_back(v[0].toDouble());
-                const double n = double(d.size()), mean = g[2].toDouble() / n;
-                const double median = d.size() % 2 ? d[d.size() / 2] : (d[d.size() / 2 - 1] + d[d.size() / 2]) / 2;
-                double squares = 0;
-                for (const double x : d)
-                    squares += (x - mean) * (x - mean);
-                const double stddev = d.size() > 1 ? std::sqrt(squares / (n - 1)) : 0.0;
-                expected << QStringList{fixed(100.0 * g[2].toDouble() / grand, 1),
-                                        g[2],
-                                        g[3],
-                                        fixed(mean, 1),
-                                        fixed(median, 1),
-                                        g[4],
-                                        g[5],
-                                        fixed(stddev, 1),
-                                        g[0],
-                                        g[6]}
-                                .join(QLatin1Char(','));
-            }
-            const auto table = stats::runReport(QStringLiteral("mpi_event_sum"), *m_reports[std::size_t(rank)]);
+        for (const QString &path : m_paths + m_generated) {
+            const LoadResult loaded = loadTraceFile(path);
+            QVERIFY2(loaded.ok(), qPrintable(loaded.error));
+            const auto table = stats::runReport(QStringLiteral("mpi_event_sum"), *loaded.report);
             QVERIFY(table);
-            QCOMPARE(table->toCsv().trimmed().split(QLatin1Char('\n')), expected);
+            QCOMPARE(table->toCsv().trimmed().split(QLatin1Char('\n')), expectedEventSum(path));
         }
     }
 
     void eventTraceIsNsys()
     {
-        for (int rank = 0; rank < 2; ++rank) {
-            const QString &path = m_paths[rank];
-            QStringList expected{QStringLiteral(
-                "Start (ns),End (ns),Duration (ns),Event,Pid,Tid,Tag,Rank,PeerRank,RootRank,Size (MB),CollSendSize (MB),CollRecvSize (MB)")};
-            for (const QStringList &c :
-                 query(path, QStringLiteral("SELECT e.start, e.end, e.end - e.start, s.value, (e.globalTid >> 24) & 0xFFFFFF, e.globalTid & 0xFFFFFF,"
-                                            " e.tag, r.rank, e.remoteRank, e.rootRank, e.size, e.cs, e.cr FROM (%1) e"
-                                            " LEFT JOIN StringIds s ON s.id = e.textId LEFT JOIN MPI_RANKS r ON r.globalTid = e.globalTid"
-                                            " ORDER BY e.start, e.o")
-                                 .arg(QLatin1String(kAllCalls))))
-                expected
-                    << QStringList{c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7], c[8], c[9], megabytes(c[10]), megabytes(c[11]), megabytes(c[12])}
-                           .join(QLatin1Char(','));
-            const auto table = stats::runReport(QStringLiteral("mpi_event_trace"), *m_reports[std::size_t(rank)]);
+        for (const QString &path : m_paths + m_generated) {
+            const LoadResult loaded = loadTraceFile(path);
+            QVERIFY2(loaded.ok(), qPrintable(loaded.error));
+            const auto table = stats::runReport(QStringLiteral("mpi_event_trace"), *loaded.report);
             QVERIFY(table);
-            QCOMPARE(table->toCsv().trimmed().split(QLatin1Char('\n')), expected);
+            QCOMPARE(table->toCsv().trimmed().split(QLatin1Char('\n')), expectedEventTrace(path));
+        }
+    }
+
+    // Two ranks as `mpirun -n 2 nsys profile --trace=mpi` writes them: each
+    // its own session start, Open MPI's communicator handles (different in
+    // each process). The planted waits, to the nanosecond; the collectives
+    // matched on the communicator both use first.
+    void generatedRanksGiveThePlantedWaits()
+    {
+        const Session session = Session::load({m_generatedDirs[0]});
+        QCOMPARE(session.ranks().size(), std::size_t(2));
+        QVERIFY(session.ranks()[0].sessionOffset != session.ranks()[1].sessionOffset);
+        QVERIFY(query(m_generated[0], QStringLiteral("SELECT DISTINCT commHandle FROM MPI_COLLECTIVES_EVENTS"))
+                != query(m_generated[1], QStringLiteral("SELECT DISTINCT commHandle FROM MPI_COLLECTIVES_EVENTS")));
+        const auto waits = sessionReport(QStringLiteral("mpi_wait_states"), session);
+        QVERIFY(waits);
+        QCOMPARE(waits->toCsv().trimmed().split(QLatin1Char('\n')), plantedWaits(2, kGeneratedSteps));
+        const MpiMatch match = matchMpi(session);
+        QCOMPARE(match.unmatchedSends + match.unmatchedReceives, std::size_t(0));
+        QCOMPARE(match.messages.size(), std::size_t(kGeneratedSteps * 4)); // the ring's two, the late sender's, the late receiver's
+        const stats::CollectiveMatch collectives = stats::matchCollectives(session, stats::KernelClassifier::rankscope());
+        QCOMPARE(collectives.instances.size(), std::size_t(kGeneratedSteps * 2)); // an allreduce and a barrier per step
+        for (const stats::CollectiveInstance &c : collectives.instances)
+            QCOMPARE(c.communicator, QStringLiteral("MPI comm #0"));
+    }
+
+    // Three ranks whose clocks are off (rank 1 by +3 ms, rank 2 by -0.7
+    // ms): aligned on the MPI collectives that end together, the offsets
+    // come back and so do the planted waits; as recorded, they do not.
+    void mpiCollectivesAnchorTheClocks()
+    {
+        const Session session = Session::load({m_generatedDirs[1]});
+        QCOMPARE(session.ranks().size(), std::size_t(3));
+        AnalysisSettings aligned;
+        aligned.alignOnCollectives = true;
+        const auto waits = sessionReport(QStringLiteral("mpi_wait_states"), session, aligned);
+        QVERIFY(waits);
+        QCOMPARE(waits->toCsv().trimmed().split(QLatin1Char('\n')), plantedWaits(3, kGeneratedSteps));
+        QVERIFY(sessionReport(QStringLiteral("mpi_wait_states"), session)->toCsv().trimmed().split(QLatin1Char('\n'))
+                != plantedWaits(3, kGeneratedSteps));
+        const stats::CollectiveMatch match = stats::matchCollectives(session, stats::KernelClassifier::rankscope());
+        const std::vector<stats::ClockEstimate> clocks = stats::alignOnCollectives(session, match);
+        for (std::size_t ri = 0; ri < session.ranks().size(); ++ri) {
+            const int rank = session.ranks()[ri].rank;
+            QCOMPARE(*clocks[ri].offset, TimeNs(rank == 1 ? -3'000'000 : rank == 2 ? 700'000 : 0));
+            QCOMPARE(*clocks[ri].residual, TimeNs(0));
+            QCOMPARE(clocks[ri].collectives, std::size_t(kGeneratedSteps * 2)); // the allreduces and the barriers
         }
     }
 
