@@ -18,15 +18,17 @@ void CollectiveLookup::setWorkspace(WorkspacePtr workspace)
         m_match = m_workspace->readyCollectiveMatch(MatchClock::Recorded);
 }
 
-bool CollectiveLookup::isCommunicationKernel(const EventLocation &event) const
+bool CollectiveLookup::isCollectivePart(const EventLocation &event) const
 {
     if (!m_workspace || !event.isValid() || std::size_t(event.rank) >= m_workspace->session()->ranks().size())
         return false;
     const Session &session = *m_workspace->session();
     const Track &track = session.track(event);
+    const Report &report = *session.ranks()[std::size_t(event.rank)].report;
+    if (track.kind == TrackKind::Mpi)
+        return report.mpiCalls[track.slices.payload(event.event)].kind == MpiCallKind::Collective;
     if (track.kind != TrackKind::Kernel && track.kind != TrackKind::NcclKernels)
         return false;
-    const Report &report = *session.ranks()[std::size_t(event.rank)].report;
     return m_workspace->classes().classify(report.strings.view(track.slices.name(event.event))) == stats::KernelClass::Communication;
 }
 
@@ -44,7 +46,7 @@ void CollectiveLookup::prepare()
 
 const stats::CollectiveInstance *CollectiveLookup::instanceOf(const EventLocation &event) const
 {
-    if (!m_match || !isCommunicationKernel(event))
+    if (!m_match || !isCollectivePart(event))
         return nullptr;
     return stats::instanceOfKernel(*m_workspace->session(), *m_match, event);
 }

@@ -22,15 +22,16 @@ public:
 
     // The session and the communication classes; null: none.
     void setWorkspace(WorkspacePtr workspace);
-    // Whether `event` is a communication kernel, the kind a collective has.
-    bool isCommunicationKernel(const EventLocation &event) const;
+    // Whether `event` is the kind a collective is made of: a communication
+    // kernel, or an MPI collective call.
+    bool isCollectivePart(const EventLocation &event) const;
     // Whether the session's collectives are matched (prepare() starts it).
     bool isReady() const { return m_match != nullptr; }
     // Starts matching on a worker unless it is done or under way; ready()
     // follows. A session or pattern changed meanwhile drops the result.
     void prepare();
-    // Null unless the collectives are matched and `event` is a
-    // communication kernel matched on other ranks.
+    // Null unless the collectives are matched and `event` is a part of
+    // one matched on other ranks.
     const stats::CollectiveInstance *instanceOf(const EventLocation &event) const;
     // The match once ready(), else null.
     const std::shared_ptr<const stats::CollectiveMatch> &match() const { return m_match; }

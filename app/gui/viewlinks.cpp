@@ -47,7 +47,7 @@ ViewLinks::ViewLinks(const LinkedViews &views, QObject *parent)
         emit message(QString());
         applyBusyWithoutWait();
         const std::optional<EventLocation> selected = canvas->selectedEvent();
-        if (selected && m_collectives->isCommunicationKernel(*selected))
+        if (selected && m_collectives->isCollectivePart(*selected))
             showCollectiveOf(selected);
     });
     // The critical path the panel shows: drawn across the ranks.
@@ -192,7 +192,7 @@ void ViewLinks::applyBusyWithoutWait()
 
 void ViewLinks::showCollectiveOf(const std::optional<EventLocation> &event)
 {
-    const bool communication = event && m_collectives->isCommunicationKernel(*event);
+    const bool communication = event && m_collectives->isCollectivePart(*event);
     if (communication && !m_collectives->isReady()) {
         emit message(tr("Matching collectives across %n rank(s)...", nullptr, m_collectives->rankCount()));
         m_collectives->prepare();

@@ -88,7 +88,8 @@ void DetailsPanel::appendCollective(const stats::CollectiveInstance &c)
         field(tr("Bandwidth"),
               tr("%1 GB/s algorithm, %2 GB/s bus (%3 ranks)").arg(*c.algorithmBandwidth(), 0, 'f', 2).arg(*bus, 0, 'f', 2).arg(c.groupSize));
     html += QStringLiteral("</table><table cellspacing='4'><tr><th>%1</th><th>%2</th><th>%3</th><th>%4</th></tr>")
-                .arg(tr("Rank"), tr("Arrival"), tr("Wait"), tr("Kernel"));
+                .arg(tr("Rank"), tr("Arrival"), tr("Wait"),
+                     m_session->track(c.arrivals.front().kernel).kind == TrackKind::Mpi ? tr("Call") : tr("Kernel"));
     for (const stats::CollectiveArrival &a : c.arrivals) {
         const bool last = a.rankIndex == c.lastRankIndex;
         html += QStringLiteral("<tr><td>%1%2</td><td>+%3</td><td>%4</td><td>%5</td></tr>")
