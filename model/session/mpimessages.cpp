@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <mutex>
 #include <tuple>
 
 namespace rankscope {
@@ -198,6 +199,61 @@ MpiMatch matchMpi(const Session &session)
     return match;
 }
 
+namespace {
+
+// What a session's match depends on, per rank: its report (not kept
+// alive: an expired one matches nothing), process, offset and side.
+struct RankKey {
+    std::weak_ptr<const Report> report;
+    std::optional<std::uint32_t> pid;
+    TimeNs sessionOffset = 0;
+    RunSide side = RunSide::None;
+    int rank = 0;
+
+    bool isOf(const RankEntry &entry) const
+    {
+        const ReportPtr kept = report.lock();
+        return kept && kept == entry.report && pid == entry.pid && sessionOffset == entry.sessionOffset && side == entry.side && rank == entry.rank;
+    }
+};
+
+struct CachedMatch {
+    std::vector<RankKey> ranks;
+    std::shared_ptr<const MpiMatch> match;
+
+    bool isOf(const Session &session) const
+    {
+        if (ranks.size() != session.ranks().size())
+            return false;
+        for (std::size_t i = 0; i < ranks.size(); ++i)
+            if (!ranks[i].isOf(session.ranks()[i]))
+                return false;
+        return true;
+    }
+};
+
+} // namespace
+
+std::shared_ptr<const MpiMatch> sharedMpiMatch(const Session &session)
+{
+    // One session's: the viewer's, or the one a command reads.
+    static std::mutex mutex;
+    static CachedMatch cached;
+    {
+        const std::lock_guard lock(mutex);
+        if (cached.match && cached.isOf(session))
+            return cached.match;
+    }
+    auto match = std::make_shared<const MpiMatch>(matchMpi(session)); // outside the lock: others may ask meanwhile
+    CachedMatch fresh;
+    for (const RankEntry &entry : session.ranks())
+        fresh.ranks.push_back({entry.report, entry.pid, entry.sessionOffset, entry.side, entry.rank});
+    fresh.match = match;
+    const std::lock_guard lock(mutex);
+    cached = std::move(fresh);
+    return match;
+}
+
 void shiftMpiClocks(MpiMatch &match, const std::vector<TimeNs> &shift)
 {
     const auto move = [&](MpiCall &call) {
@@ -221,7 +277,7 @@ std::vector<EventLocation> mpiPartners(const Session &session, const EventLocati
     std::vector<EventLocation> partners;
     if (!at.isValid() || session.track(at).kind != TrackKind::Mpi)
         return partners;
-    const MpiMatch match = matchMpi(session);
+    const MpiMatch &match = *sharedMpiMatch(session);
     const auto is = [&](const MpiCall &call) { return call.at == at || call.completion == at; };
     for (const MpiMessage &m : match.messages) {
         if (is(m.send))

@@ -6,6 +6,7 @@
 // in call order. Times are session times.
 #include "session/session.h"
 
+#include <memory>
 #include <string_view>
 #include <vector>
 
@@ -54,6 +55,11 @@ struct MpiMatch {
 };
 
 MpiMatch matchMpi(const Session &session);
+// The same, computed once for a session's ranks (their reports, processes,
+// offsets and sides) and shared by every asker until another session asks:
+// a click's arrows and Details, the collectives, the waits and the
+// Diagnosis all read one match.
+std::shared_ptr<const MpiMatch> sharedMpiMatch(const Session &session);
 // The match with each rank's times moved by its entry of `shift` (per
 // rank index; a missing entry moves nothing): on clocks aligned by the
 // collectives (stats::alignedOnCollectives).

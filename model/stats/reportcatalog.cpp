@@ -173,7 +173,7 @@ std::vector<ReportDeclaration> declareReports()
         // two ranks is only as true as their clocks.
         onRequest(sessionReport("mpi_wait_states", "MPI Wait States (Scalasca's patterns)", kMatched, unsigned(P::CollectiveOps), "",
                                 [](N s, O o, G g) {
-                                    MpiMatch match = matchMpi(s);
+                                    MpiMatch match = *sharedMpiMatch(s); // a copy: aligning moves its times
                                     if (!o.alignOnCollectives)
                                         return mpiWaitStatesTable(s, match, mpiWaits(s, match));
                                     return onCollectives(o, g, [&](CollectiveInputs &, const CollectiveMatch &aligned) {

@@ -351,7 +351,8 @@ DetectedFinding detectStraggler(const Session &session, const DiagnosisInputs &i
 DetectedFinding detectMpiWaits(const Session &session)
 {
     DetectedFinding found(FindingKind::MpiWaits);
-    const MpiMatch match = matchMpi(session);
+    const std::shared_ptr<const MpiMatch> shared = sharedMpiMatch(session);
+    const MpiMatch &match = *shared;
     const std::vector<MpiWait> waits = mpiWaits(session, match);
     if (waits.empty())
         return found;

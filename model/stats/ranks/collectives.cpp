@@ -148,8 +148,8 @@ CollectiveMatch matchCollectives(CollectiveInputs &inputs)
     CollectiveMatch match;
     CommunicatorGroups groups = groupByCommunicator(inputs);
     // MPI's collectives, matched per communicator in call order.
-    const MpiMatch mpiMatch = matchMpi(session);
-    std::vector<CollectiveInstance> mpi = mpiCollectiveInstances(session, mpiMatch);
+    const std::shared_ptr<const MpiMatch> mpiMatch = sharedMpiMatch(session);
+    std::vector<CollectiveInstance> mpi = mpiCollectiveInstances(session, *mpiMatch);
     if (groups.communicators.empty() && mpi.empty()) {
         match.notes << QStringLiteral("No communication kernels (NCCL or the other libraries of the kernel classes) in any rank: "
                                       "there are no collectives to match.");
@@ -193,10 +193,10 @@ CollectiveMatch matchCollectives(CollectiveInputs &inputs)
     if (!mpi.empty()) {
         match.notes << QStringLiteral("MPI collectives matched per communicator in call order: the k-th collective call of every rank "
                                       "on a communicator is one operation.");
-        if (mpiMatch.mismatchedCollectives > 0)
+        if (mpiMatch->mismatchedCollectives > 0)
             match.notes << QStringLiteral("%1 MPI collective calls were not the same operation as the other ranks' call at their place "
                                           "on the communicator: left out.")
-                               .arg(mpiMatch.mismatchedCollectives);
+                               .arg(mpiMatch->mismatchedCollectives);
         std::move(mpi.begin(), mpi.end(), std::back_inserter(match.instances));
     }
     std::stable_sort(match.instances.begin(), match.instances.end(),

@@ -506,6 +506,21 @@ private slots:
         }
     }
 
+    // One match per session: computed once, shared; a session whose
+    // ranks moved gets its own.
+    void theMatchIsShared()
+    {
+        const Session session = Session::load(m_paths);
+        const std::shared_ptr<const MpiMatch> first = sharedMpiMatch(session);
+        QCOMPARE(sharedMpiMatch(Session(session)).get(), first.get());
+        const Session shifted = session.withShiftedRanks({0, 1'000});
+        const std::shared_ptr<const MpiMatch> moved = sharedMpiMatch(shifted);
+        QVERIFY(moved.get() != first.get());
+        QCOMPARE(moved->messages.size(), first->messages.size());
+        const MpiCall &call = moved->collectives.front().calls.front();
+        QCOMPARE(call.start, shifted.sessionTime(call.at).start);
+    }
+
     // The Diagnosis names the waits, each with the call that waited.
     void diagnosisNamesTheWaits()
     {
