@@ -66,6 +66,8 @@ QString mpiCommunicatorName(MpiCommunicator communicator)
 {
     if (communicator & kByFirstUse)
         return QStringLiteral("MPI comm #%1").arg(communicator & ~kByFirstUse);
+    if (communicator == 0) // an older export's NVTX ranges record none
+        return QStringLiteral("MPI comm (not recorded)");
     return QStringLiteral("MPI comm 0x%1").arg(communicator, 0, 16);
 }
 

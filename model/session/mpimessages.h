@@ -31,7 +31,7 @@ struct MpiCall {
 // MPI_COMM_WORLD and its duplicates matches under either library).
 using MpiCommunicator = std::uint64_t; // the shared handle, or kByFirstUse | k
 constexpr MpiCommunicator kByFirstUse = MpiCommunicator(1) << 63;
-QString mpiCommunicatorName(MpiCommunicator communicator); // "MPI comm 0x44000000", "MPI comm #1"
+QString mpiCommunicatorName(MpiCommunicator communicator); // "MPI comm 0x44000000", "MPI comm #1", "MPI comm (not recorded)"
 
 struct MpiMessage {
     MpiCall send, receive;

@@ -65,9 +65,10 @@ std::uint32_t cacheModeFor(const CacheKey &key);
 // in the header. 12: an NVTX projection keeps its CPU range's length, not
 // its times. 15: Kineto's CPU scopes a kind of their own (TrackKind::CpuOp,
 // their payload the External id), the side tables in forEachSideTable's
-// order. 16: MPI calls (TrackKind::Mpi, Report::mpiCalls). A cache of
-// another version is rebuilt.
-constexpr std::uint32_t kIndexCacheFormatVersion = 16;
+// order. 16: MPI calls (TrackKind::Mpi, Report::mpiCalls). 17: an older
+// export's MPI calls read from its NVTX ranges of the MPI domain. A cache
+// of another version is rebuilt.
+constexpr std::uint32_t kIndexCacheFormatVersion = 17;
 
 // How much of a cache an open reads.
 enum class CacheOpenDepth : std::uint8_t {

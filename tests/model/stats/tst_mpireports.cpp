@@ -543,6 +543,82 @@ private slots:
                  qPrintable(worst.what));
     }
 
+    // pipit's saxpy (a real Perlmutter export of an older nsys) traced MPI
+    // as NVTX ranges of a domain named "MPI": each is an MPI call of its
+    // thread, and mpi_event_sum counts them as SQL does over those ranges.
+    void olderExportsCarryMpiAsNvtx()
+    {
+        const QString path = dataPath(QStringLiteral("third-party/pipit/saxpy-mpi-cuda_nsys_perlmutter0.sqlite"));
+        const LoadResult loaded = loadTraceFile(path);
+        QVERIFY2(loaded.ok(), qPrintable(loaded.error));
+        const Report &r = *loaded.report;
+        // The MPI domain's ranges, by name: count and total time.
+        const QList<QStringList> byName =
+            query(path, QStringLiteral("SELECT coalesce(e.text, s.value) AS name, count(*), sum(e.end - e.start) FROM NVTX_EVENTS e"
+                                       " LEFT JOIN StringIds s ON s.id = e.textId"
+                                       " WHERE e.eventType IN (59, 60) AND e.domainId IN (SELECT domainId FROM NVTX_EVENTS"
+                                       " WHERE eventType = 75 AND text = 'MPI') GROUP BY 1 ORDER BY 3 DESC"));
+        QCOMPARE(byName.size(), 4); // MPI_Init, MPI_Send, MPI_Recv, MPI_Finalize
+        std::size_t calls = 0;
+        for (const QStringList &row : byName)
+            calls += row[1].toULongLong();
+        QCOMPARE(r.eventCount(TrackKind::Mpi), calls);
+        QCOMPARE(r.eventCount(TrackKind::Nvtx), std::size_t(22)); // the NVTX row keeps them
+        const auto table = stats::runReport(QStringLiteral("mpi_event_sum"), r);
+        QVERIFY(table);
+        const QStringList lines = table->toCsv().trimmed().split(QLatin1Char('\n'));
+        QCOMPARE(lines.size(), byName.size() + 1);
+        for (int i = 0; i < byName.size(); ++i) {
+            const QStringList cells = lines[i + 1].split(QLatin1Char(','));
+            QCOMPARE(cells[9], byName[i][0]);
+            QCOMPARE(cells[2], byName[i][1]);
+            QCOMPARE(cells[1], byName[i][2]);
+            QCOMPARE(cells[8], byName[i][0] == QLatin1String("MPI_Send") || byName[i][0] == QLatin1String("MPI_Recv") ? QStringLiteral("p2p")
+                                                                                                                      : QStringLiteral("other"));
+        }
+        const bool said = std::any_of(r.diagnostics.begin(), r.diagnostics.end(),
+                                      [](const Diagnostic &d) { return d.text.contains(QLatin1String("NVTX ranges of the \"MPI\" domain")); });
+        QVERIFY(said);
+    }
+
+    // Each MPI table may be missing, lack columns (an older nsys) or carry
+    // more (a newer one): the file opens, reads what it can, says what it
+    // could not.
+    void tablesOfOtherVersionsStillOpen()
+    {
+        const QString path = m_dir.filePath(QStringLiteral("mpi_other_versions.sqlite"));
+        QVERIFY(QFile::copy(m_generated[0], path));
+        QFile::setPermissions(path, QFile::ReadOwner | QFile::WriteOwner);
+        const int p2p = query(path, QStringLiteral("SELECT count(*) FROM MPI_P2P_EVENTS"))[0][0].toInt();
+        const int collectives = query(path, QStringLiteral("SELECT count(*) FROM MPI_COLLECTIVES_EVENTS"))[0][0].toInt();
+        {
+            NsysFixture db(path);
+            db.exec(QStringLiteral("DROP TABLE MPI_OTHER_EVENTS; DROP TABLE MPI_RANKS;"
+                                   // An older point-to-point table: no tag, peer, size or handles.
+                                   "CREATE TABLE OLD_P2P AS SELECT start, end, globalTid, textId FROM MPI_P2P_EVENTS;"
+                                   "DROP TABLE MPI_P2P_EVENTS; ALTER TABLE OLD_P2P RENAME TO MPI_P2P_EVENTS;"
+                                   // Waits without their start: left out.
+                                   "CREATE TABLE NO_START AS SELECT end, globalTid, textId, requestHandle FROM MPI_START_WAIT_EVENTS;"
+                                   "DROP TABLE MPI_START_WAIT_EVENTS; ALTER TABLE NO_START RENAME TO MPI_START_WAIT_EVENTS;"
+                                   // A newer collectives table: a column more.
+                                   "ALTER TABLE MPI_COLLECTIVES_EVENTS ADD COLUMN algorithm INTEGER DEFAULT 3;"));
+            db.close();
+        }
+        const LoadResult loaded = loadTraceFile(path);
+        QVERIFY2(loaded.ok(), qPrintable(loaded.error));
+        const Report &r = *loaded.report;
+        QCOMPARE(r.eventCount(TrackKind::Mpi), std::size_t(p2p + collectives));
+        QVERIFY(std::any_of(r.diagnostics.begin(), r.diagnostics.end(),
+                            [](const Diagnostic &d) { return d.text.contains(QLatin1String("MPI_START_WAIT_EVENTS has no start column")); }));
+        for (const char *report : {"mpi_event_sum", "mpi_event_trace"})
+            QVERIFY(stats::runReport(QString::fromLatin1(report), r));
+        // Without peers nothing pairs; the waits' table says so.
+        const Session session = Session::fromReports({loaded.report});
+        const auto waits = sessionReport(QStringLiteral("mpi_wait_states"), session);
+        QVERIFY(waits);
+        QCOMPARE(waits->rowCount(), std::size_t(0));
+    }
+
     // nsys runs them only when named; so does stats.
     void runOnlyWhenNamed()
     {
