@@ -252,6 +252,39 @@ ResultTable cudaGpuMemTimeSum(const Slices &slices)
     return timeTable(QStringLiteral("cuda_gpu_mem_time_sum"), QStringLiteral("Count"), {QStringLiteral("Operation")}, index, summaries);
 }
 
+ResultTable cudaGpuSum(const Slices &slices)
+{
+    // Kernels and memory operations summarised by name in one table: no
+    // kernel is named "[CUDA memcpy ...]", so its rows are those of the two
+    // reports above, each with its category, their shares of the sum.
+    ResultTable t = declaredTable(QStringLiteral("cuda_gpu_sum"));
+    t.headers = QStringList{QStringLiteral("Time (%)"), QStringLiteral("Total Time (ns)"), QStringLiteral("Instances"), QStringLiteral("Avg (ns)"),
+                            QStringLiteral("Med (ns)"), QStringLiteral("Min (ns)"),        QStringLiteral("Max (ns)"),  QStringLiteral("StdDev (ns)"),
+                            QStringLiteral("Category"), QStringLiteral("Operation")};
+    std::int64_t grandTotal = 0;
+    const auto addRows = [&](const char *category, const GroupIndex &index, const Summaries &summaries) {
+        summaries([&](std::uint32_t group, const Summary &s) {
+            grandTotal += s.total;
+            const std::size_t row = t.appendRow();
+            writeSummaryCells(t, row, s);
+            t.setText(row, 8, std::string_view(category));
+            index.writeLabel(t, row, 9, group);
+        });
+    };
+    GroupIndex kernels(acrossReports(slices));
+    addRows("CUDA_KERNEL", kernels,
+            summariesOf(slices, storedByName({TrackKind::Kernel}, GroupedValue::Duration), kernels,
+                        [&](DurationGroups &groups) { addDurationsByName(groups, slices, TrackKind::Kernel); }));
+    GroupIndex memory(acrossReports(slices));
+    addRows("MEMORY_OPER", memory,
+            summariesOf(slices, storedByName({TrackKind::Memcpy, TrackKind::Memset}, GroupedValue::Duration), memory, [&](DurationGroups &groups) {
+                addMemoryOperations(groups, slices, [](const Report &, const Track &tr, std::size_t i) { return tr.slices.duration(i); });
+            }));
+    fillTimeShares(t, grandTotal);
+    sortSummaryRows(t, 1, 2, 8);
+    return t;
+}
+
 ResultTable cudaGpuMemSizeSum(const Slices &slices)
 {
     GroupIndex index(acrossReports(slices));

@@ -14,6 +14,9 @@ using Slices = std::vector<ReportSlice>;
 ResultTable cudaGpuKernSum(const Slices &slices);
 ResultTable cudaGpuMemTimeSum(const Slices &slices);
 ResultTable cudaGpuMemSizeSum(const Slices &slices);
+// cuda_gpu_sum: kernels and memory operations together, by name, with
+// their category (CUDA_KERNEL, MEMORY_OPER), as nsys prints it.
+ResultTable cudaGpuSum(const Slices &slices);
 ResultTable cudaApiSum(const Slices &slices);
 ResultTable nvtxSum(const Slices &slices);
 ResultTable osrtSum(const Slices &slices);
@@ -29,6 +32,10 @@ inline ResultTable cudaGpuMemTimeSum(const Report &r)
 inline ResultTable cudaGpuMemSizeSum(const Report &r)
 {
     return cudaGpuMemSizeSum(Slices{wholeReport(r)});
+}
+inline ResultTable cudaGpuSum(const Report &r)
+{
+    return cudaGpuSum(Slices{wholeReport(r)});
 }
 inline ResultTable cudaApiSum(const Report &r)
 {

@@ -60,6 +60,8 @@ private slots:
         QFETCH(QString, fixture);
         QFETCH(QString, report);
         QFETCH(bool, cached);
+        if (report == QLatin1String("cuda_gpu_sum"))
+            QSKIP("no CSV of nsys' own: checked against its kern_sum and mem_time_sum CSVs (gpuSumJoinsNsysSummaries)");
         if (!QFile::exists(referenceCsv(fixture, report))) {
             // nsys analyze printed "no problems detected" for these rules
             // on both runs (no synchronous copies or memsets), not a table;
@@ -84,6 +86,54 @@ private slots:
                          qPrintable(QStringLiteral("row %1 column '%2': got '%3', nsys printed '%4'")
                                         .arg(row)
                                         .arg(expected[0].value(col), actual[row].value(col), expected[row][col])));
+    }
+
+    // cuda_gpu_sum joins cuda_gpu_kern_sum and cuda_gpu_mem_time_sum: its
+    // rows are nsys' rows of those two CSVs, each with its category, the
+    // Time (%) recomputed over both, the largest total first.
+    void gpuSumJoinsNsysSummaries_data()
+    {
+        QTest::addColumn<QString>("fixture");
+        QTest::addColumn<bool>("cached");
+        for (const bool cached : {false, true})
+            for (const char *fixture : {"slow_1gpu", "ddp4"})
+                QTest::addRow("%s%s", fixture, cached ? " from its index cache" : "") << QString::fromLatin1(fixture) << cached;
+    }
+
+    void gpuSumJoinsNsysSummaries()
+    {
+        QFETCH(QString, fixture);
+        QFETCH(bool, cached);
+        struct Expected {
+            QStringList cells; // Total ... StdDev, as nsys printed them
+            QString category;
+        };
+        std::map<QString, Expected> byName;
+        double grand = 0;
+        for (const auto &[report, category] : {std::pair{"cuda_gpu_kern_sum", "CUDA_KERNEL"}, std::pair{"cuda_gpu_mem_time_sum", "MEMORY_OPER"}}) {
+            const QList<QStringList> rows = parseCsv(readText(referenceCsv(fixture, QString::fromLatin1(report))));
+            for (qsizetype r = 1; r < rows.size(); ++r) {
+                byName[rows[r][8]] = {rows[r].mid(1, 7), QString::fromLatin1(category)};
+                grand += rows[r][1].toDouble();
+            }
+        }
+        const auto table = stats::runReport(QStringLiteral("cuda_gpu_sum"), reportOf(fixture, cached));
+        QVERIFY(table);
+        const QList<QStringList> actual = parseCsv(table->toCsv());
+        QCOMPARE(actual.value(0),
+                 (QStringList{QStringLiteral("Time (%)"), QStringLiteral("Total Time (ns)"), QStringLiteral("Instances"), QStringLiteral("Avg (ns)"),
+                              QStringLiteral("Med (ns)"), QStringLiteral("Min (ns)"), QStringLiteral("Max (ns)"), QStringLiteral("StdDev (ns)"),
+                              QStringLiteral("Category"), QStringLiteral("Operation")}));
+        QCOMPARE(std::size_t(actual.size() - 1), byName.size());
+        for (qsizetype r = 1; r < actual.size(); ++r) {
+            const auto it = byName.find(actual[r][9]);
+            QVERIFY2(it != byName.end(), qPrintable(actual[r][9]));
+            QCOMPARE(actual[r].mid(1, 7), it->second.cells);
+            QCOMPARE(actual[r][8], it->second.category);
+            QCOMPARE(actual[r][0], QString::number(std::round(actual[r][1].toDouble() * 1000.0 / grand) / 10.0, 'f', 1));
+            if (r > 1)
+                QVERIFY(actual[r - 1][1].toLongLong() >= actual[r][1].toLongLong());
+        }
     }
 
     void csvIsByteIdentical_data() { matchesNsys_data(); }
