@@ -147,6 +147,8 @@ std::vector<ReportDeclaration> declareReports()
                    [](R r, O o) { return cudaApiSyncRule(r, o.ruleRowLimit); }),
         fileReport("cpu_sampling_flat", "CPU Sampling: Flat", kNone, "cpu", [](R r, O) { return samplingFlatTable(samplingProfile(r)); }),
         fileReport("cpu_sampling_top_down", "CPU Sampling: Top-Down", kNone, "cpu", [](R r, O) { return samplingTopDownTable(samplingProfile(r)); }),
+        onRequest(fileReport("nvtx_pushpop_sum", "NVTX Push/Pop Range Summary", kNone, "", [](R r, O) { return nvtxPushPopSum(r); })),
+        onRequest(fileReport("nvtx_startend_sum", "NVTX Start/End Range Summary", kNone, "", [](R r, O) { return nvtxStartEndSum(r); })),
         onRequest(fileReport("cuda_gpu_sum", "CUDA GPU Summary (Kernels/MemOps)", kNone, "", [](R r, O) { return cudaGpuSum(r); })),
         onRequest(fileReport("cuda_gpu_trace", "CUDA GPU Trace", kNone, "", [](R r, O) { return cudaGpuTrace(r); })),
         onRequest(fileReport("mpi_event_sum", "MPI Event Summary", kNone, "", [](R r, O) { return mpiEventSum(r); })),

@@ -52,7 +52,7 @@ std::uint32_t GroupIndex::add(const GroupLabel &label)
     return group;
 }
 
-void GroupIndex::writeLabel(ResultTable &table, std::size_t row, std::size_t column, std::uint32_t group) const
+void GroupIndex::writeLabel(ResultTable &table, std::size_t row, std::size_t column, std::uint32_t group, bool withStyle) const
 {
     const GroupLabel &label = m_labels[group];
     if (!label.report) {
@@ -63,10 +63,11 @@ void GroupIndex::writeLabel(ResultTable &table, std::size_t row, std::size_t col
         table.setReportText(row, column, *label.report, label.name);
         return;
     }
-    table.setText(row, column, styleName(label.style));
+    if (withStyle)
+        table.setText(row, column++, styleName(label.style));
     std::string prefix(label.report->strings.view(label.domain));
     prefix += ':';
-    table.setReportText(row, column + 1, *label.report, label.name, prefix);
+    table.setReportText(row, column, *label.report, label.name, prefix);
 }
 
 void writeSummaryCells(ResultTable &table, std::size_t row, const Summary &s)

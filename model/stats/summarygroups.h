@@ -58,8 +58,10 @@ public:
     std::size_t size() const { return m_labels.size(); }
     // The label columns the groups fill (two for NVTX ranges).
     static std::size_t labelColumns(const GroupLabel &label) { return label.style == NvtxStyle::None ? 1 : 2; }
-    // Writes the group's label into the table, from `column` on.
-    void writeLabel(ResultTable &table, std::size_t row, std::size_t column, std::uint32_t group) const;
+    // Writes the group's label into the table, from `column` on; an NVTX
+    // range's without its style column when `withStyle` is false (the
+    // reports of one style).
+    void writeLabel(ResultTable &table, std::size_t row, std::size_t column, std::uint32_t group, bool withStyle = true) const;
 
 private:
     static constexpr std::uint32_t kNoGroup = ~std::uint32_t(0);

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <optional>
 #include <span>
 
 namespace rankscope::stats {
@@ -144,7 +145,7 @@ Summaries summariesOf(const Slices &slices, StoredGroups stored, GroupIndex &ind
 // "Time (%),Total Time (ns),<count>,Avg (ns),Med (ns),Min (ns),Max (ns),StdDev (ns),<labels>",
 // largest total first.
 ResultTable timeTable(const QString &reportName, const QString &countHeader, const QStringList &labelHeaders, const GroupIndex &index,
-                      const Summaries &summaries)
+                      const Summaries &summaries, bool withStyle = true)
 {
     ResultTable t = declaredTable(reportName);
     t.headers = QStringList{QStringLiteral("Time (%)"), QStringLiteral("Total Time (ns)"), countHeader,
@@ -158,7 +159,7 @@ ResultTable timeTable(const QString &reportName, const QString &countHeader, con
             t.reserveRows(index.size());
         const std::size_t row = t.appendRow();
         writeSummaryCells(t, row, s);
-        index.writeLabel(t, row, 8, group);
+        index.writeLabel(t, row, 8, group, withStyle);
     });
     fillTimeShares(t, grandTotal);
     sortSummaryRows(t, 1, 2, 8);
@@ -332,13 +333,18 @@ ResultTable cudaApiSum(const Slices &slices)
     return timeTable(QStringLiteral("cuda_api_sum"), QStringLiteral("Num Calls"), {QStringLiteral("Name")}, index, summaries);
 }
 
-ResultTable nvtxSum(const Slices &slices)
+namespace {
+
+// NVTX ranges summarised by domain, style and name: every style (nvtx_sum,
+// with a Style column), or one (nvtx_pushpop_sum, nvtx_startend_sum).
+ResultTable nvtxSummary(const Slices &slices, const QString &reportName, std::optional<NvtxStyle> only)
 {
+    const auto counted = [only](NvtxStyle style) { return style != NvtxStyle::None && (!only || style == *only); };
     const StoredGroups stored{{TrackKind::Nvtx, TrackKind::CpuOp},
                               GroupedValue::Duration,
-                              [](GroupIndex &index, const Report &report, const NameGroup &g) -> std::optional<std::uint32_t> {
+                              [counted](GroupIndex &index, const Report &report, const NameGroup &g) -> std::optional<std::uint32_t> {
                                   const NvtxStyle style = nvtxStyleOf(g.nvtxEventType);
-                                  if (style == NvtxStyle::None)
+                                  if (!counted(style))
                                       return std::nullopt;
                                   return index.groupOf(report, nvtxKey(g.domain, style), g.name,
                                                        [&] { return nvtxLabel(report, g.domain, g.name, style); });
@@ -351,7 +357,7 @@ ResultTable nvtxSum(const Slices &slices)
             groups.reserve(eventsOf(slices, kind));
             forEachSlice(slices, kind, [&](const Report &report, const Track &track, std::size_t i) {
                 const NvtxStyle style = nvtxStyleOf(hostRangeEventType(report, track, i));
-                if (style == NvtxStyle::None)
+                if (!counted(style))
                     return;
                 const StringId name = track.slices.name(i);
                 groups.add(
@@ -360,7 +366,26 @@ ResultTable nvtxSum(const Slices &slices)
             });
         }
     });
-    return timeTable(QStringLiteral("nvtx_sum"), QStringLiteral("Instances"), {QStringLiteral("Style"), QStringLiteral("Range")}, index, summaries);
+    if (!only)
+        return timeTable(reportName, QStringLiteral("Instances"), {QStringLiteral("Style"), QStringLiteral("Range")}, index, summaries);
+    return timeTable(reportName, QStringLiteral("Instances"), {QStringLiteral("Range")}, index, summaries, /*withStyle=*/false);
+}
+
+} // namespace
+
+ResultTable nvtxSum(const Slices &slices)
+{
+    return nvtxSummary(slices, QStringLiteral("nvtx_sum"), std::nullopt);
+}
+
+ResultTable nvtxPushPopSum(const Slices &slices)
+{
+    return nvtxSummary(slices, QStringLiteral("nvtx_pushpop_sum"), NvtxStyle::PushPop);
+}
+
+ResultTable nvtxStartEndSum(const Slices &slices)
+{
+    return nvtxSummary(slices, QStringLiteral("nvtx_startend_sum"), NvtxStyle::StartEnd);
 }
 
 ResultTable osrtSum(const Slices &slices)

@@ -19,6 +19,10 @@ ResultTable cudaGpuMemSizeSum(const Slices &slices);
 ResultTable cudaGpuSum(const Slices &slices);
 ResultTable cudaApiSum(const Slices &slices);
 ResultTable nvtxSum(const Slices &slices);
+// nvtx_pushpop_sum, nvtx_startend_sum: nvtx_sum's rows of one style, without
+// its Style column, the Time (%) over them.
+ResultTable nvtxPushPopSum(const Slices &slices);
+ResultTable nvtxStartEndSum(const Slices &slices);
 ResultTable osrtSum(const Slices &slices);
 
 inline ResultTable cudaGpuKernSum(const Report &r)
@@ -44,6 +48,14 @@ inline ResultTable cudaApiSum(const Report &r)
 inline ResultTable nvtxSum(const Report &r)
 {
     return nvtxSum(Slices{wholeReport(r)});
+}
+inline ResultTable nvtxPushPopSum(const Report &r)
+{
+    return nvtxPushPopSum(Slices{wholeReport(r)});
+}
+inline ResultTable nvtxStartEndSum(const Report &r)
+{
+    return nvtxStartEndSum(Slices{wholeReport(r)});
 }
 inline ResultTable osrtSum(const Report &r)
 {

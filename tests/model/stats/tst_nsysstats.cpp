@@ -62,6 +62,8 @@ private slots:
         QFETCH(bool, cached);
         if (report == QLatin1String("cuda_gpu_sum"))
             QSKIP("no CSV of nsys' own: checked against its kern_sum and mem_time_sum CSVs (gpuSumJoinsNsysSummaries)");
+        if (report == QLatin1String("nvtx_pushpop_sum") || report == QLatin1String("nvtx_startend_sum"))
+            QSKIP("no CSV of nsys' own: checked against its nvtx_sum CSV (nvtxStyleSummariesAreNvtxSumRows)");
         if (!QFile::exists(referenceCsv(fixture, report))) {
             // nsys analyze printed "no problems detected" for these rules
             // on both runs (no synchronous copies or memsets), not a table;
@@ -134,6 +136,68 @@ private slots:
             if (r > 1)
                 QVERIFY(actual[r - 1][1].toLongLong() >= actual[r][1].toLongLong());
         }
+    }
+
+    // nvtx_pushpop_sum and nvtx_startend_sum are nvtx_sum's rows of their
+    // style, without the Style column, the Time (%) over those rows.
+    void nvtxStyleSummariesAreNvtxSumRows_data() { gpuSumJoinsNsysSummaries_data(); }
+
+    void nvtxStyleSummariesAreNvtxSumRows()
+    {
+        QFETCH(QString, fixture);
+        QFETCH(bool, cached);
+        const QList<QStringList> nvtxSum = parseCsv(readText(referenceCsv(fixture, QStringLiteral("nvtx_sum"))));
+        for (const auto &[report, style] : {std::pair{"nvtx_pushpop_sum", "PushPop"}, std::pair{"nvtx_startend_sum", "StartEnd"}}) {
+            QList<QStringList> expected;
+            double grand = 0;
+            for (qsizetype r = 1; r < nvtxSum.size(); ++r)
+                if (nvtxSum[r][8] == QLatin1String(style)) {
+                    expected << nvtxSum[r].mid(1, 7) + QStringList{nvtxSum[r][9]};
+                    grand += nvtxSum[r][1].toDouble();
+                }
+            const auto table = stats::runReport(QString::fromLatin1(report), reportOf(fixture, cached));
+            QVERIFY(table);
+            const QList<QStringList> actual = parseCsv(table->toCsv());
+            QCOMPARE(actual.value(0).last(), QStringLiteral("Range"));
+            QCOMPARE(actual.value(0).size(), 9);
+            QCOMPARE(actual.size() - 1, expected.size());
+            for (qsizetype r = 1; r < actual.size(); ++r) {
+                QCOMPARE(actual[r].mid(1), expected[r - 1]); // in nvtx_sum's order
+                QCOMPARE(actual[r][0], QString::number(std::round(actual[r][1].toDouble() * 1000.0 / grand) / 10.0, 'f', 1));
+            }
+        }
+    }
+
+    // The real runs have no start/end ranges: ranges planted into a copy of
+    // one (durations 100, 200 and 600 ns of "load", 50 ns of "save" in the
+    // default domain; 1000 ns of "io" in a domain named "disk"), summed as
+    // nsys' query would by hand.
+    void startEndSummaryOfPlantedRanges()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("startend.sqlite"));
+        QVERIFY(QFile::copy(slowFixture(), path));
+        QFile::setPermissions(path, QFile::ReadOwner | QFile::WriteOwner);
+        {
+            NsysFixture db(path);
+            const QString tid = QStringLiteral("281492643120157");
+            db.exec(QStringLiteral("INSERT INTO NVTX_EVENTS(start, end, eventType, text, globalTid, domainId) VALUES"
+                                   " (1000, 1100, 60, 'load', %1, 0), (2000, 2200, 60, 'load', %1, 0), (3000, 3600, 60, 'load', %1, 0),"
+                                   " (4000, 4050, 60, 'save', %1, 0), (900, NULL, 75, 'disk', %1, 77), (5000, 6000, 60, 'io', %1, 77)")
+                        .arg(tid));
+            db.close();
+        }
+        const LoadResult loaded = loadTraceFile(path);
+        QVERIFY2(loaded.ok(), qPrintable(loaded.error));
+        const auto table = stats::runReport(QStringLiteral("nvtx_startend_sum"), *loaded.report);
+        QVERIFY(table);
+        QCOMPARE(table->toCsv().trimmed().split(QLatin1Char('\n')),
+                 (QStringList{QStringLiteral("Time (%),Total Time (ns),Instances,Avg (ns),Med (ns),Min (ns),Max (ns),StdDev (ns),Range"),
+                              QStringLiteral("51.3,1000,1,1000.0,1000.0,1000,1000,0.0,disk:io"),
+                              QStringLiteral("46.2,900,3,300.0,200.0,100,600,264.6,:load"), QStringLiteral("2.6,50,1,50.0,50.0,50,50,0.0,:save")}));
+        // nvtx_pushpop_sum is nvtx_sum's push/pop rows, untouched by them.
+        const auto pushPop = stats::runReport(QStringLiteral("nvtx_pushpop_sum"), *loaded.report);
+        QCOMPARE(pushPop->rowCount(), stats::runReport(QStringLiteral("nvtx_pushpop_sum"), reportOf(QStringLiteral("slow_1gpu"), false))->rowCount());
     }
 
     void csvIsByteIdentical_data() { matchesNsys_data(); }
