@@ -6,6 +6,7 @@
 #include "stats/nsys/apirules.h"
 #include "stats/nsys/gpurules.h"
 #include "stats/nsys/gputrace.h"
+#include "stats/nsys/kerngridsum.h"
 #include "stats/nsys/mpireports.h"
 #include "stats/nsys/nsysreports.h"
 #include "stats/ranks/collectiveinputs.h"
@@ -149,6 +150,8 @@ std::vector<ReportDeclaration> declareReports()
         fileReport("cpu_sampling_top_down", "CPU Sampling: Top-Down", kNone, "cpu", [](R r, O) { return samplingTopDownTable(samplingProfile(r)); }),
         onRequest(fileReport("nvtx_pushpop_sum", "NVTX Push/Pop Range Summary", kNone, "", [](R r, O) { return nvtxPushPopSum(r); })),
         onRequest(fileReport("nvtx_startend_sum", "NVTX Start/End Range Summary", kNone, "", [](R r, O) { return nvtxStartEndSum(r); })),
+        onRequest(
+            fileReport("cuda_gpu_kern_gb_sum", "CUDA GPU Kernel/Grid/Block Summary", kNone, "", [](R r, O) { return cudaGpuKernGridBlockSum(r); })),
         onRequest(fileReport("cuda_gpu_sum", "CUDA GPU Summary (Kernels/MemOps)", kNone, "", [](R r, O) { return cudaGpuSum(r); })),
         onRequest(fileReport("cuda_gpu_trace", "CUDA GPU Trace", kNone, "", [](R r, O) { return cudaGpuTrace(r); })),
         onRequest(fileReport("mpi_event_sum", "MPI Event Summary", kNone, "", [](R r, O) { return mpiEventSum(r); })),

@@ -11,6 +11,7 @@
 #include "session/eventlinks.h"
 #include "session/mpimessages.h"
 #include "session/session.h"
+#include "sqlquery.h"
 #include "stats/diagnosis/diagnosis.h"
 #include "stats/ranks/collectives.h"
 #include "stats/reportcatalog.h"
@@ -20,7 +21,6 @@
 #include <QtTest>
 #include <algorithm>
 #include <cmath>
-#include <sqlite3.h>
 
 using namespace rankscope;
 using namespace rankscope::test;
@@ -143,30 +143,6 @@ void addMpiTables(NsysFixture &db, int rank, std::int64_t thread, std::int64_t t
                 .arg(id("MPI_Finalize")));
 }
 
-// Rows of a query, each a list of its cells as text (NULL: empty).
-QList<QStringList> query(const QString &path, const QString &sql)
-{
-    sqlite3 *db = nullptr;
-    QList<QStringList> rows;
-    if (sqlite3_open_v2(path.toUtf8().constData(), &db, SQLITE_OPEN_READONLY, nullptr) != SQLITE_OK) {
-        sqlite3_close(db);
-        return rows;
-    }
-    sqlite3_stmt *stmt = nullptr;
-    if (sqlite3_prepare_v2(db, sql.toUtf8().constData(), -1, &stmt, nullptr) == SQLITE_OK)
-        while (sqlite3_step(stmt) == SQLITE_ROW) {
-            QStringList row;
-            for (int c = 0; c < sqlite3_column_count(stmt); ++c)
-                row << (sqlite3_column_type(stmt, c) == SQLITE_NULL
-                            ? QString()
-                            : QString::fromUtf8(reinterpret_cast<const char *>(sqlite3_column_text(stmt, c))));
-            rows << row;
-        }
-    sqlite3_finalize(stmt);
-    sqlite3_close(db);
-    return rows;
-}
-
 // The calls of all four tables as nsys' reports union them.
 const char *kAllCalls =
     "SELECT 'p2p' AS source, 0 AS o, start, end, globalTid, textId, tag, remoteRank, NULL AS rootRank, size, NULL AS cs, NULL AS cr"
@@ -191,18 +167,18 @@ QString megabytes(const QString &bytes)
 // over its tables (medians and deviations from the durations SQL returns).
 QStringList expectedEventSum(const QString &path)
 {
-    const QList<QStringList> groups = query(path, QStringLiteral("SELECT source, textId, sum(end - start), count(*), min(end - start), "
-                                                                 "max(end - start), s.value FROM (%1) LEFT JOIN StringIds s ON s.id = textId"
-                                                                 " GROUP BY 1, 2 ORDER BY 3 DESC")
-                                                      .arg(QLatin1String(kAllCalls)));
+    const QList<QStringList> groups = queryRows(path, QStringLiteral("SELECT source, textId, sum(end - start), count(*), min(end - start), "
+                                                                     "max(end - start), s.value FROM (%1) LEFT JOIN StringIds s ON s.id = textId"
+                                                                     " GROUP BY 1, 2 ORDER BY 3 DESC")
+                                                          .arg(QLatin1String(kAllCalls)));
     double grand = 0;
     for (const QStringList &g : groups)
         grand += g[2].toDouble();
     QStringList expected{QStringLiteral("Time (%),Total Time (ns),Instances,Avg (ns),Med (ns),Min (ns),Max (ns),StdDev (ns),Source,Name")};
     for (const QStringList &g : groups) {
         std::vector<double> d;
-        for (const QStringList &v : query(path, QStringLiteral("SELECT end - start FROM (%1) WHERE source = '%2' AND textId = %3 ORDER BY 1")
-                                                    .arg(QLatin1String(kAllCalls), g[0], g[1])))
+        for (const QStringList &v : queryRows(path, QStringLiteral("SELECT end - start FROM (%1) WHERE source = '%2' AND textId = %3 ORDER BY 1")
+                                                        .arg(QLatin1String(kAllCalls), g[0], g[1])))
             d.push_back(v[0].toDouble());
         const double n = double(d.size()), mean = g[2].toDouble() / n;
         const double median = d.size() % 2 ? d[d.size() / 2] : (d[d.size() / 2 - 1] + d[d.size() / 2]) / 2;
@@ -231,11 +207,11 @@ QStringList expectedEventTrace(const QString &path)
     QStringList expected{
         QStringLiteral("Start (ns),End (ns),Duration (ns),Event,Pid,Tid,Tag,Rank,PeerRank,RootRank,Size (MB),CollSendSize (MB),CollRecvSize (MB)")};
     for (const QStringList &c :
-         query(path, QStringLiteral("SELECT e.start, e.end, e.end - e.start, s.value, (e.globalTid >> 24) & 0xFFFFFF, e.globalTid & 0xFFFFFF,"
-                                    " e.tag, r.rank, e.remoteRank, e.rootRank, e.size, e.cs, e.cr FROM (%1) e"
-                                    " LEFT JOIN StringIds s ON s.id = e.textId LEFT JOIN MPI_RANKS r ON r.globalTid = e.globalTid"
-                                    " ORDER BY e.start, e.o")
-                         .arg(QLatin1String(kAllCalls))))
+         queryRows(path, QStringLiteral("SELECT e.start, e.end, e.end - e.start, s.value, (e.globalTid >> 24) & 0xFFFFFF, e.globalTid & 0xFFFFFF,"
+                                        " e.tag, r.rank, e.remoteRank, e.rootRank, e.size, e.cs, e.cr FROM (%1) e"
+                                        " LEFT JOIN StringIds s ON s.id = e.textId LEFT JOIN MPI_RANKS r ON r.globalTid = e.globalTid"
+                                        " ORDER BY e.start, e.o")
+                             .arg(QLatin1String(kAllCalls))))
         expected << QStringList{c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7], c[8], c[9], megabytes(c[10]), megabytes(c[11]), megabytes(c[12])}
                         .join(QLatin1Char(','));
     return expected;
@@ -275,7 +251,7 @@ private slots:
             QVERIFY(QFile::copy(ddpFixture(rank), path));
             QFile::setPermissions(path, QFile::ReadOwner | QFile::WriteOwner);
             // The thread that made the most CUDA calls: the training loop's.
-            const QList<QStringList> main = query(
+            const QList<QStringList> main = queryRows(
                 path, QStringLiteral("SELECT globalTid, min(start) FROM CUPTI_ACTIVITY_KIND_RUNTIME GROUP BY 1 ORDER BY count(*) DESC LIMIT 1"));
             QCOMPARE(main.size(), 1);
             threads.push_back(main[0][0].toLongLong());
@@ -317,7 +293,7 @@ private slots:
     {
         for (int rank = 0; rank < 2; ++rank) {
             const Report &r = *m_reports[std::size_t(rank)];
-            const QList<QStringList> count = query(m_paths[rank], QStringLiteral("SELECT count(*) FROM (%1)").arg(QLatin1String(kAllCalls)));
+            const QList<QStringList> count = queryRows(m_paths[rank], QStringLiteral("SELECT count(*) FROM (%1)").arg(QLatin1String(kAllCalls)));
             QCOMPARE(qsizetype(r.eventCount(TrackKind::Mpi)), count[0][0].toLongLong());
             QCOMPARE(r.eventCount(TrackKind::Mpi), std::size_t(2 + kSteps * 7));
             // One MPI row, on the thread that called: the training loop's.
@@ -377,8 +353,8 @@ private slots:
         const Session session = Session::load({m_generatedDirs[0]});
         QCOMPARE(session.ranks().size(), std::size_t(2));
         QVERIFY(session.ranks()[0].sessionOffset != session.ranks()[1].sessionOffset);
-        QVERIFY(query(m_generated[0], QStringLiteral("SELECT DISTINCT commHandle FROM MPI_COLLECTIVES_EVENTS"))
-                != query(m_generated[1], QStringLiteral("SELECT DISTINCT commHandle FROM MPI_COLLECTIVES_EVENTS")));
+        QVERIFY(queryRows(m_generated[0], QStringLiteral("SELECT DISTINCT commHandle FROM MPI_COLLECTIVES_EVENTS"))
+                != queryRows(m_generated[1], QStringLiteral("SELECT DISTINCT commHandle FROM MPI_COLLECTIVES_EVENTS")));
         const auto waits = sessionReport(QStringLiteral("mpi_wait_states"), session);
         QVERIFY(waits);
         QCOMPARE(waits->toCsv().trimmed().split(QLatin1Char('\n')), plantedWaits(2, kGeneratedSteps));
@@ -554,10 +530,10 @@ private slots:
         const Report &r = *loaded.report;
         // The MPI domain's ranges, by name: count and total time.
         const QList<QStringList> byName =
-            query(path, QStringLiteral("SELECT coalesce(e.text, s.value) AS name, count(*), sum(e.end - e.start) FROM NVTX_EVENTS e"
-                                       " LEFT JOIN StringIds s ON s.id = e.textId"
-                                       " WHERE e.eventType IN (59, 60) AND e.domainId IN (SELECT domainId FROM NVTX_EVENTS"
-                                       " WHERE eventType = 75 AND text = 'MPI') GROUP BY 1 ORDER BY 3 DESC"));
+            queryRows(path, QStringLiteral("SELECT coalesce(e.text, s.value) AS name, count(*), sum(e.end - e.start) FROM NVTX_EVENTS e"
+                                           " LEFT JOIN StringIds s ON s.id = e.textId"
+                                           " WHERE e.eventType IN (59, 60) AND e.domainId IN (SELECT domainId FROM NVTX_EVENTS"
+                                           " WHERE eventType = 75 AND text = 'MPI') GROUP BY 1 ORDER BY 3 DESC"));
         QCOMPARE(byName.size(), 4); // MPI_Init, MPI_Send, MPI_Recv, MPI_Finalize
         std::size_t calls = 0;
         for (const QStringList &row : byName)
@@ -589,8 +565,8 @@ private slots:
         const QString path = m_dir.filePath(QStringLiteral("mpi_other_versions.sqlite"));
         QVERIFY(QFile::copy(m_generated[0], path));
         QFile::setPermissions(path, QFile::ReadOwner | QFile::WriteOwner);
-        const int p2p = query(path, QStringLiteral("SELECT count(*) FROM MPI_P2P_EVENTS"))[0][0].toInt();
-        const int collectives = query(path, QStringLiteral("SELECT count(*) FROM MPI_COLLECTIVES_EVENTS"))[0][0].toInt();
+        const int p2p = queryRows(path, QStringLiteral("SELECT count(*) FROM MPI_P2P_EVENTS"))[0][0].toInt();
+        const int collectives = queryRows(path, QStringLiteral("SELECT count(*) FROM MPI_COLLECTIVES_EVENTS"))[0][0].toInt();
         {
             NsysFixture db(path);
             db.exec(QStringLiteral("DROP TABLE MPI_OTHER_EVENTS; DROP TABLE MPI_RANKS;"

@@ -5,6 +5,7 @@
 #include "load/nsys/nsysloader.h"
 #include "load/traceloader.h"
 #include "nsysfixture.h"
+#include "sqlquery.h"
 #include "stats/nsys/apirules.h"
 #include "stats/reportcatalog.h"
 #include "testdata.h"
@@ -60,10 +61,16 @@ private slots:
         QFETCH(QString, fixture);
         QFETCH(QString, report);
         QFETCH(bool, cached);
-        if (report == QLatin1String("cuda_gpu_sum"))
-            QSKIP("no CSV of nsys' own: checked against its kern_sum and mem_time_sum CSVs (gpuSumJoinsNsysSummaries)");
-        if (report == QLatin1String("nvtx_pushpop_sum") || report == QLatin1String("nvtx_startend_sum"))
-            QSKIP("no CSV of nsys' own: checked against its nvtx_sum CSV (nvtxStyleSummariesAreNvtxSumRows)");
+        // The reports nsys printed no CSV of for these runs, checked
+        // against its other CSVs or SQL over the exports.
+        static const std::map<QString, const char *> checkedElsewhere{
+            {QStringLiteral("cuda_gpu_sum"), "against nsys' kern_sum and mem_time_sum CSVs (gpuSumJoinsNsysSummaries)"},
+            {QStringLiteral("cuda_gpu_kern_gb_sum"), "against SQL over the kernels (kernelGridBlockSummaryIsSqlOverTheKernels)"},
+            {QStringLiteral("nvtx_pushpop_sum"), "against nsys' nvtx_sum CSV (nvtxStyleSummariesAreNvtxSumRows)"},
+            {QStringLiteral("nvtx_startend_sum"), "against nvtx_sum and planted ranges (nvtxStyleSummariesAreNvtxSumRows)"},
+        };
+        if (const auto it = checkedElsewhere.find(report); it != checkedElsewhere.end())
+            QSKIP(it->second);
         if (!QFile::exists(referenceCsv(fixture, report))) {
             // nsys analyze printed "no problems detected" for these rules
             // on both runs (no synchronous copies or memsets), not a table;
@@ -198,6 +205,56 @@ private slots:
         // nvtx_pushpop_sum is nvtx_sum's push/pop rows, untouched by them.
         const auto pushPop = stats::runReport(QStringLiteral("nvtx_pushpop_sum"), *loaded.report);
         QCOMPARE(pushPop->rowCount(), stats::runReport(QStringLiteral("nvtx_pushpop_sum"), reportOf(QStringLiteral("slow_1gpu"), false))->rowCount());
+    }
+
+    // cuda_gpu_kern_gb_sum against SQL over the real exports' kernels:
+    // groups by demangled name, grid and block, their counts, totals,
+    // extremes, medians and deviations.
+    void kernelGridBlockSummaryIsSqlOverTheKernels_data() { gpuSumJoinsNsysSummaries_data(); }
+
+    void kernelGridBlockSummaryIsSqlOverTheKernels()
+    {
+        QFETCH(QString, fixture);
+        QFETCH(bool, cached);
+        const QString path = fixture == QLatin1String("slow_1gpu") ? slowFixture() : ddpFixture(0);
+        const QString groupBy = QStringLiteral(
+            "SELECT s.value, printf('%4d %4d %4d', gridX, gridY, gridZ), printf('%4d %4d %4d', blockX, blockY, blockZ), sum(end - start),"
+            " count(*), min(end - start), max(end - start), group_concat(end - start) FROM CUPTI_ACTIVITY_KIND_KERNEL k"
+            " JOIN StringIds s ON s.id = k.demangledName GROUP BY 1, 2, 3");
+        std::map<QStringList, QStringList> expected; // (grid, block, name) -> the summary's cells
+        double grand = 0;
+        for (const QStringList &g : queryRows(path, groupBy)) {
+            std::vector<double> d;
+            for (const QString &v : g[7].split(QLatin1Char(',')))
+                d.push_back(v.toDouble());
+            std::sort(d.begin(), d.end());
+            const double n = double(d.size()), mean = g[3].toDouble() / n;
+            double squares = 0;
+            for (const double x : d)
+                squares += (x - mean) * (x - mean);
+            const double median = d.size() % 2 ? d[d.size() / 2] : (d[d.size() / 2 - 1] + d[d.size() / 2]) / 2;
+            const auto fixed1 = [](double v) { return QString::number(std::round(v * 10.0) / 10.0, 'f', 1); };
+            expected[{g[1], g[2], g[0]}] = {
+                g[3], g[4], fixed1(mean), fixed1(median), g[5], g[6], fixed1(d.size() > 1 ? std::sqrt(squares / (n - 1)) : 0.0)};
+            grand += g[3].toDouble();
+        }
+        QVERIFY(!expected.empty());
+        const auto table = stats::runReport(QStringLiteral("cuda_gpu_kern_gb_sum"), reportOf(fixture, cached));
+        QVERIFY(table);
+        const QList<QStringList> actual = parseCsv(table->toCsv());
+        QCOMPARE(actual.value(0).join(QLatin1Char(',')),
+                 QStringLiteral("Time (%),Total Time (ns),Instances,Avg (ns),Med (ns),Min (ns),Max (ns),StdDev (ns),GridXYZ,BlockXYZ,Name"));
+        QCOMPARE(std::size_t(actual.size() - 1), expected.size());
+        for (qsizetype r = 1; r < actual.size(); ++r) {
+            const auto it = expected.find(actual[r].mid(8, 3));
+            QVERIFY2(it != expected.end(), qPrintable(actual[r].join(QLatin1Char(','))));
+            QCOMPARE(actual[r].mid(1, 7), it->second);
+            QCOMPARE(actual[r][0], QString::number(std::round(actual[r][1].toDouble() * 1000.0 / grand) / 10.0, 'f', 1));
+            if (r > 1) { // the largest total first, then fewer instances, then by name
+                const auto key = [](const QStringList &row) { return std::tuple(-row[1].toLongLong(), row[2].toLongLong(), row[10]); };
+                QVERIFY(key(actual[r - 1]) <= key(actual[r]));
+            }
+        }
     }
 
     void csvIsByteIdentical_data() { matchesNsys_data(); }
