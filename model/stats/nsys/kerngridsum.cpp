@@ -16,13 +16,12 @@ namespace {
 // A kernel's name and its launch's grid and block.
 using GridBlockKey = std::tuple<StringId, std::uint32_t, std::uint32_t, std::uint32_t, std::uint32_t, std::uint32_t, std::uint32_t>;
 
-// "   1 4096    1": each dimension as C's "%4d".
-QString dimensions(std::uint32_t x, std::uint32_t y, std::uint32_t z)
+} // namespace
+
+QString launchDimensions(std::uint32_t x, std::uint32_t y, std::uint32_t z)
 {
     return QStringLiteral("%1 %2 %3").arg(x, 4).arg(y, 4).arg(z, 4);
 }
-
-} // namespace
 
 ResultTable cudaGpuKernGridBlockSum(const Report &report)
 {
@@ -67,8 +66,8 @@ ResultTable cudaGpuKernGridBlockSum(const Report &report)
         const std::size_t row = t.appendRow();
         writeSummaryCells(t, row, r.summary);
         const auto &[name, gx, gy, gz, bx, by, bz] = *r.key;
-        t.setText(row, 8, dimensions(gx, gy, gz));
-        t.setText(row, 9, dimensions(bx, by, bz));
+        t.setText(row, 8, launchDimensions(gx, gy, gz));
+        t.setText(row, 9, launchDimensions(bx, by, bz));
         t.setText(row, 10, r.name);
     }
     fillTimeShares(t, grandTotal);

@@ -12,4 +12,8 @@ namespace rankscope::stats {
 // largest total first, then fewer instances, then by name.
 ResultTable cudaGpuKernGridBlockSum(const Report &report);
 
+// A launch's grid or block as nsys prints it: each dimension as C's "%4d",
+// joined by spaces ("   1 4096    1").
+QString launchDimensions(std::uint32_t x, std::uint32_t y, std::uint32_t z);
+
 } // namespace rankscope::stats

@@ -66,6 +66,7 @@ private slots:
         static const std::map<QString, const char *> checkedElsewhere{
             {QStringLiteral("cuda_gpu_sum"), "against nsys' kern_sum and mem_time_sum CSVs (gpuSumJoinsNsysSummaries)"},
             {QStringLiteral("cuda_gpu_kern_gb_sum"), "against SQL over the kernels (kernelGridBlockSummaryIsSqlOverTheKernels)"},
+            {QStringLiteral("cuda_kern_exec_trace"), "against SQL over the launches (kernelExecTraceIsSqlOverTheLaunches)"},
             {QStringLiteral("nvtx_pushpop_sum"), "against nsys' nvtx_sum CSV (nvtxStyleSummariesAreNvtxSumRows)"},
             {QStringLiteral("nvtx_startend_sum"), "against nvtx_sum and planted ranges (nvtxStyleSummariesAreNvtxSumRows)"},
         };
@@ -255,6 +256,37 @@ private slots:
                 QVERIFY(key(actual[r - 1]) <= key(actual[r]));
             }
         }
+    }
+
+    // cuda_kern_exec_trace against SQL joining the real exports' kernels to
+    // their launching calls as nsys' query does, row by row.
+    void kernelExecTraceIsSqlOverTheLaunches_data() { gpuSumJoinsNsysSummaries_data(); }
+
+    void kernelExecTraceIsSqlOverTheLaunches()
+    {
+        QFETCH(QString, fixture);
+        QFETCH(bool, cached);
+        const QString path = fixture == QLatin1String("slow_1gpu") ? slowFixture() : ddpFixture(0);
+        QStringList expected{QStringLiteral("API Start (ns),API Dur (ns),Queue Start (ns),Queue Dur (ns),Kernel Start (ns),Kernel Dur (ns),"
+                                            "Total Dur (ns),PID,TID,DevId,API Function,GridXYZ,BlockXYZ,Kernel Name")};
+        for (QStringList row : queryRows(
+                 path, QStringLiteral(
+                           "SELECT r.start, r.end - r.start, iif(k.start >= r.end, r.end, NULL), iif(k.start >= r.end, k.start - r.end, NULL),"
+                           " k.start, k.end - k.start, max(r.end, k.end) - r.start, (r.globalTid >> 24) & 0xFFFFFF, r.globalTid & 0xFFFFFF,"
+                           " k.deviceId, CASE substr(an.value, -6, 2) WHEN '_v' THEN substr(an.value, 1, length(an.value) - 6) ELSE an.value END,"
+                           " printf('%4d %4d %4d', k.gridX, k.gridY, k.gridZ), printf('%4d %4d %4d', k.blockX, k.blockY, k.blockZ), kn.value"
+                           " FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN CUPTI_ACTIVITY_KIND_RUNTIME r ON k.correlationId = r.correlationId"
+                           " AND k.globalPid = (r.globalTid & 0xFFFFFFFFFF000000) LEFT JOIN StringIds an ON an.id = r.nameId"
+                           " JOIN StringIds kn ON kn.id = k.demangledName ORDER BY r.start, k.start"))) {
+            for (QString &cell : row) // quoted as CSV quotes them
+                if (cell.contains(QLatin1Char(',')) || cell.contains(QLatin1Char('"')))
+                    cell = QLatin1Char('"') + QString(cell).replace(QLatin1String("\""), QLatin1String("\"\"")) + QLatin1Char('"');
+            expected << row.join(QLatin1Char(','));
+        }
+        QVERIFY(expected.size() > 100);
+        const auto table = stats::runReport(QStringLiteral("cuda_kern_exec_trace"), reportOf(fixture, cached));
+        QVERIFY(table);
+        QCOMPARE(table->toCsv().trimmed().split(QLatin1Char('\n')), expected);
     }
 
     void csvIsByteIdentical_data() { matchesNsys_data(); }

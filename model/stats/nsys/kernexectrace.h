@@ -1,0 +1,17 @@
+#pragma once
+// nsys' cuda_kern_exec_trace: each kernel with the API call that launched
+// it, split into API, queue and kernel time, as `nsys stats` prints it.
+#include "core/report.h"
+#include "stats/resulttable.h"
+
+namespace rankscope::stats {
+
+// API Start (ns),API Dur (ns),Queue Start (ns),Queue Dur (ns),Kernel Start (ns),
+// Kernel Dur (ns),Total Dur (ns),PID,TID,DevId,API Function,GridXYZ,BlockXYZ,
+// Kernel Name: one row per kernel whose launching call (same process and
+// correlation id) the export has, by the call's start. The queue runs from
+// the call's end to the kernel's start, empty when the kernel began first;
+// the total from the call's start to the later of the two ends.
+ResultTable cudaKernExecTrace(const Report &report);
+
+} // namespace rankscope::stats
