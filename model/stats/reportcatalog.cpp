@@ -6,7 +6,7 @@
 #include "stats/nsys/apirules.h"
 #include "stats/nsys/gpurules.h"
 #include "stats/nsys/gputrace.h"
-#include "stats/nsys/kernexectrace.h"
+#include "stats/nsys/kernexec.h"
 #include "stats/nsys/kerngridsum.h"
 #include "stats/nsys/mpireports.h"
 #include "stats/nsys/nsysreports.h"
@@ -153,6 +153,7 @@ std::vector<ReportDeclaration> declareReports()
         onRequest(fileReport("nvtx_startend_sum", "NVTX Start/End Range Summary", kNone, "", [](R r, O) { return nvtxStartEndSum(r); })),
         onRequest(
             fileReport("cuda_gpu_kern_gb_sum", "CUDA GPU Kernel/Grid/Block Summary", kNone, "", [](R r, O) { return cudaGpuKernGridBlockSum(r); })),
+        onRequest(fileReport("cuda_kern_exec_sum", "CUDA Kernel Launch & Exec Time Summary", kNone, "", [](R r, O) { return cudaKernExecSum(r); })),
         onRequest(fileReport("cuda_kern_exec_trace", "CUDA Kernel Launch & Exec Time Trace", kNone, "", [](R r, O) { return cudaKernExecTrace(r); })),
         onRequest(fileReport("cuda_gpu_sum", "CUDA GPU Summary (Kernels/MemOps)", kNone, "", [](R r, O) { return cudaGpuSum(r); })),
         onRequest(fileReport("cuda_gpu_trace", "CUDA GPU Trace", kNone, "", [](R r, O) { return cudaGpuTrace(r); })),

@@ -67,6 +67,7 @@ private slots:
             {QStringLiteral("cuda_gpu_sum"), "against nsys' kern_sum and mem_time_sum CSVs (gpuSumJoinsNsysSummaries)"},
             {QStringLiteral("cuda_gpu_kern_gb_sum"), "against SQL over the kernels (kernelGridBlockSummaryIsSqlOverTheKernels)"},
             {QStringLiteral("cuda_kern_exec_trace"), "against SQL over the launches (kernelExecTraceIsSqlOverTheLaunches)"},
+            {QStringLiteral("cuda_kern_exec_sum"), "against SQL over the launches (kernelExecSummaryIsSqlOverTheLaunches)"},
             {QStringLiteral("nvtx_pushpop_sum"), "against nsys' nvtx_sum CSV (nvtxStyleSummariesAreNvtxSumRows)"},
             {QStringLiteral("nvtx_startend_sum"), "against nvtx_sum and planted ranges (nvtxStyleSummariesAreNvtxSumRows)"},
         };
@@ -287,6 +288,64 @@ private slots:
         const auto table = stats::runReport(QStringLiteral("cuda_kern_exec_trace"), reportOf(fixture, cached));
         QVERIFY(table);
         QCOMPARE(table->toCsv().trimmed().split(QLatin1Char('\n')), expected);
+    }
+
+    // cuda_kern_exec_sum against SQL over the same launches: each group's
+    // counts, and the statistics of its four phases computed here from the
+    // durations SQL lists.
+    void kernelExecSummaryIsSqlOverTheLaunches_data() { gpuSumJoinsNsysSummaries_data(); }
+
+    void kernelExecSummaryIsSqlOverTheLaunches()
+    {
+        QFETCH(QString, fixture);
+        QFETCH(bool, cached);
+        const QString path = fixture == QLatin1String("slow_1gpu") ? slowFixture() : ddpFixture(0);
+        const auto stats = [](const QString &list) -> QStringList {
+            std::vector<double> d;
+            for (const QString &v : list.split(QLatin1Char(','), Qt::SkipEmptyParts))
+                d.push_back(v.toDouble());
+            if (d.empty())
+                return QStringList(5, QString());
+            std::sort(d.begin(), d.end());
+            double sum = 0;
+            for (const double x : d)
+                sum += x;
+            const double n = double(d.size()), mean = sum / n;
+            double squares = 0;
+            for (const double x : d)
+                squares += (x - mean) * (x - mean);
+            const double median = d.size() % 2 ? d[d.size() / 2] : (d[d.size() / 2 - 1] + d[d.size() / 2]) / 2;
+            const auto fixed1 = [](double v) { return QString::number(std::round(v * 10.0) / 10.0, 'f', 1); };
+            return {fixed1(mean), fixed1(median), QString::number(qint64(d.front())), QString::number(qint64(d.back())),
+                    fixed1(d.size() > 1 ? std::sqrt(squares / (n - 1)) : 0.0)};
+        };
+        std::map<QStringList, QStringList> expected; // (PID, TID, DevId, API Name, Kernel Name) -> the rest
+        for (const QStringList &g : queryRows(
+                 path, QStringLiteral(
+                           "SELECT (r.globalTid >> 24) & 0xFFFFFF, r.globalTid & 0xFFFFFF, k.deviceId,"
+                           " CASE substr(an.value, -6, 2) WHEN '_v' THEN substr(an.value, 1, length(an.value) - 6) ELSE an.value END, kn.value,"
+                           " count(*), count(iif(k.start >= r.end, 1, NULL)), group_concat(max(r.end, k.end) - r.start),"
+                           " group_concat(r.end - r.start), group_concat(iif(k.start >= r.end, k.start - r.end, NULL)), group_concat(k.end - k.start)"
+                           " FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN CUPTI_ACTIVITY_KIND_RUNTIME r ON k.correlationId = r.correlationId"
+                           " AND k.globalPid = (r.globalTid & 0xFFFFFFFFFF000000) LEFT JOIN StringIds an ON an.id = r.nameId"
+                           " JOIN StringIds kn ON kn.id = k.demangledName GROUP BY 1, 2, 3, 4, 5")))
+            expected[{g[0], g[1], g[2], g[3], g[4]}] = QStringList{g[5], g[6]} + stats(g[7]) + stats(g[8]) + stats(g[9]) + stats(g[10]);
+        QVERIFY(!expected.empty());
+        const auto table = stats::runReport(QStringLiteral("cuda_kern_exec_sum"), reportOf(fixture, cached));
+        QVERIFY(table);
+        const QList<QStringList> actual = parseCsv(table->toCsv());
+        QCOMPARE(actual.value(0).join(QLatin1Char(',')),
+                 QStringLiteral("PID,TID,DevId,Count,QCount,TAvg (ns),TMed (ns),TMin (ns),TMax (ns),TStdDev (ns),AAvg (ns),AMed (ns),AMin (ns),"
+                                "AMax (ns),AStdDev (ns),QAvg (ns),QMed (ns),QMin (ns),QMax (ns),QStdDev (ns),KAvg (ns),KMed (ns),KMin (ns),"
+                                "KMax (ns),KStdDev (ns),API Name,Kernel Name"));
+        QCOMPARE(std::size_t(actual.size() - 1), expected.size());
+        for (qsizetype r = 1; r < actual.size(); ++r) {
+            const auto it = expected.find(actual[r].mid(0, 3) + actual[r].mid(25, 2));
+            QVERIFY2(it != expected.end(), qPrintable(actual[r].join(QLatin1Char(','))));
+            QCOMPARE(actual[r].mid(3, 22), it->second);
+            if (r > 1)
+                QVERIFY(actual[r - 1][5].toDouble() >= actual[r][5].toDouble()); // the longest average total first
+        }
     }
 
     void csvIsByteIdentical_data() { matchesNsys_data(); }
