@@ -33,9 +33,11 @@ struct ProcessInfo {
 };
 
 struct ThreadInfo {
+    static constexpr std::int32_t kNoPriority = std::numeric_limits<std::int32_t>::min();
     std::uint32_t tid = 0;
     std::uint32_t pid = 0;
     QString name;
+    std::int32_t priority = kNoPriority; // its run priority (nsys' ThreadNames); kNoPriority: not recorded
 };
 
 struct GpuInfo {

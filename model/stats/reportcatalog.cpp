@@ -4,6 +4,7 @@
 #include "stats/criticalpath/criticalpathtables.h"
 #include "stats/mpi/mpiwaitstates.h"
 #include "stats/nsys/apirules.h"
+#include "stats/nsys/apitrace.h"
 #include "stats/nsys/gpurules.h"
 #include "stats/nsys/gputrace.h"
 #include "stats/nsys/kernexec.h"
@@ -153,6 +154,7 @@ std::vector<ReportDeclaration> declareReports()
         onRequest(fileReport("nvtx_startend_sum", "NVTX Start/End Range Summary", kNone, "", [](R r, O) { return nvtxStartEndSum(r); })),
         onRequest(
             fileReport("cuda_gpu_kern_gb_sum", "CUDA GPU Kernel/Grid/Block Summary", kNone, "", [](R r, O) { return cudaGpuKernGridBlockSum(r); })),
+        onRequest(fileReport("cuda_api_trace", "CUDA API Trace", kNone, "", [](R r, O) { return cudaApiTrace(r); })),
         onRequest(fileReport("cuda_kern_exec_sum", "CUDA Kernel Launch & Exec Time Summary", kNone, "", [](R r, O) { return cudaKernExecSum(r); })),
         onRequest(fileReport("cuda_kern_exec_trace", "CUDA Kernel Launch & Exec Time Trace", kNone, "", [](R r, O) { return cudaKernExecTrace(r); })),
         onRequest(fileReport("cuda_gpu_sum", "CUDA GPU Summary (Kernels/MemOps)", kNone, "", [](R r, O) { return cudaGpuSum(r); })),

@@ -533,7 +533,7 @@ private slots:
         const QStringList written = w.exportStatistics(dir.path());
         QCOMPARE(
             written.size(),
-            28); // 12 nsys reports and rules, cuda_gpu_kern_gb_sum, cuda_gpu_sum, cuda_gpu_trace, cuda_kern_exec_sum, cuda_kern_exec_trace and nvtx_pushpop_sum (run when named, written as they have rows; no start/end ranges here) and 2 CPU sampling tables for the file; rank_summary, rank_comparison, collectives, rank_wait, rank_time_map, cpu_sampling_ranks, critical_path, critical_path_summary for the session
+            29); // 12 nsys reports and rules, cuda_api_trace, cuda_gpu_kern_gb_sum, cuda_gpu_sum, cuda_gpu_trace, cuda_kern_exec_sum, cuda_kern_exec_trace and nvtx_pushpop_sum (run when named, written as they have rows; no start/end ranges here) and 2 CPU sampling tables for the file; rank_summary, rank_comparison, collectives, rank_wait, rank_time_map, cpu_sampling_ranks, critical_path, critical_path_summary for the session
         for (const QString &report : {QStringLiteral("cuda_gpu_kern_sum"), QStringLiteral("cuda_gpu_mem_size_sum"), QStringLiteral("gpu_gaps"),
                                       QStringLiteral("cuda_api_sync"), QStringLiteral("cuda_memcpy_async")}) {
             QString expected = readText(referenceCsv(QStringLiteral("slow_1gpu"), report));

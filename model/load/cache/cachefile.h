@@ -66,9 +66,9 @@ std::uint32_t cacheModeFor(const CacheKey &key);
 // its times. 15: Kineto's CPU scopes a kind of their own (TrackKind::CpuOp,
 // their payload the External id), the side tables in forEachSideTable's
 // order. 16: MPI calls (TrackKind::Mpi, Report::mpiCalls). 17: an older
-// export's MPI calls read from its NVTX ranges of the MPI domain. A cache
-// of another version is rebuilt.
-constexpr std::uint32_t kIndexCacheFormatVersion = 17;
+// export's MPI calls read from its NVTX ranges of the MPI domain. 18: a
+// thread's priority. A cache of another version is rebuilt.
+constexpr std::uint32_t kIndexCacheFormatVersion = 18;
 
 // How much of a cache an open reads.
 enum class CacheOpenDepth : std::uint8_t {

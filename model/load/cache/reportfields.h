@@ -24,6 +24,7 @@ struct ReportCacheAccess {
             v(t.tid);
             v(t.pid);
             v(t.name);
+            v(t.priority);
         });
         v.list(r.gpus, [&](auto &g) {
             v(g.id);

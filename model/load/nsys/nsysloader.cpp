@@ -1,5 +1,7 @@
 #include "load/nsys/nsysloader.h"
 
+#include "core/narrowing.h"
+
 #include "load/memorycheck.h"
 #include "load/nsys/nsysreaders.h"
 #include "load/reportfinish.h"
@@ -113,10 +115,13 @@ void readProcessesAndThreads(NsysLoadContext &ctx)
             processNames[pid] = row.qtext(2);
         });
     std::map<std::pair<std::uint32_t, std::uint32_t>, QString> threadNames;
+    std::map<std::pair<std::uint32_t, std::uint32_t>, std::int32_t> threadPriorities;
     if (ctx.db.hasTable("ThreadNames"))
-        ctx.forEachRow("ThreadNames", ctx.db.selectColumns("ThreadNames", {"globalTid", "nameId"}), [&](const SqliteStatement &row) {
+        ctx.forEachRow("ThreadNames", ctx.db.selectColumns("ThreadNames", {"globalTid", "nameId", "priority"}), [&](const SqliteStatement &row) {
             const std::int64_t g = row.int64(0);
             threadNames[{pidOfGlobalId(g), tidOfGlobalId(g)}] = ctx.report.strings.string(ctx.mapString(row.int64(1)));
+            if (!row.isNull(2))
+                threadPriorities[{pidOfGlobalId(g), tidOfGlobalId(g)}] = saturate<std::int32_t>(row.int64(2));
         });
     // Every thread and process that owns a track is listed, named or not.
     std::set<std::pair<std::uint32_t, std::uint32_t>> threadIds;
@@ -132,7 +137,9 @@ void readProcessesAndThreads(NsysLoadContext &ctx)
     }
     for (const auto &[pid, tid] : threadIds) {
         const auto it = threadNames.find({pid, tid});
-        r.threads.push_back({tid, pid, it != threadNames.end() ? it->second : QString()});
+        const auto priority = threadPriorities.find({pid, tid});
+        r.threads.push_back({tid, pid, it != threadNames.end() ? it->second : QString(),
+                             priority != threadPriorities.end() ? priority->second : ThreadInfo::kNoPriority});
     }
     for (std::uint32_t pid : pids) {
         QString name = processNames.count(pid) ? processNames[pid] : QString();

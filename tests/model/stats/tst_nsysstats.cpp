@@ -68,6 +68,7 @@ private slots:
             {QStringLiteral("cuda_gpu_kern_gb_sum"), "against SQL over the kernels (kernelGridBlockSummaryIsSqlOverTheKernels)"},
             {QStringLiteral("cuda_kern_exec_trace"), "against SQL over the launches (kernelExecTraceIsSqlOverTheLaunches)"},
             {QStringLiteral("cuda_kern_exec_sum"), "against SQL over the launches (kernelExecSummaryIsSqlOverTheLaunches)"},
+            {QStringLiteral("cuda_api_trace"), "against SQL over the calls (apiTraceIsSqlOverTheCalls)"},
             {QStringLiteral("nvtx_pushpop_sum"), "against nsys' nvtx_sum CSV (nvtxStyleSummariesAreNvtxSumRows)"},
             {QStringLiteral("nvtx_startend_sum"), "against nvtx_sum and planted ranges (nvtxStyleSummariesAreNvtxSumRows)"},
         };
@@ -346,6 +347,29 @@ private slots:
             if (r > 1)
                 QVERIFY(actual[r - 1][5].toDouble() >= actual[r][5].toDouble()); // the longest average total first
         }
+    }
+
+    // cuda_api_trace against SQL over the real exports' runtime table and
+    // thread names, as nsys' query joins them, row by row.
+    void apiTraceIsSqlOverTheCalls_data() { gpuSumJoinsNsysSummaries_data(); }
+
+    void apiTraceIsSqlOverTheCalls()
+    {
+        QFETCH(QString, fixture);
+        QFETCH(bool, cached);
+        const QString path = fixture == QLatin1String("slow_1gpu") ? slowFixture() : ddpFixture(0);
+        QStringList expected{QStringLiteral("Start (ns),Duration (ns),Name,Result,CorrID,Pid,Tid,T-Pri,Thread Name")};
+        for (const QStringList &row : queryRows(
+                 path, QStringLiteral("SELECT a.start, a.end - a.start,"
+                                      " CASE substr(n.value, -6, 2) WHEN '_v' THEN substr(n.value, 1, length(n.value) - 6) ELSE n.value END,"
+                                      " a.returnValue, a.correlationId, (a.globalTid >> 24) & 0xFFFFFF, a.globalTid & 0xFFFFFF, t.priority, tn.value"
+                                      " FROM CUPTI_ACTIVITY_KIND_RUNTIME a LEFT JOIN StringIds n ON n.id = a.nameId"
+                                      " LEFT JOIN ThreadNames t ON t.globalTid = a.globalTid LEFT JOIN StringIds tn ON tn.id = t.nameId ORDER BY 1")))
+            expected << row.join(QLatin1Char(','));
+        QVERIFY(expected.size() > 100);
+        const auto table = stats::runReport(QStringLiteral("cuda_api_trace"), reportOf(fixture, cached));
+        QVERIFY(table);
+        QCOMPARE(table->toCsv().trimmed().split(QLatin1Char('\n')), expected);
     }
 
     void csvIsByteIdentical_data() { matchesNsys_data(); }
