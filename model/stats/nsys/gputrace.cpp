@@ -1,9 +1,9 @@
 #include "stats/nsys/gputrace.h"
 #include "stats/reportcatalog.h"
 
-#include <algorithm>
+#include "stats/nsys/traceorder.h"
+
 #include <map>
-#include <tuple>
 #include <vector>
 
 namespace rankscope::stats {
@@ -14,15 +14,17 @@ constexpr double kMB = 1e6;
 
 // Where two operations start at once, nsys' query (kernels UNION ALL
 // copies UNION ALL memsets, sorted by start) lists them in that order.
-int tableOrder(TrackKind kind)
+std::optional<int> tableOrder(const Track &track, std::uint32_t)
 {
-    switch (kind) {
+    switch (track.kind) {
     case TrackKind::Kernel:
         return 0;
     case TrackKind::Memcpy:
         return 1;
-    default:
+    case TrackKind::Memset:
         return 2;
+    default:
+        return std::nullopt;
     }
 }
 
@@ -55,22 +57,7 @@ ResultTable cudaGpuTrace(const Report &report)
                             QStringLiteral("Device"),       QStringLiteral("Ctx"),
                             QStringLiteral("GreenCtx"),     QStringLiteral("Strm"),
                             QStringLiteral("Name")};
-    struct Operation {
-        TimeNs start;
-        int table;
-        std::uint32_t track, event;
-    };
-    std::vector<Operation> operations;
-    for (std::uint32_t tr = 0; tr < report.tracks.size(); ++tr) {
-        const Track &track = report.tracks[tr];
-        if (track.kind != TrackKind::Kernel && track.kind != TrackKind::Memcpy && track.kind != TrackKind::Memset)
-            continue;
-        for (std::uint32_t i = 0; i < track.slices.size(); ++i)
-            operations.push_back({track.slices.start(i), tableOrder(track.kind), tr, i});
-    }
-    std::sort(operations.begin(), operations.end(), [](const Operation &a, const Operation &b) {
-        return std::tie(a.start, a.table, a.track, a.event) < std::tie(b.start, b.table, b.track, b.event);
-    });
+    const std::vector<TraceRow> operations = rowsInTraceOrder(report, tableOrder);
     // "NVIDIA H100 80GB HBM3 (0)", once per device.
     std::map<int, QString> deviceNames;
     auto deviceName = [&](int deviceId) -> const QString & {
@@ -82,12 +69,12 @@ ResultTable cudaGpuTrace(const Report &report)
         return it->second;
     };
     t.reserveRows(operations.size());
-    for (const Operation &op : operations) {
-        const Track &track = report.tracks[op.track];
-        const TimeNs duration = track.slices.duration(op.event);
-        const std::uint32_t payload = track.slices.payload(op.event);
+    for (const TraceRow &op : operations) {
+        const Track &track = report.tracks[op.at.track];
+        const TimeNs duration = track.slices.duration(op.at.event);
+        const std::uint32_t payload = track.slices.payload(op.at.event);
         std::vector<Cell> row(21);
-        row[0] = Cell::ofInteger(track.slices.start(op.event));
+        row[0] = Cell::ofInteger(op.start);
         row[1] = Cell::ofInteger(duration);
         if (track.kind == TrackKind::Kernel) {
             const KernelRecord &k = report.kernels[payload];
@@ -115,7 +102,7 @@ ResultTable cudaGpuTrace(const Report &report)
         row[16] = Cell::ofText(deviceName(track.deviceId));
         row[17] = Cell::ofInteger(track.contextId);
         row[19] = Cell::ofInteger(track.streamId);
-        row[20] = Cell::ofText(report.strings.string(track.slices.name(op.event)));
+        row[20] = Cell::ofText(report.strings.string(track.slices.name(op.at.event)));
         t.addRow(std::move(row));
     }
     return t;

@@ -1,6 +1,7 @@
 #include "stats/nsys/mpireports.h"
 #include "stats/reportcatalog.h"
 
+#include "stats/nsys/traceorder.h"
 #include "stats/summary.h"
 #include "stats/summarygroups.h"
 
@@ -88,32 +89,21 @@ ResultTable mpiEventTrace(const Report &report)
                             QStringLiteral("Size (MB)"),
                             QStringLiteral("CollSendSize (MB)"),
                             QStringLiteral("CollRecvSize (MB)")};
-    struct Call {
-        TimeNs start;
-        int table;
-        std::uint32_t track, event;
-    };
-    std::vector<Call> calls;
-    for (std::uint32_t tr = 0; tr < report.tracks.size(); ++tr) {
-        const Track &track = report.tracks[tr];
+    const std::vector<TraceRow> calls = rowsInTraceOrder(report, [&](const Track &track, std::uint32_t i) -> std::optional<int> {
         if (track.kind != TrackKind::Mpi)
-            continue;
-        for (std::uint32_t i = 0; i < track.slices.size(); ++i)
-            calls.push_back({track.slices.start(i), tableOrder(report.mpiCalls[track.slices.payload(i)].kind), tr, i});
-    }
-    std::sort(calls.begin(), calls.end(), [](const Call &a, const Call &b) {
-        return std::tie(a.start, a.table, a.track, a.event) < std::tie(b.start, b.table, b.track, b.event);
+            return std::nullopt;
+        return tableOrder(report.mpiCalls[track.slices.payload(i)].kind);
     });
     t.reserveRows(calls.size());
-    for (const Call &c : calls) {
-        const Track &track = report.tracks[c.track];
-        const MpiRecord &m = report.mpiCalls[track.slices.payload(c.event)];
+    for (const TraceRow &c : calls) {
+        const Track &track = report.tracks[c.at.track];
+        const MpiRecord &m = report.mpiCalls[track.slices.payload(c.at.event)];
         const bool collective = m.kind == MpiCallKind::Collective;
-        t.addRow({Cell::ofInteger(track.slices.start(c.event)), Cell::ofInteger(track.slices.end(c.event)),
-                  Cell::ofInteger(track.slices.duration(c.event)), Cell::ofText(report.strings.string(track.slices.name(c.event))),
-                  Cell::ofInteger(track.pid), Cell::ofInteger(track.tid), valueCell(m.tag), m.rank < 0 ? Cell{} : Cell::ofInteger(m.rank),
-                  valueCell(m.peer), valueCell(m.root), megabytesCell(collective ? MpiRecord::kNone : m.size),
-                  megabytesCell(collective ? m.size : MpiRecord::kNone), megabytesCell(collective ? m.recvSize : MpiRecord::kNone)});
+        t.addRow({Cell::ofInteger(c.start), Cell::ofInteger(track.slices.end(c.at.event)), Cell::ofInteger(track.slices.duration(c.at.event)),
+                  Cell::ofText(report.strings.string(track.slices.name(c.at.event))), Cell::ofInteger(track.pid), Cell::ofInteger(track.tid),
+                  valueCell(m.tag), m.rank < 0 ? Cell{} : Cell::ofInteger(m.rank), valueCell(m.peer), valueCell(m.root),
+                  megabytesCell(collective ? MpiRecord::kNone : m.size), megabytesCell(collective ? m.size : MpiRecord::kNone),
+                  megabytesCell(collective ? m.recvSize : MpiRecord::kNone)});
     }
     return t;
 }
