@@ -142,6 +142,46 @@ CollectiveMatch matchCollectives(const Session &session, const KernelClassifier 
     return matchCollectives(inputs);
 }
 
+namespace {
+
+// The communication kernels' (or Gloo's CPU ranges') instances, matched
+// per communicator, with the notes on how.
+void matchCommunicationOperations(const Session &session, CommunicatorGroups &groups, CollectiveMatch &match)
+{
+    const bool onCpu =
+        std::all_of(groups.communicators.begin(), groups.communicators.end(), [](const auto &c) { return isCpuCommunicator(c.first); });
+    if (!groups.ranksWithout.isEmpty() && groups.ranksWithout.size() < int(session.ranks().size()))
+        match.notes << QStringLiteral("Ranks without communication kernels: %1.").arg(groups.ranksWithout.join(QStringLiteral(", ")));
+    if (onCpu) // a Gloo run: its gloo:* ranges, numbered by us
+        match.notes << cpuCommunicationNote(cpuCommunicationOf(session));
+    else
+        match.notes << (groups.keyedByGroup
+                            ? QStringLiteral("Collectives matched by process group (or NCCL communicator; sends and receives by the pair of ranks), "
+                                             "in order of their end on each rank.")
+                            : QStringLiteral("The trace names no process groups: the communication kernels of each rank's k-th "
+                                             "communication stream are matched with the other ranks' by their end, which a "
+                                             "collective reaches on every rank together."));
+    bool usedSequences = false;
+    for (auto &[communicator, perRank] : groups.communicators) {
+        if (perRank.size() < 2) {
+            match.notes << QStringLiteral("%1 has operations on rank %2 only: nothing to match.")
+                               .arg(communicator)
+                               .arg(session.ranks()[std::size_t(perRank.begin()->first)].rank);
+            continue;
+        }
+        const MatchingOrder order = orderForMatching(perRank);
+        usedSequences = usedSequences || order.bySequence;
+        CommunicatorMatch matched = matchCommunicator(communicator, perRank, order);
+        std::move(matched.instances.begin(), matched.instances.end(), std::back_inserter(match.instances));
+        std::move(matched.desyncs.begin(), matched.desyncs.end(), std::back_inserter(match.desyncs));
+    }
+    if (usedSequences && !onCpu)
+        match.notes << QStringLiteral("Where every operation of a process group carries the trace's sequence number (Kineto's \"Seq\"), "
+                                      "its instances are the operations of one number.");
+}
+
+} // namespace
+
 CollectiveMatch matchCollectives(CollectiveInputs &inputs)
 {
     const Session &session = inputs.session();
@@ -158,38 +198,8 @@ CollectiveMatch matchCollectives(CollectiveInputs &inputs)
             match.notes << cpu;
         return match;
     }
-    if (!groups.communicators.empty()) {
-        const bool onCpu =
-            std::all_of(groups.communicators.begin(), groups.communicators.end(), [](const auto &c) { return isCpuCommunicator(c.first); });
-        if (!groups.ranksWithout.isEmpty() && groups.ranksWithout.size() < int(session.ranks().size()))
-            match.notes << QStringLiteral("Ranks without communication kernels: %1.").arg(groups.ranksWithout.join(QStringLiteral(", ")));
-        if (onCpu) // a Gloo run: its gloo:* ranges, numbered by us
-            match.notes << cpuCommunicationNote(cpuCommunicationOf(session));
-        else
-            match.notes << (groups.keyedByGroup ? QStringLiteral(
-                                "Collectives matched by process group (or NCCL communicator; sends and receives by the pair of ranks), "
-                                "in order of their end on each rank.")
-                                                : QStringLiteral("The trace names no process groups: the communication kernels of each rank's k-th "
-                                                                 "communication stream are matched with the other ranks' by their end, which a "
-                                                                 "collective reaches on every rank together."));
-        bool usedSequences = false;
-        for (auto &[communicator, perRank] : groups.communicators) {
-            if (perRank.size() < 2) {
-                match.notes << QStringLiteral("%1 has operations on rank %2 only: nothing to match.")
-                                   .arg(communicator)
-                                   .arg(session.ranks()[std::size_t(perRank.begin()->first)].rank);
-                continue;
-            }
-            const MatchingOrder order = orderForMatching(perRank);
-            usedSequences = usedSequences || order.bySequence;
-            CommunicatorMatch matched = matchCommunicator(communicator, perRank, order);
-            std::move(matched.instances.begin(), matched.instances.end(), std::back_inserter(match.instances));
-            std::move(matched.desyncs.begin(), matched.desyncs.end(), std::back_inserter(match.desyncs));
-        }
-        if (usedSequences && !onCpu)
-            match.notes << QStringLiteral("Where every operation of a process group carries the trace's sequence number (Kineto's \"Seq\"), "
-                                          "its instances are the operations of one number.");
-    }
+    if (!groups.communicators.empty())
+        matchCommunicationOperations(session, groups, match);
     if (!mpi.empty()) {
         match.notes << QStringLiteral("MPI collectives matched per communicator in call order: the k-th collective call of every rank "
                                       "on a communicator is one operation.");
