@@ -64,6 +64,8 @@ void printRank(QTextStream &out, const RankEntry &entry, bool memoryParts)
         out << ", CPU ops " << cpuOps;
     if (const std::size_t mpiCalls = r.eventCount(TrackKind::Mpi))
         out << ", MPI " << mpiCalls;
+    if (const std::size_t libraryCalls = r.eventCount(TrackKind::CudaLibrary))
+        out << ", cuDNN/cuBLAS " << libraryCalls;
     out << ", OS runtime " << r.eventCount(TrackKind::OsRuntime) << " (total " << r.eventCount() << ")\n";
     std::size_t samples = 0;
     for (const CounterTrack &c : r.counters)

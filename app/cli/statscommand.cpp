@@ -102,7 +102,9 @@ QString reportListHelp()
         text += wholeSession ? QStringLiteral("\nReports on all ranks together:") : QStringLiteral("\nReports per file:");
         for (const stats::ReportDeclaration &d : stats::reportDeclarations())
             if (d.isSessionReport() == wholeSession)
-                text += QStringLiteral("\n  %1 %2%3").arg(d.name, -24).arg(d.title, d.byDefault ? QString() : QStringLiteral(" (when named)"));
+                text += QStringLiteral("\n  %1 %2%3")
+                            .arg(d.reads(stats::ReportSetting::KernelNames) ? d.name + QStringLiteral("[:base|:mangled]") : d.name, -38)
+                            .arg(d.title, d.byDefault ? QString() : QStringLiteral(" (when named)"));
     }
     return text;
 }
@@ -205,9 +207,13 @@ int runStats(const QStringList &arguments)
         parser.isSet(reportOption) ? parser.value(reportOption).split(QLatin1Char(','), Qt::SkipEmptyParts) : stats::defaultReportNames();
     for (QString &name : reports) {
         name = name.trimmed();
-        if (!stats::isKnownReport(name)) {
+        if (!stats::findReport(name)) {
             QTextStream(&standardError()) << "rankscope-cli: unknown report '" << name
                                           << "'; known: " << stats::reportNames().join(QStringLiteral(", ")) << "\n";
+            return 1;
+        }
+        if (const QString error = stats::reportArgumentError(name); !error.isEmpty()) {
+            QTextStream(&standardError()) << "rankscope-cli: " << error << "\n";
             return 1;
         }
     }

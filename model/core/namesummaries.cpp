@@ -118,7 +118,7 @@ std::span<const NameGroup> NameSummaries::groupsOf(TrackKind kind, GroupedValue 
     return {first, last};
 }
 
-// OS runtime, CUDA API, NVTX and Kineto's CPU scopes, kernels (durations),
+// OS runtime, CUDA API, cuDNN/cuBLAS, OpenACC, OpenMP, NVTX and Kineto's CPU scopes, kernels (durations),
 // copies and memsets (durations and sizes); derived tracks (NCCL lanes, NVTX projected onto the
 // GPU) and GPU-side synchronisation are not.
 bool NameSummaries::summarizes(TrackKind kind)
@@ -126,6 +126,9 @@ bool NameSummaries::summarizes(TrackKind kind)
     switch (kind) {
     case TrackKind::OsRuntime:
     case TrackKind::CudaApi:
+    case TrackKind::CudaLibrary:
+    case TrackKind::OpenAcc:
+    case TrackKind::OpenMp:
     case TrackKind::Nvtx:
     case TrackKind::CpuOp:
     case TrackKind::Kernel:
@@ -156,7 +159,7 @@ NameSummaries summarizeByName(const Report &report)
         NameGroup identity;
         identity.pid = track.pid;
         identity.kind = track.kind;
-        if (isHostRange(track.kind))
+        if (isHostRange(track.kind) || track.kind == TrackKind::OpenMp) // OpenMP: the event kind's table
             identity.domain = track.domainName;
         const SliceTrack &s = track.slices;
         for (std::size_t i = 0; i < s.size(); ++i) {

@@ -28,7 +28,7 @@ struct NameGroup {
     GroupedValue value = GroupedValue::Duration;
     std::uint8_t nvtxEventType = 0; // NVTX groups: NvtxEventType; 0 otherwise
     std::uint8_t reserved = 0;      // written as 0: a cache's bytes depend only on the report
-    StringId domain = 0;            // NVTX groups: the track's domain name
+    StringId domain = 0;            // NVTX and OpenMP groups: the track's domain name (OpenMP: its event kind)
     StringId name = 0;              // the events' slice name
     std::uint64_t first = 0;        // its values: NameSummaries::values[first, first + count)
     std::uint64_t count = 0;

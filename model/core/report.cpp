@@ -17,6 +17,9 @@ constexpr TrackKindInfo kTrackKinds[] = {
     {TrackKind::Nvtx, "NVTX", false, false, false, true, OptionalRow},
     {TrackKind::CpuOp, "CPU ops", false, false, false, true, ExternalId},
     {TrackKind::Mpi, "MPI", false, false, false, false, Row},
+    {TrackKind::CudaLibrary, "cuDNN/cuBLAS", false, false, false, false, None},
+    {TrackKind::OpenAcc, "OpenACC", false, false, false, false, None},
+    {TrackKind::OpenMp, "OpenMP", false, false, false, false, None},
     {TrackKind::Kernel, "Kernels", true, true, false, false, Row},
     {TrackKind::Memcpy, "Memcpy", true, true, false, false, Row},
     {TrackKind::Memset, "Memset", true, true, false, false, Row},
@@ -341,7 +344,7 @@ QString trackName(const Report &report, const Track &track)
 {
     if (track.kind == TrackKind::CpuOp && track.domainName != StringTable::kEmpty)
         return report.strings.string(track.domainName);
-    if (track.kind == TrackKind::Nvtx && track.domainName != StringTable::kEmpty)
+    if ((track.kind == TrackKind::Nvtx || track.kind == TrackKind::OpenMp) && track.domainName != StringTable::kEmpty)
         return trackKindName(track.kind) + QStringLiteral(": ") + report.strings.string(track.domainName);
     return trackKindName(track.kind);
 }

@@ -54,12 +54,15 @@ struct GpuInfo {
 // What a track holds. Each kind is declared once, in kTrackKinds
 // (report.cpp): its name, where it lives and what its slices' payloads are.
 enum class TrackKind : std::uint8_t {
-    OsRuntime, // per thread
-    CudaApi,   // per thread: CUDA runtime and driver calls
-    Nvtx,      // per thread and NVTX domain
-    CpuOp,     // per thread and Kineto category: PyTorch's CPU scopes (cpu_op, user_annotation, python_function)
-    Mpi,       // per thread: MPI calls (nsys --trace=mpi)
-    Kernel,    // per process, device and stream
+    OsRuntime,   // per thread
+    CudaApi,     // per thread: CUDA runtime and driver calls
+    Nvtx,        // per thread and NVTX domain
+    CpuOp,       // per thread and Kineto category: PyTorch's CPU scopes (cpu_op, user_annotation, python_function)
+    Mpi,         // per thread: MPI calls (nsys --trace=mpi)
+    CudaLibrary, // per thread: cuDNN and cuBLAS calls (nsys --trace=cudnn,cublas)
+    OpenAcc,     // per thread: OpenACC data, launch and other events (nsys --trace=openacc)
+    OpenMp,      // per thread and OpenMP event kind (its table; the track's domain): nsys --trace=openmp
+    Kernel,      // per process, device and stream
     Memcpy,
     Memset,
     Sync, // CUDA synchronization seen on the GPU side

@@ -294,6 +294,9 @@ EventDetails describeEvent(const Session &session, const EventLocation &at)
         break;
     }
     case TrackKind::OsRuntime:
+    case TrackKind::CudaLibrary:
+    case TrackKind::OpenAcc:
+    case TrackKind::OpenMp: // its kind in the title's kind, "OpenMP: parallel"
         break;
     }
     if (const auto api = launchingApiCall(session, at))

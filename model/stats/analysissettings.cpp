@@ -20,6 +20,7 @@ unsigned settingsThatDiffer(const AnalysisSettings &a, const AnalysisSettings &b
     mark(a.stepNames != b.stepNames, S::StepNames);
     mark(a.whatIfs != b.whatIfs, S::WhatIf);
     mark(a.diagnosis != b.diagnosis, S::DiagnosisThresholds);
+    mark(a.kernelNames != b.kernelNames, S::KernelNames);
     return differ;
 }
 

@@ -7,6 +7,7 @@
 
 #include <QString>
 #include <QStringList>
+#include <cstdint>
 #include <optional>
 
 namespace rankscope {
@@ -42,7 +43,14 @@ enum class ReportSetting : unsigned {
     StepNames = 1u << 7,
     WhatIf = 1u << 8,              // whatIfs
     DiagnosisThresholds = 1u << 9, // diagnosis
+    KernelNames = 1u << 10,        // kernelNames
 };
+
+// Which of a kernel's names nsys' kernel reports print (their `:base` and
+// `:mangled` arguments): the demangled name with its templates (what the
+// timeline shows), the base name, or the mangled symbol where the export
+// has it (else the demangled name).
+enum class KernelNaming : std::uint8_t { Demangled, Base, Mangled };
 
 } // namespace stats
 
@@ -64,6 +72,7 @@ struct AnalysisSettings {
     QString stepNames;
     QStringList whatIfs;
     stats::DiagnosisThresholds diagnosis;
+    stats::KernelNaming kernelNames = stats::KernelNaming::Demangled;
     bool operator==(const AnalysisSettings &) const = default;
 };
 

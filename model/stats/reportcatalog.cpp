@@ -11,6 +11,7 @@
 #include "stats/nsys/kerngridsum.h"
 #include "stats/nsys/mpireports.h"
 #include "stats/nsys/nsysreports.h"
+#include "stats/nsys/nvtxreports.h"
 #include "stats/ranks/collectiveinputs.h"
 #include "stats/ranks/collectives.h"
 #include "stats/ranks/rankbreakdown.h"
@@ -131,12 +132,14 @@ std::vector<ReportDeclaration> declareReports()
     using N = const Session &;
     using G = const Inputs &;
     return {
-        fileReport("cuda_gpu_kern_sum", "CUDA GPU Kernel Summary", kNone, "summaries", [](R r, O) { return cudaGpuKernSum(r); }),
+        fileReport("cuda_gpu_kern_sum", "CUDA GPU Kernel Summary", unsigned(S::KernelNames), "summaries",
+                   [](R r, O o) { return cudaGpuKernSum(r, o.kernelNames); }),
         fileReport("cuda_gpu_mem_time_sum", "CUDA GPU MemOps Summary (by Time)", kNone, "memcpy", [](R r, O) { return cudaGpuMemTimeSum(r); }),
         fileReport("cuda_gpu_mem_size_sum", "CUDA GPU MemOps Summary (by Size)", kNone, "memcpy", [](R r, O) { return cudaGpuMemSizeSum(r); }),
         fileReport("cuda_api_sum", "CUDA API Summary", kNone, "summaries", [](R r, O) { return cudaApiSum(r); }),
         fileReport("nvtx_sum", "NVTX Range Summary", kNone, "summaries", [](R r, O) { return nvtxSum(r); }),
         fileReport("osrt_sum", "OS Runtime Summary", kNone, "summaries", [](R r, O) { return osrtSum(r); }),
+        fileReport("cuda_lib_sum", "cuDNN and cuBLAS Summary", kNone, "summaries", [](R r, O) { return cudaLibrarySum(r); }),
         fileReport("gpu_gaps", "GPU Gaps", unsigned(S::GapThreshold), "gaps", [](R r, O o) { return gpuGaps(r, o.gapThresholdMs); }),
         fileReport("gpu_time_util", "GPU Time Utilization", unsigned(S::UtilThreshold), "",
                    [](R r, O o) { return gpuTimeUtil(r, o.utilThresholdPercent, o.utilChunks); }),
@@ -152,13 +155,26 @@ std::vector<ReportDeclaration> declareReports()
         fileReport("cpu_sampling_top_down", "CPU Sampling: Top-Down", kNone, "cpu", [](R r, O) { return samplingTopDownTable(samplingProfile(r)); }),
         onRequest(fileReport("nvtx_pushpop_sum", "NVTX Push/Pop Range Summary", kNone, "", [](R r, O) { return nvtxPushPopSum(r); })),
         onRequest(fileReport("nvtx_startend_sum", "NVTX Start/End Range Summary", kNone, "", [](R r, O) { return nvtxStartEndSum(r); })),
-        onRequest(
-            fileReport("cuda_gpu_kern_gb_sum", "CUDA GPU Kernel/Grid/Block Summary", kNone, "", [](R r, O) { return cudaGpuKernGridBlockSum(r); })),
+        onRequest(fileReport("cuda_gpu_kern_gb_sum", "CUDA GPU Kernel/Grid/Block Summary", unsigned(S::KernelNames), "",
+                             [](R r, O o) { return cudaGpuKernGridBlockSum(r, o.kernelNames); })),
         onRequest(fileReport("cuda_api_trace", "CUDA API Trace", kNone, "", [](R r, O) { return cudaApiTrace(r); })),
-        onRequest(fileReport("cuda_kern_exec_sum", "CUDA Kernel Launch & Exec Time Summary", kNone, "", [](R r, O) { return cudaKernExecSum(r); })),
-        onRequest(fileReport("cuda_kern_exec_trace", "CUDA Kernel Launch & Exec Time Trace", kNone, "", [](R r, O) { return cudaKernExecTrace(r); })),
-        onRequest(fileReport("cuda_gpu_sum", "CUDA GPU Summary (Kernels/MemOps)", kNone, "", [](R r, O) { return cudaGpuSum(r); })),
-        onRequest(fileReport("cuda_gpu_trace", "CUDA GPU Trace", kNone, "", [](R r, O) { return cudaGpuTrace(r); })),
+        onRequest(fileReport("cuda_kern_exec_sum", "CUDA Kernel Launch & Exec Time Summary", unsigned(S::KernelNames), "",
+                             [](R r, O o) { return cudaKernExecSum(r, o.kernelNames); })),
+        onRequest(fileReport("cuda_kern_exec_trace", "CUDA Kernel Launch & Exec Time Trace", unsigned(S::KernelNames), "",
+                             [](R r, O o) { return cudaKernExecTrace(r, o.kernelNames); })),
+        onRequest(fileReport("cuda_gpu_sum", "CUDA GPU Summary (Kernels/MemOps)", unsigned(S::KernelNames), "",
+                             [](R r, O o) { return cudaGpuSum(r, o.kernelNames); })),
+        onRequest(
+            fileReport("cuda_gpu_trace", "CUDA GPU Trace", unsigned(S::KernelNames), "", [](R r, O o) { return cudaGpuTrace(r, o.kernelNames); })),
+        onRequest(fileReport("openacc_sum", "OpenACC Summary", kNone, "", [](R r, O) { return openAccSum(r); })),
+        onRequest(fileReport("openmp_sum", "OpenMP Summary", kNone, "", [](R r, O) { return openMpSum(r); })),
+        onRequest(fileReport("cuda_api_gpu_sum", "CUDA Summary (API/Kernels/MemOps)", unsigned(S::KernelNames), "",
+                             [](R r, O o) { return cudaApiGpuSum(r, o.kernelNames); })),
+        onRequest(fileReport("nvtx_pushpop_trace", "NVTX Push/Pop Range Trace", kNone, "", [](R r, O) { return nvtxPushPopTrace(r); })),
+        onRequest(fileReport("nvtx_gpu_proj_trace", "NVTX GPU Projection Trace", kNone, "", [](R r, O) { return nvtxGpuProjTrace(r); })),
+        onRequest(fileReport("nvtx_gpu_proj_sum", "NVTX GPU Projection Summary", kNone, "", [](R r, O) { return nvtxGpuProjSum(r); })),
+        onRequest(fileReport("nvtx_kern_sum", "NVTX Range Kernel Summary", unsigned(S::KernelNames), "",
+                             [](R r, O o) { return nvtxKernSum(r, o.kernelNames); })),
         onRequest(fileReport("mpi_event_sum", "MPI Event Summary", kNone, "", [](R r, O) { return mpiEventSum(r); })),
         onRequest(fileReport("mpi_event_trace", "MPI Event Trace", kNone, "", [](R r, O) { return mpiEventTrace(r); })),
 
@@ -207,9 +223,39 @@ const std::vector<ReportDeclaration> &reportDeclarations()
 
 const ReportDeclaration *findReport(const QString &name)
 {
+    const QString base = name.section(QLatin1Char(':'), 0, 0);
     const auto &all = reportDeclarations();
-    const auto it = std::find_if(all.begin(), all.end(), [&](const ReportDeclaration &d) { return d.name == name; });
+    const auto it = std::find_if(all.begin(), all.end(), [&](const ReportDeclaration &d) { return d.name == base; });
     return it == all.end() ? nullptr : &*it;
+}
+
+QString reportArgumentError(const QString &request)
+{
+    const ReportDeclaration *d = findReport(request);
+    if (!d)
+        return QStringLiteral("unknown report '%1'").arg(request.section(QLatin1Char(':'), 0, 0));
+    const QStringList arguments = request.split(QLatin1Char(':')).mid(1);
+    const bool namesKernels = d->reads(S::KernelNames);
+    for (const QString &argument : arguments) {
+        if (namesKernels && (argument == QLatin1String("base") || argument == QLatin1String("mangled")))
+            continue;
+        return namesKernels ? QStringLiteral("report '%1' takes 'base' or 'mangled', not '%2'").arg(d->name, argument)
+                            : QStringLiteral("report '%1' takes no arguments ('%2')").arg(d->name, argument);
+    }
+    if (arguments.contains(QLatin1String("base")) && arguments.contains(QLatin1String("mangled")))
+        return QStringLiteral("report '%1' takes 'base' or 'mangled', not both").arg(d->name);
+    return {};
+}
+
+AnalysisSettings withReportArguments(const QString &request, AnalysisSettings options)
+{
+    for (const QString &argument : request.split(QLatin1Char(':')).mid(1)) {
+        if (argument == QLatin1String("base"))
+            options.kernelNames = KernelNaming::Base;
+        else if (argument == QLatin1String("mangled"))
+            options.kernelNames = KernelNaming::Mangled;
+    }
+    return options;
 }
 
 ResultTable declaredTable(const QString &name)
@@ -260,7 +306,7 @@ QStringList defaultReportNames()
 
 bool isKnownReport(const QString &name)
 {
-    return findReport(name) != nullptr;
+    return findReport(name) != nullptr && reportArgumentError(name).isEmpty();
 }
 
 bool isSessionReport(const QString &name)
@@ -284,7 +330,7 @@ std::optional<ResultTable> runReport(const QString &name, const Report &report, 
     const ReportDeclaration *d = findReport(name);
     if (!d || !d->perFile)
         return std::nullopt;
-    return d->perFile(report, options);
+    return d->perFile(report, withReportArguments(name, options));
 }
 
 std::optional<ResultTable> runSessionReport(const QString &name, const Session &session, const AnalysisSettings &options,

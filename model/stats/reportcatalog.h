@@ -80,16 +80,24 @@ struct ReportDeclaration {
 
 // Per-file reports first, then the session-wide ones, in output order.
 const std::vector<ReportDeclaration> &reportDeclarations();
+// A report by its name, or by a request naming it with arguments as nsys
+// takes them ("nvtx_kern_sum:base"; see reportArgumentError).
 const ReportDeclaration *findReport(const QString &name);
+// Why a request's arguments do not fit its report (empty: they do). The
+// kernel reports (those reading ReportSetting::KernelNames) take `base` or
+// `mangled`; no report takes anything else.
+QString reportArgumentError(const QString &request);
+// `options` with what a request's arguments set.
+AnalysisSettings withReportArguments(const QString &request, AnalysisSettings options);
 // An empty table carrying a declared report's name and title.
 ResultTable declaredTable(const QString &name);
 // The declared reports that read `setting`, e.g. for an option's help.
 QStringList reportsReading(ReportSetting setting);
 
 QStringList reportNames();
-QStringList defaultReportNames(); // what `stats` runs when no report is named
-QStringList fileReportNames();    // one table per loaded file
-bool isKnownReport(const QString &name);
+QStringList defaultReportNames();        // what `stats` runs when no report is named
+QStringList fileReportNames();           // one table per loaded file
+bool isKnownReport(const QString &name); // a known report, with arguments it takes
 // Whether a report covers the whole session (one table for all ranks).
 bool isSessionReport(const QString &name);
 
@@ -98,8 +106,8 @@ KernelClassifier breakdownClassesFor(const AnalysisSettings &options);
 // The kernel classes the collective reports use for these options.
 KernelClassifier collectiveClassesFor(const AnalysisSettings &options);
 
-// The named report of one loaded file, or of the whole session; nullopt
-// for an unknown name or one of the other kind.
+// The named report (arguments applied) of one loaded file, or of the
+// whole session; nullopt for an unknown name or one of the other kind.
 std::optional<ResultTable> runReport(const QString &name, const Report &report, const AnalysisSettings &options = {});
 std::optional<ResultTable> runSessionReport(const QString &name, const Session &session, const AnalysisSettings &options,
                                             const SessionReportInputs &inputs);

@@ -531,9 +531,12 @@ private slots:
         MainWindow w;
         w.open({slowFixture()}, true);
         const QStringList written = w.exportStatistics(dir.path());
-        QCOMPARE(
-            written.size(),
-            29); // 12 nsys reports and rules, cuda_api_trace, cuda_gpu_kern_gb_sum, cuda_gpu_sum, cuda_gpu_trace, cuda_kern_exec_sum, cuda_kern_exec_trace and nvtx_pushpop_sum (run when named, written as they have rows; no start/end ranges here) and 2 CPU sampling tables for the file; rank_summary, rank_comparison, collectives, rank_wait, rank_time_map, cpu_sampling_ranks, critical_path, critical_path_summary for the session
+        QCOMPARE(written.size(),
+                 35); // 12 nsys reports and rules and cuda_lib_sum; cuda_api_trace, cuda_api_gpu_sum, cuda_gpu_kern_gb_sum, cuda_gpu_sum,
+                      // cuda_gpu_trace, cuda_kern_exec_sum, cuda_kern_exec_trace, nvtx_pushpop_sum, nvtx_pushpop_trace, nvtx_gpu_proj_trace,
+                      // nvtx_gpu_proj_sum and nvtx_kern_sum (run when named, written as they have rows; no start/end ranges or MPI here)
+                      // and 2 CPU sampling tables for the file; rank_summary, rank_comparison, collectives, rank_wait, rank_time_map,
+                      // cpu_sampling_ranks, critical_path, critical_path_summary for the session
         for (const QString &report : {QStringLiteral("cuda_gpu_kern_sum"), QStringLiteral("cuda_gpu_mem_size_sum"), QStringLiteral("gpu_gaps"),
                                       QStringLiteral("cuda_api_sync"), QStringLiteral("cuda_memcpy_async")}) {
             QString expected = readText(referenceCsv(QStringLiteral("slow_1gpu"), report));

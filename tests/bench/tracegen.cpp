@@ -31,7 +31,9 @@
 //
 //   rankscope-tracegen --format nsys|kineto [--profile synthetic|pytorch|ddp|launchbound|synchost|pipeline|mpi] [--shuffle]
 //                      [--gpu-metrics-hz HZ] [--cpu-samples-hz HZ] [--straggler R:US[:EVERY]] [--clock-offsets-us A,B,..]
-//                      [--skip R:STEP] [--only-ranks FIRST:LAST] --ranks R --events N [--seed S] OUTDIR
+//                      [--skip R:STEP] [--only-ranks FIRST:LAST] [--domains cudnn,cublas,openacc,openmp] --ranks R --events N [--seed S] OUTDIR
+#include "nsysdomains.h"
+
 #include <QCommandLineParser>
 #include <QCoreApplication>
 #include <QDir>
@@ -924,8 +926,8 @@ void writeMpi(sqlite3 *db, const std::vector<Event> &events, int rank, GlobalTid
     exec(db, ("INSERT INTO MPI_RANKS VALUES(" + std::to_string(thread) + "," + std::to_string(rank) + ");").c_str());
 }
 
-bool writeNsys(const QString &path, const std::vector<Event> &events, int rank, const Names &names, int gpuMetricsHz, std::int64_t startOffsetNs,
-               int cpuSamplesHz)
+bool writeNsys(const QString &path, const std::vector<Event> &events, int rank, const Names &names, const tracegen::Domains &domains,
+               int gpuMetricsHz, std::int64_t startOffsetNs, int cpuSamplesHz)
 {
     QFile::remove(path);
     sqlite3 *db = nullptr;
@@ -1084,6 +1086,15 @@ bool writeNsys(const QString &path, const std::vector<Event> &events, int rank, 
     }
     for (sqlite3_stmt *s : {kernel, memcpy, memset, api, nvtx, osrt, memory})
         sqlite3_finalize(s);
+    if (domains.cudnnCublas || domains.openAcc || domains.openMp) {
+        std::vector<tracegen::ApiCall> calls;
+        for (const Event &e : events)
+            if (e.kind == Event::Api)
+                calls.push_back({e.start, e.end, globalTidOf(e), e.correlation});
+        if ((domains.cudnnCublas && !tracegen::writeLibraryCalls(db, calls, id)) || (domains.openAcc && !tracegen::writeOpenAcc(db, calls, id))
+            || (domains.openMp && !tracegen::writeOpenMp(db, calls, id)))
+            return false;
+    }
     writeGpuMetrics(db, events, gpuMetricsHz);
     writeMpi(db, events, rank, globalTidOf, id);
     {
@@ -1222,7 +1233,12 @@ int main(int argc, char **argv)
     const QCommandLineOption only(QStringLiteral("only-ranks"),
                                   QStringLiteral("ddp: FIRST:LAST: write only these ranks of the set (a large set in parts)"),
                                   QStringLiteral("FIRST:LAST"));
-    parser.addOptions({format, profile, shuffle, gpuMetricsHz, cpuSamplesHz, ranks, events, seed, straggler, clockOffsets, skip, only});
+    const QCommandLineOption domainsOption(
+        QStringLiteral("domains"),
+        QStringLiteral("nsys only: more of what nsys records, comma separated: cudnn, cublas, openacc, openmp (see nsysdomains.h)"),
+        QStringLiteral("LIST"));
+    parser.addOptions(
+        {format, profile, shuffle, gpuMetricsHz, cpuSamplesHz, ranks, events, seed, straggler, clockOffsets, skip, only, domainsOption});
     parser.addPositionalArgument(QStringLiteral("outdir"), QStringLiteral("Where to write the files"));
     parser.process(app);
     if (parser.positionalArguments().size() != 1) {
@@ -1242,6 +1258,11 @@ int main(int argc, char **argv)
     const bool mpi = parser.value(profile) == QLatin1String("mpi");
     if (!pytorch && !ddp && !launchBound && !syncHost && !pipeline && !mpi && parser.value(profile) != QLatin1String("synthetic")) {
         QTextStream(stderr) << "rankscope-tracegen: --profile is synthetic, pytorch, ddp, launchbound, synchost, pipeline or mpi\n";
+        return 1;
+    }
+    tracegen::Domains domains;
+    if (!domains.parse(parser.value(domainsOption).toStdString()) || (kineto && parser.isSet(domainsOption))) {
+        QTextStream(stderr) << "rankscope-tracegen: --domains takes cudnn, cublas, openacc and openmp, for nsys exports\n";
         return 1;
     }
     if (mpi && (kineto || rankCount < 2)) {
@@ -1311,7 +1332,7 @@ int main(int argc, char **argv)
         const QString path =
             out.filePath(kineto ? QStringLiteral("%1_rank%2.pt.trace.json").arg(stem).arg(r) : QStringLiteral("%1_rank%2.sqlite").arg(stem).arg(r));
         if (!(kineto ? writeKineto(path, evs, r, rankCount, names, startOffset)
-                     : writeNsys(path, evs, r, names, metricsHz, startOffset, parser.value(cpuSamplesHz).toInt()))) {
+                     : writeNsys(path, evs, r, names, domains, metricsHz, startOffset, parser.value(cpuSamplesHz).toInt()))) {
             QTextStream(stderr) << "rankscope-tracegen: cannot write " << path << "\n";
             return 2;
         }

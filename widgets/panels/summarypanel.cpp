@@ -12,7 +12,8 @@ namespace rankscope {
 SummaryPanel::SummaryPanel(QWidget *parent)
     : StatsPanel(parent), m_tabs(new QTabWidget(this)), m_kernels(new TableBox(tr("CUDA GPU Kernel Summary"), this)),
       m_api(new TableBox(tr("CUDA API Summary"), this)), m_nvtx(new TableBox(tr("NVTX Range Summary"), this)),
-      m_osrt(new TableBox(tr("OS Runtime Summary"), this)), m_boxes{m_kernels, m_api, m_nvtx, m_osrt}
+      m_osrt(new TableBox(tr("OS Runtime Summary"), this)),
+      m_libraries(new TableBox(tr("cuDNN and cuBLAS Summary"), this)), m_boxes{m_kernels, m_api, m_nvtx, m_osrt, m_libraries}
 {
     auto *layout = new QVBoxLayout(this);
     layout->addWidget(m_tabs);
@@ -20,6 +21,7 @@ SummaryPanel::SummaryPanel(QWidget *parent)
     m_tabs->addTab(m_api, tr("CUDA API"));
     m_tabs->addTab(m_nvtx, tr("NVTX"));
     m_tabs->addTab(m_osrt, tr("OS runtime"));
+    m_tabs->addTab(m_libraries, tr("cuDNN/cuBLAS"));
     for (TableBox *box : m_boxes)
         exportTable(box);
     connect(m_tabs, &QTabWidget::currentChanged, this, [this](int index) {
@@ -46,7 +48,7 @@ void SummaryPanel::refresh()
     if (computesOnlyWhenShown())
         computeSummaries({m_tabs->currentIndex()});
     else
-        computeSummaries({0, 1, 2, 3});
+        computeSummaries({0, 1, 2, 3, 4});
 }
 
 void SummaryPanel::computeRemainingParts()
@@ -70,7 +72,8 @@ void SummaryPanel::computeSummaries(std::vector<int> indices)
     run<Tables>(
         [s, sc, indices] {
             using Summary = ResultTable (*)(const stats::Slices &);
-            static constexpr Summary kSummaries[] = {stats::cudaGpuKernSum, stats::cudaApiSum, stats::nvtxSum, stats::osrtSum};
+            static constexpr Summary kSummaries[] = {[](const stats::Slices &sl) { return stats::cudaGpuKernSum(sl); }, stats::cudaApiSum,
+                                                     stats::nvtxSum, stats::osrtSum, stats::cudaLibrarySum};
             const auto slices = stats::slicesOf(*s, sc);
             Tables tables;
             for (int i : indices)

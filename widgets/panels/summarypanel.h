@@ -20,6 +20,7 @@ public:
     TableBox *api() const { return m_api; }
     TableBox *nvtx() const { return m_nvtx; }
     TableBox *osrt() const { return m_osrt; }
+    TableBox *libraries() const { return m_libraries; }
 
 protected:
     void refresh() override;
@@ -30,12 +31,12 @@ private:
     void computeSummaries(std::vector<int> indices);
 
     QTabWidget *m_tabs;
-    TableBox *m_kernels, *m_api, *m_nvtx, *m_osrt;
-    std::array<TableBox *, 4> m_boxes;
+    TableBox *m_kernels, *m_api, *m_nvtx, *m_osrt, *m_libraries;
+    std::array<TableBox *, 5> m_boxes;
     // Per summary: whether its table is for the current scope. When the
     // panel computes only what is shown, a summary waits for its tab: on
     // an emit_nvtx trace the NVTX summary alone has 400k rows.
-    std::array<bool, 4> m_upToDate{};
+    std::array<bool, 5> m_upToDate{};
 };
 
 } // namespace rankscope

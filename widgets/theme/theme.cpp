@@ -91,6 +91,12 @@ QColor Theme::kindColor(TrackKind kind)
         return QColor(0x9c, 0x8c, 0x7c);
     case TrackKind::CudaApi:
         return QColor(0xd9, 0xa4, 0x41);
+    case TrackKind::CudaLibrary:
+        return QColor(0x5f, 0xa8, 0x6b);
+    case TrackKind::OpenAcc:
+        return QColor(0x4f, 0x9d, 0xa6);
+    case TrackKind::OpenMp:
+        return QColor(0xa8, 0x7f, 0x5f);
     case TrackKind::Nvtx:
     case TrackKind::CpuOp:
         return QColor(0x6a, 0x8f, 0xc7);
@@ -146,6 +152,12 @@ QColor Theme::eventColor(const Report &report, const Track &track, std::uint32_t
         return hashed(report.strings.view(track.slices.name(event)), 150, 225, 30, 25);
     case TrackKind::OsRuntime:
         return hashed(report.strings.view(track.slices.name(event)), 40, 190, 20, 30);
+    case TrackKind::CudaLibrary: // greens: cuDNN and cuBLAS beside the CUDA API's ambers
+        return hashed(report.strings.view(track.slices.name(event)), 110, 200, 115, 40);
+    case TrackKind::OpenAcc: // teals
+        return hashed(report.strings.view(track.slices.name(event)), 110, 200, 170, 30);
+    case TrackKind::OpenMp: // browns
+        return hashed(report.strings.view(track.slices.name(event)), 90, 200, 20, 25);
     default:
         return kindColor(track.kind);
     }

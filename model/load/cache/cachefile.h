@@ -67,8 +67,10 @@ std::uint32_t cacheModeFor(const CacheKey &key);
 // their payload the External id), the side tables in forEachSideTable's
 // order. 16: MPI calls (TrackKind::Mpi, Report::mpiCalls). 17: an older
 // export's MPI calls read from its NVTX ranges of the MPI domain. 18: a
-// thread's priority. A cache of another version is rebuilt.
-constexpr std::uint32_t kIndexCacheFormatVersion = 18;
+// thread's priority. 19: cuDNN, cuBLAS, OpenACC and OpenMP calls
+// (TrackKind::CudaLibrary, OpenAcc, OpenMp; the kinds after them
+// renumbered). A cache of another version is rebuilt.
+constexpr std::uint32_t kIndexCacheFormatVersion = 19;
 
 // How much of a cache an open reads.
 enum class CacheOpenDepth : std::uint8_t {

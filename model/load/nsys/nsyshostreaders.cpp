@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cctype>
 #include <map>
+#include <string>
+#include <tuple>
 
 namespace rankscope::nsys {
 
@@ -57,6 +59,80 @@ void readOsRuntime(NsysLoadContext &ctx)
         const std::uint32_t callchain = row.isNull(5) || row.int64(5) < 0 ? 0 : std::uint32_t(std::min<std::int64_t>(row.int64(5), 0xFFFFFFFEll) + 1);
         ctx.hostTrack(TrackKind::OsRuntime, row.int64(2)).slices.append(start, end, ctx.mapString(row.int64(3)), callchain);
     });
+}
+
+void readCudaLibraries(NsysLoadContext &ctx)
+{
+    // Both tables hold one row per library call on its thread; the calls'
+    // names (cudnnConvolutionForward, cublasGemmEx, ...) say which library.
+    for (const char *table : {"CUDNN_EVENTS", "CUBLAS_EVENTS"}) {
+        if (!ctx.isReadableEventTable(table))
+            continue;
+        const std::string sql = ctx.db.selectColumns(table, {"start", "end", "globalTid", "nameId"});
+        ctx.forEachRow(table, sql, [&](const SqliteStatement &row) {
+            const std::optional<TimeRange> span = ctx.checkedSpan(table, row, 0, 1);
+            if (!span)
+                return;
+            ctx.hostTrack(TrackKind::CudaLibrary, row.int64(2)).slices.append(span->start, span->end, ctx.mapString(row.int64(3)), 0);
+        });
+    }
+}
+
+void readOpenAcc(NsysLoadContext &ctx)
+{
+    // nsys names an OpenACC event by its kind and, where the runtime said,
+    // its source: "acc_enqueue_launch@saxpy.c:42" (openacc_sum groups by
+    // that text).
+    for (const char *table : {"CUPTI_ACTIVITY_KIND_OPENACC_DATA", "CUPTI_ACTIVITY_KIND_OPENACC_LAUNCH", "CUPTI_ACTIVITY_KIND_OPENACC_OTHER"}) {
+        if (!ctx.isReadableEventTable(table))
+            continue;
+        std::map<std::tuple<std::int64_t, std::int64_t, std::int64_t>, StringId> names; // (nameId, srcFile, lineNo)
+        const std::string sql = ctx.db.selectColumns(table, {"start", "end", "globalTid", "nameId", "srcFile", "lineNo"});
+        ctx.forEachRow(table, sql, [&](const SqliteStatement &row) {
+            const std::optional<TimeRange> span = ctx.checkedSpan(table, row, 0, 1);
+            if (!span)
+                return;
+            const std::int64_t file = row.isNull(4) ? -1 : row.int64(4);
+            auto name = names.find({row.int64(3), file, row.int64(5)});
+            if (name == names.end()) {
+                std::string text(ctx.report.strings.view(ctx.mapString(row.int64(3))));
+                if (file >= 0)
+                    text += '@' + std::string(ctx.report.strings.view(ctx.mapString(file))) + ':' + std::to_string(row.int64(5));
+                name = names.emplace(std::tuple(row.int64(3), file, row.int64(5)), ctx.intern(text)).first;
+            }
+            ctx.hostTrack(TrackKind::OpenAcc, row.int64(2)).slices.append(span->start, span->end, name->second, 0);
+        });
+    }
+}
+
+void readOpenMp(NsysLoadContext &ctx)
+{
+    // One table per OpenMP event kind (OPENMP_EVENT_KIND_PARALLEL, ..._TASK,
+    // ...): a track per thread and table, the table its domain, as
+    // openmp_sum groups per table.
+    static constexpr std::string_view kPrefix = "OPENMP_EVENT_KIND_";
+    std::vector<std::string> tables;
+    for (const std::string &table : ctx.db.tables())
+        if (table.starts_with(kPrefix))
+            tables.push_back(table);
+    for (std::uint32_t kind = 0; kind < tables.size(); ++kind) {
+        const char *table = tables[kind].c_str();
+        if (!ctx.isReadableEventTable(table))
+            continue;
+        std::string kindName = tables[kind].substr(kPrefix.size()); // "SYNC_REGION_WAIT" -> "sync region wait"
+        for (char &c : kindName)
+            c = c == '_' ? ' ' : char(std::tolower(static_cast<unsigned char>(c)));
+        const StringId domain = ctx.intern(kindName);
+        const std::string sql = ctx.db.selectColumns(table, {"start", "end", "globalTid", "nameId"});
+        ctx.forEachRow(table, sql, [&](const SqliteStatement &row) {
+            const std::optional<TimeRange> span = ctx.checkedSpan(table, row, 0, 1);
+            if (!span)
+                return;
+            Track &track = ctx.hostTrack(TrackKind::OpenMp, row.int64(2), kind + 1);
+            track.domainName = domain;
+            track.slices.append(span->start, span->end, ctx.mapString(row.int64(3)), 0);
+        });
+    }
 }
 
 namespace {

@@ -284,20 +284,36 @@ LoadResult NsysSqliteLoader::load(const QString &path, const LoadControl &contro
     // Progress by the rows read of the tables that hold the events (a 94 MB
     // export spends nearly all of its load here).
     std::uint64_t eventRows = 0;
-    for (const char *table :
-         {"CUPTI_ACTIVITY_KIND_RUNTIME", "OSRT_API", "NVTX_EVENTS", "CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_MEMCPY",
-          "CUPTI_ACTIVITY_KIND_MEMSET", "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION", "CUDA_GPU_MEMORY_USAGE_EVENTS", "GPU_METRICS", "COMPOSITE_EVENTS",
-          "SAMPLING_CALLCHAINS", "MPI_P2P_EVENTS", "MPI_COLLECTIVES_EVENTS", "MPI_START_WAIT_EVENTS", "MPI_OTHER_EVENTS"})
+    for (const char *table : {"CUPTI_ACTIVITY_KIND_RUNTIME",
+                              "OSRT_API",
+                              "NVTX_EVENTS",
+                              "CUPTI_ACTIVITY_KIND_KERNEL",
+                              "CUPTI_ACTIVITY_KIND_MEMCPY",
+                              "CUPTI_ACTIVITY_KIND_MEMSET",
+                              "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION",
+                              "CUDA_GPU_MEMORY_USAGE_EVENTS",
+                              "GPU_METRICS",
+                              "COMPOSITE_EVENTS",
+                              "SAMPLING_CALLCHAINS",
+                              "MPI_P2P_EVENTS",
+                              "MPI_COLLECTIVES_EVENTS",
+                              "MPI_START_WAIT_EVENTS",
+                              "MPI_OTHER_EVENTS",
+                              "CUDNN_EVENTS",
+                              "CUBLAS_EVENTS",
+                              "CUPTI_ACTIVITY_KIND_OPENACC_DATA",
+                              "CUPTI_ACTIVITY_KIND_OPENACC_LAUNCH",
+                              "CUPTI_ACTIVITY_KIND_OPENACC_OTHER"})
         if (db.hasTable(table))
             eventRows += ctx.rowsAtMost(table);
     TableProgress tableProgress(control, eventRows, 0.2, 0.8);
     ctx.tableProgress = &tableProgress;
     hostCtx.tableProgress = &tableProgress;
     // CPU samples and callchains too: they only look names up.
-    const std::initializer_list<Step> hostSteps{nsys::readCudaApi, nsys::readOsRuntime, nsys::readCpuSampling};
+    const std::initializer_list<Step> hostSteps{nsys::readCudaApi, nsys::readOsRuntime, nsys::readCudaLibraries, nsys::readCpuSampling};
     const std::initializer_list<Step> mainSteps{nsys::readNvtx,  nsys::readKernels,     nsys::readMemcpys,    nsys::readMemsets,
                                                 nsys::readSyncs, nsys::readMemoryUsage, nsys::readGpuMetrics, nsys::readDiagnosticEvents,
-                                                nsys::readMpi};
+                                                nsys::readMpi,   nsys::readOpenAcc,     nsys::readOpenMp};
     if (parallel) // on the load pool, or one after the other here when it is busy
         parallelFor(2, [&](std::size_t i) { i == 0 ? run(hostCtx, hostSteps) : run(ctx, mainSteps); });
     else

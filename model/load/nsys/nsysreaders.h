@@ -9,6 +9,14 @@ namespace rankscope::nsys {
 // Host side (nsyshostreaders.cpp)
 void readCudaApi(NsysLoadContext &ctx);
 void readOsRuntime(NsysLoadContext &ctx);
+// cuDNN and cuBLAS calls (CUDNN_EVENTS, CUBLAS_EVENTS; --trace=cudnn,cublas).
+void readCudaLibraries(NsysLoadContext &ctx);
+// OpenACC events (CUPTI_ACTIVITY_KIND_OPENACC_DATA, _LAUNCH, _OTHER) and
+// OpenMP events (OPENMP_EVENT_KIND_*): --trace=openacc,openmp. They
+// intern names, so they run beside the main report's readers, not the
+// host calls'.
+void readOpenAcc(NsysLoadContext &ctx);
+void readOpenMp(NsysLoadContext &ctx);
 void readNvtx(NsysLoadContext &ctx);
 
 // CPU sampling and backtraces (nsyssamplingreaders.cpp): samples and the

@@ -76,6 +76,8 @@ public:
 
     // A table that is read: not a view, and without generated columns.
     bool hasTable(std::string_view name) const;
+    // Every such table, by name (a family of tables, as OpenMP's per kind).
+    const std::set<std::string, std::less<>> &tables() const { return m_tables; }
     // Tables that are not read, with why: one with a generated column,
     // whose every read runs an expression of the file's own.
     const std::vector<std::pair<std::string, QString>> &refusedTables() const { return m_refusedTables; }

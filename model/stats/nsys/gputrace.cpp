@@ -1,4 +1,5 @@
 #include "stats/nsys/gputrace.h"
+#include "stats/nsys/kernelnames.h"
 #include "stats/reportcatalog.h"
 
 #include "stats/nsys/traceorder.h"
@@ -43,7 +44,7 @@ Cell throughput(std::uint64_t bytes, TimeNs duration)
 
 } // namespace
 
-ResultTable cudaGpuTrace(const Report &report)
+ResultTable cudaGpuTrace(const Report &report, KernelNaming naming)
 {
     ResultTable t = declaredTable(QStringLiteral("cuda_gpu_trace"));
     t.headers = QStringList{QStringLiteral("Start (ns)"),   QStringLiteral("Duration (ns)"),
@@ -102,7 +103,8 @@ ResultTable cudaGpuTrace(const Report &report)
         row[16] = Cell::ofText(deviceName(track.deviceId));
         row[17] = Cell::ofInteger(track.contextId);
         row[19] = Cell::ofInteger(track.streamId);
-        row[20] = Cell::ofText(report.strings.string(track.slices.name(op.at.event)));
+        row[20] = Cell::ofText(
+            report.strings.string(track.kind == TrackKind::Kernel ? kernelName(report, track, op.at.event, naming) : track.slices.name(op.at.event)));
         t.addRow(std::move(row));
     }
     return t;

@@ -2,6 +2,7 @@
 // nsys' cuda_gpu_trace over the kernels, copies and memsets a report keeps:
 // the same rows, columns, order and rounding as `nsys stats` prints them.
 #include "core/report.h"
+#include "stats/analysissettings.h"
 #include "stats/resulttable.h"
 
 namespace rankscope::stats {
@@ -12,6 +13,6 @@ namespace rankscope::stats {
 // memsets, MB = 10^6 bytes), memory kinds, device, context, stream and
 // name. Throughput is nsys': bytes x (10^9 / duration), the division an
 // integer one.
-ResultTable cudaGpuTrace(const Report &report);
+ResultTable cudaGpuTrace(const Report &report, KernelNaming naming = KernelNaming::Demangled);
 
 } // namespace rankscope::stats

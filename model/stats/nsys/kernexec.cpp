@@ -1,4 +1,5 @@
 #include "stats/nsys/kernexec.h"
+#include "stats/nsys/kernelnames.h"
 #include "stats/reportcatalog.h"
 
 #include "stats/nsys/kerngridsum.h"
@@ -53,7 +54,7 @@ std::vector<Launch> launchesOf(const Report &report)
 
 } // namespace
 
-ResultTable cudaKernExecTrace(const Report &report)
+ResultTable cudaKernExecTrace(const Report &report, KernelNaming naming)
 {
     ResultTable t = declaredTable(QStringLiteral("cuda_kern_exec_trace"));
     t.headers = QStringList{QStringLiteral("API Start (ns)"),
@@ -84,12 +85,12 @@ ResultTable cudaKernExecTrace(const Report &report)
                   Cell::ofInteger(apiTrack.pid), Cell::ofInteger(apiTrack.tid), Cell::ofInteger(kernelTrack.deviceId),
                   Cell::ofText(apiNameWithoutVersion(report.strings.string(apiTrack.slices.name(l.api.event)))),
                   Cell::ofText(launchDimensions(c.gridX, c.gridY, c.gridZ)), Cell::ofText(launchDimensions(c.blockX, c.blockY, c.blockZ)),
-                  Cell::ofText(report.strings.string(kernelTrack.slices.name(l.kernel.event)))});
+                  Cell::ofText(report.strings.string(kernelName(report, kernelTrack, l.kernel.event, naming)))});
     }
     return t;
 }
 
-ResultTable cudaKernExecSum(const Report &report)
+ResultTable cudaKernExecSum(const Report &report, KernelNaming naming)
 {
     ResultTable t = declaredTable(QStringLiteral("cuda_kern_exec_sum"));
     t.headers = QStringList{QStringLiteral("PID"), QStringLiteral("TID"), QStringLiteral("DevId"), QStringLiteral("Count"), QStringLiteral("QCount")};
@@ -110,7 +111,7 @@ ResultTable cudaKernExecSum(const Report &report)
         auto name = callNames.find(call);
         if (name == callNames.end())
             name = callNames.emplace(call, apiNameWithoutVersion(report.strings.string(call))).first;
-        Group &g = groups[{apiTrack.pid, apiTrack.tid, kernelTrack.deviceId, name->second, kernelTrack.slices.name(l.kernel.event)}];
+        Group &g = groups[{apiTrack.pid, apiTrack.tid, kernelTrack.deviceId, name->second, kernelName(report, kernelTrack, l.kernel.event, naming)}];
         g.total.push_back(l.total());
         g.api.push_back(l.apiEnd - l.apiStart);
         if (l.queued())

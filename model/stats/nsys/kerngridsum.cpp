@@ -1,4 +1,5 @@
 #include "stats/nsys/kerngridsum.h"
+#include "stats/nsys/kernelnames.h"
 #include "stats/reportcatalog.h"
 
 #include "stats/summary.h"
@@ -23,7 +24,7 @@ QString launchDimensions(std::uint32_t x, std::uint32_t y, std::uint32_t z)
     return QStringLiteral("%1 %2 %3").arg(x, 4).arg(y, 4).arg(z, 4);
 }
 
-ResultTable cudaGpuKernGridBlockSum(const Report &report)
+ResultTable cudaGpuKernGridBlockSum(const Report &report, KernelNaming naming)
 {
     ResultTable t = declaredTable(QStringLiteral("cuda_gpu_kern_gb_sum"));
     t.headers = QStringList{QStringLiteral("Time (%)"), QStringLiteral("Total Time (ns)"), QStringLiteral("Instances"), QStringLiteral("Avg (ns)"),
@@ -35,7 +36,8 @@ ResultTable cudaGpuKernGridBlockSum(const Report &report)
             continue;
         for (std::size_t i = 0; i < track.slices.size(); ++i) {
             const KernelConfig &c = report.launch(report.kernels[track.slices.payload(i)]);
-            durations[{track.slices.name(i), c.gridX, c.gridY, c.gridZ, c.blockX, c.blockY, c.blockZ}].push_back(track.slices.duration(i));
+            durations[{kernelName(report, track, i, naming), c.gridX, c.gridY, c.gridZ, c.blockX, c.blockY, c.blockZ}].push_back(
+                track.slices.duration(i));
         }
     }
     struct Row {

@@ -2,6 +2,7 @@
 // nsys' cuda_gpu_kern_gb_sum: kernels summarised by name and launch grid
 // and block, as `nsys stats` prints it.
 #include "core/report.h"
+#include "stats/analysissettings.h"
 #include "stats/resulttable.h"
 
 namespace rankscope::stats {
@@ -10,7 +11,7 @@ namespace rankscope::stats {
 // StdDev (ns),GridXYZ,BlockXYZ,Name: one row per kernel name, grid and
 // block, the dimensions each printed "%4d" and joined by spaces; the
 // largest total first, then fewer instances, then by name.
-ResultTable cudaGpuKernGridBlockSum(const Report &report);
+ResultTable cudaGpuKernGridBlockSum(const Report &report, KernelNaming naming = KernelNaming::Demangled);
 
 // A launch's grid or block as nsys prints it: each dimension as C's "%4d",
 // joined by spaces ("   1 4096    1").

@@ -1,6 +1,8 @@
 #include "stats/nsys/nsysreports.h"
 #include "stats/reportcatalog.h"
 
+#include "stats/nsys/kernelnames.h"
+
 #include "core/cancellation.h"
 #include "session/residentbudget.h"
 #include "stats/sqlround.h"
@@ -225,6 +227,24 @@ void addDurationsByName(DurationGroups &groups, const Slices &slices, TrackKind 
     });
 }
 
+// Kernels by name: the demangled one from the stored groups where they
+// cover the slices, the base or mangled one (nsys' :base, :mangled) over
+// the events, as the stored groups hold only the first.
+Summaries kernelSummaries(const Slices &slices, GroupIndex &index, KernelNaming naming)
+{
+    if (naming == KernelNaming::Demangled)
+        return summariesOf(slices, storedByName({TrackKind::Kernel}, GroupedValue::Duration), index,
+                           [&slices](DurationGroups &groups) { addDurationsByName(groups, slices, TrackKind::Kernel); });
+    return [&slices, &index, naming](const SummaryOfGroup &summaryOf) {
+        DurationGroups groups(index);
+        groups.reserve(eventsOf(slices, TrackKind::Kernel));
+        forEachSlice(slices, TrackKind::Kernel, [&](const Report &report, const Track &track, std::size_t i) {
+            addByName(groups, report, kernelName(report, track, i, naming), track.slices.duration(i));
+        });
+        groups.summarize(summaryOf);
+    };
+}
+
 } // namespace
 
 QString apiNameWithoutVersion(const QString &name)
@@ -235,12 +255,31 @@ QString apiNameWithoutVersion(const QString &name)
     return name;
 }
 
-ResultTable cudaGpuKernSum(const Slices &slices)
+namespace {
+
+// CUDA API calls by function name, without its _vNNNN suffix.
+Summaries apiSummaries(const Slices &slices, GroupIndex &index)
+{
+    const StoredGroups stored{{TrackKind::CudaApi}, GroupedValue::Duration, [](GroupIndex &index, const Report &report, const NameGroup &g) {
+                                  return std::optional(index.groupOf(report, 0, g.name, [&] { return apiLabel(index, report, g.name); }));
+                              }};
+    return summariesOf(slices, stored, index, [&](DurationGroups &groups) {
+        groups.reserve(eventsOf(slices, TrackKind::CudaApi));
+        forEachSlice(slices, TrackKind::CudaApi, [&](const Report &report, const Track &track, std::size_t i) {
+            const StringId name = track.slices.name(i);
+            groups.add(
+                report, 0, name, [&] { return apiLabel(index, report, name); }, track.slices.duration(i));
+        });
+    });
+}
+
+} // namespace
+
+ResultTable cudaGpuKernSum(const Slices &slices, KernelNaming naming)
 {
     GroupIndex index(acrossReports(slices));
-    const Summaries summaries = summariesOf(slices, storedByName({TrackKind::Kernel}, GroupedValue::Duration), index,
-                                            [&](DurationGroups &groups) { addDurationsByName(groups, slices, TrackKind::Kernel); });
-    return timeTable(QStringLiteral("cuda_gpu_kern_sum"), QStringLiteral("Instances"), {QStringLiteral("Name")}, index, summaries);
+    return timeTable(QStringLiteral("cuda_gpu_kern_sum"), QStringLiteral("Instances"), {QStringLiteral("Name")}, index,
+                     kernelSummaries(slices, index, naming));
 }
 
 ResultTable cudaGpuMemTimeSum(const Slices &slices)
@@ -253,12 +292,15 @@ ResultTable cudaGpuMemTimeSum(const Slices &slices)
     return timeTable(QStringLiteral("cuda_gpu_mem_time_sum"), QStringLiteral("Count"), {QStringLiteral("Operation")}, index, summaries);
 }
 
-ResultTable cudaGpuSum(const Slices &slices)
+namespace {
+
+// Kernels and memory operations (and, for cuda_api_gpu_sum, CUDA API
+// calls) summarised by name in one table: no kernel is named
+// "[CUDA memcpy ...]" or like an API function, so its rows are those of
+// the reports it joins, each with its category, their shares of the sum.
+ResultTable gpuSummary(const Slices &slices, const QString &reportName, bool withApiCalls, KernelNaming naming)
 {
-    // Kernels and memory operations summarised by name in one table: no
-    // kernel is named "[CUDA memcpy ...]", so its rows are those of the two
-    // reports above, each with its category, their shares of the sum.
-    ResultTable t = declaredTable(QStringLiteral("cuda_gpu_sum"));
+    ResultTable t = declaredTable(reportName);
     t.headers = QStringList{QStringLiteral("Time (%)"), QStringLiteral("Total Time (ns)"), QStringLiteral("Instances"), QStringLiteral("Avg (ns)"),
                             QStringLiteral("Med (ns)"), QStringLiteral("Min (ns)"),        QStringLiteral("Max (ns)"),  QStringLiteral("StdDev (ns)"),
                             QStringLiteral("Category"), QStringLiteral("Operation")};
@@ -272,10 +314,11 @@ ResultTable cudaGpuSum(const Slices &slices)
             index.writeLabel(t, row, 9, group);
         });
     };
+    GroupIndex api(acrossReports(slices));
+    if (withApiCalls)
+        addRows("CUDA_API", api, apiSummaries(slices, api));
     GroupIndex kernels(acrossReports(slices));
-    addRows("CUDA_KERNEL", kernels,
-            summariesOf(slices, storedByName({TrackKind::Kernel}, GroupedValue::Duration), kernels,
-                        [&](DurationGroups &groups) { addDurationsByName(groups, slices, TrackKind::Kernel); }));
+    addRows("CUDA_KERNEL", kernels, kernelSummaries(slices, kernels, naming));
     GroupIndex memory(acrossReports(slices));
     addRows("MEMORY_OPER", memory,
             summariesOf(slices, storedByName({TrackKind::Memcpy, TrackKind::Memset}, GroupedValue::Duration), memory, [&](DurationGroups &groups) {
@@ -284,6 +327,18 @@ ResultTable cudaGpuSum(const Slices &slices)
     fillTimeShares(t, grandTotal);
     sortSummaryRows(t, 1, 2, 8);
     return t;
+}
+
+} // namespace
+
+ResultTable cudaGpuSum(const Slices &slices, KernelNaming naming)
+{
+    return gpuSummary(slices, QStringLiteral("cuda_gpu_sum"), false, naming);
+}
+
+ResultTable cudaApiGpuSum(const Slices &slices, KernelNaming naming)
+{
+    return gpuSummary(slices, QStringLiteral("cuda_api_gpu_sum"), true, naming);
 }
 
 ResultTable cudaGpuMemSizeSum(const Slices &slices)
@@ -318,19 +373,8 @@ ResultTable cudaGpuMemSizeSum(const Slices &slices)
 
 ResultTable cudaApiSum(const Slices &slices)
 {
-    const StoredGroups stored{{TrackKind::CudaApi}, GroupedValue::Duration, [](GroupIndex &index, const Report &report, const NameGroup &g) {
-                                  return std::optional(index.groupOf(report, 0, g.name, [&] { return apiLabel(index, report, g.name); }));
-                              }};
     GroupIndex index(acrossReports(slices));
-    const Summaries summaries = summariesOf(slices, stored, index, [&](DurationGroups &groups) {
-        groups.reserve(eventsOf(slices, TrackKind::CudaApi));
-        forEachSlice(slices, TrackKind::CudaApi, [&](const Report &report, const Track &track, std::size_t i) {
-            const StringId name = track.slices.name(i);
-            groups.add(
-                report, 0, name, [&] { return apiLabel(index, report, name); }, track.slices.duration(i));
-        });
-    });
-    return timeTable(QStringLiteral("cuda_api_sum"), QStringLiteral("Num Calls"), {QStringLiteral("Name")}, index, summaries);
+    return timeTable(QStringLiteral("cuda_api_sum"), QStringLiteral("Num Calls"), {QStringLiteral("Name")}, index, apiSummaries(slices, index));
 }
 
 namespace {
@@ -386,6 +430,43 @@ ResultTable nvtxPushPopSum(const Slices &slices)
 ResultTable nvtxStartEndSum(const Slices &slices)
 {
     return nvtxSummary(slices, QStringLiteral("nvtx_startend_sum"), NvtxStyle::StartEnd);
+}
+
+ResultTable cudaLibrarySum(const Slices &slices)
+{
+    GroupIndex index(acrossReports(slices));
+    const Summaries summaries = summariesOf(slices, storedByName({TrackKind::CudaLibrary}, GroupedValue::Duration), index,
+                                            [&](DurationGroups &groups) { addDurationsByName(groups, slices, TrackKind::CudaLibrary); });
+    return timeTable(QStringLiteral("cuda_lib_sum"), QStringLiteral("Num Calls"), {QStringLiteral("Name")}, index, summaries);
+}
+
+ResultTable openAccSum(const Slices &slices)
+{
+    // Events by "name@file:line" (the loader's slice name), over nsys'
+    // three OpenACC tables together.
+    GroupIndex index(acrossReports(slices));
+    const Summaries summaries = summariesOf(slices, storedByName({TrackKind::OpenAcc}, GroupedValue::Duration), index,
+                                            [&](DurationGroups &groups) { addDurationsByName(groups, slices, TrackKind::OpenAcc); });
+    return timeTable(QStringLiteral("openacc_sum"), QStringLiteral("Num Calls"), {QStringLiteral("Name")}, index, summaries);
+}
+
+ResultTable openMpSum(const Slices &slices)
+{
+    // Events by name within each event kind's table, as nsys sums each
+    // table apart: the group key is the table (the track's domain).
+    const StoredGroups stored{{TrackKind::OpenMp}, GroupedValue::Duration, [](GroupIndex &index, const Report &report, const NameGroup &g) {
+                                  return std::optional(index.groupOf(report, g.domain, g.name, [&] { return nameLabel(report, g.name); }));
+                              }};
+    GroupIndex index(acrossReports(slices));
+    const Summaries summaries = summariesOf(slices, stored, index, [&](DurationGroups &groups) {
+        groups.reserve(eventsOf(slices, TrackKind::OpenMp));
+        forEachSlice(slices, TrackKind::OpenMp, [&](const Report &report, const Track &track, std::size_t i) {
+            const StringId name = track.slices.name(i);
+            groups.add(
+                report, track.domainName, name, [&] { return nameLabel(report, name); }, track.slices.duration(i));
+        });
+    });
+    return timeTable(QStringLiteral("openmp_sum"), QStringLiteral("Count"), {QStringLiteral("Name")}, index, summaries);
 }
 
 ResultTable osrtSum(const Slices &slices)

@@ -3,6 +3,7 @@
 // rows, columns, order, units and rounding as nsys 2025.3 prints them with
 // --format csv (see docs/statistics.md).
 #include "core/report.h"
+#include "stats/analysissettings.h"
 #include "stats/resulttable.h"
 #include "stats/statsscope.h"
 
@@ -11,12 +12,15 @@ namespace rankscope::stats {
 // Over the events of every slice together (the viewer's panels pass a time
 // range and one or all ranks); a whole report gives nsys' numbers.
 using Slices = std::vector<ReportSlice>;
-ResultTable cudaGpuKernSum(const Slices &slices);
+// The kernel summaries name kernels as `naming` says (nsys' :base, :mangled).
+ResultTable cudaGpuKernSum(const Slices &slices, KernelNaming naming = KernelNaming::Demangled);
 ResultTable cudaGpuMemTimeSum(const Slices &slices);
 ResultTable cudaGpuMemSizeSum(const Slices &slices);
 // cuda_gpu_sum: kernels and memory operations together, by name, with
 // their category (CUDA_KERNEL, MEMORY_OPER), as nsys prints it.
-ResultTable cudaGpuSum(const Slices &slices);
+ResultTable cudaGpuSum(const Slices &slices, KernelNaming naming = KernelNaming::Demangled);
+// cuda_api_gpu_sum: cuda_gpu_sum's rows and cuda_api_sum's (CUDA_API).
+ResultTable cudaApiGpuSum(const Slices &slices, KernelNaming naming = KernelNaming::Demangled);
 ResultTable cudaApiSum(const Slices &slices);
 ResultTable nvtxSum(const Slices &slices);
 // nvtx_pushpop_sum, nvtx_startend_sum: nvtx_sum's rows of one style, without
@@ -24,10 +28,17 @@ ResultTable nvtxSum(const Slices &slices);
 ResultTable nvtxPushPopSum(const Slices &slices);
 ResultTable nvtxStartEndSum(const Slices &slices);
 ResultTable osrtSum(const Slices &slices);
+// cuda_lib_sum (Rankscope's; nsys has none): cuDNN and cuBLAS calls by
+// name, in osrt_sum's columns.
+ResultTable cudaLibrarySum(const Slices &slices);
+// openacc_sum: OpenACC events by name and source place; openmp_sum:
+// OpenMP events by name within their event kind (nsys' table).
+ResultTable openAccSum(const Slices &slices);
+ResultTable openMpSum(const Slices &slices);
 
-inline ResultTable cudaGpuKernSum(const Report &r)
+inline ResultTable cudaGpuKernSum(const Report &r, KernelNaming naming = KernelNaming::Demangled)
 {
-    return cudaGpuKernSum(Slices{wholeReport(r)});
+    return cudaGpuKernSum(Slices{wholeReport(r)}, naming);
 }
 inline ResultTable cudaGpuMemTimeSum(const Report &r)
 {
@@ -37,9 +48,13 @@ inline ResultTable cudaGpuMemSizeSum(const Report &r)
 {
     return cudaGpuMemSizeSum(Slices{wholeReport(r)});
 }
-inline ResultTable cudaGpuSum(const Report &r)
+inline ResultTable cudaGpuSum(const Report &r, KernelNaming naming = KernelNaming::Demangled)
 {
-    return cudaGpuSum(Slices{wholeReport(r)});
+    return cudaGpuSum(Slices{wholeReport(r)}, naming);
+}
+inline ResultTable cudaApiGpuSum(const Report &r, KernelNaming naming = KernelNaming::Demangled)
+{
+    return cudaApiGpuSum(Slices{wholeReport(r)}, naming);
 }
 inline ResultTable cudaApiSum(const Report &r)
 {
@@ -56,6 +71,18 @@ inline ResultTable nvtxPushPopSum(const Report &r)
 inline ResultTable nvtxStartEndSum(const Report &r)
 {
     return nvtxStartEndSum(Slices{wholeReport(r)});
+}
+inline ResultTable cudaLibrarySum(const Report &r)
+{
+    return cudaLibrarySum(Slices{wholeReport(r)});
+}
+inline ResultTable openAccSum(const Report &r)
+{
+    return openAccSum(Slices{wholeReport(r)});
+}
+inline ResultTable openMpSum(const Report &r)
+{
+    return openMpSum(Slices{wholeReport(r)});
 }
 inline ResultTable osrtSum(const Report &r)
 {

@@ -65,6 +65,12 @@ private slots:
         // against its other CSVs or SQL over the exports.
         static const std::map<QString, const char *> checkedElsewhere{
             {QStringLiteral("cuda_gpu_sum"), "against nsys' kern_sum and mem_time_sum CSVs (gpuSumJoinsNsysSummaries)"},
+            {QStringLiteral("cuda_api_gpu_sum"), "against nsys' api_sum, kern_sum and mem_time_sum CSVs (gpuSumJoinsNsysSummaries)"},
+            {QStringLiteral("nvtx_pushpop_trace"), "against SQL over the ranges (tst_nvtxreports)"},
+            {QStringLiteral("nvtx_gpu_proj_trace"), "against SQL over the launches (tst_nvtxreports)"},
+            {QStringLiteral("nvtx_gpu_proj_sum"), "against SQL over the launches (tst_nvtxreports)"},
+            {QStringLiteral("nvtx_kern_sum"), "against SQL over the launches (tst_nvtxreports)"},
+            {QStringLiteral("cuda_lib_sum"), "Rankscope's own: against SQL over generated calls (tst_cudalibraries)"},
             {QStringLiteral("cuda_gpu_kern_gb_sum"), "against SQL over the kernels (kernelGridBlockSummaryIsSqlOverTheKernels)"},
             {QStringLiteral("cuda_kern_exec_trace"), "against SQL over the launches (kernelExecTraceIsSqlOverTheLaunches)"},
             {QStringLiteral("cuda_kern_exec_sum"), "against SQL over the launches (kernelExecSummaryIsSqlOverTheLaunches)"},
@@ -78,9 +84,11 @@ private slots:
             // nsys analyze printed "no problems detected" for these rules
             // on both runs (no synchronous copies or memsets), not a table;
             // nsys stats says a run without --trace=mpi "does not contain
-            // MPI event data" (tst_mpireports checks those reports).
+            // MPI event data" (tst_mpireports checks those reports), and
+            // the same of OpenACC and OpenMP data (tst_hostdomains).
             QVERIFY2(report == QLatin1String("cuda_memcpy_sync") || report == QLatin1String("cuda_memset_sync")
-                         || report.startsWith(QLatin1String("mpi_")),
+                         || report.startsWith(QLatin1String("mpi_")) || report == QLatin1String("openacc_sum")
+                         || report == QLatin1String("openmp_sum"),
                      "reference CSV missing");
             QCOMPARE(stats::runReport(report, reportOf(fixture, cached))->rowCount(), std::size_t(0));
             return;
@@ -100,9 +108,10 @@ private slots:
                                         .arg(expected[0].value(col), actual[row].value(col), expected[row][col])));
     }
 
-    // cuda_gpu_sum joins cuda_gpu_kern_sum and cuda_gpu_mem_time_sum: its
-    // rows are nsys' rows of those two CSVs, each with its category, the
-    // Time (%) recomputed over both, the largest total first.
+    // cuda_gpu_sum joins cuda_gpu_kern_sum and cuda_gpu_mem_time_sum, and
+    // cuda_api_gpu_sum cuda_api_sum with them: their rows are nsys' rows of
+    // those CSVs, each with its category, the Time (%) recomputed over
+    // them all, the largest total first.
     void gpuSumJoinsNsysSummaries_data()
     {
         QTest::addColumn<QString>("fixture");
@@ -116,35 +125,41 @@ private slots:
     {
         QFETCH(QString, fixture);
         QFETCH(bool, cached);
-        struct Expected {
-            QStringList cells; // Total ... StdDev, as nsys printed them
-            QString category;
-        };
-        std::map<QString, Expected> byName;
-        double grand = 0;
-        for (const auto &[report, category] : {std::pair{"cuda_gpu_kern_sum", "CUDA_KERNEL"}, std::pair{"cuda_gpu_mem_time_sum", "MEMORY_OPER"}}) {
-            const QList<QStringList> rows = parseCsv(readText(referenceCsv(fixture, QString::fromLatin1(report))));
-            for (qsizetype r = 1; r < rows.size(); ++r) {
-                byName[rows[r][8]] = {rows[r].mid(1, 7), QString::fromLatin1(category)};
-                grand += rows[r][1].toDouble();
+        for (const bool withApi : {false, true}) {
+            struct Expected {
+                QStringList cells; // Total ... StdDev, as nsys printed them
+                QString category;
+            };
+            std::map<QString, Expected> byName;
+            double grand = 0;
+            std::vector<std::pair<const char *, const char *>> joined{{"cuda_gpu_kern_sum", "CUDA_KERNEL"}, {"cuda_gpu_mem_time_sum", "MEMORY_OPER"}};
+            if (withApi)
+                joined.emplace_back("cuda_api_sum", "CUDA_API");
+            for (const auto &[report, category] : joined) {
+                const QList<QStringList> rows = parseCsv(readText(referenceCsv(fixture, QString::fromLatin1(report))));
+                for (qsizetype r = 1; r < rows.size(); ++r) {
+                    byName[rows[r][8]] = {rows[r].mid(1, 7), QString::fromLatin1(category)};
+                    grand += rows[r][1].toDouble();
+                }
             }
-        }
-        const auto table = stats::runReport(QStringLiteral("cuda_gpu_sum"), reportOf(fixture, cached));
-        QVERIFY(table);
-        const QList<QStringList> actual = parseCsv(table->toCsv());
-        QCOMPARE(actual.value(0),
-                 (QStringList{QStringLiteral("Time (%)"), QStringLiteral("Total Time (ns)"), QStringLiteral("Instances"), QStringLiteral("Avg (ns)"),
-                              QStringLiteral("Med (ns)"), QStringLiteral("Min (ns)"), QStringLiteral("Max (ns)"), QStringLiteral("StdDev (ns)"),
-                              QStringLiteral("Category"), QStringLiteral("Operation")}));
-        QCOMPARE(std::size_t(actual.size() - 1), byName.size());
-        for (qsizetype r = 1; r < actual.size(); ++r) {
-            const auto it = byName.find(actual[r][9]);
-            QVERIFY2(it != byName.end(), qPrintable(actual[r][9]));
-            QCOMPARE(actual[r].mid(1, 7), it->second.cells);
-            QCOMPARE(actual[r][8], it->second.category);
-            QCOMPARE(actual[r][0], QString::number(std::round(actual[r][1].toDouble() * 1000.0 / grand) / 10.0, 'f', 1));
-            if (r > 1)
-                QVERIFY(actual[r - 1][1].toLongLong() >= actual[r][1].toLongLong());
+            const auto table =
+                stats::runReport(withApi ? QStringLiteral("cuda_api_gpu_sum") : QStringLiteral("cuda_gpu_sum"), reportOf(fixture, cached));
+            QVERIFY(table);
+            const QList<QStringList> actual = parseCsv(table->toCsv());
+            QCOMPARE(actual.value(0),
+                     (QStringList{QStringLiteral("Time (%)"), QStringLiteral("Total Time (ns)"), QStringLiteral("Instances"),
+                                  QStringLiteral("Avg (ns)"), QStringLiteral("Med (ns)"), QStringLiteral("Min (ns)"), QStringLiteral("Max (ns)"),
+                                  QStringLiteral("StdDev (ns)"), QStringLiteral("Category"), QStringLiteral("Operation")}));
+            QCOMPARE(std::size_t(actual.size() - 1), byName.size());
+            for (qsizetype r = 1; r < actual.size(); ++r) {
+                const auto it = byName.find(actual[r][9]);
+                QVERIFY2(it != byName.end(), qPrintable(actual[r][9]));
+                QCOMPARE(actual[r].mid(1, 7), it->second.cells);
+                QCOMPARE(actual[r][8], it->second.category);
+                QCOMPARE(actual[r][0], QString::number(std::round(actual[r][1].toDouble() * 1000.0 / grand) / 10.0, 'f', 1));
+                if (r > 1)
+                    QVERIFY(actual[r - 1][1].toLongLong() >= actual[r][1].toLongLong());
+            }
         }
     }
 

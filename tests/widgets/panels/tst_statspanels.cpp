@@ -245,7 +245,7 @@ private slots:
             QTRY_VERIFY2(inPanel(), qPrintable(d.name));
             ++asTables;
         }
-        QCOMPARE(asTables, 11);
+        QCOMPARE(asTables, 12);
     }
 
     void panelsFollowTheRangeAndRank()
