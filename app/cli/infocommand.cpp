@@ -66,6 +66,10 @@ void printRank(QTextStream &out, const RankEntry &entry, bool memoryParts)
         out << ", MPI " << mpiCalls;
     if (const std::size_t libraryCalls = r.eventCount(TrackKind::CudaLibrary))
         out << ", cuDNN/cuBLAS " << libraryCalls;
+    if (const std::size_t openAcc = r.eventCount(TrackKind::OpenAcc))
+        out << ", OpenACC " << openAcc;
+    if (const std::size_t openMp = r.eventCount(TrackKind::OpenMp))
+        out << ", OpenMP " << openMp;
     out << ", OS runtime " << r.eventCount(TrackKind::OsRuntime) << " (total " << r.eventCount() << ")\n";
     std::size_t samples = 0;
     for (const CounterTrack &c : r.counters)
