@@ -10,4 +10,10 @@ namespace rankscope::test {
 
 QList<QStringList> queryRows(const QString &path, const QString &sql);
 
+// The summary cells nsys prints of a group's values, given as SQL's
+// group_concat of integers: Avg, Med, Min, Max, StdDev (sample), the
+// decimals rounded to one place half away from zero; five empty cells for
+// no values. `total`, when given, receives their sum.
+QStringList summaryCells(const QString &groupConcat, qint64 *total = nullptr);
+
 } // namespace rankscope::test

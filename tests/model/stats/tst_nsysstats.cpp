@@ -237,23 +237,12 @@ private slots:
         const QString path = fixture == QLatin1String("slow_1gpu") ? slowFixture() : ddpFixture(0);
         const QString groupBy = QStringLiteral(
             "SELECT s.value, printf('%4d %4d %4d', gridX, gridY, gridZ), printf('%4d %4d %4d', blockX, blockY, blockZ), sum(end - start),"
-            " count(*), min(end - start), max(end - start), group_concat(end - start) FROM CUPTI_ACTIVITY_KIND_KERNEL k"
+            " count(*), group_concat(end - start) FROM CUPTI_ACTIVITY_KIND_KERNEL k"
             " JOIN StringIds s ON s.id = k.demangledName GROUP BY 1, 2, 3");
         std::map<QStringList, QStringList> expected; // (grid, block, name) -> the summary's cells
         double grand = 0;
         for (const QStringList &g : queryRows(path, groupBy)) {
-            std::vector<double> d;
-            for (const QString &v : g[7].split(QLatin1Char(',')))
-                d.push_back(v.toDouble());
-            std::sort(d.begin(), d.end());
-            const double n = double(d.size()), mean = g[3].toDouble() / n;
-            double squares = 0;
-            for (const double x : d)
-                squares += (x - mean) * (x - mean);
-            const double median = d.size() % 2 ? d[d.size() / 2] : (d[d.size() / 2 - 1] + d[d.size() / 2]) / 2;
-            const auto fixed1 = [](double v) { return QString::number(std::round(v * 10.0) / 10.0, 'f', 1); };
-            expected[{g[1], g[2], g[0]}] = {
-                g[3], g[4], fixed1(mean), fixed1(median), g[5], g[6], fixed1(d.size() > 1 ? std::sqrt(squares / (n - 1)) : 0.0)};
+            expected[{g[1], g[2], g[0]}] = QStringList{g[3], g[4]} + summaryCells(g[5]);
             grand += g[3].toDouble();
         }
         QVERIFY(!expected.empty());
@@ -316,25 +305,6 @@ private slots:
         QFETCH(QString, fixture);
         QFETCH(bool, cached);
         const QString path = fixture == QLatin1String("slow_1gpu") ? slowFixture() : ddpFixture(0);
-        const auto stats = [](const QString &list) -> QStringList {
-            std::vector<double> d;
-            for (const QString &v : list.split(QLatin1Char(','), Qt::SkipEmptyParts))
-                d.push_back(v.toDouble());
-            if (d.empty())
-                return QStringList(5, QString());
-            std::sort(d.begin(), d.end());
-            double sum = 0;
-            for (const double x : d)
-                sum += x;
-            const double n = double(d.size()), mean = sum / n;
-            double squares = 0;
-            for (const double x : d)
-                squares += (x - mean) * (x - mean);
-            const double median = d.size() % 2 ? d[d.size() / 2] : (d[d.size() / 2 - 1] + d[d.size() / 2]) / 2;
-            const auto fixed1 = [](double v) { return QString::number(std::round(v * 10.0) / 10.0, 'f', 1); };
-            return {fixed1(mean), fixed1(median), QString::number(qint64(d.front())), QString::number(qint64(d.back())),
-                    fixed1(d.size() > 1 ? std::sqrt(squares / (n - 1)) : 0.0)};
-        };
         std::map<QStringList, QStringList> expected; // (PID, TID, DevId, API Name, Kernel Name) -> the rest
         for (const QStringList &g : queryRows(
                  path, QStringLiteral(
@@ -345,7 +315,8 @@ private slots:
                            " FROM CUPTI_ACTIVITY_KIND_KERNEL k JOIN CUPTI_ACTIVITY_KIND_RUNTIME r ON k.correlationId = r.correlationId"
                            " AND k.globalPid = (r.globalTid & 0xFFFFFFFFFF000000) LEFT JOIN StringIds an ON an.id = r.nameId"
                            " JOIN StringIds kn ON kn.id = k.demangledName GROUP BY 1, 2, 3, 4, 5")))
-            expected[{g[0], g[1], g[2], g[3], g[4]}] = QStringList{g[5], g[6]} + stats(g[7]) + stats(g[8]) + stats(g[9]) + stats(g[10]);
+            expected[{g[0], g[1], g[2], g[3], g[4]}] =
+                QStringList{g[5], g[6]} + summaryCells(g[7]) + summaryCells(g[8]) + summaryCells(g[9]) + summaryCells(g[10]);
         QVERIFY(!expected.empty());
         const auto table = stats::runReport(QStringLiteral("cuda_kern_exec_sum"), reportOf(fixture, cached));
         QVERIFY(table);

@@ -63,27 +63,6 @@ QString fixed1(double v)
     return QString::number(std::round(v * 10.0) / 10.0, 'f', 1);
 }
 
-// Avg, Med, Min, Max, StdDev of a group_concat of integers, as nsys rounds them.
-QStringList summaryOf(const QString &list, qint64 *total = nullptr)
-{
-    std::vector<double> d;
-    for (const QString &v : list.split(QLatin1Char(',')))
-        d.push_back(v.toDouble());
-    std::sort(d.begin(), d.end());
-    double sum = 0;
-    for (const double x : d)
-        sum += x;
-    const double n = double(d.size()), mean = sum / n;
-    double squares = 0;
-    for (const double x : d)
-        squares += (x - mean) * (x - mean);
-    const double median = d.size() % 2 ? d[d.size() / 2] : (d[d.size() / 2 - 1] + d[d.size() / 2]) / 2;
-    if (total)
-        *total = qint64(sum);
-    return {fixed1(mean), fixed1(median), QString::number(qint64(d.front())), QString::number(qint64(d.back())),
-            fixed1(d.size() > 1 ? std::sqrt(squares / (n - 1)) : 0.0)};
-}
-
 } // namespace
 
 class TestNvtxReports : public QObject {
@@ -281,7 +260,7 @@ private slots:
         std::map<QStringList, QStringList> expected;
         for (const auto &[key, g] : groups) {
             qint64 total = 0;
-            const QStringList s = summaryOf(g.projected.join(QLatin1Char(',')), &total);
+            const QStringList s = summaryCells(g.projected.join(QLatin1Char(',')), &total);
             const double n = double(g.count);
             expected[key] =
                 QStringList{QString::number(total), QString::number(g.rangeTime), QString::number(g.count)} + s
@@ -336,7 +315,7 @@ private slots:
         QVERIFY(rows.size() >= 5);
         std::map<QStringList, QStringList> expected; // (range, style, pid, tid, kernel) -> the rest
         for (const QStringList &g : rows)
-            expected[{g[0], g[1], g[2], g[3], g[8]}] = QStringList{g[4], g[5], g[6]} + summaryOf(g[7]);
+            expected[{g[0], g[1], g[2], g[3], g[8]}] = QStringList{g[4], g[5], g[6]} + summaryCells(g[7]);
         const QString request = naming.isEmpty() ? QStringLiteral("nvtx_kern_sum") : QStringLiteral("nvtx_kern_sum:") + naming;
         QVERIFY(stats::isKnownReport(request));
         const auto table = stats::runReport(request, *m_reports[fixture]);

@@ -20,6 +20,32 @@
 using namespace rankscope;
 using namespace rankscope::test;
 
+namespace {
+
+// "total,count,name" of each group of an SQL query listing (name, count, total).
+QStringList totalsOf(const QList<QStringList> &groups)
+{
+    QStringList out;
+    for (const QStringList &g : groups)
+        out << g[2] + QLatin1Char(',') + g[1] + QLatin1Char(',') + g[0];
+    return out;
+}
+
+// The same of a summary table in osrt_sum's columns (its count column named `countHeader`).
+QStringList totalsOf(const ResultTable &table, const QString &countHeader)
+{
+    const QList<QStringList> rows = parseCsv(table.toCsv());
+    if (rows.value(0).join(QLatin1Char(','))
+        != QStringLiteral("Time (%),Total Time (ns),%1,Avg (ns),Med (ns),Min (ns),Max (ns),StdDev (ns),Name").arg(countHeader))
+        return {QStringLiteral("unexpected header: ") + rows.value(0).join(QLatin1Char(','))};
+    QStringList out;
+    for (qsizetype i = 1; i < rows.size(); ++i)
+        out << rows[i][1] + QLatin1Char(',') + rows[i][2] + QLatin1Char(',') + rows[i][8];
+    return out;
+}
+
+} // namespace
+
 class TestHostDomains : public QObject {
     Q_OBJECT
 
@@ -85,20 +111,13 @@ private slots:
     // cuda_lib_sum: the calls by name, as SQL groups them.
     void summaryIsSqlOverTheCalls()
     {
-        QStringList expected;
-        for (const QStringList &g :
-             queryRows(m_path, QStringLiteral("SELECT s.value, count(*), sum(e.end - e.start) FROM (SELECT * FROM CUDNN_EVENTS UNION ALL"
-                                              " SELECT * FROM CUBLAS_EVENTS) e JOIN StringIds s ON s.id = e.nameId GROUP BY 1 ORDER BY 3 DESC")))
-            expected << g[2] + QLatin1Char(',') + g[1] + QLatin1Char(',') + g[0];
+        const QStringList expected = totalsOf(
+            queryRows(m_path, QStringLiteral("SELECT s.value, count(*), sum(e.end - e.start) FROM (SELECT * FROM CUDNN_EVENTS UNION ALL"
+                                             " SELECT * FROM CUBLAS_EVENTS) e JOIN StringIds s ON s.id = e.nameId GROUP BY 1 ORDER BY 3 DESC")));
         QCOMPARE(expected.size(), 4);
         const auto table = stats::runReport(QStringLiteral("cuda_lib_sum"), *m_session->ranks().front().report);
         QVERIFY(table);
-        const QList<QStringList> rows = parseCsv(table->toCsv());
-        QCOMPARE(rows.value(0).join(QLatin1Char(',')),
-                 QStringLiteral("Time (%),Total Time (ns),Num Calls,Avg (ns),Med (ns),Min (ns),Max (ns),StdDev (ns),Name"));
-        QStringList actual;
-        for (qsizetype i = 1; i < rows.size(); ++i)
-            actual << rows[i][1] + QLatin1Char(',') + rows[i][2] + QLatin1Char(',') + rows[i][8];
+        const QStringList actual = totalsOf(*table, QStringLiteral("Num Calls"));
         QCOMPARE(actual, expected);
     }
 
@@ -118,24 +137,17 @@ private slots:
         QVERIFY(launches > 50 && uploads > 20 && waits > 10);
         const Report &r = *m_session->ranks().front().report;
         QCOMPARE(qint64(r.eventCount(TrackKind::OpenAcc)), launches + uploads + waits);
-        QStringList expected;
-        for (const QStringList &g : queryRows(
-                 m_path, QStringLiteral(
-                             "SELECT CASE WHEN e.srcFile IS NOT NULL THEN n.value || '@' || f.value || ':' || e.lineNo ELSE n.value END,"
-                             " count(*), sum(e.end - e.start) FROM (SELECT start, end, nameId, srcFile, lineNo FROM CUPTI_ACTIVITY_KIND_OPENACC_DATA"
-                             " UNION ALL SELECT start, end, nameId, srcFile, lineNo FROM CUPTI_ACTIVITY_KIND_OPENACC_LAUNCH"
-                             " UNION ALL SELECT start, end, nameId, srcFile, lineNo FROM CUPTI_ACTIVITY_KIND_OPENACC_OTHER) e"
-                             " JOIN StringIds n ON n.id = e.nameId LEFT JOIN StringIds f ON f.id = e.srcFile GROUP BY 1 ORDER BY 3 DESC, 2, 1")))
-            expected << g[2] + QLatin1Char(',') + g[1] + QLatin1Char(',') + g[0];
+        const QStringList expected = totalsOf(queryRows(
+            m_path,
+            QStringLiteral("SELECT CASE WHEN e.srcFile IS NOT NULL THEN n.value || '@' || f.value || ':' || e.lineNo ELSE n.value END,"
+                           " count(*), sum(e.end - e.start) FROM (SELECT start, end, nameId, srcFile, lineNo FROM CUPTI_ACTIVITY_KIND_OPENACC_DATA"
+                           " UNION ALL SELECT start, end, nameId, srcFile, lineNo FROM CUPTI_ACTIVITY_KIND_OPENACC_LAUNCH"
+                           " UNION ALL SELECT start, end, nameId, srcFile, lineNo FROM CUPTI_ACTIVITY_KIND_OPENACC_OTHER) e"
+                           " JOIN StringIds n ON n.id = e.nameId LEFT JOIN StringIds f ON f.id = e.srcFile GROUP BY 1 ORDER BY 3 DESC, 2, 1")));
         QCOMPARE(expected.size(), 5); // three launch lines, the upload, the wait
         const auto table = stats::runReport(QStringLiteral("openacc_sum"), r);
         QVERIFY(table);
-        const QList<QStringList> rows = parseCsv(table->toCsv());
-        QCOMPARE(rows.value(0).join(QLatin1Char(',')),
-                 QStringLiteral("Time (%),Total Time (ns),Num Calls,Avg (ns),Med (ns),Min (ns),Max (ns),StdDev (ns),Name"));
-        QStringList actual;
-        for (qsizetype i = 1; i < rows.size(); ++i)
-            actual << rows[i][1] + QLatin1Char(',') + rows[i][2] + QLatin1Char(',') + rows[i][8];
+        const QStringList actual = totalsOf(*table, QStringLiteral("Num Calls"));
         QCOMPARE(actual, expected);
         QVERIFY(actual.join(QLatin1Char('\n')).contains(QLatin1String("acc_enqueue_launch@saxpy.c:41")));
     }
@@ -157,22 +169,15 @@ private slots:
         kinds.removeDuplicates();
         kinds.sort();
         QCOMPARE(kinds, (QStringList{QStringLiteral("OpenMP: parallel"), QStringLiteral("OpenMP: sync region wait")}));
-        QStringList expected;
-        for (const QStringList &g : queryRows(
-                 m_path, QStringLiteral("SELECT n.value, count(*), sum(e.end - e.start) FROM (SELECT 1 AS t, * FROM OPENMP_EVENT_KIND_PARALLEL"
-                                        " UNION ALL SELECT 2 AS t, start, end, eventClass, globalTid, correlationId, nameId, eventKind, parallelId,"
-                                        " taskId FROM OPENMP_EVENT_KIND_SYNC_REGION_WAIT) e JOIN StringIds n ON n.id = e.nameId GROUP BY e.t, 1"
-                                        " ORDER BY 3 DESC")))
-            expected << g[2] + QLatin1Char(',') + g[1] + QLatin1Char(',') + g[0];
+        const QStringList expected = totalsOf(queryRows(
+            m_path, QStringLiteral("SELECT n.value, count(*), sum(e.end - e.start) FROM (SELECT 1 AS t, * FROM OPENMP_EVENT_KIND_PARALLEL"
+                                   " UNION ALL SELECT 2 AS t, start, end, eventClass, globalTid, correlationId, nameId, eventKind, parallelId,"
+                                   " taskId FROM OPENMP_EVENT_KIND_SYNC_REGION_WAIT) e JOIN StringIds n ON n.id = e.nameId GROUP BY e.t, 1"
+                                   " ORDER BY 3 DESC")));
         QCOMPARE(expected.size(), 2);
         const auto table = stats::runReport(QStringLiteral("openmp_sum"), r);
         QVERIFY(table);
-        const QList<QStringList> rows = parseCsv(table->toCsv());
-        QCOMPARE(rows.value(0).join(QLatin1Char(',')),
-                 QStringLiteral("Time (%),Total Time (ns),Count,Avg (ns),Med (ns),Min (ns),Max (ns),StdDev (ns),Name"));
-        QStringList actual;
-        for (qsizetype i = 1; i < rows.size(); ++i)
-            actual << rows[i][1] + QLatin1Char(',') + rows[i][2] + QLatin1Char(',') + rows[i][8];
+        const QStringList actual = totalsOf(*table, QStringLiteral("Count"));
         QCOMPARE(actual, expected);
         const std::vector<EventLocation> found = findEvents(*m_session, {QStringLiteral("OpenMP Barrier Wait"), false, true}, 1);
         QCOMPARE(found.size(), std::size_t(1));
