@@ -233,54 +233,46 @@ ResultTable nvtxKernSum(const Report &report, KernelNaming naming)
     // holds the launch: all of a push/pop stack, not only the innermost.
     // A kernel no range holds is summed under no range, by the thread that
     // launched it (none: no launch recorded).
+    // Groups keyed by string ids (a report interns each text once), named
+    // as text only to print and order them.
+    static constexpr std::uint32_t kNone = 0xFFFFFFFFu;
     struct Key {
-        std::optional<std::string> range; // none: launched outside every range
+        StringId domain = kNone, range = kNone; // kNone: launched outside every range
         bool pushPop = false;
-        std::optional<std::pair<std::uint32_t, std::uint32_t>> thread; // (pid, tid)
-        std::string kernel;
-        auto tied() const { return std::tie(range, thread, pushPop, kernel); }
+        std::uint32_t pid = kNone, tid = kNone; // kNone: no launch recorded
+        StringId kernel = 0;
+        auto tied() const { return std::tie(domain, range, pushPop, pid, tid, kernel); }
         bool operator<(const Key &o) const { return tied() < o.tied(); }
     };
-    struct Group {
-        std::vector<std::int64_t> durations; // one per (range, kernel) pair
-        std::vector<std::uint32_t> ranges;
-        std::vector<TrackEvent> kernels;
+    // One entry per (range, kernel) pair, then sorted by key: a group is a
+    // run of entries (an emit_nvtx trace has a group per range, so a map
+    // of vectors would allocate three per range).
+    static constexpr std::uint32_t kNoRange = kNone;
+    struct Pair {
+        Key key;
+        std::int64_t duration = 0;
+        std::uint32_t range = kNoRange; // forest node
+        TrackEvent kernel;
     };
-    std::map<Key, Group> groups;
-    std::map<StringId, std::string> kernelNames;
-    const auto nameOfKernel = [&](const Track &track, std::uint32_t event) -> const std::string & {
-        const StringId id = kernelName(report, track, event, naming);
-        auto it = kernelNames.find(id);
-        if (it == kernelNames.end())
-            it = kernelNames.emplace(id, std::string(report.strings.view(id))).first;
-        return it->second;
-    };
+    std::vector<Pair> pairs;
     const NvtxRangeForest forest = nvtxRangeForest(report, /*pushPopOnly=*/false);
     const std::vector<std::uint32_t> apiTrackOf = apiTrackOfEachTrack(report);
     std::vector<std::vector<bool>> inRange(report.tracks.size());
-    for (std::uint32_t t2 = 0; t2 < report.tracks.size(); ++t2)
-        if (report.tracks[t2].kind == TrackKind::Kernel)
-            inRange[t2].assign(report.tracks[t2].slices.size(), false);
-    std::vector<TrackEvent> launched; // reused
+    for (std::uint32_t tr = 0; tr < report.tracks.size(); ++tr)
+        if (report.tracks[tr].kind == TrackKind::Kernel)
+            inRange[tr].assign(report.tracks[tr].slices.size(), false);
     for (std::uint32_t i = 0; i < forest.nodes.size(); ++i) {
         const NvtxRangeNode &n = forest.nodes[i];
-        launched.clear();
-        forEachLaunchInside(report, apiTrackOf, n, [&](const TrackEvent &op, std::uint32_t) {
-            if (report.tracks[op.track].kind == TrackKind::Kernel)
-                launched.push_back(op);
-        });
-        if (launched.empty())
-            continue;
         const Track &nvtx = report.tracks[n.at.track];
-        const std::string range = forest.nameOf(report, n);
-        for (const TrackEvent &k : launched) {
+        forEachLaunchInside(report, apiTrackOf, n, [&](const TrackEvent &k, std::uint32_t) {
             const Track &track = report.tracks[k.track];
-            Group &g = groups[Key{range, n.pushPop, std::pair(nvtx.pid, nvtx.tid), nameOfKernel(track, k.event)}];
-            g.durations.push_back(track.slices.duration(k.event));
-            g.ranges.push_back(i);
-            g.kernels.push_back(k);
+            if (track.kind != TrackKind::Kernel)
+                return;
+            pairs.push_back(
+                {Key{nvtx.domainName, nvtx.slices.name(n.at.event), n.pushPop, nvtx.pid, nvtx.tid, kernelName(report, track, k.event, naming)},
+                 track.slices.duration(k.event), i, k});
             inRange[k.track][k.event] = true;
-        }
+        });
     }
     for (std::uint32_t tr = 0; tr < report.tracks.size(); ++tr) {
         const Track &track = report.tracks[tr];
@@ -289,45 +281,68 @@ ResultTable nvtxKernSum(const Report &report, KernelNaming naming)
         for (std::uint32_t e = 0; e < track.slices.size(); ++e) {
             if (inRange[tr][e])
                 continue;
-            Key key{std::nullopt, false, std::nullopt, nameOfKernel(track, e)};
-            if (const std::optional<TrackEvent> call = report.apiCallFor(report.correlationKeyOf({tr, e})))
-                key.thread = std::pair(report.tracks[call->track].pid, report.tracks[call->track].tid);
-            Group &g = groups[key];
-            g.durations.push_back(track.slices.duration(e));
-            g.kernels.push_back({tr, e});
+            Key key;
+            key.kernel = kernelName(report, track, e, naming);
+            if (const std::optional<TrackEvent> call = report.apiCallFor(report.correlationKeyOf({tr, e}))) {
+                key.pid = report.tracks[call->track].pid;
+                key.tid = report.tracks[call->track].tid;
+            }
+            pairs.push_back({key, track.slices.duration(e), kNoRange, {tr, e}});
         }
     }
-    const auto distinct = [](auto values) {
-        std::sort(values.begin(), values.end(), [](const auto &a, const auto &b) {
-            if constexpr (std::is_same_v<std::decay_t<decltype(a)>, TrackEvent>)
-                return std::tie(a.track, a.event) < std::tie(b.track, b.event);
-            else
-                return a < b;
-        });
-        return std::int64_t(std::unique(values.begin(), values.end()) - values.begin());
+    std::sort(pairs.begin(), pairs.end(), [](const Pair &a, const Pair &b) { return a.key < b.key; });
+    // A group per run of one key: its total and where its pairs are.
+    struct Group {
+        std::size_t first = 0, last = 0;  // pairs[first, last)
+        std::optional<std::string> range; // "domain:text"
+        std::int64_t total = 0;
     };
-    // nsys' order: range (none first), process, thread, then most time
-    // first; the map gave style and kernel name for ties.
-    struct Row {
-        const Key *key;
-        Group *group;
-        std::int64_t total;
-    };
-    std::vector<Row> rows;
-    for (auto &[key, g] : groups)
-        rows.push_back({&key, &g, std::accumulate(g.durations.begin(), g.durations.end(), std::int64_t(0))});
-    std::stable_sort(rows.begin(), rows.end(), [](const Row &a, const Row &b) {
-        return std::tie(a.key->range, a.key->thread, b.total) < std::tie(b.key->range, b.key->thread, a.total);
+    std::vector<Group> groups;
+    for (std::size_t first = 0, last = 0; first < pairs.size(); first = last) {
+        Group g;
+        g.first = first;
+        for (last = first; last < pairs.size() && !(pairs[first].key < pairs[last].key); ++last)
+            g.total += pairs[last].duration;
+        g.last = last;
+        const Key &key = pairs[first].key;
+        if (key.range != kNone)
+            g.range = std::string(report.strings.view(key.domain)) + ':' + std::string(report.strings.view(key.range));
+        groups.push_back(std::move(g));
+    }
+    // nsys' order: range (none first), process, thread (none first), then
+    // most time first; the key's order (style, kernel) for ties.
+    const auto thread = [](const Key &k) { return k.pid == kNone ? std::nullopt : std::optional(std::pair(k.pid, k.tid)); };
+    std::stable_sort(groups.begin(), groups.end(), [&](const Group &a, const Group &b) {
+        const auto ta = thread(pairs[a.first].key), tb = thread(pairs[b.first].key);
+        return std::tie(a.range, ta, b.total) < std::tie(b.range, tb, a.total);
     });
-    for (const Row &row : rows) {
-        const Key &key = *row.key;
-        Group &g = *row.group;
-        const Summary s = summarize(std::span(g.durations));
-        t.addRow({key.range ? Cell::ofText(QString::fromStdString(*key.range)) : Cell{}, key.range ? Cell::ofText(styleName(key.pushPop)) : Cell{},
-                  key.thread ? Cell::ofInteger(key.thread->first) : Cell{}, key.thread ? Cell::ofInteger(key.thread->second) : Cell{},
-                  Cell::ofInteger(distinct(g.ranges)), Cell::ofInteger(distinct(g.kernels)), Cell::ofInteger(s.total), Cell::ofDecimal(s.average, 1),
-                  Cell::ofDecimal(s.median, 1), Cell::ofInteger(s.minimum), Cell::ofInteger(s.maximum), Cell::ofDecimal(s.stdDev, 1),
-                  Cell::ofText(QString::fromStdString(key.kernel))});
+    t.reserveRows(groups.size());
+    std::vector<std::int64_t> durations;
+    std::vector<std::uint32_t> ranges;
+    std::vector<TrackEvent> kernels;
+    for (const Group &g : groups) {
+        durations.clear();
+        ranges.clear();
+        kernels.clear();
+        for (std::size_t p = g.first; p < g.last; ++p) {
+            durations.push_back(pairs[p].duration);
+            if (pairs[p].range != kNoRange)
+                ranges.push_back(pairs[p].range);
+            kernels.push_back(pairs[p].kernel);
+        }
+        std::sort(ranges.begin(), ranges.end());
+        std::sort(kernels.begin(), kernels.end(),
+                  [](const TrackEvent &a, const TrackEvent &b) { return std::tie(a.track, a.event) < std::tie(b.track, b.event); });
+        const auto distinctRanges = std::unique(ranges.begin(), ranges.end()) - ranges.begin();
+        const auto distinctKernels = std::unique(kernels.begin(), kernels.end()) - kernels.begin();
+        const Key &key = pairs[g.first].key;
+        const Summary s = summarize(std::span(durations));
+        const bool launchedFrom = key.pid != kNone;
+        t.addRow({g.range ? Cell::ofText(QString::fromStdString(*g.range)) : Cell{}, g.range ? Cell::ofText(styleName(key.pushPop)) : Cell{},
+                  launchedFrom ? Cell::ofInteger(key.pid) : Cell{}, launchedFrom ? Cell::ofInteger(key.tid) : Cell{}, Cell::ofInteger(distinctRanges),
+                  Cell::ofInteger(distinctKernels), Cell::ofInteger(s.total), Cell::ofDecimal(s.average, 1), Cell::ofDecimal(s.median, 1),
+                  Cell::ofInteger(s.minimum), Cell::ofInteger(s.maximum), Cell::ofDecimal(s.stdDev, 1),
+                  Cell::ofText(report.strings.string(key.kernel))});
     }
     return t;
 }
