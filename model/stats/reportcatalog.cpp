@@ -330,7 +330,10 @@ std::optional<ResultTable> runReport(const QString &name, const Report &report, 
     const ReportDeclaration *d = findReport(name);
     if (!d || !d->perFile)
         return std::nullopt;
-    return d->perFile(report, withReportArguments(name, options));
+    ResultTable table = d->perFile(report, withReportArguments(name, options));
+    if (name != d->name) // with arguments: its files are PREFIX_cuda_gpu_trace_base.csv, beside the plain report's
+        table.name = QString(name).replace(QLatin1Char(':'), QLatin1Char('_'));
+    return table;
 }
 
 std::optional<ResultTable> runSessionReport(const QString &name, const Session &session, const AnalysisSettings &options,

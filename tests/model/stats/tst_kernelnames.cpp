@@ -66,6 +66,7 @@ private slots:
         QVERIFY(stats::isKnownReport(request));
         const auto table = stats::runReport(request, *m_reports[path]);
         QVERIFY(table);
+        QCOMPARE(table->name, QString(request).replace(QLatin1Char(':'), QLatin1Char('_'))); // its files' names
         const QList<QStringList> rows = parseCsv(table->toCsv());
         const QStringList header = rows.value(0);
         // Where each report keeps the kernel's name and how many kernels a row counts.
