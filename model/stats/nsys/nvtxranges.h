@@ -5,6 +5,7 @@
 // and the GPU work launched inside it.
 #include "core/report.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <vector>

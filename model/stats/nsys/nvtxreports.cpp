@@ -65,6 +65,17 @@ std::vector<Projection> projectionsOf(const Report &report, const NvtxRangeFores
     return out;
 }
 
+// Per range, how many of its children launched GPU work themselves
+// (nvtx_gpu_proj_trace's NumChild).
+std::vector<std::uint32_t> projectedChildren(const NvtxRangeForest &forest, const std::vector<Projection> &projections)
+{
+    std::vector<std::uint32_t> children(forest.nodes.size(), 0);
+    for (std::uint32_t i = 0; i < forest.nodes.size(); ++i)
+        if (projections[i].present() && forest.nodes[i].parent != NvtxRangeNode::kNoParent)
+            ++children[forest.nodes[i].parent];
+    return children;
+}
+
 } // namespace
 
 ResultTable nvtxPushPopTrace(const Report &report)
@@ -124,16 +135,11 @@ ResultTable nvtxGpuProjTrace(const Report &report)
                             QStringLiteral("RangeStack")};
     const NvtxRangeForest forest = nvtxRangeForest(report, /*pushPopOnly=*/false);
     const std::vector<Projection> projections = projectionsOf(report, forest);
-    // NumChild counts the children that launched GPU work themselves.
-    std::vector<std::uint32_t> projectedChildren(forest.nodes.size(), 0);
+    const std::vector<std::uint32_t> children = projectedChildren(forest, projections);
     std::vector<std::uint32_t> order;
-    for (std::uint32_t i = 0; i < forest.nodes.size(); ++i) {
-        if (!projections[i].present())
-            continue;
-        order.push_back(i);
-        if (const std::uint32_t parent = forest.nodes[i].parent; parent != NvtxRangeNode::kNoParent)
-            ++projectedChildren[parent];
-    }
+    for (std::uint32_t i = 0; i < forest.nodes.size(); ++i)
+        if (projections[i].present())
+            order.push_back(i);
     std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
         const Projection &x = projections[a], &y = projections[b];
         return std::tuple(x.start, y.end - y.start, a) < std::tuple(y.start, x.end - x.start, b);
@@ -146,7 +152,7 @@ ResultTable nvtxGpuProjTrace(const Report &report)
         const Track &track = report.tracks[n.at.track];
         t.addRow({Cell::ofText(QString::fromStdString(forest.nameOf(report, n))), Cell::ofInteger(p.start), Cell::ofInteger(p.end - p.start),
                   Cell::ofInteger(n.start), Cell::ofInteger(n.end - n.start), Cell::ofText(styleName(n.pushPop)), Cell::ofInteger(track.pid),
-                  Cell::ofInteger(track.tid), Cell::ofInteger(p.operations), Cell::ofInteger(n.level), Cell::ofInteger(projectedChildren[i]),
+                  Cell::ofInteger(track.tid), Cell::ofInteger(p.operations), Cell::ofInteger(n.level), Cell::ofInteger(children[i]),
                   Cell::ofInteger(std::int64_t(i) + 1), parentCell(n), Cell::ofText(stacks[i])});
     }
     return t;
@@ -171,10 +177,7 @@ ResultTable nvtxGpuProjSum(const Report &report)
                             QStringLiteral("Avg Num Child")};
     const NvtxRangeForest forest = nvtxRangeForest(report, /*pushPopOnly=*/false);
     const std::vector<Projection> projections = projectionsOf(report, forest);
-    std::vector<std::uint32_t> projectedChildren(forest.nodes.size(), 0);
-    for (std::uint32_t i = 0; i < forest.nodes.size(); ++i)
-        if (projections[i].present() && forest.nodes[i].parent != NvtxRangeNode::kNoParent)
-            ++projectedChildren[forest.nodes[i].parent];
+    const std::vector<std::uint32_t> children = projectedChildren(forest, projections);
     // The projected ranges by name and style: the trace's rows summed.
     struct Group {
         std::vector<std::int64_t> projected;
@@ -191,7 +194,7 @@ ResultTable nvtxGpuProjSum(const Report &report)
         g.rangeTime += n.end - n.start;
         g.operations += p.operations;
         g.levels += n.level;
-        g.children += projectedChildren[i];
+        g.children += children[i];
     }
     // Most projected time first; the map gave name, then style, for ties.
     std::vector<std::pair<const std::pair<std::string, bool> *, Group *>> rows;
