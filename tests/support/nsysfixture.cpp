@@ -1,9 +1,15 @@
 #include "nsysfixture.h"
 
+#include <QFile>
 #include <QTest>
 #include <sqlite3.h>
 
 namespace rankscope::test {
+
+bool writableCopy(const QString &from, const QString &to)
+{
+    return QFile::copy(from, to) && QFile::setPermissions(to, QFile::ReadOwner | QFile::WriteOwner);
+}
 
 NsysFixture::NsysFixture(const QString &path) : m_path(path)
 {

@@ -16,6 +16,10 @@ constexpr std::int64_t globalId(std::int64_t pid, std::int64_t tid = 0, std::int
     return (hw << 56) | (pid << 24) | tid;
 }
 
+// Copies a real export to `to`, writable, for a test to plant rows into
+// (the fixtures themselves are never written); false if it could not.
+bool writableCopy(const QString &from, const QString &to);
+
 class NsysFixture {
 public:
     explicit NsysFixture(const QString &path);

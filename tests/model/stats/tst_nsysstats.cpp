@@ -201,8 +201,7 @@ private slots:
     {
         QTemporaryDir dir;
         const QString path = dir.filePath(QStringLiteral("startend.sqlite"));
-        QVERIFY(QFile::copy(slowFixture(), path));
-        QFile::setPermissions(path, QFile::ReadOwner | QFile::WriteOwner);
+        QVERIFY(writableCopy(slowFixture(), path));
         {
             NsysFixture db(path);
             const QString tid = QStringLiteral("281492643120157");

@@ -79,8 +79,7 @@ private slots:
         m_paths[QStringLiteral("ddp4")] = ddpFixture(0);
         // The slow run with start/end ranges around the 10th to 40th launches of its first launching thread.
         const QString planted = m_dir.filePath(QStringLiteral("planted.sqlite"));
-        QVERIFY(QFile::copy(slowFixture(), planted));
-        QFile::setPermissions(planted, QFile::ReadOwner | QFile::WriteOwner);
+        QVERIFY(writableCopy(slowFixture(), planted));
         const QList<QStringList> launches = queryRows(
             planted, QStringLiteral("WITH l AS (SELECT a.start, a.end, a.globalTid FROM CUPTI_ACTIVITY_KIND_RUNTIME a"
                                     " JOIN CUPTI_ACTIVITY_KIND_KERNEL k ON k.correlationId = a.correlationId)"

@@ -192,8 +192,7 @@ private slots:
     {
         QTemporaryDir dir;
         const QString path = dir.filePath(QStringLiteral("damaged.sqlite"));
-        QVERIFY(QFile::copy(slowFixture(), path));
-        QFile::setPermissions(path, QFile::ReadOwner | QFile::WriteOwner);
+        QVERIFY(writableCopy(slowFixture(), path));
         {
             NsysFixture db(path);
             db.exec(QStringLiteral("CREATE TABLE CUDNN_EVENTS(start INTEGER NOT NULL, end INTEGER, globalTid INTEGER);"
