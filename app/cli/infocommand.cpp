@@ -5,6 +5,7 @@
 #include <QCommandLineParser>
 #include <QTextStream>
 #include <algorithm>
+#include <utility>
 
 namespace rankscope::cli {
 
@@ -60,16 +61,13 @@ void printRank(QTextStream &out, const RankEntry &entry, bool memoryParts)
     out << "  Events:      kernels " << r.eventCount(TrackKind::Kernel) << ", memcpy " << r.eventCount(TrackKind::Memcpy) << ", memset "
         << r.eventCount(TrackKind::Memset) << ", sync " << r.eventCount(TrackKind::Sync) << ", CUDA API " << r.eventCount(TrackKind::CudaApi)
         << ", NVTX " << r.eventCount(TrackKind::Nvtx);
-    if (const std::size_t cpuOps = r.eventCount(TrackKind::CpuOp))
-        out << ", CPU ops " << cpuOps;
-    if (const std::size_t mpiCalls = r.eventCount(TrackKind::Mpi))
-        out << ", MPI " << mpiCalls;
-    if (const std::size_t libraryCalls = r.eventCount(TrackKind::CudaLibrary))
-        out << ", cuDNN/cuBLAS " << libraryCalls;
-    if (const std::size_t openAcc = r.eventCount(TrackKind::OpenAcc))
-        out << ", OpenACC " << openAcc;
-    if (const std::size_t openMp = r.eventCount(TrackKind::OpenMp))
-        out << ", OpenMP " << openMp;
+    // The kinds few traces record, named where they did.
+    for (const auto &[kind, name] :
+         {std::pair(TrackKind::CpuOp, "CPU ops"), std::pair(TrackKind::Mpi, "MPI"), std::pair(TrackKind::CudaLibrary, "cuDNN/cuBLAS"),
+          std::pair(TrackKind::OpenAcc, "OpenACC"), std::pair(TrackKind::OpenMp, "OpenMP"), std::pair(TrackKind::CudaGraph, "CUDA graph launches"),
+          std::pair(TrackKind::UmCpuPageFault, "UM CPU page faults"), std::pair(TrackKind::UmGpuPageFault, "UM GPU page faults")})
+        if (const std::size_t events = r.eventCount(kind))
+            out << ", " << name << " " << events;
     out << ", OS runtime " << r.eventCount(TrackKind::OsRuntime) << " (total " << r.eventCount() << ")\n";
     std::size_t samples = 0;
     for (const CounterTrack &c : r.counters)

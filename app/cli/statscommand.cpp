@@ -100,11 +100,16 @@ QString reportListHelp()
     QString text;
     for (const bool wholeSession : {false, true}) {
         text += wholeSession ? QStringLiteral("\nReports on all ranks together:") : QStringLiteral("\nReports per file:");
-        for (const stats::ReportDeclaration &d : stats::reportDeclarations())
-            if (d.isSessionReport() == wholeSession)
-                text += QStringLiteral("\n  %1 %2%3")
-                            .arg(d.reads(stats::ReportSetting::KernelNames) ? d.name + QStringLiteral("[:base|:mangled]") : d.name, -38)
-                            .arg(d.title, d.byDefault ? QString() : QStringLiteral(" (when named)"));
+        for (const stats::ReportDeclaration &d : stats::reportDeclarations()) {
+            if (d.isSessionReport() != wholeSession)
+                continue;
+            QString usage = d.name; // with the arguments it takes, as nsys' help writes them
+            if (d.reads(stats::ReportSetting::KernelNames))
+                usage += QStringLiteral("[:base|:mangled]");
+            if (d.reads(stats::ReportSetting::Rows))
+                usage += QStringLiteral("[:rows=N]");
+            text += QStringLiteral("\n  %1 %2%3").arg(usage, -38).arg(d.title, d.byDefault ? QString() : QStringLiteral(" (when named)"));
+        }
     }
     return text;
 }

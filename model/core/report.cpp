@@ -20,10 +20,13 @@ constexpr TrackKindInfo kTrackKinds[] = {
     {TrackKind::CudaLibrary, "cuDNN/cuBLAS", false, false, false, false, None},
     {TrackKind::OpenAcc, "OpenACC", false, false, false, false, None},
     {TrackKind::OpenMp, "OpenMP", false, false, false, false, None},
+    {TrackKind::UmCpuPageFault, "Unified memory CPU page faults", false, false, false, false, Row},
     {TrackKind::Kernel, "Kernels", true, true, false, false, Row},
     {TrackKind::Memcpy, "Memcpy", true, true, false, false, Row},
     {TrackKind::Memset, "Memset", true, true, false, false, Row},
     {TrackKind::Sync, "Sync", true, false, false, false, Row},
+    {TrackKind::UmGpuPageFault, "Unified memory GPU page faults", true, false, false, false, Row},
+    {TrackKind::CudaGraph, "CUDA graphs", true, false, false, false, Row},
     {TrackKind::NvtxGpuProjection, "NVTX (GPU)", false, false, true, false, Row},
     {TrackKind::NcclKernels, "NCCL", false, false, true, false, Row},
 };
@@ -95,6 +98,8 @@ std::uint32_t Report::correlationIdOf(const Track &track, std::size_t event) con
         return memsets[row].correlationId;
     case TrackKind::Sync:
         return syncs[row].correlationId;
+    case TrackKind::CudaGraph:
+        return graphLaunches[row].correlationId;
     default:
         return 0;
     }

@@ -62,10 +62,15 @@ enum class TrackKind : std::uint8_t {
     CudaLibrary, // per thread: cuDNN and cuBLAS calls (nsys --trace=cudnn,cublas)
     OpenAcc,     // per thread: OpenACC data, launch and other events (nsys --trace=openacc)
     OpenMp,      // per thread and OpenMP event kind (its table; the track's domain): nsys --trace=openmp
-    Kernel,      // per process, device and stream
+    // Per process (tid 0): the host's faults on unified memory, instants
+    // (nsys --cuda-um-cpu-page-faults).
+    UmCpuPageFault,
+    Kernel, // per process, device and stream
     Memcpy,
     Memset,
-    Sync, // CUDA synchronization seen on the GPU side
+    Sync,           // CUDA synchronization seen on the GPU side
+    UmGpuPageFault, // per process and device: a GPU's faults on unified memory (nsys --cuda-um-gpu-page-faults)
+    CudaGraph,      // per process, device and stream: whole CUDA graph launches (nsys --cuda-graph-trace=graph)
     // Derived after loading, from the tracks above (not counted twice by
     // statistics or event counts):
     NvtxGpuProjection, // per process and device: NVTX ranges projected onto the GPU
@@ -176,6 +181,9 @@ struct MemcpyRecord {
     std::int32_t dstDevice = -1;
     std::uint32_t copyCount = 1;
     std::uint32_t externalId = 0;
+    // A unified-memory migration's page(s): their virtual base address.
+    std::uint64_t virtualAddress = kNoAddress;
+    static constexpr std::uint64_t kNoAddress = ~std::uint64_t(0);
     // From or to pageable host memory: staged through a pinned buffer, never truly asynchronous.
     bool isPageable() const { return srcKind == MemoryKind::Pageable || dstKind == MemoryKind::Pageable; }
 };
@@ -200,6 +208,33 @@ struct SyncRecord {
     // does not (an nsys export without CUPTI_ACTIVITY_KIND_CUDA_EVENT rows).
     std::int32_t awaitedStream = -1;
     std::uint32_t recordCorrelationId = 0;
+};
+
+// Unified-memory CPU page fault slice name: "CPU page fault". The faulting
+// instruction's function and module, and its source line where nsys
+// resolved it (kEmpty, -1 where not).
+struct UmCpuFaultRecord {
+    std::uint64_t address = 0;
+    StringId instruction = 0;
+    StringId module = 0;
+    StringId sourceFile = 0;
+    std::int32_t sourceLine = -1;
+};
+
+// Unified-memory GPU page fault slice name: "GPU page fault"; the faults
+// the GPU grouped on one page over the slice's time.
+struct UmGpuFaultRecord {
+    std::uint64_t address = 0;
+    std::uint32_t faults = 0;
+    std::uint32_t accessType = 0; // CUpti_ActivityUnifiedMemoryAccessType: 1 read, 2 write, 3 atomic, 4 prefetch
+};
+
+// CUDA graph slice name: "Graph <graphId>"; one launch of an executable
+// graph, traced whole (no kernel rows of its own).
+struct GraphLaunchRecord {
+    std::uint32_t correlationId = 0; // its cudaGraphLaunch call
+    std::uint32_t graphId = 0;
+    std::uint32_t graphExecId = 0;
 };
 
 // API slice name: the function name as recorded (with its _vNNNN suffix).
@@ -383,6 +418,9 @@ struct Report : std::enable_shared_from_this<Report> {
     Column<ApiCallRecord> apiCalls;
     Column<NvtxRecord> nvtx; // see NvtxRecord::kNoRecord; read through nvtxRecord()
     Column<MpiRecord> mpiCalls;
+    Column<UmCpuFaultRecord> umCpuFaults;
+    Column<UmGpuFaultRecord> umGpuFaults;
+    Column<GraphLaunchRecord> graphLaunches;
     Column<NvtxProjectionRecord> nvtxProjections;
     Column<CollectiveRecord> collectives;
     Column<FlowRecord> flows;            // Kineto's forward -> backward arrows
@@ -481,6 +519,9 @@ void forEachSideTable(R &report, Visit &&visit)
     visit(report.syncs, {TrackKind::Sync});
     visit(report.nvtx, {TrackKind::Nvtx});
     visit(report.mpiCalls, {TrackKind::Mpi});
+    visit(report.umCpuFaults, {TrackKind::UmCpuPageFault});
+    visit(report.umGpuFaults, {TrackKind::UmGpuPageFault});
+    visit(report.graphLaunches, {TrackKind::CudaGraph});
     visit(report.nvtxProjections, {TrackKind::NvtxGpuProjection});
 }
 

@@ -123,7 +123,7 @@ void buildCorrelations(Report &report)
     for (std::uint32_t t = 0; t < report.tracks.size(); ++t) {
         if (report.tracks[t].kind == TrackKind::CudaApi)
             apiTracks.push_back(t);
-        else if (isGpuTrack(report.tracks[t].kind))
+        else if (isGpuTrack(report.tracks[t].kind) && report.tracks[t].kind != TrackKind::UmGpuPageFault) // a fault has no launch
             gpuTracks.push_back(t);
     }
     fillByCorrelation(report, apiTracks, report.apiByCorrelation);

@@ -66,6 +66,34 @@ void addKernelFields(EventDetails &d, const Report &r, const Track &t, std::size
     }
 }
 
+// CUpti_ActivityUnifiedMemoryAccessType, as nsys' GUI names it.
+QString faultAccessLabel(std::uint32_t type)
+{
+    static const char *const labels[] = {"Unknown", "Read", "Write", "Atomic", "Prefetch"};
+    return type < std::size(labels) ? QLatin1String(labels[type]) : QStringLiteral("Unknown (%1)").arg(type);
+}
+
+void addUnifiedMemoryFaultFields(EventDetails &d, const Report &r, const Track &t, std::size_t i)
+{
+    if (t.kind == TrackKind::UmCpuPageFault) {
+        const UmCpuFaultRecord &f = r.umCpuFaults[t.slices.payload(i)];
+        d.fields.push_back({QStringLiteral("Virtual address"), QStringLiteral("0x%1").arg(f.address, 0, 16), {}});
+        if (f.instruction != StringTable::kEmpty)
+            d.fields.push_back({QStringLiteral("CPU instruction"), r.strings.string(f.instruction), {}});
+        if (f.module != StringTable::kEmpty)
+            d.fields.push_back({QStringLiteral("Module"), r.strings.string(f.module), {}});
+        if (f.sourceFile != StringTable::kEmpty)
+            d.fields.push_back({QStringLiteral("Source"),
+                                r.strings.string(f.sourceFile) + (f.sourceLine >= 0 ? QStringLiteral(":%1").arg(f.sourceLine) : QString()),
+                                {}});
+        return;
+    }
+    const UmGpuFaultRecord &f = r.umGpuFaults[t.slices.payload(i)];
+    d.fields.push_back({QStringLiteral("Virtual address"), QStringLiteral("0x%1").arg(f.address, 0, 16), {}});
+    d.fields.push_back({QStringLiteral("Page faults"), QString::number(f.faults), {}});
+    d.fields.push_back({QStringLiteral("Access"), faultAccessLabel(f.accessType), {}});
+}
+
 void addMemcpyFields(EventDetails &d, const Report &r, const Track &t, std::size_t i)
 {
     const MemcpyRecord &m = r.memcpys[t.slices.payload(i)];
@@ -77,6 +105,8 @@ void addMemcpyFields(EventDetails &d, const Report &r, const Track &t, std::size
     d.fields.push_back({QStringLiteral("Throughput"), formatThroughput(m.bytes, t.slices.duration(i)), {}});
     if (m.srcDevice >= 0 || m.dstDevice >= 0)
         d.fields.push_back({QStringLiteral("Devices"), QStringLiteral("%1 → %2").arg(m.srcDevice).arg(m.dstDevice), {}});
+    if (m.virtualAddress != MemcpyRecord::kNoAddress) // a unified-memory migration
+        d.fields.push_back({QStringLiteral("Virtual address"), QStringLiteral("0x%1").arg(m.virtualAddress, 0, 16), {}});
     if (m.isPageable())
         d.fields.push_back({QStringLiteral("Note"),
                             QStringLiteral("Pageable host memory: the copy is staged and synchronous; pinned memory (pin_memory=True) avoids this."),
@@ -227,9 +257,9 @@ EventDetails describeEvent(const Session &session, const EventLocation &at)
     d.fields.push_back({QStringLiteral("Process"), processLabel(r, t.pid), {}});
     if (isGpuTrack(t.kind) || isDerivedTrack(t.kind)) {
         d.fields.push_back({QStringLiteral("Device"), deviceLabel(r, t.deviceId), {}});
-        if (isGpuTrack(t.kind))
+        if (isGpuTrack(t.kind) && t.kind != TrackKind::UmGpuPageFault) // a fault is the device's, on no stream
             d.fields.push_back({QStringLiteral("Stream"), QString::number(t.streamId), {}});
-    } else {
+    } else if (t.kind != TrackKind::UmCpuPageFault) { // the process's, on no thread it names
         d.fields.push_back({QStringLiteral("Thread"), threadLabel(r, t.pid, t.tid), {}});
     }
     d.fields.push_back({QStringLiteral("Track"), trackName(r, t), {}});
@@ -291,6 +321,17 @@ EventDetails describeEvent(const Session &session, const EventLocation &at)
             d.fields.push_back({QStringLiteral("GPU ops launched"), QString::number(p.gpuOps), {}});
             d.fields.push_back({QStringLiteral("GPU time covered"), formatDuration(p.gpuBusyNs), {}});
         }
+        break;
+    }
+    case TrackKind::UmCpuPageFault:
+    case TrackKind::UmGpuPageFault:
+        addUnifiedMemoryFaultFields(d, r, t, i);
+        break;
+    case TrackKind::CudaGraph: {
+        const GraphLaunchRecord &g = r.graphLaunches[t.slices.payload(i)];
+        d.fields.push_back({QStringLiteral("Graph id"), QString::number(g.graphId), {}});
+        d.fields.push_back({QStringLiteral("Executable graph id"), QString::number(g.graphExecId), {}});
+        d.fields.push_back({QStringLiteral("Correlation id"), QString::number(g.correlationId), {}});
         break;
     }
     case TrackKind::OsRuntime:

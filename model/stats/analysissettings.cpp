@@ -21,6 +21,7 @@ unsigned settingsThatDiffer(const AnalysisSettings &a, const AnalysisSettings &b
     mark(a.whatIfs != b.whatIfs, S::WhatIf);
     mark(a.diagnosis != b.diagnosis, S::DiagnosisThresholds);
     mark(a.kernelNames != b.kernelNames, S::KernelNames);
+    mark(a.rows != b.rows, S::Rows);
     return differ;
 }
 

@@ -44,6 +44,7 @@ enum class ReportSetting : unsigned {
     WhatIf = 1u << 8,              // whatIfs
     DiagnosisThresholds = 1u << 9, // diagnosis
     KernelNames = 1u << 10,        // kernelNames
+    Rows = 1u << 11,               // rows: the report argument `rows=N`
 };
 
 // Which of a kernel's names nsys' kernel reports print (their `:base` and
@@ -73,6 +74,8 @@ struct AnalysisSettings {
     QStringList whatIfs;
     stats::DiagnosisThresholds diagnosis;
     stats::KernelNaming kernelNames = stats::KernelNaming::Demangled;
+    // A report's `rows=N` argument (nsys' um_sum:rows=N); unset: the report's own default.
+    std::optional<int> rows;
     bool operator==(const AnalysisSettings &) const = default;
 };
 

@@ -7,11 +7,13 @@
 #include "stats/nsys/apitrace.h"
 #include "stats/nsys/gpurules.h"
 #include "stats/nsys/gputrace.h"
+#include "stats/nsys/graphsum.h"
 #include "stats/nsys/kernexec.h"
 #include "stats/nsys/kerngridsum.h"
 #include "stats/nsys/mpireports.h"
 #include "stats/nsys/nsysreports.h"
 #include "stats/nsys/nvtxreports.h"
+#include "stats/nsys/umreports.h"
 #include "stats/ranks/collectiveinputs.h"
 #include "stats/ranks/collectives.h"
 #include "stats/ranks/rankbreakdown.h"
@@ -175,6 +177,12 @@ std::vector<ReportDeclaration> declareReports()
         onRequest(fileReport("nvtx_gpu_proj_sum", "NVTX GPU Projection Summary", kNone, "", [](R r, O) { return nvtxGpuProjSum(r); })),
         onRequest(fileReport("nvtx_kern_sum", "NVTX Range Kernel Summary", unsigned(S::KernelNames), "",
                              [](R r, O o) { return nvtxKernSum(r, o.kernelNames); })),
+        onRequest(fileReport("um_sum", "Unified Memory Analysis Summary", unsigned(S::Rows), "",
+                             [](R r, O o) { return umSum(r, o.rows.value_or(kUmSumDefaultRows)); })),
+        onRequest(fileReport("um_total_sum", "Unified Memory Totals Summary", kNone, "", [](R r, O) { return umTotalSum(r); })),
+        onRequest(
+            fileReport("um_cpu_page_faults_sum", "Unified Memory CPU Page Faults Summary", kNone, "", [](R r, O) { return umCpuPageFaultsSum(r); })),
+        onRequest(fileReport("cuda_graph_sum", "CUDA Graph Summary", kNone, "", [](R r, O) { return cudaGraphSum(r); })),
         onRequest(fileReport("mpi_event_sum", "MPI Event Summary", kNone, "", [](R r, O) { return mpiEventSum(r); })),
         onRequest(fileReport("mpi_event_trace", "MPI Event Trace", kNone, "", [](R r, O) { return mpiEventTrace(r); })),
 
@@ -229,6 +237,32 @@ const ReportDeclaration *findReport(const QString &name)
     return it == all.end() ? nullptr : &*it;
 }
 
+namespace {
+
+// `rows=N`'s count, or nullopt when `argument` is not one.
+std::optional<int> rowsArgument(const QString &argument)
+{
+    static const QLatin1String prefix("rows=");
+    if (!argument.startsWith(prefix))
+        return std::nullopt;
+    bool ok = false;
+    const int rows = argument.mid(prefix.size()).toInt(&ok);
+    return ok ? std::optional<int>(rows) : std::nullopt;
+}
+
+// What a report's arguments may be, for its message.
+QString argumentsTaken(const ReportDeclaration &d)
+{
+    QStringList taken;
+    if (d.reads(S::KernelNames))
+        taken << QStringLiteral("'base' or 'mangled'");
+    if (d.reads(S::Rows))
+        taken << QStringLiteral("'rows=N'");
+    return taken.join(QStringLiteral(", "));
+}
+
+} // namespace
+
 QString reportArgumentError(const QString &request)
 {
     const ReportDeclaration *d = findReport(request);
@@ -239,8 +273,11 @@ QString reportArgumentError(const QString &request)
     for (const QString &argument : arguments) {
         if (namesKernels && (argument == QLatin1String("base") || argument == QLatin1String("mangled")))
             continue;
-        return namesKernels ? QStringLiteral("report '%1' takes 'base' or 'mangled', not '%2'").arg(d->name, argument)
-                            : QStringLiteral("report '%1' takes no arguments ('%2')").arg(d->name, argument);
+        if (d->reads(S::Rows) && rowsArgument(argument))
+            continue;
+        const QString taken = argumentsTaken(*d);
+        return taken.isEmpty() ? QStringLiteral("report '%1' takes no arguments ('%2')").arg(d->name, argument)
+                               : QStringLiteral("report '%1' takes %2, not '%3'").arg(d->name, taken, argument);
     }
     if (arguments.contains(QLatin1String("base")) && arguments.contains(QLatin1String("mangled")))
         return QStringLiteral("report '%1' takes 'base' or 'mangled', not both").arg(d->name);
@@ -254,6 +291,8 @@ AnalysisSettings withReportArguments(const QString &request, AnalysisSettings op
             options.kernelNames = KernelNaming::Base;
         else if (argument == QLatin1String("mangled"))
             options.kernelNames = KernelNaming::Mangled;
+        else if (const std::optional<int> rows = rowsArgument(argument))
+            options.rows = rows;
     }
     return options;
 }

@@ -415,8 +415,10 @@ void ResultTable::writeCsv(const std::function<void(const QString &)> &write, qs
         }
     };
     appendLine(headers.size(), [this, cells](qsizetype i) { return csvText(headers[i], cells); });
+    // Every row has a cell per header: a column no row filled is empty, not left out.
+    const std::size_t width = std::max(m_columns.size(), std::size_t(headers.size()));
     for (std::size_t row = 0; row < m_rowCount; ++row)
-        appendLine(qsizetype(m_columns.size()), [this, row, cells](qsizetype i) {
+        appendLine(qsizetype(width), [this, row, cells](qsizetype i) {
             const Cell cell = this->cell(row, std::size_t(i));
             // Only text can be a formula: a negative number stays a number.
             return cell.type == Cell::Type::Text ? csvText(cell.text, cells) : cell.display();
@@ -480,10 +482,13 @@ bool ResultTable::writeCsv(QIODevice &device, CsvCells cells) const
     }
     out += '\n';
     char number[32];
+    const std::size_t width = std::max(m_columns.size(), std::size_t(headers.size())); // as toCsv()
     for (std::size_t row = 0; row < m_rowCount; ++row) {
-        for (std::size_t c = 0; c < m_columns.size(); ++c) {
+        for (std::size_t c = 0; c < width; ++c) {
             if (c)
                 out += ',';
+            if (c >= m_columns.size())
+                continue;
             const std::uint64_t value = m_columns[c].values[row];
             const std::uint8_t format = m_columns[c].formats[row];
             switch (typeOf(format)) {

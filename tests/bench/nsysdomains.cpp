@@ -1,5 +1,6 @@
 #include "nsysdomains.h"
 
+#include <algorithm>
 #include <sstream>
 #include <tuple>
 
@@ -15,6 +16,12 @@ bool Domains::parse(const std::string &list)
             openAcc = true;
         else if (domain == "openmp")
             openMp = true;
+        else if (domain == "um")
+            unifiedMemory = true;
+        else if (domain == "graphs")
+            graphs = true;
+        else if (domain == "nic")
+            nic = true;
         else if (!domain.empty())
             return false;
     }
@@ -37,6 +44,11 @@ int addString(sqlite3 *db, const char *text, int &nextStringId)
     sqlite3_step(str);
     sqlite3_finalize(str);
     return nextStringId++;
+}
+
+std::int64_t globalPidOf(std::int64_t globalTid)
+{
+    return globalTid & ~std::int64_t(0xFFFFFF);
 }
 
 } // namespace
@@ -155,6 +167,163 @@ bool writeOpenMp(sqlite3 *db, const std::vector<ApiCall> &calls, int &nextString
     }
     sqlite3_finalize(parallel);
     sqlite3_finalize(wait);
+    return true;
+}
+
+std::uint64_t unifiedMemoryPage(int correlation)
+{
+    return 0x7f0000000000ull + std::uint64_t(correlation % 8) * 0x200000ull;
+}
+
+bool writeUnifiedMemory(sqlite3 *db, const std::vector<ApiCall> &calls, int &nextStringId, bool withSource)
+{
+    // nsys 2024's columns (the schema reference), or nsys 2022's (pipit's saxpy export, empty).
+    const std::string cpuTable = std::string("CREATE TABLE CUDA_UM_CPU_PAGE_FAULT_EVENTS(start INTEGER NOT NULL, globalPid INTEGER NOT NULL,"
+                                             " address INTEGER NOT NULL, originalFaultPc INTEGER, CpuInstruction INTEGER NOT NULL,"
+                                             " module INTEGER NOT NULL, unresolvedFaultPc INTEGER")
+                                 + (withSource ? ", sourceFile INTEGER, sourceLine INTEGER);" : ");");
+    if (!run(db, cpuTable.c_str())
+        || !run(db, "CREATE TABLE CUDA_UM_GPU_PAGE_FAULT_EVENTS(start INTEGER NOT NULL, end INTEGER NOT NULL, globalPid INTEGER NOT NULL,"
+                    " deviceId INTEGER NOT NULL, address INTEGER NOT NULL, numberOfPageFaults INTEGER NOT NULL, faultAccessType INTEGER NOT NULL);"
+                    "ALTER TABLE CUPTI_ACTIVITY_KIND_MEMCPY ADD COLUMN virtualAddress INTEGER;"))
+        return false;
+    const int functions[] = {addString(db, "init_data", nextStringId), addString(db, "check_result", nextStringId)};
+    const int module = addString(db, "saxpy", nextStringId);
+    const int file = addString(db, "saxpy.cu", nextStringId);
+    sqlite3_stmt *cpu = nullptr, *gpu = nullptr, *copy = nullptr;
+    sqlite3_prepare_v2(db,
+                       withSource ? "INSERT INTO CUDA_UM_CPU_PAGE_FAULT_EVENTS VALUES(?,?,?,4198400,?,?,0,?,?)"
+                                  : "INSERT INTO CUDA_UM_CPU_PAGE_FAULT_EVENTS VALUES(?,?,?,4198400,?,?,0)",
+                       -1, &cpu, nullptr);
+    sqlite3_prepare_v2(db, "INSERT INTO CUDA_UM_GPU_PAGE_FAULT_EVENTS VALUES(?,?,?,0,?,?,?)", -1, &gpu, nullptr);
+    // Managed memory (4) on both sides; a migration has no API call of its own.
+    sqlite3_prepare_v2(db,
+                       "INSERT INTO CUPTI_ACTIVITY_KIND_MEMCPY(start, end, deviceId, contextId, streamId, correlationId, globalPid, bytes,"
+                       " copyKind, srcKind, dstKind, virtualAddress) VALUES(?,?,0,1,0,0,?,?,?,4,4,?)",
+                       -1, &copy, nullptr);
+    for (const ApiCall &c : calls) {
+        if (c.correlation == 0) // a call without a correlation id touches no managed memory here
+            continue;
+        const auto page = std::int64_t(unifiedMemoryPage(c.correlation));
+        const std::int64_t pid = globalPidOf(c.globalTid);
+        if (c.correlation % 6 == 0) {
+            const bool init = (c.correlation / 6) % 2 == 0;
+            sqlite3_bind_int64(cpu, 1, c.start - 50);
+            sqlite3_bind_int64(cpu, 2, pid);
+            sqlite3_bind_int64(cpu, 3, page);
+            sqlite3_bind_int64(cpu, 4, functions[init ? 0 : 1]);
+            sqlite3_bind_int64(cpu, 5, module);
+            if (withSource) {
+                sqlite3_bind_int64(cpu, 6, file);
+                sqlite3_bind_int64(cpu, 7, init ? 20 : 60);
+            }
+            sqlite3_step(cpu);
+            sqlite3_reset(cpu);
+        }
+        if (c.correlation % 9 == 0) {
+            sqlite3_bind_int64(gpu, 1, c.end + 100);
+            sqlite3_bind_int64(gpu, 2, c.end + 2100);
+            sqlite3_bind_int64(gpu, 3, pid);
+            sqlite3_bind_int64(gpu, 4, page);
+            sqlite3_bind_int64(gpu, 5, 1 + c.correlation % 5);
+            sqlite3_bind_int64(gpu, 6, 1 + c.correlation % 2);
+            sqlite3_step(gpu);
+            sqlite3_reset(gpu);
+        }
+        for (const auto &[planted, kind, bytes, duration] :
+             {std::tuple{c.correlation % 10 == 0, 11, std::int64_t(65536), 5000},
+              std::tuple{c.correlation % 15 == 0, 12, std::int64_t(4096) * (1 + c.correlation % 3), 3000}}) {
+            if (!planted)
+                continue;
+            sqlite3_bind_int64(copy, 1, c.end + 200);
+            sqlite3_bind_int64(copy, 2, c.end + 200 + duration);
+            sqlite3_bind_int64(copy, 3, pid);
+            sqlite3_bind_int64(copy, 4, bytes);
+            sqlite3_bind_int64(copy, 5, kind);
+            sqlite3_bind_int64(copy, 6, page);
+            sqlite3_step(copy);
+            sqlite3_reset(copy);
+        }
+    }
+    for (sqlite3_stmt *s : {cpu, gpu, copy})
+        sqlite3_finalize(s);
+    return true;
+}
+
+bool writeGraphLaunches(sqlite3 *db, const std::vector<ApiCall> &calls, int &nextStringId)
+{
+    // nsys 2024.3's columns.
+    if (!run(db, "CREATE TABLE CUPTI_ACTIVITY_KIND_GRAPH_TRACE(start INTEGER NOT NULL, end INTEGER NOT NULL, deviceId INTEGER NOT NULL,"
+                 " contextId INTEGER NOT NULL, greenContextId INTEGER, streamId INTEGER NOT NULL, correlationId INTEGER, globalPid INTEGER,"
+                 " graphId INTEGER NOT NULL, graphExecId INTEGER NOT NULL);"))
+        return false;
+    const int launchName = addString(db, "cudaGraphLaunch_v10000", nextStringId);
+    sqlite3_stmt *launch = nullptr, *graph = nullptr;
+    sqlite3_prepare_v2(db, "INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME VALUES(?,?,0,?,?,?,0)", -1, &launch, nullptr);
+    sqlite3_prepare_v2(db, "INSERT INTO CUPTI_ACTIVITY_KIND_GRAPH_TRACE VALUES(?,?,0,1,NULL,13,?,?,?,?)", -1, &graph, nullptr);
+    for (const ApiCall &c : calls) {
+        if (c.correlation == 0 || c.correlation % 8 != 0) // a call without a correlation id launches nothing
+            continue;
+        const int correlation = 50'000'000 + c.correlation;
+        const int graphId = 1 + (c.correlation / 8) % 2;
+        sqlite3_bind_int64(launch, 1, c.start);
+        sqlite3_bind_int64(launch, 2, c.end);
+        sqlite3_bind_int64(launch, 3, c.globalTid);
+        sqlite3_bind_int64(launch, 4, correlation);
+        sqlite3_bind_int64(launch, 5, launchName);
+        sqlite3_step(launch);
+        sqlite3_reset(launch);
+        sqlite3_bind_int64(graph, 1, c.end + 1000);
+        sqlite3_bind_int64(graph, 2, c.end + 31000);
+        sqlite3_bind_int64(graph, 3, correlation);
+        sqlite3_bind_int64(graph, 4, globalPidOf(c.globalTid));
+        sqlite3_bind_int64(graph, 5, graphId);
+        sqlite3_bind_int64(graph, 6, 100 + graphId);
+        sqlite3_step(graph);
+        sqlite3_reset(graph);
+    }
+    sqlite3_finalize(launch);
+    sqlite3_finalize(graph);
+    return true;
+}
+
+bool writeNicMetrics(sqlite3 *db, const std::vector<ApiCall> &calls)
+{
+    // The columns of the schema reference (nsys 2024+); what `value` holds
+    // per sample is not confirmed by a real file (docs/trace-formats.md).
+    if (calls.empty()
+        || !run(db, "CREATE TABLE NET_NIC_METRIC(start INTEGER NOT NULL, end INTEGER NOT NULL, globalId INTEGER NOT NULL, portId INTEGER NOT NULL,"
+                    " metricsListId INTEGER NOT NULL, metricsIdx INTEGER NOT NULL, value INTEGER NOT NULL);"
+                    "CREATE TABLE TARGET_INFO_NETWORK_METRICS(metricsListId INTEGER NOT NULL, metricsIdx INTEGER NOT NULL, name TEXT NOT NULL,"
+                    " description TEXT NOT NULL, unit TEXT NOT NULL);"
+                    "CREATE TABLE NIC_ID_MAP(nicId INTEGER NOT NULL, globalId INTEGER NOT NULL);"
+                    "CREATE TABLE TARGET_INFO_NIC_INFO(GUID INTEGER NOT NULL, stateName TEXT NOT NULL, nicId INTEGER NOT NULL, name TEXT NOT NULL,"
+                    " deviceId INTEGER NOT NULL, vendorId INTEGER NOT NULL, linkLayer INTEGER NOT NULL);"
+                    "INSERT INTO TARGET_INFO_NETWORK_METRICS VALUES(0,0,'Bytes received','Bytes received by the port','bytes'),"
+                    "(0,1,'Packets received','Packets received by the port','packets'),(0,2,'Bytes sent','Bytes sent by the port','bytes'),"
+                    "(0,3,'Packets sent','Packets sent by the port','packets');"
+                    "INSERT INTO NIC_ID_MAP VALUES(0,72057594037927936);"
+                    "INSERT INTO TARGET_INFO_NIC_INFO VALUES(1311768467463790320,'Active',0,'mlx5_0',4123,5555,1);"))
+        return false;
+    std::int64_t from = calls.front().start, to = calls.front().end;
+    for (const ApiCall &c : calls)
+        from = std::min(from, c.start), to = std::max(to, c.end);
+    constexpr std::int64_t kInterval = 1'000'000;
+    sqlite3_stmt *sample = nullptr;
+    sqlite3_prepare_v2(db, "INSERT INTO NET_NIC_METRIC VALUES(?,?,72057594037927936,1,0,?,?)", -1, &sample, nullptr);
+    for (std::int64_t k = 0, t = from; t < to; ++k, t += kInterval) {
+        const std::int64_t received = (k % 10 + 1) * 1'000'000, sent = received / 2;
+        const std::int64_t values[] = {received, received / 4096, sent, sent / 4096};
+        for (int metric = 0; metric < 4; ++metric) {
+            sqlite3_bind_int64(sample, 1, t);
+            sqlite3_bind_int64(sample, 2, t + kInterval);
+            sqlite3_bind_int64(sample, 3, metric);
+            sqlite3_bind_int64(sample, 4, values[metric]);
+            sqlite3_step(sample);
+            sqlite3_reset(sample);
+        }
+    }
+    sqlite3_finalize(sample);
     return true;
 }
 

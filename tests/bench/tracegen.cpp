@@ -31,7 +31,7 @@
 //
 //   rankscope-tracegen --format nsys|kineto [--profile synthetic|pytorch|ddp|launchbound|synchost|pipeline|mpi] [--shuffle]
 //                      [--gpu-metrics-hz HZ] [--cpu-samples-hz HZ] [--straggler R:US[:EVERY]] [--clock-offsets-us A,B,..]
-//                      [--skip R:STEP] [--only-ranks FIRST:LAST] [--domains cudnn,cublas,openacc,openmp] --ranks R --events N [--seed S] OUTDIR
+//                      [--skip R:STEP] [--only-ranks FIRST:LAST] [--domains cudnn,cublas,openacc,openmp,um,graphs,nic] --ranks R --events N [--seed S] OUTDIR
 #include "nsysdomains.h"
 
 #include <QCommandLineParser>
@@ -1086,13 +1086,14 @@ bool writeNsys(const QString &path, const std::vector<Event> &events, int rank, 
     }
     for (sqlite3_stmt *s : {kernel, memcpy, memset, api, nvtx, osrt, memory})
         sqlite3_finalize(s);
-    if (domains.cudnnCublas || domains.openAcc || domains.openMp) {
+    if (domains.any()) {
         std::vector<tracegen::ApiCall> calls;
         for (const Event &e : events)
             if (e.kind == Event::Api)
                 calls.push_back({e.start, e.end, globalTidOf(e), e.correlation});
         if ((domains.cudnnCublas && !tracegen::writeLibraryCalls(db, calls, id)) || (domains.openAcc && !tracegen::writeOpenAcc(db, calls, id))
-            || (domains.openMp && !tracegen::writeOpenMp(db, calls, id)))
+            || (domains.openMp && !tracegen::writeOpenMp(db, calls, id)) || (domains.unifiedMemory && !tracegen::writeUnifiedMemory(db, calls, id))
+            || (domains.graphs && !tracegen::writeGraphLaunches(db, calls, id)) || (domains.nic && !tracegen::writeNicMetrics(db, calls)))
             return false;
     }
     writeGpuMetrics(db, events, gpuMetricsHz);
@@ -1235,7 +1236,7 @@ int main(int argc, char **argv)
                                   QStringLiteral("FIRST:LAST"));
     const QCommandLineOption domainsOption(
         QStringLiteral("domains"),
-        QStringLiteral("nsys only: more of what nsys records, comma separated: cudnn, cublas, openacc, openmp (see nsysdomains.h)"),
+        QStringLiteral("nsys only: more of what nsys records, comma separated: cudnn, cublas, openacc, openmp, um, graphs, nic (see nsysdomains.h)"),
         QStringLiteral("LIST"));
     parser.addOptions(
         {format, profile, shuffle, gpuMetricsHz, cpuSamplesHz, ranks, events, seed, straggler, clockOffsets, skip, only, domainsOption});
@@ -1262,7 +1263,7 @@ int main(int argc, char **argv)
     }
     tracegen::Domains domains;
     if (!domains.parse(parser.value(domainsOption).toStdString()) || (kineto && parser.isSet(domainsOption))) {
-        QTextStream(stderr) << "rankscope-tracegen: --domains takes cudnn, cublas, openacc and openmp, for nsys exports\n";
+        QTextStream(stderr) << "rankscope-tracegen: --domains takes cudnn, cublas, openacc, openmp, um, graphs and nic, for nsys exports\n";
         return 1;
     }
     if (mpi && (kineto || rankCount < 2)) {

@@ -114,6 +114,12 @@ QColor Theme::kindColor(TrackKind kind)
         return QColor(0xa3, 0x4d, 0xb8);
     case TrackKind::Mpi:
         return mpiColor(MpiCallKind::PointToPoint);
+    case TrackKind::UmCpuPageFault: // reds: a fault stalls whoever touched the page
+        return QColor(0xc8, 0x5a, 0x54);
+    case TrackKind::UmGpuPageFault:
+        return QColor(0xd0, 0x6e, 0x3a);
+    case TrackKind::CudaGraph: // the kernels' blue, lighter: a graph holds kernels
+        return QColor(0x6f, 0xa2, 0xe4);
     }
     return kUnknown;
 }
@@ -158,6 +164,8 @@ QColor Theme::eventColor(const Report &report, const Track &track, std::uint32_t
         return hashed(report.strings.view(track.slices.name(event)), 110, 200, 170, 30);
     case TrackKind::OpenMp: // browns
         return hashed(report.strings.view(track.slices.name(event)), 90, 200, 20, 25);
+    case TrackKind::CudaGraph: // each graph its own blue
+        return hashed(report.strings.view(track.slices.name(event)), 150, 220, 200, 40);
     default:
         return kindColor(track.kind);
     }

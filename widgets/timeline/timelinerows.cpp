@@ -235,19 +235,27 @@ void TimelineRows::addGpuGroup(const RankTracks &tracks, int rankRow, std::uint3
     const int hwRow =
         addGroup(tracks.rank, rankRow, 1,
                  QStringLiteral("CUDA HW · GPU %1%2 · pid %3").arg(device).arg(gpu ? QStringLiteral(": ") + gpu->name : QString()).arg(pid), false);
-    std::vector<std::uint32_t> all, projections, nccl, syncs;
-    std::map<std::uint32_t, std::vector<std::uint32_t>> byStream;
+    std::vector<std::uint32_t> all, projections, nccl, syncs, faults;
+    std::map<std::uint32_t, std::vector<std::uint32_t>> byStream, graphsByStream;
     for (std::uint32_t t : gpuTracks) {
         const TrackKind kind = r.tracks[t].kind;
         if (isGpuOperation(kind)) {
             all.push_back(t);
             byStream[r.tracks[t].streamId].push_back(t);
+        } else if (kind == TrackKind::CudaGraph) {
+            // Drawn first, under the kernels a node-level trace has in them;
+            // a graph traced whole is all its stream shows of it.
+            all.insert(all.begin(), t);
+            graphsByStream[r.tracks[t].streamId].push_back(t);
+            byStream[r.tracks[t].streamId];
         } else if (kind == TrackKind::Sync) {
             syncs.push_back(t);
         } else if (kind == TrackKind::NvtxGpuProjection) {
             projections.push_back(t);
         } else if (kind == TrackKind::NcclKernels) {
             nccl.push_back(t);
+        } else if (kind == TrackKind::UmGpuPageFault) {
+            faults.push_back(t);
         }
     }
     // The all-streams row draws the tracks the stream rows own.
@@ -265,6 +273,7 @@ void TimelineRows::addGpuGroup(const RankTracks &tracks, int rankRow, std::uint3
     // GPU-side waits of every stream in one row: they overlap the work they
     // wait for, and most streams only ever wait once.
     addSlicesRow(r, tracks.rank, hwRow, 2, QStringLiteral("Synchronization"), syncs, true);
+    addSlicesRow(r, tracks.rank, hwRow, 2, trackKindName(TrackKind::UmGpuPageFault), faults, true);
     // Per-stream rows in their own group, folded when there are many
     // (data-loader workers each make streams that copy once or twice).
     if (byStream.empty())
@@ -272,6 +281,9 @@ void TimelineRows::addGpuGroup(const RankTracks &tracks, int rankRow, std::uint3
     const int streamsRow =
         addGroup(tracks.rank, hwRow, 2, QStringLiteral("Streams (%1)").arg(byStream.size()), byStream.size() > kStreamsShownUnfolded);
     for (auto &[stream, streamTracks] : byStream) {
+        // A stream's graph launches in a row above its operations.
+        if (const auto graphs = graphsByStream.find(stream); graphs != graphsByStream.end())
+            addSlicesRow(r, tracks.rank, streamsRow, 3, QStringLiteral("Stream %1 · CUDA graphs").arg(stream), graphs->second, true);
         std::stable_sort(streamTracks.begin(), streamTracks.end(), [&](auto a, auto b) { return r.tracks[a].kind < r.tracks[b].kind; });
         addSlicesRow(r, tracks.rank, streamsRow, 3, QStringLiteral("Stream %1").arg(stream), streamTracks, true);
     }
@@ -300,7 +312,9 @@ void TimelineRows::addProcessGroup(const RankTracks &tracks, int rankRow, std::u
         const QString name = threadName(r, pid, tid);
         for (std::uint32_t t : threadTracks) {
             const Track &track = r.tracks[t];
-            addSlicesRow(r, tracks.rank, processRow, 2, name + QStringLiteral(" · ") + trackName(r, track), {t}, false);
+            // The process's own rows (its unified-memory faults) name no thread.
+            const QString label = tid == 0 ? trackName(r, track) : name + QStringLiteral(" · ") + trackName(r, track);
+            addSlicesRow(r, tracks.rank, processRow, 2, label, {t}, false);
         }
         addSamplesRow(tracks, processRow, pid, tid, name);
     }

@@ -177,6 +177,9 @@ const char *recordProblem(const Report &r)
     for (const MpiRecord &m : r.mpiCalls)
         if (std::uint8_t(m.kind) >= kMpiCallKindCount)
             return "an MPI call of an unknown kind";
+    for (const UmCpuFaultRecord &f : r.umCpuFaults)
+        if (f.instruction >= strings || f.module >= strings || f.sourceFile >= strings)
+            return "a page fault names a string that is not there";
     for (const NvtxRecord &n : r.nvtx)
         if (n.categoryName >= strings || n.jsonPayload >= strings)
             return "an NVTX record names a string that is not there";

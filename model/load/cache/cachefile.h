@@ -69,8 +69,10 @@ std::uint32_t cacheModeFor(const CacheKey &key);
 // export's MPI calls read from its NVTX ranges of the MPI domain. 18: a
 // thread's priority. 19: cuDNN, cuBLAS, OpenACC and OpenMP calls
 // (TrackKind::CudaLibrary, OpenAcc, OpenMp; the kinds after them
-// renumbered). A cache of another version is rebuilt.
-constexpr std::uint32_t kIndexCacheFormatVersion = 19;
+// renumbered). 20: unified-memory page faults, CUDA graph launches
+// (TrackKind::UmCpuPageFault, UmGpuPageFault, CudaGraph) and a migration's
+// virtual address. A cache of another version is rebuilt.
+constexpr std::uint32_t kIndexCacheFormatVersion = 20;
 
 // How much of a cache an open reads.
 enum class CacheOpenDepth : std::uint8_t {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <tuple>
 
 namespace rankscope::nsys {
 
@@ -206,6 +207,91 @@ void readGpuMetrics(NsysLoadContext &ctx)
         if (unit.scaleToUnit != 1.0)
             for (double &v : c.value)
                 v *= unit.scaleToUnit;
+    }
+}
+
+namespace {
+
+// A NIC metric's unit per second: bytes as "B/s" (the viewer scales them to
+// kB/s, MB/s, ...), anything else as its unit, or its name's last word,
+// per second ("packets/s").
+QString perSecond(const QString &unit, const QString &name)
+{
+    const QString u = unit.trimmed().toLower();
+    if (u == QLatin1String("b") || u.startsWith(QLatin1String("byte")) || (u.isEmpty() && name.contains(QLatin1String("byte"), Qt::CaseInsensitive)))
+        return QStringLiteral("B/s");
+    if (!u.isEmpty())
+        return unit.trimmed() + QStringLiteral("/s");
+    if (name.contains(QLatin1String("packet"), Qt::CaseInsensitive))
+        return QStringLiteral("packets/s");
+    return QStringLiteral("/s");
+}
+
+} // namespace
+
+void readNicMetrics(NsysLoadContext &ctx)
+{
+    static const char *table = "NET_NIC_METRIC";
+    if (!ctx.isReadableEventTable(table))
+        return;
+    // What each (list, index) measures and in what unit; which NIC a
+    // globalId is (NIC_ID_MAP, then TARGET_INFO_NIC_INFO's name).
+    std::map<std::pair<std::int64_t, std::int64_t>, std::pair<QString, QString>> metrics;
+    if (ctx.db.hasTable("TARGET_INFO_NETWORK_METRICS")) {
+        const std::string sql = ctx.db.selectColumns("TARGET_INFO_NETWORK_METRICS", {"metricsListId", "metricsIdx", "name", "unit"});
+        ctx.forEachRow("TARGET_INFO_NETWORK_METRICS", sql, [&](const SqliteStatement &row) {
+            metrics[{row.int64(0), row.int64(1)}] = {row.qtext(2), row.qtext(3)};
+        });
+    }
+    std::map<std::int64_t, std::int64_t> nicOfGlobalId;
+    if (ctx.db.hasTable("NIC_ID_MAP"))
+        ctx.forEachRow("NIC_ID_MAP", ctx.db.selectColumns("NIC_ID_MAP", {"nicId", "globalId"}),
+                       [&](const SqliteStatement &row) { nicOfGlobalId[row.int64(1)] = row.int64(0); });
+    std::map<std::int64_t, QString> nicNames;
+    if (ctx.db.hasTable("TARGET_INFO_NIC_INFO"))
+        ctx.forEachRow("TARGET_INFO_NIC_INFO", ctx.db.selectColumns("TARGET_INFO_NIC_INFO", {"nicId", "name"}),
+                       [&](const SqliteStatement &row) { nicNames[row.int64(0)] = row.qtext(1); });
+    const auto nicName = [&](std::int64_t globalId) {
+        const auto nic = nicOfGlobalId.find(globalId);
+        if (nic != nicOfGlobalId.end())
+            if (const auto name = nicNames.find(nic->second); name != nicNames.end() && !name->second.isEmpty())
+                return name->second;
+        return nic != nicOfGlobalId.end() ? QStringLiteral("NIC %1").arg(nic->second)
+                                          : QStringLiteral("NIC 0x%1").arg(std::uint64_t(globalId), 0, 16);
+    };
+    // A row is what the port counted over [start, end): shown as a rate over
+    // that interval, falling to 0 where the next interval does not follow on.
+    struct Sample {
+        TimeNs start, end;
+        double rate;
+    };
+    std::map<std::tuple<std::int64_t, std::int64_t, std::int64_t, std::int64_t>, std::vector<Sample>> series; // (NIC, port, list, index)
+    ctx.forEachRow(table, ctx.db.selectColumns(table, {"start", "end", "globalId", "portId", "metricsListId", "metricsIdx", "value"}),
+                   [&](const SqliteStatement &row) {
+                       const std::optional<TimeRange> span = ctx.checkedSpan(table, row, 0, 1);
+                       if (!span || span->duration() <= 0)
+                           return;
+                       series[{row.int64(2), row.int64(3), row.int64(4), row.int64(5)}].push_back(
+                           {span->start, span->end, row.real(6) * 1e9 / double(span->duration())});
+                   });
+    for (auto &[key, samples] : series) {
+        const auto &[globalId, port, list, index] = key;
+        const auto metric = metrics.find({list, index});
+        const QString name = metric != metrics.end() ? metric->second.first : QStringLiteral("metric %1.%2").arg(list).arg(index);
+        CounterTrack c;
+        c.name = QStringLiteral("%1 port %2 · %3").arg(nicName(globalId)).arg(port).arg(name);
+        c.unit = perSecond(metric != metrics.end() ? metric->second.second : QString(), name);
+        std::stable_sort(samples.begin(), samples.end(), [](const Sample &a, const Sample &b) { return a.start < b.start; });
+        for (std::size_t i = 0; i < samples.size(); ++i) {
+            c.time.push_back(samples[i].start);
+            c.value.push_back(samples[i].rate);
+            if (i + 1 == samples.size() || samples[i + 1].start > samples[i].end) {
+                c.time.push_back(samples[i].end);
+                c.value.push_back(0.0);
+            }
+        }
+        c.dropRepeatedValues();
+        ctx.report.counters.push_back(std::move(c));
     }
 }
 

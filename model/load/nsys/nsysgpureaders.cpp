@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <limits>
 #include <map>
+#include <tuple>
 
 namespace rankscope::nsys {
 
@@ -26,6 +27,50 @@ Track &trackFor(NsysLoadContext &ctx, TrackKind kind, const SqliteStatement &row
     return ctx.gpuTrack(kind, pidOfGlobalId(row.int64(GlobalPid)), int(row.int64(DeviceId)), std::uint32_t(row.int64(StreamId)),
                         std::uint32_t(row.int64(ContextId)));
 }
+
+// Node-level graph tracing (--cuda-graph-trace=node): a graph's kernels
+// keep their graph node and share their cudaGraphLaunch's correlation id.
+// Each launch becomes a range on each stream it ran on, from its first
+// kernel's start to its last one's end, above them, as a graph traced
+// whole is.
+class GraphLaunches {
+public:
+    void add(const SqliteStatement &row, TimeRange span, std::int64_t graphNode)
+    {
+        Launch &l = m_launches[{row.int64(GlobalPid), row.int64(DeviceId), row.int64(StreamId), row.int64(ContextId), row.int64(CorrelationId)}];
+        if (l.span.end < l.span.start) {
+            l.span = span;
+            l.firstNode = graphNode;
+        }
+        l.span = {std::min(l.span.start, span.start), std::max(l.span.end, span.end)};
+        l.firstNode = std::min(l.firstNode, graphNode);
+        if (!row.isNull(GraphIdColumn))
+            l.graphId = row.int64(GraphIdColumn);
+    }
+    void addTracks(NsysLoadContext &ctx)
+    {
+        for (const auto &[key, l] : m_launches) {
+            const auto &[globalPid, device, stream, context, correlation] = key;
+            GraphLaunchRecord g;
+            g.correlationId = saturate<std::uint32_t>(correlation);
+            // Exports before the kernels' graphId column name a graph by its first node.
+            g.graphId = l.graphId >= 0 ? saturate<std::uint32_t>(l.graphId) : 0;
+            const std::string name = l.graphId >= 0 ? "Graph " + std::to_string(l.graphId) : "Graph of node " + std::to_string(l.firstNode);
+            ctx.gpuTrack(TrackKind::CudaGraph, pidOfGlobalId(globalPid), int(device), std::uint32_t(stream), std::uint32_t(context))
+                .slices.append(l.span.start, l.span.end, ctx.intern(name), std::uint32_t(ctx.report.graphLaunches.size()));
+            ctx.report.graphLaunches.push_back(g);
+        }
+    }
+    static constexpr int GraphIdColumn = kCommonCount + 14; // readKernels' GraphId
+
+private:
+    struct Launch {
+        TimeRange span{0, -1};
+        std::int64_t firstNode = 0;
+        std::int64_t graphId = -1;
+    };
+    std::map<std::tuple<std::int64_t, std::int64_t, std::int64_t, std::int64_t, std::int64_t>, Launch> m_launches;
+};
 
 } // namespace
 
@@ -49,12 +94,15 @@ void readKernels(NsysLoadContext &ctx)
         StaticSmem,
         DynamicSmem,
         GraphNode,
-        LaunchType
+        LaunchType,
+        GraphId
     };
-    const std::string sql =
-        ctx.db.selectColumns(table, withCommon({"demangledName", "shortName", "mangledName", "gridX", "gridY", "gridZ", "blockX", "blockY", "blockZ",
-                                                "registersPerThread", "staticSharedMemory", "dynamicSharedMemory", "graphNodeId", "launchType"}));
+    static_assert(GraphId == GraphLaunches::GraphIdColumn);
+    const std::string sql = ctx.db.selectColumns(
+        table, withCommon({"demangledName", "shortName", "mangledName", "gridX", "gridY", "gridZ", "blockX", "blockY", "blockZ", "registersPerThread",
+                           "staticSharedMemory", "dynamicSharedMemory", "graphNodeId", "launchType", "graphId"}));
     KernelConfigInterner configs(ctx.report.kernelConfigs);
+    GraphLaunches graphs;
     ctx.forEachRow(table, sql, [&](const SqliteStatement &row) {
         const std::optional<TimeRange> span = ctx.checkedSpan(table, row, Start, End);
         if (!span)
@@ -84,7 +132,10 @@ void readKernels(NsysLoadContext &ctx)
             name = k.shortName;
         trackFor(ctx, TrackKind::Kernel, row).slices.append(start, end, name, std::uint32_t(ctx.report.kernels.size()));
         ctx.report.kernels.push_back(k);
+        if (k.graphNodeId >= 0)
+            graphs.add(row, {start, end}, k.graphNodeId);
     });
+    graphs.addTracks(ctx);
 }
 
 void readMemcpys(NsysLoadContext &ctx)
@@ -93,9 +144,9 @@ void readMemcpys(NsysLoadContext &ctx)
     if (!ctx.isReadableEventTable(table))
         return;
     ctx.reserveFor(ctx.report.memcpys, table);
-    enum { Bytes = kCommonCount, CopyKind, SrcKind, DstKind, SrcDevice, DstDevice, CopyCount };
-    const std::string sql =
-        ctx.db.selectColumns(table, withCommon({"bytes", "copyKind", "srcKind", "dstKind", "srcDeviceId", "dstDeviceId", "copyCount"}));
+    enum { Bytes = kCommonCount, CopyKind, SrcKind, DstKind, SrcDevice, DstDevice, CopyCount, VirtualAddress };
+    const std::string sql = ctx.db.selectColumns(
+        table, withCommon({"bytes", "copyKind", "srcKind", "dstKind", "srcDeviceId", "dstDeviceId", "copyCount", "virtualAddress"}));
     std::vector<StringId> nameOfKind; // "[CUDA memcpy Host-to-Device]" per copy kind id
     ctx.forEachRow(table, sql, [&](const SqliteStatement &row) {
         const std::optional<TimeRange> span = ctx.checkedSpan(table, row, Start, End);
@@ -113,6 +164,8 @@ void readMemcpys(NsysLoadContext &ctx)
         m.srcDevice = saturate<std::int32_t>(row.int64(SrcDevice, -1));
         m.dstDevice = saturate<std::int32_t>(row.int64(DstDevice, -1));
         m.copyCount = saturate<std::uint32_t>(row.int64(CopyCount, 1));
+        if (!row.isNull(VirtualAddress)) // an address as stored: SQLite keeps 64 bits signed
+            m.virtualAddress = std::uint64_t(row.int64(VirtualAddress));
         if (nameOfKind.size() <= m.copyKindId)
             nameOfKind.resize(m.copyKindId + 1, StringTable::kEmpty);
         if (nameOfKind[m.copyKindId] == StringTable::kEmpty)
@@ -232,6 +285,33 @@ void readSyncs(NsysLoadContext &ctx)
             name = ctx.intern(builtinSyncKindLabel(int(s.kind)).toStdString());
         trackFor(ctx, TrackKind::Sync, row).slices.append(start, end, name, std::uint32_t(ctx.report.syncs.size()));
         ctx.report.syncs.push_back(s);
+    });
+}
+
+void readGraphLaunches(NsysLoadContext &ctx)
+{
+    // Graph-level tracing (nsys' default --cuda-graph-trace=graph): one row
+    // per launch of an executable graph, and no rows for its kernels.
+    static const char *table = "CUPTI_ACTIVITY_KIND_GRAPH_TRACE";
+    if (!ctx.isReadableEventTable(table))
+        return;
+    ctx.reserveFor(ctx.report.graphLaunches, table);
+    enum { GraphId = kCommonCount, GraphExecId };
+    const std::string sql = ctx.db.selectColumns(table, withCommon({"graphId", "graphExecId"}));
+    std::map<std::uint32_t, StringId> names; // "Graph 3" per graph id
+    ctx.forEachRow(table, sql, [&](const SqliteStatement &row) {
+        const std::optional<TimeRange> span = ctx.checkedSpan(table, row, Start, End);
+        if (!span)
+            return;
+        GraphLaunchRecord g;
+        g.correlationId = saturate<std::uint32_t>(row.int64(CorrelationId));
+        g.graphId = saturate<std::uint32_t>(row.int64(GraphId));
+        g.graphExecId = saturate<std::uint32_t>(row.int64(GraphExecId));
+        auto name = names.find(g.graphId);
+        if (name == names.end())
+            name = names.emplace(g.graphId, ctx.intern("Graph " + std::to_string(g.graphId))).first;
+        trackFor(ctx, TrackKind::CudaGraph, row).slices.append(span->start, span->end, name->second, std::uint32_t(ctx.report.graphLaunches.size()));
+        ctx.report.graphLaunches.push_back(g);
     });
 }
 

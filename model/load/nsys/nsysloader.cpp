@@ -132,7 +132,7 @@ void readProcessesAndThreads(NsysLoadContext &ctx)
         threadIds.insert(key), pids.insert(key.first);
     for (const Track &t : r.tracks) {
         pids.insert(t.pid);
-        if (!isGpuTrack(t.kind))
+        if (!isGpuTrack(t.kind) && t.kind != TrackKind::UmCpuPageFault) // faults are the process's
             threadIds.insert({t.pid, t.tid});
     }
     for (const auto &[pid, tid] : threadIds) {
@@ -303,7 +303,11 @@ LoadResult NsysSqliteLoader::load(const QString &path, const LoadControl &contro
                               "CUBLAS_EVENTS",
                               "CUPTI_ACTIVITY_KIND_OPENACC_DATA",
                               "CUPTI_ACTIVITY_KIND_OPENACC_LAUNCH",
-                              "CUPTI_ACTIVITY_KIND_OPENACC_OTHER"})
+                              "CUPTI_ACTIVITY_KIND_OPENACC_OTHER",
+                              "CUPTI_ACTIVITY_KIND_GRAPH_TRACE",
+                              "CUDA_UM_CPU_PAGE_FAULT_EVENTS",
+                              "CUDA_UM_GPU_PAGE_FAULT_EVENTS",
+                              "NET_NIC_METRIC"})
         if (db.hasTable(table))
             eventRows += ctx.rowsAtMost(table);
     TableProgress tableProgress(control, eventRows, 0.2, 0.8);
@@ -311,9 +315,20 @@ LoadResult NsysSqliteLoader::load(const QString &path, const LoadControl &contro
     hostCtx.tableProgress = &tableProgress;
     // CPU samples and callchains too: they only look names up.
     const std::initializer_list<Step> hostSteps{nsys::readCudaApi, nsys::readOsRuntime, nsys::readCudaLibraries, nsys::readCpuSampling};
-    const std::initializer_list<Step> mainSteps{nsys::readNvtx,  nsys::readKernels,     nsys::readMemcpys,    nsys::readMemsets,
-                                                nsys::readSyncs, nsys::readMemoryUsage, nsys::readGpuMetrics, nsys::readDiagnosticEvents,
-                                                nsys::readMpi,   nsys::readOpenAcc,     nsys::readOpenMp};
+    const std::initializer_list<Step> mainSteps{nsys::readNvtx,
+                                                nsys::readKernels,
+                                                nsys::readMemcpys,
+                                                nsys::readMemsets,
+                                                nsys::readSyncs,
+                                                nsys::readMemoryUsage,
+                                                nsys::readGpuMetrics,
+                                                nsys::readDiagnosticEvents,
+                                                nsys::readMpi,
+                                                nsys::readOpenAcc,
+                                                nsys::readOpenMp,
+                                                nsys::readGraphLaunches,
+                                                nsys::readUnifiedMemoryFaults,
+                                                nsys::readNicMetrics};
     if (parallel) // on the load pool, or one after the other here when it is busy
         parallelFor(2, [&](std::size_t i) { i == 0 ? run(hostCtx, hostSteps) : run(ctx, mainSteps); });
     else

@@ -34,6 +34,12 @@ void readKernels(NsysLoadContext &ctx);
 void readMemcpys(NsysLoadContext &ctx);
 void readMemsets(NsysLoadContext &ctx);
 void readSyncs(NsysLoadContext &ctx);
+// Whole CUDA graph launches (CUPTI_ACTIVITY_KIND_GRAPH_TRACE).
+void readGraphLaunches(NsysLoadContext &ctx);
+
+// Unified-memory page faults (nsysumreaders.cpp): CUDA_UM_CPU_PAGE_FAULT_EVENTS
+// per process, CUDA_UM_GPU_PAGE_FAULT_EVENTS per process and device.
+void readUnifiedMemoryFaults(NsysLoadContext &ctx);
 
 // MPI calls (nsysmpireaders.cpp): MPI_P2P_EVENTS, MPI_COLLECTIVES_EVENTS,
 // MPI_START_WAIT_EVENTS and MPI_OTHER_EVENTS, with the callers' ranks from
@@ -43,6 +49,9 @@ void readMpi(NsysLoadContext &ctx);
 // Counters and messages (nsyscounterreaders.cpp)
 void readMemoryUsage(NsysLoadContext &ctx);
 void readGpuMetrics(NsysLoadContext &ctx);
+// NIC and InfiniBand port counters (NET_NIC_METRIC, --nic-metrics): a
+// counter per NIC, port and metric, in units per second.
+void readNicMetrics(NsysLoadContext &ctx);
 void readDiagnosticEvents(NsysLoadContext &ctx);
 
 } // namespace rankscope::nsys

@@ -70,7 +70,8 @@ private slots:
             {QStringLiteral("nvtx_gpu_proj_trace"), "against SQL over the launches (tst_nvtxreports)"},
             {QStringLiteral("nvtx_gpu_proj_sum"), "against SQL over the launches (tst_nvtxreports)"},
             {QStringLiteral("nvtx_kern_sum"), "against SQL over the launches (tst_nvtxreports)"},
-            {QStringLiteral("cuda_lib_sum"), "Rankscope's own: against SQL over generated calls (tst_cudalibraries)"},
+            {QStringLiteral("cuda_lib_sum"), "Rankscope's own: against SQL over generated calls (tst_hostdomains)"},
+            {QStringLiteral("cuda_graph_sum"), "Rankscope's own: against SQL over generated and planted launches (tst_devicedomains)"},
             {QStringLiteral("cuda_gpu_kern_gb_sum"), "against SQL over the kernels (kernelGridBlockSummaryIsSqlOverTheKernels)"},
             {QStringLiteral("cuda_kern_exec_trace"), "against SQL over the launches (kernelExecTraceIsSqlOverTheLaunches)"},
             {QStringLiteral("cuda_kern_exec_sum"), "against SQL over the launches (kernelExecSummaryIsSqlOverTheLaunches)"},
@@ -85,10 +86,11 @@ private slots:
             // on both runs (no synchronous copies or memsets), not a table;
             // nsys stats says a run without --trace=mpi "does not contain
             // MPI event data" (tst_mpireports checks those reports), and
-            // the same of OpenACC and OpenMP data (tst_hostdomains).
+            // the same of OpenACC and OpenMP data (tst_hostdomains) and of
+            // unified memory (tst_devicedomains).
             QVERIFY2(report == QLatin1String("cuda_memcpy_sync") || report == QLatin1String("cuda_memset_sync")
                          || report.startsWith(QLatin1String("mpi_")) || report == QLatin1String("openacc_sum")
-                         || report == QLatin1String("openmp_sum"),
+                         || report == QLatin1String("openmp_sum") || report.startsWith(QLatin1String("um_")),
                      "reference CSV missing");
             QCOMPARE(stats::runReport(report, reportOf(fixture, cached))->rowCount(), std::size_t(0));
             return;
