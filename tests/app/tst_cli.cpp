@@ -705,6 +705,43 @@ private slots:
         QVERIFY(runCli({"stats", "--help"}).out.contains(QLatin1String("cuda_gpu_kern_sum")));
     }
 
+    // The 26 reports `nsys stats --help-reports` lists for Linux GPU and HPC
+    // work, each with the arguments nsys' help gives it where Rankscope
+    // takes them.
+    void statsHelpListsNsysReports()
+    {
+        const QString help = runCli({"stats", "--help"}).out;
+        static const char *const kNsysReports[] = {"cuda_api_gpu_sum[:base|:mangled]",
+                                                   "cuda_api_sum",
+                                                   "cuda_api_trace",
+                                                   "cuda_gpu_kern_gb_sum[:base|:mangled]",
+                                                   "cuda_gpu_kern_sum[:base|:mangled]",
+                                                   "cuda_gpu_mem_size_sum",
+                                                   "cuda_gpu_mem_time_sum",
+                                                   "cuda_gpu_sum[:base|:mangled]",
+                                                   "cuda_gpu_trace[:base|:mangled]",
+                                                   "cuda_kern_exec_sum[:base|:mangled]",
+                                                   "cuda_kern_exec_trace[:base|:mangled]",
+                                                   "mpi_event_sum",
+                                                   "mpi_event_trace",
+                                                   "nvtx_gpu_proj_sum",
+                                                   "nvtx_gpu_proj_trace",
+                                                   "nvtx_kern_sum[:base|:mangled]",
+                                                   "nvtx_pushpop_sum",
+                                                   "nvtx_pushpop_trace",
+                                                   "nvtx_startend_sum",
+                                                   "nvtx_sum",
+                                                   "openacc_sum",
+                                                   "openmp_sum",
+                                                   "osrt_sum",
+                                                   "um_cpu_page_faults_sum",
+                                                   "um_sum[:rows=N]",
+                                                   "um_total_sum"};
+        static_assert(std::size(kNsysReports) == 26);
+        for (const char *report : kNsysReports)
+            QVERIFY2(help.contains(QStringLiteral("\n  %1 ").arg(QLatin1String(report))), report);
+    }
+
     void helpAndVersion()
     {
         const Run version = runCli({"--version"});
