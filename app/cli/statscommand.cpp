@@ -104,6 +104,8 @@ QString reportListHelp()
             if (d.isSessionReport() != wholeSession)
                 continue;
             QString usage = d.name; // with the arguments it takes, as nsys' help writes them
+            if (d.reads(stats::ReportSetting::KernelNvtxNames))
+                usage += QStringLiteral("[:nvtx-name]");
             if (d.reads(stats::ReportSetting::KernelNames))
                 usage += QStringLiteral("[:base|:mangled]");
             if (d.reads(stats::ReportSetting::Rows))

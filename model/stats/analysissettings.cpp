@@ -22,6 +22,7 @@ unsigned settingsThatDiffer(const AnalysisSettings &a, const AnalysisSettings &b
     mark(a.diagnosis != b.diagnosis, S::DiagnosisThresholds);
     mark(a.kernelNames != b.kernelNames, S::KernelNames);
     mark(a.rows != b.rows, S::Rows);
+    mark(a.kernelNvtxPrefix != b.kernelNvtxPrefix, S::KernelNvtxNames);
     return differ;
 }
 

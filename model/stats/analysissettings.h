@@ -45,6 +45,7 @@ enum class ReportSetting : unsigned {
     DiagnosisThresholds = 1u << 9, // diagnosis
     KernelNames = 1u << 10,        // kernelNames
     Rows = 1u << 11,               // rows: the report argument `rows=N`
+    KernelNvtxNames = 1u << 12,    // kernelNvtxPrefix: the report argument `nvtx-name`
 };
 
 // Which of a kernel's names nsys' kernel reports print (their `:base` and
@@ -74,6 +75,9 @@ struct AnalysisSettings {
     QStringList whatIfs;
     stats::DiagnosisThresholds diagnosis;
     stats::KernelNaming kernelNames = stats::KernelNaming::Demangled;
+    // nsys' `:nvtx-name`: each kernel named "<range>/<kernel>" after the
+    // innermost NVTX range around its launch.
+    bool kernelNvtxPrefix = false;
     // A report's `rows=N` argument (nsys' um_sum:rows=N); unset: the report's own default.
     std::optional<int> rows;
     bool operator==(const AnalysisSettings &) const = default;

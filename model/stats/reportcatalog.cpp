@@ -124,6 +124,8 @@ ReportDeclaration onRequest(ReportDeclaration d)
 }
 
 constexpr unsigned kNone = 0;
+// The kernel reports nsys gives :base, :mangled and :nvtx-name (nvtx_kern_sum takes the first two).
+constexpr unsigned kKernelNames = S::KernelNames | S::KernelNvtxNames;
 constexpr unsigned kMatched = S::CommunicationPattern | S::Alignment; // the reports on matched collectives
 constexpr unsigned kOnPath = kMatched | S::Step | S::StepNames | S::WhatIf;
 
@@ -134,8 +136,8 @@ std::vector<ReportDeclaration> declareReports()
     using N = const Session &;
     using G = const Inputs &;
     return {
-        fileReport("cuda_gpu_kern_sum", "CUDA GPU Kernel Summary", unsigned(S::KernelNames), "summaries",
-                   [](R r, O o) { return cudaGpuKernSum(r, o.kernelNames); }),
+        fileReport("cuda_gpu_kern_sum", "CUDA GPU Kernel Summary", kKernelNames, "summaries",
+                   [](R r, O o) { return cudaGpuKernSum(r, o.kernelNames, o.kernelNvtxPrefix); }),
         fileReport("cuda_gpu_mem_time_sum", "CUDA GPU MemOps Summary (by Time)", kNone, "memcpy", [](R r, O) { return cudaGpuMemTimeSum(r); }),
         fileReport("cuda_gpu_mem_size_sum", "CUDA GPU MemOps Summary (by Size)", kNone, "memcpy", [](R r, O) { return cudaGpuMemSizeSum(r); }),
         fileReport("cuda_api_sum", "CUDA API Summary", kNone, "summaries", [](R r, O) { return cudaApiSum(r); }),
@@ -157,21 +159,21 @@ std::vector<ReportDeclaration> declareReports()
         fileReport("cpu_sampling_top_down", "CPU Sampling: Top-Down", kNone, "cpu", [](R r, O) { return samplingTopDownTable(samplingProfile(r)); }),
         onRequest(fileReport("nvtx_pushpop_sum", "NVTX Push/Pop Range Summary", kNone, "", [](R r, O) { return nvtxPushPopSum(r); })),
         onRequest(fileReport("nvtx_startend_sum", "NVTX Start/End Range Summary", kNone, "", [](R r, O) { return nvtxStartEndSum(r); })),
-        onRequest(fileReport("cuda_gpu_kern_gb_sum", "CUDA GPU Kernel/Grid/Block Summary", unsigned(S::KernelNames), "",
-                             [](R r, O o) { return cudaGpuKernGridBlockSum(r, o.kernelNames); })),
+        onRequest(fileReport("cuda_gpu_kern_gb_sum", "CUDA GPU Kernel/Grid/Block Summary", kKernelNames, "",
+                             [](R r, O o) { return cudaGpuKernGridBlockSum(r, o.kernelNames, o.kernelNvtxPrefix); })),
         onRequest(fileReport("cuda_api_trace", "CUDA API Trace", kNone, "", [](R r, O) { return cudaApiTrace(r); })),
-        onRequest(fileReport("cuda_kern_exec_sum", "CUDA Kernel Launch & Exec Time Summary", unsigned(S::KernelNames), "",
-                             [](R r, O o) { return cudaKernExecSum(r, o.kernelNames); })),
-        onRequest(fileReport("cuda_kern_exec_trace", "CUDA Kernel Launch & Exec Time Trace", unsigned(S::KernelNames), "",
-                             [](R r, O o) { return cudaKernExecTrace(r, o.kernelNames); })),
-        onRequest(fileReport("cuda_gpu_sum", "CUDA GPU Summary (Kernels/MemOps)", unsigned(S::KernelNames), "",
-                             [](R r, O o) { return cudaGpuSum(r, o.kernelNames); })),
-        onRequest(
-            fileReport("cuda_gpu_trace", "CUDA GPU Trace", unsigned(S::KernelNames), "", [](R r, O o) { return cudaGpuTrace(r, o.kernelNames); })),
+        onRequest(fileReport("cuda_kern_exec_sum", "CUDA Kernel Launch & Exec Time Summary", kKernelNames, "",
+                             [](R r, O o) { return cudaKernExecSum(r, o.kernelNames, o.kernelNvtxPrefix); })),
+        onRequest(fileReport("cuda_kern_exec_trace", "CUDA Kernel Launch & Exec Time Trace", kKernelNames, "",
+                             [](R r, O o) { return cudaKernExecTrace(r, o.kernelNames, o.kernelNvtxPrefix); })),
+        onRequest(fileReport("cuda_gpu_sum", "CUDA GPU Summary (Kernels/MemOps)", kKernelNames, "",
+                             [](R r, O o) { return cudaGpuSum(r, o.kernelNames, o.kernelNvtxPrefix); })),
+        onRequest(fileReport("cuda_gpu_trace", "CUDA GPU Trace", kKernelNames, "",
+                             [](R r, O o) { return cudaGpuTrace(r, o.kernelNames, o.kernelNvtxPrefix); })),
         onRequest(fileReport("openacc_sum", "OpenACC Summary", kNone, "", [](R r, O) { return openAccSum(r); })),
         onRequest(fileReport("openmp_sum", "OpenMP Summary", kNone, "", [](R r, O) { return openMpSum(r); })),
-        onRequest(fileReport("cuda_api_gpu_sum", "CUDA Summary (API/Kernels/MemOps)", unsigned(S::KernelNames), "",
-                             [](R r, O o) { return cudaApiGpuSum(r, o.kernelNames); })),
+        onRequest(fileReport("cuda_api_gpu_sum", "CUDA Summary (API/Kernels/MemOps)", kKernelNames, "",
+                             [](R r, O o) { return cudaApiGpuSum(r, o.kernelNames, o.kernelNvtxPrefix); })),
         onRequest(fileReport("nvtx_pushpop_trace", "NVTX Push/Pop Range Trace", kNone, "", [](R r, O) { return nvtxPushPopTrace(r); })),
         onRequest(fileReport("nvtx_gpu_proj_trace", "NVTX GPU Projection Trace", kNone, "", [](R r, O) { return nvtxGpuProjTrace(r); })),
         onRequest(fileReport("nvtx_gpu_proj_sum", "NVTX GPU Projection Summary", kNone, "", [](R r, O) { return nvtxGpuProjSum(r); })),
@@ -254,6 +256,8 @@ std::optional<int> rowsArgument(const QString &argument)
 QString argumentsTaken(const ReportDeclaration &d)
 {
     QStringList taken;
+    if (d.reads(S::KernelNvtxNames))
+        taken << QStringLiteral("'nvtx-name'");
     if (d.reads(S::KernelNames))
         taken << QStringLiteral("'base' or 'mangled'");
     if (d.reads(S::Rows))
@@ -273,6 +277,8 @@ QString reportArgumentError(const QString &request)
     for (const QString &argument : arguments) {
         if (namesKernels && (argument == QLatin1String("base") || argument == QLatin1String("mangled")))
             continue;
+        if (d->reads(S::KernelNvtxNames) && argument == QLatin1String("nvtx-name"))
+            continue;
         if (d->reads(S::Rows) && rowsArgument(argument))
             continue;
         const QString taken = argumentsTaken(*d);
@@ -291,6 +297,8 @@ AnalysisSettings withReportArguments(const QString &request, AnalysisSettings op
             options.kernelNames = KernelNaming::Base;
         else if (argument == QLatin1String("mangled"))
             options.kernelNames = KernelNaming::Mangled;
+        else if (argument == QLatin1String("nvtx-name"))
+            options.kernelNvtxPrefix = true;
         else if (const std::optional<int> rows = rowsArgument(argument))
             options.rows = rows;
     }

@@ -44,8 +44,9 @@ Cell throughput(std::uint64_t bytes, TimeNs duration)
 
 } // namespace
 
-ResultTable cudaGpuTrace(const Report &report, KernelNaming naming)
+ResultTable cudaGpuTrace(const Report &report, KernelNaming naming, bool nvtxPrefix)
 {
+    KernelLabels labels(naming, nvtxPrefix);
     ResultTable t = declaredTable(QStringLiteral("cuda_gpu_trace"));
     t.headers = QStringList{QStringLiteral("Start (ns)"),   QStringLiteral("Duration (ns)"),
                             QStringLiteral("CorrId"),       QStringLiteral("GrdX"),
@@ -103,8 +104,8 @@ ResultTable cudaGpuTrace(const Report &report, KernelNaming naming)
         row[16] = Cell::ofText(deviceName(track.deviceId));
         row[17] = Cell::ofInteger(track.contextId);
         row[19] = Cell::ofInteger(track.streamId);
-        row[20] = Cell::ofText(
-            report.strings.string(track.kind == TrackKind::Kernel ? kernelName(report, track, op.at.event, naming) : track.slices.name(op.at.event)));
+        row[20] = Cell::ofText(track.kind == TrackKind::Kernel ? KernelLabels::text(report, labels.of(report, track, op.at.event))
+                                                               : report.strings.string(track.slices.name(op.at.event)));
         t.addRow(std::move(row));
     }
     return t;

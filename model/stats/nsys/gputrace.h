@@ -13,6 +13,6 @@ namespace rankscope::stats {
 // memsets, MB = 10^6 bytes), memory kinds, device, context, stream and
 // name. Throughput is nsys': bytes x (10^9 / duration), the division an
 // integer one.
-ResultTable cudaGpuTrace(const Report &report, KernelNaming naming = KernelNaming::Demangled);
+ResultTable cudaGpuTrace(const Report &report, KernelNaming naming = KernelNaming::Demangled, bool nvtxPrefix = false);
 
 } // namespace rankscope::stats

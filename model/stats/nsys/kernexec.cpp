@@ -54,8 +54,9 @@ std::vector<Launch> launchesOf(const Report &report)
 
 } // namespace
 
-ResultTable cudaKernExecTrace(const Report &report, KernelNaming naming)
+ResultTable cudaKernExecTrace(const Report &report, KernelNaming naming, bool nvtxPrefix)
 {
+    KernelLabels labels(naming, nvtxPrefix);
     ResultTable t = declaredTable(QStringLiteral("cuda_kern_exec_trace"));
     t.headers = QStringList{QStringLiteral("API Start (ns)"),
                             QStringLiteral("API Dur (ns)"),
@@ -85,13 +86,14 @@ ResultTable cudaKernExecTrace(const Report &report, KernelNaming naming)
                   Cell::ofInteger(apiTrack.pid), Cell::ofInteger(apiTrack.tid), Cell::ofInteger(kernelTrack.deviceId),
                   Cell::ofText(apiNameWithoutVersion(report.strings.string(apiTrack.slices.name(l.api.event)))),
                   Cell::ofText(launchDimensions(c.gridX, c.gridY, c.gridZ)), Cell::ofText(launchDimensions(c.blockX, c.blockY, c.blockZ)),
-                  Cell::ofText(report.strings.string(kernelName(report, kernelTrack, l.kernel.event, naming)))});
+                  Cell::ofText(KernelLabels::text(report, labels.of(report, kernelTrack, l.kernel.event)))});
     }
     return t;
 }
 
-ResultTable cudaKernExecSum(const Report &report, KernelNaming naming)
+ResultTable cudaKernExecSum(const Report &report, KernelNaming naming, bool nvtxPrefix)
 {
+    KernelLabels labels(naming, nvtxPrefix);
     ResultTable t = declaredTable(QStringLiteral("cuda_kern_exec_sum"));
     t.headers = QStringList{QStringLiteral("PID"), QStringLiteral("TID"), QStringLiteral("DevId"), QStringLiteral("Count"), QStringLiteral("QCount")};
     for (const char *phase : {"T", "A", "Q", "K"})
@@ -102,7 +104,7 @@ ResultTable cudaKernExecSum(const Report &report, KernelNaming naming)
     struct Group {
         std::vector<std::int64_t> total, api, queue, kernel;
     };
-    std::map<std::tuple<std::uint32_t, std::uint32_t, int, QString, StringId>, Group> groups;
+    std::map<std::tuple<std::uint32_t, std::uint32_t, int, QString, KernelLabel>, Group> groups;
     std::map<StringId, QString> callNames; // without the _vNNNN suffix, once per name
     for (const Launch &l : launchesOf(report)) {
         const Track &apiTrack = report.tracks[l.api.track];
@@ -111,7 +113,7 @@ ResultTable cudaKernExecSum(const Report &report, KernelNaming naming)
         auto name = callNames.find(call);
         if (name == callNames.end())
             name = callNames.emplace(call, apiNameWithoutVersion(report.strings.string(call))).first;
-        Group &g = groups[{apiTrack.pid, apiTrack.tid, kernelTrack.deviceId, name->second, kernelName(report, kernelTrack, l.kernel.event, naming)}];
+        Group &g = groups[{apiTrack.pid, apiTrack.tid, kernelTrack.deviceId, name->second, labels.of(report, kernelTrack, l.kernel.event)}];
         g.total.push_back(l.total());
         g.api.push_back(l.apiEnd - l.apiStart);
         if (l.queued())
@@ -140,7 +142,7 @@ ResultTable cudaKernExecSum(const Report &report, KernelNaming naming)
                                        Cell::ofInteger(s.maximum), Cell::ofDecimal(s.stdDev, 1)});
         }
         cells.push_back(Cell::ofText(call));
-        cells.push_back(Cell::ofText(report.strings.string(kernel)));
+        cells.push_back(Cell::ofText(KernelLabels::text(report, kernel)));
         rows.push_back({std::move(cells), totalAverage});
     }
     // ORDER BY the average total, longest first (ties in the groups' order).

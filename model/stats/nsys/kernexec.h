@@ -14,13 +14,13 @@ namespace rankscope::stats {
 // correlation id) the export has, by the call's start. The queue runs from
 // the call's end to the kernel's start, empty when the kernel began first;
 // the total from the call's start to the later of the two ends.
-ResultTable cudaKernExecTrace(const Report &report, KernelNaming naming = KernelNaming::Demangled);
+ResultTable cudaKernExecTrace(const Report &report, KernelNaming naming = KernelNaming::Demangled, bool nvtxPrefix = false);
 
 // PID,TID,DevId,Count,QCount, then average, median, minimum, maximum and
 // standard deviation of the total (T), API (A), queue (Q) and kernel (K)
 // times, API Name, Kernel Name: the launches above grouped by caller,
 // device, call and kernel, the longest average total first. The queue's
 // statistics are over the QCount launches that had one (empty for none).
-ResultTable cudaKernExecSum(const Report &report, KernelNaming naming = KernelNaming::Demangled);
+ResultTable cudaKernExecSum(const Report &report, KernelNaming naming = KernelNaming::Demangled, bool nvtxPrefix = false);
 
 } // namespace rankscope::stats

@@ -15,7 +15,7 @@ namespace rankscope::stats {
 namespace {
 
 // A kernel's name and its launch's grid and block.
-using GridBlockKey = std::tuple<StringId, std::uint32_t, std::uint32_t, std::uint32_t, std::uint32_t, std::uint32_t, std::uint32_t>;
+using GridBlockKey = std::tuple<KernelLabel, std::uint32_t, std::uint32_t, std::uint32_t, std::uint32_t, std::uint32_t, std::uint32_t>;
 
 } // namespace
 
@@ -24,8 +24,9 @@ QString launchDimensions(std::uint32_t x, std::uint32_t y, std::uint32_t z)
     return QStringLiteral("%1 %2 %3").arg(x, 4).arg(y, 4).arg(z, 4);
 }
 
-ResultTable cudaGpuKernGridBlockSum(const Report &report, KernelNaming naming)
+ResultTable cudaGpuKernGridBlockSum(const Report &report, KernelNaming naming, bool nvtxPrefix)
 {
+    KernelLabels labels(naming, nvtxPrefix);
     ResultTable t = declaredTable(QStringLiteral("cuda_gpu_kern_gb_sum"));
     t.headers = QStringList{QStringLiteral("Time (%)"), QStringLiteral("Total Time (ns)"), QStringLiteral("Instances"), QStringLiteral("Avg (ns)"),
                             QStringLiteral("Med (ns)"), QStringLiteral("Min (ns)"),        QStringLiteral("Max (ns)"),  QStringLiteral("StdDev (ns)"),
@@ -36,8 +37,7 @@ ResultTable cudaGpuKernGridBlockSum(const Report &report, KernelNaming naming)
             continue;
         for (std::size_t i = 0; i < track.slices.size(); ++i) {
             const KernelConfig &c = report.launch(report.kernels[track.slices.payload(i)]);
-            durations[{kernelName(report, track, i, naming), c.gridX, c.gridY, c.gridZ, c.blockX, c.blockY, c.blockZ}].push_back(
-                track.slices.duration(i));
+            durations[{labels.of(report, track, i), c.gridX, c.gridY, c.gridZ, c.blockX, c.blockY, c.blockZ}].push_back(track.slices.duration(i));
         }
     }
     struct Row {
@@ -49,7 +49,7 @@ ResultTable cudaGpuKernGridBlockSum(const Report &report, KernelNaming naming)
     rows.reserve(durations.size());
     std::int64_t grandTotal = 0;
     for (auto &[key, values] : durations) {
-        rows.push_back({summarize(values), report.strings.string(std::get<0>(key)), &key});
+        rows.push_back({summarize(values), KernelLabels::text(report, std::get<0>(key)), &key});
         grandTotal += rows.back().summary.total;
     }
     // nsys: ORDER BY total DESC, instances, name (then the dimensions, for

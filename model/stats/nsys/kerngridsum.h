@@ -11,7 +11,7 @@ namespace rankscope::stats {
 // StdDev (ns),GridXYZ,BlockXYZ,Name: one row per kernel name, grid and
 // block, the dimensions each printed "%4d" and joined by spaces; the
 // largest total first, then fewer instances, then by name.
-ResultTable cudaGpuKernGridBlockSum(const Report &report, KernelNaming naming = KernelNaming::Demangled);
+ResultTable cudaGpuKernGridBlockSum(const Report &report, KernelNaming naming = KernelNaming::Demangled, bool nvtxPrefix = false);
 
 // A launch's grid or block as nsys prints it: each dimension as C's "%4d",
 // joined by spaces ("   1 4096    1").

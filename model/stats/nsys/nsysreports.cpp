@@ -230,16 +230,25 @@ void addDurationsByName(DurationGroups &groups, const Slices &slices, TrackKind 
 // Kernels by name: the demangled one from the stored groups where they
 // cover the slices, the base or mangled one (nsys' :base, :mangled) over
 // the events, as the stored groups hold only the first.
-Summaries kernelSummaries(const Slices &slices, GroupIndex &index, KernelNaming naming)
+Summaries kernelSummaries(const Slices &slices, GroupIndex &index, KernelNaming naming, bool nvtxPrefix)
 {
-    if (naming == KernelNaming::Demangled)
+    if (naming == KernelNaming::Demangled && !nvtxPrefix)
         return summariesOf(slices, storedByName({TrackKind::Kernel}, GroupedValue::Duration), index,
                            [&slices](DurationGroups &groups) { addDurationsByName(groups, slices, TrackKind::Kernel); });
-    return [&slices, &index, naming](const SummaryOfGroup &summaryOf) {
+    return [&slices, &index, naming, nvtxPrefix](const SummaryOfGroup &summaryOf) {
         DurationGroups groups(index);
         groups.reserve(eventsOf(slices, TrackKind::Kernel));
+        KernelLabels labels(naming, nvtxPrefix);
         forEachSlice(slices, TrackKind::Kernel, [&](const Report &report, const Track &track, std::size_t i) {
-            addByName(groups, report, kernelName(report, track, i, naming), track.slices.duration(i));
+            const KernelLabel label = labels.of(report, track, i);
+            if (label.range == KernelLabel::kNoRange) {
+                addByName(groups, report, label.name, track.slices.duration(i));
+                return;
+            }
+            // Grouped by range and name: the range's string id is the key.
+            groups.add(
+                report, std::uint64_t(label.range) + 1, label.name, [&] { return index.built(KernelLabels::text(report, label)); },
+                track.slices.duration(i));
         });
         groups.summarize(summaryOf);
     };
@@ -275,11 +284,11 @@ Summaries apiSummaries(const Slices &slices, GroupIndex &index)
 
 } // namespace
 
-ResultTable cudaGpuKernSum(const Slices &slices, KernelNaming naming)
+ResultTable cudaGpuKernSum(const Slices &slices, KernelNaming naming, bool nvtxPrefix)
 {
     GroupIndex index(acrossReports(slices));
     return timeTable(QStringLiteral("cuda_gpu_kern_sum"), QStringLiteral("Instances"), {QStringLiteral("Name")}, index,
-                     kernelSummaries(slices, index, naming));
+                     kernelSummaries(slices, index, naming, nvtxPrefix));
 }
 
 ResultTable cudaGpuMemTimeSum(const Slices &slices)
@@ -298,7 +307,7 @@ namespace {
 // calls) summarised by name in one table: no kernel is named
 // "[CUDA memcpy ...]" or like an API function, so its rows are those of
 // the reports it joins, each with its category, their shares of the sum.
-ResultTable gpuSummary(const Slices &slices, const QString &reportName, bool withApiCalls, KernelNaming naming)
+ResultTable gpuSummary(const Slices &slices, const QString &reportName, bool withApiCalls, KernelNaming naming, bool nvtxPrefix)
 {
     ResultTable t = declaredTable(reportName);
     t.headers = QStringList{QStringLiteral("Time (%)"), QStringLiteral("Total Time (ns)"), QStringLiteral("Instances"), QStringLiteral("Avg (ns)"),
@@ -318,7 +327,7 @@ ResultTable gpuSummary(const Slices &slices, const QString &reportName, bool wit
     if (withApiCalls)
         addRows("CUDA_API", api, apiSummaries(slices, api));
     GroupIndex kernels(acrossReports(slices));
-    addRows("CUDA_KERNEL", kernels, kernelSummaries(slices, kernels, naming));
+    addRows("CUDA_KERNEL", kernels, kernelSummaries(slices, kernels, naming, nvtxPrefix));
     GroupIndex memory(acrossReports(slices));
     addRows("MEMORY_OPER", memory,
             summariesOf(slices, storedByName({TrackKind::Memcpy, TrackKind::Memset}, GroupedValue::Duration), memory, [&](DurationGroups &groups) {
@@ -331,14 +340,14 @@ ResultTable gpuSummary(const Slices &slices, const QString &reportName, bool wit
 
 } // namespace
 
-ResultTable cudaGpuSum(const Slices &slices, KernelNaming naming)
+ResultTable cudaGpuSum(const Slices &slices, KernelNaming naming, bool nvtxPrefix)
 {
-    return gpuSummary(slices, QStringLiteral("cuda_gpu_sum"), false, naming);
+    return gpuSummary(slices, QStringLiteral("cuda_gpu_sum"), false, naming, nvtxPrefix);
 }
 
-ResultTable cudaApiGpuSum(const Slices &slices, KernelNaming naming)
+ResultTable cudaApiGpuSum(const Slices &slices, KernelNaming naming, bool nvtxPrefix)
 {
-    return gpuSummary(slices, QStringLiteral("cuda_api_gpu_sum"), true, naming);
+    return gpuSummary(slices, QStringLiteral("cuda_api_gpu_sum"), true, naming, nvtxPrefix);
 }
 
 ResultTable cudaGpuMemSizeSum(const Slices &slices)

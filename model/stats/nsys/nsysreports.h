@@ -12,15 +12,17 @@ namespace rankscope::stats {
 // Over the events of every slice together (the viewer's panels pass a time
 // range and one or all ranks); a whole report gives nsys' numbers.
 using Slices = std::vector<ReportSlice>;
-// The kernel summaries name kernels as `naming` says (nsys' :base, :mangled).
-ResultTable cudaGpuKernSum(const Slices &slices, KernelNaming naming = KernelNaming::Demangled);
+// The kernel summaries name kernels as `naming` says (nsys' :base, :mangled),
+// after the innermost NVTX range around their launch with `nvtxPrefix`
+// (nsys' :nvtx-name; stats/nsys/kernelnames.h).
+ResultTable cudaGpuKernSum(const Slices &slices, KernelNaming naming = KernelNaming::Demangled, bool nvtxPrefix = false);
 ResultTable cudaGpuMemTimeSum(const Slices &slices);
 ResultTable cudaGpuMemSizeSum(const Slices &slices);
 // cuda_gpu_sum: kernels and memory operations together, by name, with
 // their category (CUDA_KERNEL, MEMORY_OPER), as nsys prints it.
-ResultTable cudaGpuSum(const Slices &slices, KernelNaming naming = KernelNaming::Demangled);
+ResultTable cudaGpuSum(const Slices &slices, KernelNaming naming = KernelNaming::Demangled, bool nvtxPrefix = false);
 // cuda_api_gpu_sum: cuda_gpu_sum's rows and cuda_api_sum's (CUDA_API).
-ResultTable cudaApiGpuSum(const Slices &slices, KernelNaming naming = KernelNaming::Demangled);
+ResultTable cudaApiGpuSum(const Slices &slices, KernelNaming naming = KernelNaming::Demangled, bool nvtxPrefix = false);
 ResultTable cudaApiSum(const Slices &slices);
 ResultTable nvtxSum(const Slices &slices);
 // nvtx_pushpop_sum, nvtx_startend_sum: nvtx_sum's rows of one style, without
@@ -36,9 +38,9 @@ ResultTable cudaLibrarySum(const Slices &slices);
 ResultTable openAccSum(const Slices &slices);
 ResultTable openMpSum(const Slices &slices);
 
-inline ResultTable cudaGpuKernSum(const Report &r, KernelNaming naming = KernelNaming::Demangled)
+inline ResultTable cudaGpuKernSum(const Report &r, KernelNaming naming = KernelNaming::Demangled, bool nvtxPrefix = false)
 {
-    return cudaGpuKernSum(Slices{wholeReport(r)}, naming);
+    return cudaGpuKernSum(Slices{wholeReport(r)}, naming, nvtxPrefix);
 }
 inline ResultTable cudaGpuMemTimeSum(const Report &r)
 {
@@ -48,13 +50,13 @@ inline ResultTable cudaGpuMemSizeSum(const Report &r)
 {
     return cudaGpuMemSizeSum(Slices{wholeReport(r)});
 }
-inline ResultTable cudaGpuSum(const Report &r, KernelNaming naming = KernelNaming::Demangled)
+inline ResultTable cudaGpuSum(const Report &r, KernelNaming naming = KernelNaming::Demangled, bool nvtxPrefix = false)
 {
-    return cudaGpuSum(Slices{wholeReport(r)}, naming);
+    return cudaGpuSum(Slices{wholeReport(r)}, naming, nvtxPrefix);
 }
-inline ResultTable cudaApiGpuSum(const Report &r, KernelNaming naming = KernelNaming::Demangled)
+inline ResultTable cudaApiGpuSum(const Report &r, KernelNaming naming = KernelNaming::Demangled, bool nvtxPrefix = false)
 {
-    return cudaApiGpuSum(Slices{wholeReport(r)}, naming);
+    return cudaApiGpuSum(Slices{wholeReport(r)}, naming, nvtxPrefix);
 }
 inline ResultTable cudaApiSum(const Report &r)
 {

@@ -1,7 +1,8 @@
-// nsys' kernel reports under their `:base` and `:mangled` arguments: each
-// names every kernel by the export's short name, or by its mangled symbol
-// (else its demangled name), and counts the same kernels under each name
-// as SQL over the real runs' kernel tables does.
+// nsys' kernel reports under their `:base`, `:mangled` and `:nvtx-name`
+// arguments: each names every kernel by the export's short name, or by its
+// mangled symbol (else its demangled name), after the innermost NVTX range
+// holding its launch ("range/kernel") when asked, and counts the same
+// kernels under each name as SQL over the real runs' tables does.
 #include "load/traceloader.h"
 #include "sqlquery.h"
 #include "stats/reportcatalog.h"
@@ -37,9 +38,12 @@ private slots:
         for (const QString &path : {slowFixture(), ddpFixture(0)})
             for (const char *report : {"cuda_gpu_kern_sum", "cuda_gpu_sum", "cuda_api_gpu_sum", "cuda_gpu_kern_gb_sum", "cuda_gpu_trace",
                                        "cuda_kern_exec_trace", "cuda_kern_exec_sum", "nvtx_kern_sum"})
-                for (const char *naming : {"", "base", "mangled"})
+                for (const char *naming : {"", "base", "mangled", "nvtx-name", "nvtx-name:base"}) {
+                    if (QByteArray(naming).startsWith("nvtx-name") && QByteArray(report) == "nvtx_kern_sum")
+                        continue; // nsys gives it :base and :mangled only
                     QTest::addRow("%s %s%s%s", qPrintable(QFileInfo(path).fileName()), report, *naming ? ":" : "", naming)
                         << path << QString::fromLatin1(report) << QString::fromLatin1(naming);
+                }
     }
 
     void kernelsCountedUnderTheNamesAsked()
@@ -47,20 +51,27 @@ private slots:
         QFETCH(QString, path);
         QFETCH(QString, report);
         QFETCH(QString, naming);
-        const QString column = naming == QLatin1String("base")      ? QStringLiteral("k.shortName")
-                               : naming == QLatin1String("mangled") ? QStringLiteral("coalesce(k.mangledName, k.demangledName)")
-                                                                    : QStringLiteral("k.demangledName");
+        const QString column = naming.endsWith(QLatin1String("base"))      ? QStringLiteral("k.shortName")
+                               : naming.endsWith(QLatin1String("mangled")) ? QStringLiteral("coalesce(k.mangledName, k.demangledName)")
+                                                                           : QStringLiteral("k.demangledName");
+        // nvtx-name: the innermost push/pop range on the launching thread
+        // holding the launch (the latest to start, then the shortest).
+        const QString prefix = naming.startsWith(QLatin1String("nvtx-name")) ? QStringLiteral(
+                                   "coalesce((SELECT coalesce(n.text, t.value) FROM NVTX_EVENTS n LEFT JOIN StringIds t ON t.id = n.textId"
+                                   " WHERE n.eventType = 59 AND n.globalTid = r.globalTid AND n.start <= r.start AND n.end >= r.end"
+                                   " ORDER BY n.start DESC, n.end LIMIT 1) || '/', '') || ")
+                                                                             : QString();
         // The exec reports list the kernels whose launch the export has.
         const bool launched = report.startsWith(QLatin1String("cuda_kern_exec"));
         std::map<QString, qint64> expected;
-        for (const QStringList &g :
-             queryRows(path, QStringLiteral("SELECT s.value, count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL k%1"
-                                            " JOIN StringIds s ON s.id = %2 GROUP BY 1")
-                                 .arg(launched ? QStringLiteral(" JOIN CUPTI_ACTIVITY_KIND_RUNTIME r ON r.correlationId ="
-                                                                " k.correlationId AND k.globalPid = (r.globalTid & 0xFFFFFFFFFF000000)")
-                                               : QString(),
-                                      column)))
+        for (const QStringList &g : queryRows(path, QStringLiteral("SELECT %1s.value, count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL k"
+                                                                   " %2 JOIN CUPTI_ACTIVITY_KIND_RUNTIME r ON r.correlationId = k.correlationId"
+                                                                   " AND k.globalPid = (r.globalTid & 0xFFFFFFFFFF000000)"
+                                                                   " JOIN StringIds s ON s.id = %3 GROUP BY 1")
+                                                        .arg(prefix, launched ? QStringLiteral("") : QStringLiteral("LEFT"), column)))
             expected[g[0]] = g[1].toLongLong();
+        if (naming.startsWith(QLatin1String("nvtx-name"))) // some kernels are named after a range
+            QVERIFY(std::any_of(expected.begin(), expected.end(), [](const auto &e) { return e.first.contains(QLatin1Char('/')); }));
         QVERIFY(expected.size() > 3);
         const QString request = naming.isEmpty() ? report : report + QLatin1Char(':') + naming;
         QVERIFY(stats::isKnownReport(request));
