@@ -81,6 +81,14 @@ void writeSummaryCells(ResultTable &table, std::size_t row, const Summary &s)
     table.setDecimal(row, 7, s.stdDev, 1);
 }
 
+QStringList timeSummaryHeaders(const QString &countHeader, const QStringList &labelHeaders)
+{
+    return QStringList{QStringLiteral("Time (%)"), QStringLiteral("Total Time (ns)"), countHeader,
+                       QStringLiteral("Avg (ns)"), QStringLiteral("Med (ns)"),        QStringLiteral("Min (ns)"),
+                       QStringLiteral("Max (ns)"), QStringLiteral("StdDev (ns)")}
+           + labelHeaders;
+}
+
 void fillTimeShares(ResultTable &table, std::int64_t grandTotal)
 {
     for (std::size_t row = 0; row < table.rowCount(); ++row)

@@ -13,6 +13,7 @@
 #include <QByteArray>
 #include <QHash>
 #include <QString>
+#include <QStringList>
 
 #include <cstdint>
 #include <map>
@@ -79,6 +80,9 @@ private:
 // Total, the count, Avg, Med, Min, Max and StdDev. writeSummaryCells fills
 // a row's 1-7; fillTimeShares column 0 of every row once all are written.
 void writeSummaryCells(ResultTable &table, std::size_t row, const Summary &summary);
+// Those eight columns' headers, the count column named `countHeader`
+// ("Instances", "Num Calls", "Count"), then `labelHeaders`.
+QStringList timeSummaryHeaders(const QString &countHeader, const QStringList &labelHeaders);
 void fillTimeShares(ResultTable &table, std::int64_t grandTotal);
 
 // Orders a summary table as nsys does: largest total first, then fewer

@@ -12,10 +12,7 @@ namespace rankscope::stats {
 ResultTable cudaGraphSum(const Report &report)
 {
     ResultTable t = declaredTable(QStringLiteral("cuda_graph_sum"));
-    t.headers = QStringList{QStringLiteral("Time (%)"), QStringLiteral("Total Time (ns)"), QStringLiteral("Instances"),
-                            QStringLiteral("Avg (ns)"), QStringLiteral("Med (ns)"),        QStringLiteral("Min (ns)"),
-                            QStringLiteral("Max (ns)"), QStringLiteral("StdDev (ns)"),     QStringLiteral("Kernels"),
-                            QStringLiteral("Name")};
+    t.headers = timeSummaryHeaders(QStringLiteral("Instances"), {QStringLiteral("Kernels"), QStringLiteral("Name")});
     struct Graph {
         std::vector<std::int64_t> durations;
         std::int64_t kernels = 0;

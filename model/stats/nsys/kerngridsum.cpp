@@ -28,9 +28,7 @@ ResultTable cudaGpuKernGridBlockSum(const Report &report, KernelNaming naming, b
 {
     KernelLabels labels(naming, nvtxPrefix);
     ResultTable t = declaredTable(QStringLiteral("cuda_gpu_kern_gb_sum"));
-    t.headers = QStringList{QStringLiteral("Time (%)"), QStringLiteral("Total Time (ns)"), QStringLiteral("Instances"), QStringLiteral("Avg (ns)"),
-                            QStringLiteral("Med (ns)"), QStringLiteral("Min (ns)"),        QStringLiteral("Max (ns)"),  QStringLiteral("StdDev (ns)"),
-                            QStringLiteral("GridXYZ"),  QStringLiteral("BlockXYZ"),        QStringLiteral("Name")};
+    t.headers = timeSummaryHeaders(QStringLiteral("Instances"), {QStringLiteral("GridXYZ"), QStringLiteral("BlockXYZ"), QStringLiteral("Name")});
     std::map<GridBlockKey, std::vector<std::int64_t>> durations;
     for (const Track &track : report.tracks) {
         if (track.kind != TrackKind::Kernel)

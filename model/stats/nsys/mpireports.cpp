@@ -48,10 +48,7 @@ Cell megabytesCell(std::int64_t bytes)
 ResultTable mpiEventSum(const Report &report)
 {
     ResultTable t = declaredTable(QStringLiteral("mpi_event_sum"));
-    t.headers = QStringList{QStringLiteral("Time (%)"), QStringLiteral("Total Time (ns)"), QStringLiteral("Instances"),
-                            QStringLiteral("Avg (ns)"), QStringLiteral("Med (ns)"),        QStringLiteral("Min (ns)"),
-                            QStringLiteral("Max (ns)"), QStringLiteral("StdDev (ns)"),     QStringLiteral("Source"),
-                            QStringLiteral("Name")};
+    t.headers = timeSummaryHeaders(QStringLiteral("Instances"), {QStringLiteral("Source"), QStringLiteral("Name")});
     std::map<std::pair<MpiCallKind, StringId>, std::vector<std::int64_t>> durations; // by source and function
     for (const Track &track : report.tracks) {
         if (track.kind != TrackKind::Mpi)

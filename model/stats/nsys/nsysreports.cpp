@@ -150,10 +150,7 @@ ResultTable timeTable(const QString &reportName, const QString &countHeader, con
                       const Summaries &summaries, bool withStyle = true)
 {
     ResultTable t = declaredTable(reportName);
-    t.headers = QStringList{QStringLiteral("Time (%)"), QStringLiteral("Total Time (ns)"), countHeader,
-                            QStringLiteral("Avg (ns)"), QStringLiteral("Med (ns)"),        QStringLiteral("Min (ns)"),
-                            QStringLiteral("Max (ns)"), QStringLiteral("StdDev (ns)")}
-                + labelHeaders;
+    t.headers = timeSummaryHeaders(countHeader, labelHeaders);
     std::int64_t grandTotal = 0;
     summaries([&](std::uint32_t group, const Summary &s) {
         grandTotal += s.total;
@@ -310,9 +307,7 @@ namespace {
 ResultTable gpuSummary(const Slices &slices, const QString &reportName, bool withApiCalls, KernelNaming naming, bool nvtxPrefix)
 {
     ResultTable t = declaredTable(reportName);
-    t.headers = QStringList{QStringLiteral("Time (%)"), QStringLiteral("Total Time (ns)"), QStringLiteral("Instances"), QStringLiteral("Avg (ns)"),
-                            QStringLiteral("Med (ns)"), QStringLiteral("Min (ns)"),        QStringLiteral("Max (ns)"),  QStringLiteral("StdDev (ns)"),
-                            QStringLiteral("Category"), QStringLiteral("Operation")};
+    t.headers = timeSummaryHeaders(QStringLiteral("Instances"), {QStringLiteral("Category"), QStringLiteral("Operation")});
     std::int64_t grandTotal = 0;
     const auto addRows = [&](const char *category, const GroupIndex &index, const Summaries &summaries) {
         summaries([&](std::uint32_t group, const Summary &s) {
