@@ -70,7 +70,7 @@ enum class TrackKind : std::uint8_t {
     Memset,
     Sync,           // CUDA synchronization seen on the GPU side
     UmGpuPageFault, // per process and device: a GPU's faults on unified memory (nsys --cuda-um-gpu-page-faults)
-    CudaGraph,      // per process, device and stream: whole CUDA graph launches (nsys --cuda-graph-trace=graph)
+    CudaGraph,      // per process, device and stream: CUDA graph launches (nsys --cuda-graph-trace=graph, or =node: see GraphLaunchRecord)
     // Derived after loading, from the tracks above (not counted twice by
     // statistics or event counts):
     NvtxGpuProjection, // per process and device: NVTX ranges projected onto the GPU
@@ -230,7 +230,9 @@ struct UmGpuFaultRecord {
 };
 
 // CUDA graph slice name: "Graph <graphId>"; one launch of an executable
-// graph, traced whole (no kernel rows of its own).
+// graph on one stream: traced whole (no kernel rows of its own), or, where
+// nsys traced the nodes, the span of its kernels there ("Graph of node N"
+// when the export names no graph; graphId 0, graphExecId 0).
 struct GraphLaunchRecord {
     std::uint32_t correlationId = 0; // its cudaGraphLaunch call
     std::uint32_t graphId = 0;

@@ -312,8 +312,8 @@ void TimelineRows::addProcessGroup(const RankTracks &tracks, int rankRow, std::u
         const QString name = threadName(r, pid, tid);
         for (std::uint32_t t : threadTracks) {
             const Track &track = r.tracks[t];
-            // The process's own rows (its unified-memory faults) name no thread.
-            const QString label = tid == 0 ? trackName(r, track) : name + QStringLiteral(" · ") + trackName(r, track);
+            // The process's own row (its unified-memory faults) names no thread.
+            const QString label = track.kind == TrackKind::UmCpuPageFault ? trackName(r, track) : name + QStringLiteral(" · ") + trackName(r, track);
             addSlicesRow(r, tracks.rank, processRow, 2, label, {t}, false);
         }
         addSamplesRow(tracks, processRow, pid, tid, name);
