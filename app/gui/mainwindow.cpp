@@ -231,8 +231,15 @@ void MainWindow::createMenus()
     view->addAction(actions->find);
     connect(actions->find, &QAction::triggered, m_search, &SearchBar::focusInput);
     view->addSeparator();
-    for (QDockWidget *dock : findChildren<QDockWidget *>())
+    for (QDockWidget *dock : findChildren<QDockWidget *>()) {
         view->addAction(dock->toggleViewAction());
+        // Shown from the menu or its key, a dock comes in front of the tabs
+        // it shares its area with: else Ctrl+Shift+S adds a tab behind them.
+        connect(dock->toggleViewAction(), &QAction::triggered, dock, [dock](bool shown) {
+            if (shown)
+                dock->raise();
+        });
+    }
     m_statsDock->toggleViewAction()->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S));
     m_statsDock->toggleViewAction()->setStatusTip(tr("show or hide the statistics panels"));
     view->addSeparator();

@@ -182,6 +182,31 @@ private slots:
         }
     }
 
+    // View > Statistics (Ctrl+Shift+S) shows the panels in front of the
+    // tabs they share, not behind the Selection tab.
+    void docksShownFromTheViewMenuComeForward()
+    {
+        MainWindow w;
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        w.open({demoPath()}, true);
+        auto *stats = w.findChild<QDockWidget *>(QStringLiteral("statisticsDock"));
+        auto *selection = w.findChild<QDockWidget *>(QStringLiteral("selectionDock"));
+        stats->hide();
+        selection->show();
+        selection->raise();
+        QApplication::processEvents();
+        stats->toggleViewAction()->trigger();
+        QApplication::processEvents();
+        QVERIFY(w.tabifiedDockWidgets(stats).contains(selection)); // one area, as they open
+        // The tab in front of the dock area: a tabbed dock behind it keeps isVisible().
+        QString front;
+        for (const QTabBar *bar : w.findChildren<QTabBar *>())
+            if (bar->parent() == &w && bar->isVisible())
+                front += bar->tabText(bar->currentIndex());
+        QCOMPARE(front, QStringLiteral("Statistics"));
+    }
+
     // A click on a row lists its events, opening the Events dock the first
     // time; closed by the user, the dock stays closed on the next clicks.
     void closedEventsDockStaysClosed()
