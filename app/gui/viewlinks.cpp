@@ -94,8 +94,14 @@ ViewLinks::ViewLinks(const LinkedViews &views, QObject *parent)
     }
     // A CPU sample: its fields and backtrace in Details.
     connect(canvas, &TimelineCanvas::sampleChosen, this, [this](const TimeMark &sample) { m_views.details->showMark(sample); });
-    connect(views.details, &DetailsPanel::linkActivated, this, select);
-    connect(views.events, &EventsPanel::eventActivated, this, select);
+    // A link followed or an event row double-clicked takes the user to the
+    // timeline: its keys (+, -, F) work there at once, without a click first.
+    const auto go = [canvas](EventLocation e) {
+        canvas->selectEvent(e, true);
+        canvas->setFocus(Qt::OtherFocusReason);
+    };
+    connect(views.details, &DetailsPanel::linkActivated, this, go);
+    connect(views.events, &EventsPanel::eventActivated, this, go);
     connect(views.search, &SearchBar::matchActivated, this, select);
     // Esc in the search field gives the timeline the keyboard back (a second
     // Esc there clears the selection).

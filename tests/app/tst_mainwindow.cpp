@@ -35,10 +35,12 @@
 #include <QProcess>
 #include <QProgressDialog>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QSettings>
 #include <QStatusBar>
 #include <QTableView>
 #include <QTemporaryDir>
+#include <QTextBrowser>
 #include <QThreadPool>
 #include <QXmlStreamReader>
 #include <QtTest>
@@ -105,6 +107,25 @@ private slots:
         // A range keeps the events inside it.
         w.timeline()->zoom()->setSelection(TimeRange{start - 1000, start + duration + 1000});
         QCOMPARE(events->rowCount(), 1);
+
+        // Details' "launched by" link, clicked (the browser takes the focus):
+        // the call is selected and the timeline has the keys at once.
+        w.timeline()->zoom()->setSelection(std::nullopt);
+        QTest::mouseClick(canvas->viewport(), Qt::LeftButton, Qt::NoModifier, pixel);
+        auto *browser = w.details()->findChild<QTextBrowser *>();
+        QVERIFY(browser);
+        const QRegularExpressionMatch link = QRegularExpression(QStringLiteral("href=\"(event:[0-9:]+)\"")).match(browser->toHtml());
+        QVERIFY2(link.hasMatch(), qPrintable(browser->toHtml()));
+        w.activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(&w));
+        browser->setFocus(Qt::MouseFocusReason);
+        QTRY_VERIFY(browser->hasFocus());
+        emit browser->anchorClicked(QUrl(link.captured(1)));
+        QVERIFY(w.details()->plainText().contains(QLatin1String("cudaMemcpyAsync")));
+        QTRY_VERIFY(canvas->hasFocus());
+        const TimeNs before = w.timeline()->zoom()->visible().duration();
+        QTest::keyClick(QApplication::focusWidget(), Qt::Key_Plus);
+        QVERIFY2(w.timeline()->zoom()->visible().duration() < before, "+ zooms in after a link");
     }
 
     void searchFindsAKernelInEveryRank()

@@ -9,6 +9,7 @@
 #include <QPainter>
 
 #include <QCursor>
+#include <QEvent>
 #include <QToolTip>
 #include <QtCharts/QAreaSeries>
 #include <QtCharts/QBarCategoryAxis>
@@ -67,12 +68,77 @@ QChart *newChart(const QString &title, const QWidget *parent)
     return chart;
 }
 
+// A chart view that follows the palette: View > Theme changes the
+// application's palette, and the chart's background, title, legend and axes
+// change with it. The series keep their colours, which name kinds and ranks.
+class ThemedChartView : public QChartView {
+public:
+    using QChartView::QChartView;
+
+protected:
+    void changeEvent(QEvent *event) override
+    {
+        QChartView::changeEvent(event);
+        if (event->type() == QEvent::PaletteChange)
+            retheme();
+    }
+
+private:
+    void retheme()
+    {
+        QChart *c = chart();
+        const QChart::ChartTheme wanted = Theme(palette()).isDark() ? QChart::ChartThemeDark : QChart::ChartThemeLight;
+        if (!c || c->theme() == wanted)
+            return;
+        // setTheme recolours the series in the theme's own colours: their
+        // pens and brushes are kept and given back.
+        struct Kept {
+            QBarSet *set = nullptr;
+            QAbstractSeries *series = nullptr;
+            QPen pen;
+            QBrush brush;
+            QColor border;
+        };
+        std::vector<Kept> kept;
+        for (QAbstractSeries *series : c->series()) {
+            if (auto *bars = qobject_cast<QAbstractBarSeries *>(series)) {
+                for (QBarSet *set : bars->barSets())
+                    kept.push_back({set, nullptr, set->pen(), set->brush(), set->borderColor()});
+            } else if (auto *scatter = qobject_cast<QScatterSeries *>(series)) {
+                kept.push_back({nullptr, series, scatter->pen(), scatter->brush(), scatter->borderColor()});
+            } else if (auto *xy = qobject_cast<QXYSeries *>(series)) {
+                kept.push_back({nullptr, series, xy->pen(), xy->brush(), {}});
+            } else if (auto *area = qobject_cast<QAreaSeries *>(series)) {
+                kept.push_back({nullptr, series, area->pen(), area->brush(), area->borderColor()});
+            }
+        }
+        c->setTheme(wanted);
+        for (const Kept &k : kept) {
+            if (k.set) {
+                k.set->setPen(k.pen);
+                k.set->setBrush(k.brush);
+                k.set->setBorderColor(k.border);
+            } else if (auto *scatter = qobject_cast<QScatterSeries *>(k.series)) {
+                scatter->setPen(k.pen);
+                scatter->setBrush(k.brush);
+                scatter->setBorderColor(k.border);
+            } else if (auto *xy = qobject_cast<QXYSeries *>(k.series)) {
+                xy->setPen(k.pen);
+                xy->setBrush(k.brush);
+            } else if (auto *area = qobject_cast<QAreaSeries *>(k.series)) {
+                area->setPen(k.pen);
+                area->setBrush(k.brush);
+            }
+        }
+    }
+};
+
 QChartView *viewOf(QChart *chart, QWidget *parent)
 {
     // Beside the plot, not under it: docks are wide and short.
     chart->legend()->setAlignment(Qt::AlignRight);
     chart->setMargins(QMargins(4, 4, 4, 4));
-    auto *view = new QChartView(chart, parent);
+    auto *view = new ThemedChartView(chart, parent);
     view->setRenderHint(QPainter::Antialiasing);
     view->setMinimumHeight(kMinimumChartHeight); // the plot, its axis labels and title
     return view;

@@ -10,7 +10,30 @@
 #include <QGuiApplication>
 #include <QTextDocument>
 
+#include <cmath>
+
 namespace rankscope {
+
+namespace {
+
+// The exported digits with thousands grouped: 4004667.3 reads 4,004,667.3.
+QString groupedNumber(const Cell &cell)
+{
+    if (cell.type == Cell::Type::Integer)
+        return formatInteger(cell.integer);
+    const QString text = cell.display();
+    const qsizetype point = text.indexOf(QLatin1Char('.'));
+    const QString whole = point < 0 ? text : text.left(point);
+    bool ok = false;
+    const qlonglong value = whole.toLongLong(&ok);
+    if (!ok) // inf, nan or beyond 64 bits: as exported
+        return text;
+    const QString grouped = formatInteger(value);
+    const QString sign = whole.startsWith(QLatin1Char('-')) && value == 0 ? QStringLiteral("-") : QString();
+    return sign + grouped + (point < 0 ? QString() : text.mid(point));
+}
+
+} // namespace
 
 ResultTableModel::ResultTableModel(QObject *parent) : QAbstractTableModel(parent) { }
 
@@ -56,15 +79,18 @@ QVariant ResultTableModel::data(const QModelIndex &index, int role) const
     if (!index.isValid() || index.row() >= rowCount() || index.column() >= columnCount())
         return {};
     const Cell cell = m_table.cell(std::size_t(index.row()), std::size_t(index.column()));
-    const bool readableInteger = m_readable && cell.type == Cell::Type::Integer;
+    const bool readableNumber = m_readable && cell.isNumber();
+    const bool nanoseconds = isNanosecondColumn(index.column());
     switch (role) {
     case Qt::DisplayRole:
-        if (readableInteger)
-            return isNanosecondColumn(index.column()) ? formatDuration(cell.integer) : formatInteger(cell.integer);
-        return cell.display();
+        if (!readableNumber)
+            return cell.display();
+        if (nanoseconds) // a mean of nanoseconds reads as a duration; its fraction is in the tooltip
+            return formatDuration(cell.type == Cell::Type::Integer ? cell.integer : TimeNs(std::llround(cell.decimal)));
+        return groupedNumber(cell);
     case Qt::ToolTipRole:
-        if (readableInteger) // the exact value, as exported
-            return formatInteger(cell.integer) + (isNanosecondColumn(index.column()) ? QStringLiteral(" ns") : QString());
+        if (readableNumber) // the exact value, as exported
+            return groupedNumber(cell) + (nanoseconds ? QStringLiteral(" ns") : QString());
         return plainTooltip(cell.display()); // a name is data, not markup
     case SortRole:
         if (cell.type == Cell::Type::Integer)

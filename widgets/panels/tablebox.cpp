@@ -84,6 +84,11 @@ void TableBox::setTable(ResultTable table)
         const int column = m_defaultSortHeader.isEmpty() ? -1 : int(m_model->table().headers.indexOf(m_defaultSortHeader));
         m_view->sortByColumn(column, column >= 0 ? m_defaultSortOrder : Qt::AscendingOrder);
     }
+    // Only a name column takes the spare width: a stretched number column
+    // leaves its values at the far edge, away from their header.
+    const ResultTable &shown = m_model->table();
+    const int last = int(shown.headers.size()) - 1;
+    m_view->horizontalHeader()->setStretchLastSection(last >= 0 && shown.rowCount() > 0 && shown.cell(0, std::size_t(last)).type == Cell::Type::Text);
     m_view->resizeColumnsToContents();
     // A kernel name can be 2,000 characters: cap the column so the numbers
     // stay in view; the tooltip and the elided middle keep both ends.

@@ -22,6 +22,7 @@
 
 #include "panels/chartfactory.h"
 #include <QAbstractItemModelTester>
+#include <QApplication>
 #include <QComboBox>
 #include <QHeaderView>
 #include <QLabel>
@@ -34,6 +35,7 @@
 
 #include <QScrollArea>
 #include <QtCharts/QAbstractBarSeries>
+#include <QtCharts/QBarSet>
 #include <QtCharts/QCategoryAxis>
 #include <QtCharts/QChartView>
 #include <QtCharts/QScatterSeries>
@@ -126,6 +128,30 @@ private slots:
         QTextDocument shown;
         shown.setHtml(tip);
         QCOMPARE(shown.toPlainText(), name);
+    }
+
+    // Readable tables give every number its unit and grouping: a mean of
+    // nanoseconds reads as a duration, other decimals keep their digits with
+    // thousands grouped; the tooltip has the exact value as exported.
+    void numbersInTablesHaveUnitsAndGrouping()
+    {
+        ResultTable table;
+        table.headers = {QStringLiteral("Mean skew A (ns)"), QStringLiteral("Ratio B/A"), QStringLiteral("Count A")};
+        table.addRow({Cell::ofDecimal(4004667.3, 1), Cell::ofDecimal(405327.8, 1), Cell::ofInteger(1234567)});
+        table.addRow({Cell::ofDecimal(-0.4, 1), Cell::ofDecimal(-1234.25, 2), Cell::ofInteger(-5)});
+        ResultTableModel model;
+        model.setTable(table);
+        model.setReadable(true);
+        const auto shown = [&](int r, int c, int role = Qt::DisplayRole) { return model.data(model.index(r, c), role).toString(); };
+        QCOMPARE(shown(0, 0), formatDuration(4004667));
+        QCOMPARE(shown(0, 0, Qt::ToolTipRole), QStringLiteral("4,004,667.3 ns"));
+        QCOMPARE(shown(0, 1), QStringLiteral("405,327.8"));
+        QCOMPARE(shown(0, 2), QStringLiteral("1,234,567"));
+        QCOMPARE(shown(1, 1), QStringLiteral("-1,234.25"));
+        QCOMPARE(shown(1, 0, Qt::ToolTipRole), QStringLiteral("-0.4 ns"));
+        QCOMPARE(model.headerData(0, Qt::Horizontal).toString(), QStringLiteral("Mean skew A"));
+        model.setReadable(false); // as exported
+        QCOMPARE(shown(0, 0), QStringLiteral("4004667.3"));
     }
 
     // A header click sorts by the table's values: integers exactly (past
@@ -557,6 +583,21 @@ private slots:
         QVERIFY(view);
         QCOMPARE(view->chart()->series().size(), 1); // one stacked series of four sets
         QCOMPARE(qobject_cast<QAbstractBarSeries *>(view->chart()->series()[0])->count(), 4);
+
+        // View > Theme changes the application's palette: the chart's frame
+        // follows it, its bars keep the colours that name their kinds.
+        auto *bars = qobject_cast<QAbstractBarSeries *>(view->chart()->series()[0]);
+        QList<QColor> colours;
+        for (QBarSet *set : bars->barSets())
+            colours << set->color();
+        const QPalette before = QApplication::palette();
+        const bool wasDark = view->chart()->theme() == QChart::ChartThemeDark;
+        QApplication::setPalette(wasDark ? QPalette(QColor(0xee, 0xee, 0xee)) : QPalette(QColor(0x30, 0x30, 0x30)));
+        QTRY_COMPARE(view->chart()->theme(), wasDark ? QChart::ChartThemeLight : QChart::ChartThemeDark);
+        for (int i = 0; i < colours.size(); ++i)
+            QCOMPARE(bars->barSets()[i]->color(), colours[i]);
+        QApplication::setPalette(before);
+        QTRY_COMPARE(view->chart()->theme(), wasDark ? QChart::ChartThemeDark : QChart::ChartThemeLight);
     }
 
     void stepsByRanksNameTheSlowestRank()
@@ -575,6 +616,8 @@ private slots:
                      QStringLiteral("Rank %1 was the slowest in %2").arg(m_ddp->ranks()[std::size_t(most->first)].rank).arg(most->second)),
                  qPrintable(panel.note()));
         QVERIFY(qobject_cast<QChartView *>(panel.chart()));
+        // Its last column is a number: it keeps its width, beside its header.
+        QVERIFY(!panel.table()->view()->horizontalHeader()->stretchLastSection());
         // Double-click: the step from its first start to its last end, on the timeline.
         QSignalSpy zoom(&panel, &StatsPanel::zoomRequested);
         emit panel.table()->rowActivated(3);
