@@ -123,6 +123,13 @@ void CollectivesPanel::present(Result r)
     std::vector<charts::Series> series;
     for (auto &[key, s] : byKind)
         series.push_back(std::move(s));
+    if (series.empty()) { // an empty plot's axes say nothing: the notes above say why there is none
+        auto *none = new QLabel(tr("No collective instances to draw in this range."), this);
+        none->setAlignment(Qt::AlignCenter);
+        none->setEnabled(false);
+        replaceWidget(m_skewChart, none);
+        return;
+    }
     replaceWidget(m_skewChart, charts::scatterChart(tr("Skew per collective: last arrival - first arrival"), series, tr("session time (s)"),
                                                     tr("skew (µs)"), std::nullopt, this));
 }

@@ -4,6 +4,7 @@
 #include "core/units.h"
 
 #include <algorithm>
+#include <set>
 #include <unordered_map>
 
 namespace rankscope::stats {
@@ -13,6 +14,17 @@ namespace {
 bool isGlooName(std::string_view name)
 {
     return name.starts_with("gloo:");
+}
+
+bool isGlooThread(const QString &name)
+{
+    return name.startsWith(QLatin1String("pt_gloo"));
+}
+
+// cudaStreamSynchronize_v3020, cuStreamSynchronize, cudaEventSynchronize...
+bool isSynchronization(std::string_view name)
+{
+    return name.find("Synchronize") != std::string_view::npos;
 }
 
 // Whether the report names any gloo range at all: its few thousand names,
@@ -81,11 +93,28 @@ CpuCommunication cpuCommunicationOf(const Session &session)
     for (const RankEntry &entry : session.ranks()) {
         const Report &r = *entry.report;
         bool here = false;
+        // Threads the report traced: an export names every process's
+        // threads (a node's four ranks in each rank's file), traced or not.
+        std::set<std::pair<std::uint32_t, std::uint32_t>> traced; // pid, tid
+        for (const Track &track : r.tracks)
+            if (!isGpuTrack(track.kind))
+                traced.insert({track.pid, track.tid});
+        std::set<std::pair<std::uint32_t, std::uint32_t>> glooThreads;
         for (const ThreadInfo &t : r.threads)
-            if (Session::ownsProcess(entry, t.pid) && t.name.startsWith(QLatin1String("pt_gloo"))) {
+            if (Session::ownsProcess(entry, t.pid) && isGlooThread(t.name) && traced.count({t.pid, t.tid})) {
                 ++found.glooThreads;
+                glooThreads.insert({t.pid, t.tid});
                 here = true;
             }
+        for (const Track &track : r.tracks) {
+            if (track.kind != TrackKind::CudaApi || !glooThreads.count({track.pid, track.tid}))
+                continue;
+            for (std::size_t i = 0; i < track.slices.size(); ++i)
+                if (isSynchronization(r.strings.view(track.slices.name(i)))) {
+                    ++found.glooSyncCalls;
+                    found.glooSyncTime += track.slices.end(i) - track.slices.start(i);
+                }
+        }
         for (const CpuCollectiveRange &c : cpuCollectivesOfRank(entry)) {
             ++found.ranges;
             found.rangeTime += c.end - c.start;
@@ -100,9 +129,22 @@ QString cpuCommunicationNote(const CpuCommunication &found)
 {
     if (!found.any())
         return {};
+    if (found.ranges == 0) {
+        const QString waits = found.glooSyncCalls == 0
+                                  ? QStringLiteral("they made no CUDA synchronisation")
+                                  : QStringLiteral("they waited %1 in %2 CUDA synchronisations for the copies of GPU tensors to and from the CPU")
+                                        .arg(formatDuration(found.glooSyncTime))
+                                        .arg(found.glooSyncCalls);
+        return QStringLiteral("This run communicates on the CPU (Gloo): %1 pt_gloo threads on %2 rank(s), where %3. The export has no "
+                              "gloo:* ranges, so its collectives can be neither matched across ranks nor timed, and CPU Comm reads 0. "
+                              "To see them, record the PyTorch profiler's trace (it names each gloo:* collective), or run under nsys "
+                              "with NVTX ranges for PyTorch's operators (the training loop inside torch.autograd.profiler.emit_nvtx()).")
+            .arg(found.glooThreads)
+            .arg(found.ranks)
+            .arg(waits);
+    }
     QStringList signs;
-    if (found.ranges > 0)
-        signs << QStringLiteral("%1 gloo:* ranges (%2 in all)").arg(found.ranges).arg(formatDuration(found.rangeTime));
+    signs << QStringLiteral("%1 gloo:* ranges (%2 in all)").arg(found.ranges).arg(formatDuration(found.rangeTime));
     if (found.glooThreads > 0)
         signs << QStringLiteral("%1 pt_gloo threads").arg(found.glooThreads);
     return QStringLiteral("This run communicates on the CPU (Gloo): %1 on %2 rank(s). Its collectives run on CPU threads, not as GPU "

@@ -15,6 +15,11 @@ struct CpuCommunication {
     std::size_t glooThreads = 0; // threads named pt_gloo*
     std::size_t ranges = 0;      // "gloo:*" ranges
     TimeNs rangeTime = 0;        // their time, summed over ranks
+    // What a Gloo run's export holds without its ranges: the pt_gloo
+    // threads' CUDA synchronisations, where Gloo waits for the copies of
+    // GPU tensors it reduces on the CPU.
+    std::size_t glooSyncCalls = 0;
+    TimeNs glooSyncTime = 0;
     bool any() const { return ranks > 0; }
 };
 
@@ -38,7 +43,9 @@ bool isCpuCommunicator(const QString &communicator);
 TimeNs cpuCommunicationTime(const RankEntry &entry, TimeRange reportRange);
 
 // "This run communicates on the CPU (Gloo): 24 gloo:* ranges (1.234 ms) and
-// 8 pt_gloo threads on 4 ranks; ..." or empty.
+// 8 pt_gloo threads on 4 ranks; ..." or empty. Without gloo:* ranges it says
+// that the collectives cannot be timed, what the pt_gloo threads show, and
+// how to record the ranges.
 QString cpuCommunicationNote(const CpuCommunication &found);
 
 } // namespace rankscope::stats

@@ -2,7 +2,9 @@
 // wait and why, bandwidth as nccl-tests define it, desyncs and clock
 // offsets. Planted-truth traces written here, then the real 2-rank sets.
 #include "analysisinputs.h"
+#include "core/units.h"
 #include "session/session.h"
+#include "sqlquery.h"
 #include "stats/ranks/collectiveinputs.h"
 #include "stats/ranks/collectives.h"
 #include "stats/ranks/cpucommunication.h"
@@ -787,6 +789,46 @@ private slots:
                 QCOMPARE(fromKept.toCsv(), fromScan.toCsv());
             }
         }
+    }
+
+    // The 4-rank nsys DDP run uses Gloo but recorded no gloo:* ranges: the
+    // note says so, what the pt_gloo threads show (their CUDA syncs, counted
+    // by SQL over each rank's own process) and how to record the ranges.
+    void glooWithoutRangesSaysWhatIsMissing()
+    {
+        QStringList files;
+        std::size_t calls = 0;
+        qint64 time = 0;
+        for (int r = 0; r < 4; ++r) {
+            files << ddpFixture(r);
+            // The rank's process: the one whose kernels the file holds.
+            const QList<QStringList> rows =
+                queryRows(ddpFixture(r), QStringLiteral("SELECT count(*), sum(r.end - r.start) FROM CUPTI_ACTIVITY_KIND_RUNTIME r "
+                                                        "JOIN StringIds n ON n.id = r.nameId JOIN ThreadNames t ON t.globalTid = r.globalTid "
+                                                        "JOIN StringIds tn ON tn.id = t.nameId WHERE tn.value LIKE 'pt_gloo%' "
+                                                        "AND n.value LIKE '%Synchronize%' AND r.globalTid / 16777216 IN "
+                                                        "(SELECT DISTINCT globalPid / 16777216 FROM CUPTI_ACTIVITY_KIND_KERNEL)"));
+            QCOMPARE(rows.size(), 1);
+            calls += rows[0][0].toULongLong();
+            time += rows[0][1].toLongLong();
+        }
+        QCOMPARE(calls, std::size_t(89));
+        const Session session = Session::load(files);
+        const CpuCommunication cpu = cpuCommunicationOf(session);
+        QCOMPARE(cpu.ranks, 4);
+        QCOMPARE(cpu.ranges, std::size_t(0));
+        QCOMPARE(cpu.glooThreads, std::size_t(8)); // two per rank's process
+        QCOMPARE(cpu.glooSyncCalls, calls);
+        QCOMPARE(cpu.glooSyncTime, time);
+        const CollectiveMatch match = matchCollectives(session, KernelClassifier::rankscope());
+        QVERIFY(match.instances.empty());
+        const QString notes = match.notes.join(QLatin1Char('\n'));
+        QVERIFY2(notes.contains(
+                     QStringLiteral("8 pt_gloo threads on 4 rank(s), where they waited %1 in 89 CUDA synchronisations").arg(formatDuration(time))),
+                 qPrintable(notes));
+        QVERIFY(notes.contains(QLatin1String("no gloo:* ranges, so its collectives can be neither matched across ranks nor timed")));
+        QVERIFY(notes.contains(QLatin1String("torch.autograd.profiler.emit_nvtx()")));
+        QVERIFY(!notes.contains(QLatin1String("they are matched across ranks from their gloo:* ranges")));
     }
 
     void glooCollectivesAreMatchedOnTheCpu()

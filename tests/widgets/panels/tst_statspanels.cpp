@@ -713,6 +713,20 @@ private slots:
         QVERIFY(qobject_cast<QScrollArea *>(panel.heatmap()->parentWidget()->parentWidget())); // the viewport's area
     }
 
+    // The nsys DDP run communicates through Gloo without gloo:* ranges: no
+    // empty plot with a meaningless axis, and the note says what is missing.
+    void collectivesWithoutInstancesSayWhy()
+    {
+        CollectivesPanel panel;
+        panel.setSession(m_ddp);
+        QVERIFY(panel.findChildren<QChartView *>().isEmpty());
+        bool said = false;
+        for (const QLabel *label : panel.findChildren<QLabel *>())
+            said = said || label->text() == QLatin1String("No collective instances to draw in this range.");
+        QVERIFY(said);
+        QVERIFY2(panel.notes().contains(QLatin1String("The export has no gloo:* ranges")), qPrintable(panel.notes()));
+    }
+
     void collectivesPanelShadesWhoCausedTheDelay()
     {
         // The real 2-rank nsys export: rank 1 arrived last at 22 of 33
