@@ -23,7 +23,8 @@
 //   NCCL all-reduce per step and planted truth: --straggler, --clock-offsets-us,
 //   --skip (see makeDdpRanks).
 // - launchbound, synchost: one problem each for the Diagnosis' tests
-//   (kernels shorter than their launches; a sync per step draining the GPU).
+//   (kernels shorter than their launches; a sync per step draining the GPU,
+//   with --warmup-ms a long first step the Diagnosis leaves out).
 // - pipeline: one stage per rank passing activations with NCCL send/receive,
 //   NCCL's NVTX payloads included (nsys), a planted bubble (makePipelineRanks).
 // - mpi: ranks of an MPI job (nsys only), each file its own session, with
@@ -31,7 +32,7 @@
 //
 //   rankscope-tracegen --format nsys|kineto [--profile synthetic|pytorch|ddp|launchbound|synchost|pipeline|mpi] [--shuffle]
 //                      [--gpu-metrics-hz HZ] [--cpu-samples-hz HZ] [--straggler R:US[:EVERY]] [--clock-offsets-us A,B,..]
-//                      [--skip R:STEP] [--only-ranks FIRST:LAST] [--domains cudnn,cublas,openacc,openmp,um,graphs,nic] --ranks R --events N [--seed S] OUTDIR
+//                      [--skip R:STEP] [--only-ranks FIRST:LAST] [--warmup-ms MS] [--domains cudnn,cublas,openacc,openmp,um,graphs,nic] --ranks R --events N [--seed S] OUTDIR
 #include "nsysdomains.h"
 
 #include <QCommandLineParser>
@@ -322,16 +323,19 @@ std::vector<Event> makeLaunchBoundRank(std::size_t n)
 // back, then a cudaStreamSynchronize that waits for them, then 2 ms of
 // host work (an "optimizer" range) before the next step's launches: the
 // GPU runs dry after every sync (the Diagnosis' synchronisation finding,
-// and no other).
-std::vector<Event> makeSyncHostRank(std::size_t n)
+// and no other). With a warm-up, step 0 launches its kernels `warmupNs` / 20
+// apart (a first iteration's autotuning and lazy loading): the GPU idles in
+// between, the step is longer than the rest by about `warmupNs`.
+std::vector<Event> makeSyncHostRank(std::size_t n, std::int64_t warmupNs)
 {
     std::vector<Event> events;
     std::int64_t t = 1'000'000;
     int correlation = 1, step = 0;
     while (events.size() < n) {
         const std::size_t stepIndex = events.size();
+        const std::int64_t launchEvery = step == 0 && warmupNs > 0 ? warmupNs / 20 : 6'000;
         events.push_back({Event::Nvtx, t, 0, step++, 7, 0, 0, 1, 0, 2, 0, 0, 0, {}});
-        const std::int64_t gpuFree = launchKernels(events, t, correlation, 20, 5'000, 6'000, 500'000);
+        const std::int64_t gpuFree = launchKernels(events, t, correlation, 20, 5'000, launchEvery, 500'000);
         events.push_back({Event::Api, t, gpuFree + 10'000, 3, 7, correlation++, 0, 1, 0, 2, 0, 0, 0, {}}); // cudaStreamSynchronize
         t = gpuFree + 10'000;
         events.push_back({Event::Nvtx, t, t + 2'000'000, 3, 7, 0, 0, 1, 0, 2, 1, 0, 0, {}}); // "optimizer", on the host
@@ -1238,8 +1242,12 @@ int main(int argc, char **argv)
         QStringLiteral("domains"),
         QStringLiteral("nsys only: more of what nsys records, comma separated: cudnn, cublas, openacc, openmp, um, graphs, nic (see nsysdomains.h)"),
         QStringLiteral("LIST"));
+    const QCommandLineOption warmup(
+        QStringLiteral("warmup-ms"),
+        QStringLiteral("synchost: step 0 launches its 20 kernels MS / 20 ms apart, the GPU idle between them (a warm-up)"), QStringLiteral("MS"),
+        QStringLiteral("0"));
     parser.addOptions(
-        {format, profile, shuffle, gpuMetricsHz, cpuSamplesHz, ranks, events, seed, straggler, clockOffsets, skip, only, domainsOption});
+        {format, profile, shuffle, gpuMetricsHz, cpuSamplesHz, ranks, events, seed, straggler, clockOffsets, skip, only, domainsOption, warmup});
     parser.addPositionalArgument(QStringLiteral("outdir"), QStringLiteral("Where to write the files"));
     parser.process(app);
     if (parser.positionalArguments().size() != 1) {
@@ -1308,7 +1316,7 @@ int main(int argc, char **argv)
         std::vector<Event> evs = ddp || pipeline || mpi ? std::move(ddpRanks[std::size_t(r)])
                                  : pytorch              ? makePytorchRank(perRank, rankSeed)
                                  : launchBound          ? makeLaunchBoundRank(perRank)
-                                 : syncHost             ? makeSyncHostRank(perRank)
+                                 : syncHost             ? makeSyncHostRank(perRank, std::int64_t(parser.value(warmup).toDouble() * 1e6))
                                                         : makeRank(perRank, rankSeed);
         // ddp ranks share one time axis, their recorded starts off by the
         // planted clock offsets; the other profiles' nsys files start 1 ms

@@ -90,7 +90,7 @@ void StepsPanel::present(stats::StepMatrix matrix, ResultTable table)
     charts::Series middle{tr("median"), Theme::seriesColor(0), {}, {}, false};
     charts::Series highest{tr("max"), Theme::seriesColor(1), {}, {}, true};
     // A warm-up step 15 times the typical one would flatten the others
-    // into the axis: steps beyond 3 times the median step are left out of
+    // into the axis: warm-up steps (stats::isWarmupStep) are left out of
     // the chart (the table has them) and the title says which.
     std::vector<TimeNs> medians;
     for (std::size_t k = 0; k < m_matrix.steps.size(); ++k)
@@ -104,7 +104,7 @@ void StepsPanel::present(stats::StepMatrix matrix, ResultTable table)
         if (spread.slowestColumn < 0)
             continue;
         ++timesSlowest[std::size_t(spread.slowestColumn)];
-        if (medians.size() > 2 && spread.median > 3 * typical) {
+        if (stats::isWarmupStep(spread.median, typical, medians.size())) {
             leftOut << QString::number(k);
             continue;
         }
@@ -126,9 +126,10 @@ void StepsPanel::present(stats::StepMatrix matrix, ResultTable table)
                                   .arg(rank)
                                   .arg(timesSlowest[std::size_t(slowest)]));
     }
-    const QString title =
-        leftOut.isEmpty() ? tr("Step duration across ranks")
-                          : tr("Step duration across ranks (step %1 left out: over 3 times the median step)").arg(leftOut.join(QStringLiteral(", ")));
+    const QString title = leftOut.isEmpty() ? tr("Step duration across ranks")
+                                            : tr("Step duration across ranks (step %1 left out as warm-up: over %2 times the median step)")
+                                                  .arg(leftOut.join(QStringLiteral(", ")))
+                                                  .arg(stats::kWarmupFactor);
     replaceWidget(m_chart, charts::scatterChart(title, {highest, middle, lowest}, tr("step"), tr("duration (ms)"), std::nullopt, this));
 }
 

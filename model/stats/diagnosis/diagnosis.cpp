@@ -4,6 +4,7 @@
 #include "core/untrustedtext.h"
 #include "stats/diagnosis/diagnosisdetectors.h"
 #include "stats/diagnosis/diagnosisloop.h"
+#include "stats/ranks/stepmatrix.h"
 
 #include <algorithm>
 
@@ -66,6 +67,29 @@ Diagnosis diagnose(const Session &session, const DiagnosisThresholds &th, const 
                                .arg(100.0 * th.inLoopGapShareOfStep)
                          : QStringLiteral("No annotated steps: the loop is each rank's whole GPU span; an in-loop gap is at least %1.")
                                .arg(formatDuration(th.inLoopGapWithoutSteps)));
+
+    // Warm-up steps, left out as the Steps panel leaves them out of its chart.
+    std::size_t warmupSteps = 0;
+    TimeNs warmupTime = 0;
+    std::vector<int> warmupRanks;
+    for (std::size_t ri = 0; ri < loops.size(); ++ri)
+        if (!loops[ri].warmup.empty()) {
+            warmupSteps += loops[ri].warmup.size();
+            warmupTime += lengthOf(loops[ri].warmup);
+            warmupRanks.push_back(int(ri));
+        }
+    if (warmupSteps > 0)
+        d.notes << QStringLiteral("Left out as warm-up, as the Steps panel leaves them out of its chart: %1 step(s) over %2 times the "
+                                  "median step (%3 in all, %4); the findings and their shares are of the steps after.")
+                       .arg(warmupSteps)
+                       .arg(kWarmupFactor)
+                       .arg(formatDuration(warmupTime), rankList(session, warmupRanks));
+
+    TimeNs idle = 0;
+    for (const RankLoop &l : loops)
+        idle += l.idleTime();
+    d.notes << QStringLiteral("The GPU was busy %1 of the loop%2 (every rank's GPU time over its span).")
+                   .arg(percentText(1.0 - double(idle) / double(d.gpuSpan)), warmupSteps > 0 ? QStringLiteral(" after warm-up") : QString());
 
     InputStarvationResult input = detectInputStarvation(session, loops, th);
     DetectedFinding copies = detectBlockingCopies(session, loops);

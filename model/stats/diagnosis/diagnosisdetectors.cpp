@@ -6,12 +6,16 @@
 #include "session/eventlinks.h"
 #include "session/mpimessages.h"
 #include "session/residentbudget.h"
+#include "stats/diagnosis/gapanalysis.h"
 #include "stats/mpi/mpiwaitstates.h"
 #include "stats/ranks/collectives.h"
+#include "stats/ranks/cpucommunication.h"
 #include "stats/sampling/samplingprofile.h"
 
 #include <algorithm>
+#include <map>
 #include <optional>
+#include <set>
 
 namespace rankscope::stats {
 
@@ -50,6 +54,18 @@ constexpr FindingText kFindingTexts[] = {
      "The GPU is idle most of the time for no single reason found here. A larger batch (or gradient accumulation), "
      "fewer host-side operations per step, torch.compile or CUDA graphs give it more work per launch."},
 };
+
+// The process that launched the most GPU work: a rank's own when the
+// report holds one process per rank.
+std::uint32_t launchingProcess(const Report &report)
+{
+    std::map<std::uint32_t, std::size_t> calls;
+    for (const Track &t : report.tracks)
+        if (t.kind == TrackKind::CudaApi)
+            calls[t.pid] += t.slices.size();
+    const auto most = std::max_element(calls.begin(), calls.end(), [](const auto &a, const auto &b) { return a.second < b.second; });
+    return most == calls.end() ? 0 : most->first;
+}
 
 } // namespace
 
@@ -204,9 +220,17 @@ DetectedFinding detectSynchronisation(const Session &session, const std::vector<
                 blockingSync[name] = std::int8_t(isBlockingSync(r.strings.view(name)));
             return blockingSync[name] != 0;
         };
+        // Gloo's threads synchronise to copy gradients to the CPU: they hold
+        // up no launches (the CPU communication is the gaps' cause there).
+        std::set<std::pair<std::uint32_t, std::uint32_t>> glooThreads;
+        for (const ThreadInfo &thread : r.threads)
+            if (isGlooThreadName(thread.name))
+                glooThreads.insert({thread.pid, thread.tid});
+        // A gap after several syncs drained the GPU once: from the first return.
+        std::map<TimeNs, FindingInstance> byGap;
         for (std::uint32_t t = 0; t < r.tracks.size(); ++t) {
             const Track &track = r.tracks[t];
-            if (!Session::ownsTrack(entry, track) || track.kind != TrackKind::CudaApi)
+            if (!Session::ownsTrack(entry, track) || track.kind != TrackKind::CudaApi || glooThreads.count({track.pid, track.tid}))
                 continue;
             for (std::uint32_t i = 0; i < track.slices.size(); ++i) {
                 if (!isBlockingSyncName(track.slices.name(i)))
@@ -217,19 +241,26 @@ DetectedFinding detectSynchronisation(const Session &session, const std::vector<
                 ++calls;
                 // The GPU ran dry while the CPU waited: it stays idle from
                 // the call's return until the CPU queues work again (the
-                // part spent loading data is the input finding's).
+                // part spent loading data is the input finding's). A gap
+                // shorter than an in-loop gap is launch latency, the
+                // launch-bound finding's.
                 const Interval *gap = l.gapAt(when.end);
-                if (!gap)
+                if (!gap || gap->second - gap->first < l.gapThreshold)
                     continue;
                 const TimeNs drained = (gap->second - when.end) - coveredIn(l.loading, when.end, gap->second);
                 if (drained <= 0)
                     continue;
-                syncs.add({int(ri), when, EventLocation{int(ri), t, i},
-                           QStringLiteral("%1 blocks the CPU %2; the GPU then idles %3 until new work")
-                               .arg(r.strings.string(track.slices.name(i)), formatDuration(when.duration()), formatDuration(drained)),
-                           drained});
+                const auto [it, added] = byGap.try_emplace(gap->first);
+                if (!added && it->second.cost >= drained)
+                    continue;
+                it->second = {int(ri), when, EventLocation{int(ri), t, i},
+                              QStringLiteral("%1 blocks the CPU %2; the GPU then idles %3 until new work")
+                                  .arg(r.strings.string(track.slices.name(i)), formatDuration(when.duration()), formatDuration(drained)),
+                              drained};
             }
         }
+        for (auto &[gapStart, instance] : byGap)
+            syncs.add(std::move(instance));
         ResidentBudget::process().doneReading(r);
     }
     syncs.finding.evidence =
@@ -262,6 +293,8 @@ DetectedFinding detectLaunchBound(const Session &session, const std::vector<Rank
                 continue;
             for (std::uint32_t i = 0; i < track.slices.size(); ++i) {
                 const EventLocation at{int(ri), t, i};
+                if (!l.inLoop(session.sessionTime(at)))
+                    continue;
                 const auto call = launchingApiCall(session, at);
                 if (!call)
                     continue;
@@ -386,6 +419,8 @@ DetectedFinding detectLowUtilisation(const Session &session, const std::vector<R
                                      const std::vector<const DetectedFinding *> &explaining, const DiagnosisThresholds &th)
 {
     DetectedFinding low(FindingKind::LowUtilisation);
+    constexpr std::size_t kAttributedGaps = 100; // per rank: what the CPU ran, for the longest
+    std::map<QString, TimeNs> attributed;        // idle time by the CPU activity in it
     for (std::size_t ri = 0; ri < loops.size(); ++ri) {
         const RankLoop &l = loops[ri];
         const TimeNs idle = l.idleTime(), busy = l.span() - idle;
@@ -406,12 +441,46 @@ DetectedFinding detectLowUtilisation(const Session &session, const std::vector<R
         const auto gaps = unexplainedGaps.find(int(ri));
         if (gaps == unexplainedGaps.end())
             continue;
-        for (const Interval &g : gaps->second)
-            low.finding.instances.push_back({int(ri),
-                                             {g.first, g.second},
-                                             std::nullopt,
-                                             QStringLiteral("GPU idle %1, not while loading data").arg(formatDuration(g.second - g.first)),
-                                             g.second - g.first});
+        // What the CPU ran in each gap, as the GPU gaps panel says it (the
+        // innermost NVTX range covering half of it, else the OS call
+        // covering most; the training thread first), for the longest gaps.
+        std::vector<Interval> longest = gaps->second;
+        std::sort(longest.begin(), longest.end(), [](const Interval &a, const Interval &b) { return a.second - a.first > b.second - b.first; });
+        const RankEntry &entry = session.ranks()[ri];
+        const std::uint32_t pid = entry.pid ? *entry.pid : launchingProcess(*entry.report);
+        for (std::size_t k = 0; k < longest.size(); ++k) {
+            const Interval &g = longest[k];
+            const TimeNs length = g.second - g.first;
+            QString what = QStringLiteral("GPU idle %1, not while loading data").arg(formatDuration(length));
+            if (k < kAttributedGaps) {
+                const std::vector<CpuActivity> activity =
+                    cpuActivityDuring(*entry.report, pid, g.first - entry.sessionOffset, g.second - entry.sessionOffset);
+                if (const CpuActivity *main = mainActivityOf(activity)) {
+                    const QString label = QStringLiteral("%1 (%2)").arg(main->name, main->source);
+                    what = QStringLiteral("GPU idle %1 while the CPU runs %2, %3 of the gap")
+                               .arg(formatDuration(length), label, percentText(main->share));
+                    attributed[label] += length;
+                }
+            }
+            low.finding.instances.push_back({int(ri), {g.first, g.second}, std::nullopt, std::move(what), length});
+        }
+    }
+    // Name the cause the gaps show: what the CPU ran in most of their time.
+    if (!attributed.empty() && low.finding.cost > 0) {
+        std::vector<std::pair<QString, TimeNs>> byTime(attributed.begin(), attributed.end());
+        std::sort(byTime.begin(), byTime.end(), [](const auto &a, const auto &b) { return a.second > b.second; });
+        QStringList parts;
+        for (std::size_t i = 0; i < std::min<std::size_t>(byTime.size(), 3); ++i)
+            parts << QStringLiteral("%1 %2").arg(byTime[i].first, percentText(double(byTime[i].second) / double(low.finding.cost)));
+        low.finding.evidence += QStringLiteral(". The CPU meanwhile ran ") + parts.join(QStringLiteral(", ")) + QStringLiteral(" of that idle time");
+        if (2 * byTime.front().second >= low.finding.cost) {
+            low.finding.title = QStringLiteral("Low GPU utilisation: idle while the CPU runs %1").arg(byTime.front().first);
+            low.finding.advice = QStringLiteral("The GPU waits while the CPU runs %1: see what it does there (its calls on the timeline, the "
+                                                "CPU samples) and move that work off the loop, overlap it with the GPU's (a background thread, "
+                                                "non_blocking copies), or give the GPU more work per launch (a larger batch, torch.compile, "
+                                                "CUDA graphs).")
+                                     .arg(byTime.front().first);
+        }
     }
     return low;
 }

@@ -1,4 +1,5 @@
 #include "stats/diagnosis/diagnosisloop.h"
+#include "stats/ranks/stepmatrix.h"
 
 #include "core/cancellation.h"
 #include "session/residentbudget.h"
@@ -63,6 +64,29 @@ bool isOsRead(const QString &name)
 {
     static const QRegularExpression reads(QStringLiteral("\\A(?:read|readv|pread|pread64|preadv|fread|recv|recvfrom|recvmsg)\\z"));
     return reads.match(name).hasMatch();
+}
+
+} // namespace
+
+namespace {
+
+// `gaps` with the parts inside `warmup` cut out (both sorted, disjoint).
+std::vector<Interval> withoutWarmup(const std::vector<Interval> &gaps, const std::vector<Interval> &warmup)
+{
+    std::vector<Interval> kept;
+    auto w = warmup.begin();
+    for (Interval g : gaps) {
+        while (w != warmup.end() && w->second <= g.first)
+            ++w;
+        for (auto v = w; v != warmup.end() && v->first < g.second; ++v) {
+            if (v->first > g.first)
+                kept.push_back({g.first, v->first});
+            g.first = std::max(g.first, v->second);
+        }
+        if (g.first < g.second)
+            kept.push_back(g);
+    }
+    return kept;
 }
 
 } // namespace
@@ -153,6 +177,14 @@ RankLoop loopOf(const RankEntry &entry, const DiagnosisThresholds &th)
         l.range = {std::max(l.range.start, steps.front().start), std::min(l.range.end, steps.back().end)};
         if (l.range.end < l.range.start)
             l.range.end = l.range.start;
+        std::vector<Interval> warmup;
+        for (const TimeRange &st : steps)
+            if (isWarmupStep(st.duration(), l.medianStep, steps.size())) {
+                const TimeNs from = std::max(st.start, l.range.start), to = std::min(st.end, l.range.end);
+                if (from < to)
+                    warmup.push_back({from, to});
+            }
+        l.warmup = unionOf(std::move(warmup));
     } else {
         l.gapThreshold = th.inLoopGapWithoutSteps;
     }
@@ -167,6 +199,8 @@ RankLoop loopOf(const RankEntry &entry, const DiagnosisThresholds &th)
     }
     if (from < l.range.end)
         l.idle.push_back({from, l.range.end});
+    if (!l.warmup.empty())
+        l.idle = withoutWarmup(l.idle, l.warmup);
     return l;
 }
 

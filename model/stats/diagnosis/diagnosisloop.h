@@ -26,14 +26,23 @@ bool isDataLoadingName(std::string_view name);
 struct RankLoop {
     bool hasSteps = false;
     TimeNs medianStep = 0;
-    TimeNs gapThreshold = 0;                                 // an in-loop gap is at least this long
-    TimeRange range;                                         // the loop, clipped to the GPU's span
-    std::vector<Interval> idle;                              // gaps between busy runs inside the loop, session time
+    TimeNs gapThreshold = 0; // an in-loop gap is at least this long
+    TimeRange range;         // the loop, clipped to the GPU's span
+    // Warm-up steps (stats/ranks/stepmatrix.h, isWarmupStep) inside the
+    // loop, session time, by start: left out of its span, gaps and findings.
+    std::vector<Interval> warmup;
+    std::vector<Interval> idle;                              // gaps between busy runs inside the loop and out of warm-up, session time
     std::vector<Interval> loading;                           // data-loading ranges and OS reads, union
     std::vector<std::pair<Interval, StringId>> loadingNamed; // the same, by name
-    TimeNs span() const { return range.duration(); }
+    TimeNs span() const { return range.duration() - lengthOf(warmup); }
     TimeNs idleTime() const { return lengthOf(idle); }
-    bool inLoop(const TimeRange &t) const { return t.end > range.start && t.start < range.end; }
+    // Whether `t` overlaps the loop outside its warm-up steps.
+    bool inLoop(const TimeRange &t) const
+    {
+        if (t.end <= range.start || t.start >= range.end)
+            return false;
+        return std::none_of(warmup.begin(), warmup.end(), [&](const Interval &w) { return w.first <= t.start && t.end <= w.second; });
+    }
     // The gap of `idle` that holds `t`, if any.
     const Interval *gapAt(TimeNs t) const
     {

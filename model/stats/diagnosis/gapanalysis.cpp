@@ -118,46 +118,6 @@ std::uint32_t trainingThread(const Report &r, std::uint32_t pid)
     return best;
 }
 
-// What the process's threads did during [lo, hi] (report time): per NVTX
-// range name and OS runtime call name, on the training thread or another,
-// the time of the gap they cover.
-std::vector<CpuActivity> activityDuring(const Report &r, std::uint32_t pid, TimeNs lo, TimeNs hi)
-{
-    struct Coverage {
-        std::vector<std::pair<TimeNs, TimeNs>> pieces;
-        int depth = 0;
-    };
-    const std::uint32_t training = trainingThread(r, pid);
-    std::map<std::tuple<bool, bool, StringId>, Coverage> byName; // (NVTX, training thread, name)
-    for (const Track &t : r.tracks) {
-        if (t.pid != pid || (!isHostRange(t.kind) && t.kind != TrackKind::OsRuntime))
-            continue;
-        const bool nvtx = isHostRange(t.kind);
-        t.slices.forEachOverlapping(lo, hi, [&](std::uint32_t i) {
-            const TimeNs s = std::max(lo, t.slices.start(i)), e = std::min(hi, t.slices.end(i));
-            if (e <= s)
-                return;
-            Coverage &c = byName[{nvtx, t.tid == training, t.slices.name(i)}];
-            c.pieces.emplace_back(s, e);
-            c.depth = std::max<int>(c.depth, t.slices.depth(i));
-        });
-    }
-    std::vector<CpuActivity> out;
-    const double length = double(std::max<TimeNs>(hi - lo, 1));
-    for (auto &[key, c] : byName) {
-        const auto &[nvtx, main, name] = key;
-        const TimeNs covered = lengthOf(unionOf(std::move(c.pieces)));
-        out.push_back(
-            {r.strings.string(name), nvtx ? QStringLiteral("NVTX") : QStringLiteral("OS runtime"), covered, double(covered) / length, c.depth, main});
-    }
-    std::sort(out.begin(), out.end(), [](const CpuActivity &a, const CpuActivity &b) {
-        if (a.covered != b.covered)
-            return a.covered > b.covered;
-        return a.mainThread != b.mainThread ? a.mainThread : a.name < b.name;
-    });
-    return out;
-}
-
 // Where and how long a gap must be to count, per rank.
 struct GapWindow {
     TimeRange within{kTimeMin, kTimeMax}; // report time; gaps are clipped to it
@@ -285,7 +245,7 @@ std::vector<GpuGapInfo> selectLongest(const Session &session, LongestGaps &found
     if (withActivity)
         for (GpuGapInfo &g : gaps) {
             const RankEntry &entry = session.ranks()[std::size_t(g.rankIndex)];
-            g.activity = activityDuring(*entry.report, g.pid, g.time.start - entry.sessionOffset, g.time.end - entry.sessionOffset);
+            g.activity = cpuActivityDuring(*entry.report, g.pid, g.time.start - entry.sessionOffset, g.time.end - entry.sessionOffset);
             if (g.activity.size() > activityLimit)
                 g.activity.resize(activityLimit);
             g.sampled = topSampledFunctions(*entry.report, entry.pid, {g.time.start - entry.sessionOffset, g.time.end - entry.sessionOffset});
@@ -398,7 +358,49 @@ void addUtilization(const Session &session, const ReportSlice &slice, const Util
 
 } // namespace
 
+std::vector<CpuActivity> cpuActivityDuring(const Report &r, std::uint32_t pid, TimeNs lo, TimeNs hi)
+{
+    struct Coverage {
+        std::vector<std::pair<TimeNs, TimeNs>> pieces;
+        int depth = 0;
+    };
+    const std::uint32_t training = trainingThread(r, pid);
+    std::map<std::tuple<bool, bool, StringId>, Coverage> byName; // (NVTX, training thread, name)
+    for (const Track &t : r.tracks) {
+        if (t.pid != pid || (!isHostRange(t.kind) && t.kind != TrackKind::OsRuntime))
+            continue;
+        const bool nvtx = isHostRange(t.kind);
+        t.slices.forEachOverlapping(lo, hi, [&](std::uint32_t i) {
+            const TimeNs s = std::max(lo, t.slices.start(i)), e = std::min(hi, t.slices.end(i));
+            if (e <= s)
+                return;
+            Coverage &c = byName[{nvtx, t.tid == training, t.slices.name(i)}];
+            c.pieces.emplace_back(s, e);
+            c.depth = std::max<int>(c.depth, t.slices.depth(i));
+        });
+    }
+    std::vector<CpuActivity> out;
+    const double length = double(std::max<TimeNs>(hi - lo, 1));
+    for (auto &[key, c] : byName) {
+        const auto &[nvtx, main, name] = key;
+        const TimeNs covered = lengthOf(unionOf(std::move(c.pieces)));
+        out.push_back(
+            {r.strings.string(name), nvtx ? QStringLiteral("NVTX") : QStringLiteral("OS runtime"), covered, double(covered) / length, c.depth, main});
+    }
+    std::sort(out.begin(), out.end(), [](const CpuActivity &a, const CpuActivity &b) {
+        if (a.covered != b.covered)
+            return a.covered > b.covered;
+        return a.mainThread != b.mainThread ? a.mainThread : a.name < b.name;
+    });
+    return out;
+}
+
 const CpuActivity *GpuGapInfo::mainActivity() const
+{
+    return mainActivityOf(activity);
+}
+
+const CpuActivity *mainActivityOf(const std::vector<CpuActivity> &activity)
 {
     for (const bool onMain : {true, false}) {
         const CpuActivity *best = nullptr;

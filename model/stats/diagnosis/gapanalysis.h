@@ -39,6 +39,13 @@ struct GpuGapInfo {
     const CpuActivity *mainActivity() const;
 };
 
+// What the threads of process `pid` did during [lo, hi] (report time): per
+// NVTX range name and OS runtime call name, on the training thread or
+// another, the time of [lo, hi] they cover, most covering first.
+std::vector<CpuActivity> cpuActivityDuring(const Report &report, std::uint32_t pid, TimeNs lo, TimeNs hi);
+// GpuGapInfo::mainActivity's rule over any such list.
+const CpuActivity *mainActivityOf(const std::vector<CpuActivity> &activity);
+
 // Which of the gaps found to return: the `longest` (a busy run has
 // hundreds of thousands; only those get their CPU activity), and where to
 // count them all.

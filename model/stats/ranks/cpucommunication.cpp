@@ -16,11 +16,6 @@ bool isGlooName(std::string_view name)
     return name.starts_with("gloo:");
 }
 
-bool isGlooThread(const QString &name)
-{
-    return name.startsWith(QLatin1String("pt_gloo"));
-}
-
 // cudaStreamSynchronize_v3020, cuStreamSynchronize, cudaEventSynchronize...
 bool isSynchronization(std::string_view name)
 {
@@ -63,6 +58,11 @@ std::vector<CpuCollectiveRange> cpuCollectivesOfRank(const RankEntry &entry)
     return found;
 }
 
+bool isGlooThreadName(const QString &threadName)
+{
+    return threadName.startsWith(QLatin1String("pt_gloo"));
+}
+
 QString cpuCommunicatorOf(const QString &rangeName)
 {
     return rangeName + QStringLiteral(" (CPU)");
@@ -101,7 +101,7 @@ CpuCommunication cpuCommunicationOf(const Session &session)
                 traced.insert({track.pid, track.tid});
         std::set<std::pair<std::uint32_t, std::uint32_t>> glooThreads;
         for (const ThreadInfo &t : r.threads)
-            if (Session::ownsProcess(entry, t.pid) && isGlooThread(t.name) && traced.count({t.pid, t.tid})) {
+            if (Session::ownsProcess(entry, t.pid) && isGlooThreadName(t.name) && traced.count({t.pid, t.tid})) {
                 ++found.glooThreads;
                 glooThreads.insert({t.pid, t.tid});
                 here = true;

@@ -24,6 +24,8 @@ struct CpuCommunication {
 };
 
 CpuCommunication cpuCommunicationOf(const Session &session);
+// PyTorch's Gloo threads: "pt_gloo_runloop" and the like.
+bool isGlooThreadName(const QString &threadName);
 
 // A rank's collectives on the CPU: its "gloo:*" ranges (record_function
 // scopes PyTorch's Gloo backend opens around each collective, e.g.

@@ -42,6 +42,16 @@ StepMatrix stepMatrix(const Session &session, const StatsScope &scope = {}, cons
 // Whether `names` is a usable pattern; the error otherwise.
 QString stepPatternError(const QString &names);
 
+// Warm-up: a step over kWarmupFactor times the median step, among three
+// steps or more (the first iteration's autotuning, lazy loading and
+// allocator growth). The Steps panel leaves these out of its chart and the
+// diagnosis out of the loop it judges; both say which.
+constexpr int kWarmupFactor = 3;
+inline bool isWarmupStep(TimeNs step, TimeNs medianStep, std::size_t steps)
+{
+    return steps > 2 && step > kWarmupFactor * medianStep;
+}
+
 // One row per step: Step, Ranks, Min (ns), Median (ns), Max (ns),
 // Spread (ns) (max - min), Slowest Rank, Start (ns) (the step's first start
 // across ranks, session time from its start), then "Rank N (ns)" per rank.

@@ -118,7 +118,8 @@ private slots:
         if (profile == QLatin1String("launchbound")) {
             // 3 µs kernels every 8.5 µs: the GPU idles 5.5 of every 8.5 µs.
             QVERIFY2(std::abs(f.share - 5.5 / 8.5) < 0.02, qPrintable(QString::number(f.share)));
-            QVERIFY(f.evidence.contains(QLatin1String("10000 of 10000 kernels shorter than their launch call")));
+            // The last kernel starts after the last step ends: out of the loop.
+            QVERIFY(f.evidence.contains(QLatin1String("9999 of 9999 kernels shorter than their launch call")));
         } else {
             // 2 ms of host work after each step's sync, in 12 ms steps; every
             // instance drains the GPU for about 2 ms.
@@ -127,6 +128,38 @@ private slots:
                 QVERIFY2(std::abs(i.cost - 2'006'000) < 1'000, qPrintable(QString::number(i.cost)));
             QCOMPARE(f.severity, Severity::Medium);
         }
+    }
+
+    // A sync that drains the GPU every step, behind a 20 s warm-up whose
+    // GPU idles between launches: the warm-up is left out (and said so), the
+    // planted cause is the only finding, its share that of the steps after.
+    void warmUpIsLeftOutAndThePlantedCauseNamed()
+    {
+        const QString dir = generate(QStringLiteral("synchost"), QStringLiteral("nsys"), {"--warmup-ms", "20000"});
+        QVERIFY(!dir.isEmpty());
+        const Diagnosis d = diagnosed(Session::load({dir}));
+        QCOMPARE(ids(d), QStringList{QStringLiteral("synchronisation")});
+        QVERIFY2(std::abs(d.findings.front().share - 2.0 / 12.0) < 0.01, qPrintable(QString::number(d.findings.front().share)));
+        const QString notes = d.notes.join(QLatin1Char('\n'));
+        QVERIFY2(notes.contains(QLatin1String("Left out as warm-up, as the Steps panel leaves them out of its chart: 1 step(s) over 3 times")),
+                 qPrintable(notes));
+        QVERIFY(notes.contains(QLatin1String("busy")) && notes.contains(QLatin1String("after warm-up")));
+    }
+
+    // The 4-rank DDP run: each rank's step 0 (1.4 s against 84 ms steps) is
+    // warm-up; after it the GPU is busy most of the loop, and no finding
+    // blames idle time the warm-up caused.
+    void ddpRunLeavesItsWarmUpOut()
+    {
+        QStringList files;
+        for (int r = 0; r < 4; ++r)
+            files << ddpFixture(r);
+        const Diagnosis d = diagnosed(Session::load(files));
+        const QString notes = d.notes.join(QLatin1Char('\n'));
+        QVERIFY2(notes.contains(QLatin1String("4 step(s) over 3 times the median step")), qPrintable(notes));
+        const QStringList found = ids(d);
+        QVERIFY2(!found.contains(QLatin1String("low_utilisation")), qPrintable(found.join(QLatin1Char(','))));
+        QVERIFY2(!found.contains(QLatin1String("synchronisation")), qPrintable(found.join(QLatin1Char(','))));
     }
 
     void stragglerIsNamed()
