@@ -32,6 +32,7 @@
 #include <QDragEnterEvent>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QLayout>
 #include <QMenuBar>
 #include <QMimeData>
 #include <QSettings>
@@ -163,7 +164,13 @@ MainWindow::MainWindow(QWidget *parent)
     }
 }
 
-MainWindow::~MainWindow() = default;
+MainWindow::~MainWindow()
+{
+    // QWidget's destructor hides the docks after this one has run: their
+    // visibility then says nothing of a layout that is going away.
+    for (QDockWidget *dock : findChildren<QDockWidget *>())
+        disconnect(dock, &QDockWidget::visibilityChanged, this, nullptr);
+}
 
 void MainWindow::createMenus()
 {
@@ -233,6 +240,21 @@ void MainWindow::createMenus()
     view->addSeparator();
     for (QDockWidget *dock : findChildren<QDockWidget *>()) {
         view->addAction(dock->toggleViewAction());
+        // Opened or closed (its menu entry, its key, its close button): the
+        // timeline keeps half the window. Tab switches change nothing.
+        connect(dock, &QDockWidget::visibilityChanged, this, [this] {
+            QList<QDockWidget *> below;
+            for (QDockWidget *d : findChildren<QDockWidget *>())
+                if (!d->isHidden() && dockWidgetArea(d) == Qt::BottomDockWidgetArea)
+                    below << d;
+            if (below == m_shownBelow)
+                return;
+            // One closed: those left below were sized for it (Statistics), not
+            // for themselves; the timeline takes the room back.
+            const bool closed = below.size() < m_shownBelow.size();
+            m_shownBelow = below;
+            QTimer::singleShot(0, this, [this, closed] { keepHalfForTheTimeline(closed ? 3 : 2); }); // once the layout has them
+        });
         // Shown from the menu or its key, a dock comes in front of the tabs
         // it shares its area with: else Ctrl+Shift+S adds a tab behind them.
         connect(dock->toggleViewAction(), &QAction::triggered, dock, [dock](bool shown) {
@@ -429,9 +451,36 @@ bool MainWindow::showStatsPanel(const QString &name)
         return false;
     m_statsDock->show();
     m_statsDock->raise();
-    // Under half the window: the timeline keeps the rows the panel is about.
-    resizeDocks({m_statsDock}, {height() * 45 / 100}, Qt::Vertical);
+    keepHalfForTheTimeline(2);
     return true;
+}
+
+void MainWindow::keepHalfForTheTimeline(int belowShare)
+{
+    QList<QDockWidget *> below;
+    QList<int> heights;
+    for (QDockWidget *d : findChildren<QDockWidget *>())
+        if (!d->isHidden() && !d->isFloating() && dockWidgetArea(d) == Qt::BottomDockWidgetArea) {
+            below << d;
+            heights << d->height();
+        }
+    layout()->activate();
+    if (below.isEmpty())
+        return;
+    // The timeline keeps half the window; after a dock closed, those left
+    // keep no more than a third of it.
+    const int docks = *std::max_element(heights.begin(), heights.end());
+    const int bars = height() - m_timeline->height() - docks; // menu, search, status bar
+    int most = height() - bars - height() / 2;
+    if (belowShare > 2)
+        most = std::min(most, height() / belowShare);
+    const int missing = docks - most;
+    if (missing <= 0)
+        return;
+    // Tabbed docks share one height: each asks for it less what is short.
+    for (int &h : heights)
+        h = std::max(1, h - missing);
+    resizeDocks(below, heights, Qt::Vertical);
 }
 
 void MainWindow::dragEnterEvent(QDragEnterEvent *event)
@@ -479,6 +528,9 @@ void MainWindow::resizeEvent(QResizeEvent *event)
     QMainWindow::resizeEvent(event);
     if (m_saveLayoutTimer && isVisible())
         m_saveLayoutTimer->start();
+    // A smaller window shrinks the timeline and the docks alike: the docks give way.
+    if (event->size().height() < event->oldSize().height())
+        QTimer::singleShot(0, this, [this] { keepHalfForTheTimeline(2); });
 }
 
 void MainWindow::moveEvent(QMoveEvent *event)

@@ -96,6 +96,10 @@ private:
     void saveLayout() const;
     void applyHiddenRows();
     void rememberHiddenRows();
+    // When a bottom dock opens or closes: the docks below the timeline
+    // shrink (to their least) until they take no more than
+    // 1 / belowShare of the window (2: the timeline keeps half).
+    void keepHalfForTheTimeline(int belowShare);
 
     TimelineView *m_timeline;
     DetailsPanel *m_details;
@@ -115,7 +119,8 @@ private:
     QMenu *m_exportMenu = nullptr;
     QAction *m_compareRanksAction = nullptr;
     QList<QAction *> m_themeActions;
-    bool m_recentStale = false; // the recent list changed while its menu was not rebuilt
+    QList<QDockWidget *> m_shownBelow; // the bottom docks not hidden, when last looked at
+    bool m_recentStale = false;        // the recent list changed while its menu was not rebuilt
     QTimer *m_saveLayoutTimer = nullptr;
 };
 

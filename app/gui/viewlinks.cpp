@@ -113,6 +113,13 @@ ViewLinks::ViewLinks(const LinkedViews &views, QObject *parent)
             showRowEvents(canvas->rows().rowOf(event->rank, event->track));
         m_views.events->markEvent(event);
     });
+    if (QDockWidget *dock = views.selectionDock)
+        connect(dock, &QDockWidget::visibilityChanged, this, [this, dock](bool visible) {
+            if (!visible && dock->isHidden() && dock->window()->isVisible())
+                m_selectionDockClosedByUser = true;
+            else if (visible)
+                m_selectionDockClosedByUser = false;
+        });
     if (QDockWidget *dock = views.eventsDock)
         connect(dock, &QDockWidget::visibilityChanged, this, [this, dock](bool visible) {
             // Hidden, not merely behind another tab: closed.
@@ -162,6 +169,11 @@ ViewLinks::ViewLinks(const LinkedViews &views, QObject *parent)
             // A range dragged for the statistics in view leaves them in front;
             // the summary waits in its tab.
             const bool statisticsInView = m_views.stats && m_views.stats->isVisible();
+            // Closed by the user, it stays closed: the View menu opens it.
+            if (m_selectionDockClosedByUser) {
+                emit message(tr("The rows and range selected are summed up in View > Selection"), 5000);
+                return;
+            }
             m_views.selectionDock->show();
             if (statisticsInView)
                 emit message(tr("The rows and range selected are summed up in the Selection tab"), 5000);

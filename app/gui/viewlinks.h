@@ -63,6 +63,7 @@ private:
     // The user closed the Events dock after it was shown: a click lists the
     // row in it still, but does not open it again (View > Events does).
     bool m_eventsDockClosedByUser = false;
+    bool m_selectionDockClosedByUser = false; // Shift+drag then leaves it closed
     std::unique_ptr<CollectiveLookup> m_collectives;
     QAction *m_busyWithoutWait;
     void applyBusyWithoutWait();

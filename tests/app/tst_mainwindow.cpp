@@ -203,6 +203,48 @@ private slots:
         }
     }
 
+    // With the default docks (Details, then Statistics from the View menu
+    // on every panel) the timeline keeps half the window at 1280 x 720, and
+    // the window goes down to 900 x 560; closing Statistics gives its room
+    // back to the timeline, not to the Events tab beside it.
+    void timelineKeepsHalfTheWindow()
+    {
+        MainWindow w;
+        w.resize(1280, 720);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        w.open({demoPath()}, true);
+        auto *stats = w.findChild<QDockWidget *>(QStringLiteral("statisticsDock"));
+        auto *events = w.findChild<QDockWidget *>(QStringLiteral("eventsDock"));
+        if (events->isHidden())
+            events->toggleViewAction()->trigger();
+        if (stats->isHidden())
+            stats->toggleViewAction()->trigger();
+        QVERIFY(!events->isHidden() && !stats->isHidden());
+        const auto half = [&] { return w.timeline()->height() >= w.height() / 2 - 1; };
+        QTRY_VERIFY2(half(), qPrintable(QStringLiteral("timeline %1 of %2").arg(w.timeline()->height()).arg(w.height())));
+        for (const QString &panel : StatsDock::panelNames()) {
+            QVERIFY(w.showStatsPanel(panel));
+            QApplication::processEvents();
+            QVERIFY2(half(), qPrintable(QStringLiteral("%1: timeline %2 of %3").arg(panel).arg(w.timeline()->height()).arg(w.height())));
+        }
+        // Closed, Statistics gives its room to the timeline: Events, beside
+        // it, keeps a third of the window at most.
+        const int withStatistics = w.timeline()->height();
+        stats->toggleViewAction()->trigger();
+        QVERIFY(!events->isHidden());
+        QTRY_VERIFY2(
+            w.timeline()->height() > withStatistics && events->height() <= w.height() / 3,
+            qPrintable(QStringLiteral("timeline %1, was %2, events %3").arg(w.timeline()->height()).arg(withStatistics).arg(events->height())));
+        // At 900 x 560, Statistics open again.
+        stats->toggleViewAction()->trigger();
+        const QSize least = w.minimumSizeHint();
+        QVERIFY2(least.width() <= 900 && least.height() <= 560, qPrintable(QStringLiteral("%1 x %2").arg(least.width()).arg(least.height())));
+        w.resize(900, 560);
+        QTRY_COMPARE(w.size(), QSize(900, 560));
+        QTRY_VERIFY2(half(), qPrintable(QStringLiteral("timeline %1 of %2").arg(w.timeline()->height()).arg(w.height())));
+    }
+
     // View > Statistics (Ctrl+Shift+S) shows the panels in front of the
     // tabs they share, not behind the Selection tab.
     void docksShownFromTheViewMenuComeForward()
@@ -956,6 +998,16 @@ private slots:
         w.timeline()->actions()->clearSelection->trigger();
         QVERIFY(canvas->areaRows().empty());
         QCOMPARE(w.selection()->table()->model()->rowCount(), 0);
+        // Closed by the user, the dock stays closed at the next drag; the summary is made all the same.
+        auto *dock = w.findChild<QDockWidget *>(QStringLiteral("selectionDock"));
+        dock->close();
+        QVERIFY(dock->isHidden());
+        send(QEvent::MouseButtonPress, {x0, from.center().y()}, Qt::LeftButton);
+        send(QEvent::MouseMove, {x1, from.bottom() + 12}, Qt::LeftButton);
+        send(QEvent::MouseButtonRelease, {x1, from.bottom() + 12}, Qt::NoButton);
+        w.selection()->waitForSummary();
+        QVERIFY(dock->isHidden());
+        QVERIFY(w.selection()->table()->model()->rowCount() > 0);
     }
 
     void aNarrowWindowsRulerLabelsItsStart()

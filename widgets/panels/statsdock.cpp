@@ -21,6 +21,7 @@
 #include <QLabel>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QTabWidget>
 #include <QVBoxLayout>
 
@@ -145,7 +146,14 @@ StatsDock::StatsDock(std::shared_ptr<AnalysisWorkspaces> analysis, QWidget *pare
     layout->addWidget(m_tabs, 1);
     for (const PanelKind &kind : kPanels) {
         m_panels.push_back({tr(kind.title), kind.make(this)});
-        const int tab = m_tabs->addTab(m_panels.back().panel, m_panels.back().title);
+        // Each panel scrolls when the dock is smaller than it: the dock's
+        // least size is then its bar's, not its largest panel's (which held
+        // the window at 988 x 620 and the timeline to three rows at 1280 x 720).
+        auto *page = new QScrollArea(m_tabs);
+        page->setWidgetResizable(true);
+        page->setFrameShape(QFrame::NoFrame);
+        page->setWidget(m_panels.back().panel);
+        const int tab = m_tabs->addTab(page, m_panels.back().title);
         if (const QStringList reports = reportsShownIn(QLatin1String(kind.name)); !reports.isEmpty())
             m_tabs->setTabToolTip(tab, tr("The tables of rankscope-cli stats -r %1").arg(reports.join(QLatin1Char(','))));
     }

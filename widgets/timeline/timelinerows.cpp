@@ -139,8 +139,10 @@ QString fittedLabel(const TimelineRow &row, const QFontMetrics &metrics, int wid
             return joined();
         QString &part = texts[order[k]];
         const int room = metrics.horizontalAdvance(part) - over;
-        // Shortened where a few letters stay readable, else left out.
-        part = room >= metrics.horizontalAdvance(QStringLiteral("xxxx…")) ? metrics.elidedText(part, Qt::ElideMiddle, room) : QString();
+        // Shortened where most of it stays readable, else left out: "H10…BM3"
+        // names no GPU.
+        const int readable = std::max(metrics.horizontalAdvance(QStringLiteral("xxxx…")), metrics.horizontalAdvance(part) * 2 / 3);
+        part = room >= readable ? metrics.elidedText(part, Qt::ElideMiddle, room) : QString();
     }
     return metrics.elidedText(joined(), Qt::ElideRight, width);
 }
@@ -192,14 +194,21 @@ int TimelineRows::addRankGroup(const RankTracks &tracks)
     parts.push_back({QFileInfo(r.filePath).fileName(), 2});
     if (!gpuNames.isEmpty())
         parts.push_back({gpuNames.join(QStringLiteral(", ")), 0});
+    const int row = addGroup(tracks.rank, -1, 0, QString(), m_ranksStartCollapsed);
+    setLabelParts(row, std::move(parts));
+    m_rows[std::size_t(row)].tooltip += QLatin1Char('\n') + r.filePath;
+    return row;
+}
+
+void TimelineRows::setLabelParts(int row, std::vector<TimelineRow::LabelPart> parts)
+{
     QStringList texts;
     for (const TimelineRow::LabelPart &part : parts)
         texts << part.text;
-    const QString label = texts.join(QStringLiteral(" · "));
-    const int row = addGroup(tracks.rank, -1, 0, label, m_ranksStartCollapsed);
-    m_rows[std::size_t(row)].labelParts = std::move(parts);
-    m_rows[std::size_t(row)].tooltip = label + QLatin1Char('\n') + r.filePath;
-    return row;
+    TimelineRow &shown = m_rows[std::size_t(row)];
+    shown.label = texts.join(QStringLiteral(" · "));
+    shown.tooltip = shown.label;
+    shown.labelParts = std::move(parts);
 }
 
 void TimelineRows::addSlicesRow(const Report &r, int rank, int parent, int level, const QString &label, const std::vector<std::uint32_t> &tracks,
@@ -232,9 +241,20 @@ void TimelineRows::addGpuGroup(const RankTracks &tracks, int rankRow, std::uint3
 {
     const Report &r = tracks.report;
     const GpuInfo *gpu = r.gpu(device);
-    const int hwRow =
-        addGroup(tracks.rank, rankRow, 1,
-                 QStringLiteral("CUDA HW · GPU %1%2 · pid %3").arg(device).arg(gpu ? QStringLiteral(": ") + gpu->name : QString()).arg(pid), false);
+    // The GPU's number stays longest, then its process; its model (without
+    // the vendor, which every CUDA GPU shares) goes first. The tooltip has all.
+    std::vector<TimelineRow::LabelPart> parts{{QStringLiteral("CUDA HW"), 1}, {QStringLiteral("GPU %1").arg(device), 3}};
+    if (gpu && !gpu->name.isEmpty()) {
+        QString model = gpu->name;
+        if (model.startsWith(QLatin1String("NVIDIA ")))
+            model.remove(0, 7);
+        parts.push_back({model, 0});
+    }
+    parts.push_back({QStringLiteral("pid %1").arg(pid), 2});
+    const int hwRow = addGroup(tracks.rank, rankRow, 1, QString(), false);
+    setLabelParts(hwRow, std::move(parts));
+    if (gpu)
+        m_rows[std::size_t(hwRow)].tooltip += QStringLiteral("\n") + gpu->name;
     std::vector<std::uint32_t> all, projections, nccl, syncs, faults;
     std::map<std::uint32_t, std::vector<std::uint32_t>> byStream, graphsByStream;
     for (std::uint32_t t : gpuTracks) {

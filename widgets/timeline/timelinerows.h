@@ -112,6 +112,8 @@ private:
     // process with a row per thread and kind, then its counters.
     void addRank(const Session &session, int rank);
     int addGroup(int rank, int parent, int level, QString label, bool collapsed);
+    // The row's label from its parts (fittedLabel cuts them in their order of `keep`).
+    void setLabelParts(int row, std::vector<TimelineRow::LabelPart> parts);
     int addRankGroup(const RankTracks &tracks);
     void addGpuGroup(const RankTracks &tracks, int rankRow, std::uint32_t pid, int device, const std::vector<std::uint32_t> &gpuTracks);
     void addProcessGroup(const RankTracks &tracks, int rankRow, std::uint32_t pid);

@@ -50,6 +50,25 @@ private slots:
         QVERIFY(fittedLabel(rank0, metrics, metrics.horizontalAdvance(QStringLiteral("Rank 0 ·"))).startsWith(QStringLiteral("Rank 0")));
     }
 
+    // A GPU's row keeps its number and process when narrow; its model
+    // goes first, never cut to an unreadable tail ("GPU 0: …B HBM3").
+    void gpuLabelsKeepTheGpuAndProcessWhenNarrow()
+    {
+        TimelineRows rows;
+        rows.build(*m_session);
+        const TimelineRow &gpu = rows.rows()[std::size_t(rows.shownRows()[1])];
+        QVERIFY(gpu.tooltip.contains(QLatin1String("NVIDIA H100 80GB HBM3")));
+        const QFontMetrics metrics(QFont{});
+        for (const int width : {metrics.horizontalAdvance(QStringLiteral("CUDA HW · GPU 0 · pid 1359")), 200, 120}) {
+            const QString shown = fittedLabel(gpu, metrics, width);
+            QVERIFY2(metrics.horizontalAdvance(shown) <= width, qPrintable(shown));
+            QVERIFY2(shown.contains(QLatin1String("GPU 0")), qPrintable(shown));
+            QVERIFY2(!shown.contains(QLatin1String("…")) || shown.contains(QLatin1String("H100")), qPrintable(shown));
+        }
+        QCOMPARE(fittedLabel(gpu, metrics, metrics.horizontalAdvance(QStringLiteral("CUDA HW · GPU 0 · pid 1359"))),
+                 QStringLiteral("CUDA HW · GPU 0 · pid 1359"));
+    }
+
     // A counter's long name goes on two lines, the words kept whole on the first.
     void longCounterNamesTakeTwoLines()
     {
@@ -72,7 +91,7 @@ private slots:
         rows.build(*m_session);
         QStringList labels = shownLabels(rows);
         QCOMPARE(labels[0], QStringLiteral("Rank 0 · vm · ddp4_rank0.sqlite · NVIDIA H100 80GB HBM3"));
-        QVERIFY(labels[1].startsWith(QStringLiteral("CUDA HW · GPU 0: NVIDIA H100 80GB HBM3")));
+        QCOMPARE(labels[1], QStringLiteral("CUDA HW · GPU 0 · H100 80GB HBM3 · pid 1359"));
         QCOMPARE(labels[2], QStringLiteral("All streams"));
         QCOMPARE(labels[3], QStringLiteral("NVTX (projected on GPU)"));
         // The demo's data-loader workers made dozens of streams: folded.
