@@ -9,6 +9,7 @@
 #include "nsysfixture.h"
 #include "palettes.h"
 #include "panels/comparepanel.h"
+#include "panels/diagnosispanel.h"
 #include "panels/rankspanel.h"
 #include "panels/resulttablemodel.h"
 #include "panels/statsdock.h"
@@ -36,6 +37,7 @@
 #include <QProgressDialog>
 #include <QPushButton>
 #include <QRegularExpression>
+#include <QScrollBar>
 #include <QSettings>
 #include <QStatusBar>
 #include <QTableView>
@@ -243,6 +245,37 @@ private slots:
         w.resize(900, 560);
         QTRY_COMPARE(w.size(), QSize(900, 560));
         QTRY_VERIFY2(half(), qPrintable(QStringLiteral("timeline %1 of %2").arg(w.timeline()->height()).arg(w.height())));
+    }
+
+    // A Diagnosis instance, double-clicked: the gap outlined on the GPU's
+    // row, and the data_loading range that explains it in view below it.
+    void diagnosisJumpShowsTheGapAndItsEvidence()
+    {
+        MainWindow w;
+        w.resize(1280, 720);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        w.open({slowFixture()}, true);
+        QVERIFY(w.showStatsPanel(QStringLiteral("diagnosis")));
+        DiagnosisPanel *diagnosis = w.stats()->diagnosis();
+        QTRY_VERIFY(diagnosis->instancesTable()->model()->rowCount() > 0);
+        TimelineCanvas *canvas = w.timeline()->canvas();
+        canvas->verticalScrollBar()->setValue(canvas->verticalScrollBar()->maximum()); // far from both rows
+        emit diagnosis->instancesTable()->rowActivated(0);
+        const int markRow = canvas->markRow();
+        QVERIFY(markRow >= 0);
+        QVERIFY2(canvas->rows().rows()[std::size_t(markRow)].onGpu, qPrintable(canvas->rows().rows()[std::size_t(markRow)].label));
+        const auto inView = [&](int row) {
+            const QRect r = canvas->rowRect(row);
+            return !r.isNull() && r.top() >= 0 && r.bottom() <= canvas->viewport()->height();
+        };
+        QVERIFY(inView(markRow));
+        int nvtx = -1;
+        for (int r : canvas->rows().shownRows())
+            if (canvas->rows().rows()[std::size_t(r)].label.endsWith(QLatin1String("NVTX")) && !canvas->rows().rows()[std::size_t(r)].onGpu)
+                nvtx = r;
+        QVERIFY(nvtx >= 0);
+        QVERIFY(inView(nvtx));
     }
 
     // View > Statistics (Ctrl+Shift+S) shows the panels in front of the

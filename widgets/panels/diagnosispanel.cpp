@@ -115,6 +115,22 @@ QString DiagnosisPanel::markdown() const
     return m_diagnosis && session() ? findingsMarkdown(*session(), *m_diagnosis) : QString();
 }
 
+namespace {
+
+// The GPU a rank's loop ran on: its first GPU's all-streams row holds its
+// gaps (the loop is the union of the rank's GPUs); -1 without one.
+int gpuOf(const Session &session, int rankIndex)
+{
+    const RankEntry &entry = session.ranks()[std::size_t(rankIndex)];
+    int device = -1;
+    for (const Track &t : entry.report->tracks)
+        if (isGpuOperation(t.kind) && Session::ownsTrack(entry, t) && (device < 0 || t.deviceId < device))
+            device = t.deviceId;
+    return device;
+}
+
+} // namespace
+
 void DiagnosisPanel::activateInstance(int row)
 {
     if (!m_diagnosis || m_shown < 0 || row < 0)
@@ -123,8 +139,9 @@ void DiagnosisPanel::activateInstance(int row)
     if (std::size_t(row) >= f.instances.size())
         return;
     const FindingInstance &i = f.instances[std::size_t(row)];
-    // On its rank's row (its event's, when it is one), outlined, and in Details.
-    TimeMark mark{i.rankIndex, -1, i.time, i.event, f.title, {}};
+    // On its event's row, else its rank's GPU row, outlined, with the
+    // evidence (the range that explains a gap) outlined and in view too; in Details.
+    TimeMark mark{i.rankIndex, gpuOf(*session(), i.rankIndex), i.time, i.event, f.title, {}, i.evidence};
     mark.fields << std::pair{tr("Rank"), QString::number(session()->ranks()[std::size_t(i.rankIndex)].rank)}
                 << std::pair{tr("Start"), formatTimestamp(i.time.start - session()->extent().start)}
                 << std::pair{tr("Duration"), formatDuration(i.time.duration())} << std::pair{tr("Cost"), formatDuration(i.cost)}

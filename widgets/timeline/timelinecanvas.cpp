@@ -389,6 +389,19 @@ int TimelineCanvas::showMark(std::optional<TimeMark> mark)
     m_mark = std::move(mark);
     m_markRow = m_mark ? rowOfMark(*m_mark) : -1;
     revealRow(m_markRow);
+    if (m_mark && m_mark->evidence && m_markRow >= 0) {
+        // The evidence in view too: below the mark's row when both fit,
+        // else a third of the way down as any row brought into view.
+        const int evidenceRow = m_rows.rowOf(m_mark->evidence->rank, m_mark->evidence->track);
+        if (evidenceRow >= 0) {
+            revealRow(evidenceRow);
+            const QRect markRect = rowRect(m_markRow), evidenceRect = rowRect(evidenceRow);
+            const int room = viewport()->height() - m_rows.pinnedHeight();
+            if (!markRect.isNull() && !evidenceRect.isNull() && std::abs(evidenceRect.bottom() - markRect.top()) < room
+                && (markRect.top() < m_rows.pinnedHeight() || markRect.bottom() > viewport()->height()))
+                verticalScrollBar()->setValue(verticalScrollBar()->value() + std::min(markRect.top(), evidenceRect.top()) - m_rows.pinnedHeight());
+        }
+    }
     viewport()->update();
     return m_markRow;
 }
@@ -569,6 +582,14 @@ void TimelineCanvas::paintOverlays(QPainter &p) const
             p.setBrush(Qt::NoBrush);
             p.drawRect(QRectF(m_labelWidth + x0 - 1, rect.top() + 1, std::max(2.0, x1 - x0 + 2), rect.height() - 3));
         }
+        if (m_mark->evidence)
+            if (const auto at = pointOf(*m_mark->evidence)) {
+                const TimeRange when = displayedTime(*m_mark->evidence);
+                const double w = std::max(3.0, double(when.duration()) / s.nsPerPixel);
+                p.setPen(QPen(Theme::highlightOutline(), 2, Qt::DashLine));
+                p.setBrush(Qt::NoBrush);
+                p.drawRect(QRectF(at->x() - w / 2, at->y() - TimelineRows::kLaneHeight / 2, w, TimelineRows::kLaneHeight - 1));
+            }
     }
     if (m_selected) {
         const auto at = pointOf(*m_selected);

@@ -15,12 +15,13 @@
 namespace rankscope {
 
 struct TimeMark {
-    int rankIndex = -1;                        // into Session::ranks()
-    int deviceId = -1;                         // a GPU's row (its all-streams row), else the rank's
-    TimeRange time;                            // session time
-    std::optional<EventLocation> event;        // an event to select, if it is one
-    QString title;                             // "GPU gap"
-    QList<std::pair<QString, QString>> fields; // label, value (plain text)
+    int rankIndex = -1;                         // into Session::ranks()
+    int deviceId = -1;                          // a GPU's row (its all-streams row), else the rank's
+    TimeRange time;                             // session time
+    std::optional<EventLocation> event;         // an event to select, if it is one
+    QString title;                              // "GPU gap"
+    QList<std::pair<QString, QString>> fields;  // label, value (plain text)
+    std::optional<EventLocation> evidence = {}; // an event that explains it: outlined and brought into view too
 };
 
 } // namespace rankscope

@@ -21,6 +21,9 @@ struct FindingInstance {
     std::optional<EventLocation> event; // what to select
     QString what;                       // "gap of 3.2 s, data_loading covers 97%"
     TimeNs cost = 0;
+    // What explains it, shown beside it: the data-loading range of a gap
+    // the input pipeline starved.
+    std::optional<EventLocation> evidence = {};
 };
 
 struct Finding {

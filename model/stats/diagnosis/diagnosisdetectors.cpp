@@ -123,15 +123,19 @@ InputStarvationResult detectInputStarvation(const Session &session, const std::v
             const TimeNs loading = coveredIn(l.loading, g.first, g.second);
             const double covered = double(loading) / double(length);
             if (covered >= th.inputCoverage) {
+                const RankLoop::LoadingRange *loading = mainLoadingRange(l, g.first, g.second);
                 QString text = QStringLiteral("GPU idle %1 while %2 runs (%3 of the gap)")
-                                   .arg(formatDuration(length), mainLoadingName(r, l, g.first, g.second), percentText(covered));
+                                   .arg(formatDuration(length), loading ? r.strings.string(loading->name) : QString(), percentText(covered));
                 // Where the CPU was, when it was sampled: "...in decode_jpeg (libjpeg.so) 41 %".
                 const RankEntry &entry = session.ranks()[ri];
                 const std::vector<SampledShare> sampled =
                     topSampledFunctions(r, entry.pid, {g.first - entry.sessionOffset, g.second - entry.sessionOffset});
                 if (!sampled.empty())
                     text += QStringLiteral("; CPU sampled in ") + sampledSharesText(sampled);
-                input.add({int(ri), {g.first, g.second}, std::nullopt, std::move(text), length});
+                FindingInstance instance{int(ri), {g.first, g.second}, std::nullopt, std::move(text), length};
+                if (loading)
+                    instance.evidence = EventLocation{int(ri), loading->event.track, loading->event.event};
+                input.add(std::move(instance));
             } else {
                 result.otherGaps[int(ri)].push_back(g);
             }

@@ -155,7 +155,7 @@ RankLoop loopOf(const RankEntry &entry, const DiagnosisThresholds &th)
                 it->second = isHostRange(t.kind) ? isDataLoadingName(r.strings.view(name)) : isOsRead(r.strings.string(name));
             if (it->second && when.second > when.first) {
                 loading.push_back(when);
-                l.loadingNamed.push_back({when, name});
+                l.loadingNamed.push_back({when, name, {std::uint32_t(&t - r.tracks.data()), std::uint32_t(i)}});
             }
         }
     }
@@ -204,16 +204,27 @@ RankLoop loopOf(const RankEntry &entry, const DiagnosisThresholds &th)
     return l;
 }
 
-QString mainLoadingName(const Report &r, const RankLoop &l, TimeNs from, TimeNs to)
+const RankLoop::LoadingRange *mainLoadingRange(const RankLoop &l, TimeNs from, TimeNs to)
 {
     std::unordered_map<StringId, TimeNs> covered;
-    for (const auto &[when, name] : l.loadingNamed) {
-        const TimeNs lo = std::max(from, when.first), hi = std::min(to, when.second);
+    for (const RankLoop::LoadingRange &range : l.loadingNamed) {
+        const TimeNs lo = std::max(from, range.when.first), hi = std::min(to, range.when.second);
         if (hi > lo)
-            covered[name] += hi - lo;
+            covered[range.name] += hi - lo;
     }
     const auto best = std::max_element(covered.begin(), covered.end(), [](const auto &a, const auto &b) { return a.second < b.second; });
-    return best == covered.end() ? QString() : r.strings.string(best->first);
+    if (best == covered.end())
+        return nullptr;
+    const RankLoop::LoadingRange *longest = nullptr;
+    TimeNs most = 0;
+    for (const RankLoop::LoadingRange &range : l.loadingNamed) {
+        const TimeNs inside = std::min(to, range.when.second) - std::max(from, range.when.first);
+        if (range.name == best->first && inside > most) {
+            most = inside;
+            longest = &range;
+        }
+    }
+    return longest;
 }
 
 std::vector<RankLoop> loopsOf(const Session &session, const DiagnosisThresholds &thresholds)

@@ -31,9 +31,14 @@ struct RankLoop {
     // Warm-up steps (stats/ranks/stepmatrix.h, isWarmupStep) inside the
     // loop, session time, by start: left out of its span, gaps and findings.
     std::vector<Interval> warmup;
-    std::vector<Interval> idle;                              // gaps between busy runs inside the loop and out of warm-up, session time
-    std::vector<Interval> loading;                           // data-loading ranges and OS reads, union
-    std::vector<std::pair<Interval, StringId>> loadingNamed; // the same, by name
+    std::vector<Interval> idle;    // gaps between busy runs inside the loop and out of warm-up, session time
+    std::vector<Interval> loading; // data-loading ranges and OS reads, union
+    struct LoadingRange {
+        Interval when; // session time
+        StringId name;
+        TrackEvent event; // in the rank's report
+    };
+    std::vector<LoadingRange> loadingNamed; // the same, each with its name and event
     TimeNs span() const { return range.duration() - lengthOf(warmup); }
     TimeNs idleTime() const { return lengthOf(idle); }
     // Whether `t` overlaps the loop outside its warm-up steps.
@@ -62,7 +67,8 @@ RankLoop loopOf(const RankEntry &entry, const DiagnosisThresholds &thresholds);
 // once read (session/residentbudget.h).
 std::vector<RankLoop> loopsOf(const Session &session, const DiagnosisThresholds &thresholds);
 
-// The data-loading name that covers most of [from, to).
-QString mainLoadingName(const Report &report, const RankLoop &loop, TimeNs from, TimeNs to);
+// The data-loading range whose name covers most of [from, to): the
+// longest such range of that name inside it, or null.
+const RankLoop::LoadingRange *mainLoadingRange(const RankLoop &loop, TimeNs from, TimeNs to);
 
 } // namespace rankscope::stats

@@ -534,6 +534,19 @@ private slots:
         QCOMPARE(m_slow->track(*mark.event).kind, TrackKind::Memcpy);
         QCOMPARE(mark.time, m_slow->sessionTime(*mark.event));
         QVERIFY(panel.markdown().startsWith(QLatin1String("# Diagnosis")));
+        // A starved gap: on the GPU's row, its data_loading range the evidence,
+        // covering the gap as the finding says.
+        panel.showFinding(0);
+        emit panel.instancesTable()->rowActivated(0);
+        QCOMPARE(marked.count(), 2);
+        const TimeMark gap = marked.last().first().value<TimeMark>();
+        QVERIFY(!gap.event);
+        QCOMPARE(gap.deviceId, 0);
+        QVERIFY(gap.evidence);
+        const Report &r = *m_slow->ranks()[0].report;
+        QCOMPARE(r.strings.string(m_slow->track(*gap.evidence).slices.name(gap.evidence->event)), QStringLiteral("data_loading"));
+        const TimeRange loading = m_slow->sessionTime(*gap.evidence);
+        QVERIFY(2 * (std::min(loading.end, gap.time.end) - std::max(loading.start, gap.time.start)) >= gap.time.duration());
     }
 
     void slowestRankIsMarked()
