@@ -138,6 +138,9 @@ QChartView *viewOf(QChart *chart, QWidget *parent)
     // Beside the plot, not under it: docks are wide and short.
     chart->legend()->setAlignment(Qt::AlignRight);
     chart->setMargins(QMargins(4, 4, 4, 4));
+    // Whole labels: "…" for a rank's name or a duration says nothing.
+    for (QAbstractAxis *axis : chart->axes())
+        axis->setTruncateLabels(false);
     auto *view = new ThemedChartView(chart, parent);
     view->setRenderHint(QPainter::Antialiasing);
     view->setMinimumHeight(kMinimumChartHeight); // the plot, its axis labels and title
@@ -195,6 +198,9 @@ QWidget *stackedBars(const QString &title, const QStringList &categories, const 
     });
     QChartView *view = viewOf(chart, parent);
     chart->legend()->setAlignment(Qt::AlignBottom); // the bars take the width beside the table
+    // A line of text per bar, so 64 ranks' labels stay apart (the panel scrolls).
+    if (horizontal)
+        view->setMinimumHeight(std::max(kMinimumChartHeight, count * kCategoryHeight + 90));
     return view;
 }
 

@@ -56,7 +56,10 @@ QWidget *scatterChart(const QString &title, const std::vector<Series> &series, c
 // Filled areas under each series' points (x in seconds).
 QWidget *areaChart(const QString &title, const std::vector<Series> &series, const QString &xTitle, const QString &yTitle, QWidget *parent);
 // The least height at which a chart shows its plot and its axis labels.
-constexpr int kMinimumChartHeight = 160;
+// (Panels scroll in their dock: a chart need not squeeze its titles.)
+constexpr int kMinimumChartHeight = 190;
+// A horizontal bar's height at least: its label's line.
+constexpr int kCategoryHeight = 18;
 
 // Writes the chart at a readable size (kExportSize), whatever its size on screen.
 constexpr QSize kExportSize{1600, 900};

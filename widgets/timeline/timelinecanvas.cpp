@@ -442,8 +442,14 @@ void TimelineCanvas::paintCollective(QPainter &p) const
         p.setBrush(Qt::NoBrush);
         const QRectF box(at->x() - w / 2, at->y() - TimelineRows::kLaneHeight / 2, w, TimelineRows::kLaneHeight - 1);
         p.drawRect(box);
-        if (last)
-            p.drawText(QRectF(box.left() - 60, box.top(), 56, box.height()), Qt::AlignRight | Qt::AlignVCenter, tr("last"));
+        if (last) {
+            // Left of the kernel, else right of it where the label column would cut it.
+            const QString text = tr("last");
+            const double width = p.fontMetrics().horizontalAdvance(text) + 4;
+            const bool left = box.left() - width - 4 >= m_labelWidth;
+            p.drawText(QRectF(left ? box.left() - width - 4 : box.right() + 4, box.top(), width, box.height()),
+                       (left ? Qt::AlignRight : Qt::AlignLeft) | Qt::AlignVCenter, text);
+        }
     }
 }
 

@@ -823,6 +823,34 @@ private slots:
         QVERIFY(axis.min() < 5.0 && axis.max() > 5.0);
     }
 
+    // 64 ranks' shares: every rank's label whole and on its own line (the
+    // chart as tall as they need; the panel scrolls), no axis cut to "…".
+    void sixtyFourRanksKeepTheirLabels()
+    {
+        QStringList ranks;
+        std::vector<charts::Series> series{{QStringLiteral("compute"), Qt::blue, {}, {}, false}};
+        for (int r = 0; r < 64; ++r) {
+            ranks << QStringLiteral("rank %1").arg(r);
+            series[0].values.push_back(50);
+        }
+        QWidget host;
+        auto *view = qobject_cast<QChartView *>(charts::shareBarChart(QStringLiteral("GPU time per rank (%)"), ranks, series, {}, &host));
+        QVERIFY(view);
+        QVERIFY(view->minimumHeight() >= 64 * charts::kCategoryHeight);
+        host.resize(500, view->minimumHeight());
+        view->resize(500, view->minimumHeight());
+        for (const QAbstractAxis *axis : view->chart()->axes())
+            QVERIFY(!axis->truncateLabels());
+        // Drawn, each label's line fits its bar's share of the plot.
+        host.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&host));
+        QVERIFY(view->chart()->plotArea().height() / 64 >= QFontMetrics(view->font()).height());
+        const auto *scatter = qobject_cast<QChartView *>(
+            charts::scatterChart(QStringLiteral("s"), {}, QStringLiteral("session time (s)"), QStringLiteral("in use (%)"), std::nullopt, &host));
+        for (const QAbstractAxis *axis : scatter->chart()->axes())
+            QVERIFY(!axis->truncateLabels());
+    }
+
     void communicationKernelsAreNamedAndChangeable()
     {
         RanksPanel panel;
