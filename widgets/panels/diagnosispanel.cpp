@@ -12,11 +12,16 @@
 #include <QMessageBox>
 #include <QPushButton>
 #include <QSplitter>
+#include <QTableView>
 #include <QVBoxLayout>
 
 namespace rankscope {
 
 using namespace stats;
+
+namespace {
+constexpr int kSentenceColumnWidth = 380; // px: a finding's evidence or advice, wrapped
+} // namespace
 
 DiagnosisPanel::DiagnosisPanel(QWidget *parent)
     : StatsPanel(parent), m_notes(new QLabel(this)), m_advice(new QLabel(this)), m_findings(new TableBox(tr("Findings, costliest first"), this)),
@@ -84,6 +89,16 @@ void DiagnosisPanel::present(std::shared_ptr<const Diagnosis> diagnosis)
                                                   : tr("%n finding(s) over the whole session. ", nullptr, int(m_diagnosis->findings.size()));
     m_notes->setText(notes + m_diagnosis->notes.join(QLatin1Char(' ')));
     m_findings->setTable(stats::findingsTable(*m_diagnosis));
+    // Evidence and advice are sentences: wrapped at a word, never cut in one
+    // ("f…mputing"); their rows as tall as they need.
+    QTableView *view = m_findings->view();
+    view->setWordWrap(true);
+    view->setTextElideMode(Qt::ElideNone);
+    const QStringList headers = m_findings->model()->table().headers;
+    for (const QString &sentence : {QStringLiteral("Evidence"), QStringLiteral("Advice")})
+        if (const int column = int(headers.indexOf(sentence)); column >= 0)
+            view->setColumnWidth(column, kSentenceColumnWidth);
+    view->resizeRowsToContents();
     m_shown = -1;
     showFinding(m_diagnosis->findings.empty() ? -1 : 0);
 }

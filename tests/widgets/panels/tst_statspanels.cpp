@@ -514,6 +514,9 @@ private slots:
         const ResultTableModel *findings = panel.findingsTable()->model();
         QVERIFY(findings->rowCount() >= 2);
         QCOMPARE(findings->data(findings->index(0, 1)).toString(), QStringLiteral("GPU starved by the input pipeline"));
+        // Evidence and advice wrap at words, never cut inside one.
+        QVERIFY(panel.findingsTable()->view()->wordWrap());
+        QCOMPARE(panel.findingsTable()->view()->textElideMode(), Qt::ElideNone);
         // The first finding is shown: its advice and instances.
         QVERIFY(panel.advice().contains(QLatin1String("num_workers")));
         QVERIFY(panel.instancesTable()->model()->rowCount() > 0);
