@@ -113,21 +113,19 @@ ViewLinks::ViewLinks(const LinkedViews &views, QObject *parent)
             showRowEvents(canvas->rows().rowOf(event->rank, event->track));
         m_views.events->markEvent(event);
     });
-    if (QDockWidget *dock = views.selectionDock)
-        connect(dock, &QDockWidget::visibilityChanged, this, [this, dock](bool visible) {
-            if (!visible && dock->isHidden() && dock->window()->isVisible())
-                m_selectionDockClosedByUser = true;
-            else if (visible)
-                m_selectionDockClosedByUser = false;
-        });
-    if (QDockWidget *dock = views.eventsDock)
-        connect(dock, &QDockWidget::visibilityChanged, this, [this, dock](bool visible) {
-            // Hidden, not merely behind another tab: closed.
-            if (!visible && dock->isHidden() && dock->window()->isVisible())
-                m_eventsDockClosedByUser = true;
-            else if (visible)
-                m_eventsDockClosedByUser = false;
-        });
+    // Whether the user closed a dock (hidden, not merely behind another
+    // tab): a link or a drag then leaves it closed.
+    const auto trackClosing = [this](QDockWidget *dock, bool &closedByUser) {
+        if (dock)
+            connect(dock, &QDockWidget::visibilityChanged, this, [dock, &closedByUser](bool visible) {
+                if (!visible && dock->isHidden() && dock->window()->isVisible())
+                    closedByUser = true;
+                else if (visible)
+                    closedByUser = false;
+            });
+    };
+    trackClosing(views.eventsDock, m_eventsDockClosedByUser);
+    trackClosing(views.selectionDock, m_selectionDockClosedByUser);
     ZoomState *zoom = timeline->zoom();
     connect(zoom, &ZoomState::selectionChanged, this, [this, zoom] { m_views.events->setRange(zoom->selection()); });
     // The panels follow the range selection; while the mouse drags it, wait
