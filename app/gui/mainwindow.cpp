@@ -243,10 +243,7 @@ void MainWindow::createMenus()
         // Opened or closed (its menu entry, its key, its close button): the
         // timeline keeps half the window. Tab switches change nothing.
         connect(dock, &QDockWidget::visibilityChanged, this, [this] {
-            QList<QDockWidget *> below;
-            for (QDockWidget *d : findChildren<QDockWidget *>())
-                if (!d->isHidden() && dockWidgetArea(d) == Qt::BottomDockWidgetArea)
-                    below << d;
+            const QList<QDockWidget *> below = docksBelow();
             if (below == m_shownBelow)
                 return;
             // One closed: those left below were sized for it (Statistics), not
@@ -455,15 +452,21 @@ bool MainWindow::showStatsPanel(const QString &name)
     return true;
 }
 
-void MainWindow::keepHalfForTheTimeline(int belowShare)
+QList<QDockWidget *> MainWindow::docksBelow() const
 {
     QList<QDockWidget *> below;
-    QList<int> heights;
     for (QDockWidget *d : findChildren<QDockWidget *>())
-        if (!d->isHidden() && !d->isFloating() && dockWidgetArea(d) == Qt::BottomDockWidgetArea) {
+        if (!d->isHidden() && !d->isFloating() && dockWidgetArea(d) == Qt::BottomDockWidgetArea)
             below << d;
-            heights << d->height();
-        }
+    return below;
+}
+
+void MainWindow::keepHalfForTheTimeline(int belowShare)
+{
+    const QList<QDockWidget *> below = docksBelow();
+    QList<int> heights;
+    for (const QDockWidget *d : below)
+        heights << d->height();
     layout()->activate();
     if (below.isEmpty())
         return;

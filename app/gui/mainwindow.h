@@ -100,6 +100,8 @@ private:
     // shrink (to their least) until they take no more than
     // 1 / belowShare of the window (2: the timeline keeps half).
     void keepHalfForTheTimeline(int belowShare);
+    // The docks open below the timeline (tabbed or not, not floating).
+    QList<QDockWidget *> docksBelow() const;
 
     TimelineView *m_timeline;
     DetailsPanel *m_details;

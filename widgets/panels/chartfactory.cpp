@@ -56,14 +56,18 @@ void fitAxisToData(QValueAxis *axis, double minimum, double maximum, double marg
 
 namespace {
 
+QChart::ChartTheme chartThemeOf(const QPalette &palette)
+{
+    return Theme(palette).isDark() ? QChart::ChartThemeDark : QChart::ChartThemeLight;
+}
+
 // A chart in the theme of the palette it is shown in. The theme is set
 // before any series is added: setting it later would repaint the series in
 // the theme's own colours.
 QChart *newChart(const QString &title, const QWidget *parent)
 {
     auto *chart = new QChart;
-    const Theme theme(parent ? parent->palette() : QGuiApplication::palette());
-    chart->setTheme(theme.isDark() ? QChart::ChartThemeDark : QChart::ChartThemeLight);
+    chart->setTheme(chartThemeOf(parent ? parent->palette() : QGuiApplication::palette()));
     chart->setTitle(title);
     return chart;
 }
@@ -87,7 +91,7 @@ private:
     void retheme()
     {
         QChart *c = chart();
-        const QChart::ChartTheme wanted = Theme(palette()).isDark() ? QChart::ChartThemeDark : QChart::ChartThemeLight;
+        const QChart::ChartTheme wanted = chartThemeOf(palette());
         if (!c || c->theme() == wanted)
             return;
         // setTheme recolours the series in the theme's own colours: their
