@@ -199,8 +199,12 @@ int runStats(const QStringList &arguments)
                                    "name matches take 0.8 of their time), 'nvtx:REGEX=0.5' (the host time inside matching ranges), "
                                    "'rank:N=0.9' (what rank N computes). Repeat it to combine.")),
         QStringLiteral("TARGET:WHAT=FACTOR"));
+    const QCommandLineOption patternOption(
+        QStringLiteral("pattern"),
+        readersHelp(stats::ReportSetting::NamePattern, QStringLiteral("only the events whose name matches REGEX (unanchored).")),
+        QStringLiteral("REGEX"));
     parser.addOptions({reportOption, formatOption, outputOption, overwriteOption, gapOption, utilOption, commOption, alignOption, rowsOption,
-                       binsOption, csvRawOption, stepOption, stepNamesOption, whatIfOption});
+                       binsOption, csvRawOption, stepOption, stepNamesOption, whatIfOption, patternOption});
     addInputArgument(parser);
     parser.process(arguments);
 
@@ -244,6 +248,11 @@ int runStats(const QStringList &arguments)
     options.communicationPattern = parser.value(commOption);
     if (const QString error = stats::KernelClassifier::patternError(options.communicationPattern); !error.isEmpty()) {
         QTextStream(&standardError()) << "rankscope-cli: --comm-pattern: " << error << "\n";
+        return 1;
+    }
+    options.namePattern = parser.value(patternOption);
+    if (const QString error = stats::KernelClassifier::patternError(options.namePattern); !error.isEmpty()) {
+        QTextStream(&standardError()) << "rankscope-cli: --pattern: " << error << "\n";
         return 1;
     }
     const QString align = parser.value(alignOption);

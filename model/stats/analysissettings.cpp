@@ -23,6 +23,7 @@ unsigned settingsThatDiffer(const AnalysisSettings &a, const AnalysisSettings &b
     mark(a.kernelNames != b.kernelNames, S::KernelNames);
     mark(a.rows != b.rows, S::Rows);
     mark(a.kernelNvtxPrefix != b.kernelNvtxPrefix, S::KernelNvtxNames);
+    mark(a.namePattern != b.namePattern, S::NamePattern);
     return differ;
 }
 

@@ -46,6 +46,7 @@ enum class ReportSetting : unsigned {
     KernelNames = 1u << 10,        // kernelNames
     Rows = 1u << 11,               // rows: the report argument `rows=N`
     KernelNvtxNames = 1u << 12,    // kernelNvtxPrefix: the report argument `nvtx-name`
+    NamePattern = 1u << 13,        // namePattern
 };
 
 // Which of a kernel's names nsys' kernel reports print (their `:base` and
@@ -80,6 +81,9 @@ struct AnalysisSettings {
     bool kernelNvtxPrefix = false;
     // A report's `rows=N` argument (nsys' um_sum:rows=N); unset: the report's own default.
     std::optional<int> rows;
+    // Only the events whose name matches this (an unanchored regular
+    // expression; empty: all), for the reports that choose events by name.
+    QString namePattern;
     bool operator==(const AnalysisSettings &) const = default;
 };
 

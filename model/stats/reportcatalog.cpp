@@ -16,6 +16,9 @@
 #include "stats/nsys/umreports.h"
 #include "stats/ranks/collectiveinputs.h"
 #include "stats/ranks/collectives.h"
+#include "stats/ranks/communicationoverlap.h"
+#include "stats/ranks/durationhistogram.h"
+#include "stats/ranks/pipelinebubbles.h"
 #include "stats/ranks/rankbreakdown.h"
 #include "stats/ranks/rankcomparison.h"
 #include "stats/ranks/ranktimemap.h"
@@ -204,6 +207,20 @@ std::vector<ReportDeclaration> declareReports()
         sessionReport("rank_time_map", "Rank x Time Map", kMatched | S::MapBins, unsigned(P::CollectiveOps), "ranks",
                       [](N s, O o, G g) {
                           return onCollectives(o, g, [&](CollectiveInputs &, const CollectiveMatch &m) { return rankTimeMapTable(s, m, o.mapBins); });
+                      }),
+        sessionReport("nccl_gpu_overlap_trace", "Communication Kernels Overlapped by Other Kernels", unsigned(S::CommunicationPattern), kNone,
+                      "collectives",
+                      [](N s, O o, G) {
+                          const KernelClassifier classes = collectiveClassesFor(o);
+                          return ncclGpuOverlapTrace(s, communicationOverlaps(s, classes), classes);
+                      }),
+        sessionReport("kernel_duration_histogram", "Kernel Durations per Rank (power-of-two bins)", unsigned(S::NamePattern), kNone, "histogram",
+                      [](N s, O o, G) { return kernelDurationHistogram(s, o.namePattern, collectiveClassesFor(o)); }),
+        sessionReport("pipeline_bubbles", "Pipeline Bubbles per Step and Stage", kMatched | S::StepNames, unsigned(P::CollectiveOps), "steps",
+                      [](N s, O o, G g) {
+                          return onCollectives(o, g, [&](CollectiveInputs &, const CollectiveMatch &m) {
+                              return pipelineBubblesTable(s, pipelineBubbles(s, m, collectiveClassesFor(o), o.stepNames));
+                          });
                       }),
         sessionReport("cpu_sampling_ranks", "CPU Sampling by Rank", kNone, kNone, "ranks", [](N s, O, G) { return samplingByRankTable(s); }),
         sessionReport("critical_path", "Critical Path", kOnPath, unsigned(P::CollectiveOps), "critical", criticalPathReport),

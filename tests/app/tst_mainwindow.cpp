@@ -653,11 +653,12 @@ private slots:
         w.open({slowFixture()}, true);
         const QStringList written = w.exportStatistics(dir.path());
         QCOMPARE(written.size(),
-                 35); // 12 nsys reports and rules and cuda_lib_sum; cuda_api_trace, cuda_api_gpu_sum, cuda_gpu_kern_gb_sum, cuda_gpu_sum,
+                 38); // 12 nsys reports and rules and cuda_lib_sum; cuda_api_trace, cuda_api_gpu_sum, cuda_gpu_kern_gb_sum, cuda_gpu_sum,
                       // cuda_gpu_trace, cuda_kern_exec_sum, cuda_kern_exec_trace, nvtx_pushpop_sum, nvtx_pushpop_trace, nvtx_gpu_proj_trace,
                       // nvtx_gpu_proj_sum and nvtx_kern_sum (run when named, written as they have rows; no start/end ranges or MPI here)
                       // and 2 CPU sampling tables for the file; rank_summary, rank_comparison, collectives, rank_wait, rank_time_map,
-                      // cpu_sampling_ranks, critical_path, critical_path_summary for the session
+                      // cpu_sampling_ranks, critical_path, critical_path_summary, nccl_gpu_overlap_trace, kernel_duration_histogram and
+                      // pipeline_bubbles for the session
         for (const QString &report : {QStringLiteral("cuda_gpu_kern_sum"), QStringLiteral("cuda_gpu_mem_size_sum"), QStringLiteral("gpu_gaps"),
                                       QStringLiteral("cuda_api_sync"), QStringLiteral("cuda_memcpy_async")}) {
             QString expected = readText(referenceCsv(QStringLiteral("slow_1gpu"), report));
@@ -668,6 +669,7 @@ private slots:
         QVERIFY(QFileInfo::exists(dir.filePath(QStringLiteral("critical_path_summary.csv"))));
         QVERIFY(QFileInfo::exists(dir.filePath(QStringLiteral("rank_comparison.csv"))));
         QVERIFY(QFileInfo::exists(dir.filePath(QStringLiteral("rank_wait.csv"))));
+        QVERIFY(QFileInfo::exists(dir.filePath(QStringLiteral("kernel_duration_histogram.csv"))));
     }
 
     void selectingACollectiveShowsItOnEveryRank()

@@ -26,14 +26,18 @@
 //   (kernels shorter than their launches; a sync per step draining the GPU,
 //   with --warmup-ms a long first step the Diagnosis leaves out).
 // - pipeline: one stage per rank passing activations with NCCL send/receive,
-//   NCCL's NVTX payloads included (nsys), a planted bubble (makePipelineRanks).
+//   NCCL's NVTX payloads included (nsys), a planted bubble (makePipelineRanks);
+//   with --schedule gpipe|1f1b and --microbatches M, the stages run that
+//   schedule's forwards and backwards, the bubble known in closed form
+//   (pipelineschedule.h, makeScheduledPipelineRanks).
 // - mpi: ranks of an MPI job (nsys only), each file its own session, with
 //   planted MPI wait states (makeMpiRanks).
 //
 //   rankscope-tracegen --format nsys|kineto [--profile synthetic|pytorch|ddp|launchbound|synchost|pipeline|mpi] [--shuffle]
 //                      [--gpu-metrics-hz HZ] [--cpu-samples-hz HZ] [--straggler R:US[:EVERY]] [--clock-offsets-us A,B,..]
-//                      [--skip R:STEP] [--only-ranks FIRST:LAST] [--warmup-ms MS] [--domains cudnn,cublas,openacc,openmp,um,graphs,nic] --ranks R --events N [--seed S] OUTDIR
+//                      [--skip R:STEP] [--only-ranks FIRST:LAST] [--warmup-ms MS] [--schedule gpipe|1f1b --microbatches M] [--domains cudnn,cublas,openacc,openmp,um,graphs,nic] --ranks R --events N [--seed S] OUTDIR
 #include "nsysdomains.h"
+#include "pipelineschedule.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
@@ -226,6 +230,77 @@ std::vector<std::vector<Event>> makePipelineRanks(int ranks, std::size_t perRank
             }
         }
     }
+    return out;
+}
+
+// The pipeline profile with a schedule (--schedule gpipe|1f1b,
+// --microbatches M): stage s runs on rank (s + 1) % R (so stage order is
+// not rank order), each micro-batch's forward 1 ms and backward 2 ms on
+// stream 7, launched from the main thread; the activations and gradients
+// go between neighbouring stages by NCCL send and receive kernels (their
+// annotated calls on threads of their own, the receive posted ahead on a
+// stream per direction), 20 µs from the sender's compute end to the
+// receiver's input (pipelineschedule.h, where the bubble is known).
+int stageRank(int stage, int ranks)
+{
+    return (stage + 1) % ranks;
+}
+
+std::vector<std::vector<Event>> makeScheduledPipelineRanks(int ranks, std::size_t perRank, tracegen::PipelineSchedule schedule, int microBatches)
+{
+    const tracegen::PipelineTimes times;
+    const auto ops = tracegen::simulatePipeline(schedule, ranks, microBatches, times);
+    std::int64_t span = 0;
+    for (const auto &stage : ops)
+        for (const tracegen::StageOp &op : stage)
+            span = std::max(span, op.end);
+    constexpr std::int64_t kLead = 20'000; // the first launch comes this long after the step's start
+    const std::int64_t period = kLead + span + 1'000'000;
+    const std::size_t steps = std::max<std::size_t>(1, perRank / std::size_t(12 * microBatches));
+    std::vector<std::vector<Event>> out(static_cast<std::size_t>(ranks));
+    std::vector<int> correlation(static_cast<std::size_t>(ranks), 1);
+    const auto ncclCall = [](std::int64_t at, const char *call, int tid, int peer) {
+        Event e{Event::Nvtx, at - 900, at, 0, 7, 0, kPipelineMessageBytes, 1, 0, 2, 0, tid, 0, call};
+        e.peer = peer;
+        return e;
+    };
+    // An annotated NCCL call on `tid` whose kernel runs [start, end) on `stream`.
+    const auto p2p = [&](int rank, const char *call, int tid, int peer, int stream, std::int64_t start, std::int64_t end) {
+        std::vector<Event> &ev = out[std::size_t(rank)];
+        int &corr = correlation[std::size_t(rank)];
+        ev.push_back(ncclCall(start, call, tid, peer));
+        ev.push_back({Event::Api, start - 700, start - 200, 0, 7, corr, 0, 1, 0, 2, 0, tid, 0, {}});
+        ev.push_back({Event::Nccl, start, end, 0, stream, corr++, 0, 1, 0, 2, 0, 0, 0, {}});
+    };
+    for (int r = 0; r < ranks; ++r) {
+        Event init = ncclCall(500'000, "ncclCommInitRank", 0, ranks);
+        out[std::size_t(r)].push_back(init);
+    }
+    for (std::size_t step = 0; step < steps; ++step) {
+        const std::int64_t stepStart = 1'000'000 + std::int64_t(step) * period;
+        const std::int64_t at = stepStart + kLead; // op times count from here
+        for (int s = 0; s < ranks; ++s) {
+            const int rank = stageRank(s, ranks);
+            out[std::size_t(rank)].push_back({Event::Nvtx, stepStart, stepStart + kLead + span + 500'000, int(step), 7, 0, 0, 1, 0, 2, 0, 0, 0, {}});
+            std::int64_t lastReceive[2] = {stepStart + 9'000, stepStart + 9'000}; // per direction: when the stream is free
+            for (const tracegen::StageOp &op : ops[std::size_t(s)]) {
+                int &corr = correlation[std::size_t(rank)];
+                out[std::size_t(rank)].push_back({Event::Api, at + op.start - 8'000, at + op.start - 2'000, 0, 7, corr, 0, 1, 0, 2, 0, 0, 0, {}});
+                out[std::size_t(rank)].push_back({Event::Kernel, at + op.start, at + op.end, op.forward ? 1 : 4, 7, corr++, 0, 1, 0, 2, 0, 0, 0, {}});
+                if (op.inputSent < 0)
+                    continue;
+                const int from = stageRank(op.forward ? s - 1 : s + 1, ranks);
+                const int direction = op.forward ? 0 : 1;
+                const std::int64_t arrival = at + op.inputArrived;
+                const std::int64_t posted = std::min(lastReceive[direction] + 1'000, arrival - 1'000);
+                p2p(rank, "ncclRecv", 3 + direction, from, 31 + direction, posted, arrival);
+                lastReceive[direction] = arrival;
+                p2p(from, "ncclSend", 1 + direction, rank, 33 + direction, at + op.inputSent, arrival);
+            }
+        }
+    }
+    for (std::vector<Event> &ev : out)
+        std::stable_sort(ev.begin(), ev.end(), [](const Event &a, const Event &b) { return a.start < b.start; });
     return out;
 }
 
@@ -1246,8 +1321,15 @@ int main(int argc, char **argv)
         QStringLiteral("warmup-ms"),
         QStringLiteral("synchost: step 0 launches its 20 kernels MS / 20 ms apart, the GPU idle between them (a warm-up)"), QStringLiteral("MS"),
         QStringLiteral("0"));
-    parser.addOptions(
-        {format, profile, shuffle, gpuMetricsHz, cpuSamplesHz, ranks, events, seed, straggler, clockOffsets, skip, only, domainsOption, warmup});
+    const QCommandLineOption schedule(QStringLiteral("schedule"),
+                                      QStringLiteral("pipeline: gpipe or 1f1b, stages run forwards and backwards of --microbatches micro-batches "
+                                                     "(default: one compute per step, the bubble planted in the sends)"),
+                                      QStringLiteral("SCHEDULE"));
+    const QCommandLineOption microBatches(QStringLiteral("microbatches"),
+                                          QStringLiteral("pipeline with --schedule: micro-batches per step (default 8)"), QStringLiteral("M"),
+                                          QStringLiteral("8"));
+    parser.addOptions({format, profile, shuffle, gpuMetricsHz, cpuSamplesHz, ranks, events, seed, straggler, clockOffsets, skip, only, domainsOption,
+                       warmup, schedule, microBatches});
     parser.addPositionalArgument(QStringLiteral("outdir"), QStringLiteral("Where to write the files"));
     parser.process(app);
     if (parser.positionalArguments().size() != 1) {
@@ -1305,7 +1387,17 @@ int main(int argc, char **argv)
     const auto written = [&](int r) { return r >= firstWritten && r <= lastWritten; };
     if (ddp)
         ddpRanks = makeDdpRanks(rankCount, perRank, parser.value(seed).toULongLong(), plan, written);
-    else if (pipeline)
+    else if (pipeline && parser.isSet(schedule)) {
+        const QString name = parser.value(schedule);
+        const int m = parser.value(microBatches).toInt();
+        if ((name != QLatin1String("gpipe") && name != QLatin1String("1f1b")) || m < 1 || rankCount < 2) {
+            QTextStream(stderr) << "rankscope-tracegen: --schedule is gpipe or 1f1b, with --microbatches 1 or more and --ranks 2 or more\n";
+            return 1;
+        }
+        ddpRanks = makeScheduledPipelineRanks(
+            rankCount, perRank,
+            name == QLatin1String("gpipe") ? tracegen::PipelineSchedule::GPipe : tracegen::PipelineSchedule::OneForwardOneBackward, m);
+    } else if (pipeline)
         ddpRanks = makePipelineRanks(rankCount, perRank);
     else if (mpi)
         ddpRanks = makeMpiRanks(rankCount, perRank);

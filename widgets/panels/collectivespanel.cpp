@@ -4,6 +4,7 @@
 #include "panels/chartfactory.h"
 #include "panels/resulttablemodel.h"
 #include "panels/tablebox.h"
+#include "stats/reportcatalog.h"
 #include "theme/theme.h"
 
 #include <QCheckBox>
@@ -20,15 +21,17 @@ using namespace stats;
 CollectivesPanel::CollectivesPanel(QWidget *parent)
     : StatsPanel(parent), m_align(new QCheckBox(tr("Align ranks on collectives"), this)), m_notes(new QLabel(this)),
       m_ranks(new TableBox(tr("Who made the others wait"), this)), m_kinds(new TableBox(tr("By communicator"), this)),
-      m_instances(new TableBox(tr("Instances"), this))
+      m_overlap(new TableBox(tr("Overlap with other kernels"), this)), m_instances(new TableBox(tr("Instances"), this))
 {
     // Durations in units and counts grouped; the exact values in tooltips and exports.
-    for (TableBox *table : {m_ranks, m_kinds, m_instances})
+    for (TableBox *table : {m_ranks, m_kinds, m_overlap, m_instances})
         table->model()->setReadable(true);
     // What matters first: at 64 ranks the straggler, not rank 0, is in view.
     m_ranks->setDefaultSort(QStringLiteral("Delay Caused (ns)"), Qt::DescendingOrder);
     m_kinds->setDefaultSort(QStringLiteral("Total Wait (ns)"), Qt::DescendingOrder);
     m_instances->setDefaultSort(QStringLiteral("Skew (ns)"), Qt::DescendingOrder);
+    // The exposed communication first: the kernels least hidden, longest first among equals.
+    m_overlap->setDefaultSort(QStringLiteral("Overlap (%)"), Qt::AscendingOrder);
     auto *layout = new QVBoxLayout(this);
     auto *header = new QHBoxLayout;
     m_notes->setTextFormat(Qt::PlainText); // notes quote names from the traces
@@ -40,15 +43,19 @@ CollectivesPanel::CollectivesPanel(QWidget *parent)
     header->addWidget(m_align, 0, Qt::AlignTop);
     layout->addLayout(header);
     connect(m_align, &QCheckBox::toggled, this, [this] { refreshWhenShown(); });
-    layout->addWidget(chartsOverTables(this, {{&m_skewChart, 1}}, {{m_ranks, 2}, {m_kinds, 2}, {m_instances, 3}}), 1);
+    layout->addWidget(chartsOverTables(this, {{&m_skewChart, 1}}, {{m_ranks, 2}, {m_kinds, 2}, {m_overlap, 3}, {m_instances, 3}}), 1);
     exportTable(m_ranks);
     exportTable(m_kinds);
+    exportTable(m_overlap);
     exportTable(m_instances);
     exportChart(&m_skewChart, QStringLiteral("collective_skew.png"));
     m_ranks->setToolTip(tr("Per rank: how often it arrived last, the delay it caused the others, how long it waited, "
                            "and what its own timeline held while it was late"));
     m_instances->setToolTip(tr("Double-click an instance to go there and select its kernel on every rank"));
     connect(m_instances, &TableBox::rowActivated, this, &CollectivesPanel::activateInstance);
+    m_overlap->setToolTip(tr("Each communication kernel: how long other kernels ran on its GPU meanwhile (nccl_gpu_overlap_trace). "
+                             "Double-click one to go there and select it"));
+    connect(m_overlap, &TableBox::rowActivated, this, &CollectivesPanel::activateOverlap);
 }
 
 void CollectivesPanel::setAlignOnCollectives(bool align)
@@ -80,6 +87,9 @@ void CollectivesPanel::refresh()
             r.ranks = rankWaitTable(r.waits);
             r.kinds = collectiveKindsTable(*r.match, sc);
             r.instances = collectivesTable(s, *r.match, sc);
+            const KernelClassifier classes = collectiveClassesFor(w->settings());
+            r.overlaps = communicationOverlaps(s, classes, sc);
+            r.overlap = ncclGpuOverlapTrace(s, r.overlaps, classes);
             for (std::size_t i = 0; i < r.match->instances.size(); ++i)
                 if (isInScope(r.match->instances[i], sc))
                     r.instanceOfRow.push_back(i); // collectivesTable's rows, in its order
@@ -106,6 +116,8 @@ void CollectivesPanel::present(Result r)
     m_kinds->setTable(std::move(r.kinds));
     m_instances->setTable(std::move(r.instances));
     m_instanceOfRow = std::move(r.instanceOfRow);
+    m_overlap->setTable(std::move(r.overlap));
+    m_overlaps = std::move(r.overlaps);
 
     // Skew over time, a series per communicator and collective.
     const TimeNs zero = session()->extent().start;
@@ -145,6 +157,16 @@ void CollectivesPanel::activateInstance(int row)
     for (const CollectiveArrival &a : c.arrivals)
         kernels.push_back(a.kernel);
     emit eventsSelected(kernels);
+}
+
+void CollectivesPanel::activateOverlap(int row)
+{
+    if (row < 0 || std::size_t(row) >= m_overlaps.size())
+        return;
+    const CommunicationOverlap &c = m_overlaps[std::size_t(row)];
+    const TimeNs pad = std::max<TimeNs>(c.time.duration() / 5, 1000);
+    emit zoomRequested({c.time.start - pad, c.time.end + pad});
+    emit eventsSelected({EventLocation{c.rankIndex, c.track, c.event}});
 }
 
 } // namespace rankscope

@@ -7,6 +7,7 @@
 // kernel on every rank.
 #include "panels/statspanel.h"
 #include "stats/ranks/collectives.h"
+#include "stats/ranks/communicationoverlap.h"
 
 class QCheckBox;
 class QLabel;
@@ -22,6 +23,7 @@ public:
     TableBox *ranksTable() const { return m_ranks; }
     TableBox *kindsTable() const { return m_kinds; }
     TableBox *instancesTable() const { return m_instances; }
+    TableBox *overlapTable() const { return m_overlap; }
     QString notes() const;
     // Times shifted so matched collectives end together on every rank
     // (stats::alignedOnCollectives), or as recorded.
@@ -42,16 +44,22 @@ private:
         std::vector<stats::RankWait> waits;     // the ranks table's rows, in its order
         std::vector<std::size_t> instanceOfRow; // the instances table's rows: their index in match->instances
         ResultTable ranks, kinds, instances;
+        // Each communication kernel's overlap with the other kernels of its GPU.
+        std::vector<stats::CommunicationOverlap> overlaps;
+        ResultTable overlap;
     };
 
     void present(Result result);
     void activateInstance(int row);
+    void activateOverlap(int row);
 
     QCheckBox *m_align;
     QLabel *m_notes;
     QWidget *m_skewChart = nullptr;
     TableBox *m_ranks;
     TableBox *m_kinds;
+    TableBox *m_overlap;
+    std::vector<stats::CommunicationOverlap> m_overlaps; // m_overlap's rows, in the table's order
     TableBox *m_instances;
     std::shared_ptr<const stats::CollectiveMatch> m_match; // of this session
     std::vector<std::size_t> m_instanceOfRow;              // as Result::instanceOfRow

@@ -7,6 +7,7 @@
 #include "panels/criticalpathpanel.h"
 #include "panels/diagnosispanel.h"
 #include "panels/gapspanel.h"
+#include "panels/histogrampanel.h"
 #include "panels/memcpypanel.h"
 #include "panels/rankspanel.h"
 #include "panels/stepspanel.h"
@@ -48,6 +49,7 @@ constexpr PanelKind kPanels[] = {
     {"summaries", QT_TRANSLATE_NOOP("rankscope::StatsDock", "Summaries"), &makePanel<SummaryPanel>},
     {"ranks", QT_TRANSLATE_NOOP("rankscope::StatsDock", "Rank comparison"), &makePanel<RanksPanel>},
     {"steps", QT_TRANSLATE_NOOP("rankscope::StatsDock", "Steps"), &makePanel<StepsPanel>},
+    {"histogram", QT_TRANSLATE_NOOP("rankscope::StatsDock", "Durations"), &makePanel<HistogramPanel>},
     {"cpu", QT_TRANSLATE_NOOP("rankscope::StatsDock", "CPU samples"), &makePanel<SamplingPanel>},
     {"collectives", QT_TRANSLATE_NOOP("rankscope::StatsDock", "Collectives"), &makePanel<CollectivesPanel>},
     {"critical", QT_TRANSLATE_NOOP("rankscope::StatsDock", "Critical path"), &makePanel<CriticalPathPanel>},

@@ -4,6 +4,7 @@
 #include "panels/patterndialog.h"
 #include "panels/resulttablemodel.h"
 #include "panels/tablebox.h"
+#include "stats/reportcatalog.h"
 #include "theme/theme.h"
 
 #include <QHBoxLayout>
@@ -14,9 +15,11 @@
 namespace rankscope {
 
 StepsPanel::StepsPanel(QWidget *parent)
-    : StatsPanel(parent), m_note(new QLabel(this)), m_patternLabel(new QLabel(this)), m_table(new TableBox(tr("Steps x ranks"), this))
+    : StatsPanel(parent), m_note(new QLabel(this)), m_patternLabel(new QLabel(this)), m_table(new TableBox(tr("Steps x ranks"), this)),
+      m_bubbleTable(new TableBox(tr("Pipeline bubbles"), this))
 {
     m_table->model()->setReadable(true);
+    m_bubbleTable->model()->setReadable(true);
     auto *layout = new QVBoxLayout(this);
     auto *bar = new QHBoxLayout;
     m_patternLabel->setTextFormat(Qt::PlainText); // the pattern can hold < and >
@@ -29,8 +32,15 @@ StepsPanel::StepsPanel(QWidget *parent)
     bar->addWidget(edit);
     layout->addLayout(bar);
     layout->addWidget(m_note);
-    layout->addWidget(chartsOverTables(this, {{&m_chart, 1}}, {{m_table, 1}}), 1);
+    layout->addWidget(chartsOverTables(this, {{&m_chart, 1}}, {{m_table, 3}, {m_bubbleTable, 2}}), 1);
     exportTable(m_table);
+    exportTable(m_bubbleTable);
+    m_bubbleTable->setToolTip(tr("Pipeline stages found from the ranks' sends and receives: per step and stage, the step's time from the first "
+                                 "compute of any stage to the last, the stage's compute, and its bubble (the rest). Double-click a row to show it"));
+    connect(m_bubbleTable, &TableBox::rowActivated, this, [this](int row) {
+        if (row >= 0 && std::size_t(row) < m_bubbleRows.size())
+            emit zoomRequested(m_bubbleRows[std::size_t(row)].window);
+    });
     exportChart(&m_chart, QStringLiteral("step_matrix.png"));
     m_table->setToolTip(tr("Double-click a step to show it on the timeline"));
     connect(m_table, &TableBox::rowActivated, this, &StepsPanel::activateStep);
@@ -66,24 +76,26 @@ void StepsPanel::refresh()
 {
     if (!session())
         return;
-    struct Result {
-        stats::StepMatrix matrix;
-        ResultTable table;
-    };
     run<Result>(
-        [s = session(), sc = scope(), pattern = m_pattern] {
+        [w = workspace(), sc = scope(), pattern = m_pattern] {
+            const Session &s = *w->session();
             Result r;
-            r.matrix = stats::stepMatrix(*s, sc, pattern);
-            r.table = stats::stepMatrixTable(*s, r.matrix);
+            r.matrix = stats::stepMatrix(s, sc, pattern);
+            r.table = stats::stepMatrixTable(s, r.matrix);
+            const auto match = w->collectiveMatch(MatchClock::Recorded);
+            r.bubbles = stats::pipelineBubbles(s, *match, stats::collectiveClassesFor(w->settings()), pattern);
+            r.bubbleTable = stats::pipelineBubblesTable(s, r.bubbles);
             return r;
         },
-        [this](Result r) { present(std::move(r.matrix), std::move(r.table)); });
+        [this](Result r) { present(std::move(r)); });
 }
 
-void StepsPanel::present(stats::StepMatrix matrix, ResultTable table)
+void StepsPanel::present(Result r)
 {
-    m_matrix = std::move(matrix);
-    m_table->setTable(std::move(table));
+    m_matrix = std::move(r.matrix);
+    m_table->setTable(std::move(r.table));
+    m_bubbleRows = std::move(r.bubbles.rows);
+    m_bubbleTable->setTable(std::move(r.bubbleTable));
     // How often each rank was the slowest: the straggler, if there is one.
     std::vector<int> timesSlowest(m_matrix.rankIndices.size(), 0);
     charts::Series lowest{tr("min"), Theme::seriesColor(2), {}, {}, false};

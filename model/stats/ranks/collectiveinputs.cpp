@@ -23,15 +23,25 @@ std::int64_t bytesOf(const CollectiveRecord &c, CollectiveKind kind)
     return preferred >= 0 ? preferred : std::max(c.inBytes, c.outBytes);
 }
 
-// A send or receive pairs with its peer's: both key it by the pair of
-// their ranks in the communicator ("ranks 2↔3"), so a pipeline's sends
-// between stages 2 and 3 match each other, not stage 0's.
-QString pointToPointPair(const Report &r, const CollectiveRecord &c)
+// A send or receive pairs with its peer's: both key it by their ranks in
+// the communicator, so a pipeline's sends between stages 2 and 3 match
+// each other, not stage 0's. A send from 2 to 3 and 3's receive from 2
+// are "ranks 2→3", apart from the sends the other way: NCCL pairs the
+// k-th send with the peer's k-th receive, whatever each side ran between
+// (a stage posts a gradient's receive early, its peer sends it late). A
+// grouped send and receive ("ranks 2↔3") pairs with its peer's group.
+QString pointToPointPair(const Report &r, const CollectiveRecord &c, CollectiveKind kind)
 {
     if (c.commRank < 0 || c.peers == StringTable::kEmpty)
         return {};
+    const QStringList peers = r.strings.string(c.peers).split(QLatin1Char(','));
+    if ((kind == CollectiveKind::Send || kind == CollectiveKind::Recv) && peers.size() == 1 && peers[0].toInt() != c.commRank) {
+        const int peer = peers[0].toInt();
+        const auto [from, to] = kind == CollectiveKind::Send ? std::pair(c.commRank, peer) : std::pair(peer, c.commRank);
+        return QStringLiteral(" ranks %1→%2").arg(from).arg(to);
+    }
     QList<int> ranks{c.commRank};
-    for (const QString &peer : r.strings.string(c.peers).split(QLatin1Char(',')))
+    for (const QString &peer : peers)
         if (!ranks.contains(peer.toInt()))
             ranks << peer.toInt();
     std::sort(ranks.begin(), ranks.end());
@@ -83,15 +93,17 @@ RankCollectiveOps collectiveOpsOfRank(const Session &session, int rankIndex, con
     // (and, for a send or receive, the pair of ranks), named once per
     // distinct one rather than a text built per kernel.
     std::vector<QString> groups;
-    std::map<std::tuple<StringId, bool, int, StringId>, int> groupOf; // (group name, point to point, rank, peers)
-    auto groupIndexOf = [&](const CollectiveRecord &c, bool pointToPoint) {
-        const auto key =
-            pointToPoint ? std::tuple(c.processGroupName, true, c.commRank, c.peers) : std::tuple(c.processGroupName, false, 0, StringTable::kEmpty);
+    // (group name, point to point, its kind, rank, peers)
+    std::map<std::tuple<StringId, bool, CollectiveKind, int, StringId>, int> groupOf;
+    auto groupIndexOf = [&](const CollectiveRecord &c, CollectiveKind kind) {
+        const bool pointToPoint = isPointToPoint(kind);
+        const auto key = pointToPoint ? std::tuple(c.processGroupName, true, kind, c.commRank, c.peers)
+                                      : std::tuple(c.processGroupName, false, CollectiveKind::Other, 0, StringTable::kEmpty);
         auto it = groupOf.find(key);
         if (it == groupOf.end()) {
             QString group = r.strings.string(c.processGroupName);
             if (pointToPoint && !group.isEmpty())
-                group += pointToPointPair(r, c);
+                group += pointToPointPair(r, c, kind);
             int index = -1;
             if (!group.isEmpty()) {
                 index = int(groups.size());
@@ -118,7 +130,7 @@ RankCollectiveOps collectiveOpsOfRank(const Session &session, int rankIndex, con
         p.op.kind = named.kind;
         p.op.name = named.name; // shared, not a copy per kernel
         if (c) {
-            p.group = groupIndexOf(*c, isPointToPoint(p.op.kind));
+            p.group = groupIndexOf(*c, p.op.kind);
             p.op.bytes = bytesOf(*c, p.op.kind);
             p.op.groupSize = c->groupSize;
             p.op.sequence = c->sequence;

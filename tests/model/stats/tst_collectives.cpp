@@ -477,7 +477,7 @@ private slots:
         for (const CollectiveInstance &c : match.instances) {
             QCOMPARE(c.arrivals.size(), std::size_t(2));
             const int sender = session.ranks()[std::size_t(c.lastRankIndex)].rank;
-            QCOMPARE(c.communicator, QStringLiteral("NCCL comm 0x5eedc0ffee000001 ranks %1↔%2").arg(sender).arg(sender + 1));
+            QCOMPARE(c.communicator, QStringLiteral("NCCL comm 0x5eedc0ffee000001 ranks %1→%2").arg(sender).arg(sender + 1));
             QCOMPARE(c.skew(), TimeNs(1'001'000 + 1'051'000 * sender));
             QCOMPARE(c.transfer(), TimeNs(50'000));
             QCOMPARE(c.bytes, std::int64_t(8 << 20));

@@ -5,6 +5,8 @@
 #include "panels/comparepanel.h"
 #include "panels/diagnosispanel.h"
 #include "panels/gapspanel.h"
+#include "panels/histogramgrid.h"
+#include "panels/histogrampanel.h"
 #include "panels/memcpypanel.h"
 #include "panels/rankheatmap.h"
 #include "panels/rankspanel.h"
@@ -271,7 +273,7 @@ private slots:
             QTRY_VERIFY2(inPanel(), qPrintable(d.name));
             ++asTables;
         }
-        QCOMPARE(asTables, 12);
+        QCOMPARE(asTables, 15);
     }
 
     void panelsFollowTheRangeAndRank()
@@ -731,6 +733,68 @@ private slots:
 
     // The nsys DDP run communicates through Gloo without gloo:* ranges: no
     // empty plot with a meaningless axis, and the note says what is missing.
+    void histogramCellsSelectTheirEvents()
+    {
+        // The Durations panel on the demo's 4 ranks: the grid and the table
+        // are one histogram (kernel_duration_histogram's), and a click on a
+        // cell selects exactly that cell's kernels, each in its bin.
+        HistogramPanel panel;
+        panel.setSession(m_ddp);
+        const stats::DurationHistogram &h = panel.grid()->histogram();
+        QCOMPARE(h.rankIndices.size(), std::size_t(4));
+        QVERIFY(h.lastBin > h.firstBin);
+        QCOMPARE(panel.table()->model()->table().name, QStringLiteral("kernel_duration_histogram"));
+        const ResultTable &table = panel.table()->model()->table();
+        QCOMPARE(table.rowCount(), std::size_t(4 * (h.lastBin - h.firstBin + 1)));
+        // The fullest cell of rank 2.
+        int fullest = h.firstBin;
+        for (int bin = h.firstBin; bin <= h.lastBin; ++bin)
+            if (h.count(2, bin) > h.count(2, fullest))
+                fullest = bin;
+        QSignalSpy selected(&panel, &StatsPanel::eventsSelected);
+        QSignalSpy zoomed(&panel, &StatsPanel::zoomRequested);
+        panel.grid()->resize(800, 300);
+        const QRect area = panel.grid()->cellArea();
+        const int columns = h.lastBin - h.firstBin + 1;
+        const QPoint cell(area.left() + int((fullest - h.firstBin + 0.5) * area.width() / columns), area.top() + int(2.5 * area.height() / 4));
+        QCOMPARE(panel.grid()->cellAt(cell), std::pair(2, fullest));
+        QTest::mouseClick(panel.grid(), Qt::LeftButton, {}, cell);
+        QCOMPARE(selected.count(), 1);
+        QCOMPARE(zoomed.count(), 1);
+        const auto events = selected[0][0].value<std::vector<EventLocation>>();
+        QCOMPARE(events.size(), std::size_t(h.count(2, fullest)));
+        for (const EventLocation &e : events) {
+            QCOMPARE(e.rank, 2);
+            QCOMPARE(stats::DurationHistogram::binOf(m_ddp->sessionTime(e).duration()), fullest);
+        }
+        // A pattern nothing matches says so, and the grid is empty.
+        panel.setChoice({stats::HistogramEvents::Kernels, QStringLiteral("^no such kernel$")});
+        QCOMPARE(panel.grid()->histogram().lastBin, -1);
+        QVERIFY(panel.table()->model()->table().notes.join(QLatin1Char(' ')).contains(QLatin1String("no such kernel")));
+        // Another kind of event: the CUDA API calls.
+        panel.setChoice({stats::HistogramEvents::CudaApiCalls, {}});
+        QCOMPARE(panel.table()->model()->table().name, QStringLiteral("duration_histogram"));
+        QVERIFY(panel.grid()->histogram().lastBin >= 0);
+    }
+
+    void overlapRowsSelectTheirKernel()
+    {
+        // The Collectives panel's overlap table on the real 2-rank export:
+        // a row per SendRecv kernel; double-clicking one selects it.
+        CollectivesPanel panel;
+        const auto session = std::make_shared<const Session>(Session::load({dataPath(QStringLiteral("third-party/nsys-ai/mfu_2gpu_before.sqlite"))}));
+        panel.setSession(session);
+        const ResultTable &table = panel.overlapTable()->model()->table();
+        QCOMPARE(table.name, QStringLiteral("nccl_gpu_overlap_trace"));
+        QCOMPARE(table.rowCount(), std::size_t(66));
+        QSignalSpy selected(&panel, &StatsPanel::eventsSelected);
+        emit panel.overlapTable()->rowActivated(5);
+        QCOMPARE(selected.count(), 1);
+        const auto events = selected[0][0].value<std::vector<EventLocation>>();
+        QCOMPARE(events.size(), std::size_t(1));
+        QCOMPARE(session->sessionTime(events[0]).start, table.integerAt(5, 2));
+    }
+
     void collectivesWithoutInstancesSayWhy()
     {
         CollectivesPanel panel;

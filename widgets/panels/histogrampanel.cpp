@@ -1,0 +1,133 @@
+#include "panels/histogrampanel.h"
+
+#include "panels/histogramgrid.h"
+#include "panels/resulttablemodel.h"
+#include "panels/tablebox.h"
+#include "stats/reportcatalog.h"
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QSignalBlocker>
+#include <QSplitter>
+#include <QVBoxLayout>
+
+#include <algorithm>
+
+namespace rankscope {
+
+using namespace stats;
+
+namespace {
+
+constexpr HistogramEvents kKinds[] = {HistogramEvents::Kernels, HistogramEvents::CommunicationKernels, HistogramEvents::HostRanges,
+                                      HistogramEvents::CudaApiCalls, HistogramEvents::MpiCalls};
+
+} // namespace
+
+HistogramPanel::HistogramPanel(QWidget *parent)
+    : StatsPanel(parent), m_events(new QComboBox(this)), m_pattern(new QLineEdit(this)), m_measure(new QComboBox(this)), m_notes(new QLabel(this)),
+      m_grid(new HistogramGrid(this)), m_table(new TableBox(tr("Per rank and duration bin"), this))
+{
+    auto *layout = new QVBoxLayout(this);
+    auto *controls = new QHBoxLayout;
+    controls->addWidget(new QLabel(tr("Durations of"), this));
+    for (const HistogramEvents kind : kKinds)
+        m_events->addItem(histogramEventsName(kind));
+    controls->addWidget(m_events);
+    m_pattern->setPlaceholderText(tr("names matching (regular expression)"));
+    m_pattern->setClearButtonEnabled(true);
+    controls->addWidget(m_pattern, 1);
+    controls->addWidget(new QLabel(tr("cells:"), this));
+    m_measure->addItems({tr("count"), tr("total time")});
+    controls->addWidget(m_measure);
+    layout->addLayout(controls);
+    m_notes->setTextFormat(Qt::PlainText); // a pattern is the user's text
+    m_notes->setWordWrap(true);
+    layout->addWidget(m_notes);
+    auto *split = new QSplitter(Qt::Vertical, this);
+    split->addWidget(m_grid);
+    split->addWidget(m_table);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 2);
+    layout->addWidget(split, 1);
+    m_table->model()->setReadable(true);
+    exportTable(m_table);
+    m_grid->setToolTip(tr("Ranks by power-of-two duration bins; click a cell to select its events on the timeline"));
+    connect(m_events, &QComboBox::currentIndexChanged, this, [this] { refresh(); });
+    connect(m_pattern, &QLineEdit::editingFinished, this, [this] {
+        if (m_pattern->text() != m_shown.pattern)
+            refresh();
+    });
+    connect(m_measure, &QComboBox::currentIndexChanged, this,
+            [this](int i) { m_grid->setMeasure(i == 0 ? HistogramGrid::Measure::Count : HistogramGrid::Measure::TotalTime); });
+    connect(m_grid, &HistogramGrid::cellActivated, this, &HistogramPanel::activateCell);
+}
+
+HistogramChoice HistogramPanel::choice() const
+{
+    return {kKinds[std::clamp(m_events->currentIndex(), 0, int(std::size(kKinds)) - 1)], m_pattern->text()};
+}
+
+void HistogramPanel::setChoice(const HistogramChoice &choice)
+{
+    const QSignalBlocker blockEvents(m_events);
+    m_events->setCurrentIndex(int(std::find(std::begin(kKinds), std::end(kKinds), choice.events) - std::begin(kKinds)));
+    m_pattern->setText(choice.pattern);
+    refresh();
+}
+
+void HistogramPanel::refresh()
+{
+    if (!session())
+        return;
+    const HistogramChoice c = choice();
+    if (const QString error = KernelClassifier::patternError(c.pattern); !error.isEmpty()) {
+        m_notes->setText(error);
+        return;
+    }
+    m_shown = c;
+    const StatsScope sc = scope();
+    run<Result>(
+        [w = workspace(), c, sc] {
+            const Session &s = *w->session();
+            Result r;
+            r.histogram = durationHistogram(s, c, collectiveClassesFor(w->settings()), sc);
+            r.table = durationHistogramTable(s, r.histogram, c);
+            for (const int i : r.histogram.rankIndices)
+                r.rowNames << s.ranks()[std::size_t(i)].displayName();
+            return r;
+        },
+        [this](Result r) { present(std::move(r)); });
+}
+
+void HistogramPanel::present(Result r)
+{
+    m_notes->setText(r.table.notes.join(QLatin1Char(' ')));
+    m_notes->setVisible(!m_notes->text().isEmpty());
+    m_grid->setHistogram(std::move(r.histogram), std::move(r.rowNames), histogramEventsName(m_shown.events));
+    m_table->setTable(std::move(r.table));
+}
+
+void HistogramPanel::activateCell(int row, int bin)
+{
+    const DurationHistogram &h = m_grid->histogram();
+    if (!session() || row < 0 || std::size_t(row) >= h.rankIndices.size())
+        return;
+    const Session &s = *session();
+    const std::vector<EventLocation> events =
+        eventsInBin(s, h.rankIndices[std::size_t(row)], bin, m_shown, collectiveClassesFor(workspace()->settings()), scope());
+    if (events.empty())
+        return;
+    TimeRange extent{kTimeMax, kTimeMin};
+    for (const EventLocation &e : events) {
+        const TimeRange t = s.sessionTime(e);
+        extent = {std::min(extent.start, t.start), std::max(extent.end, t.end)};
+    }
+    const TimeNs pad = std::max<TimeNs>(extent.duration() / 20, 1000);
+    emit zoomRequested({extent.start - pad, extent.end + pad});
+    emit eventsSelected(events);
+}
+
+} // namespace rankscope
