@@ -419,7 +419,10 @@ int runBench(const QStringList &arguments)
     const QCommandLineOption coldOption(QStringLiteral("cold-scroll"),
                                         QStringLiteral("Before scrolling, give back every rank's mapped pages and drop the index caches from the "
                                                        "page cache (as after other work pushed them out): rows read from disk."));
-    parser.addOptions({framesOption, noViewerOption, budgetOption, noStatisticsOption, coldOption});
+    const QCommandLineOption derivedOption(QStringLiteral("derived-gpu-rows"),
+                                           QStringLiteral("Also time random frames with every GPU's derived state rows shown (View > Derived GPU "
+                                                          "Rows), and the time to build them."));
+    parser.addOptions({framesOption, noViewerOption, budgetOption, noStatisticsOption, coldOption, derivedOption});
     parser.process(arguments);
     if (parser.isSet(budgetOption))
         ResidentBudget::process().setBytes(parser.value(budgetOption).toULongLong() << 20);
@@ -445,6 +448,15 @@ int runBench(const QStringList &arguments)
     QApplication::processEvents();
     std::mt19937_64 rng(7);
     measureFrames(view, parser.value(framesOption).toInt(), rng, out);
+    if (parser.isSet(derivedOption)) {
+        QElapsedTimer built;
+        built.start();
+        view.canvas()->setDerivedGpuRowsForAll(true);
+        out << "Derived GPU rows:      built in " << QString::number(double(built.nsecsElapsed()) / 1e6, 'f', 1) << " ms, resident "
+            << QString::number(double(residentBytes()) / double(1 << 20), 'f', 0) << " MiB\n";
+        measureFrames(view, parser.value(framesOption).toInt(), rng, out, QStringLiteral("with derived GPU rows"));
+        view.canvas()->setDerivedGpuRowsForAll(false);
+    }
     if (parser.isSet(coldOption)) {
         if (cacheDirectory.isEmpty()) {
             out << "--cold-scroll: the ranks are not read from index caches (--cache DIR)\n";

@@ -36,6 +36,7 @@
 #include <QMenuBar>
 #include <QMimeData>
 #include <QSettings>
+#include <QSignalBlocker>
 #include <QStatusBar>
 #include <QTimer>
 #include <QToolBar>
@@ -271,6 +272,16 @@ void MainWindow::createMenus()
     byState->setStatusTip(tr("color each CPU sample by its thread's state instead of by the module of the function it was in"));
     connect(byState, &QAction::toggled, this, [this](bool on) {
         m_timeline->canvas()->setSampleColoring(on ? TimelineCanvas::SampleColoring::ByThreadState : TimelineCanvas::SampleColoring::ByModule);
+    });
+    // Paraver's derived views of each GPU, as counter rows under All streams.
+    QAction *derived = view->addAction(tr("&Derived GPU Rows"));
+    derived->setCheckable(true);
+    derived->setStatusTip(tr("under each GPU's All streams row: kernels in flight, compute during communication, GPU useful and the "
+                             "GPU gap in force, as counters (a rank's row menu switches one rank)"));
+    connect(derived, &QAction::toggled, this, [this](bool on) { m_timeline->canvas()->setDerivedGpuRowsForAll(on); });
+    connect(m_timeline->canvas(), &TimelineCanvas::rowVisibilityChanged, derived, [this, derived] {
+        const QSignalBlocker quiet(derived);
+        derived->setChecked(!m_timeline->canvas()->derivedGpuRanks().empty());
     });
     view->addAction(m_session->alignOnCollectivesAction());
     view->addMenu(tr("Align &Runs (A and B)"))->addActions(m_session->alignRunsActions());

@@ -57,6 +57,8 @@ QString formatCounterValue(double value, const QString &unit)
         return formatBinarySize(std::uint64_t(std::max(0.0, value)));
     if (unit == QLatin1String("%"))
         return QString::number(value, 'f', 1) + QStringLiteral(" %");
+    if (unit == QLatin1String("ns")) // a duration (a GPU gap's length)
+        return formatDuration(TimeNs(std::llround(value)));
     static const struct {
         double scale;
         const char *prefix;

@@ -23,7 +23,8 @@ QString formatInteger(std::int64_t value);
 QString formatThroughput(std::uint64_t bytes, TimeNs ns);
 // A counter sample in its unit: "87.5 %", "1.98 GHz" (unit "Hz"), bytes as
 // formatBinarySize, anything else with an SI prefix and three significant
-// digits ("12.3 k"); never scientific notation.
+// digits ("12.3 k"); "ns" as a duration (formatDuration); never scientific
+// notation.
 QString formatCounterValue(double value, const QString &unit);
 
 } // namespace rankscope

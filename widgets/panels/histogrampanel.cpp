@@ -1,5 +1,6 @@
 #include "panels/histogrampanel.h"
 
+#include "core/units.h"
 #include "panels/histogramgrid.h"
 #include "panels/resulttablemodel.h"
 #include "panels/tablebox.h"
@@ -60,8 +61,10 @@ HistogramPanel::HistogramPanel(QWidget *parent)
         if (m_pattern->text() != m_shown.pattern)
             refresh();
     });
-    connect(m_measure, &QComboBox::currentIndexChanged, this,
-            [this](int i) { m_grid->setMeasure(i == 0 ? HistogramGrid::Measure::Count : HistogramGrid::Measure::TotalTime); });
+    connect(m_measure, &QComboBox::currentIndexChanged, this, [this](int i) {
+        m_grid->setMeasure(i == 0 ? HistogramGrid::Measure::Count : HistogramGrid::Measure::TotalTime);
+        showScale();
+    });
     connect(m_grid, &HistogramGrid::cellActivated, this, &HistogramPanel::activateCell);
 }
 
@@ -104,10 +107,29 @@ void HistogramPanel::refresh()
 
 void HistogramPanel::present(Result r)
 {
-    m_notes->setText(r.table.notes.join(QLatin1Char(' ')));
-    m_notes->setVisible(!m_notes->text().isEmpty());
     m_grid->setHistogram(std::move(r.histogram), std::move(r.rowNames), histogramEventsName(m_shown.events));
     m_table->setTable(std::move(r.table));
+    showScale();
+}
+
+void HistogramPanel::showScale()
+{
+    const DurationHistogram &h = m_grid->histogram();
+    std::uint64_t most = 0;
+    TimeNs longest = 0;
+    for (std::size_t row = 0; row < h.rankIndices.size(); ++row)
+        for (int bin = std::max(h.firstBin, 0); bin <= h.lastBin; ++bin) {
+            most = std::max(most, h.count(row, bin));
+            longest = std::max(longest, h.total(row, bin));
+        }
+    QStringList notes = m_table->model()->table().notes;
+    if (h.lastBin >= 0)
+        notes << (m_grid->measure() == HistogramGrid::Measure::Count
+                      ? tr("Colour: the count on a log scale, from dark (1) to yellow (%1); empty cells are blank.")
+                            .arg(formatInteger(std::int64_t(most)))
+                      : tr("Colour: the total time on a log scale, from dark (1 ns) to yellow (%1); empty cells are blank.")
+                            .arg(formatDuration(longest)));
+    m_notes->setText(notes.join(QLatin1Char(' ')));
 }
 
 void HistogramPanel::activateCell(int row, int bin)

@@ -37,6 +37,7 @@ private:
         QStringList rowNames;
     };
     void present(Result result);
+    void showScale(); // the notes: the table's, and what the colours stand for
 
     QComboBox *m_events;
     QLineEdit *m_pattern;

@@ -1,5 +1,6 @@
 #include "panels/stepspanel.h"
 
+#include "core/units.h"
 #include "panels/chartfactory.h"
 #include "panels/patterndialog.h"
 #include "panels/resulttablemodel.h"
@@ -37,9 +38,20 @@ StepsPanel::StepsPanel(QWidget *parent)
     exportTable(m_bubbleTable);
     m_bubbleTable->setToolTip(tr("Pipeline stages found from the ranks' sends and receives: per step and stage, the step's time from the first "
                                  "compute of any stage to the last, the stage's compute, and its bubble (the rest). Double-click a row to show it"));
+    // Double-click: the pipeline's step outlined on the stage's rank, its figures in Details.
     connect(m_bubbleTable, &TableBox::rowActivated, this, [this](int row) {
-        if (row >= 0 && std::size_t(row) < m_bubbleRows.size())
-            emit zoomRequested(m_bubbleRows[std::size_t(row)].window);
+        if (row < 0 || std::size_t(row) >= m_bubbleRows.size())
+            return;
+        const stats::PipelineStageStep &b = m_bubbleRows[std::size_t(row)];
+        TimeMark mark{b.rankIndex, -1, b.window, std::nullopt, tr("Pipeline step"), {}};
+        mark.fields << std::pair{tr("Step"), QString::number(b.step)} << std::pair{tr("Stage"), QString::number(b.stage)}
+                    << std::pair{tr("Rank"), QString::number(session()->ranks()[std::size_t(b.rankIndex)].rank)}
+                    << std::pair{tr("Step time"), formatDuration(b.window.duration())} << std::pair{tr("Compute"), formatDuration(b.busy)}
+                    << std::pair{tr("Bubble"),
+                                 tr("%1 (%2% of the step)")
+                                     .arg(formatDuration(b.bubble()))
+                                     .arg(b.window.duration() > 0 ? 100.0 * double(b.bubble()) / double(b.window.duration()) : 0.0, 0, 'f', 1)};
+        emit markRequested(mark);
     });
     exportChart(&m_chart, QStringLiteral("step_matrix.png"));
     m_table->setToolTip(tr("Double-click a step to show it on the timeline"));
@@ -96,6 +108,7 @@ void StepsPanel::present(Result r)
     m_table->setTable(std::move(r.table));
     m_bubbleRows = std::move(r.bubbles.rows);
     m_bubbleTable->setTable(std::move(r.bubbleTable));
+    const QString pipelines = r.bubbles.pipelines.empty() ? QString() : QLatin1Char(' ') + r.bubbles.notes.join(QLatin1Char(' '));
     // How often each rank was the slowest: the straggler, if there is one.
     std::vector<int> timesSlowest(m_matrix.rankIndices.size(), 0);
     charts::Series lowest{tr("min"), Theme::seriesColor(2), {}, {}, false};
@@ -138,6 +151,7 @@ void StepsPanel::present(Result r)
                                   .arg(rank)
                                   .arg(timesSlowest[std::size_t(slowest)]));
     }
+    m_note->setText(m_note->text() + pipelines);
     const QString title = leftOut.isEmpty() ? tr("Step duration across ranks")
                                             : tr("Step duration across ranks (step %1 left out as warm-up: over %2 times the median step)")
                                                   .arg(leftOut.join(QStringLiteral(", ")))

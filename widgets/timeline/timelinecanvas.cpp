@@ -648,6 +648,24 @@ void TimelineCanvas::paintFlowArrow(QPainter &p, QPoint from, QPoint to, bool fo
     p.setBrush(Qt::NoBrush);
 }
 
+void TimelineCanvas::setDerivedGpuRanks(std::set<int> ranks)
+{
+    if (!m_session || ranks == m_rows.derivedGpuRanks())
+        return;
+    m_rows.setDerivedGpuRanks(*m_session, std::move(ranks));
+    rowsChanged();
+    emit rowVisibilityChanged();
+}
+
+void TimelineCanvas::setDerivedGpuRowsForAll(bool all)
+{
+    std::set<int> ranks;
+    if (all && m_session)
+        for (int r = 0; r < int(m_session->ranks().size()); ++r)
+            ranks.insert(r);
+    setDerivedGpuRanks(std::move(ranks));
+}
+
 void TimelineCanvas::setCommunicationWaits(std::vector<std::vector<stats::Interval>> waits)
 {
     m_rowState.communicationWaits = std::move(waits);

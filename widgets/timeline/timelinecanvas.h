@@ -145,6 +145,12 @@ public:
     // GPU waited at collectives: collapsed ranks draw their GPU busy
     // without them. Empty: busy as recorded.
     void setCommunicationWaits(std::vector<std::vector<stats::Interval>> waits);
+    // Which ranks (indices into the session's ranks) show their GPUs'
+    // derived state rows (TimelineRows::setDerivedGpuRanks); every rank
+    // when `all`, none when not.
+    void setDerivedGpuRanks(std::set<int> ranks);
+    void setDerivedGpuRowsForAll(bool all);
+    const std::set<int> &derivedGpuRanks() const { return m_rows.derivedGpuRanks(); }
     // CPU sample rows: coloured by the module of each sample's innermost
     // frame, or by the thread's state.
     using SampleColoring = rankscope::SampleColoring;

@@ -218,6 +218,19 @@ void TimelineInput::contextMenu(QContextMenuEvent *event)
             if (rows.move(row, +1))
                 changed(false);
         });
+        // The rank's GPUs' derived state rows (stats/ranks/gpustaterows.h).
+        const int rank = rows.rows()[std::size_t(row)].rank;
+        std::set<int> derived = canvas->derivedGpuRanks();
+        const bool on = derived.count(rank) > 0;
+        QAction *toggle = menu.addAction(tr("Derived GPU Rows of This Rank"), canvas, [canvas, derived, rank, on]() mutable {
+            if (on)
+                derived.erase(rank);
+            else
+                derived.insert(rank);
+            canvas->setDerivedGpuRanks(derived);
+        });
+        toggle->setCheckable(true);
+        toggle->setChecked(on);
         menu.addSeparator();
     }
     if (const int x = event->pos().x() - canvas->labelWidth(); x >= 0 && canvas->session()) {

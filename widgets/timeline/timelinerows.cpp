@@ -16,7 +16,45 @@ int TimelineRows::add(TimelineRow row)
     return int(m_rows.size()) - 1;
 }
 
+const CounterTrack &counterOf(const RankEntry &entry, const TimelineRow &row)
+{
+    return row.derivedCounter ? row.derivedCounter->counter : entry.report->counters[std::size_t(row.counter)];
+}
+
 void TimelineRows::build(const Session &session)
+{
+    m_derivedRanks.clear();
+    m_derivedCounters.clear();
+    buildRows(session);
+}
+
+void TimelineRows::setDerivedGpuRanks(const Session &session, std::set<int> ranks)
+{
+    if (ranks == m_derivedRanks)
+        return;
+    // Rebuilt; each row's folding, hiding and pin carried over by its key.
+    std::map<QString, std::tuple<bool, bool, bool>> state;
+    for (std::size_t i = 0; i < m_rows.size(); ++i)
+        state[key(int(i))] = {m_rows[i].collapsed, m_rows[i].hidden, m_rows[i].pinned};
+    const std::vector<int> pinnedBefore = m_pinned;
+    std::vector<QString> pinnedKeys;
+    for (const int row : pinnedBefore)
+        pinnedKeys.push_back(key(row));
+    m_derivedRanks = std::move(ranks);
+    buildRows(session);
+    for (std::size_t i = 0; i < m_rows.size(); ++i)
+        if (const auto it = state.find(key(int(i))); it != state.end())
+            std::tie(m_rows[i].collapsed, m_rows[i].hidden, std::ignore) = it->second;
+    for (const QString &k : pinnedKeys)
+        for (std::size_t i = 0; i < m_rows.size(); ++i)
+            if (key(int(i)) == k) {
+                m_rows[i].pinned = true;
+                m_pinned.push_back(int(i));
+            }
+    refresh();
+}
+
+void TimelineRows::buildRows(const Session &session)
 {
     m_rows.clear();
     m_pinned.clear();
@@ -280,6 +318,8 @@ void TimelineRows::addGpuGroup(const RankTracks &tracks, int rankRow, std::uint3
     }
     // The all-streams row draws the tracks the stream rows own.
     addSlicesRow(r, tracks.rank, hwRow, 2, QStringLiteral("All streams"), all, true);
+    if (m_derivedRanks.count(tracks.rank))
+        addDerivedGpuRows(tracks, hwRow, pid, device, all);
     addSlicesRow(r, tracks.rank, hwRow, 2, QStringLiteral("NVTX (projected on GPU)"), projections, false);
     if (!nccl.empty()) {
         // The NCCL lane: NCCL kernels, then the NCCL NVTX domain.
@@ -306,6 +346,33 @@ void TimelineRows::addGpuGroup(const RankTracks &tracks, int rankRow, std::uint3
             addSlicesRow(r, tracks.rank, streamsRow, 3, QStringLiteral("Stream %1 · CUDA graphs").arg(stream), graphs->second, true);
         std::stable_sort(streamTracks.begin(), streamTracks.end(), [&](auto a, auto b) { return r.tracks[a].kind < r.tracks[b].kind; });
         addSlicesRow(r, tracks.rank, streamsRow, 3, QStringLiteral("Stream %1").arg(stream), streamTracks, true);
+    }
+}
+
+void TimelineRows::addDerivedGpuRows(const RankTracks &tracks, int hwRow, std::uint32_t pid, int device, const std::vector<std::uint32_t> &gpuTracks)
+{
+    auto &counters = m_derivedCounters[{&tracks.report, pid, device}];
+    if (counters.empty())
+        for (stats::GpuStateCounter &c : stats::gpuStateCounters(tracks.report, gpuTracks, stats::KernelClassifier::rankscope()))
+            counters.push_back(std::make_shared<const stats::GpuStateCounter>(std::move(c)));
+    static const char *const kExplained[] = {
+        "How many kernels run at once on this GPU (any stream)",
+        "100 % while a communication kernel and another kernel run together (the built-in communication patterns); over a "
+        "selection, the mean is the share of the time communication was overlapped",
+        "100 % while a kernel other than communication runs: useful work; over a selection, the mean is the useful share",
+        "In each idle gap (no kernel, copy or memset), the gap's length; 0 while the GPU is busy",
+    };
+    for (std::size_t i = 0; i < counters.size(); ++i) {
+        TimelineRow row;
+        row.kind = TimelineRow::Kind::Counter;
+        row.rank = tracks.rank;
+        row.level = 2;
+        row.parent = hwRow;
+        row.derivedCounter = counters[i];
+        row.label = counters[i]->counter.name;
+        row.tooltip = QStringLiteral("%1\n%2").arg(row.label, QLatin1String(kExplained[std::min<std::size_t>(i, std::size(kExplained) - 1)]));
+        row.onGpu = true;
+        add(std::move(row));
     }
 }
 

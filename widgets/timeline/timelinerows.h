@@ -6,11 +6,15 @@
 // data: no painting. Groups collapse; rows can be hidden and reordered
 // among their siblings.
 #include "session/session.h"
+#include "stats/ranks/gpustaterows.h"
 
 #include <QFontMetrics>
 #include <QString>
 #include <QStringList>
 #include <map>
+#include <memory>
+#include <set>
+#include <tuple>
 #include <vector>
 
 namespace rankscope {
@@ -37,8 +41,11 @@ struct TimelineRow {
     std::vector<std::uint32_t> summaryTracks;
     std::vector<int> laneOffset; // first lane of each track in this row
     bool flatten = false;        // draw every event on its track's first lane
-    int counter = -1;            // Kind::Counter: index into Report::counters
-    int sampledThread = -1;      // Kind::Samples: row in Report::sampling.threads
+    int counter = -1;            // Kind::Counter: index into Report::counters...
+    // ...or a counter derived from the rank's tracks (a GPU's state rows,
+    // stats/ranks/gpustaterows.h), in its report's time.
+    std::shared_ptr<const stats::GpuStateCounter> derivedCounter;
+    int sampledThread = -1; // Kind::Samples: row in Report::sampling.threads
     int lanes = 1;
     bool collapsed = false;
     bool hidden = false;
@@ -58,6 +65,9 @@ QStringList twoLineLabel(const QString &label, const QFontMetrics &metrics, int 
 // Which rows "show only" keeps.
 enum class RowFilter : std::uint8_t { GpuRows, NcclRows };
 
+// A counter row's counter: the report's, or the one derived for the row.
+const CounterTrack &counterOf(const RankEntry &entry, const TimelineRow &row);
+
 class TimelineRows {
 public:
     static constexpr int kGroupHeight = 22;
@@ -69,7 +79,15 @@ public:
     // (the user expands the ones that stand out).
     static constexpr std::size_t kRanksOpenedExpanded = 8;
 
+    // A new session's rows (no derived rows).
     void build(const Session &session);
+    // The ranks (indices into Session::ranks()) whose GPU groups show their
+    // derived state rows (kernels in flight, compute during communication,
+    // GPU useful, GPU gap) below All streams: the rows rebuilt, what the
+    // user folded, hid and pinned kept by the rows' keys. Each GPU's rows
+    // are computed once per report and kept.
+    void setDerivedGpuRanks(const Session &session, std::set<int> ranks);
+    const std::set<int> &derivedGpuRanks() const { return m_derivedRanks; }
     const std::vector<TimelineRow> &rows() const { return m_rows; }
     // Rows in display order that are neither hidden, pinned nor inside a
     // collapsed group: the rows that scroll.
@@ -111,6 +129,9 @@ private:
     // A rank's rows: its group, a CUDA HW group per GPU, a group per
     // process with a row per thread and kind, then its counters.
     void addRank(const Session &session, int rank);
+    void buildRows(const Session &session);
+    // The derived state rows of one GPU of a rank in m_derivedRanks.
+    void addDerivedGpuRows(const RankTracks &tracks, int hwRow, std::uint32_t pid, int device, const std::vector<std::uint32_t> &gpuTracks);
     int addGroup(int rank, int parent, int level, QString label, bool collapsed);
     // The row's label from its parts (fittedLabel cuts them in their order of `keep`).
     void setLabelParts(int row, std::vector<TimelineRow::LabelPart> parts);
@@ -132,6 +153,9 @@ private:
     std::vector<int> m_pinnedShown; // of those, the ones not hidden
     std::map<std::pair<int, std::uint32_t>, int> m_rowOfTrack;
     bool m_ranksStartCollapsed = false;
+    std::set<int> m_derivedRanks;
+    // Per report, process and device: its derived state counters.
+    std::map<std::tuple<const Report *, std::uint32_t, int>, std::vector<std::shared_ptr<const stats::GpuStateCounter>>> m_derivedCounters;
 };
 
 } // namespace rankscope

@@ -70,6 +70,10 @@ ResultTable ncclGpuOverlapTrace(const Session &session, const std::vector<Commun
     t.headers =
         QStringList{QStringLiteral("Rank"),         QStringLiteral("Device"),      QStringLiteral("Start (ns)"), QStringLiteral("Duration (ns)"),
                     QStringLiteral("Overlap (ns)"), QStringLiteral("Overlap (%)"), QStringLiteral("Name")};
+    // Two runs side by side (File > Compare With...): which run each row is.
+    const bool comparison = session.isComparison();
+    if (comparison)
+        t.headers << QStringLiteral("Run");
     t.reserveRows(overlaps.size());
     for (const CommunicationOverlap &c : overlaps) {
         const RankEntry &entry = session.ranks()[std::size_t(c.rankIndex)];
@@ -82,6 +86,8 @@ ResultTable ncclGpuOverlapTrace(const Session &session, const std::vector<Commun
         if (c.time.duration() > 0)
             t.setDecimal(row, 5, 100.0 * double(c.overlap) / double(c.time.duration()), 1);
         t.setReportText(row, 6, *entry.report, entry.report->tracks[c.track].slices.name(c.event));
+        if (comparison)
+            t.setText(row, 7, runSideName(entry.side));
     }
     if (overlaps.empty())
         t.notes << QStringLiteral("no communication kernels (%1)").arg(classes.description());

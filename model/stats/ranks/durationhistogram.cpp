@@ -160,11 +160,20 @@ ResultTable durationHistogramTable(const Session &session, const DurationHistogr
     }
     t.headers = QStringList{QStringLiteral("Rank"), QStringLiteral("Bin Low (ns)"), QStringLiteral("Bin High (ns)"), QStringLiteral("Count"),
                             QStringLiteral("Total (ns)")};
-    for (std::size_t row = 0; row < h.rankIndices.size(); ++row)
-        for (int bin = h.firstBin; bin <= h.lastBin; ++bin)
-            t.addRow({Cell::ofInteger(session.ranks()[std::size_t(h.rankIndices[row])].rank), Cell::ofInteger(DurationHistogram::binLow(bin)),
-                      Cell::ofInteger(DurationHistogram::binHigh(bin)), Cell::ofInteger(std::int64_t(h.count(row, bin))),
-                      Cell::ofInteger(h.total(row, bin))});
+    const bool comparison = session.isComparison(); // two runs side by side: which run each row is
+    if (comparison)
+        t.headers << QStringLiteral("Run");
+    for (std::size_t row = 0; row < h.rankIndices.size(); ++row) {
+        const RankEntry &entry = session.ranks()[std::size_t(h.rankIndices[row])];
+        for (int bin = h.firstBin; bin <= h.lastBin; ++bin) {
+            std::vector<Cell> cells{Cell::ofInteger(entry.rank), Cell::ofInteger(DurationHistogram::binLow(bin)),
+                                    Cell::ofInteger(DurationHistogram::binHigh(bin)), Cell::ofInteger(std::int64_t(h.count(row, bin))),
+                                    Cell::ofInteger(h.total(row, bin))};
+            if (comparison)
+                cells.push_back(Cell::ofText(runSideName(entry.side)));
+            t.addRow(cells);
+        }
+    }
     if (h.lastBin < 0)
         t.notes << (choice.pattern.isEmpty()
                         ? QStringLiteral("no %1").arg(histogramEventsName(choice.events))

@@ -26,8 +26,14 @@ struct Link {
 QString rankList(const Session *session, const std::vector<int> &rankIndices)
 {
     QStringList names;
-    for (const int i : rankIndices)
-        names << QString::number(session ? session->ranks()[std::size_t(i)].rank : i);
+    for (const int i : rankIndices) {
+        if (!session)
+            names << QString::number(i);
+        else if (const RankEntry &entry = session->ranks()[std::size_t(i)]; session->isComparison())
+            names << entry.displayName(); // "B · rank 3"
+        else
+            names << QString::number(entry.rank);
+    }
     return names.join(QStringLiteral(", "));
 }
 
@@ -225,11 +231,22 @@ ResultTable pipelineBubblesTable(const Session &session, const PipelineBubbles &
     ResultTable t = declaredTable(QStringLiteral("pipeline_bubbles"));
     t.headers = QStringList{QStringLiteral("Step"),      QStringLiteral("Stage"),       QStringLiteral("Rank"),      QStringLiteral("Step Time (ns)"),
                             QStringLiteral("Busy (ns)"), QStringLiteral("Bubble (ns)"), QStringLiteral("Bubble (%)")};
+    const bool comparison = session.isComparison(); // two runs side by side: which run each row is
+    if (comparison)
+        t.headers << QStringLiteral("Run");
     for (const PipelineStageStep &row : bubbles.rows) {
         const TimeNs step = row.window.duration();
-        t.addRow({Cell::ofInteger(row.step), Cell::ofInteger(row.stage), Cell::ofInteger(session.ranks()[std::size_t(row.rankIndex)].rank),
-                  Cell::ofInteger(step), Cell::ofInteger(row.busy), Cell::ofInteger(row.bubble()),
-                  step > 0 ? Cell::ofDecimal(100.0 * double(row.bubble()) / double(step), 2) : Cell{}});
+        const RankEntry &entry = session.ranks()[std::size_t(row.rankIndex)];
+        std::vector<Cell> cells{Cell::ofInteger(row.step),
+                                Cell::ofInteger(row.stage),
+                                Cell::ofInteger(entry.rank),
+                                Cell::ofInteger(step),
+                                Cell::ofInteger(row.busy),
+                                Cell::ofInteger(row.bubble()),
+                                step > 0 ? Cell::ofDecimal(100.0 * double(row.bubble()) / double(step), 2) : Cell{}};
+        if (comparison)
+            cells.push_back(Cell::ofText(runSideName(entry.side)));
+        t.addRow(cells);
     }
     t.notes = bubbles.notes;
     return t;

@@ -9,6 +9,7 @@
 #include "stats/ranks/collectiveinputs.h"
 #include "stats/ranks/communicationoverlap.h"
 #include "stats/ranks/durationhistogram.h"
+#include "stats/ranks/gpustaterows.h"
 #include "stats/ranks/pipelinebubbles.h"
 #include "stats/reportcatalog.h"
 #include "testdata.h"
@@ -244,6 +245,41 @@ private slots:
         }
     }
 
+    void twoRunsCompareSideBySide()
+    {
+        // An exercise's two runs in the Compare mode: GPipe over 4 stages
+        // with 4 micro-batches (A) and with 16 (B). Each run's pipeline is
+        // found apart, its rows say which run, and each has its closed-form
+        // bubble: more micro-batches, a smaller share.
+        QTemporaryDir a, b;
+        for (const auto &[dir, m] : {std::pair(a.path(), 4), std::pair(b.path(), 16)})
+            QCOMPARE(QProcess::execute(tracegen(), {"--profile", "pipeline", "--schedule", "gpipe", "--microbatches", QString::number(m), "--ranks",
+                                                    "4", "--events", "200", dir}),
+                     0);
+        const Session session = Session::comparison(Session::load({a.path()}), Session::load({b.path()}));
+        const ResultTable t = *sessionReport(QStringLiteral("pipeline_bubbles"), session);
+        QCOMPARE(t.headers.last(), QStringLiteral("Run"));
+        const qint64 F = 1'000'000, B = 2'000'000, T = 20'000, p = 4;
+        std::map<QString, int> rows;
+        for (std::size_t row = 0; row < t.rowCount(); ++row) {
+            const QString run = t.cell(row, 7).text;
+            const qint64 m = run == QLatin1String("A") ? 4 : 16;
+            QCOMPARE(t.integerAt(row, 3), (m + p - 1) * (F + B) + 2 * (p - 1) * T);
+            QCOMPARE(t.integerAt(row, 5), (p - 1) * (F + B + 2 * T));
+            ++rows[run];
+        }
+        QCOMPARE(rows[QStringLiteral("A")], 4 * 4); // 4 steps of 4 stages
+        QCOMPARE(rows[QStringLiteral("B")], 4 * 1); // 200 events make 1 step of 16 micro-batches
+        QCOMPARE(t.notes.filter(QStringLiteral("pipeline of ranks")).size(), 2);
+        // The histogram and the overlap trace say which run a row is, too.
+        const ResultTable h = *sessionReport(QStringLiteral("kernel_duration_histogram"), session);
+        QCOMPARE(h.headers.last(), QStringLiteral("Run"));
+        QCOMPARE(h.cell(0, 5).text, QStringLiteral("A"));
+        QCOMPARE(h.cell(h.rowCount() - 1, 5).text, QStringLiteral("B"));
+        const ResultTable o = *sessionReport(QStringLiteral("nccl_gpu_overlap_trace"), session);
+        QCOMPARE(o.headers.last(), QStringLiteral("Run"));
+    }
+
     void oneForwardOneBackwardEqualsTheUnionOverSql()
     {
         // 1F1B: the report's busy and step time against each rank's compute
@@ -285,6 +321,77 @@ private slots:
         // The pipeline's ends: stage 0 is rank 1, the last stage rank 0.
         QCOMPARE(t.integerAt(0, 2), qint64(1));
         QCOMPARE(t.integerAt(p - 1, 2), qint64(0));
+    }
+
+    void gpuStateRowsAreStepFunctionsOfTheKernels()
+    {
+        // The derived rows of the generated GPU (NCCL kernels on their own
+        // streams beside compute, copies and memsets), integrated over the
+        // session, against SQL's rows: kernels in flight integrate to the
+        // kernels' total time; GPU useful to the union of the kernels that
+        // are not NCCL's; compute during communication to the overlap of
+        // the two unions; the GPU gap to the sum of each gap's length
+        // squared (its length, held for its length).
+        QTemporaryDir dir;
+        QCOMPARE(QProcess::execute(tracegen(), {"--profile", "synthetic", "--events", "20000", dir.path()}), 0);
+        const QString path = QDir(dir.path()).filePath(QStringLiteral("synthetic_rank0.sqlite"));
+        const Session session = Session::load({path});
+        const Report &r = *session.ranks()[0].report;
+        std::vector<std::uint32_t> tracks;
+        for (std::uint32_t t = 0; t < r.tracks.size(); ++t)
+            if (isGpuOperation(r.tracks[t].kind))
+                tracks.push_back(t);
+        const std::vector<GpuStateCounter> counters = gpuStateCounters(r, tracks, KernelClassifier::rankscope());
+        QCOMPARE(counters.size(), std::size(kGpuStateRows));
+        const qint64 origin = r.meta.rawTimeOrigin;
+        std::vector<Span> compute, nccl, all;
+        qint64 kernelTime = 0;
+        for (const QStringList &k : queryRows(path, QStringLiteral("SELECT k.start, k.end, s.value LIKE 'nccl%' FROM CUPTI_ACTIVITY_KIND_KERNEL k "
+                                                                   "JOIN StringIds s ON s.id = k.demangledName"))) {
+            const Span span{k[0].toLongLong() - origin, k[1].toLongLong() - origin};
+            (k[2] == QLatin1String("1") ? nccl : compute).push_back(span);
+            all.push_back(span);
+            kernelTime += span.end - span.start;
+        }
+        for (const QString &table : {QStringLiteral("CUPTI_ACTIVITY_KIND_MEMCPY"), QStringLiteral("CUPTI_ACTIVITY_KIND_MEMSET")})
+            for (const QStringList &k : queryRows(path, QStringLiteral("SELECT start, end FROM %1").arg(table)))
+                all.push_back({k[0].toLongLong() - origin, k[1].toLongLong() - origin});
+        QVERIFY(!nccl.empty() && !compute.empty());
+        // The unions, merged here.
+        const auto merged = [](std::vector<Span> spans) {
+            std::sort(spans.begin(), spans.end(), [](const Span &a, const Span &b) { return a.start < b.start; });
+            std::vector<Span> runs;
+            for (const Span &s : spans)
+                if (!runs.empty() && s.start <= runs.back().end)
+                    runs.back().end = std::max(runs.back().end, s.end);
+                else
+                    runs.push_back(s);
+            return runs;
+        };
+        const std::vector<Span> computeRuns = merged(compute), busyRuns = merged(all);
+        qint64 useful = 0, overlap = 0;
+        for (const Span &s : computeRuns)
+            useful += s.end - s.start;
+        for (const Span &s : merged(nccl))
+            overlap += coveredBy(computeRuns, s.start, s.end);
+        double gapSquares = 0;
+        for (std::size_t i = 1; i < busyRuns.size(); ++i)
+            gapSquares += double(busyRuns[i].start - busyRuns[i - 1].end) * double(busyRuns[i].start - busyRuns[i - 1].end);
+        const qint64 from = busyRuns.front().start, to = busyRuns.back().end;
+        const auto integral = [&](GpuStateRow row) { return *counters[std::size_t(row)].meanIn(from, to) * double(to - from); };
+        QCOMPARE(qint64(std::llround(integral(GpuStateRow::KernelsInFlight))), kernelTime);
+        QCOMPARE(qint64(std::llround(integral(GpuStateRow::Useful) / 100.0)), useful);
+        QCOMPARE(qint64(std::llround(integral(GpuStateRow::ComputeDuringCommunication) / 100.0)), overlap);
+        QVERIFY(overlap > 0);
+        QCOMPARE(integral(GpuStateRow::GapLength), gapSquares);
+        // The gap in force inside the longest gap is that gap's length.
+        std::size_t longest = 1;
+        for (std::size_t i = 1; i < busyRuns.size(); ++i)
+            if (busyRuns[i].start - busyRuns[i - 1].end > busyRuns[longest].start - busyRuns[longest - 1].end)
+                longest = i;
+        QCOMPARE(*counters[std::size_t(GpuStateRow::GapLength)].counter.valueAt(busyRuns[longest - 1].end + 1),
+                 double(busyRuns[longest].start - busyRuns[longest - 1].end));
+        QCOMPARE(*counters[std::size_t(GpuStateRow::GapLength)].counter.valueAt(busyRuns[longest].start), 0.0);
     }
 
     void withoutPointToPointThereAreNoStages()

@@ -50,6 +50,41 @@ private slots:
         QVERIFY(fittedLabel(rank0, metrics, metrics.horizontalAdvance(QStringLiteral("Rank 0 ·"))).startsWith(QStringLiteral("Rank 0")));
     }
 
+    // A rank's derived GPU rows: four counter rows under each of its GPUs'
+    // All streams, none on the other ranks; the user's hidden and folded
+    // rows stay so; switched off, the rows are as before.
+    void derivedGpuRowsComeAndGoKeepingTheArrangement()
+    {
+        TimelineRows rows;
+        rows.build(*m_session);
+        const std::size_t before = rows.rows().size();
+        const auto keyed = [&](const QString &key) {
+            for (int i = 0; i < int(rows.rows().size()); ++i)
+                if (rows.key(i) == key)
+                    return i;
+            return -1;
+        };
+        const QString hiddenKey = rows.key(rows.shownRows()[5]);
+        rows.hide(rows.shownRows()[5]);
+        rows.setDerivedGpuRanks(*m_session, {1});
+        QCOMPARE(rows.rows().size(), before + 4); // rank 1 has one GPU
+        QVERIFY(rows.rows()[std::size_t(keyed(hiddenKey))].hidden);
+        QStringList labels;
+        for (const int i : rows.shownRows()) {
+            const TimelineRow &row = rows.rows()[std::size_t(i)];
+            if (row.derivedCounter) {
+                QCOMPARE(row.rank, 1);
+                QCOMPARE(row.kind, TimelineRow::Kind::Counter);
+                QCOMPARE(rows.rows()[std::size_t(row.parent)].level, 1); // the GPU's group
+                labels << row.label;
+            }
+        }
+        QCOMPARE(labels, QStringList({"Kernels in flight", "Compute during communication", "GPU useful", "GPU gap"}));
+        rows.setDerivedGpuRanks(*m_session, {});
+        QCOMPARE(rows.rows().size(), before);
+        QVERIFY(rows.rows()[std::size_t(keyed(hiddenKey))].hidden);
+    }
+
     // A GPU's row keeps its number and process when narrow; its model
     // goes first, never cut to an unreadable tail ("GPU 0: …B HBM3").
     void gpuLabelsKeepTheGpuAndProcessWhenNarrow()

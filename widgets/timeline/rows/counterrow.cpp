@@ -22,7 +22,7 @@ void CounterRowItem::build(RowFrame &frame, RowGeometry &g, const TimelineRow &r
 {
     const GeometryPass &pass = frame.pass;
     const RankEntry &entry = frame.session.ranks()[std::size_t(r.rank)];
-    const CounterTrack &c = entry.report->counters[std::size_t(r.counter)];
+    const CounterTrack &c = counterOf(entry, r);
     if (c.time.empty())
         return;
     const double largest = c.largest();
@@ -34,11 +34,14 @@ void CounterRowItem::build(RowFrame &frame, RowGeometry &g, const TimelineRow &r
     // A step chart: each pixel shows the largest value in force across it,
     // read from the counter's block maxima (a 10 kHz metric has far more
     // samples than pixels when zoomed out).
+    // A share (a derived 0-or-100 % state) shows its mean across the
+    // pixel instead: the share of that time.
+    const bool mean = r.derivedCounter && r.derivedCounter->drawsMean();
     g.counterShare.assign(std::size_t(pass.width), -1.0f);
     for (int x = 0; x < pass.width; ++x) {
         const TimeNs from = frame.displayTime.toSession(r.rank, pass.scale.time(x)) - entry.sessionOffset;
         const TimeNs to = std::max(from + 1, frame.displayTime.toSession(r.rank, pass.scale.time(x + 1)) - entry.sessionOffset);
-        if (const auto v = c.largestIn(from, to))
+        if (const auto v = mean ? r.derivedCounter->meanIn(from, to) : c.largestIn(from, to))
             g.counterShare[std::size_t(x)] = float(*v / maxValue);
     }
 }
@@ -47,7 +50,7 @@ void CounterRowItem::paint(QPainter &p, const RowPaint &paint, const TimelineRow
 {
     if (!paintRowBase(p, paint))
         return;
-    const CounterTrack &c = paint.entry.report->counters[std::size_t(row.counter)];
+    const CounterTrack &c = counterOf(paint.entry, row);
     if (c.time.empty())
         return;
     const QString maximum = QCoreApplication::translate("TimelineCanvas", "max %1").arg(formatCounterValue(std::max(1e-9, c.largest()), c.unit));
@@ -73,7 +76,7 @@ QString CounterRowItem::tooltip(const TimelineCanvas &canvas, const FrameGeometr
     const TimelineRow &row = canvas.rows().rows()[std::size_t(hit.row->row)];
     const Session &session = *canvas.session();
     const RankEntry &entry = session.ranks()[std::size_t(row.rank)];
-    const CounterTrack &c = entry.report->counters[std::size_t(row.counter)];
+    const CounterTrack &c = counterOf(entry, row);
     // The rank's own time under the mouse (a stretched rank is drawn elsewhere).
     const TimeNs at = canvas.displayTime().toSession(row.rank, canvas.scale().time(pos.x() - canvas.labelWidth()));
     QString text = row.label;
@@ -88,9 +91,9 @@ QString CounterRowItem::tooltip(const TimelineCanvas &canvas, const FrameGeometr
 
 QString counterSelectionText(const RankEntry &entry, const DisplayTime &display, const TimelineRow &row, std::optional<TimeRange> selection)
 {
-    if (!selection || row.counter < 0)
+    if (!selection || (row.counter < 0 && !row.derivedCounter))
         return {};
-    const CounterTrack &c = entry.report->counters[std::size_t(row.counter)];
+    const CounterTrack &c = counterOf(entry, row);
     const auto summary = c.summaryIn(display.toSession(row.rank, selection->start) - entry.sessionOffset,
                                      display.toSession(row.rank, selection->end) - entry.sessionOffset);
     if (!summary)
