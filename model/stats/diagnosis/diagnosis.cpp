@@ -97,10 +97,11 @@ Diagnosis diagnose(const Session &session, const DiagnosisThresholds &th, const 
     DetectedFinding launch = detectLaunchBound(session, loops, th);
     DetectedFinding straggler = detectStraggler(session, inputs);
     DetectedFinding mpi = detectMpiWaits(session);
-    DetectedFinding low = detectLowUtilisation(session, loops, input.otherGaps, {&input.starvation, &launch, &syncs, &straggler, &mpi}, th);
+    DetectedFinding bubble = detectPipelineBubble(session, inputs);
+    DetectedFinding low = detectLowUtilisation(session, loops, input.otherGaps, {&input.starvation, &launch, &syncs, &straggler, &mpi, &bubble}, th);
 
     // Share, ranks and severity; the findings that cost enough, costliest first.
-    for (DetectedFinding *detected : {&input.starvation, &copies, &syncs, &launch, &straggler, &mpi, &low}) {
+    for (DetectedFinding *detected : {&input.starvation, &copies, &syncs, &launch, &straggler, &mpi, &bubble, &low}) {
         Finding &f = detected->finding;
         f.share = double(f.cost) / double(d.gpuSpan);
         // Blocking copies are listed however little they cost, as nsys'

@@ -11,7 +11,7 @@
 
 namespace rankscope::stats {
 
-enum class FindingKind { InputStarvation, BlockingCopies, Synchronisation, LaunchBound, Straggler, MpiWaits, LowUtilisation };
+enum class FindingKind { InputStarvation, BlockingCopies, Synchronisation, LaunchBound, Straggler, MpiWaits, PipelineBubble, LowUtilisation };
 enum class Severity { Low, Medium, High };
 QString severityName(Severity s);
 

@@ -10,6 +10,7 @@
 #include "stats/mpi/mpiwaitstates.h"
 #include "stats/ranks/collectives.h"
 #include "stats/ranks/cpucommunication.h"
+#include "stats/ranks/pipelinebubbles.h"
 #include "stats/sampling/samplingprofile.h"
 
 #include <algorithm>
@@ -50,6 +51,10 @@ constexpr FindingText kFindingTexts[] = {
      "cannot buffer posted before its receive (Late Receiver), a collective entered before the last rank. Balance the work "
      "before the exchange, post receives early and send without blocking (MPI_Isend/MPI_Irecv) with computation between "
      "the call and its wait."},
+    {FindingKind::PipelineBubble, "pipeline_bubble", "Pipeline bubble: stages idle while the pipeline fills and drains",
+     "With p stages and m micro-batches per step, a stage idles about (p - 1)/(m + p - 1) of the step. Run more micro-batches "
+     "per step (a smaller micro-batch, gradient accumulation), an interleaved schedule (virtual pipeline stages), fewer stages, "
+     "or balance the layers so that no stage makes the others wait; overlap the sends and receives with compute."},
     {FindingKind::LowUtilisation, "low_utilisation", "Low GPU utilisation",
      "The GPU is idle most of the time for no single reason found here. A larger batch (or gradient accumulation), "
      "fewer host-side operations per step, torch.compile or CUDA graphs give it more work per launch."},
@@ -336,6 +341,26 @@ DetectedFinding detectLaunchBound(const Session &session, const std::vector<Rank
     return launch;
 }
 
+namespace {
+
+// The sends and receives between stages of one pipeline: its bubble.
+std::set<std::pair<int, int>> pipelineLinks(const Session &session, const CollectiveMatch &match)
+{
+    QStringList unused;
+    std::set<std::pair<int, int>> links;
+    for (const std::vector<int> &stages : pipelineStages(session, match, unused))
+        for (std::size_t s = 0; s + 1 < stages.size(); ++s)
+            links.insert(std::minmax(stages[s], stages[s + 1]));
+    return links;
+}
+
+bool isPipelineTransfer(const CollectiveInstance &c, const std::set<std::pair<int, int>> &links)
+{
+    return isPointToPoint(c.kind) && c.arrivals.size() == 2 && links.count(std::minmax(c.arrivals[0].rankIndex, c.arrivals[1].rankIndex));
+}
+
+} // namespace
+
 DetectedFinding detectStraggler(const Session &session, const DiagnosisInputs &inputs)
 {
     DetectedFinding straggler(FindingKind::Straggler);
@@ -345,19 +370,33 @@ DetectedFinding detectStraggler(const Session &session, const DiagnosisInputs &i
     // recorded where they agree: a clock offset is no straggler.
     const CollectiveMatch &match = *inputs.alignedMatch;
     const std::vector<RankWait> &waits = *inputs.alignedWaits;
-    const auto worst =
-        std::max_element(waits.begin(), waits.end(), [](const RankWait &a, const RankWait &b) { return a.delayCaused < b.delayCaused; });
-    if (worst == waits.end() || worst->delayCaused <= 0)
-        return straggler;
+    // A pipeline's later stages wait for the earlier ones by design: those
+    // waits are its bubble (detectPipelineBubble), not a straggler's.
+    const std::set<std::pair<int, int>> links = pipelineLinks(session, match);
+    std::map<int, TimeNs> delayOf;
+    std::map<int, std::size_t> lastAt, collectives;
     for (const CollectiveInstance &c : match.instances) {
-        if (c.lastRankIndex != worst->rankIndex)
+        if (isPipelineTransfer(c, links))
+            continue;
+        for (const CollectiveArrival &a : c.arrivals) {
+            ++collectives[a.rankIndex];
+            delayOf[c.lastRankIndex] += c.waitOf(a);
+        }
+        ++lastAt[c.lastRankIndex];
+    }
+    const auto worstDelay = std::max_element(delayOf.begin(), delayOf.end(), [](const auto &a, const auto &b) { return a.second < b.second; });
+    if (worstDelay == delayOf.end() || worstDelay->second <= 0)
+        return straggler;
+    const int worstRank = worstDelay->first;
+    for (const CollectiveInstance &c : match.instances) {
+        if (c.lastRankIndex != worstRank || isPipelineTransfer(c, links))
             continue;
         TimeNs delay = 0;
         for (const CollectiveArrival &a : c.arrivals)
             delay += c.waitOf(a);
         const auto own =
             std::find_if(c.arrivals.begin(), c.arrivals.end(), [&](const CollectiveArrival &a) { return a.rankIndex == c.lastRankIndex; });
-        straggler.finding.instances.push_back({worst->rankIndex,
+        straggler.finding.instances.push_back({worstRank,
                                                {c.firstArrival, c.lastArrival},
                                                own->kernel,
                                                // The waits of every other rank, added up: said so.
@@ -371,18 +410,58 @@ DetectedFinding detectStraggler(const Session &session, const DiagnosisInputs &i
     }
     // The finding costs what the rank made the others wait, once (its
     // instances' delays are that, per collective).
-    straggler.costPerRank[worst->rankIndex] = worst->delayCaused;
-    straggler.finding.cost = worst->delayCaused;
-    const double late = double(std::max<TimeNs>(worst->late, 1));
-    straggler.finding.evidence =
-        QStringLiteral("rank %1 arrived last at %2 of %3 collectives; the other ranks waited %4 for it in all. While late, its GPU was "
-                       "computing %5, idle with the host elsewhere %6, waiting for the launch %7")
-            .arg(worst->rank)
-            .arg(worst->timesLast)
-            .arg(worst->collectives)
-            .arg(formatDuration(worst->delayCaused), percentText(double(worst->lateCompute) / late), percentText(double(worst->lateIdle) / late),
-                 percentText(double(worst->lateHost) / late));
+    straggler.costPerRank[worstRank] = worstDelay->second;
+    straggler.finding.cost = worstDelay->second;
+    const int rank = session.ranks()[std::size_t(worstRank)].rank;
+    straggler.finding.evidence = QStringLiteral("rank %1 arrived last at %2 of %3 collectives; the other ranks waited %4 for it in all")
+                                     .arg(rank)
+                                     .arg(lastAt[worstRank])
+                                     .arg(collectives[worstRank])
+                                     .arg(formatDuration(worstDelay->second));
+    // Why it was late, where every collective counted (no pipeline's left out).
+    const auto wait = std::find_if(waits.begin(), waits.end(), [&](const RankWait &w) { return w.rankIndex == worstRank; });
+    if (links.empty() && wait != waits.end()) {
+        const double late = double(std::max<TimeNs>(wait->late, 1));
+        straggler.finding.evidence +=
+            QStringLiteral(". While late, its GPU was computing %1, idle with the host elsewhere %2, waiting for the launch %3")
+                .arg(percentText(double(wait->lateCompute) / late), percentText(double(wait->lateIdle) / late),
+                     percentText(double(wait->lateHost) / late));
+    }
     return straggler;
+}
+
+DetectedFinding detectPipelineBubble(const Session &session, const DiagnosisInputs &inputs)
+{
+    DetectedFinding bubble(FindingKind::PipelineBubble);
+    if (session.ranks().size() < 2 || !inputs.alignedMatch)
+        return bubble;
+    const PipelineBubbles found = pipelineBubbles(session, *inputs.alignedMatch, KernelClassifier::rankscope(), {});
+    if (found.rows.empty())
+        return bubble;
+    TimeNs stepTime = 0;
+    for (const PipelineStageStep &row : found.rows) {
+        stepTime += row.window.duration();
+        bubble.add({row.rankIndex, row.window, std::nullopt,
+                    QStringLiteral("step %1, stage %2: computed %3 of a %4 step; bubble %5")
+                        .arg(row.step)
+                        .arg(row.stage)
+                        .arg(formatDuration(row.busy), formatDuration(row.window.duration()), formatDuration(row.bubble())),
+                    row.bubble()});
+    }
+    QStringList pipelines;
+    for (const std::vector<int> &stages : found.pipelines) {
+        QStringList ranks;
+        for (const int i : stages)
+            ranks << QString::number(session.ranks()[std::size_t(i)].rank);
+        pipelines << ranks.join(QStringLiteral(" → "));
+    }
+    bubble.finding.evidence = QStringLiteral("%1 pipeline(s) found from the sends and receives (ranks by stage: %2); the stages idled %3 of "
+                                             "their step time, %4 in all")
+                                  .arg(found.pipelines.size())
+                                  .arg(pipelines.join(QStringLiteral("; ")))
+                                  .arg(percentText(double(bubble.finding.cost) / double(std::max<TimeNs>(stepTime, 1))))
+                                  .arg(formatDuration(bubble.finding.cost));
+    return bubble;
 }
 
 DetectedFinding detectMpiWaits(const Session &session)

@@ -41,6 +41,11 @@ DetectedFinding detectLaunchBound(const Session &session, const std::vector<Rank
 
 // The rank the others wait for most at collectives (matched and aligned).
 DetectedFinding detectStraggler(const Session &session, const DiagnosisInputs &inputs);
+// Pipeline parallelism's bubble (stats/ranks/pipelinebubbles.h): each
+// stage's step time it did not compute, per step and stage. The sends and
+// receives between a pipeline's stages are its bubble, not a straggler's
+// delay, so detectStraggler leaves them out.
+DetectedFinding detectPipelineBubble(const Session &session, const DiagnosisInputs &inputs);
 
 // Scalasca's MPI wait states (stats/mpi/mpiwaitstates.h), each wait an
 // instance on the rank that waited, its call to select.

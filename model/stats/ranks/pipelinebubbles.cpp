@@ -21,18 +21,15 @@ namespace {
 struct Link {
     TimeNs firstEnd = kTimeMax;
     int firstSender = -1;
+    bool directional = false; // some instance is a send or a receive, not a grouped exchange
 };
 
-QString rankList(const Session *session, const std::vector<int> &rankIndices)
+QString rankList(const Session &session, const std::vector<int> &rankIndices)
 {
     QStringList names;
     for (const int i : rankIndices) {
-        if (!session)
-            names << QString::number(i);
-        else if (const RankEntry &entry = session->ranks()[std::size_t(i)]; session->isComparison())
-            names << entry.displayName(); // "B · rank 3"
-        else
-            names << QString::number(entry.rank);
+        const RankEntry &entry = session.ranks()[std::size_t(i)];
+        names << (session.isComparison() ? entry.displayName() : QString::number(entry.rank)); // "B · rank 3"
     }
     return names.join(QStringLiteral(", "));
 }
@@ -58,7 +55,7 @@ std::vector<int> walk(int start, int second, const std::map<int, std::set<int>> 
 
 } // namespace
 
-std::vector<std::vector<int>> pipelineStages(const CollectiveMatch &match, QStringList &notes)
+std::vector<std::vector<int>> pipelineStages(const Session &session, const CollectiveMatch &match, QStringList &notes)
 {
     std::map<std::pair<int, int>, Link> links;
     for (const CollectiveInstance &c : match.instances) {
@@ -70,6 +67,7 @@ std::vector<std::vector<int>> pipelineStages(const CollectiveMatch &match, QStri
             link.firstEnd = c.end;
             link.firstSender = c.lastRankIndex;
         }
+        link.directional = link.directional || c.kind == CollectiveKind::Send || c.kind == CollectiveKind::Recv;
     }
     std::map<int, std::set<int>> neighbours;
     for (const auto &[pair, link] : links) {
@@ -111,9 +109,18 @@ std::vector<std::vector<int>> pipelineStages(const CollectiveMatch &match, QStri
                     earliest = {m, n};
                 }
         }
+        // Two ranks that only exchange both ways at once (grouped send and
+        // receive kernels) are as likely an all-to-all of two (NCCL runs one
+        // as grouped sends and receives) as a pipeline: not taken as one.
+        if (members.size() == 2 && !linkOf(members[0], members[1]).directional) {
+            notes << QStringLiteral("pipeline: ranks %1 only exchange data both ways at once (grouped send/receive kernels, as an all-to-all "
+                                    "of two ranks runs), so they are not taken as pipeline stages")
+                         .arg(rankList(session, members));
+            continue;
+        }
         if (!chainOrRing || !(ends.size() == 2 || ends.empty())) {
             notes << QStringLiteral("pipeline: the point-to-point traffic of ranks %1 is neither a chain nor a ring; their stages are not found")
-                         .arg(rankList(nullptr, members));
+                         .arg(rankList(session, members));
             continue;
         }
         const Link &firstLink = linkOf(earliest.first, earliest.second);
@@ -168,9 +175,10 @@ std::vector<std::vector<Interval>> computePerStep(const Session &session, int ra
 PipelineBubbles pipelineBubbles(const Session &session, const CollectiveMatch &match, const KernelClassifier &classes, const QString &stepNames)
 {
     PipelineBubbles out;
-    out.pipelines = pipelineStages(match, out.notes);
+    out.pipelines = pipelineStages(session, match, out.notes);
     if (out.pipelines.empty()) {
-        out.notes << QStringLiteral("pipeline: no point-to-point sends and receives between ranks, so no pipeline stages");
+        if (out.notes.isEmpty())
+            out.notes << QStringLiteral("pipeline: no point-to-point sends and receives between ranks, so no pipeline stages");
         return out;
     }
     std::optional<QRegularExpression> pattern;
@@ -194,7 +202,7 @@ PipelineBubbles pipelineBubbles(const Session &session, const CollectiveMatch &m
         if (wholeRecording)
             out.notes << QStringLiteral(
                              "pipeline of ranks %1: a stage has no step ranges (ProfilerStep#N, \"step N\"): its whole recording is one step")
-                             .arg(rankList(&session, stages));
+                             .arg(rankList(session, stages));
         TimeNs stepTime = 0, bubble = 0;
         for (std::size_t k = 0; k < steps; ++k) {
             TimeRange window{kTimeMax, kTimeMin};
@@ -216,7 +224,7 @@ PipelineBubbles pipelineBubbles(const Session &session, const CollectiveMatch &m
             }
         }
         out.notes << QStringLiteral("pipeline of ranks %1 (stage 0 first), steps: %2; bubble %3% of the stages' step time")
-                         .arg(rankList(&session, stages))
+                         .arg(rankList(session, stages))
                          .arg(steps)
                          .arg(stepTime > 0 ? 100.0 * double(bubble) / double(stepTime) : 0.0, 0, 'f', 1);
     }

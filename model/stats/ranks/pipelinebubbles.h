@@ -38,7 +38,7 @@ struct PipelineBubbles {
 
 // The pipelines of a session's point-to-point instances (rank indices by
 // stage); what could not be ordered is said in `notes`.
-std::vector<std::vector<int>> pipelineStages(const CollectiveMatch &match, QStringList &notes);
+std::vector<std::vector<int>> pipelineStages(const Session &session, const CollectiveMatch &match, QStringList &notes);
 
 // `stepNames`: the step ranges' pattern (empty: the built-in step names).
 PipelineBubbles pipelineBubbles(const Session &session, const CollectiveMatch &match, const KernelClassifier &classes, const QString &stepNames);

@@ -280,6 +280,28 @@ private slots:
         QCOMPARE(o.headers.last(), QStringLiteral("Run"));
     }
 
+    void diagnosisNamesTheBubbleNotAStraggler()
+    {
+        // In a pipeline the later stages wait for the earlier ones by
+        // design: the Diagnosis names the bubble (its cost every stage's
+        // closed-form bubble, every step) and no straggler.
+        QTemporaryDir dir;
+        QCOMPARE(QProcess::execute(tracegen(), {"--profile", "pipeline", "--schedule", "gpipe", "--microbatches", "4", "--ranks", "4", "--events",
+                                                "200", dir.path()}),
+                 0);
+        const Session session = Session::load({dir.path()});
+        const Diagnosis d = diagnosed(session);
+        QVERIFY(!d.findings.empty());
+        const Finding &top = d.findings.front();
+        QCOMPARE(top.kind, FindingKind::PipelineBubble);
+        const qint64 p = 4, F = 1'000'000, B = 2'000'000, T = 20'000, steps = 4;
+        QCOMPARE(top.cost, steps * p * (p - 1) * (F + B + 2 * T));
+        QCOMPARE(top.instances.size(), std::size_t(steps * p));
+        QVERIFY2(top.evidence.contains(QStringLiteral("1 → 2 → 3 → 0")), qPrintable(top.evidence));
+        for (const Finding &f : d.findings)
+            QVERIFY2(f.kind != FindingKind::Straggler, qPrintable(f.evidence));
+    }
+
     void oneForwardOneBackwardEqualsTheUnionOverSql()
     {
         // 1F1B: the report's busy and step time against each rank's compute
@@ -392,6 +414,20 @@ private slots:
         QCOMPARE(*counters[std::size_t(GpuStateRow::GapLength)].counter.valueAt(busyRuns[longest - 1].end + 1),
                  double(busyRuns[longest].start - busyRuns[longest - 1].end));
         QCOMPARE(*counters[std::size_t(GpuStateRow::GapLength)].counter.valueAt(busyRuns[longest].start), 0.0);
+    }
+
+    void anAllToAllOfTwoIsNoPipeline()
+    {
+        // The real 2-rank export runs Ulysses' all-to-all (c10d::alltoall_base_),
+        // which NCCL runs as grouped send/receive kernels both ways at once:
+        // not a pipeline, said so, and its waits stay the straggler's.
+        const Session session = Session::load({dataPath(QStringLiteral("third-party/nsys-ai/mfu_2gpu_before.sqlite"))});
+        const ResultTable t = *sessionReport(QStringLiteral("pipeline_bubbles"), session);
+        QCOMPARE(t.rowCount(), std::size_t(0));
+        QVERIFY2(t.notes.join(QLatin1Char('\n')).contains(QLatin1String("all-to-all of two ranks")), qPrintable(t.notes.join(QLatin1Char('\n'))));
+        const Diagnosis d = diagnosed(session);
+        for (const Finding &f : d.findings)
+            QVERIFY(f.kind != FindingKind::PipelineBubble);
     }
 
     void withoutPointToPointThereAreNoStages()
