@@ -90,12 +90,13 @@ void HistogramPanel::refresh()
         m_notes->setText(error);
         return;
     }
-    m_shown = c;
     const StatsScope sc = scope();
     run<Result>(
         [w = workspace(), c, sc] {
             const Session &s = *w->session();
             Result r;
+            r.choice = c;
+            r.scope = sc;
             r.histogram = durationHistogram(s, c, collectiveClassesFor(w->settings()), sc);
             r.table = durationHistogramTable(s, r.histogram, c);
             for (const int i : r.histogram.rankIndices)
@@ -107,6 +108,10 @@ void HistogramPanel::refresh()
 
 void HistogramPanel::present(Result r)
 {
+    // What the grid now holds: a click selects from these, not from a
+    // choice or scope whose result is still being computed.
+    m_shown = r.choice;
+    m_shownScope = r.scope;
     m_grid->setHistogram(std::move(r.histogram), std::move(r.rowNames), histogramEventsName(m_shown.events));
     m_table->setTable(std::move(r.table));
     showScale();
@@ -139,7 +144,7 @@ void HistogramPanel::activateCell(int row, int bin)
         return;
     const Session &s = *session();
     const std::vector<EventLocation> events =
-        eventsInBin(s, h.rankIndices[std::size_t(row)], bin, m_shown, collectiveClassesFor(workspace()->settings()), scope());
+        eventsInBin(s, h.rankIndices[std::size_t(row)], bin, m_shown, collectiveClassesFor(workspace()->settings()), m_shownScope);
     if (events.empty())
         return;
     TimeRange extent{kTimeMax, kTimeMin};

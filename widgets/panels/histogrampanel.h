@@ -35,6 +35,8 @@ private:
         stats::DurationHistogram histogram;
         ResultTable table;
         QStringList rowNames;
+        stats::HistogramChoice choice; // what it counts
+        stats::StatsScope scope;
     };
     void present(Result result);
     void showScale(); // the notes: the table's, and what the colours stand for
@@ -45,7 +47,8 @@ private:
     QLabel *m_notes;
     HistogramGrid *m_grid;
     TableBox *m_table;
-    stats::HistogramChoice m_shown; // what the grid holds
+    stats::HistogramChoice m_shown; // what the grid holds, and over which scope
+    stats::StatsScope m_shownScope;
 };
 
 } // namespace rankscope
