@@ -203,8 +203,11 @@ int runStats(const QStringList &arguments)
         QStringLiteral("pattern"),
         readersHelp(stats::ReportSetting::NamePattern, QStringLiteral("only the events whose name matches REGEX (unanchored).")),
         QStringLiteral("REGEX"));
+    const QCommandLineOption perThreadOption(
+        QStringLiteral("per-thread"),
+        readersHelp(stats::ReportSetting::PerThread, QStringLiteral("a row per thread, a kernel's being its GPU stream, not per rank.")));
     parser.addOptions({reportOption, formatOption, outputOption, overwriteOption, gapOption, utilOption, commOption, alignOption, rowsOption,
-                       binsOption, csvRawOption, stepOption, stepNamesOption, whatIfOption, patternOption});
+                       binsOption, csvRawOption, stepOption, stepNamesOption, whatIfOption, patternOption, perThreadOption});
     addInputArgument(parser);
     parser.process(arguments);
 
@@ -250,6 +253,7 @@ int runStats(const QStringList &arguments)
         QTextStream(&standardError()) << "rankscope-cli: --comm-pattern: " << error << "\n";
         return 1;
     }
+    options.perThread = parser.isSet(perThreadOption);
     options.namePattern = parser.value(patternOption);
     if (const QString error = stats::KernelClassifier::patternError(options.namePattern); !error.isEmpty()) {
         QTextStream(&standardError()) << "rankscope-cli: --pattern: " << error << "\n";

@@ -24,6 +24,7 @@ unsigned settingsThatDiffer(const AnalysisSettings &a, const AnalysisSettings &b
     mark(a.rows != b.rows, S::Rows);
     mark(a.kernelNvtxPrefix != b.kernelNvtxPrefix, S::KernelNvtxNames);
     mark(a.namePattern != b.namePattern, S::NamePattern);
+    mark(a.perThread != b.perThread, S::PerThread);
     return differ;
 }
 

@@ -47,6 +47,7 @@ enum class ReportSetting : unsigned {
     Rows = 1u << 11,               // rows: the report argument `rows=N`
     KernelNvtxNames = 1u << 12,    // kernelNvtxPrefix: the report argument `nvtx-name`
     NamePattern = 1u << 13,        // namePattern
+    PerThread = 1u << 14,          // perThread
 };
 
 // Which of a kernel's names nsys' kernel reports print (their `:base` and
@@ -84,6 +85,9 @@ struct AnalysisSettings {
     // Only the events whose name matches this (an unanchored regular
     // expression; empty: all), for the reports that choose events by name.
     QString namePattern;
+    // A row per thread (a GPU stream, for GPU work) rather than per rank,
+    // for the reports that can split a rank.
+    bool perThread = false;
     bool operator==(const AnalysisSettings &) const = default;
 };
 

@@ -214,8 +214,9 @@ std::vector<ReportDeclaration> declareReports()
                           const KernelClassifier classes = collectiveClassesFor(o);
                           return ncclGpuOverlapTrace(s, communicationOverlaps(s, classes), classes);
                       }),
-        sessionReport("kernel_duration_histogram", "Kernel Durations per Rank (power-of-two bins)", unsigned(S::NamePattern), kNone, "histogram",
-                      [](N s, O o, G) { return kernelDurationHistogram(s, o.namePattern, collectiveClassesFor(o)); }),
+        sessionReport("kernel_duration_histogram", "Kernel Durations per Rank (power-of-two bins)", unsigned(S::NamePattern) | unsigned(S::PerThread),
+                      kNone, "histogram",
+                      [](N s, O o, G) { return kernelDurationHistogram(s, o.namePattern, o.perThread, collectiveClassesFor(o)); }),
         sessionReport("pipeline_bubbles", "Pipeline Bubbles per Step and Stage", kMatched | S::StepNames, unsigned(P::CollectiveOps), "steps",
                       [](N s, O o, G g) {
                           return onCollectives(o, g, [&](CollectiveInputs &, const CollectiveMatch &m) {

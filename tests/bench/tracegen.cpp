@@ -29,13 +29,14 @@
 //   NCCL's NVTX payloads included (nsys), a planted bubble (makePipelineRanks);
 //   with --schedule gpipe|1f1b and --microbatches M, the stages run that
 //   schedule's forwards and backwards, the bubble known in closed form
-//   (pipelineschedule.h, makeScheduledPipelineRanks).
+//   (pipelineschedule.h, makeScheduledPipelineRanks); --p2p mpi passes them
+//   by MPI_Send and MPI_Recv instead (an MPI pipeline, nsys only).
 // - mpi: ranks of an MPI job (nsys only), each file its own session, with
 //   planted MPI wait states (makeMpiRanks).
 //
 //   rankscope-tracegen --format nsys|kineto [--profile synthetic|pytorch|ddp|launchbound|synchost|pipeline|mpi] [--shuffle]
 //                      [--gpu-metrics-hz HZ] [--cpu-samples-hz HZ] [--straggler R:US[:EVERY]] [--clock-offsets-us A,B,..]
-//                      [--skip R:STEP] [--only-ranks FIRST:LAST] [--warmup-ms MS] [--schedule gpipe|1f1b --microbatches M] [--domains cudnn,cublas,openacc,openmp,um,graphs,nic] --ranks R --events N [--seed S] OUTDIR
+//                      [--skip R:STEP] [--only-ranks FIRST:LAST] [--warmup-ms MS] [--schedule gpipe|1f1b --microbatches M [--p2p nccl|mpi]] [--domains cudnn,cublas,openacc,openmp,um,graphs,nic] --ranks R --events N [--seed S] OUTDIR
 #include "nsysdomains.h"
 #include "pipelineschedule.h"
 
@@ -51,7 +52,9 @@
 #include <functional>
 #include <map>
 #include <random>
+#include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace {
@@ -240,13 +243,16 @@ std::vector<std::vector<Event>> makePipelineRanks(int ranks, std::size_t perRank
 // go between neighbouring stages by NCCL send and receive kernels (their
 // annotated calls on threads of their own, the receive posted ahead on a
 // stream per direction), 20 µs from the sender's compute end to the
-// receiver's input (pipelineschedule.h, where the bubble is known).
+// receiver's input (pipelineschedule.h, where the bubble is known). With
+// `mpi`, blocking MPI_Send and MPI_Recv on those threads move the data
+// instead (tag 0 the activations, 1 the gradients), over the same times.
 int stageRank(int stage, int ranks)
 {
     return (stage + 1) % ranks;
 }
 
-std::vector<std::vector<Event>> makeScheduledPipelineRanks(int ranks, std::size_t perRank, tracegen::PipelineSchedule schedule, int microBatches)
+std::vector<std::vector<Event>> makeScheduledPipelineRanks(int ranks, std::size_t perRank, tracegen::PipelineSchedule schedule, int microBatches,
+                                                           bool mpi)
 {
     const tracegen::PipelineTimes times;
     const auto ops = tracegen::simulatePipeline(schedule, ranks, microBatches, times);
@@ -264,15 +270,25 @@ std::vector<std::vector<Event>> makeScheduledPipelineRanks(int ranks, std::size_
         e.peer = peer;
         return e;
     };
-    // An annotated NCCL call on `tid` whose kernel runs [start, end) on `stream`.
+    // An annotated NCCL call on `tid` whose kernel runs [start, end) on
+    // `stream`; with `mpi`, the MPI call on `tid` over [start, end).
     const auto p2p = [&](int rank, const char *call, int tid, int peer, int stream, std::int64_t start, std::int64_t end) {
         std::vector<Event> &ev = out[std::size_t(rank)];
         int &corr = correlation[std::size_t(rank)];
+        if (mpi) {
+            const bool send = std::string_view(call) == "ncclSend";
+            Event e{Event::Mpi, start, end, 0, 7, 0, kPipelineMessageBytes, 1, 0, 2, 0, tid, 0, send ? "MPI_Send" : "MPI_Recv"};
+            e.mpiTable = Event::PointToPoint;
+            e.peer = peer;
+            e.tag = (tid - 1) % 2; // the direction: threads 1 and 3 carry activations, 2 and 4 gradients
+            ev.push_back(e);
+            return;
+        }
         ev.push_back(ncclCall(start, call, tid, peer));
         ev.push_back({Event::Api, start - 700, start - 200, 0, 7, corr, 0, 1, 0, 2, 0, tid, 0, {}});
         ev.push_back({Event::Nccl, start, end, 0, stream, corr++, 0, 1, 0, 2, 0, 0, 0, {}});
     };
-    for (int r = 0; r < ranks; ++r) {
+    for (int r = 0; r < ranks && !mpi; ++r) {
         Event init = ncclCall(500'000, "ncclCommInitRank", 0, ranks);
         out[std::size_t(r)].push_back(init);
     }
@@ -953,7 +969,7 @@ void writeMpi(sqlite3 *db, const std::vector<Event> &events, int rank, GlobalTid
     sqlite3_prepare_v2(db, "INSERT INTO MPI_COLLECTIVES_EVENTS VALUES(?,?,?,?,?,?,?,?,?)", -1, &row[Event::Collective], nullptr);
     sqlite3_prepare_v2(db, "INSERT INTO MPI_START_WAIT_EVENTS VALUES(?,?,?,?,?)", -1, &row[Event::StartWait], nullptr);
     sqlite3_prepare_v2(db, "INSERT INTO MPI_OTHER_EVENTS VALUES(?,?,?,?)", -1, &row[Event::Other], nullptr);
-    std::int64_t thread = 0;
+    std::set<std::int64_t> threads; // each calling thread's rank goes to MPI_RANKS
     const auto bindOrNull = [](sqlite3_stmt *s, int column, std::int64_t value, bool present) {
         if (present)
             sqlite3_bind_int64(s, column, value);
@@ -963,7 +979,8 @@ void writeMpi(sqlite3 *db, const std::vector<Event> &events, int rank, GlobalTid
     for (const Event &e : events) {
         if (e.kind != Event::Mpi)
             continue;
-        thread = globalTidOf(e);
+        const std::int64_t thread = globalTidOf(e);
+        threads.insert(thread);
         auto [it, added] = functionIds.try_emplace(e.text, id);
         if (added) {
             sqlite3_bind_int(str, 1, id++);
@@ -1002,7 +1019,8 @@ void writeMpi(sqlite3 *db, const std::vector<Event> &events, int rank, GlobalTid
     }
     for (sqlite3_stmt *s : {str, row[0], row[1], row[2], row[3]})
         sqlite3_finalize(s);
-    exec(db, ("INSERT INTO MPI_RANKS VALUES(" + std::to_string(thread) + "," + std::to_string(rank) + ");").c_str());
+    for (const std::int64_t thread : threads)
+        exec(db, ("INSERT INTO MPI_RANKS VALUES(" + std::to_string(thread) + "," + std::to_string(rank) + ");").c_str());
 }
 
 bool writeNsys(const QString &path, const std::vector<Event> &events, int rank, const Names &names, const tracegen::Domains &domains,
@@ -1328,8 +1346,11 @@ int main(int argc, char **argv)
     const QCommandLineOption microBatches(QStringLiteral("microbatches"),
                                           QStringLiteral("pipeline with --schedule: micro-batches per step (default 8)"), QStringLiteral("M"),
                                           QStringLiteral("8"));
+    const QCommandLineOption pointToPoint(QStringLiteral("p2p"),
+                                          QStringLiteral("pipeline with --schedule: how stages pass data, nccl (default) or mpi (nsys only)"),
+                                          QStringLiteral("LIBRARY"), QStringLiteral("nccl"));
     parser.addOptions({format, profile, shuffle, gpuMetricsHz, cpuSamplesHz, ranks, events, seed, straggler, clockOffsets, skip, only, domainsOption,
-                       warmup, schedule, microBatches});
+                       warmup, schedule, microBatches, pointToPoint});
     parser.addPositionalArgument(QStringLiteral("outdir"), QStringLiteral("Where to write the files"));
     parser.process(app);
     if (parser.positionalArguments().size() != 1) {
@@ -1390,13 +1411,17 @@ int main(int argc, char **argv)
     else if (pipeline && parser.isSet(schedule)) {
         const QString name = parser.value(schedule);
         const int m = parser.value(microBatches).toInt();
-        if ((name != QLatin1String("gpipe") && name != QLatin1String("1f1b")) || m < 1 || rankCount < 2) {
-            QTextStream(stderr) << "rankscope-tracegen: --schedule is gpipe or 1f1b, with --microbatches 1 or more and --ranks 2 or more\n";
+        const QString library = parser.value(pointToPoint);
+        if ((name != QLatin1String("gpipe") && name != QLatin1String("1f1b")) || m < 1 || rankCount < 2
+            || (library != QLatin1String("nccl") && library != QLatin1String("mpi")) || (library == QLatin1String("mpi") && kineto)) {
+            QTextStream(stderr) << "rankscope-tracegen: --schedule is gpipe or 1f1b, with --microbatches 1 or more, --ranks 2 or more and --p2p "
+                                   "nccl or mpi (nsys only)\n";
             return 1;
         }
-        ddpRanks = makeScheduledPipelineRanks(
-            rankCount, perRank,
-            name == QLatin1String("gpipe") ? tracegen::PipelineSchedule::GPipe : tracegen::PipelineSchedule::OneForwardOneBackward, m);
+        ddpRanks = makeScheduledPipelineRanks(rankCount, perRank,
+                                              name == QLatin1String("gpipe") ? tracegen::PipelineSchedule::GPipe
+                                                                             : tracegen::PipelineSchedule::OneForwardOneBackward,
+                                              m, library == QLatin1String("mpi"));
     } else if (pipeline)
         ddpRanks = makePipelineRanks(rankCount, perRank);
     else if (mpi)

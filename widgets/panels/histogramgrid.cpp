@@ -39,7 +39,7 @@ void HistogramGrid::setMeasure(Measure measure)
 {
     m_measure = measure;
     m_largest = 0;
-    for (std::size_t row = 0; row < m_histogram.rankIndices.size(); ++row)
+    for (std::size_t row = 0; row < m_histogram.rowCount(); ++row)
         for (int bin = m_histogram.firstBin; bin <= m_histogram.lastBin; ++bin)
             m_largest = std::max(m_largest, value(int(row), bin));
     QToolTip::hideText();
@@ -80,20 +80,20 @@ QRect HistogramGrid::cellArea() const
 
 QSize HistogramGrid::sizeHint() const
 {
-    const int rows = std::max(int(m_histogram.rankIndices.size()), 1);
+    const int rows = std::max(int(m_histogram.rowCount()), 1);
     return QSize(600, std::min(rows, 32) * 16 + kAxisHeight);
 }
 
 QSize HistogramGrid::minimumSizeHint() const
 {
-    const int rows = int(m_histogram.rankIndices.size());
+    const int rows = int(m_histogram.rowCount());
     return QSize(240, std::max(std::clamp(rows, 2, 6) * (fontMetrics().height() + 2), rows * kMinimumRowHeight) + kAxisHeight);
 }
 
 std::pair<int, int> HistogramGrid::cellAt(QPoint position) const
 {
     const QRect area = cellArea();
-    const int rows = int(m_histogram.rankIndices.size());
+    const int rows = int(m_histogram.rowCount());
     if (!area.contains(position) || rows == 0 || columns() == 0)
         return {-1, -1};
     const int row = std::clamp(int(double(position.y() - area.top()) * rows / area.height()), 0, rows - 1);
@@ -114,7 +114,7 @@ void HistogramGrid::paintEvent(QPaintEvent *)
 {
     QPainter p(this);
     p.fillRect(rect(), palette().color(QPalette::Window));
-    const int rows = int(m_histogram.rankIndices.size());
+    const int rows = int(m_histogram.rowCount());
     if (rows == 0 || columns() == 0) {
         p.drawText(rect(), Qt::AlignCenter, tr("No %1 in this range").arg(m_what));
         return;

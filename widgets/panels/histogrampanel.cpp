@@ -28,8 +28,8 @@ constexpr HistogramEvents kKinds[] = {HistogramEvents::Kernels, HistogramEvents:
 } // namespace
 
 HistogramPanel::HistogramPanel(QWidget *parent)
-    : StatsPanel(parent), m_events(new QComboBox(this)), m_pattern(new QLineEdit(this)), m_measure(new QComboBox(this)), m_notes(new QLabel(this)),
-      m_grid(new HistogramGrid(this)), m_table(new TableBox(tr("Per rank and duration bin"), this))
+    : StatsPanel(parent), m_events(new QComboBox(this)), m_pattern(new QLineEdit(this)), m_rows(new QComboBox(this)), m_measure(new QComboBox(this)),
+      m_notes(new QLabel(this)), m_grid(new HistogramGrid(this)), m_table(new TableBox(tr("Per row and duration bin"), this))
 {
     auto *layout = new QVBoxLayout(this);
     auto *controls = new QHBoxLayout;
@@ -40,6 +40,10 @@ HistogramPanel::HistogramPanel(QWidget *parent)
     m_pattern->setPlaceholderText(tr("names matching (regular expression)"));
     m_pattern->setClearButtonEnabled(true);
     controls->addWidget(m_pattern, 1);
+    controls->addWidget(new QLabel(tr("rows:"), this));
+    m_rows->addItems({tr("ranks"), tr("threads and streams")});
+    m_rows->setToolTip(tr("A row per rank, or per thread of each rank (for kernels, per GPU stream)"));
+    controls->addWidget(m_rows);
     controls->addWidget(new QLabel(tr("cells:"), this));
     m_measure->addItems({tr("count"), tr("total time")});
     controls->addWidget(m_measure);
@@ -55,8 +59,9 @@ HistogramPanel::HistogramPanel(QWidget *parent)
     layout->addWidget(split, 1);
     m_table->model()->setReadable(true);
     exportTable(m_table);
-    m_grid->setToolTip(tr("Ranks by power-of-two duration bins; click a cell to select its events on the timeline"));
+    m_grid->setToolTip(tr("Ranks (or threads) by power-of-two duration bins; click a cell to select its events on the timeline"));
     connect(m_events, &QComboBox::currentIndexChanged, this, [this] { refresh(); });
+    connect(m_rows, &QComboBox::currentIndexChanged, this, [this] { refresh(); });
     connect(m_pattern, &QLineEdit::editingFinished, this, [this] {
         if (m_pattern->text() != m_shown.pattern)
             refresh();
@@ -70,13 +75,14 @@ HistogramPanel::HistogramPanel(QWidget *parent)
 
 HistogramChoice HistogramPanel::choice() const
 {
-    return {kKinds[std::clamp(m_events->currentIndex(), 0, int(std::size(kKinds)) - 1)], m_pattern->text()};
+    return {kKinds[std::clamp(m_events->currentIndex(), 0, int(std::size(kKinds)) - 1)], m_pattern->text(), m_rows->currentIndex() == 1};
 }
 
 void HistogramPanel::setChoice(const HistogramChoice &choice)
 {
-    const QSignalBlocker blockEvents(m_events);
+    const QSignalBlocker blockEvents(m_events), blockRows(m_rows);
     m_events->setCurrentIndex(int(std::find(std::begin(kKinds), std::end(kKinds), choice.events) - std::begin(kKinds)));
+    m_rows->setCurrentIndex(choice.perThread ? 1 : 0);
     m_pattern->setText(choice.pattern);
     refresh();
 }
@@ -99,8 +105,8 @@ void HistogramPanel::refresh()
             r.scope = sc;
             r.histogram = durationHistogram(s, c, collectiveClassesFor(w->settings()), sc);
             r.table = durationHistogramTable(s, r.histogram, c);
-            for (const int i : r.histogram.rankIndices)
-                r.rowNames << s.ranks()[std::size_t(i)].displayName();
+            for (const HistogramLane &lane : r.histogram.rows)
+                r.rowNames << histogramLaneName(s, lane);
             return r;
         },
         [this](Result r) { present(std::move(r)); });
@@ -122,7 +128,7 @@ void HistogramPanel::showScale()
     const DurationHistogram &h = m_grid->histogram();
     std::uint64_t most = 0;
     TimeNs longest = 0;
-    for (std::size_t row = 0; row < h.rankIndices.size(); ++row)
+    for (std::size_t row = 0; row < h.rowCount(); ++row)
         for (int bin = std::max(h.firstBin, 0); bin <= h.lastBin; ++bin) {
             most = std::max(most, h.count(row, bin));
             longest = std::max(longest, h.total(row, bin));
@@ -140,11 +146,11 @@ void HistogramPanel::showScale()
 void HistogramPanel::activateCell(int row, int bin)
 {
     const DurationHistogram &h = m_grid->histogram();
-    if (!session() || row < 0 || std::size_t(row) >= h.rankIndices.size())
+    if (!session() || row < 0 || std::size_t(row) >= h.rowCount())
         return;
     const Session &s = *session();
     const std::vector<EventLocation> events =
-        eventsInBin(s, h.rankIndices[std::size_t(row)], bin, m_shown, collectiveClassesFor(workspace()->settings()), m_shownScope);
+        eventsInBin(s, h.rows[std::size_t(row)], bin, m_shown, collectiveClassesFor(workspace()->settings()), m_shownScope);
     if (events.empty())
         return;
     TimeRange extent{kTimeMax, kTimeMin};

@@ -1,9 +1,9 @@
 #pragma once
 // Durations across ranks (Paraver's 2D histogram): which events, by kind
-// and name pattern, then ranks x power-of-two duration bins as a heat map
-// of counts or total time, and the same as a table (kernels with no
-// pattern: the kernel_duration_histogram report). Clicking a cell selects
-// its events on the timeline.
+// and name pattern, then ranks (or their threads and GPU streams) x
+// power-of-two duration bins as a heat map of counts or total time, and
+// the same as a table (for kernels: the kernel_duration_histogram report).
+// Clicking a cell selects its events on the timeline.
 #include "panels/statspanel.h"
 #include "stats/ranks/durationhistogram.h"
 
@@ -43,6 +43,7 @@ private:
 
     QComboBox *m_events;
     QLineEdit *m_pattern;
+    QComboBox *m_rows; // ranks, or threads and streams
     QComboBox *m_measure;
     QLabel *m_notes;
     HistogramGrid *m_grid;

@@ -96,7 +96,7 @@ Diagnosis diagnose(const Session &session, const DiagnosisThresholds &th, const 
     DetectedFinding syncs = detectSynchronisation(session, loops);
     DetectedFinding launch = detectLaunchBound(session, loops, th);
     DetectedFinding straggler = detectStraggler(session, inputs);
-    DetectedFinding mpi = detectMpiWaits(session);
+    DetectedFinding mpi = detectMpiWaits(session, inputs);
     DetectedFinding bubble = detectPipelineBubble(session, inputs);
     DetectedFinding low = detectLowUtilisation(session, loops, input.otherGaps, {&input.starvation, &launch, &syncs, &straggler, &mpi, &bubble}, th);
 

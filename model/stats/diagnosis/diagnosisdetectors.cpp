@@ -346,9 +346,8 @@ namespace {
 // The sends and receives between stages of one pipeline: its bubble.
 std::set<std::pair<int, int>> pipelineLinks(const Session &session, const CollectiveMatch &match)
 {
-    QStringList unused;
     std::set<std::pair<int, int>> links;
-    for (const std::vector<int> &stages : pipelineStages(session, match, unused))
+    for (const std::vector<int> &stages : pipelineBubbles(session, match, KernelClassifier::rankscope(), {}).pipelines)
         for (std::size_t s = 0; s + 1 < stages.size(); ++s)
             links.insert(std::minmax(stages[s], stages[s + 1]));
     return links;
@@ -464,12 +463,20 @@ DetectedFinding detectPipelineBubble(const Session &session, const DiagnosisInpu
     return bubble;
 }
 
-DetectedFinding detectMpiWaits(const Session &session)
+DetectedFinding detectMpiWaits(const Session &session, const DiagnosisInputs &inputs)
 {
     DetectedFinding found(FindingKind::MpiWaits);
     const std::shared_ptr<const MpiMatch> shared = sharedMpiMatch(session);
     const MpiMatch &match = *shared;
-    const std::vector<MpiWait> waits = mpiWaits(session, match);
+    std::vector<MpiWait> waits = mpiWaits(session, match);
+    // A pipeline's stages wait for each other's messages by design: those
+    // waits are its bubble (detectPipelineBubble), as NCCL's are.
+    if (inputs.alignedMatch) {
+        const std::set<std::pair<int, int>> links = pipelineLinks(session, *inputs.alignedMatch);
+        std::erase_if(waits, [&](const MpiWait &w) {
+            return w.pattern != MpiWaitPattern::WaitAtCollective && links.count(std::minmax(w.waiting.rank, w.cause.rank));
+        });
+    }
     if (waits.empty())
         return found;
     std::map<MpiWaitPattern, TimeNs> byPattern;

@@ -48,8 +48,9 @@ DetectedFinding detectStraggler(const Session &session, const DiagnosisInputs &i
 DetectedFinding detectPipelineBubble(const Session &session, const DiagnosisInputs &inputs);
 
 // Scalasca's MPI wait states (stats/mpi/mpiwaitstates.h), each wait an
-// instance on the rank that waited, its call to select.
-DetectedFinding detectMpiWaits(const Session &session);
+// instance on the rank that waited, its call to select; the messages
+// between a pipeline's stages left out (they are its bubble).
+DetectedFinding detectMpiWaits(const Session &session, const DiagnosisInputs &inputs);
 
 // Idle GPU time that none of `explaining` accounts for, on ranks busy less
 // than the threshold.

@@ -4,7 +4,9 @@
 #include "stats/reportcatalog.h"
 
 #include <algorithm>
+#include <array>
 #include <bit>
+#include <map>
 
 namespace rankscope::stats {
 
@@ -30,6 +32,38 @@ int DurationHistogram::binOf(TimeNs duration)
     if (duration <= 0)
         return 0;
     return std::bit_width(std::uint64_t(duration)); // 2^(k-1) <= d < 2^k
+}
+
+HistogramLane HistogramLane::ofTrack(int rankIndex, const Track &track)
+{
+    const bool gpu = isGpuTrack(track.kind);
+    return {rankIndex, false, track.pid, gpu ? track.deviceId : -1, gpu ? track.streamId : track.tid};
+}
+
+bool HistogramLane::holds(const Track &track) const
+{
+    if (wholeRank)
+        return true;
+    const HistogramLane own = ofTrack(rankIndex, track);
+    return own.pid == pid && own.device == device && own.id == id;
+}
+
+QString histogramThreadName(const Session &session, const HistogramLane &lane)
+{
+    if (lane.wholeRank)
+        return {};
+    if (lane.device >= 0)
+        return QStringLiteral("GPU %1 stream %2").arg(lane.device).arg(lane.id);
+    const ThreadInfo *thread = session.ranks()[std::size_t(lane.rankIndex)].report->thread(lane.pid, lane.id);
+    if (!thread || thread->name.isEmpty())
+        return QStringLiteral("tid %1").arg(lane.id);
+    return QStringLiteral("%1 (tid %2)").arg(thread->name).arg(lane.id);
+}
+
+QString histogramLaneName(const Session &session, const HistogramLane &lane)
+{
+    const QString rank = session.ranks()[std::size_t(lane.rankIndex)].displayName();
+    return lane.wholeRank ? rank : QStringLiteral("%1 · %2").arg(rank, histogramThreadName(session, lane));
 }
 
 std::uint64_t DurationHistogram::maxCount() const
@@ -85,10 +119,10 @@ private:
 
 } // namespace
 
-void forEachChosenEvent(const Session &session, int rankIndex, const HistogramChoice &choice, const KernelClassifier &classes,
+void forEachChosenEvent(const Session &session, const HistogramLane &lane, const HistogramChoice &choice, const KernelClassifier &classes,
                         const StatsScope &scope, const std::function<void(std::uint32_t, std::uint32_t, TimeNs)> &visit)
 {
-    const RankEntry &entry = session.ranks()[std::size_t(rankIndex)];
+    const RankEntry &entry = session.ranks()[std::size_t(lane.rankIndex)];
     const Report &r = *entry.report;
     NameFilter filter(r.strings, choice.pattern);
     KernelClassCache classOf(r.strings, classes);
@@ -98,7 +132,7 @@ void forEachChosenEvent(const Session &session, int rankIndex, const HistogramCh
     const TimeNs to = scope.range ? scope.range->end - entry.sessionOffset : kTimeMax;
     for (std::uint32_t t = 0; t < r.tracks.size(); ++t) {
         const Track &track = r.tracks[t];
-        if (!isChosenTrack(choice.events, track.kind) || !Session::ownsTrack(entry, track))
+        if (!isChosenTrack(choice.events, track.kind) || !Session::ownsTrack(entry, track) || !lane.holds(track))
             continue;
         throwIfCancelled();
         const SliceTrack &s = track.slices;
@@ -114,37 +148,43 @@ void forEachChosenEvent(const Session &session, int rankIndex, const HistogramCh
 
 DurationHistogram durationHistogram(const Session &session, const HistogramChoice &choice, const KernelClassifier &classes, const StatsScope &scope)
 {
+    using Bins = std::pair<std::array<std::uint64_t, DurationHistogram::kBins>, std::array<TimeNs, DurationHistogram::kBins>>;
     DurationHistogram h;
-    for (int i = 0; i < int(session.ranks().size()); ++i)
-        if (!scope.rankIndex || *scope.rankIndex == i)
-            h.rankIndices.push_back(i);
-    const std::size_t rows = h.rankIndices.size();
-    h.counts.assign(rows * DurationHistogram::kBins, 0);
-    h.totals.assign(rows * DurationHistogram::kBins, 0);
-    for (std::size_t row = 0; row < rows; ++row) {
-        std::uint64_t *counts = &h.counts[row * DurationHistogram::kBins];
-        TimeNs *totals = &h.totals[row * DurationHistogram::kBins];
-        forEachChosenEvent(session, h.rankIndices[row], choice, classes, scope, [&](std::uint32_t, std::uint32_t, TimeNs duration) {
+    for (int i = 0; i < int(session.ranks().size()); ++i) {
+        if (scope.rankIndex && *scope.rankIndex != i)
+            continue;
+        // The rank's lanes (one, or its threads and streams), in order.
+        std::map<HistogramLane, Bins> lanes;
+        const Report &r = *session.ranks()[std::size_t(i)].report;
+        if (!choice.perThread)
+            lanes[HistogramLane::ofRank(i)] = {};
+        forEachChosenEvent(session, HistogramLane::ofRank(i), choice, classes, scope, [&](std::uint32_t track, std::uint32_t, TimeNs duration) {
+            Bins &bins = lanes[choice.perThread ? HistogramLane::ofTrack(i, r.tracks[track]) : HistogramLane::ofRank(i)];
             const int bin = DurationHistogram::binOf(duration);
-            ++counts[bin];
-            totals[bin] += std::max<TimeNs>(duration, 0);
+            ++bins.first[std::size_t(bin)];
+            bins.second[std::size_t(bin)] += std::max<TimeNs>(duration, 0);
         });
-        for (int bin = 0; bin < DurationHistogram::kBins; ++bin)
-            if (counts[bin]) {
-                h.firstBin = std::min(h.firstBin, bin);
-                h.lastBin = std::max(h.lastBin, bin);
-            }
+        for (const auto &[lane, bins] : lanes) {
+            h.rows.push_back(lane);
+            h.counts.insert(h.counts.end(), bins.first.begin(), bins.first.end());
+            h.totals.insert(h.totals.end(), bins.second.begin(), bins.second.end());
+            for (int bin = 0; bin < DurationHistogram::kBins; ++bin)
+                if (bins.first[std::size_t(bin)]) {
+                    h.firstBin = std::min(h.firstBin, bin);
+                    h.lastBin = std::max(h.lastBin, bin);
+                }
+        }
     }
     return h;
 }
 
-std::vector<EventLocation> eventsInBin(const Session &session, int rankIndex, int bin, const HistogramChoice &choice, const KernelClassifier &classes,
-                                       const StatsScope &scope)
+std::vector<EventLocation> eventsInBin(const Session &session, const HistogramLane &lane, int bin, const HistogramChoice &choice,
+                                       const KernelClassifier &classes, const StatsScope &scope)
 {
     std::vector<EventLocation> events;
-    forEachChosenEvent(session, rankIndex, choice, classes, scope, [&](std::uint32_t track, std::uint32_t event, TimeNs duration) {
+    forEachChosenEvent(session, lane, choice, classes, scope, [&](std::uint32_t track, std::uint32_t event, TimeNs duration) {
         if (DurationHistogram::binOf(duration) == bin)
-            events.push_back({rankIndex, track, event});
+            events.push_back({lane.rankIndex, track, event});
     });
     return events;
 }
@@ -158,17 +198,23 @@ ResultTable durationHistogramTable(const Session &session, const DurationHistogr
         t.name = QStringLiteral("duration_histogram");
         t.title = QStringLiteral("Durations of %1 per Rank (power-of-two bins)").arg(histogramEventsName(choice.events));
     }
-    t.headers = QStringList{QStringLiteral("Rank"), QStringLiteral("Bin Low (ns)"), QStringLiteral("Bin High (ns)"), QStringLiteral("Count"),
-                            QStringLiteral("Total (ns)")};
+    t.headers = QStringList{QStringLiteral("Rank")};
+    if (choice.perThread)
+        t.headers << QStringLiteral("Thread");
+    t.headers << QStringList{QStringLiteral("Bin Low (ns)"), QStringLiteral("Bin High (ns)"), QStringLiteral("Count"), QStringLiteral("Total (ns)")};
     const bool comparison = session.isComparison(); // two runs side by side: which run each row is
     if (comparison)
         t.headers << QStringLiteral("Run");
-    for (std::size_t row = 0; row < h.rankIndices.size(); ++row) {
-        const RankEntry &entry = session.ranks()[std::size_t(h.rankIndices[row])];
+    for (std::size_t row = 0; row < h.rowCount(); ++row) {
+        const HistogramLane &lane = h.rows[row];
+        const RankEntry &entry = session.ranks()[std::size_t(lane.rankIndex)];
+        const QString thread = histogramThreadName(session, lane);
         for (int bin = h.firstBin; bin <= h.lastBin; ++bin) {
-            std::vector<Cell> cells{Cell::ofInteger(entry.rank), Cell::ofInteger(DurationHistogram::binLow(bin)),
-                                    Cell::ofInteger(DurationHistogram::binHigh(bin)), Cell::ofInteger(std::int64_t(h.count(row, bin))),
-                                    Cell::ofInteger(h.total(row, bin))};
+            std::vector<Cell> cells{Cell::ofInteger(entry.rank)};
+            if (choice.perThread)
+                cells.push_back(Cell::ofText(thread));
+            cells.insert(cells.end(), {Cell::ofInteger(DurationHistogram::binLow(bin)), Cell::ofInteger(DurationHistogram::binHigh(bin)),
+                                       Cell::ofInteger(std::int64_t(h.count(row, bin))), Cell::ofInteger(h.total(row, bin))});
             if (comparison)
                 cells.push_back(Cell::ofText(runSideName(entry.side)));
             t.addRow(cells);
@@ -181,9 +227,9 @@ ResultTable durationHistogramTable(const Session &session, const DurationHistogr
     return t;
 }
 
-ResultTable kernelDurationHistogram(const Session &session, const QString &pattern, const KernelClassifier &classes)
+ResultTable kernelDurationHistogram(const Session &session, const QString &pattern, bool perThread, const KernelClassifier &classes)
 {
-    const HistogramChoice choice{HistogramEvents::Kernels, pattern};
+    const HistogramChoice choice{HistogramEvents::Kernels, pattern, perThread};
     if (const QString error = KernelClassifier::patternError(pattern); !error.isEmpty()) {
         ResultTable t = durationHistogramTable(session, {}, choice);
         t.notes = QStringList{QStringLiteral("--pattern: %1").arg(error)};

@@ -2,6 +2,7 @@
 
 #include "core/cancellation.h"
 #include "core/intervals.h"
+#include "session/mpimessages.h"
 #include "stats/ranks/stepmatrix.h"
 #include "stats/reportcatalog.h"
 
@@ -16,13 +17,80 @@ namespace rankscope::stats {
 
 namespace {
 
-// A link between two ranks: their first point-to-point instance (by end),
-// and who arrived last at it (the sender: a receive is posted ahead).
+// A link between two ranks: their first point-to-point transfer (by its
+// receive's end) and who sent it.
 struct Link {
     TimeNs firstEnd = kTimeMax;
     int firstSender = -1;
-    bool directional = false; // some instance is a send or a receive, not a grouped exchange
+    bool directional = false; // some transfer is a send or a receive, not a grouped exchange
 };
+
+// What one rank sent another: when it first began sending, and when the
+// other first finished receiving.
+struct Direction {
+    TimeNs firstSendStart = kTimeMax, firstReceiveEnd = kTimeMax;
+};
+
+// The point-to-point traffic between ranks, on the match's clocks.
+struct Traffic {
+    std::map<std::pair<int, int>, Link> links;           // by (lower, higher) rank index
+    std::map<std::pair<int, int>, Direction> directions; // by (sender, receiver)
+
+    void add(int sender, int receiver, TimeNs sendStart, TimeNs receiveEnd, bool directional)
+    {
+        Link &link = links[std::minmax(sender, receiver)];
+        if (receiveEnd < link.firstEnd) {
+            link.firstEnd = receiveEnd;
+            link.firstSender = sender;
+        }
+        link.directional = link.directional || directional;
+        Direction &d = directions[{sender, receiver}];
+        d.firstSendStart = std::min(d.firstSendStart, sendStart);
+        d.firstReceiveEnd = std::min(d.firstReceiveEnd, receiveEnd);
+    }
+};
+
+// NCCL's sends and receives (one instance per matched pair): a send's
+// or receive's instance names its direction by the kind of its first
+// arrival; a grouped send and receive goes both ways.
+void addNcclTraffic(const CollectiveMatch &match, Traffic &traffic)
+{
+    for (const CollectiveInstance &c : match.instances) {
+        if (!isPointToPoint(c.kind) || c.arrivals.size() != 2 || c.arrivals[0].rankIndex == c.arrivals[1].rankIndex)
+            continue;
+        const CollectiveArrival &a = c.arrivals[0], &b = c.arrivals[1];
+        const auto add = [&](const CollectiveArrival &from, const CollectiveArrival &to, bool directional) {
+            traffic.add(from.rankIndex, to.rankIndex, from.start + match.shiftOf(from.rankIndex), to.end + match.shiftOf(to.rankIndex), directional);
+        };
+        if (c.kind == CollectiveKind::Send) {
+            add(a, b, true);
+        } else if (c.kind == CollectiveKind::Recv) {
+            add(b, a, true);
+        } else { // both ways; the one who arrived last taken as the first sender
+            const bool bLast = c.lastRankIndex == b.rankIndex;
+            add(bLast ? b : a, bLast ? a : b, false);
+            add(bLast ? a : b, bLast ? b : a, false);
+        }
+    }
+}
+
+// MPI's messages: the sender is known; a receive ends when it completes
+// (a non-blocking one at its wait). MPI_Sendrecv goes both ways at once.
+void addMpiTraffic(const Session &session, const CollectiveMatch &match, Traffic &traffic)
+{
+    const std::shared_ptr<const MpiMatch> mpi = sharedMpiMatch(session);
+    const auto bothWays = [&](const EventLocation &at) {
+        const Report &r = *session.ranks()[std::size_t(at.rank)].report;
+        return r.strings.view(r.tracks[at.track].slices.name(at.event)).find("Sendrecv") != std::string_view::npos;
+    };
+    for (const MpiMessage &m : mpi->messages) {
+        const int from = m.send.at.rank, to = m.receive.at.rank;
+        if (from == to)
+            continue;
+        const TimeNs received = m.receive.completion ? m.receive.completionEnd : m.receive.end;
+        traffic.add(from, to, m.send.start + match.shiftOf(from), received + match.shiftOf(to), !bothWays(m.send.at));
+    }
+}
 
 QString rankList(const Session &session, const std::vector<int> &rankIndices)
 {
@@ -53,22 +121,31 @@ std::vector<int> walk(int start, int second, const std::map<int, std::set<int>> 
     return order;
 }
 
+// A pipeline's stages pass on what they received: each stage after the
+// first sends nothing (on to the next or back to the one before) until its
+// first input from the stage before has arrived. Neighbours that exchange
+// at once (a halo exchange, a ring shift) send first.
+bool sendsFollowInputs(const std::vector<int> &stages, const std::map<std::pair<int, int>, Direction> &directions)
+{
+    for (std::size_t s = 1; s < stages.size(); ++s) {
+        const auto input = directions.find({stages[s - 1], stages[s]});
+        if (input == directions.end())
+            return false;
+        for (const auto &[pair, direction] : directions)
+            if (pair.first == stages[s] && direction.firstSendStart < input->second.firstReceiveEnd)
+                return false;
+    }
+    return true;
+}
+
 } // namespace
 
 std::vector<std::vector<int>> pipelineStages(const Session &session, const CollectiveMatch &match, QStringList &notes)
 {
-    std::map<std::pair<int, int>, Link> links;
-    for (const CollectiveInstance &c : match.instances) {
-        if (!isPointToPoint(c.kind) || c.arrivals.size() != 2 || c.arrivals[0].rankIndex == c.arrivals[1].rankIndex)
-            continue;
-        const auto key = std::minmax(c.arrivals[0].rankIndex, c.arrivals[1].rankIndex);
-        Link &link = links[{key.first, key.second}];
-        if (c.end < link.firstEnd) {
-            link.firstEnd = c.end;
-            link.firstSender = c.lastRankIndex;
-        }
-        link.directional = link.directional || c.kind == CollectiveKind::Send || c.kind == CollectiveKind::Recv;
-    }
+    Traffic traffic;
+    addNcclTraffic(match, traffic);
+    addMpiTraffic(session, match, traffic);
+    const std::map<std::pair<int, int>, Link> &links = traffic.links;
     std::map<int, std::set<int>> neighbours;
     for (const auto &[pair, link] : links) {
         neighbours[pair.first].insert(pair.second);
@@ -129,7 +206,14 @@ std::vector<std::vector<int>> pipelineStages(const Session &session, const Colle
             start =
                 linkOf(ends[0], *neighbours[ends[0]].begin()).firstEnd <= linkOf(ends[1], *neighbours[ends[1]].begin()).firstEnd ? ends[0] : ends[1];
         const int second = start == earliest.first ? earliest.second : start == earliest.second ? earliest.first : *neighbours[start].begin();
-        pipelines.push_back(walk(start, second, neighbours));
+        std::vector<int> stages = walk(start, second, neighbours);
+        if (!sendsFollowInputs(stages, traffic.directions)) {
+            notes << QStringLiteral("pipeline: ranks %1 send to their neighbours before their first data from them arrived (an exchange "
+                                    "between neighbours, as a halo exchange or a ring shift runs), so they are not taken as pipeline stages")
+                         .arg(rankList(session, stages));
+            continue;
+        }
+        pipelines.push_back(std::move(stages));
     }
     return pipelines;
 }
@@ -170,6 +254,32 @@ std::vector<std::vector<Interval>> computePerStep(const Session &session, int ra
     return perStep;
 }
 
+// Whether the stages compute in turn, as a pipeline's do: in most steps
+// with compute, each stage's first kernel starts once the stage before
+// has finished its first (the input it needs comes from there). Ranks
+// that compute side by side and also pass messages do not.
+bool computesInTurn(const std::vector<std::vector<std::vector<Interval>>> &compute, std::size_t steps)
+{
+    std::size_t counted = 0, inTurn = 0;
+    for (std::size_t k = 0; k < steps; ++k) {
+        bool ordered = true, any = false;
+        for (std::size_t s = 1; s < compute.size() && ordered; ++s) {
+            const std::vector<Interval> &before = compute[s - 1][k], &at = compute[s][k];
+            if (before.empty() || at.empty())
+                continue;
+            any = true;
+            const Interval first = *std::min_element(before.begin(), before.end());
+            const TimeNs start = std::min_element(at.begin(), at.end())->first;
+            ordered = start >= first.second;
+        }
+        if (any) {
+            ++counted;
+            inTurn += ordered ? 1 : 0;
+        }
+    }
+    return counted == 0 || 2 * inTurn > counted;
+}
+
 } // namespace
 
 PipelineBubbles pipelineBubbles(const Session &session, const CollectiveMatch &match, const KernelClassifier &classes, const QString &stepNames)
@@ -178,14 +288,15 @@ PipelineBubbles pipelineBubbles(const Session &session, const CollectiveMatch &m
     out.pipelines = pipelineStages(session, match, out.notes);
     if (out.pipelines.empty()) {
         if (out.notes.isEmpty())
-            out.notes << QStringLiteral("pipeline: no point-to-point sends and receives between ranks, so no pipeline stages");
+            out.notes << QStringLiteral("pipeline: no point-to-point sends and receives between ranks (NCCL or MPI), so no pipeline stages");
         return out;
     }
     std::optional<QRegularExpression> pattern;
     if (!stepNames.isEmpty())
         pattern.emplace(stepNames);
-    for (std::size_t p = 0; p < out.pipelines.size(); ++p) {
-        const std::vector<int> &stages = out.pipelines[p];
+    std::vector<std::vector<int>> found = std::move(out.pipelines);
+    out.pipelines.clear();
+    for (std::vector<int> &stages : found) {
         std::vector<std::vector<std::vector<Interval>>> compute; // [stage][step]
         std::size_t steps = SIZE_MAX;
         bool wholeRecording = false;
@@ -199,6 +310,14 @@ PipelineBubbles pipelineBubbles(const Session &session, const CollectiveMatch &m
             compute.push_back(computePerStep(session, rankIndex, ranges, classes, match.shiftOf(rankIndex)));
             steps = std::min(steps, ranges.size());
         }
+        if (!computesInTurn(compute, steps)) {
+            out.notes << QStringLiteral("pipeline: ranks %1 pass messages along a chain, but in most steps each starts computing before the "
+                                        "one before it finished its first kernel (ranks that compute side by side, not pipeline stages)")
+                             .arg(rankList(session, stages));
+            continue;
+        }
+        const int p = int(out.pipelines.size());
+        out.pipelines.push_back(stages);
         if (wholeRecording)
             out.notes << QStringLiteral(
                              "pipeline of ranks %1: a stage has no step ranges (ProfilerStep#N, \"step N\"): its whole recording is one step")
@@ -218,7 +337,7 @@ PipelineBubbles pipelineBubbles(const Session &session, const CollectiveMatch &m
             if (window.end < window.start)
                 continue; // no compute in this step
             for (std::size_t s = 0; s < stages.size(); ++s) {
-                out.rows.push_back({int(k), int(s), int(p), stages[s], window, busy[s]});
+                out.rows.push_back({int(k), int(s), p, stages[s], window, busy[s]});
                 stepTime += window.duration();
                 bubble += window.duration() - busy[s];
             }

@@ -1,10 +1,15 @@
 #pragma once
 // Pipeline parallelism's bubble, per step and stage. The stages are found
-// from point-to-point traffic: the matched send/receive pairs link ranks,
-// a pipeline is a chain of them (a ring, with interleaved stages), and
-// stage 0 is the end whose pair finished first (activations flow from
-// it). Step k is each rank's k-th step range (stats/ranks/stepmatrix.h); a
-// kernel belongs to the step its launch is in. The pipeline's step runs
+// from point-to-point traffic: NCCL's matched send/receive pairs and MPI's
+// messages link ranks, a pipeline is a chain of them (a ring, with
+// interleaved stages) in which each stage sends only once its first input
+// arrived (neighbours that exchange at once are a halo exchange), and
+// stage 0 is the end whose transfer finished first (activations flow from
+// it). Its stages compute in turn (in most steps each stage's first kernel
+// starts after the one before finished its first), else they are ranks
+// that compute side by side. Step k is each rank's k-th step range
+// (stats/ranks/stepmatrix.h); a kernel belongs to the step its launch is
+// in. The pipeline's step runs
 // from the first compute kernel of any of its stages to the last one's
 // end; a stage's bubble is that time less its compute (the union of its
 // kernels other than communication): the fill and drain, the idle between
@@ -36,8 +41,9 @@ struct PipelineBubbles {
     QStringList notes;
 };
 
-// The pipelines of a session's point-to-point instances (rank indices by
-// stage); what could not be ordered is said in `notes`.
+// The pipelines of a session's point-to-point traffic (rank indices by
+// stage): `match`'s NCCL instances and the session's MPI messages, on
+// `match`'s clocks. What could not be ordered is said in `notes`.
 std::vector<std::vector<int>> pipelineStages(const Session &session, const CollectiveMatch &match, QStringList &notes);
 
 // `stepNames`: the step ranges' pattern (empty: the built-in step names).

@@ -20,6 +20,8 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
+#include <tuple>
 
 using namespace rankscope;
 using namespace rankscope::stats;
@@ -192,6 +194,58 @@ private slots:
         QCOMPARE(counted, qint64(kernels.size()));
     }
 
+    void histogramPerThreadSplitsEachRankByStreamAndThread()
+    {
+        // --per-thread on the real 2-rank export: a row per GPU stream for
+        // kernels, counted by SQL per (pid, device, stream) and bin; and per
+        // calling thread for the CUDA runtime calls, by SQL per globalTid.
+        const QString path = dataPath(QStringLiteral("third-party/nsys-ai/mfu_2gpu_after.sqlite"));
+        const Session session = Session::load({path});
+        using Cell = std::pair<qint64, qint64>; // count, total
+        std::map<std::tuple<int, QString, qint64>, Cell> expected;
+        for (const QStringList &k : queryRows(path, QStringLiteral("SELECT (globalPid >> 24) & 16777215, deviceId, streamId, end - start "
+                                                                   "FROM CUPTI_ACTIVITY_KIND_KERNEL"))) {
+            const qint64 duration = k[3].toLongLong();
+            Cell &cell = expected[{rankOfPid(session, std::uint32_t(k[0].toLongLong()))->rank, QStringLiteral("GPU %1 stream %2").arg(k[1], k[2]),
+                                   binLowOf(duration)}];
+            ++cell.first;
+            cell.second += duration;
+        }
+        AnalysisSettings settings;
+        settings.perThread = true;
+        const ResultTable t = *sessionReport(QStringLiteral("kernel_duration_histogram"), session, settings);
+        QCOMPARE(t.headers, QStringList({"Rank", "Thread", "Bin Low (ns)", "Bin High (ns)", "Count", "Total (ns)"}));
+        std::set<std::pair<int, QString>> streams, rows;
+        for (const auto &[key, cell] : expected)
+            streams.insert({std::get<0>(key), std::get<1>(key)});
+        qint64 counted = 0;
+        for (std::size_t row = 0; row < t.rowCount(); ++row) {
+            rows.insert({int(t.integerAt(row, 0)), t.cell(row, 1).text});
+            const auto it = expected.find({int(t.integerAt(row, 0)), t.cell(row, 1).text, t.integerAt(row, 2)});
+            const Cell cell = it == expected.end() ? Cell{0, 0} : it->second;
+            QCOMPARE(t.integerAt(row, 4), cell.first);
+            QCOMPARE(t.integerAt(row, 5), cell.second);
+            counted += cell.first;
+        }
+        QCOMPARE(rows, streams); // a row for each stream that ran a kernel, and no other
+        QCOMPARE(counted, qint64(queryRows(path, QStringLiteral("SELECT count(*) FROM CUPTI_ACTIVITY_KIND_KERNEL")).front().front().toLongLong()));
+
+        // The CUDA runtime calls per calling thread.
+        std::map<std::pair<std::uint32_t, std::uint32_t>, qint64> callsPerThread; // (pid, tid)
+        for (const QStringList &c : queryRows(path, QStringLiteral("SELECT (globalTid >> 24) & 16777215, globalTid & 16777215, count(*) "
+                                                                   "FROM CUPTI_ACTIVITY_KIND_RUNTIME GROUP BY globalTid")))
+            callsPerThread[{std::uint32_t(c[0].toLongLong()), std::uint32_t(c[1].toLongLong())}] = c[2].toLongLong();
+        const DurationHistogram h = durationHistogram(session, {HistogramEvents::CudaApiCalls, {}, true}, KernelClassifier::rankscope());
+        QCOMPARE(h.rowCount(), callsPerThread.size());
+        for (std::size_t row = 0; row < h.rowCount(); ++row) {
+            qint64 calls = 0;
+            for (int bin = 0; bin < DurationHistogram::kBins; ++bin)
+                calls += qint64(h.count(row, bin));
+            QCOMPARE(calls, callsPerThread[std::pair(h.rows[row].pid, h.rows[row].id)]);
+            QVERIFY(histogramLaneName(session, h.rows[row]).contains(QStringLiteral("tid %1").arg(h.rows[row].id)));
+        }
+    }
+
     void histogramBinsAreHalfOpen()
     {
         QCOMPARE(DurationHistogram::binOf(0), 0);
@@ -209,9 +263,12 @@ private slots:
     {
         QTest::addColumn<int>("stages");
         QTest::addColumn<int>("microBatches");
-        QTest::newRow("p=4, m=4") << 4 << 4;
-        QTest::newRow("p=2, m=8") << 2 << 8;
-        QTest::newRow("p=8, m=16") << 8 << 16;
+        QTest::addColumn<QString>("library"); // what passes the data between stages
+        QTest::newRow("p=4, m=4") << 4 << 4 << QStringLiteral("nccl");
+        QTest::newRow("p=2, m=8") << 2 << 8 << QStringLiteral("nccl");
+        QTest::newRow("p=8, m=16") << 8 << 16 << QStringLiteral("nccl");
+        QTest::newRow("p=4, m=4, MPI messages") << 4 << 4 << QStringLiteral("mpi");
+        QTest::newRow("p=2, m=8, MPI messages") << 2 << 8 << QStringLiteral("mpi");
     }
     void gpipeBubbleIsTheClosedForm()
     {
@@ -222,9 +279,10 @@ private slots:
         // textbook (p - 1)/(m + p - 1) of the step as T goes to 0.
         QFETCH(int, stages);
         QFETCH(int, microBatches);
+        QFETCH(QString, library);
         QTemporaryDir dir;
         QCOMPARE(QProcess::execute(tracegen(), {"--profile", "pipeline", "--schedule", "gpipe", "--microbatches", QString::number(microBatches),
-                                                "--ranks", QString::number(stages), "--events", "200", dir.path()}),
+                                                "--ranks", QString::number(stages), "--p2p", library, "--events", "200", dir.path()}),
                  0);
         const Session session = Session::load({dir.path()});
         const ResultTable t = *sessionReport(QStringLiteral("pipeline_bubbles"), session);
@@ -280,14 +338,22 @@ private slots:
         QCOMPARE(o.headers.last(), QStringLiteral("Run"));
     }
 
+    void diagnosisNamesTheBubbleNotAStraggler_data()
+    {
+        QTest::addColumn<QString>("library");
+        QTest::newRow("NCCL") << QStringLiteral("nccl");
+        QTest::newRow("MPI") << QStringLiteral("mpi");
+    }
     void diagnosisNamesTheBubbleNotAStraggler()
     {
         // In a pipeline the later stages wait for the earlier ones by
         // design: the Diagnosis names the bubble (its cost every stage's
-        // closed-form bubble, every step) and no straggler.
+        // closed-form bubble, every step), no straggler and no MPI waits
+        // (each stage's MPI_Recv waits for the stage before's MPI_Send).
+        QFETCH(QString, library);
         QTemporaryDir dir;
-        QCOMPARE(QProcess::execute(tracegen(), {"--profile", "pipeline", "--schedule", "gpipe", "--microbatches", "4", "--ranks", "4", "--events",
-                                                "200", dir.path()}),
+        QCOMPARE(QProcess::execute(tracegen(), {"--profile", "pipeline", "--schedule", "gpipe", "--microbatches", "4", "--ranks", "4", "--p2p",
+                                                library, "--events", "200", dir.path()}),
                  0);
         const Session session = Session::load({dir.path()});
         const Diagnosis d = diagnosed(session);
@@ -299,7 +365,26 @@ private slots:
         QCOMPARE(top.instances.size(), std::size_t(steps * p));
         QVERIFY2(top.evidence.contains(QStringLiteral("1 → 2 → 3 → 0")), qPrintable(top.evidence));
         for (const Finding &f : d.findings)
-            QVERIFY2(f.kind != FindingKind::Straggler, qPrintable(f.evidence));
+            QVERIFY2(f.kind != FindingKind::Straggler && f.kind != FindingKind::MpiWaits, qPrintable(f.evidence));
+    }
+
+    void neighboursExchangingAtOnceAreNoPipeline()
+    {
+        // The mpi profile's ranks pass 1 MiB round a ring each step, every
+        // rank sending before its own receive completed (MPI_Isend,
+        // MPI_Irecv, then the waits): a ring shift, not pipeline stages,
+        // and its planted MPI waits stay the Diagnosis' finding.
+        QTemporaryDir dir;
+        QCOMPARE(QProcess::execute(tracegen(), {"--profile", "mpi", "--ranks", "4", "--events", "200", dir.path()}), 0);
+        const Session session = Session::load({dir.path()});
+        const ResultTable t = *sessionReport(QStringLiteral("pipeline_bubbles"), session);
+        QCOMPARE(t.rowCount(), std::size_t(0));
+        QVERIFY2(t.notes.join(QLatin1Char('\n')).contains(QLatin1String("ranks 0, 1, 2, 3 send to their neighbours before")),
+                 qPrintable(t.notes.join(QLatin1Char('\n'))));
+        const Diagnosis d = diagnosed(session);
+        QVERIFY(std::any_of(d.findings.begin(), d.findings.end(), [](const Finding &f) { return f.kind == FindingKind::MpiWaits; }));
+        for (const Finding &f : d.findings)
+            QVERIFY(f.kind != FindingKind::PipelineBubble);
     }
 
     void oneForwardOneBackwardEqualsTheUnionOverSql()

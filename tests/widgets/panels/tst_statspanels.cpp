@@ -741,7 +741,7 @@ private slots:
         HistogramPanel panel;
         panel.setSession(m_ddp);
         const stats::DurationHistogram &h = panel.grid()->histogram();
-        QCOMPARE(h.rankIndices.size(), std::size_t(4));
+        QCOMPARE(h.rowCount(), std::size_t(4));
         QVERIFY(h.lastBin > h.firstBin);
         QCOMPARE(panel.table()->model()->table().name, QStringLiteral("kernel_duration_histogram"));
         const ResultTable &table = panel.table()->model()->table();
@@ -775,6 +775,40 @@ private slots:
         panel.setChoice({stats::HistogramEvents::CudaApiCalls, {}});
         QCOMPARE(panel.table()->model()->table().name, QStringLiteral("duration_histogram"));
         QVERIFY(panel.grid()->histogram().lastBin >= 0);
+        // A row per thread: each rank's calling threads, and a click selects
+        // that thread's calls only.
+        panel.setChoice({stats::HistogramEvents::CudaApiCalls, {}, true});
+        const stats::DurationHistogram &threads = panel.grid()->histogram();
+        QVERIFY(threads.rowCount() >= 4);
+        QCOMPARE(panel.table()->model()->table().headers.value(1), QStringLiteral("Thread"));
+        std::uint64_t calls = 0;
+        for (std::size_t row = 0; row < threads.rowCount(); ++row) {
+            QVERIFY(!threads.rows[row].wholeRank && threads.rows[row].device < 0);
+            for (int bin = threads.firstBin; bin <= threads.lastBin; ++bin)
+                calls += threads.count(row, bin);
+        }
+        const stats::HistogramLane &lane = threads.rows.back();
+        int busiest = threads.firstBin;
+        for (int bin = threads.firstBin; bin <= threads.lastBin; ++bin)
+            if (threads.count(threads.rowCount() - 1, bin) > threads.count(threads.rowCount() - 1, busiest))
+                busiest = bin;
+        selected.clear();
+        panel.activateCell(int(threads.rowCount()) - 1, busiest);
+        QCOMPARE(selected.count(), 1);
+        const auto threadCalls = selected[0][0].value<std::vector<EventLocation>>();
+        QCOMPARE(threadCalls.size(), std::size_t(threads.count(threads.rowCount() - 1, busiest)));
+        for (const EventLocation &e : threadCalls) {
+            QCOMPARE(e.rank, lane.rankIndex);
+            QCOMPARE(m_ddp->track(e).tid, lane.id);
+            QCOMPARE(m_ddp->track(e).kind, TrackKind::CudaApi);
+        }
+        // The same calls as the rows per rank hold.
+        panel.setChoice({stats::HistogramEvents::CudaApiCalls, {}, false});
+        std::uint64_t perRank = 0;
+        for (std::size_t row = 0; row < panel.grid()->histogram().rowCount(); ++row)
+            for (int bin = panel.grid()->histogram().firstBin; bin <= panel.grid()->histogram().lastBin; ++bin)
+                perRank += panel.grid()->histogram().count(row, bin);
+        QCOMPARE(calls, perRank);
     }
 
     void overlapRowsSelectTheirKernel()
