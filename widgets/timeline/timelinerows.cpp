@@ -32,19 +32,19 @@ void TimelineRows::setDerivedGpuRanks(const Session &session, std::set<int> rank
 {
     if (ranks == m_derivedRanks)
         return;
-    // Rebuilt; each row's folding, hiding and pin carried over by its key.
-    std::map<QString, std::tuple<bool, bool, bool>> state;
+    // Rebuilt; each row's folding, hiding and pin carried over by its key
+    // (the pins in the order they were pinned).
+    std::map<QString, std::pair<bool, bool>> state; // collapsed, hidden
     for (std::size_t i = 0; i < m_rows.size(); ++i)
-        state[key(int(i))] = {m_rows[i].collapsed, m_rows[i].hidden, m_rows[i].pinned};
-    const std::vector<int> pinnedBefore = m_pinned;
+        state[key(int(i))] = {m_rows[i].collapsed, m_rows[i].hidden};
     std::vector<QString> pinnedKeys;
-    for (const int row : pinnedBefore)
+    for (const int row : m_pinned)
         pinnedKeys.push_back(key(row));
     m_derivedRanks = std::move(ranks);
     buildRows(session);
     for (std::size_t i = 0; i < m_rows.size(); ++i)
         if (const auto it = state.find(key(int(i))); it != state.end())
-            std::tie(m_rows[i].collapsed, m_rows[i].hidden, std::ignore) = it->second;
+            std::tie(m_rows[i].collapsed, m_rows[i].hidden) = it->second;
     for (const QString &k : pinnedKeys)
         for (std::size_t i = 0; i < m_rows.size(); ++i)
             if (key(int(i)) == k) {
@@ -355,13 +355,6 @@ void TimelineRows::addDerivedGpuRows(const RankTracks &tracks, int hwRow, std::u
     if (counters.empty())
         for (stats::GpuStateCounter &c : stats::gpuStateCounters(tracks.report, gpuTracks, stats::KernelClassifier::rankscope()))
             counters.push_back(std::make_shared<const stats::GpuStateCounter>(std::move(c)));
-    static const char *const kExplained[] = {
-        "How many kernels run at once on this GPU (any stream)",
-        "100 % while a communication kernel and another kernel run together (the built-in communication patterns); over a "
-        "selection, the mean is the share of the time communication was overlapped",
-        "100 % while a kernel other than communication runs: useful work; over a selection, the mean is the useful share",
-        "In each idle gap (no kernel, copy or memset), the gap's length; 0 while the GPU is busy",
-    };
     for (std::size_t i = 0; i < counters.size(); ++i) {
         TimelineRow row;
         row.kind = TimelineRow::Kind::Counter;
@@ -370,7 +363,7 @@ void TimelineRows::addDerivedGpuRows(const RankTracks &tracks, int hwRow, std::u
         row.parent = hwRow;
         row.derivedCounter = counters[i];
         row.label = counters[i]->counter.name;
-        row.tooltip = QStringLiteral("%1\n%2").arg(row.label, QLatin1String(kExplained[std::min<std::size_t>(i, std::size(kExplained) - 1)]));
+        row.tooltip = QStringLiteral("%1\n%2").arg(row.label, QLatin1String(stats::gpuStateRowText(counters[i]->row).explained));
         row.onGpu = true;
         add(std::move(row));
     }

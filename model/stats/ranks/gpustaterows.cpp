@@ -15,11 +15,11 @@ struct Change {
     std::uint8_t what; // 0 communication kernel, 1 other kernel, 2 copy or memset
 };
 
-CounterTrack named(const char *name, const char *unit, const Track &any)
+CounterTrack named(GpuStateRow row, const Track &any)
 {
     CounterTrack c;
-    c.name = QLatin1String(name);
-    c.unit = QLatin1String(unit);
+    c.name = QLatin1String(gpuStateRowText(row).name);
+    c.unit = QLatin1String(gpuStateRowText(row).unit);
     c.pid = any.pid;
     c.deviceId = any.deviceId;
     return c;
@@ -39,6 +39,20 @@ void sample(CounterTrack &c, TimeNs at, double value)
 }
 
 } // namespace
+
+const GpuStateRowText &gpuStateRowText(GpuStateRow row)
+{
+    static const GpuStateRowText kTexts[] = {
+        {"Kernels in flight", "", "How many kernels run at once on this GPU (any stream)"},
+        {"Compute during communication", "%",
+         "100 % while a communication kernel and another kernel run together (the built-in communication patterns); over a "
+         "selection, the mean is the share of the time communication was overlapped"},
+        {"GPU useful", "%", "100 % while a kernel other than communication runs: useful work; over a selection, the mean is the useful share"},
+        {"GPU gap", "ns", "In each idle gap (no kernel, copy or memset), the gap's length; 0 while the GPU is busy"},
+    };
+    static_assert(std::size(kTexts) == std::size(kGpuStateRows));
+    return kTexts[std::size_t(row)];
+}
 
 std::optional<double> GpuStateCounter::meanIn(TimeNs from, TimeNs to) const
 {
@@ -75,10 +89,8 @@ std::vector<GpuStateCounter> gpuStateCounters(const Report &report, const std::v
     std::vector<CounterTrack> out;
     if (!first)
         return {};
-    out.push_back(named("Kernels in flight", "", *first));
-    out.push_back(named("Compute during communication", "%", *first));
-    out.push_back(named("GPU useful", "%", *first));
-    out.push_back(named("GPU gap", "ns", *first));
+    for (const GpuStateRow row : kGpuStateRows)
+        out.push_back(named(row, *first));
     // Ends before starts at one time: back-to-back work never counts twice.
     std::sort(changes.begin(), changes.end(), [](const Change &a, const Change &b) { return a.at != b.at ? a.at < b.at : a.delta < b.delta; });
     CounterTrack &inFlight = out[0], &overlap = out[1], &useful = out[2], &gap = out[3];

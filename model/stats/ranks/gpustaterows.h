@@ -25,6 +25,13 @@ enum class GpuStateRow { KernelsInFlight, ComputeDuringCommunication, Useful, Ga
 inline constexpr GpuStateRow kGpuStateRows[] = {GpuStateRow::KernelsInFlight, GpuStateRow::ComputeDuringCommunication, GpuStateRow::Useful,
                                                 GpuStateRow::GapLength};
 
+// A row's name, its values' unit ("%", "ns" a duration, "" a count) and
+// what it shows, as its tooltip says it.
+struct GpuStateRowText {
+    const char *name, *unit, *explained;
+};
+const GpuStateRowText &gpuStateRowText(GpuStateRow row);
+
 // One derived counter, with the running integral of its step function so
 // that the mean over any range is two lookups: a share row (0 or 100 %)
 // drawn zoomed out shows the share of each pixel's time, not the largest
