@@ -14,7 +14,7 @@ namespace rankscope {
 
 namespace {
 
-constexpr int kAxisHeight = 34; // two lines of bin labels, alternating
+constexpr int kAxisHeight = 34;     // two lines of bin labels, alternating
 constexpr int kMaxLabelWidth = 300; // "rank 12 · pt_nccl_watchdg (tid 4242)" whole
 constexpr int kMinimumRowHeight = 10;
 
