@@ -14,6 +14,7 @@
 #include "statsacrossprocesses.h"
 
 #include <QCommandLineParser>
+#include <QElapsedTimer>
 #include <QFileInfo>
 #include <QSet>
 #include <QTextStream>
@@ -353,9 +354,18 @@ int runStats(const QStringList &arguments)
     // A report that cannot get its memory fails alone: its line names it
     // and what this process could still get, the others still print.
     bool reportFailed = false;
-    auto computed = [&reportFailed](const QString &name, const QString &source, auto compute) -> std::optional<ResultTable> {
+    // RANKSCOPE_REPORT_TIMES: each report's time on stderr, to find where a
+    // run's time goes (docs/performance.md).
+    const bool timeReports = qEnvironmentVariableIsSet("RANKSCOPE_REPORT_TIMES");
+    auto computed = [&reportFailed, timeReports](const QString &name, const QString &source, auto compute) -> std::optional<ResultTable> {
         try {
-            return compute();
+            QElapsedTimer timer;
+            timer.start();
+            std::optional<ResultTable> table = compute();
+            if (timeReports)
+                QTextStream(&standardError()) << "time: " << name << " " << QString::number(double(timer.nsecsElapsed()) / 1e6, 'f', 1) << " ms ("
+                                              << source << ")\n";
+            return table;
         } catch (const std::bad_alloc &) {
             releaseFreedMemory();
             printFailure(source,

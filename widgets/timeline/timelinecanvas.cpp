@@ -12,10 +12,12 @@
 #include "timeline/zoomstate.h"
 
 #include <QElapsedTimer>
+#include <QFutureWatcher>
 #include <QPainter>
 #include <QPainterPath>
 #include <QScrollBar>
 #include <QTimer>
+#include <QtConcurrent/QtConcurrentRun>
 
 #include <algorithm>
 #include <cmath>
@@ -49,6 +51,8 @@ TimelineCanvas::TimelineCanvas(ZoomState *zoom, QWidget *parent)
 void TimelineCanvas::setSession(std::shared_ptr<const Session> session)
 {
     m_session = std::move(session);
+    ++m_derivedRequest; // derived counters still being computed were the last session's
+    m_derivedPending = false;
     m_areaRows.clear();                    // the rows are the new session's
     m_rowState.communicationWaits.clear(); // the last session's ranks
     m_rowState.markedChains.clear();       // its callchains, too
@@ -650,11 +654,38 @@ void TimelineCanvas::paintFlowArrow(QPainter &p, QPoint from, QPoint to, bool fo
 
 void TimelineCanvas::setDerivedGpuRanks(std::set<int> ranks)
 {
+    const int request = ++m_derivedRequest;
+    m_derivedPending = false;
     if (!m_session || ranks == m_rows.derivedGpuRanks())
         return;
-    m_rows.setDerivedGpuRanks(*m_session, std::move(ranks));
-    rowsChanged();
-    emit rowVisibilityChanged();
+    const auto show = [this](std::set<int> shown) {
+        m_rows.setDerivedGpuRanks(*m_session, std::move(shown));
+        rowsChanged();
+        emit rowVisibilityChanged();
+    };
+    std::vector<TimelineRows::DerivedGpu> missing = m_rows.gpusWithoutDerivedCounters(*m_session, ranks);
+    if (missing.empty())
+        return show(std::move(ranks));
+    // Seconds on a big trace: on a worker, the session kept alive by it.
+    m_derivedPending = true;
+    using Computed = std::vector<TimelineRows::DerivedCounters>;
+    auto *watcher = new QFutureWatcher<Computed>(this);
+    connect(watcher, &QFutureWatcher<Computed>::finished, this, [=, this] {
+        watcher->deleteLater();
+        if (request != m_derivedRequest)
+            return; // another request, or another session, since
+        m_derivedPending = false;
+        const Computed computed = watcher->result();
+        for (std::size_t i = 0; i < missing.size(); ++i)
+            m_rows.addDerivedCounters(missing[i], computed[i]);
+        show(ranks);
+    });
+    watcher->setFuture(QtConcurrent::run([session = m_session, missing] {
+        Computed computed;
+        for (const TimelineRows::DerivedGpu &gpu : missing)
+            computed.push_back(TimelineRows::derivedCountersOf(gpu));
+        return computed;
+    }));
 }
 
 void TimelineCanvas::setDerivedGpuRowsForAll(bool all)

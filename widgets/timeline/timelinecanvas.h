@@ -148,9 +148,12 @@ public:
     // Which ranks (indices into the session's ranks) show their GPUs'
     // derived state rows (TimelineRows::setDerivedGpuRanks); every rank
     // when `all`, none when not.
+    // Their counters are computed on a worker first; the rows come when
+    // they are ready (derivedGpuRowsPending until then).
     void setDerivedGpuRanks(std::set<int> ranks);
     void setDerivedGpuRowsForAll(bool all);
     const std::set<int> &derivedGpuRanks() const { return m_rows.derivedGpuRanks(); }
+    bool derivedGpuRowsPending() const { return m_derivedPending; }
     // CPU sample rows: coloured by the module of each sample's innermost
     // frame, or by the thread's state.
     using SampleColoring = rankscope::SampleColoring;
@@ -218,6 +221,10 @@ private:
     ZoomState *m_zoom;
     DisplayTime m_displayTime;
     std::shared_ptr<const Session> m_session;
+    // The latest request for derived rows: an older one's counters, or one
+    // for another session, are dropped when they arrive.
+    int m_derivedRequest = 0;
+    bool m_derivedPending = false;
     TimelineRows m_rows;
     int m_labelWidth = 280;
     QString m_emptyMessage;

@@ -349,12 +349,39 @@ void TimelineRows::addGpuGroup(const RankTracks &tracks, int rankRow, std::uint3
     }
 }
 
+std::vector<TimelineRows::DerivedGpu> TimelineRows::gpusWithoutDerivedCounters(const Session &session, const std::set<int> &ranks) const
+{
+    std::vector<DerivedGpu> gpus;
+    for (const int rank : ranks) {
+        if (rank < 0 || std::size_t(rank) >= session.ranks().size())
+            continue;
+        const RankTracks tracks(session, rank);
+        for (const auto &[key, gpuTracks] : tracks.gpu)
+            if (!m_derivedCounters.count({&tracks.report, key.first, key.second}))
+                gpus.push_back({&tracks.report, key.first, key.second, gpuTracks}); // the counters read the GPU operations among them
+    }
+    return gpus;
+}
+
+TimelineRows::DerivedCounters TimelineRows::derivedCountersOf(const DerivedGpu &gpu)
+{
+    DerivedCounters counters;
+    for (stats::GpuStateCounter &c : stats::gpuStateCounters(*gpu.report, gpu.tracks, stats::KernelClassifier::rankscope()))
+        counters.push_back(std::make_shared<const stats::GpuStateCounter>(std::move(c)));
+    return counters;
+}
+
+void TimelineRows::addDerivedCounters(const DerivedGpu &gpu, DerivedCounters counters)
+{
+    m_derivedCounters[{gpu.report, gpu.pid, gpu.device}] = std::move(counters);
+}
+
 void TimelineRows::addDerivedGpuRows(const RankTracks &tracks, int hwRow, std::uint32_t pid, int device, const std::vector<std::uint32_t> &gpuTracks)
 {
-    auto &counters = m_derivedCounters[{&tracks.report, pid, device}];
-    if (counters.empty())
-        for (stats::GpuStateCounter &c : stats::gpuStateCounters(tracks.report, gpuTracks, stats::KernelClassifier::rankscope()))
-            counters.push_back(std::make_shared<const stats::GpuStateCounter>(std::move(c)));
+    const auto key = std::tuple(&tracks.report, pid, device);
+    if (!m_derivedCounters.count(key))
+        m_derivedCounters[key] = derivedCountersOf({&tracks.report, pid, device, gpuTracks});
+    const DerivedCounters &counters = m_derivedCounters[key];
     for (std::size_t i = 0; i < counters.size(); ++i) {
         TimelineRow row;
         row.kind = TimelineRow::Kind::Counter;

@@ -88,6 +88,21 @@ public:
     // are computed once per report and kept.
     void setDerivedGpuRanks(const Session &session, std::set<int> ranks);
     const std::set<int> &derivedGpuRanks() const { return m_derivedRanks; }
+    // The derived rows' counters take seconds on a big trace, so a caller
+    // may compute them elsewhere first: the GPUs of `ranks` whose counters
+    // are not yet known (each with its tracks), their counters computed on
+    // any thread, then given back before setDerivedGpuRanks. What is not
+    // given is computed there.
+    struct DerivedGpu {
+        const Report *report = nullptr;
+        std::uint32_t pid = 0;
+        int device = -1;
+        std::vector<std::uint32_t> tracks;
+    };
+    using DerivedCounters = std::vector<std::shared_ptr<const stats::GpuStateCounter>>;
+    std::vector<DerivedGpu> gpusWithoutDerivedCounters(const Session &session, const std::set<int> &ranks) const;
+    static DerivedCounters derivedCountersOf(const DerivedGpu &gpu);
+    void addDerivedCounters(const DerivedGpu &gpu, DerivedCounters counters);
     const std::vector<TimelineRow> &rows() const { return m_rows; }
     // Rows in display order that are neither hidden, pinned nor inside a
     // collapsed group: the rows that scroll.
@@ -155,7 +170,7 @@ private:
     bool m_ranksStartCollapsed = false;
     std::set<int> m_derivedRanks;
     // Per report, process and device: its derived state counters.
-    std::map<std::tuple<const Report *, std::uint32_t, int>, std::vector<std::shared_ptr<const stats::GpuStateCounter>>> m_derivedCounters;
+    std::map<std::tuple<const Report *, std::uint32_t, int>, DerivedCounters> m_derivedCounters; // by report, pid and device
 };
 
 } // namespace rankscope

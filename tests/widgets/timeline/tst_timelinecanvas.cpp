@@ -531,6 +531,37 @@ private slots:
         c->showMark(std::nullopt);
         QCOMPARE(c->markRow(), -1);
     }
+
+    void derivedGpuRowsArriveFromAWorker()
+    {
+        // View > Derived GPU Rows: the counters are computed on a worker,
+        // the rows come when they are ready; turned off meanwhile, they do
+        // not come at all.
+        const auto derivedRows = [&] {
+            int n = 0;
+            for (const TimelineRow &row : canvas()->rows().rows())
+                n += row.derivedCounter ? 1 : 0;
+            return n;
+        };
+        canvas()->setDerivedGpuRowsForAll(true);
+        canvas()->setDerivedGpuRowsForAll(false);
+        QVERIFY(!canvas()->derivedGpuRowsPending());
+        QTest::qWait(200);
+        QCOMPARE(derivedRows(), 0);
+        canvas()->setDerivedGpuRowsForAll(true);
+        QVERIFY(canvas()->derivedGpuRowsPending());
+        QCOMPARE(derivedRows(), 0);
+        QTRY_VERIFY(!canvas()->derivedGpuRowsPending());
+        QCOMPARE(derivedRows(), 4); // slow_1gpu has one GPU
+        QCOMPARE(canvas()->derivedGpuRanks(), std::set<int>{0});
+        // Computed once: off and on again shows them at once.
+        canvas()->setDerivedGpuRowsForAll(false);
+        QCOMPARE(derivedRows(), 0);
+        canvas()->setDerivedGpuRowsForAll(true);
+        QVERIFY(!canvas()->derivedGpuRowsPending());
+        QCOMPARE(derivedRows(), 4);
+        canvas()->setDerivedGpuRowsForAll(false);
+    }
 };
 
 QTEST_MAIN(TestTimelineCanvas)
