@@ -178,11 +178,15 @@ void ResultTable::setText(std::size_t row, std::size_t column, std::string_view 
 std::uint64_t ResultTable::ownText(std::string_view utf8)
 {
     const bool isShort = utf8.size() <= kShortText;
-    QByteArray key;
+    if (isShort && m_lastShortValue != ~std::uint64_t(0) && utf8 == m_lastShortText)
+        return m_lastShortValue;
     if (isShort) {
-        key = QByteArray::fromRawData(utf8.data(), qsizetype(utf8.size()));
-        if (const auto it = m_shortTexts.constFind(key); it != m_shortTexts.cend())
+        const QByteArray key = QByteArray::fromRawData(utf8.data(), qsizetype(utf8.size()));
+        if (const auto it = m_shortTexts.constFind(key); it != m_shortTexts.cend()) {
+            m_lastShortText.assign(utf8);
+            m_lastShortValue = *it;
             return *it;
+        }
     }
     std::uint64_t length = utf8.size();
     if (length >= kLongText) {
@@ -191,8 +195,11 @@ std::uint64_t ResultTable::ownText(std::string_view utf8)
     }
     const std::uint64_t value = std::uint64_t(m_text.size()) << 24 | length;
     m_text.append(utf8);
-    if (isShort && m_shortTexts.size() < kMaxShortTexts)
+    if (isShort && m_shortTexts.size() < kMaxShortTexts) {
         m_shortTexts.insert(QByteArray(utf8.data(), qsizetype(utf8.size())), value);
+        m_lastShortText.assign(utf8);
+        m_lastShortValue = value;
+    }
     return value;
 }
 

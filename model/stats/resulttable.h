@@ -167,6 +167,10 @@ private:
     std::vector<std::string> m_prefixes;                  // slot - 1
     std::vector<std::shared_ptr<const Report>> m_sources; // reports whose strings cells name
     QHash<QByteArray, std::uint64_t> m_shortTexts;        // owned short texts, each once
+    // The short text owned last: a column of one repeated word ("PushPop"
+    // on every row) is told apart without hashing it on every row.
+    std::string m_lastShortText;
+    std::uint64_t m_lastShortValue = ~std::uint64_t(0);
 };
 
 // A table as bytes and back, values exactly (the processes of an MPI run
