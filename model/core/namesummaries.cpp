@@ -3,8 +3,9 @@
 #include "core/narrowing.h"
 #include "core/report.h"
 
+#include <QHash>
+
 #include <algorithm>
-#include <unordered_map>
 #include <vector>
 
 namespace rankscope {
@@ -18,9 +19,10 @@ struct GroupKey {
     std::uint64_t name = 0;
     bool operator==(const GroupKey &) const = default;
 };
-struct GroupKeyHash {
-    std::size_t operator()(const GroupKey &k) const { return std::size_t((k.what * 0x9E3779B97F4A7C15ull) ^ (k.name * 0xC2B2AE3D27D4EB4Full)); }
-};
+std::size_t qHash(const GroupKey &k, std::size_t seed)
+{
+    return qHashMulti(seed, k.what, k.name);
+}
 
 class Grouping {
 public:
@@ -29,10 +31,13 @@ public:
         const GroupKey key{std::uint64_t(identity.pid) << 32 | std::uint64_t(identity.kind) << 16 | std::uint64_t(identity.value) << 8
                                | identity.nvtxEventType,
                            std::uint64_t(identity.domain) << 32 | identity.name};
-        const auto [it, added] = m_index.try_emplace(key, std::uint32_t(m_groups.size()));
-        if (added)
+        const qsizetype known = m_index.size();
+        std::uint32_t &group = m_index[key]; // one lookup: inserted as 0 when new
+        if (m_index.size() != known) {
+            group = std::uint32_t(m_groups.size());
             m_groups.push_back(identity);
-        m_groupOf.push_back(it->second);
+        }
+        m_groupOf.push_back(group);
         m_values.push_back(value);
     }
 
@@ -101,7 +106,10 @@ public:
     }
 
 private:
-    std::unordered_map<GroupKey, std::uint32_t, GroupKeyHash> m_index;
+    // Open addressing, no allocation per group: an emit_nvtx trace has a
+    // group per range (each text carries its sequence number), tens of
+    // millions of them.
+    QHash<GroupKey, std::uint32_t> m_index;
     std::vector<NameGroup> m_groups;
     std::vector<std::uint32_t> m_groupOf; // per event
     std::vector<std::int64_t> m_values;   // per event
