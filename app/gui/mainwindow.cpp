@@ -283,6 +283,7 @@ void MainWindow::createMenus()
         const QSignalBlocker quiet(derived);
         derived->setChecked(!m_timeline->canvas()->derivedGpuRanks().empty());
     });
+    connect(m_timeline->canvas(), &TimelineCanvas::derivedGpuRowsFailed, this, [this](const QString &why) { statusBar()->showMessage(why, 15000); });
     view->addAction(m_session->alignOnCollectivesAction());
     view->addMenu(tr("Align &Runs (A and B)"))->addActions(m_session->alignRunsActions());
     view->addSeparator();

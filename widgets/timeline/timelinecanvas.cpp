@@ -1,5 +1,6 @@
 #include "timeline/timelinecanvas.h"
 
+#include "core/memoryusage.h"
 #include "core/units.h"
 #include "session/eventdetails.h"
 #include "session/eventlinks.h"
@@ -12,12 +13,10 @@
 #include "timeline/zoomstate.h"
 
 #include <QElapsedTimer>
-#include <QFutureWatcher>
 #include <QPainter>
 #include <QPainterPath>
 #include <QScrollBar>
 #include <QTimer>
-#include <QtConcurrent/QtConcurrentRun>
 
 #include <algorithm>
 #include <cmath>
@@ -51,7 +50,7 @@ TimelineCanvas::TimelineCanvas(ZoomState *zoom, QWidget *parent)
 void TimelineCanvas::setSession(std::shared_ptr<const Session> session)
 {
     m_session = std::move(session);
-    ++m_derivedRequest; // derived counters still being computed were the last session's
+    m_derivedJob.cancel(); // derived counters still being computed were the last session's
     m_derivedPending = false;
     m_areaRows.clear();                    // the rows are the new session's
     m_rowState.communicationWaits.clear(); // the last session's ranks
@@ -654,7 +653,7 @@ void TimelineCanvas::paintFlowArrow(QPainter &p, QPoint from, QPoint to, bool fo
 
 void TimelineCanvas::setDerivedGpuRanks(std::set<int> ranks)
 {
-    const int request = ++m_derivedRequest;
+    m_derivedJob.cancel();
     m_derivedPending = false;
     if (!m_session || ranks == m_rows.derivedGpuRanks())
         return;
@@ -667,25 +666,35 @@ void TimelineCanvas::setDerivedGpuRanks(std::set<int> ranks)
     if (missing.empty())
         return show(std::move(ranks));
     // Seconds on a big trace: on a worker, the session kept alive by it.
+    // Running out of memory is an outcome: the rows are not shown, and the
+    // window says why.
     m_derivedPending = true;
     using Computed = std::vector<TimelineRows::DerivedCounters>;
-    auto *watcher = new QFutureWatcher<Computed>(this);
-    connect(watcher, &QFutureWatcher<Computed>::finished, this, [=, this] {
-        watcher->deleteLater();
-        if (request != m_derivedRequest)
-            return; // another request, or another session, since
-        m_derivedPending = false;
-        const Computed computed = watcher->result();
-        for (std::size_t i = 0; i < missing.size(); ++i)
-            m_rows.addDerivedCounters(missing[i], computed[i]);
-        show(ranks);
-    });
-    watcher->setFuture(QtConcurrent::run([session = m_session, missing] {
-        Computed computed;
-        for (const TimelineRows::DerivedGpu &gpu : missing)
-            computed.push_back(TimelineRows::derivedCountersOf(gpu));
-        return computed;
-    }));
+    m_derivedJob.start(
+        [session = m_session, missing](const JobToken &) -> std::optional<Computed> {
+            try {
+                Computed computed;
+                for (const TimelineRows::DerivedGpu &gpu : missing)
+                    computed.push_back(TimelineRows::derivedCountersOf(gpu));
+                return computed;
+            } catch (const std::bad_alloc &) {
+                releaseFreedMemory();
+                return std::nullopt;
+            }
+        },
+        [this, missing, ranks, show](std::optional<Computed> computed) {
+            m_derivedPending = false;
+            if (!computed) {
+                emit derivedGpuRowsFailed(tr("Derived GPU rows: ran out of memory computing their counters (%1 is available to Rankscope "
+                                             "now); the rest of the session is still open")
+                                              .arg(formatBinarySize(availableMemoryBytes())));
+                emit rowVisibilityChanged(); // the rows asked for are not there
+                return;
+            }
+            for (std::size_t i = 0; i < missing.size(); ++i)
+                m_rows.addDerivedCounters(missing[i], std::move((*computed)[i]));
+            show(ranks);
+        });
 }
 
 void TimelineCanvas::setDerivedGpuRowsForAll(bool all)

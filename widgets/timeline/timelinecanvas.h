@@ -4,6 +4,7 @@
 // cached until the visible range, the size or the rows change; selection
 // and highlights are drawn over it without rebuilding. Mouse, wheel and
 // tooltips are TimelineInput's; keys are TimelineActions'.
+#include "jobs/latestjob.h"
 #include "session/sampledetails.h"
 #include "session/session.h"
 #include "stats/criticalpath/criticalpath.h"
@@ -180,6 +181,8 @@ signals:
     void labelWidthChanged(int width);
     // The user hid a row or showed the hidden ones.
     void rowVisibilityChanged();
+    // The derived GPU rows asked for could not be shown: why.
+    void derivedGpuRowsFailed(const QString &why);
     // The user clicked a row's label (for the Events table).
     void rowChosen(int row);
     // A Shift+drag ended across rows: areaRows() and the zoom's selection
@@ -221,9 +224,9 @@ private:
     ZoomState *m_zoom;
     DisplayTime m_displayTime;
     std::shared_ptr<const Session> m_session;
-    // The latest request for derived rows: an older one's counters, or one
-    // for another session, are dropped when they arrive.
-    int m_derivedRequest = 0;
+    // The derived rows' counters being computed (nullopt: they did not fit
+    // in memory); a newer request, or another session, drops an older one's.
+    LatestJob<std::optional<std::vector<TimelineRows::DerivedCounters>>> m_derivedJob{this};
     bool m_derivedPending = false;
     TimelineRows m_rows;
     int m_labelWidth = 280;
