@@ -7,6 +7,7 @@
 #include <array>
 #include <bit>
 #include <map>
+#include <optional>
 
 namespace rankscope::stats {
 
@@ -158,11 +159,17 @@ DurationHistogram durationHistogram(const Session &session, const HistogramChoic
         const Report &r = *session.ranks()[std::size_t(i)].report;
         if (!choice.perThread)
             lanes[HistogramLane::ofRank(i)] = {};
+        // Events come track by track: a track's lane is looked up once.
+        std::optional<std::uint32_t> atTrack;
+        Bins *bins = nullptr;
         forEachChosenEvent(session, HistogramLane::ofRank(i), choice, classes, scope, [&](std::uint32_t track, std::uint32_t, TimeNs duration) {
-            Bins &bins = lanes[choice.perThread ? HistogramLane::ofTrack(i, r.tracks[track]) : HistogramLane::ofRank(i)];
+            if (atTrack != track) {
+                atTrack = track;
+                bins = &lanes[choice.perThread ? HistogramLane::ofTrack(i, r.tracks[track]) : HistogramLane::ofRank(i)];
+            }
             const int bin = DurationHistogram::binOf(duration);
-            ++bins.first[std::size_t(bin)];
-            bins.second[std::size_t(bin)] += std::max<TimeNs>(duration, 0);
+            ++bins->first[std::size_t(bin)];
+            bins->second[std::size_t(bin)] += std::max<TimeNs>(duration, 0);
         });
         for (const auto &[lane, bins] : lanes) {
             h.rows.push_back(lane);
