@@ -17,6 +17,9 @@ namespace {
 constexpr int kAxisHeight = 34;     // two lines of bin labels, alternating
 constexpr int kMaxLabelWidth = 300; // "rank 12 · pt_nccl_watchdg (tid 4242)" whole
 constexpr int kMinimumRowHeight = 10;
+// Up to this many rows each gets a line of text (the panel scrolls);
+// more draw thinner with every k-th named.
+constexpr int kRowsNamedEach = 48;
 
 } // namespace
 
@@ -81,13 +84,15 @@ QRect HistogramGrid::cellArea() const
 QSize HistogramGrid::sizeHint() const
 {
     const int rows = std::max(int(m_histogram.rowCount()), 1);
-    return QSize(600, std::min(rows, 32) * 16 + kAxisHeight);
+    return QSize(600, std::max(std::min(rows, 32) * 16 + kAxisHeight, minimumSizeHint().height()));
 }
 
 QSize HistogramGrid::minimumSizeHint() const
 {
     const int rows = int(m_histogram.rowCount());
-    return QSize(240, std::max(std::clamp(rows, 2, 6) * (fontMetrics().height() + 2), rows * kMinimumRowHeight) + kAxisHeight);
+    const int lineHeight = fontMetrics().height() + 2;
+    const int rowHeight = rows <= kRowsNamedEach ? lineHeight : kMinimumRowHeight;
+    return QSize(240, std::max(std::min(rows, 2) * lineHeight, rows * rowHeight) + kAxisHeight);
 }
 
 std::pair<int, int> HistogramGrid::cellAt(QPoint position) const
@@ -133,7 +138,7 @@ void HistogramGrid::paintEvent(QPaintEvent *)
     const int textHeight = fontMetrics().height();
     const int every = std::max(1, int(std::ceil(textHeight / rowHeight)));
     for (int row = 0; row < rows; row += every)
-        p.drawText(QRectF(0, area.top() + row * rowHeight, area.left() - 4, std::max(rowHeight, double(textHeight))),
+        p.drawText(QRectF(0, area.top() + (row + 0.5) * rowHeight - textHeight / 2.0, area.left() - 4, textHeight),
                    Qt::AlignRight | Qt::AlignVCenter, fontMetrics().elidedText(m_rowNames.value(row), Qt::ElideMiddle, area.left() - 4));
     const int labelEvery = std::max(1, int(std::ceil(fontMetrics().horizontalAdvance(QStringLiteral("999 ms")) / (2 * columnWidth))));
     for (int c = 0; c < columns(); c += labelEvery) {

@@ -787,6 +787,10 @@ private slots:
             for (int bin = threads.firstBin; bin <= threads.lastBin; ++bin)
                 calls += threads.count(row, bin);
         }
+        // Each row keeps a line of its own at the grid's smallest: a name
+        // beside every row, none drawn across a neighbour's cells.
+        panel.grid()->resize(800, panel.grid()->minimumSizeHint().height());
+        QVERIFY(double(panel.grid()->cellArea().height()) / double(threads.rowCount()) >= panel.grid()->fontMetrics().height());
         const stats::HistogramLane &lane = threads.rows.back();
         int busiest = threads.firstBin;
         for (int bin = threads.firstBin; bin <= threads.lastBin; ++bin)
