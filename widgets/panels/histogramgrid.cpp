@@ -138,8 +138,8 @@ void HistogramGrid::paintEvent(QPaintEvent *)
     const int textHeight = fontMetrics().height();
     const int every = std::max(1, int(std::ceil(textHeight / rowHeight)));
     for (int row = 0; row < rows; row += every)
-        p.drawText(QRectF(0, area.top() + (row + 0.5) * rowHeight - textHeight / 2.0, area.left() - 4, textHeight),
-                   Qt::AlignRight | Qt::AlignVCenter, fontMetrics().elidedText(m_rowNames.value(row), Qt::ElideMiddle, area.left() - 4));
+        p.drawText(QRectF(0, area.top() + (row + 0.5) * rowHeight - textHeight / 2.0, area.left() - 4, textHeight), Qt::AlignRight | Qt::AlignVCenter,
+                   fontMetrics().elidedText(m_rowNames.value(row), Qt::ElideMiddle, area.left() - 4));
     const int labelEvery = std::max(1, int(std::ceil(fontMetrics().horizontalAdvance(QStringLiteral("999 ms")) / (2 * columnWidth))));
     for (int c = 0; c < columns(); c += labelEvery) {
         const QString label = formatDuration(stats::DurationHistogram::binLow(m_histogram.firstBin + c));
