@@ -27,18 +27,25 @@ namespace {
 void addToLevel(LodSummary::Level &level, std::int64_t b, std::uint32_t count, TimeNs busy, std::uint32_t longest, std::span<const TimeNs> starts,
                 std::span<const TimeNs> ends)
 {
+    const TimeNs longestStart = longest == LodSummary::kNoEvent ? 0 : starts[longest];
+    const TimeNs longestEnd = longest == LodSummary::kNoEvent ? 0 : ends[longest];
     if (level.bucket.empty() || level.bucket.back() != b) {
         level.bucket.push_back(b);
         level.count.push_back(count);
         level.busy.push_back(busy);
         level.longest.push_back(longest);
+        level.longestStart.push_back(longestStart);
+        level.longestEnd.push_back(longestEnd);
         return;
     }
     level.count.back() += count;
     level.busy.back() += busy;
     std::uint32_t &best = level.longest.back();
-    if (longest != LodSummary::kNoEvent && (best == LodSummary::kNoEvent || ends[longest] - starts[longest] > ends[best] - starts[best]))
+    if (longest != LodSummary::kNoEvent && (best == LodSummary::kNoEvent || ends[longest] - starts[longest] > ends[best] - starts[best])) {
         best = longest;
+        level.longestStart.back() = longestStart;
+        level.longestEnd.back() = longestEnd;
+    }
 }
 
 } // namespace
@@ -144,11 +151,31 @@ const LodSummary::Level *LodSummary::levelFor(double nsPerPixel) const
     return best;
 }
 
+std::size_t LodSummary::startsAbout(TimeNs lo, TimeNs hi) const
+{
+    if (m_levels.empty() || hi < lo)
+        return 0;
+    // The coarsest level whose buckets are at most an eighth of the range:
+    // a handful of buckets to add up.
+    const TimeNs wanted = std::max<TimeNs>((hi - lo) / 8, 1);
+    const Level *level = &m_levels.front();
+    for (const Level &l : m_levels) {
+        if (l.width > wanted)
+            break;
+        level = &l;
+    }
+    const auto [first, last] = level->bucketsIn(lo, hi);
+    std::size_t starts = 0;
+    for (std::size_t b = first; b < last; ++b)
+        starts += level->count[b];
+    return starts;
+}
+
 std::size_t LodSummary::memoryBytes() const
 {
     std::size_t bytes = 0;
     for (const Level &l : m_levels)
-        bytes += l.bucket.capacity() * (sizeof(std::int64_t) + 2 * sizeof(std::uint32_t) + sizeof(TimeNs));
+        bytes += l.bucket.capacity() * (sizeof(std::int64_t) + 2 * sizeof(std::uint32_t) + 3 * sizeof(TimeNs));
     return bytes;
 }
 

@@ -13,15 +13,15 @@ constexpr float kMergeGap = 1.0f; // rectangles closer than this merge
 // narrow and touch.
 class LaneMerger {
 public:
-    LaneMerger(std::vector<SliceRect> &out, const SliceTrack &track) : m_out(out), m_track(track) { }
+    explicit LaneMerger(std::vector<SliceRect> &out) : m_out(out) { }
 
-    void add(SliceRect r)
+    // `duration`: of r.event, -1 for none.
+    void add(SliceRect r, TimeNs duration)
     {
         if (r.lane >= m_last.size()) {
             m_last.resize(std::size_t(r.lane) + 1, kNone);
             m_lastEventDuration.resize(std::size_t(r.lane) + 1, -1);
         }
-        const TimeNs duration = r.event == SliceRect::kNoEvent ? -1 : m_track.duration(r.event);
         if (m_last[r.lane] != kNone) {
             SliceRect &last = m_out[m_last[r.lane]];
             const bool narrow = r.x1 - r.x0 < kMergeGap && (last.x1 - last.x0 < kMergeGap || last.isMerged());
@@ -44,7 +44,6 @@ public:
 
 private:
     std::vector<SliceRect> &m_out;
-    const SliceTrack &m_track;
     static constexpr std::size_t kNone = ~std::size_t(0);
     std::vector<std::size_t> m_last; // per lane: its last rectangle in m_out
     // ... and the duration of that rectangle's event (-1: none), so a merge
@@ -61,7 +60,7 @@ namespace {
 class GeometryBuilder {
 public:
     GeometryBuilder(const SliceGeometryInput &input, const TimeScale &scale, int widthPx, std::vector<SliceRect> &out)
-        : m_input(input), m_track(*input.track), m_scale(scale), m_widthPx(widthPx), m_merger(out, *input.track)
+        : m_input(input), m_track(*input.track), m_scale(scale), m_widthPx(widthPx), m_merger(out)
     {
         m_clipX0 = std::clamp(input.clipX0, 0, widthPx);
         m_clipX1 = input.clipX1 < 0 ? widthPx : std::clamp(input.clipX1, m_clipX0, widthPx);
@@ -77,31 +76,34 @@ public:
     // More events than this in view are drawn from summaries.
     std::size_t manyEvents() const { return std::size_t(m_clipX1 - m_clipX0) * 2; }
 
-    void addEvent(std::uint32_t i, std::uint16_t lane)
+    void addEvent(std::uint32_t i, std::uint16_t lane) { addEvent(i, m_track.start(i), m_track.end(i), lane); }
+    // The same with its times known (a summary keeps them): no read of the
+    // track's columns.
+    void addEvent(std::uint32_t i, TimeNs start, TimeNs end, std::uint16_t lane)
     {
         SliceRect r;
-        r.x0 = xOf(m_track.start(i));
-        r.x1 = xOf(m_track.end(i));
+        r.x0 = xOf(start);
+        r.x1 = xOf(end);
         r.lane = lane;
         r.event = i;
         r.count = 1;
         r.trackSlot = m_input.trackSlot;
-        m_merger.add(r);
+        m_merger.add(r, end - start);
     }
 
     // A level's buckets in view, on one lane. A bucket where one event
     // starts draws that event as it is (it may be much wider than the
-    // bucket); buckets it covers then add nothing.
-    void addBuckets(const LodSummary::Level &level, std::uint16_t lane, std::uint32_t drawn = SliceRect::kNoEvent)
+    // bucket); buckets it covers then add nothing. Reads the summary only.
+    void addBuckets(const LodSummary::Level &level, std::uint16_t lane, std::uint32_t drawn = SliceRect::kNoEvent, TimeNs drawnEnd = kTimeMin)
     {
-        TimeNs exactEnd = drawn == SliceRect::kNoEvent ? kTimeMin : m_track.end(drawn);
+        TimeNs exactEnd = drawnEnd;
         const auto [first, last] = level.bucketsIn(lo, hi);
         for (std::size_t b = first; b < last; ++b) {
             const TimeNs bucketStart = level.bucket[b] * level.width;
             if (level.count[b] == 1 && level.longest[b] != LodSummary::kNoEvent) {
                 if (level.longest[b] != drawn)
-                    addEvent(level.longest[b], lane);
-                exactEnd = std::max(exactEnd, m_track.end(level.longest[b]));
+                    addEvent(level.longest[b], level.longestStart[b], level.longestEnd[b], lane);
+                exactEnd = std::max(exactEnd, level.longestEnd[b]);
                 continue;
             }
             if (level.count[b] == 0 && bucketStart + level.width <= exactEnd)
@@ -119,15 +121,15 @@ public:
             // the bucket stands for the others only.
             const std::uint32_t longest = level.longest[b];
             const bool runsOn =
-                longest != LodSummary::kNoEvent && longest != drawn && r.count > 1 && m_track.end(longest) > bucketStart + 2 * level.width;
+                longest != LodSummary::kNoEvent && longest != drawn && r.count > 1 && level.longestEnd[b] > bucketStart + 2 * level.width;
             if (runsOn) {
                 r.event = SliceRect::kNoEvent;
                 r.count -= 1;
             }
-            m_merger.add(r);
+            m_merger.add(r, r.event == SliceRect::kNoEvent ? -1 : level.longestDuration(b));
             if (runsOn) {
-                addEvent(longest, lane);
-                exactEnd = std::max(exactEnd, m_track.end(longest));
+                addEvent(longest, level.longestStart[b], level.longestEnd[b], lane);
+                exactEnd = std::max(exactEnd, level.longestEnd[b]);
             }
         }
     }
@@ -144,13 +146,19 @@ public:
         if (const LodSummary::Level *level = row.lod.levelFor(m_scale.nsPerPixel)) {
             // An event open at the left edge that started in a bucket out of
             // view: drawn as itself, not as its buckets' busy time.
+            // (None before the track's first event: a view of the whole
+            // track searches no event column.)
             std::uint32_t openEvent = SliceRect::kNoEvent;
+            TimeNs openEnd = kTimeMin;
             const TimeNs firstBucket = LodSummary::bucketOf(lo, level->width) * level->width;
-            if (const auto [open, none] = m_track.depthRowEventsIn(depth, lo, lo); open < none && m_track.start(row.events[open]) < firstBucket) {
-                openEvent = row.events[open];
-                addEvent(openEvent, lane);
+            if (lo > m_track.extent().start) {
+                if (const auto [open, none] = m_track.depthRowEventsIn(depth, lo, lo); open < none && m_track.start(row.events[open]) < firstBucket) {
+                    openEvent = row.events[open];
+                    openEnd = m_track.end(openEvent);
+                    addEvent(openEvent, lane);
+                }
             }
-            addBuckets(*level, lane, openEvent);
+            addBuckets(*level, lane, openEvent, openEnd);
             return;
         }
         const auto [first, last] = m_track.depthRowEventsIn(depth, lo, hi);
@@ -182,12 +190,9 @@ void buildSliceGeometry(const SliceGeometryInput &input, const TimeScale &scale,
         return;
     GeometryBuilder builder(input, scale, widthPx, out);
 
-    // Events starting inside the range (a cheap estimate of the work).
-    const auto starts = track.starts();
-    const auto firstIn = std::lower_bound(starts.begin(), starts.end(), builder.lo);
-    const auto lastIn = std::upper_bound(firstIn, starts.end(), builder.hi);
-    const auto inRange = std::size_t(lastIn - firstIn);
-    if (inRange > builder.manyEvents()) {
+    // Events starting inside the range (a cheap estimate of the work, from
+    // the summary: a search of the starts would map their pages).
+    if (track.lod().startsAbout(builder.lo, builder.hi) > builder.manyEvents()) {
         if (!input.flatten && !track.depthRows().empty()) {
             const int first = std::max(0, input.firstLane - input.laneOffset);
             const int last = std::min(int(track.depthRows().size()) - 1, input.lastLane - input.laneOffset);

@@ -30,17 +30,26 @@ std::optional<std::size_t> payloadRows(const Report &r, TrackKind kind)
     return rows;
 }
 
-const char *lodProblem(const LodSummary &lod, std::size_t events)
+const char *lodProblem(const LodSummary &lod, const SliceTrack &track)
 {
+    const std::size_t events = track.size();
     for (const LodSummary::Level &level : lod.levels()) {
         const std::size_t n = level.bucket.size();
         if (level.width < 1 || level.width > 2 * kTraceTimeLimit)
             return "a summary level has no width, or one wider than any trace";
-        if (level.count.size() != n || level.busy.size() != n || level.longest.size() != n)
+        if (level.count.size() != n || level.busy.size() != n || level.longest.size() != n || level.longestStart.size() != n
+            || level.longestEnd.size() != n)
             return "a summary level's columns differ in length";
-        for (const std::uint32_t e : level.longest)
+        for (std::size_t i = 0; i < n; ++i) {
+            const std::uint32_t e = level.longest[i];
             if (e != LodSummary::kNoEvent && e >= events)
                 return "a summary names an event its track does not have";
+            // What the timeline draws of it zoomed out, in place of its event's times.
+            const bool sameTimes = e == LodSummary::kNoEvent ? level.longestStart[i] == 0 && level.longestEnd[i] == 0
+                                                             : level.longestStart[i] == track.start(e) && level.longestEnd[i] == track.end(e);
+            if (!sameTimes)
+                return "a summary's longest event has other times than the event";
+        }
         // Buckets ascend (lookups search them) and start at a time that fits
         // (readers multiply bucket by width); none is busier than it is wide.
         for (std::size_t i = 0; i < n; ++i)
@@ -74,13 +83,13 @@ const char *slicesProblem(const Report &r, const SliceTrack &s)
     for (const StringId name : s.names())
         if (name >= strings)
             return "an event names a string that is not there";
-    if (const char *problem = lodProblem(s.lod(), n))
+    if (const char *problem = lodProblem(s.lod(), s))
         return problem;
     for (const SliceTrack::DepthRow &row : s.depthRows()) {
         for (const std::uint32_t e : row.events)
             if (e >= n)
                 return "a depth row names an event its track does not have";
-        if (const char *problem = lodProblem(row.lod, n))
+        if (const char *problem = lodProblem(row.lod, s))
             return problem;
     }
     return nullptr;

@@ -71,8 +71,9 @@ std::uint32_t cacheModeFor(const CacheKey &key);
 // (TrackKind::CudaLibrary, OpenAcc, OpenMp; the kinds after them
 // renumbered). 20: unified-memory page faults, CUDA graph launches
 // (TrackKind::UmCpuPageFault, UmGpuPageFault, CudaGraph) and a migration's
-// virtual address. A cache of another version is rebuilt.
-constexpr std::uint32_t kIndexCacheFormatVersion = 20;
+// virtual address. 21: a summary bucket keeps its longest event's times.
+// A cache of another version is rebuilt.
+constexpr std::uint32_t kIndexCacheFormatVersion = 21;
 
 // How much of a cache an open reads.
 enum class CacheOpenDepth : std::uint8_t {

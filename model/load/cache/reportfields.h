@@ -187,6 +187,8 @@ struct ReportCacheAccess {
             v(level.count);
             v(level.busy);
             v(level.longest);
+            v(level.longestStart);
+            v(level.longestEnd);
         });
     }
 

@@ -88,10 +88,15 @@ private slots:
                 QCOMPARE(level.busy[i], x.busy);
                 if (x.count == 0) {
                     QCOMPARE(level.longest[i], LodSummary::kNoEvent);
+                    QCOMPARE(level.longestStart[i], TimeNs(0));
+                    QCOMPARE(level.longestEnd[i], TimeNs(0));
                 } else {
                     const auto e = level.longest[i];
                     QCOMPARE(ends[e] - starts[e], x.longest);
                     QCOMPARE(LodSummary::bucketOf(starts[e], level.width), bucket);
+                    // Its times, as the timeline draws it zoomed out.
+                    QCOMPARE(level.longestStart[i], starts[e]);
+                    QCOMPARE(level.longestEnd[i], ends[e]);
                 }
                 ++i;
             }
@@ -120,6 +125,13 @@ private slots:
         QVERIFY((level->bucket[last - 1] + 1) * level->width > 350000);
         // The busy share is exactly one half everywhere inside.
         QCOMPARE(level->busy[first + 1] * 2, level->width);
+        // Starts in a range, from the summary: at least the 781 events
+        // starting in [250,000, 350,000], and at most two eighths more.
+        const std::size_t exact = 350000 / 128 - 250000 / 128;
+        QVERIFY(lod.startsAbout(250000, 350000) >= exact);
+        QVERIFY(lod.startsAbout(250000, 350000) <= exact + exact / 4 + 4);
+        QCOMPARE(lod.startsAbout(0, starts.back()), starts.size());
+        QCOMPARE(lod.startsAbout(5, 4), std::size_t(0));
     }
 };
 

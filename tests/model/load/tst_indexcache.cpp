@@ -456,6 +456,7 @@ private slots:
         QTest::addRow("GPU time split of a process not there") << 17 << "other processes than the tracks name";
         QTest::addRow("communication kernel's end not its event's") << 18 << "unlike its kernel record";
         QTest::addRow("a track's range without its events") << 19 << "range is not its events'";
+        QTest::addRow("a summary's longest event drawn longer than it is") << 20 << "longest event has other times";
     }
 
     void craftedCacheIsRejected()
@@ -563,6 +564,14 @@ private slots:
             const auto withEvents = std::find_if(r.tracks.begin(), r.tracks.end(), [](const Track &t) { return !t.slices.isEmpty(); });
             QVERIFY(withEvents != r.tracks.end());
             ReportCacheAccess::dropEvents(withEvents->slices);
+            break;
+        }
+        case 20: {
+            // The timeline draws a zoomed-out row from its summary's times alone.
+            const auto withEvents = std::find_if(r.tracks.begin(), r.tracks.end(), [](const Track &t) { return !t.slices.isEmpty(); });
+            QVERIFY(withEvents != r.tracks.end() && !withEvents->slices.lod().levels().empty());
+            auto &level = const_cast<LodSummary::Level &>(withEvents->slices.lod().levels().front()); // parsed: owned, not mapped
+            level.longestEnd[0] += 1000;
             break;
         }
         }
