@@ -253,13 +253,15 @@ QColor EventColorCache::color(const Report &report, const Track &track, std::uin
         m_last = &m_reports[&report];
         m_lastReport = &report;
     }
-    std::vector<QRgb> &names = track.kind == TrackKind::NvtxGpuProjection ? m_last->projected : m_last->other;
+    QHash<StringId, QRgb> &names = track.kind == TrackKind::NvtxGpuProjection ? m_last->projected : m_last->other;
     const StringId name = track.slices.name(event);
-    if (name >= names.size())
-        names.resize(std::max<std::size_t>(report.strings.size(), std::size_t(name) + 1), 0);
-    if (names[name] == 0) // every computed colour is opaque, so never 0
-        names[name] = Theme::eventColor(report, track, event).rgba();
-    return QColor::fromRgba(names[name]);
+    if (const auto known = names.constFind(name); known != names.constEnd())
+        return QColor::fromRgba(*known);
+    if (names.size() >= kMostNames)
+        names.clear();
+    const QRgb color = Theme::eventColor(report, track, event).rgba();
+    names.insert(name, color);
+    return QColor::fromRgba(color);
 }
 
 QColor Theme::pathKindColor(stats::PathKind kind)

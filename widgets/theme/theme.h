@@ -11,6 +11,7 @@
 
 #include <QBrush>
 #include <QColor>
+#include <QHash>
 #include <QPalette>
 #include <unordered_map>
 
@@ -81,10 +82,14 @@ public:
     }
 
 private:
-    // Per report, per string id: the colour of that name on GPU-projected
-    // NVTX rows and on every other row (0: not computed yet).
+    // Per report, by string id: the colour of that name on GPU-projected
+    // NVTX rows and on every other row. Hashed, not an array over every
+    // string: a frame shows a few thousand names of tens of millions
+    // (emit_nvtx gives each range its own text), and the array cost 8 B a
+    // string. Emptied when it holds more than kMostNames.
+    static constexpr qsizetype kMostNames = 1 << 16;
     struct Names {
-        std::vector<QRgb> projected, other;
+        QHash<StringId, QRgb> projected, other;
     };
     std::unordered_map<const Report *, Names> m_reports;
     const Report *m_lastReport = nullptr;
