@@ -375,12 +375,21 @@ int runStats(const QStringList &arguments)
             return std::nullopt;
         }
     };
+    // A report from an index cache maps the pages of the columns it reads,
+    // and they count as this process's memory until given back: given back
+    // after each report (they stay in the page cache), so a run's peak is its
+    // largest report's, not the sum of every column any report read.
+    auto giveBackPages = [](const Report &report) {
+        if (report.indexCache)
+            report.indexCache->release();
+    };
     for (std::size_t fileIndex = 0; fileIndex < loaded.size(); ++fileIndex) {
         const ReportPtr &report = loaded[fileIndex];
         for (const QString &name : perFile) {
             std::optional<ResultTable> table = gathered.take(report->filePath, name);
             if (!table)
                 table = computed(name, report->filePath, [&] { return *stats::runReport(name, *report, options); });
+            giveBackPages(*report);
             if (table)
                 emitTable(*table, nameFiles ? stems[qsizetype(fileIndex)] : QString(), report->filePath);
         }
@@ -405,6 +414,8 @@ int runStats(const QStringList &arguments)
                     return *stats::runSessionReport(name, session, options, {records, &breakdowns, &comparisonRows});
                 });
             });
+            for (const RankEntry &rank : session.ranks())
+                giveBackPages(*rank.report);
             if (!table)
                 continue;
             for (const QString &note : table->notes)
