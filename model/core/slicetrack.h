@@ -5,8 +5,8 @@
 // (longer first on ties, so parents precede children), assigns nesting
 // depths, and builds the interval index and the level-of-detail summary.
 // After finalize() the track is immutable. Per event it costs 8 (start) +
-// 8 (end) + 4 (name) + 4 (payload row) + 2 (depth) + 4 (index) + ~3 (LOD)
-// bytes: about 33 bytes, less where a column is implied: no depth column
+// 8 (end) + 4 (name) + 4 (payload row) + 2 (depth) + 4 (index) + ~5 (LOD)
+// bytes: about 35 bytes, less where a column is implied: no depth column
 // when nothing nests (GPU rows, most OS runtime and API rows), no payload
 // column when the payloads run `base, base + 1, ...` (a side table in track
 // order) or are all the same (no side table). `payload` is a row in a
