@@ -3,115 +3,123 @@
 #include "core/narrowing.h"
 #include "core/report.h"
 
-#include <QHash>
-
 #include <algorithm>
+#include <span>
 #include <vector>
 
 namespace rankscope {
 
 namespace {
 
-// A group's identity packed into two words (pid, kind, value, NVTX type;
-// domain, name) for the hash map that finds it.
-struct GroupKey {
-    std::uint64_t what = 0;
-    std::uint64_t name = 0;
-    bool operator==(const GroupKey &) const = default;
-};
-std::size_t qHash(const GroupKey &k, std::size_t seed)
-{
-    return qHashMulti(seed, k.what, k.name);
-}
-
-class Grouping {
+// The groups of one kind and value, built as their events are read and
+// appended to `groups`: a group is found through a table of 4-byte slots
+// holding its index, its key being its own fields (a QHash node per group
+// costs five times that: an emit_nvtx trace has a group per range, each
+// text carrying its sequence number, tens of millions of them). Built a
+// kind and value at a time, the groups come out in their stored order and
+// only one block's events are held twice.
+class BlockGrouping {
 public:
-    void add(const NameGroup &identity, std::int64_t value)
-    {
-        const GroupKey key{std::uint64_t(identity.pid) << 32 | std::uint64_t(identity.kind) << 16 | std::uint64_t(identity.value) << 8
-                               | identity.nvtxEventType,
-                           std::uint64_t(identity.domain) << 32 | identity.name};
-        const qsizetype known = m_index.size();
-        std::uint32_t &group = m_index[key]; // one lookup: inserted as 0 when new
-        if (m_index.size() != known) {
-            group = std::uint32_t(m_groups.size());
-            m_groups.push_back(identity);
-        }
-        m_groupOf.push_back(group);
-        m_values.push_back(value);
-    }
-
-    NameSummaries finish()
-    {
-        // Groups by kind and value, keeping first-seen order within.
-        std::vector<std::uint32_t> order(m_groups.size());
-        for (std::uint32_t g = 0; g < order.size(); ++g)
-            order[g] = g;
-        std::stable_sort(order.begin(), order.end(),
-                         [&](std::uint32_t a, std::uint32_t b) { return NameSummaries::inOrder(m_groups[a], m_groups[b]); });
-        std::vector<std::uint32_t> placeOf(order.size());
-        std::vector<NameGroup> ordered(order.size());
-        for (std::uint32_t place = 0; place < order.size(); ++place) {
-            placeOf[order[place]] = place;
-            ordered[place] = m_groups[order[place]];
-        }
-        m_groups = std::move(ordered);
-        for (std::uint32_t &g : m_groupOf)
-            g = placeOf[g];
-        // Values by group, contiguous (a counting sort), then each sorted.
-        std::vector<std::uint64_t> next(m_groups.size() + 1, 0);
-        for (const std::uint32_t g : m_groupOf)
-            ++m_groups[g].count;
-        std::uint64_t first = 0;
-        for (NameGroup &group : m_groups) {
-            group.first = first;
-            first += group.count;
-        }
-        std::vector<std::int64_t> values(m_values.size());
-        for (std::size_t g = 0; g < m_groups.size(); ++g)
-            next[g] = m_groups[g].first;
-        for (std::size_t e = 0; e < m_values.size(); ++e)
-            values[next[m_groupOf[e]]++] = m_values[e];
-        m_groupOf = {};
-        m_values = {};
-        for (NameGroup &group : m_groups) {
-            const auto begin = values.begin() + std::ptrdiff_t(group.first);
-            const auto end = begin + std::ptrdiff_t(group.count);
-            std::sort(begin, end);
-            // Two passes in long double, as summarize() does for one table.
-            long double sum = 0;
-            for (auto v = begin; v != end; ++v) {
-                group.total = addSaturating(group.total, *v);
-                sum += *v;
-            }
-            const long double mean = sum / (long double)group.count;
-            long double squares = 0;
-            for (auto v = begin; v != end; ++v) {
-                const long double d = (long double)*v - mean;
-                squares += d * d;
-            }
-            group.squaredDeviations = double(squares);
-        }
-        NameSummaries summaries;
-        summaries.present = true;
-        summaries.groups = Column<NameGroup>(std::move(m_groups));
-        summaries.values = Column<std::int64_t>(std::move(values));
-        return summaries;
-    }
+    explicit BlockGrouping(std::vector<NameGroup> &groups) : m_groups(groups), m_first(groups.size()) { }
 
     void reserve(std::size_t events)
     {
         m_groupOf.reserve(events);
         m_values.reserve(events);
     }
+    // `identity`: pid, kind, value, NVTX type, domain and name; the rest 0.
+    void add(const NameGroup &identity, std::int64_t value)
+    {
+        if ((m_groups.size() - m_first + 1) * 2 > m_slots.size())
+            grow();
+        const std::size_t mask = m_slots.size() - 1;
+        std::size_t s = hashOf(identity) & mask;
+        while (m_slots[s] != kEmpty && !sameGroup(m_groups[m_first + m_slots[s]], identity))
+            s = (s + 1) & mask;
+        if (m_slots[s] == kEmpty) {
+            m_slots[s] = std::uint32_t(m_groups.size() - m_first);
+            m_groups.push_back(identity);
+        }
+        m_groupOf.push_back(m_slots[s]);
+        m_values.push_back(value);
+    }
+    // Appends the block's values to `values` (reserved), by group and each
+    // group's ascending, and fills the groups' sums.
+    void finish(std::vector<std::int64_t> &values)
+    {
+        m_slots = {};
+        const std::span<NameGroup> block = std::span(m_groups).subspan(m_first);
+        for (const std::uint32_t g : m_groupOf)
+            ++block[g].count;
+        // A counting sort: each group's `first` starts at its end and is
+        // counted down as its values are placed.
+        std::uint64_t end = values.size();
+        for (NameGroup &group : block) {
+            end += group.count;
+            group.first = end;
+        }
+        values.resize(end);
+        for (std::size_t e = 0; e < m_values.size(); ++e)
+            values[--block[m_groupOf[e]].first] = m_values[e];
+        m_groupOf = {};
+        m_values = {};
+        for (NameGroup &group : block) {
+            const auto begin = values.begin() + std::ptrdiff_t(group.first);
+            const auto last = begin + std::ptrdiff_t(group.count);
+            std::sort(begin, last);
+            // Two passes in long double, as summarize() does for one table.
+            long double sum = 0;
+            for (auto v = begin; v != last; ++v) {
+                group.total = addSaturating(group.total, *v);
+                sum += *v;
+            }
+            const long double mean = sum / (long double)group.count;
+            long double squares = 0;
+            for (auto v = begin; v != last; ++v) {
+                const long double d = (long double)*v - mean;
+                squares += d * d;
+            }
+            group.squaredDeviations = double(squares);
+        }
+    }
 
 private:
-    // Open addressing, no allocation per group: an emit_nvtx trace has a
-    // group per range (each text carries its sequence number), tens of
-    // millions of them.
-    QHash<GroupKey, std::uint32_t> m_index;
-    std::vector<NameGroup> m_groups;
-    std::vector<std::uint32_t> m_groupOf; // per event
+    static constexpr std::uint32_t kEmpty = ~std::uint32_t(0);
+
+    // Within a block kind and value are the same.
+    static bool sameGroup(const NameGroup &a, const NameGroup &b)
+    {
+        return a.name == b.name && a.domain == b.domain && a.pid == b.pid && a.nvtxEventType == b.nvtxEventType;
+    }
+    static std::size_t hashOf(const NameGroup &g)
+    {
+        // Two 64-bit words mixed (murmur3's finalizer): string ids are
+        // dense, so the low bits alone would cluster.
+        std::uint64_t h = (std::uint64_t(g.pid) << 8 | g.nvtxEventType) * 0x9E3779B97F4A7C15ull ^ (std::uint64_t(g.domain) << 32 | g.name);
+        h ^= h >> 33;
+        h *= 0xFF51AFD7ED558CCDull;
+        h ^= h >> 33;
+        h *= 0xC4CEB9FE1A85EC53ull;
+        h ^= h >> 33;
+        return std::size_t(h);
+    }
+    // Twice the slots, every group of the block placed again.
+    void grow()
+    {
+        m_slots.assign(std::max<std::size_t>(1024, m_slots.size() * 2), kEmpty);
+        const std::size_t mask = m_slots.size() - 1;
+        for (std::size_t g = m_first; g < m_groups.size(); ++g) {
+            std::size_t s = hashOf(m_groups[g]) & mask;
+            while (m_slots[s] != kEmpty)
+                s = (s + 1) & mask;
+            m_slots[s] = std::uint32_t(g - m_first);
+        }
+    }
+
+    std::vector<NameGroup> &m_groups;
+    const std::size_t m_first;            // the block's first group
+    std::vector<std::uint32_t> m_slots;   // a group's index from m_first, or kEmpty
+    std::vector<std::uint32_t> m_groupOf; // per event, from m_first
     std::vector<std::int64_t> m_values;   // per event
 };
 
@@ -155,35 +163,63 @@ bool NameSummaries::hasSizes(TrackKind kind)
 
 NameSummaries summarizeByName(const Report &report)
 {
-    Grouping grouping;
-    std::size_t events = 0;
+    const auto valuesOfTrack = [](const Track &track) {
+        return NameSummaries::summarizes(track.kind) ? track.slices.size() * (NameSummaries::hasSizes(track.kind) ? 2 : 1) : 0;
+    };
+    std::size_t allValues = 0;
     for (const Track &track : report.tracks)
-        if (NameSummaries::summarizes(track.kind))
-            events += track.slices.size() * (NameSummaries::hasSizes(track.kind) ? 2 : 1);
-    grouping.reserve(events);
-    for (const Track &track : report.tracks) {
-        if (!NameSummaries::summarizes(track.kind))
+        allValues += valuesOfTrack(track);
+    // Room for a group per value: of the space reserved only what groups
+    // fill is ever touched (resident), where growing by doubling would
+    // copy them and leave up to half of the array unused.
+    std::vector<NameGroup> groups;
+    groups.reserve(allValues);
+    std::vector<std::int64_t> values;
+    values.reserve(allValues);
+    // In the order the groups are stored (NameSummaries::inOrder), each
+    // block's in the order its events are first seen.
+    for (std::size_t k = 0; k < kTrackKindCount; ++k) {
+        const TrackKind kind = TrackKind(k);
+        if (!NameSummaries::summarizes(kind))
             continue;
-        NameGroup identity;
-        identity.pid = track.pid;
-        identity.kind = track.kind;
-        if (isHostRange(track.kind) || track.kind == TrackKind::OpenMp) // OpenMP: the event kind's table
-            identity.domain = track.domainName;
-        const SliceTrack &s = track.slices;
-        for (std::size_t i = 0; i < s.size(); ++i) {
-            identity.name = s.name(i);
-            identity.value = GroupedValue::Duration;
-            if (isHostRange(track.kind))
-                identity.nvtxEventType = hostRangeEventType(report, track, i);
-            grouping.add(identity, s.duration(i));
-            if (NameSummaries::hasSizes(track.kind)) {
-                const std::uint32_t row = s.payload(i);
-                identity.value = GroupedValue::Bytes;
-                grouping.add(identity, std::int64_t(track.kind == TrackKind::Memcpy ? report.memcpys[row].bytes : report.memsets[row].bytes));
+        for (const GroupedValue value : {GroupedValue::Duration, GroupedValue::Bytes}) {
+            if (value == GroupedValue::Bytes && !NameSummaries::hasSizes(kind))
+                continue;
+            BlockGrouping block(groups);
+            std::size_t events = 0;
+            for (const Track &track : report.tracks)
+                if (track.kind == kind)
+                    events += track.slices.size();
+            block.reserve(events);
+            for (const Track &track : report.tracks) {
+                if (track.kind != kind)
+                    continue;
+                NameGroup identity;
+                identity.pid = track.pid;
+                identity.kind = kind;
+                identity.value = value;
+                if (isHostRange(kind) || kind == TrackKind::OpenMp) // OpenMP: the event kind's table
+                    identity.domain = track.domainName;
+                const SliceTrack &s = track.slices;
+                for (std::size_t i = 0; i < s.size(); ++i) {
+                    identity.name = s.name(i);
+                    if (isHostRange(kind))
+                        identity.nvtxEventType = hostRangeEventType(report, track, i);
+                    if (value == GroupedValue::Duration)
+                        block.add(identity, s.duration(i));
+                    else
+                        block.add(identity,
+                                  std::int64_t(kind == TrackKind::Memcpy ? report.memcpys[s.payload(i)].bytes : report.memsets[s.payload(i)].bytes));
+                }
             }
+            block.finish(values);
         }
     }
-    return grouping.finish();
+    NameSummaries summaries;
+    summaries.present = true;
+    summaries.groups = Column<NameGroup>(std::move(groups));
+    summaries.values = Column<std::int64_t>(std::move(values));
+    return summaries;
 }
 
 } // namespace rankscope
