@@ -78,6 +78,11 @@ bool isDerivedTrack(TrackKind kind)
     return trackKindInfo(kind).derived;
 }
 
+bool isHostTrack(TrackKind kind)
+{
+    return !isGpuTrack(kind) && !isDerivedTrack(kind);
+}
+
 bool isHostRange(TrackKind kind)
 {
     return trackKindInfo(kind).hostRange;
@@ -306,9 +311,9 @@ std::vector<Report::MemoryPart> Report::memoryParts() const
     for (const CounterTrack &c : counters)
         counterBytes += c.memoryBytes();
     std::size_t busyBytes = 0;
-    for (const auto *summaries : {&gpuBusy, &communication.otherGpuBusy})
-        for (const GpuBusySummary &g : *summaries)
-            busyBytes += sizeof(GpuBusySummary) + g.runs.memoryBytes();
+    for (const auto *summaries : {&gpuBusy, &communication.otherGpuBusy, &hostBusy})
+        for (const BusySummary &g : *summaries)
+            busyBytes += sizeof(BusySummary) + g.runs.memoryBytes();
     return {
         {"strings", strings.memoryBytes()},
         {"event times", slices.times},
@@ -320,7 +325,7 @@ std::vector<Report::MemoryPart> Report::memoryParts() const
         {"rows per nesting depth", slices.depthRows},
         {"derived tracks (NCCL lanes, NVTX on the GPU)", derivedTracks},
         {"counters", counterBytes},
-        {"GPU busy runs", busyBytes},
+        {"busy runs (GPUs, processes)", busyBytes},
         {"kernel records", kernels.capacity() * sizeof(KernelRecord) + kernelConfigs.capacity() * sizeof(KernelConfig)},
         {"memcpy and memset records", memcpys.capacity() * sizeof(MemcpyRecord) + memsets.capacity() * sizeof(MemsetRecord)},
         {"CUDA API and sync records", apiCalls.capacity() * sizeof(ApiCallRecord) + syncs.capacity() * sizeof(SyncRecord)},

@@ -103,6 +103,9 @@ bool isGpuTrack(TrackKind kind); // recorded GPU activity
 // gpu_time_util rules, Report::gpuBusy, a collapsed group's graph).
 bool isGpuOperation(TrackKind kind);
 bool isDerivedTrack(TrackKind kind); // built from other tracks after loading
+// Recorded on a host thread: neither on a GPU nor derived (a process's
+// rows in the timeline, Report::hostBusy).
+bool isHostTrack(TrackKind kind);
 // NVTX ranges and Kineto's CPU scopes: what steps, phases and host time
 // are read from.
 bool isHostRange(TrackKind kind);
@@ -320,16 +323,18 @@ struct FlowRecord {
     FlowPoint from, to;
 };
 
-// When one process's GPU is busy: the union of its kernels, copies and
-// memsets (concurrent work counts once) as disjoint runs, a track of its
-// own with its summaries (about 20 bytes per run; a GPU busy back to back
-// has few runs). The rank x time map and a collapsed rank read these, so
-// many ranks cost kilobytes each (the summary levels in view), not their events.
-struct GpuBusySummary {
+// When one process's GPU is busy (Report::gpuBusy: the union of its
+// kernels, copies and memsets; concurrent work counts once), or its
+// threads (Report::hostBusy: the union of its host tracks), as disjoint
+// runs, a track of its own with its summaries (about 20 bytes per run; a
+// GPU busy back to back has few runs). The rank x time map and a collapsed
+// rank or process read these, so many ranks cost kilobytes each (the
+// summary levels in view), not their events.
+struct BusySummary {
     std::uint32_t pid = 0;
-    int deviceId = -1;
-    TimeRange span;  // first op's start to last op's end, report time
-    TimeNs busy = 0; // total busy time in the span
+    int deviceId = -1; // -1 for a process's threads
+    TimeRange span;    // first op's start to last op's end, report time
+    TimeNs busy = 0;   // total busy time in the span
     SliceTrack runs;
 };
 
@@ -358,7 +363,7 @@ struct CommunicationSummary {
     // Per process and device, when its GPU ran anything but those kernels
     // (kernels, copies, memsets), as Report::gpuBusy: what the late split
     // of a collective wait measures.
-    std::vector<GpuBusySummary> otherGpuBusy;
+    std::vector<BusySummary> otherGpuBusy;
 };
 
 struct Diagnostic {
@@ -425,8 +430,12 @@ struct Report : std::enable_shared_from_this<Report> {
     Column<GraphLaunchRecord> graphLaunches;
     Column<NvtxProjectionRecord> nvtxProjections;
     Column<CollectiveRecord> collectives;
-    Column<FlowRecord> flows;            // Kineto's forward -> backward arrows
-    std::vector<GpuBusySummary> gpuBusy; // per (pid, device), by pid then device
+    Column<FlowRecord> flows;         // Kineto's forward -> backward arrows
+    std::vector<BusySummary> gpuBusy; // per (pid, device), by pid then device
+    // Per process with host tracks, by pid (hostTracksOf in
+    // load/derivedtracks.h): built when an index cache is written, read
+    // back from it (a report parsed now has none).
+    std::vector<BusySummary> hostBusy;
     CommunicationSummary communication;
     CpuSampling sampling; // CPU samples and backtraces (nsys' --sample=cpu, --cudabacktrace, --osrt-backtrace)
     // Built when an index cache is written, read back from it (core/namesummaries.h).

@@ -249,12 +249,12 @@ std::vector<std::uint32_t> gpuOperationTracks(const Report &report, std::uint32_
     return tracks;
 }
 
-const GpuBusySummary *gpuBusySummaryOf(const Report &report, std::span<const std::uint32_t> tracks)
+const BusySummary *gpuBusySummaryOf(const Report &report, std::span<const std::uint32_t> tracks)
 {
     if (tracks.empty())
         return nullptr;
     const Track &first = report.tracks[tracks.front()];
-    for (const GpuBusySummary &summary : report.gpuBusy)
+    for (const BusySummary &summary : report.gpuBusy)
         if (summary.pid == first.pid && summary.deviceId == first.deviceId) {
             const std::vector<std::uint32_t> own = gpuOperationTracks(report, summary.pid, summary.deviceId);
             return std::equal(own.begin(), own.end(), tracks.begin(), tracks.end()) ? &summary : nullptr;
@@ -264,28 +264,72 @@ const GpuBusySummary *gpuBusySummaryOf(const Report &report, std::span<const std
 
 namespace {
 
+// The summary of `runs` (not empty), busy runs of `pid` on `deviceId`.
+BusySummary summaryOfRuns(SliceTrack runs, std::uint32_t pid, int deviceId)
+{
+    BusySummary summary;
+    summary.pid = pid;
+    summary.deviceId = deviceId;
+    summary.span = {runs.start(0), runs.end(runs.size() - 1)};
+    for (std::size_t i = 0; i < runs.size(); ++i)
+        summary.busy += runs.end(i) - runs.start(i);
+    summary.runs = std::move(runs);
+    return summary;
+}
+
+} // namespace
+
+std::vector<std::uint32_t> hostTracksOf(const Report &report, std::uint32_t pid)
+{
+    std::vector<std::uint32_t> tracks;
+    for (std::uint32_t t = 0; t < report.tracks.size(); ++t) {
+        const Track &track = report.tracks[t];
+        if (track.pid == pid && isHostTrack(track.kind))
+            tracks.push_back(t);
+    }
+    return tracks;
+}
+
+std::vector<BusySummary> hostBusySummaries(const Report &report)
+{
+    std::set<std::uint32_t> pids;
+    for (const Track &track : report.tracks)
+        if (isHostTrack(track.kind))
+            pids.insert(track.pid);
+    std::vector<BusySummary> summaries;
+    for (const std::uint32_t pid : pids)
+        if (SliceTrack runs = busyRuns(report, hostTracksOf(report, pid)); !runs.isEmpty())
+            summaries.push_back(summaryOfRuns(std::move(runs), pid, -1));
+    return summaries;
+}
+
+const BusySummary *hostBusySummaryOf(const Report &report, std::span<const std::uint32_t> tracks)
+{
+    if (tracks.empty())
+        return nullptr;
+    const std::uint32_t pid = report.tracks[tracks.front()].pid;
+    const auto summary =
+        std::lower_bound(report.hostBusy.begin(), report.hostBusy.end(), pid, [](const BusySummary &s, std::uint32_t p) { return s.pid < p; });
+    if (summary == report.hostBusy.end() || summary->pid != pid)
+        return nullptr;
+    const std::vector<std::uint32_t> own = hostTracksOf(report, pid);
+    return std::equal(own.begin(), own.end(), tracks.begin(), tracks.end()) ? &*summary : nullptr;
+}
+
+namespace {
+
 // Per process and device, the union of its GPU operations but `leaveOut`.
-std::vector<GpuBusySummary> gpuBusySummaries(const Report &report, std::span<const TrackEvent> leaveOut)
+std::vector<BusySummary> gpuBusySummaries(const Report &report, std::span<const TrackEvent> leaveOut)
 {
     // The same operations nsys' gpu_time_util and gpu_gaps rules look at.
     std::set<std::pair<std::uint32_t, int>> devices;
     for (const Track &track : report.tracks)
         if (isGpuOperation(track.kind))
             devices.insert({track.pid, track.deviceId});
-    std::vector<GpuBusySummary> summaries;
-    for (const auto &[pid, deviceId] : devices) {
-        GpuBusySummary summary;
-        summary.runs = busyRuns(report, gpuOperationTracks(report, pid, deviceId), leaveOut);
-        const SliceTrack &runs = summary.runs;
-        if (runs.isEmpty())
-            continue;
-        summary.pid = pid;
-        summary.deviceId = deviceId;
-        summary.span = {runs.start(0), runs.end(runs.size() - 1)};
-        for (std::size_t i = 0; i < runs.size(); ++i)
-            summary.busy += runs.end(i) - runs.start(i);
-        summaries.push_back(std::move(summary));
-    }
+    std::vector<BusySummary> summaries;
+    for (const auto &[pid, deviceId] : devices)
+        if (SliceTrack runs = busyRuns(report, gpuOperationTracks(report, pid, deviceId), leaveOut); !runs.isEmpty())
+            summaries.push_back(summaryOfRuns(std::move(runs), pid, deviceId));
     return summaries;
 }
 

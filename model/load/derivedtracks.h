@@ -30,7 +30,17 @@ void buildGpuBusySummaries(Report &report);
 // The tracks a process and device's GPU busy summary is the union of.
 std::vector<std::uint32_t> gpuOperationTracks(const Report &report, std::uint32_t pid, int deviceId);
 // The summary that is the union of exactly `tracks` (ascending), or null.
-const GpuBusySummary *gpuBusySummaryOf(const Report &report, std::span<const std::uint32_t> tracks);
+const BusySummary *gpuBusySummaryOf(const Report &report, std::span<const std::uint32_t> tracks);
+
+// A process's host tracks (ascending): those of `pid` on no GPU and not
+// derived, the tracks the timeline draws under its process row.
+std::vector<std::uint32_t> hostTracksOf(const Report &report, std::uint32_t pid);
+// Per process with host events, the union of its host tracks, by pid: what
+// Report::hostBusy holds once a cache is written.
+std::vector<BusySummary> hostBusySummaries(const Report &report);
+// The summary of Report::hostBusy that is the union of exactly `tracks`
+// (ascending), or null.
+const BusySummary *hostBusySummaryOf(const Report &report, std::span<const std::uint32_t> tracks);
 
 // Report::communication: the kernels the built-in communication patterns
 // name, and per process and device when its GPU runs anything else. Needs

@@ -56,7 +56,7 @@ void inspectReport(const Report &report, bool fromIndexCache)
     for (const Track &track : report.tracks)
         inspectSlices(track.slices);
     // What a first frame draws of a report opened with its summaries only.
-    for (const GpuBusySummary &busy : report.gpuBusy)
+    for (const BusySummary &busy : report.gpuBusy)
         inspectSlices(busy.runs);
     for (const QString &name : stats::fileReportNames())
         (void)stats::runReport(name, report);

@@ -9,7 +9,10 @@ namespace rankscope {
 
 CollapsedBusy::CollapsedBusy(const Report &report, std::span<const std::uint32_t> summaryTracks)
 {
-    if (const GpuBusySummary *summary = gpuBusySummaryOf(report, summaryTracks)) {
+    const BusySummary *summary = gpuBusySummaryOf(report, summaryTracks);
+    if (!summary)
+        summary = hostBusySummaryOf(report, summaryTracks);
+    if (summary) {
         m_runs = &summary->runs;
         return;
     }

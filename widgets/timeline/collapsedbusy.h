@@ -1,9 +1,10 @@
 #pragma once
 // What a collapsed group row draws: how busy its GPU work is across each
 // pixel column (Nsight Systems draws a collapsed row as a utilisation
-// graph). The runs come from the rank's GPU busy summary when the group has
-// one (no event read: hundreds of collapsed ranks cost kilobytes each),
-// else are made once from the group's tracks. The share is computed once
+// graph). The runs come from the rank's GPU busy summary, or a process's
+// busy summary, when the group has one (no event read: hundreds of
+// collapsed ranks cost kilobytes each), else are made once from the
+// group's tracks. The share is computed once
 // per view and kept while the view only scrolls.
 #include "core/intervals.h"
 #include "core/report.h"

@@ -47,7 +47,7 @@ void OverviewStrip::rebuildActivity()
     // a page of its own from a cold disk.
     const double ranks = std::max<std::size_t>(1, m_session->ranks().size());
     for (const RankEntry &entry : m_session->ranks())
-        for (const GpuBusySummary &gpu : entry.report->gpuBusy) {
+        for (const BusySummary &gpu : entry.report->gpuBusy) {
             if (!Session::ownsProcess(entry, gpu.pid))
                 continue;
             const LodSummary &lod = gpu.runs.lod();

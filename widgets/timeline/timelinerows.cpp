@@ -117,10 +117,10 @@ struct TimelineRows::RankTracks {
             const Track &track = report.tracks[t];
             if (!Session::ownsTrack(entry, track))
                 continue;
-            if (isGpuTrack(track.kind) || isDerivedTrack(track.kind))
-                gpu[{track.pid, track.deviceId}].push_back(t);
-            else
+            if (isHostTrack(track.kind))
                 host[track.pid][track.tid].push_back(t);
+            else
+                gpu[{track.pid, track.deviceId}].push_back(t);
         }
         // A thread that was only sampled still gets its process and thread rows.
         for (const SampledThread &t : report.sampling.threads)

@@ -151,15 +151,24 @@ const char *outlineProblem(const Report &r)
     return nullptr;
 }
 
-const char *gpuBusyProblem(const Report &r, const std::vector<GpuBusySummary> &summaries)
+const char *busyProblem(const Report &r, const std::vector<BusySummary> &summaries)
 {
-    for (const GpuBusySummary &g : summaries) {
+    for (const BusySummary &g : summaries) {
         if (!isTraceTime(g.span.start) || !isTraceTime(g.span.end) || g.span.end < g.span.start || g.busy < 0 || g.busy > g.span.duration())
-            return "a GPU busy summary outside its span";
+            return "a busy summary outside its span";
         if (const char *problem = slicesProblem(r, g.runs))
             return problem;
     }
     return nullptr;
+}
+
+// A process's summary is found by its pid (hostBusySummaryOf), one each.
+const char *hostBusyProblem(const Report &r)
+{
+    for (std::size_t i = 0; i < r.hostBusy.size(); ++i)
+        if (r.hostBusy[i].deviceId != -1 || (i > 0 && r.hostBusy[i - 1].pid >= r.hostBusy[i].pid))
+            return "a process's busy summary out of order or on a GPU";
+    return busyProblem(r, r.hostBusy);
 }
 
 const char *recordProblem(const Report &r)
@@ -199,8 +208,10 @@ const char *recordProblem(const Report &r)
         if (p.nvtxRow != NvtxRecord::kNoRecord && p.nvtxRow >= r.nvtx.size())
             return "a projected range names an NVTX record that is not there";
     for (const auto *summaries : {&r.gpuBusy, &r.communication.otherGpuBusy})
-        if (const char *problem = gpuBusyProblem(r, *summaries))
+        if (const char *problem = busyProblem(r, *summaries))
             return problem;
+    if (const char *problem = hostBusyProblem(r))
+        return problem;
     for (const auto *byCorrelation : {&r.apiByCorrelation, &r.gpuByCorrelation})
         for (const TrackEvent &e : *byCorrelation)
             if (e.track >= r.tracks.size() || e.event >= r.tracks[e.track].slices.size())
@@ -401,7 +412,7 @@ QString checkCachedSummaries(const Report &r)
         if (!t.slices.isEmpty() || (!extent.isEmpty() && (!isTraceTime(extent.start) || !isTraceTime(extent.end))))
             return QStringLiteral("a track's range is out of range");
     }
-    if (const char *problem = gpuBusyProblem(r, r.gpuBusy))
+    if (const char *problem = busyProblem(r, r.gpuBusy))
         return QString::fromLatin1(problem);
     if (const char *problem = timeSplitsProblem(r))
         return QString::fromLatin1(problem);

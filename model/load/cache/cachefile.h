@@ -72,8 +72,9 @@ std::uint32_t cacheModeFor(const CacheKey &key);
 // renumbered). 20: unified-memory page faults, CUDA graph launches
 // (TrackKind::UmCpuPageFault, UmGpuPageFault, CudaGraph) and a migration's
 // virtual address. 21: a summary bucket keeps its longest event's times.
+// 22: Report::hostBusy.
 // A cache of another version is rebuilt.
-constexpr std::uint32_t kIndexCacheFormatVersion = 21;
+constexpr std::uint32_t kIndexCacheFormatVersion = 22;
 
 // How much of a cache an open reads.
 enum class CacheOpenDepth : std::uint8_t {

@@ -6,6 +6,7 @@
 // raising kIndexCacheFormatVersion.
 #include "core/namesummaries.h"
 #include "core/report.h"
+#include "load/derivedtracks.h"
 
 namespace rankscope {
 
@@ -61,10 +62,10 @@ struct ReportCacheAccess {
         v(r.gpuByCorrelation);
         v(r.memcpyKindLabels);
         v(r.memoryKindLabels);
-        v.list(r.gpuBusy, [&](auto &g) { gpuBusySummary(v, g); });
+        v.list(r.gpuBusy, [&](auto &g) { busySummary(v, g); });
         v(r.communication.present);
         v(r.communication.kernels);
-        v.list(r.communication.otherGpuBusy, [&](auto &g) { gpuBusySummary(v, g); });
+        v.list(r.communication.otherGpuBusy, [&](auto &g) { busySummary(v, g); });
         v(r.sampling.frames);
         v(r.sampling.chainFrames);
         v(r.sampling.chainStarts);
@@ -73,6 +74,22 @@ struct ReportCacheAccess {
         v(r.sampling.backtraces);
         nameSummaries(v, r);
         timeSplits(v, r);
+        hostBusy(v, r);
+    }
+
+    // Like the name summaries: built as the cache is written (a collapsed
+    // process is then drawn from them, not from its threads' events).
+    template <class V, class R>
+    static void hostBusy(V &v, R &r)
+    {
+        if constexpr (V::kWriting) {
+            if (r.hostBusy.empty()) {
+                const std::vector<BusySummary> built = hostBusySummaries(r);
+                v.list(built, [&](auto &g) { busySummary(v, g); });
+                return;
+            }
+        }
+        v.list(r.hostBusy, [&](auto &g) { busySummary(v, g); });
     }
 
     // Like the name summaries: built as the cache is written.
@@ -104,7 +121,7 @@ struct ReportCacheAccess {
     }
 
     template <class V, class G>
-    static void gpuBusySummary(V &v, G &g)
+    static void busySummary(V &v, G &g)
     {
         v(g.pid);
         v(g.deviceId);

@@ -114,7 +114,7 @@ RankLoop loopOf(const RankEntry &entry, const DiagnosisThresholds &th)
     // union), a few pages instead of every operation.
     const bool fromSummaries = !r.gpuBusy.empty();
     if (fromSummaries) {
-        for (const GpuBusySummary &g : r.gpuBusy)
+        for (const BusySummary &g : r.gpuBusy)
             if (Session::ownsProcess(entry, g.pid)) {
                 busyPieces.push_back(busy.size());
                 for (std::size_t i = 0; i < g.runs.size(); ++i)

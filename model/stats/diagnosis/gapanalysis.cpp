@@ -77,7 +77,7 @@ std::map<DeviceKey, DeviceGaps> deviceGaps(const Session &session, const ReportS
     // operation; over a range, the operations that start in it are paired.
     if (slice.range == TimeRange::everything() && !r.gpuBusy.empty()) {
         const TimeNs offset = session.ranks()[std::size_t(slice.rankIndex)].sessionOffset;
-        for (const GpuBusySummary &g : r.gpuBusy) {
+        for (const BusySummary &g : r.gpuBusy) {
             if (!slice.acceptsProcess(g.pid))
                 continue;
             DeviceGaps &d = out[{slice.rankIndex, g.pid, g.deviceId}];

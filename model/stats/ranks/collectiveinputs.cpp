@@ -238,7 +238,7 @@ std::vector<Interval> otherGpuWorkOfRank(const Session &session, int rankIndex, 
     std::vector<Interval> busy;
     if (classes.hasBuiltInCommunication() && r.communication.present) {
         // Kept per process and device as the report loaded.
-        for (const GpuBusySummary &gpu : r.communication.otherGpuBusy)
+        for (const BusySummary &gpu : r.communication.otherGpuBusy)
             if (!entry.pid || gpu.pid == *entry.pid)
                 for (std::size_t i = 0; i < gpu.runs.size(); ++i)
                     busy.emplace_back(gpu.runs.start(i) + entry.sessionOffset, gpu.runs.end(i) + entry.sessionOffset);

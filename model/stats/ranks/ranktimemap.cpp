@@ -88,7 +88,7 @@ TimeRange gpuActiveRange(const Session &session)
 {
     TimeRange all{kTimeMax, kTimeMin};
     for (const RankEntry &entry : session.ranks())
-        for (const GpuBusySummary &gpu : entry.report->gpuBusy)
+        for (const BusySummary &gpu : entry.report->gpuBusy)
             if (!entry.pid || gpu.pid == *entry.pid) {
                 all.start = std::min(all.start, gpu.span.start + entry.sessionOffset);
                 all.end = std::max(all.end, gpu.span.end + entry.sessionOffset);
@@ -109,7 +109,7 @@ RankTimeMap gpuBusyMap(const Session &session, TimeRange range, int bins)
         const Report &report = *entry.report;
         std::vector<double> ns(std::size_t(map.bins), 0.0);
         int devices = 0;
-        for (const GpuBusySummary &gpu : report.gpuBusy) {
+        for (const BusySummary &gpu : report.gpuBusy) {
             if (entry.pid && gpu.pid != *entry.pid)
                 continue;
             ++devices;
@@ -185,7 +185,7 @@ RankTimeMap gpuBusyWithoutWaitMap(const Session &session, const CollectiveMatch 
         const std::vector<Interval> &rankWaits = waits[std::size_t(map.rankIndices[row])];
         std::vector<double> ns(std::size_t(map.bins), 0.0);
         int devices = 0;
-        for (const GpuBusySummary &gpu : entry.report->gpuBusy) {
+        for (const BusySummary &gpu : entry.report->gpuBusy) {
             if (entry.pid && gpu.pid != *entry.pid)
                 continue;
             ++devices;

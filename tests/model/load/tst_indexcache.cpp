@@ -3,6 +3,7 @@
 // CSVs); a stale, damaged, truncated, foreign or crafted cache is never
 // used, the trace is parsed again and the cache replaced.
 #include "analysisinputs.h"
+#include "core/busyruns.h"
 #include "load/cache/cachefile.h"
 #include "load/cache/checkedcaches.h"
 #include "load/cache/chunkhash.h"
@@ -186,7 +187,7 @@ private slots:
         // The GPU busy summaries the rank x time map reads, and those of
         // the work beside communication with the communication kernels
         // matching collectives reads.
-        auto sameSummaries = [](const std::vector<GpuBusySummary> &got, const std::vector<GpuBusySummary> &expected) {
+        auto sameSummaries = [](const std::vector<BusySummary> &got, const std::vector<BusySummary> &expected) {
             QCOMPARE(got.size(), expected.size());
             for (std::size_t g = 0; g < expected.size(); ++g) {
                 QVERIFY(got[g].pid == expected[g].pid && got[g].deviceId == expected[g].deviceId);
@@ -206,6 +207,18 @@ private slots:
         QCOMPARE(a.communication.kernels.empty(), !QByteArray(QTest::currentDataTag()).contains("NCCL"));
         QVERIFY(sameBytes(b.communication.kernels, a.communication.kernels));
         sameSummaries(b.communication.otherGpuBusy, a.communication.otherGpuBusy);
+        // Each process's threads, summarised as the cache was written: the
+        // union of its host tracks, found again by exactly those tracks.
+        QVERIFY(a.hostBusy.empty() && !b.hostBusy.empty());
+        sameSummaries(b.hostBusy, hostBusySummaries(a));
+        for (const BusySummary &process : b.hostBusy) {
+            const std::vector<std::uint32_t> tracks = hostTracksOf(b, process.pid);
+            QVERIFY(!tracks.empty() && process.deviceId == -1);
+            QCOMPARE(hostBusySummaryOf(b, tracks), &process);
+            QCOMPARE(busyRuns(a, tracks).size(), process.runs.size());
+            if (tracks.size() > 1) // one thread's tracks are not the process's
+                QVERIFY(!hostBusySummaryOf(b, std::span(tracks).first(tracks.size() - 1)));
+        }
         QCOMPARE(b.meta.utcStartNs, a.meta.utcStartNs);
         QCOMPARE(b.meta.sourceEventCounts, a.meta.sourceEventCounts);
         // The summary tables of `b` come from its stored groups, `a`'s from
@@ -457,6 +470,8 @@ private slots:
         QTest::addRow("communication kernel's end not its event's") << 18 << "unlike its kernel record";
         QTest::addRow("a track's range without its events") << 19 << "range is not its events'";
         QTest::addRow("a summary's longest event drawn longer than it is") << 20 << "longest event has other times";
+        QTest::addRow("a process's busy summary on a GPU") << 21 << "out of order or on a GPU";
+        QTest::addRow("a process busier than its span") << 22 << "busy summary outside its span";
     }
 
     void craftedCacheIsRejected()
@@ -574,6 +589,16 @@ private slots:
             level.longestEnd[0] += 1000;
             break;
         }
+        case 21:
+            r.hostBusy = hostBusySummaries(r);
+            QVERIFY(!r.hostBusy.empty());
+            r.hostBusy.back().deviceId = 0;
+            break;
+        case 22:
+            r.hostBusy = hostBusySummaries(r);
+            QVERIFY(!r.hostBusy.empty());
+            r.hostBusy.front().busy = r.hostBusy.front().span.duration() + 1;
+            break;
         }
         const CacheKey key = CacheKey::of(file);
         const QString cachePath = indexCachePathFor(dir.path(), key);

@@ -89,7 +89,7 @@ private slots:
         QCOMPARE(session.ranks().size(), std::size_t(1));
         const RankEntry &entry = session.ranks()[0];
         QCOMPARE(entry.report->gpuBusy.size(), std::size_t(1));
-        const GpuBusySummary &gpu = entry.report->gpuBusy[0];
+        const BusySummary &gpu = entry.report->gpuBusy[0];
         // The maps' default range is where the GPUs work.
         QCOMPARE(gpuActiveRange(session).start, gpu.span.start + entry.sessionOffset);
         QCOMPARE(gpuActiveRange(session).end, gpu.span.end + entry.sessionOffset);
@@ -133,7 +133,7 @@ private slots:
         QCOMPARE(session.ranks().size(), std::size_t(1));
         const Report &report = *session.ranks()[0].report;
         QCOMPARE(report.gpuBusy.size(), std::size_t(1));
-        const GpuBusySummary &gpu = report.gpuBusy[0];
+        const BusySummary &gpu = report.gpuBusy[0];
         QVERIFY(gpu.busy >= htaBusy && gpu.busy < htaBusy + htaBusy / 100);
         QVERIFY(gpu.span.duration() >= htaSpan);
         const RankTimeMap map = gpuBusyMap(session, gpuActiveRange(session), 10);

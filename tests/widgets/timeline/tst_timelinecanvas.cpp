@@ -386,6 +386,33 @@ private slots:
     // checked before) draw their collapsed groups from the GPU busy
     // summaries and every other row hatched, naming no event; the whole
     // session then takes their place, the view as the user left it.
+    void aCachedProcessIsDrawnFromItsBusySummary()
+    {
+        // A process row folded over its threads reads the summary its
+        // cache keeps, not every event of its threads: the row's tracks
+        // are the ones the summary is the union of.
+        QTemporaryDir caches;
+        QVERIFY(caches.isValid());
+        LoadControl control;
+        control.indexCacheDirectory = caches.path();
+        const QStringList files{ddpFixture(0)};
+        QCOMPARE(Session::load(files, control).failures().size(), std::size_t(0)); // writes the cache
+        auto session = std::make_shared<Session>(Session::load(files, control));
+        const Report &report = *session->ranks().front().report;
+        QVERIFY(report.indexCache && !report.hostBusy.empty());
+        TimelineView view;
+        view.setSession(session);
+        int processes = 0;
+        for (const TimelineRow &row : view.canvas()->rows().rows()) {
+            if (row.kind != TimelineRow::Kind::Group || row.level != 1 || row.summaryTracks.empty()
+                || isGpuTrack(report.tracks[row.summaryTracks.front()].kind))
+                continue;
+            ++processes;
+            QVERIFY2(hostBusySummaryOf(report, row.summaryTracks), qPrintable(row.label));
+        }
+        QCOMPARE(processes, int(report.hostBusy.size()));
+    }
+
     void ranksFromSummariesAreHatchedUntilWhole()
     {
         QTemporaryDir caches;
