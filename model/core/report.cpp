@@ -80,7 +80,8 @@ bool isDerivedTrack(TrackKind kind)
 
 bool isHostTrack(TrackKind kind)
 {
-    return !isGpuTrack(kind) && !isDerivedTrack(kind);
+    // A kind no loader makes (a crafted report being written) is none.
+    return isKnownTrackKind(std::uint8_t(kind)) && !isGpuTrack(kind) && !isDerivedTrack(kind);
 }
 
 bool isHostRange(TrackKind kind)
