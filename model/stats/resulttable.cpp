@@ -35,11 +35,13 @@ QString Cell::display() const
 namespace {
 
 // What a cell's byte says: its type in bits 0-1; a decimal's places in
-// bits 2-6 and round-half-even in bit 7; a text's kind in bit 2 (a report's
-// string or the table's own).
+// bits 2-6 and round-half-even in bit 7; a text's kind in bits 2-3 (a
+// report's string, a computed one, or the table's own).
 constexpr std::uint8_t kTypeBits = 0x3;
 constexpr std::uint8_t kTiesToEvenBit = 0x80;
 constexpr std::uint8_t kReportTextBit = 0x4;
+// A computed text's value: its row << 8 | its column.
+constexpr std::uint8_t kComputedTextBit = 0x8;
 // An owned text's value: its offset in the table's buffer << 24 | its
 // length; a length of kLongText means the length is the 8 bytes before it.
 constexpr std::uint64_t kLongText = 0xFFFFFF;
@@ -81,6 +83,76 @@ int compareJoined(std::string_view a, std::string_view b, std::string_view c, st
 
 } // namespace
 
+ResultTable ResultTable::computed(std::shared_ptr<const ComputedCells> cells, std::vector<std::uint32_t> keys)
+{
+    ResultTable table;
+    if (keys.empty()) // a table without rows has no columns
+        return table;
+    table.m_computedColumns = std::min<std::size_t>(cells->columnCount(), 0xFF);
+    table.m_computed = std::move(cells);
+    table.m_rowCount = keys.size();
+    table.m_keys = std::move(keys);
+    table.m_columns.resize(table.m_computedColumns);
+    return table;
+}
+
+std::pair<std::uint64_t, std::uint8_t> ResultTable::valueAt(std::size_t row, std::size_t column) const
+{
+    if (column < m_computedColumns) {
+        const ComputedCells::Value v = m_computed->valueAt(m_keys[row], column);
+        switch (v.type) {
+        case Cell::Type::Empty:
+            break;
+        case Cell::Type::Integer:
+            return {std::uint64_t(v.integer), std::uint8_t(Cell::Type::Integer)};
+        case Cell::Type::Decimal:
+            return {std::bit_cast<std::uint64_t>(v.decimal), decimalFormat(v.decimals, false)};
+        case Cell::Type::Text:
+            return {std::uint64_t(row) << 8 | column, std::uint8_t(std::uint8_t(Cell::Type::Text) | kComputedTextBit)};
+        }
+        return {0, std::uint8_t(Cell::Type::Empty)};
+    }
+    if (column < m_columns.size())
+        return {m_columns[column].values[row], m_columns[column].formats[row]};
+    return {0, std::uint8_t(Cell::Type::Empty)};
+}
+
+void ResultTable::willRead(std::size_t row) const
+{
+    // As many rows as a fetch of each keeps in the caches: a few lines a row.
+    constexpr std::size_t kRowsAhead = 256;
+    if (m_computed && row % kRowsAhead == 0)
+        m_computed->willRead(std::span(m_keys).subspan(row, std::min(kRowsAhead, m_rowCount - row)));
+}
+
+void ResultTable::storeComputedCells()
+{
+    if (!m_computed)
+        return;
+    for (std::size_t column = 0; column < m_computedColumns; ++column) {
+        Column stored;
+        stored.values.resize(m_rowCount);
+        stored.formats.resize(m_rowCount);
+        for (std::size_t row = 0; row < m_rowCount; ++row) {
+            willRead(row);
+            auto [value, format] = valueAt(row, column);
+            if (typeOf(format) == Cell::Type::Text && (format & kComputedTextBit)) {
+                const auto [prefix, body] = textPieces(value, format);
+                std::string text(prefix);
+                text += body;
+                value = ownText(text);
+                format = std::uint8_t(Cell::Type::Text);
+            }
+            stored.values[row] = value;
+            stored.formats[row] = format;
+        }
+        m_columns[column] = std::move(stored);
+    }
+    m_computed.reset();
+    m_computedColumns = 0;
+    m_keys = {};
+}
+
 ResultTable::Column &ResultTable::columnFor(std::size_t column)
 {
     while (m_columns.size() <= column) {
@@ -95,6 +167,8 @@ ResultTable::Column &ResultTable::columnFor(std::size_t column)
 
 void ResultTable::put(std::size_t row, std::size_t column, std::uint64_t value, std::uint8_t format)
 {
+    if (column < m_computedColumns)
+        storeComputedCells();
     Column &c = columnFor(column);
     c.values[row] = value;
     c.formats[row] = format;
@@ -102,6 +176,7 @@ void ResultTable::put(std::size_t row, std::size_t column, std::uint64_t value, 
 
 std::size_t ResultTable::appendRow()
 {
+    storeComputedCells();
     for (Column &c : m_columns) {
         c.values.push_back(0);
         c.formats.push_back(std::uint8_t(Cell::Type::Empty));
@@ -111,7 +186,8 @@ std::size_t ResultTable::appendRow()
 
 void ResultTable::reserveRows(std::size_t rows)
 {
-    for (Column &c : m_columns) {
+    for (std::size_t column = m_computedColumns; column < m_columns.size(); ++column) {
+        Column &c = m_columns[column];
         c.values.reserve(rows);
         c.formats.reserve(rows);
     }
@@ -244,6 +320,8 @@ void ResultTable::setReportText(std::size_t row, std::size_t column, const Repor
 
 std::pair<std::string_view, std::string_view> ResultTable::textPieces(std::uint64_t value, std::uint8_t format) const
 {
+    if (format & kComputedTextBit)
+        return m_computed->valueAt(m_keys[std::size_t(value >> 8)], std::size_t(value & 0xFF)).text;
     if (format & kReportTextBit) {
         const auto slot = std::uint32_t(value >> 32 & kMaxSlots);
         const std::string_view prefix = slot ? std::string_view(m_prefixes[slot - 1]) : std::string_view();
@@ -259,21 +337,23 @@ std::pair<std::string_view, std::string_view> ResultTable::textPieces(std::uint6
 
 Cell::Type ResultTable::typeAt(std::size_t row, std::size_t column) const
 {
-    return column < m_columns.size() ? typeOf(m_columns[column].formats[row]) : Cell::Type::Empty;
+    return typeOf(valueAt(row, column).second);
 }
 
 std::int64_t ResultTable::integerAt(std::size_t row, std::size_t column) const
 {
-    return typeAt(row, column) == Cell::Type::Integer ? std::int64_t(m_columns[column].values[row]) : 0;
+    const auto [value, format] = valueAt(row, column);
+    return typeOf(format) == Cell::Type::Integer ? std::int64_t(value) : 0;
 }
 
 double ResultTable::numberAt(std::size_t row, std::size_t column) const
 {
-    switch (typeAt(row, column)) {
+    const auto [value, format] = valueAt(row, column);
+    switch (typeOf(format)) {
     case Cell::Type::Integer:
-        return double(std::int64_t(m_columns[column].values[row]));
+        return double(std::int64_t(value));
     case Cell::Type::Decimal:
-        return std::bit_cast<double>(m_columns[column].values[row]);
+        return std::bit_cast<double>(value);
     default:
         return 0.0;
     }
@@ -281,10 +361,7 @@ double ResultTable::numberAt(std::size_t row, std::size_t column) const
 
 Cell ResultTable::cell(std::size_t row, std::size_t column) const
 {
-    if (column >= m_columns.size())
-        return {};
-    const std::uint64_t value = m_columns[column].values[row];
-    const std::uint8_t format = m_columns[column].formats[row];
+    const auto [value, format] = valueAt(row, column);
     switch (typeOf(format)) {
     case Cell::Type::Empty:
         return {};
@@ -308,8 +385,8 @@ Cell ResultTable::cell(std::size_t row, std::size_t column) const
 std::vector<Cell> ResultTable::row(std::size_t row) const
 {
     std::vector<Cell> cells;
-    cells.reserve(m_columns.size());
-    for (std::size_t c = 0; c < m_columns.size(); ++c)
+    cells.reserve(columnCount());
+    for (std::size_t c = 0; c < columnCount(); ++c)
         cells.push_back(cell(row, c));
     return cells;
 }
@@ -325,9 +402,10 @@ std::vector<std::vector<Cell>> ResultTable::allRows() const
 
 ResultTable::TextPieces ResultTable::textAt(std::size_t row, std::size_t column) const
 {
-    if (typeAt(row, column) != Cell::Type::Text)
+    const auto [value, format] = valueAt(row, column);
+    if (typeOf(format) != Cell::Type::Text)
         return {};
-    return textPieces(m_columns[column].values[row], m_columns[column].formats[row]);
+    return textPieces(value, format);
 }
 
 int ResultTable::compareTexts(const TextPieces &a, const TextPieces &b)
@@ -347,7 +425,14 @@ void ResultTable::sortRows(const std::function<bool(std::size_t, std::size_t)> &
 void ResultTable::reorderRows(const std::vector<std::uint32_t> &order)
 {
     // Column by column: the moved copy is one column's, not the table's.
-    for (Column &c : m_columns) {
+    if (m_computed) {
+        std::vector<std::uint32_t> keys(m_rowCount);
+        for (std::size_t i = 0; i < m_rowCount; ++i)
+            keys[i] = m_keys[order[i]];
+        m_keys = std::move(keys);
+    }
+    for (std::size_t column = m_computedColumns; column < m_columns.size(); ++column) {
+        Column &c = m_columns[column];
         std::vector<std::uint64_t> values(m_rowCount);
         for (std::size_t i = 0; i < m_rowCount; ++i)
             values[i] = c.values[order[i]];
@@ -364,7 +449,12 @@ void ResultTable::truncateRows(std::size_t count)
     if (count >= m_rowCount)
         return;
     m_rowCount = count;
-    for (Column &c : m_columns) {
+    if (m_computed) {
+        m_keys.resize(count);
+        m_keys.shrink_to_fit();
+    }
+    for (std::size_t column = m_computedColumns; column < m_columns.size(); ++column) {
+        Column &c = m_columns[column];
         c.values.resize(count);
         c.formats.resize(count);
     }
@@ -372,7 +462,7 @@ void ResultTable::truncateRows(std::size_t count)
 
 std::size_t ResultTable::memoryBytes() const
 {
-    std::size_t bytes = m_text.capacity();
+    std::size_t bytes = m_text.capacity() + m_keys.capacity() * sizeof(std::uint32_t);
     for (const Column &c : m_columns)
         bytes += c.values.capacity() * sizeof(std::uint64_t) + c.formats.capacity();
     return bytes;
@@ -423,13 +513,15 @@ void ResultTable::writeCsv(const std::function<void(const QString &)> &write, qs
     };
     appendLine(headers.size(), [this, cells](qsizetype i) { return csvText(headers[i], cells); });
     // Every row has a cell per header: a column no row filled is empty, not left out.
-    const std::size_t width = std::max(m_columns.size(), std::size_t(headers.size()));
-    for (std::size_t row = 0; row < m_rowCount; ++row)
+    const std::size_t width = std::max(columnCount(), std::size_t(headers.size()));
+    for (std::size_t row = 0; row < m_rowCount; ++row) {
+        willRead(row);
         appendLine(qsizetype(width), [this, row, cells](qsizetype i) {
             const Cell cell = this->cell(row, std::size_t(i));
             // Only text can be a formula: a negative number stays a number.
             return cell.type == Cell::Type::Text ? csvText(cell.text, cells) : cell.display();
         });
+    }
     if (!out.isEmpty())
         write(out);
 }
@@ -489,15 +581,13 @@ bool ResultTable::writeCsv(QIODevice &device, CsvCells cells) const
     }
     out += '\n';
     char number[32];
-    const std::size_t width = std::max(m_columns.size(), std::size_t(headers.size())); // as toCsv()
+    const std::size_t width = std::max(columnCount(), std::size_t(headers.size())); // as toCsv()
     for (std::size_t row = 0; row < m_rowCount; ++row) {
+        willRead(row);
         for (std::size_t c = 0; c < width; ++c) {
             if (c)
                 out += ',';
-            if (c >= m_columns.size())
-                continue;
-            const std::uint64_t value = m_columns[c].values[row];
-            const std::uint8_t format = m_columns[c].formats[row];
+            const auto [value, format] = valueAt(row, c);
             switch (typeOf(format)) {
             case Cell::Type::Empty:
                 break;
@@ -549,7 +639,7 @@ QString ResultTable::toText() const
     for (qsizetype c = 0; c < headers.size(); ++c)
         width[std::size_t(c)] = headers[c].size();
     for (std::size_t row = 0; row < m_rowCount; ++row)
-        for (std::size_t c = 0; c < m_columns.size() && c < width.size(); ++c)
+        for (std::size_t c = 0; c < columnCount() && c < width.size(); ++c)
             width[c] = std::max(width[c], shown(cell(row, c)).size());
     QString out;
     auto line = [&](auto cellText, auto isNumber) {
@@ -577,8 +667,9 @@ QString ResultTable::toJson() const
 {
     QJsonArray array;
     for (std::size_t row = 0; row < m_rowCount; ++row) {
+        willRead(row);
         QJsonObject object;
-        for (std::size_t c = 0; c < m_columns.size() && c < std::size_t(headers.size()); ++c) {
+        for (std::size_t c = 0; c < columnCount() && c < std::size_t(headers.size()); ++c) {
             const Cell cell = this->cell(row, c);
             const QString &key = headers[qsizetype(c)];
             switch (cell.type) {

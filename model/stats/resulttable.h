@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -80,6 +81,30 @@ static_assert(sizeof(Cell) <= 40);
 // every cell as nsys does, for byte-for-byte comparisons (--csv-raw).
 enum class CsvCells : std::uint8_t { Safe, Raw };
 
+// Cells a table computes when they are read instead of storing them, from
+// a key per row: a summary over mapped index caches has a row per stored
+// group (an nvtx_sum of an emit_nvtx export: 10^7 and more), and its numbers
+// are in the mapped groups already; stored, its cells cost ~90 B a row.
+class ComputedCells {
+public:
+    using TextPieces = std::pair<std::string_view, std::string_view>;
+    struct Value {
+        Cell::Type type = Cell::Type::Empty;
+        std::uint8_t decimals = 0; // a decimal's places
+        std::int64_t integer = 0;
+        double decimal = 0.0;
+        TextPieces text; // a prefix (possibly empty) and the rest, UTF-8, valid while this object lives
+    };
+    virtual ~ComputedCells() = default;
+    // The columns computed: the table's first ones.
+    virtual std::size_t columnCount() const = 0;
+    virtual Value valueAt(std::uint32_t key, std::size_t column) const = 0;
+    // These rows are read next, in this order: a chance to fetch what they
+    // read side by side, as reading them one by one waits for each in turn
+    // (rows in sorted order read their groups at random).
+    virtual void willRead(std::span<const std::uint32_t> keys) const { (void)keys; }
+};
+
 // A table of results, stored by column: each cell is a 64-bit value and a
 // byte saying what it is, and a text is either a string of a report (its
 // id, with an optional prefix such as an NVTX domain: no copy) or UTF-8 in
@@ -98,7 +123,7 @@ public:
 
     std::size_t rowCount() const { return m_rowCount; }
     // Columns that hold cells (a table without rows has none).
-    std::size_t columnCount() const { return m_columns.size(); }
+    std::size_t columnCount() const { return m_columns.size(); } // computed ones included
     Cell cell(std::size_t row, std::size_t column) const;
     std::vector<Cell> row(std::size_t row) const;
     // Every row as cells: for small tables (tests, a few ranks' rows).
@@ -113,6 +138,13 @@ public:
     using TextPieces = std::pair<std::string_view, std::string_view>;
     TextPieces textAt(std::size_t row, std::size_t column) const;
     static int compareTexts(const TextPieces &a, const TextPieces &b);
+
+    // A table whose first cells->columnCount() columns are computed, a row
+    // per key (in this order); columns after them are stored. Any setter
+    // writing a computed column, and appendRow(), store the computed cells
+    // first.
+    static ResultTable computed(std::shared_ptr<const ComputedCells> cells, std::vector<std::uint32_t> keys);
+    bool isComputed() const { return m_computed != nullptr; }
 
     // Appends a row (missing cells are empty).
     void addRow(std::initializer_list<Cell> cells);
@@ -154,15 +186,26 @@ private:
         std::vector<std::uint8_t> formats; // see resulttable.cpp: Format
     };
     Column &columnFor(std::size_t column);
+    // A cell's value and format byte, stored or computed.
+    std::pair<std::uint64_t, std::uint8_t> valueAt(std::size_t row, std::size_t column) const;
+    // Called for each row read in order: every so many rows, announces the
+    // next ones to the computed cells (ComputedCells::willRead).
+    void willRead(std::size_t row) const;
+    // Stores the computed cells (a table changed after it was computed).
+    void storeComputedCells();
     void put(std::size_t row, std::size_t column, std::uint64_t value, std::uint8_t format);
-    // A text cell's two UTF-8 pieces: its prefix and its body.
+    // A text cell's two UTF-8 pieces: its prefix and its body (a computed
+    // text's value names its row and column).
     std::pair<std::string_view, std::string_view> textPieces(std::uint64_t value, std::uint8_t format) const;
     std::uint64_t ownText(std::string_view utf8);
     std::uint32_t prefixSlot(std::string_view prefix); // 0: none
     std::uint32_t sourceSlot(const Report &report);    // ~0u: cannot refer to it
 
-    std::vector<Column> m_columns;
+    std::vector<Column> m_columns; // a computed column's is empty
     std::size_t m_rowCount = 0;
+    std::shared_ptr<const ComputedCells> m_computed;
+    std::size_t m_computedColumns = 0;
+    std::vector<std::uint32_t> m_keys;                    // per row, for the computed columns
     std::string m_text;                                   // owned texts, back to back
     std::vector<std::string> m_prefixes;                  // slot - 1
     std::vector<std::shared_ptr<const Report>> m_sources; // reports whose strings cells name

@@ -1,7 +1,12 @@
 #include "stats/storedsummaries.h"
 #include "core/cancellation.h"
 
+#include "core/narrowing.h"
+#include "core/report.h"
+
 #include <algorithm>
+#include <limits>
+#include <new>
 
 namespace rankscope::stats {
 
@@ -13,33 +18,99 @@ bool storedGroupsCover(std::span<const ReportSlice> slices)
     return true;
 }
 
-void summariesOfStoredGroups(std::span<const ReportSlice> slices, const StoredGroups &what, GroupIndex &index, const SummaryOfGroup &summaryOf)
+StoredGroupParts::StoredGroupParts(std::span<const ReportSlice> slices, const StoredGroups &what, GroupIndex &index)
 {
-    // Per group, its parts: one a report's stored group. Most groups of an
-    // emit_nvtx trace have one part, so the parts are a flat list of
-    // (group, run) pairs put in group order, not a vector per group.
-    std::vector<std::pair<std::uint32_t, SortedRun>> parts;
+    // Each part's group as it is found, then the parts put in group order
+    // by counting (stably: a group's parts merge in the slices' order, as
+    // its standard deviation's rounding depends on it).
+    std::vector<std::uint32_t> groupOfPart;
+    std::vector<Part> found;
     RankPass rankPass(slices.size());
     for (const ReportSlice &slice : slices) {
         rankPass.next(); // gives up if a newer request replaced this one (core/cancellation.h)
-        const NameSummaries &stored = slice.report->byName;
-        for (const TrackKind kind : what.kinds)
-            for (const NameGroup &group : stored.groupsOf(kind, what.value)) {
+        const Report &report = *slice.report;
+        auto source = std::uint32_t(std::find(m_reports.begin(), m_reports.end(), &report) - m_reports.begin());
+        if (source == m_reports.size()) {
+            m_reports.push_back(&report);
+            if (std::shared_ptr<const Report> owner = report.weak_from_this().lock())
+                m_owners.push_back(std::move(owner));
+        }
+        const NameSummaries &stored = report.byName;
+        if (stored.groups.size() >= std::numeric_limits<std::uint32_t>::max())
+            throw std::bad_alloc(); // more groups than 32-bit positions: far past what memory holds
+        for (const TrackKind kind : what.kinds) {
+            const std::span<const NameGroup> groups = stored.groupsOf(kind, what.value);
+            const auto offset = std::size_t(groups.data() - stored.groups.data());
+            for (std::size_t i = 0; i < groups.size(); ++i) {
+                const NameGroup &group = groups[i];
                 if (slice.pid && group.pid != *slice.pid)
                     continue;
-                if (const std::optional<std::uint32_t> g = what.groupOf(index, *slice.report, group))
-                    parts.push_back({*g, {stored.valuesOf(group), group.total, group.squaredDeviations}});
+                if (const std::optional<std::uint32_t> g = what.groupOf(index, report, group)) {
+                    groupOfPart.push_back(*g);
+                    found.push_back({source, std::uint32_t(offset + i)});
+                }
             }
+        }
     }
-    std::stable_sort(parts.begin(), parts.end(), [](const auto &a, const auto &b) { return a.first < b.first; });
-    std::vector<SortedRun> runs;
-    for (std::size_t i = 0; i < parts.size();) {
-        runs.clear();
-        const std::uint32_t group = parts[i].first;
-        for (; i < parts.size() && parts[i].first == group; ++i)
-            runs.push_back(parts[i].second);
-        summaryOf(group, summarizeSortedRuns(runs));
+    if (found.size() >= std::numeric_limits<std::uint32_t>::max())
+        throw std::bad_alloc(); // more parts than 32-bit positions: far past what memory holds
+    m_begin.assign(index.size() + 1, 0);
+    for (const std::uint32_t g : groupOfPart)
+        ++m_begin[g + 1];
+    for (std::size_t g = 0; g + 1 < m_begin.size(); ++g)
+        m_begin[g + 1] += m_begin[g];
+    m_parts.resize(found.size());
+    std::vector<std::uint32_t> next(m_begin.begin(), m_begin.end() - 1);
+    for (std::size_t i = 0; i < found.size(); ++i)
+        m_parts[next[groupOfPart[i]]++] = found[i];
+}
+
+SortedRun StoredGroupParts::runOf(const Part &part) const
+{
+    const NameSummaries &stored = m_reports[part.report]->byName;
+    const NameGroup &group = stored.groups[part.group];
+    return {stored.valuesOf(group), group.total, group.squaredDeviations};
+}
+
+Summary StoredGroupParts::summaryOf(std::uint32_t group) const
+{
+    thread_local std::vector<SortedRun> runs; // no allocation per group
+    runs.clear();
+    for (std::uint32_t p = m_begin[group]; p < m_begin[group + 1]; ++p)
+        runs.push_back(runOf(m_parts[p]));
+    return summarizeSortedRuns(runs);
+}
+
+void StoredGroupParts::willRead(std::span<const std::uint32_t> groups) const
+{
+    // In stages, each a loop whose reads do not wait for one another: a
+    // group's first part, its stored group, then its values.
+    for (const std::uint32_t group : groups)
+        __builtin_prefetch(&m_begin[group]);
+    for (const std::uint32_t group : groups)
+        __builtin_prefetch(&m_parts[m_begin[group]]);
+    for (const std::uint32_t group : groups)
+        if (m_begin[group] < m_begin[group + 1]) {
+            const Part &part = m_parts[m_begin[group]];
+            __builtin_prefetch(&m_reports[part.report]->byName.groups[part.group]);
+        }
+    for (const std::uint32_t group : groups)
+        if (m_begin[group] < m_begin[group + 1]) {
+            const Part &part = m_parts[m_begin[group]];
+            const NameSummaries &stored = m_reports[part.report]->byName;
+            __builtin_prefetch(stored.values.data() + stored.groups[part.group].first);
+        }
+}
+
+std::int64_t StoredGroupParts::totalOf(std::uint32_t group) const
+{
+    std::int64_t total = 0;
+    for (std::uint32_t p = m_begin[group]; p < m_begin[group + 1]; ++p) {
+        const NameGroup &g = m_reports[m_parts[p].report]->byName.groups[m_parts[p].group];
+        if (g.count) // as summarizeSortedRuns() sums: empty runs left out
+            total = addSaturating(total, g.total);
     }
+    return total;
 }
 
 } // namespace rankscope::stats

@@ -70,15 +70,85 @@ void GroupIndex::writeLabel(ResultTable &table, std::size_t row, std::size_t col
     table.setReportText(row, column, *label.report, label.name, prefix);
 }
 
+GroupLabels GroupIndex::takeLabels()
+{
+    GroupLabels labels;
+    for (const QString &text : m_built)
+        labels.m_built.push_back(text.toStdString());
+    for (const GroupLabel &label : m_labels)
+        if (label.report && label.style != NvtxStyle::None)
+            if (auto [at, added] = labels.m_prefixes.try_emplace({label.report, label.domain}); added) {
+                at->second = label.report->strings.view(label.domain);
+                at->second += ':';
+            }
+    labels.m_labels = std::move(m_labels);
+    *this = GroupIndex(m_acrossReports);
+    return labels;
+}
+
+std::optional<ComputedCells::TextPieces> GroupLabels::textAt(std::uint32_t group, std::size_t column, bool withStyle) const
+{
+    const GroupLabel &label = m_labels[group];
+    if (!label.report)
+        return column == 0 ? std::optional(ComputedCells::TextPieces{{}, m_built[label.built]}) : std::nullopt;
+    const std::string_view name = label.report->strings.view(label.name);
+    if (label.style == NvtxStyle::None)
+        return column == 0 ? std::optional(ComputedCells::TextPieces{{}, name}) : std::nullopt;
+    if (withStyle && column == 0)
+        return ComputedCells::TextPieces{{}, styleName(label.style)};
+    if (column != (withStyle ? 1u : 0u))
+        return std::nullopt;
+    return ComputedCells::TextPieces{m_prefixes.at({label.report, label.domain}), name};
+}
+
+void GroupLabels::willRead(std::span<const std::uint32_t> groups) const
+{
+    // In stages, each a loop whose reads do not wait for one another.
+    for (const std::uint32_t group : groups)
+        __builtin_prefetch(&m_labels[group]);
+    for (const std::uint32_t group : groups)
+        if (const GroupLabel &label = m_labels[group]; label.report)
+            __builtin_prefetch(label.report->strings.view(label.name).data());
+}
+
+ComputedCells::Value summaryCell(const Summary &s, std::size_t column)
+{
+    auto integer = [](std::int64_t v) { return ComputedCells::Value{Cell::Type::Integer, 0, v, 0.0, {}}; };
+    auto decimal = [](double v) { return ComputedCells::Value{Cell::Type::Decimal, 1, 0, v, {}}; };
+    switch (column) {
+    case 1:
+        return integer(s.total);
+    case 2:
+        return integer(s.count);
+    case 3:
+        return decimal(s.average);
+    case 4:
+        return decimal(s.median);
+    case 5:
+        return integer(s.minimum);
+    case 6:
+        return integer(s.maximum);
+    case 7:
+        return decimal(s.stdDev);
+    default:
+        return {};
+    }
+}
+
+ComputedCells::Value timeShareCell(std::int64_t total, std::int64_t grandTotal)
+{
+    return {Cell::Type::Decimal, 1, 0, grandTotal ? 100.0 * double(total) / double(grandTotal) : 0.0, {}};
+}
+
 void writeSummaryCells(ResultTable &table, std::size_t row, const Summary &s)
 {
-    table.setInteger(row, 1, s.total);
-    table.setInteger(row, 2, s.count);
-    table.setDecimal(row, 3, s.average, 1);
-    table.setDecimal(row, 4, s.median, 1);
-    table.setInteger(row, 5, s.minimum);
-    table.setInteger(row, 6, s.maximum);
-    table.setDecimal(row, 7, s.stdDev, 1);
+    for (std::size_t column = 1; column <= 7; ++column) {
+        const ComputedCells::Value v = summaryCell(s, column);
+        if (v.type == Cell::Type::Integer)
+            table.setInteger(row, column, v.integer);
+        else
+            table.setDecimal(row, column, v.decimal, v.decimals);
+    }
 }
 
 QStringList timeSummaryHeaders(const QString &countHeader, const QStringList &labelHeaders)
@@ -91,8 +161,10 @@ QStringList timeSummaryHeaders(const QString &countHeader, const QStringList &la
 
 void fillTimeShares(ResultTable &table, std::int64_t grandTotal)
 {
-    for (std::size_t row = 0; row < table.rowCount(); ++row)
-        table.setDecimal(row, 0, grandTotal ? 100.0 * double(table.integerAt(row, 1)) / double(grandTotal) : 0.0, 1);
+    for (std::size_t row = 0; row < table.rowCount(); ++row) {
+        const ComputedCells::Value share = timeShareCell(table.integerAt(row, 1), grandTotal);
+        table.setDecimal(row, 0, share.decimal, share.decimals);
+    }
 }
 
 void sortSummaryRows(ResultTable &table, std::size_t totalColumn, std::size_t countColumn, std::size_t firstLabelColumn)

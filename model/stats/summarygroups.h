@@ -17,6 +17,9 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
+#include <span>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -32,6 +35,24 @@ struct GroupLabel {
     StringId domain = StringTable::kEmpty;
     NvtxStyle style = NvtxStyle::None;
     std::uint32_t built = 0; // index of a built text (no report)
+};
+
+// The groups' labels, taken out of a GroupIndex once its groups are made,
+// for a table that computes its cells (ResultTable::computed) and reads
+// them as text pieces, as GroupIndex::writeLabel() writes them.
+class GroupLabels {
+public:
+    // Label column `column` (from 0) of `group`'s label, without an NVTX
+    // range's style column unless `withStyle`; none past its columns.
+    std::optional<ComputedCells::TextPieces> textAt(std::uint32_t group, std::size_t column, bool withStyle) const;
+    // Fetches these groups' labels and texts side by side (ComputedCells::willRead).
+    void willRead(std::span<const std::uint32_t> groups) const;
+
+private:
+    friend class GroupIndex;
+    std::vector<GroupLabel> m_labels;
+    std::vector<std::string> m_built;                                      // UTF-8
+    std::map<std::pair<const Report *, StringId>, std::string> m_prefixes; // an NVTX domain's "domain:"
 };
 
 class GroupIndex {
@@ -63,6 +84,8 @@ public:
     // range's without its style column when `withStyle` is false (the
     // reports of one style).
     void writeLabel(ResultTable &table, std::size_t row, std::size_t column, std::uint32_t group, bool withStyle = true) const;
+    // The labels, moved out: the index has no groups after it.
+    GroupLabels takeLabels();
 
 private:
     static constexpr std::uint32_t kNoGroup = ~std::uint32_t(0);
@@ -80,6 +103,10 @@ private:
 // Total, the count, Avg, Med, Min, Max and StdDev. writeSummaryCells fills
 // a row's 1-7; fillTimeShares column 0 of every row once all are written.
 void writeSummaryCells(ResultTable &table, std::size_t row, const Summary &summary);
+// Column 1-7's cell of a summary, as writeSummaryCells writes it.
+ComputedCells::Value summaryCell(const Summary &summary, std::size_t column);
+// Column 0's: a total's share of all, in percent.
+ComputedCells::Value timeShareCell(std::int64_t total, std::int64_t grandTotal);
 // Those eight columns' headers, the count column named `countHeader`
 // ("Instances", "Num Calls", "Count"), then `labelHeaders`.
 QStringList timeSummaryHeaders(const QString &countHeader, const QStringList &labelHeaders);

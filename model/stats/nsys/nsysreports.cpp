@@ -7,6 +7,7 @@
 #include "session/residentbudget.h"
 #include "stats/sqlround.h"
 #include "stats/storedsummaries.h"
+#include "stats/storedtimetable.h"
 #include "stats/summary.h"
 
 #include <algorithm>
@@ -123,8 +124,26 @@ bool acrossReports(const Slices &slices)
     return false;
 }
 
-// What fills a table: calls summaryOf(group, summary) for every group.
-using Summaries = std::function<void(const SummaryOfGroup &summaryOf)>;
+// What fills a table: the groups' summaries over the events, or the stored
+// groups' parts that give them.
+struct Summaries {
+    std::function<void(const SummaryOfGroup &summaryOf)> overEvents; // calls summaryOf(group, summary) for every group
+    std::function<std::shared_ptr<const StoredGroupParts>()> storedParts;
+
+    // Calls summaryOf(group, summary) for every group, in group order
+    // (from `parts` when they were taken already).
+    void operator()(const SummaryOfGroup &summaryOf, std::shared_ptr<const StoredGroupParts> parts = {}) const
+    {
+        if (!storedParts) {
+            overEvents(summaryOf);
+            return;
+        }
+        if (!parts)
+            parts = storedParts();
+        for (std::uint32_t group = 0; group < parts->groupCount(); ++group)
+            summaryOf(group, parts->summaryOf(group));
+    }
+};
 
 // The summaries of the groups of `index`: from the reports' stored groups
 // when they cover the slices (whole reports opened from caches), else over
@@ -133,33 +152,45 @@ using Summaries = std::function<void(const SummaryOfGroup &summaryOf)>;
 template <class OverEvents>
 Summaries summariesOf(const Slices &slices, StoredGroups stored, GroupIndex &index, OverEvents overEvents)
 {
-    return [&slices, stored = std::move(stored), &index, overEvents = std::move(overEvents)](const SummaryOfGroup &summaryOf) {
-        if (storedGroupsCover(slices)) {
-            summariesOfStoredGroups(slices, stored, index, summaryOf);
-            return;
-        }
-        DurationGroups groups(index);
-        overEvents(groups);
-        groups.summarize(summaryOf);
-    };
+    if (storedGroupsCover(slices))
+        return {{}, [&slices, stored = std::move(stored), &index] { return std::make_shared<const StoredGroupParts>(slices, stored, index); }};
+    return {[&index, overEvents = std::move(overEvents)](const SummaryOfGroup &summaryOf) {
+                DurationGroups groups(index);
+                overEvents(groups);
+                groups.summarize(summaryOf);
+            },
+            {}};
 }
 
 // "Time (%),Total Time (ns),<count>,Avg (ns),Med (ns),Min (ns),Max (ns),StdDev (ns),<labels>",
-// largest total first.
-ResultTable timeTable(const QString &reportName, const QString &countHeader, const QStringList &labelHeaders, const GroupIndex &index,
+// largest total first. Over stored groups its cells are computed as read
+// (stats/storedtimetable.h), the index's labels moved into it.
+ResultTable timeTable(const QString &reportName, const QString &countHeader, const QStringList &labelHeaders, GroupIndex &index,
                       const Summaries &summaries, bool withStyle = true)
 {
+    std::shared_ptr<const StoredGroupParts> parts = summaries.storedParts ? summaries.storedParts() : nullptr;
+    if (parts && parts->keepsReportsAlive()) {
+        ResultTable computed = storedTimeTable(std::move(parts), index.takeLabels(), std::size_t(labelHeaders.size()), withStyle);
+        const ResultTable declared = declaredTable(reportName);
+        computed.name = declared.name;
+        computed.title = declared.title;
+        computed.headers = timeSummaryHeaders(countHeader, labelHeaders);
+        sortSummaryRows(computed, 1, 2, 8);
+        return computed;
+    }
     ResultTable t = declaredTable(reportName);
     t.headers = timeSummaryHeaders(countHeader, labelHeaders);
     std::int64_t grandTotal = 0;
-    summaries([&](std::uint32_t group, const Summary &s) {
-        grandTotal += s.total;
-        if (t.rowCount() == 0) // the groups are known by the first summary: no column grows by doubling
-            t.reserveRows(index.size());
-        const std::size_t row = t.appendRow();
-        writeSummaryCells(t, row, s);
-        index.writeLabel(t, row, 8, group, withStyle);
-    });
+    summaries(
+        [&](std::uint32_t group, const Summary &s) {
+            grandTotal += s.total;
+            if (t.rowCount() == 0) // the groups are known by the first summary: no column grows by doubling
+                t.reserveRows(index.size());
+            const std::size_t row = t.appendRow();
+            writeSummaryCells(t, row, s);
+            index.writeLabel(t, row, 8, group, withStyle);
+        },
+        parts);
     fillTimeShares(t, grandTotal);
     sortSummaryRows(t, 1, 2, 8);
     return t;
@@ -232,23 +263,24 @@ Summaries kernelSummaries(const Slices &slices, GroupIndex &index, KernelNaming 
     if (naming == KernelNaming::Demangled && !nvtxPrefix)
         return summariesOf(slices, storedByName({TrackKind::Kernel}, GroupedValue::Duration), index,
                            [&slices](DurationGroups &groups) { addDurationsByName(groups, slices, TrackKind::Kernel); });
-    return [&slices, &index, naming, nvtxPrefix](const SummaryOfGroup &summaryOf) {
-        DurationGroups groups(index);
-        groups.reserve(eventsOf(slices, TrackKind::Kernel));
-        KernelLabels labels(naming, nvtxPrefix);
-        forEachSlice(slices, TrackKind::Kernel, [&](const Report &report, const Track &track, std::size_t i) {
-            const KernelLabel label = labels.of(report, track, i);
-            if (label.range == KernelLabel::kNoRange) {
-                addByName(groups, report, label.name, track.slices.duration(i));
-                return;
-            }
-            // Grouped by range and name: the range's string id is the key.
-            groups.add(
-                report, std::uint64_t(label.range) + 1, label.name, [&] { return index.built(KernelLabels::text(report, label)); },
-                track.slices.duration(i));
-        });
-        groups.summarize(summaryOf);
-    };
+    return Summaries{[&slices, &index, naming, nvtxPrefix](const SummaryOfGroup &summaryOf) {
+                         DurationGroups groups(index);
+                         groups.reserve(eventsOf(slices, TrackKind::Kernel));
+                         KernelLabels labels(naming, nvtxPrefix);
+                         forEachSlice(slices, TrackKind::Kernel, [&](const Report &report, const Track &track, std::size_t i) {
+                             const KernelLabel label = labels.of(report, track, i);
+                             if (label.range == KernelLabel::kNoRange) {
+                                 addByName(groups, report, label.name, track.slices.duration(i));
+                                 return;
+                             }
+                             // Grouped by range and name: the range's string id is the key.
+                             groups.add(
+                                 report, std::uint64_t(label.range) + 1, label.name, [&] { return index.built(KernelLabels::text(report, label)); },
+                                 track.slices.duration(i));
+                         });
+                         groups.summarize(summaryOf);
+                     },
+                     {}};
 }
 
 } // namespace

@@ -2,7 +2,8 @@
 // on request read what was set, a report's strings are named not copied
 // (and keep their report alive), the CSV written from the columns as UTF-8
 // is the text toCsv() makes, and the summary order (stats/summarygroups.h)
-// breaks ties by the labels' bytes.
+// breaks ties by the labels' bytes; a table that computes its cells reads
+// as the same table stored, and stores them when it is changed.
 #include "core/report.h"
 #include "stats/resulttable.h"
 #include "stats/summarygroups.h"
@@ -21,6 +22,48 @@ QByteArray deviceCsv(const ResultTable &table, CsvCells cells)
     if (!table.writeCsv(buffer, cells))
         return "(write failed)";
     return buffer.data();
+}
+
+// Cells computed from a key: an integer, a decimal and a text with a prefix.
+class SquareCells : public ComputedCells {
+public:
+    std::size_t columnCount() const override { return 3; }
+    Value valueAt(std::uint32_t key, std::size_t column) const override
+    {
+        Value v;
+        if (column == 0) {
+            v.type = Cell::Type::Integer;
+            v.integer = std::int64_t(key) * key;
+        } else if (column == 1) {
+            v.type = Cell::Type::Decimal;
+            v.decimal = key / 4.0;
+            v.decimals = 2;
+        } else if (key % 3) { // every third row's text is empty
+            v.type = Cell::Type::Text;
+            v.text = {m_prefix, m_names[key % m_names.size()]};
+        }
+        return v;
+    }
+
+private:
+    std::string m_prefix = "d:";
+    std::vector<std::string> m_names = {"zero", "one", "zwei", "\xc3\xa9"};
+};
+
+// The table SquareCells computes for `keys`, stored cell by cell.
+ResultTable storedSquares(const std::vector<std::uint32_t> &keys)
+{
+    ResultTable t;
+    SquareCells cells;
+    for (const std::uint32_t key : keys) {
+        const std::size_t row = t.appendRow();
+        t.setInteger(row, 0, cells.valueAt(key, 0).integer);
+        t.setDecimal(row, 1, cells.valueAt(key, 1).decimal, 2);
+        const ComputedCells::Value text = cells.valueAt(key, 2);
+        if (text.type == Cell::Type::Text)
+            t.setText(row, 2, QString::fromUtf8(std::string(text.text.first) + std::string(text.text.second)));
+    }
+    return t;
 }
 
 } // namespace
@@ -154,6 +197,55 @@ private slots:
         t.truncateRows(2);
         QCOMPARE(t.rowCount(), std::size_t(2));
         QCOMPARE(t.cell(1, 2).text, QStringLiteral("a"));
+    }
+
+    void aComputedTableReadsAsItsStoredCells()
+    {
+        const std::vector<std::uint32_t> keys = {5, 1, 2, 7, 3, 4};
+        ResultTable computed = ResultTable::computed(std::make_shared<SquareCells>(), keys);
+        ResultTable stored = storedSquares(keys);
+        QVERIFY(computed.isComputed());
+        for (ResultTable *t : {&computed, &stored})
+            t->headers = {QStringLiteral("n"), QStringLiteral("q"), QStringLiteral("Name"), QStringLiteral("Extra")};
+        const std::size_t extra = 3; // a stored column after the computed ones
+        for (std::size_t row = 0; row < keys.size(); ++row) {
+            computed.setInteger(row, extra, std::int64_t(row));
+            stored.setInteger(row, extra, std::int64_t(row));
+        }
+        QVERIFY(computed.isComputed());
+        QCOMPARE(computed.columnCount(), stored.columnCount());
+        QCOMPARE(computed.toCsv(), stored.toCsv());
+        QCOMPARE(deviceCsv(computed, CsvCells::Raw), deviceCsv(stored, CsvCells::Raw));
+        QCOMPARE(computed.toJson(), stored.toJson());
+        QCOMPARE(computed.cell(3, 2).text, QStringLiteral("d:\u00e9"));
+        QCOMPARE(computed.typeAt(4, 2), Cell::Type::Empty);
+        QCOMPARE(computed.textAt(1, 2).second, std::string_view("one"));
+        QCOMPARE(computed.numberAt(3, 1), 1.75);
+
+        // Sorted and truncated, the keys move with the stored columns.
+        for (ResultTable *t : {&computed, &stored}) {
+            stats::sortSummaryRows(*t, 0, 3, 2);
+            t->truncateRows(4);
+        }
+        QVERIFY(computed.isComputed());
+        QCOMPARE(computed.integerAt(0, 0), std::int64_t(49));
+        QCOMPARE(computed.toCsv(), stored.toCsv());
+
+        // Written to, it stores its cells first, and reads the same after.
+        const QString before = computed.toCsv();
+        computed.setInteger(1, 0, -1);
+        QVERIFY(!computed.isComputed());
+        QCOMPARE(computed.integerAt(1, 0), std::int64_t(-1));
+        computed.setInteger(1, 0, stored.integerAt(1, 0));
+        QCOMPARE(computed.toCsv(), before);
+        ResultTable appended = ResultTable::computed(std::make_shared<SquareCells>(), keys);
+        appended.appendRow();
+        QVERIFY(!appended.isComputed());
+        QCOMPARE(appended.rowCount(), keys.size() + 1);
+        QCOMPARE(appended.cell(3, 2).text, QStringLiteral("d:\u00e9"));
+        QCOMPARE(appended.typeAt(keys.size(), 0), Cell::Type::Empty);
+        // Without keys it is an empty table, as a stored one without rows.
+        QCOMPARE(ResultTable::computed(std::make_shared<SquareCells>(), {}).columnCount(), std::size_t(0));
     }
 
     void bytesAndBack()
