@@ -25,6 +25,18 @@ StoredGroupParts::StoredGroupParts(std::span<const ReportSlice> slices, const St
     // its standard deviation's rounding depends on it).
     std::vector<std::uint32_t> groupOfPart;
     std::vector<Part> found;
+    // Reserved: 10^7 groups grown by doubling would hold both copies at once.
+    std::size_t parts = 0, largestSlice = 0;
+    for (const ReportSlice &slice : slices) {
+        std::size_t of = 0;
+        for (const TrackKind kind : what.kinds)
+            of += slice.report->byName.groupsOf(kind, what.value).size();
+        parts += of;
+        largestSlice = std::max(largestSlice, of);
+    }
+    groupOfPart.reserve(parts);
+    found.reserve(parts);
+    index.reserve(largestSlice); // at least as many groups unless a process is picked
     RankPass rankPass(slices.size());
     for (const ReportSlice &slice : slices) {
         rankPass.next(); // gives up if a newer request replaced this one (core/cancellation.h)

@@ -78,6 +78,7 @@ public:
     GroupLabel built(QString text);
 
     std::size_t size() const { return m_labels.size(); }
+    void reserve(std::size_t groups) { m_labels.reserve(groups); }
     // The label columns the groups fill (two for NVTX ranges).
     static std::size_t labelColumns(const GroupLabel &label) { return label.style == NvtxStyle::None ? 1 : 2; }
     // Writes the group's label into the table, from `column` on; an NVTX
