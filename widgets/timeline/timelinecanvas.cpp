@@ -193,9 +193,11 @@ void TimelineCanvas::ensureGeometry() const
     pass.building.start();
     m_rowState.pendingRows = 0;
     m_rowState.deferredRows = 0;
+    // Every row built is kept, an empty one too: a row with no events in
+    // view that is not kept is asked of the worker again in each frame.
     if (pass.scrolled || pass.zoomed)
         for (RowGeometry &g : m_geometry.rows())
-            if (!g.rects.empty())
+            if (!g.rects.empty() || !g.pending)
                 pass.previous.emplace(g.row, std::move(g));
     if (!pass.scrolled)
         m_rowBuilder->startView();

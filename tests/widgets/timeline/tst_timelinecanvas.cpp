@@ -379,6 +379,22 @@ private slots:
                 for (std::size_t i = 0; i < g.rects.size(); ++i)
                     QVERIFY(z[i].x0 == g.rects[i].x0 && z[i].x1 == g.rects[i].x1 && z[i].event == g.rects[i].event);
             }
+
+            // A zoom to where rows have no events: a row the worker built
+            // empty is kept like any other, not asked for again each frame
+            // (pending, and the canvas repainting, for ever).
+            const TimeRange bounds = view.zoom()->bounds();
+            view.zoom()->show({bounds.end - 1000, bounds.end});
+            c->viewport()->repaint();
+            QVERIFY(c->pendingRows() > 0);
+            QTRY_COMPARE_WITH_TIMEOUT(c->pendingRows(), 0, 10000);
+            int emptySliceRows = 0;
+            for (const RowGeometry &g : c->geometry().rows())
+                emptySliceRows += g.rects.empty() && c->rows().rows()[std::size_t(g.row)].kind == TimelineRow::Kind::Slices;
+            QVERIFY(emptySliceRows > 0);
+            c->setMarkedCallchains({}); // another frame of the same view (as a row arriving asks for)
+            c->viewport()->repaint();
+            QCOMPARE(c->pendingRows(), 0);
         }
     }
 
