@@ -38,6 +38,15 @@ void CounterTrack::dropRepeatedValues()
 
 namespace {
 
+Column<TimeNs> blockStarts(const Column<TimeNs> &times, std::size_t block)
+{
+    Column<TimeNs> out;
+    out.reserve((times.size() + block - 1) / block);
+    for (std::size_t i = 0; i < times.size(); i += block)
+        out.push_back(times[i]);
+    return out;
+}
+
 Column<double> blockMaxima(const Column<double> &values, std::size_t block)
 {
     Column<double> out((values.size() + block - 1) / block, -std::numeric_limits<double>::infinity());
@@ -53,6 +62,7 @@ void CounterTrack::finalize()
     sortByTime();
     time.shrink_to_fit();
     value.shrink_to_fit();
+    m_blockStart = blockStarts(time, kBlock);
     m_blockLargest = blockMaxima(value, kBlock);
     m_superBlockLargest = blockMaxima(m_blockLargest, kBlock);
     if (value.empty()) {
@@ -83,14 +93,30 @@ double CounterTrack::largestOfSamples(std::size_t first, std::size_t last) const
     return m;
 }
 
+std::size_t CounterTrack::firstSampleAfter(TimeNs t, bool orAt) const
+{
+    const auto after = [&](auto begin, auto end) { return orAt ? std::lower_bound(begin, end, t) : std::upper_bound(begin, end, t); };
+    if (m_blockStart.size() != (time.size() + kBlock - 1) / kBlock) // not finalized
+        return std::size_t(after(time.begin(), time.end()) - time.begin());
+    // Blocks before `b` start before (or at) `t`, so the sample is in block
+    // b - 1 or is block b's first. Kept within the times whatever the
+    // block starts say.
+    const std::size_t b = std::size_t(after(m_blockStart.begin(), m_blockStart.end()) - m_blockStart.begin());
+    if (b == 0)
+        return 0;
+    const std::size_t first = std::min((b - 1) * kBlock, time.size());
+    const std::size_t last = std::min(b * kBlock, time.size());
+    return std::size_t(after(time.begin() + std::ptrdiff_t(first), time.begin() + std::ptrdiff_t(last)) - time.begin());
+}
+
 std::optional<double> CounterTrack::largestIn(TimeNs from, TimeNs to) const
 {
     if (to <= from || time.empty() || time.front() >= to)
         return std::nullopt;
     // The sample in force at `from` is the last one at or before it.
-    const auto atFrom = std::upper_bound(time.begin(), time.end(), from);
-    const std::size_t first = atFrom == time.begin() ? 0 : std::size_t(atFrom - time.begin()) - 1;
-    const std::size_t last = std::size_t(std::lower_bound(atFrom, time.end(), to) - time.begin());
+    const std::size_t afterFrom = firstSampleAfter(from, false);
+    const std::size_t first = afterFrom == 0 ? 0 : afterFrom - 1;
+    const std::size_t last = std::max(afterFrom, firstSampleAfter(to, true));
     if (m_blockLargest.size() != (value.size() + kBlock - 1) / kBlock) // not finalized: read the samples
         return *std::max_element(value.begin() + std::ptrdiff_t(first), value.begin() + std::ptrdiff_t(last));
     return largestOfSamples(first, last);
@@ -99,22 +125,22 @@ std::optional<double> CounterTrack::largestIn(TimeNs from, TimeNs to) const
 std::size_t CounterTrack::memoryBytes() const
 {
     return sizeof(CounterTrack) + time.capacity() * sizeof(TimeNs) + value.capacity() * sizeof(double)
-           + (m_blockLargest.capacity() + m_superBlockLargest.capacity()) * sizeof(double);
+           + (m_blockLargest.capacity() + m_superBlockLargest.capacity()) * sizeof(double) + m_blockStart.capacity() * sizeof(TimeNs);
 }
 
 std::optional<double> CounterTrack::valueAt(TimeNs t) const
 {
-    const auto after = std::upper_bound(time.begin(), time.end(), t);
-    if (after == time.begin())
+    const std::size_t after = firstSampleAfter(t, false);
+    if (after == 0)
         return std::nullopt;
-    return value[std::size_t(after - time.begin()) - 1];
+    return value[after - 1];
 }
 
 std::optional<CounterTrack::RangeSummary> CounterTrack::summaryIn(TimeNs from, TimeNs to) const
 {
     if (to <= from)
         return std::nullopt;
-    auto i = std::size_t(std::upper_bound(time.begin(), time.end(), from) - time.begin());
+    std::size_t i = firstSampleAfter(from, false);
     // The sample in force at `from`, if any, else the first inside.
     TimeNs at = from;
     if (i == 0) {

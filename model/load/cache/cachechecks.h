@@ -8,8 +8,9 @@
 // checksum already rules out damage; these rule out a cache crafted to
 // pass it, with what loaders guarantee besides: times in range and in
 // order, sizes that fit a signed 64-bit sum, finite counter values. The
-// interval index's subtree maxima are not re-derived: a lie there can hide
-// events from a query, never read out of bounds.
+// interval index's subtree maxima and a counter's block maxima and block
+// starts are not re-derived: a lie there can hide events or samples from a
+// query, never read out of bounds.
 #include "core/report.h"
 
 #include <QString>

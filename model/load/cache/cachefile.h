@@ -74,7 +74,7 @@ std::uint32_t cacheModeFor(const CacheKey &key);
 // virtual address. 21: a summary bucket keeps its longest event's times.
 // 22: Report::hostBusy.
 // A cache of another version is rebuilt.
-constexpr std::uint32_t kIndexCacheFormatVersion = 22;
+constexpr std::uint32_t kIndexCacheFormatVersion = 23;
 
 // How much of a cache an open reads.
 enum class CacheOpenDepth : std::uint8_t {

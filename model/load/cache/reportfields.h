@@ -218,6 +218,7 @@ struct ReportCacheAccess {
         v(c.deviceId);
         v(c.time);
         v(c.value);
+        v(c.m_blockStart);
         v(c.m_blockLargest);
         v(c.m_superBlockLargest);
         v(c.m_largest);
@@ -273,7 +274,7 @@ struct ReportCacheAccess {
     static const char *counterShapeProblem(const CounterTrack &c)
     {
         const std::size_t blocks = (c.value.size() + CounterTrack::kBlock - 1) / CounterTrack::kBlock;
-        if (c.time.size() != c.value.size() || c.m_blockLargest.size() != blocks
+        if (c.time.size() != c.value.size() || c.m_blockStart.size() != blocks || c.m_blockLargest.size() != blocks
             || c.m_superBlockLargest.size() != (blocks + CounterTrack::kBlock - 1) / CounterTrack::kBlock)
             return "a counter's columns do not fit together";
         return nullptr;

@@ -52,6 +52,27 @@ private slots:
         QCOMPARE(c.largestIn(t + 10, t + 20), std::optional<double>(c.value.back())); // the last stays in force
     }
 
+    // Samples are found by the time of each block's first sample and then
+    // within one block; runs of equal times that straddle blocks must not
+    // move the sample in force.
+    void queriesHoldWhereTimesRepeatAcrossBlocks()
+    {
+        std::mt19937_64 rng(11);
+        CounterTrack c;
+        for (int i = 0; i < 20000; ++i) {
+            c.time.push_back(1000 + TimeNs(i / 100) * 7);
+            c.value.push_back(double(rng() % 1000));
+        }
+        c.finalize();
+        const TimeNs last = c.time.back();
+        for (TimeNs from = 990; from <= last + 10; from += 3) {
+            for (const TimeNs length : {TimeNs(1), TimeNs(7), TimeNs(50), TimeNs(2000)})
+                QCOMPARE(c.largestIn(from, from + length), scanLargest(c, from, from + length));
+            const auto after = std::size_t(std::upper_bound(c.time.begin(), c.time.end(), from) - c.time.begin());
+            QCOMPARE(c.valueAt(from), after == 0 ? std::optional<double>() : std::optional<double>(c.value[after - 1]));
+        }
+    }
+
     // Memory in use: 0 until 100, 4 GiB from 100, 2 GiB from 300.
     void valueAtAndRangeSummaryFollowTheSteps()
     {
