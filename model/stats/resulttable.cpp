@@ -40,7 +40,7 @@ namespace {
 constexpr std::uint8_t kTypeBits = 0x3;
 constexpr std::uint8_t kTiesToEvenBit = 0x80;
 constexpr std::uint8_t kReportTextBit = 0x4;
-// A computed text's value: its row << 8 | its column.
+// A computed text comes with its cell as read (CellRead): no value.
 constexpr std::uint8_t kComputedTextBit = 0x8;
 // An owned text's value: its offset in the table's buffer << 24 | its
 // length; a length of kLongText means the length is the 8 bytes before it.
@@ -96,7 +96,7 @@ ResultTable ResultTable::computed(std::shared_ptr<const ComputedCells> cells, st
     return table;
 }
 
-std::pair<std::uint64_t, std::uint8_t> ResultTable::valueAt(std::size_t row, std::size_t column) const
+ResultTable::CellRead ResultTable::read(std::size_t row, std::size_t column) const
 {
     if (column < m_computedColumns) {
         const ComputedCells::Value v = m_computed->valueAt(m_keys[row], column);
@@ -104,17 +104,23 @@ std::pair<std::uint64_t, std::uint8_t> ResultTable::valueAt(std::size_t row, std
         case Cell::Type::Empty:
             break;
         case Cell::Type::Integer:
-            return {std::uint64_t(v.integer), std::uint8_t(Cell::Type::Integer)};
+            return {std::uint64_t(v.integer), std::uint8_t(Cell::Type::Integer), {}};
         case Cell::Type::Decimal:
-            return {std::bit_cast<std::uint64_t>(v.decimal), decimalFormat(v.decimals, false)};
+            return {std::bit_cast<std::uint64_t>(v.decimal), decimalFormat(v.decimals, false), {}};
         case Cell::Type::Text:
-            return {std::uint64_t(row) << 8 | column, std::uint8_t(std::uint8_t(Cell::Type::Text) | kComputedTextBit)};
+            return {0, std::uint8_t(std::uint8_t(Cell::Type::Text) | kComputedTextBit), v.text};
         }
-        return {0, std::uint8_t(Cell::Type::Empty)};
+        return {0, std::uint8_t(Cell::Type::Empty), {}};
     }
     if (column < m_columns.size())
-        return {m_columns[column].values[row], m_columns[column].formats[row]};
-    return {0, std::uint8_t(Cell::Type::Empty)};
+        return {m_columns[column].values[row], m_columns[column].formats[row], {}};
+    return {0, std::uint8_t(Cell::Type::Empty), {}};
+}
+
+std::pair<std::uint64_t, std::uint8_t> ResultTable::valueAt(std::size_t row, std::size_t column) const
+{
+    const CellRead cell = read(row, column);
+    return {cell.value, cell.format};
 }
 
 void ResultTable::willRead(std::size_t row) const
@@ -135,9 +141,10 @@ void ResultTable::storeComputedCells()
         stored.formats.resize(m_rowCount);
         for (std::size_t row = 0; row < m_rowCount; ++row) {
             willRead(row);
-            auto [value, format] = valueAt(row, column);
+            const CellRead cell = read(row, column);
+            auto [value, format, computedText] = cell;
             if (typeOf(format) == Cell::Type::Text && (format & kComputedTextBit)) {
-                const auto [prefix, body] = textPieces(value, format);
+                const auto [prefix, body] = computedText;
                 std::string text(prefix);
                 text += body;
                 value = ownText(text);
@@ -318,10 +325,11 @@ void ResultTable::setReportText(std::size_t row, std::size_t column, const Repor
         std::uint8_t(std::uint8_t(Cell::Type::Text) | kReportTextBit));
 }
 
-std::pair<std::string_view, std::string_view> ResultTable::textPieces(std::uint64_t value, std::uint8_t format) const
+ResultTable::TextPieces ResultTable::textPieces(const CellRead &cell) const
 {
+    const auto [value, format, computedText] = cell;
     if (format & kComputedTextBit)
-        return m_computed->valueAt(m_keys[std::size_t(value >> 8)], std::size_t(value & 0xFF)).text;
+        return computedText;
     if (format & kReportTextBit) {
         const auto slot = std::uint32_t(value >> 32 & kMaxSlots);
         const std::string_view prefix = slot ? std::string_view(m_prefixes[slot - 1]) : std::string_view();
@@ -361,7 +369,8 @@ double ResultTable::numberAt(std::size_t row, std::size_t column) const
 
 Cell ResultTable::cell(std::size_t row, std::size_t column) const
 {
-    const auto [value, format] = valueAt(row, column);
+    const CellRead read = this->read(row, column);
+    const auto [value, format, computedText] = read;
     switch (typeOf(format)) {
     case Cell::Type::Empty:
         return {};
@@ -373,7 +382,7 @@ Cell ResultTable::cell(std::size_t row, std::size_t column) const
         return c;
     }
     case Cell::Type::Text: {
-        const auto [prefix, body] = textPieces(value, format);
+        const auto [prefix, body] = textPieces(read);
         QString text = QString::fromUtf8(prefix.data(), qsizetype(prefix.size()));
         text += QString::fromUtf8(body.data(), qsizetype(body.size()));
         return Cell::ofText(std::move(text));
@@ -402,10 +411,10 @@ std::vector<std::vector<Cell>> ResultTable::allRows() const
 
 ResultTable::TextPieces ResultTable::textAt(std::size_t row, std::size_t column) const
 {
-    const auto [value, format] = valueAt(row, column);
-    if (typeOf(format) != Cell::Type::Text)
+    const CellRead cell = read(row, column);
+    if (typeOf(cell.format) != Cell::Type::Text)
         return {};
-    return textPieces(value, format);
+    return textPieces(cell);
 }
 
 int ResultTable::compareTexts(const TextPieces &a, const TextPieces &b)
@@ -587,7 +596,8 @@ bool ResultTable::writeCsv(QIODevice &device, CsvCells cells) const
         for (std::size_t c = 0; c < width; ++c) {
             if (c)
                 out += ',';
-            const auto [value, format] = valueAt(row, c);
+            const CellRead read = this->read(row, c);
+            const auto [value, format, computedText] = read;
             switch (typeOf(format)) {
             case Cell::Type::Empty:
                 break;
@@ -600,7 +610,7 @@ bool ResultTable::writeCsv(QIODevice &device, CsvCells cells) const
                 appendRounded(out, std::bit_cast<double>(value), format >> 2 & 0x1F, format & kTiesToEvenBit);
                 break;
             case Cell::Type::Text: {
-                const auto [prefix, body] = textPieces(value, format);
+                const auto [prefix, body] = textPieces(read);
                 // Bytes that are not UTF-8 go as toCsv() writes them (each
                 // a U+FFFD), and names with controls escaped as it escapes
                 // them: through a QString.

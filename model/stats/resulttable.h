@@ -186,7 +186,14 @@ private:
         std::vector<std::uint8_t> formats; // see resulttable.cpp: Format
     };
     Column &columnFor(std::size_t column);
-    // A cell's value and format byte, stored or computed.
+    // A cell as read, stored or computed: its value and format byte, and a
+    // computed text's pieces (read with the cell, not looked up again).
+    struct CellRead {
+        std::uint64_t value = 0;
+        std::uint8_t format = 0;
+        TextPieces computedText;
+    };
+    CellRead read(std::size_t row, std::size_t column) const;
     std::pair<std::uint64_t, std::uint8_t> valueAt(std::size_t row, std::size_t column) const;
     // Called for each row read in order: every so many rows, announces the
     // next ones to the computed cells (ComputedCells::willRead).
@@ -194,9 +201,8 @@ private:
     // Stores the computed cells (a table changed after it was computed).
     void storeComputedCells();
     void put(std::size_t row, std::size_t column, std::uint64_t value, std::uint8_t format);
-    // A text cell's two UTF-8 pieces: its prefix and its body (a computed
-    // text's value names its row and column).
-    std::pair<std::string_view, std::string_view> textPieces(std::uint64_t value, std::uint8_t format) const;
+    // A text cell's two UTF-8 pieces: its prefix and its body.
+    TextPieces textPieces(const CellRead &cell) const;
     std::uint64_t ownText(std::string_view utf8);
     std::uint32_t prefixSlot(std::string_view prefix); // 0: none
     std::uint32_t sourceSlot(const Report &report);    // ~0u: cannot refer to it
