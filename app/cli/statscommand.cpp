@@ -6,6 +6,7 @@
 #include "core/units.h"
 #include "load/cache/indexcache.h"
 #include "processworld.h"
+#include "session/residentbudget.h"
 #include "stats/criticalpath/criticalpath.h"
 #include "stats/kernelclasses.h"
 #include "stats/ranks/collectiveinputs.h"
@@ -207,8 +208,12 @@ int runStats(const QStringList &arguments)
     const QCommandLineOption perThreadOption(
         QStringLiteral("per-thread"),
         readersHelp(stats::ReportSetting::PerThread, QStringLiteral("a row per thread, a kernel's being its GPU stream, not per rank.")));
+    const QCommandLineOption budgetOption(QStringLiteral("memory-budget"),
+                                          QStringLiteral("MiB of mapped index caches to keep resident while computing; past it, pages read "
+                                                         "are given back and read again as needed (default: half the RAM)."),
+                                          QStringLiteral("MIB"));
     parser.addOptions({reportOption, formatOption, outputOption, overwriteOption, gapOption, utilOption, commOption, alignOption, rowsOption,
-                       binsOption, csvRawOption, stepOption, stepNamesOption, whatIfOption, patternOption, perThreadOption});
+                       binsOption, csvRawOption, stepOption, stepNamesOption, whatIfOption, patternOption, perThreadOption, budgetOption});
     addInputArgument(parser);
     parser.process(arguments);
 
@@ -232,8 +237,16 @@ int runStats(const QStringList &arguments)
             return 1;
         }
     }
-    AnalysisSettings options; // what the flags set
     bool ok = true;
+    if (parser.isSet(budgetOption)) {
+        const std::uint64_t mib = parser.value(budgetOption).toULongLong(&ok);
+        if (!ok || mib == 0 || mib > (std::uint64_t(1) << 40)) {
+            QTextStream(&standardError()) << "rankscope-cli: --memory-budget takes a positive number of MiB\n";
+            return 1;
+        }
+        ResidentBudget::process().setBytes(mib << 20);
+    }
+    AnalysisSettings options; // what the flags set
     options.gapThresholdMs = parser.value(gapOption).toDouble(&ok);
     if (ok)
         options.utilThresholdPercent = parser.value(utilOption).toDouble(&ok);

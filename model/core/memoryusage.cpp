@@ -40,6 +40,11 @@ std::uint64_t peakResidentBytes()
     return procKilobytes("/proc/self/status", "VmHWM:");
 }
 
+std::uint64_t residentFileBytes()
+{
+    return procKilobytes("/proc/self/status", "RssFile:");
+}
+
 namespace {
 
 // A number from a one-line cgroup file ("max": none).

@@ -7,6 +7,9 @@ namespace rankscope {
 
 std::uint64_t residentBytes();     // VmRSS of this process
 std::uint64_t peakResidentBytes(); // VmHWM of this process
+// RssFile of this process: its resident pages of mapped files (index
+// caches), which the kernel reads in as they are touched.
+std::uint64_t residentFileBytes();
 // Starts peakResidentBytes() again from the resident size now (Linux's
 // /proc/self/clear_refs "5"), to measure one phase's peak; false if the
 // kernel refuses.

@@ -37,6 +37,22 @@ struct GroupLabel {
     std::uint32_t built = 0; // index of a built text (no report)
 };
 
+// A label as the groups keep it: 12 bytes, the report named by its place
+// among the index's reports (10^8 groups of an emit_nvtx export keep no
+// 8-byte pointer and padding each).
+struct PackedLabel {
+    static constexpr std::uint32_t kBuilt = (std::uint32_t(1) << 30) - 1; // source of a built text
+
+    StringId name = 0; // a built text's index when built
+    StringId domain = StringTable::kEmpty;
+    std::uint32_t sourceAndStyle = kBuilt << 2; // a report's place << 2 | NvtxStyle
+
+    std::uint32_t source() const { return sourceAndStyle >> 2; }
+    NvtxStyle style() const { return NvtxStyle(sourceAndStyle & 3); }
+    bool isBuilt() const { return source() == kBuilt; }
+};
+static_assert(sizeof(PackedLabel) == 12);
+
 // The groups' labels, taken out of a GroupIndex once its groups are made,
 // for a table that computes its cells (ResultTable::computed) and reads
 // them as text pieces, as GroupIndex::writeLabel() writes them.
@@ -50,9 +66,10 @@ public:
 
 private:
     friend class GroupIndex;
-    std::vector<GroupLabel> m_labels;
-    std::vector<std::string> m_built;                                      // UTF-8
-    std::map<std::pair<const Report *, StringId>, std::string> m_prefixes; // an NVTX domain's "domain:"
+    std::vector<PackedLabel> m_labels;
+    std::vector<const Report *> m_reports;                                // by a label's source()
+    std::vector<std::string> m_built;                                     // UTF-8
+    std::map<std::pair<std::uint32_t, StringId>, std::string> m_prefixes; // an NVTX domain's "domain:", by source and domain
 };
 
 class GroupIndex {
@@ -81,6 +98,9 @@ public:
     void reserve(std::size_t groups) { m_labels.reserve(groups); }
     // The label columns the groups fill (two for NVTX ranges).
     static std::size_t labelColumns(const GroupLabel &label) { return label.style == NvtxStyle::None ? 1 : 2; }
+    // The place of `report` among the reports the labels name, as
+    // PackedLabel::source() gives it.
+    std::uint32_t sourceOf(const Report &report);
     // Writes the group's label into the table, from `column` on; an NVTX
     // range's without its style column when `withStyle` is false (the
     // reports of one style).
@@ -95,7 +115,8 @@ private:
 
     bool m_acrossReports = false;
     std::map<std::pair<const Report *, std::uint64_t>, std::vector<std::uint32_t>> m_byKey;
-    std::vector<GroupLabel> m_labels; // per group
+    std::vector<PackedLabel> m_labels;     // per group
+    std::vector<const Report *> m_reports; // by a label's source()
     std::vector<QString> m_built;
     QHash<QByteArray, std::uint32_t> m_byText; // where labels are compared as text
 };

@@ -78,6 +78,30 @@ private slots:
         QVERIFY(broken.out.contains(QLatin1String("up to date")));
     }
 
+    void statsUnderASmallMemoryBudgetReadTheSameGroups()
+    {
+        // nvtx_sum over a cache's stored groups, thousands of distinct NVTX
+        // texts: with a budget of 1 MiB its mapped pages are given back as
+        // it reads (every 1024 groups), and read in again as needed.
+        QTemporaryDir dir, cache;
+        QCOMPARE(QProcess::execute(QStringLiteral(RANKSCOPE_TRACEGEN), {"--profile", "pytorch", "--events", "20000", "--seed", "3", dir.path()}), 0);
+        const QString trace = dir.filePath(QStringLiteral("pytorch_rank0.sqlite"));
+        QCOMPARE(runCli({"index", "--cache", cache.path(), trace}).exitCode, 0);
+        const QStringList report{"stats", "--cache", cache.path(), "--report", "nvtx_sum,cuda_gpu_kern_sum"};
+        const Run unbounded = runCli(report + QStringList{trace});
+        QCOMPARE(unbounded.exitCode, 0);
+        QVERIFY2(unbounded.out.count(QLatin1Char('\n')) > 3000, qPrintable(unbounded.out.left(2000)));
+        const Run bounded = runCli(report + QStringList{"--memory-budget", "1", trace});
+        QCOMPARE(bounded.exitCode, 0);
+        QCOMPARE(bounded.out, unbounded.out);
+        QCOMPARE(runCli({"stats", "--no-cache", "--report", "nvtx_sum,cuda_gpu_kern_sum", trace}).out, unbounded.out); // as parsed
+        for (const char *bad : {"0", "lots", "-5"}) {
+            const Run refused = runCli(report + QStringList{"--memory-budget", bad, trace});
+            QCOMPARE(refused.exitCode, 1);
+            QVERIFY2(refused.err.contains(QLatin1String("--memory-budget takes a positive number of MiB")), qPrintable(refused.err));
+        }
+    }
+
     void statsCsvEqualsNsysOutput_data()
     {
         QTest::addColumn<QString>("fixture");

@@ -199,6 +199,27 @@ private slots:
         QCOMPARE(t.cell(1, 2).text, QStringLiteral("a"));
     }
 
+    void summaryOrderHoldsForCountsPast32Bits()
+    {
+        // Counts past 2^32 (and one below zero, as a corrupt input might
+        // give) sort as wide numbers, not as their low 32 bits.
+        auto report = std::make_shared<Report>();
+        ResultTable t;
+        const std::int64_t big = std::int64_t(1) << 32;
+        const std::int64_t counts[] = {big + 1, 1, big, -1};
+        for (std::size_t i = 0; i < std::size(counts); ++i) {
+            const std::size_t row = t.appendRow();
+            t.setInteger(row, 0, 10);
+            t.setInteger(row, 1, counts[i]);
+            t.setReportText(row, 2, *report, report->strings.intern(std::to_string(i)));
+        }
+        stats::sortSummaryRows(t, 0, 1, 2);
+        QList<std::int64_t> order;
+        for (std::size_t r = 0; r < t.rowCount(); ++r)
+            order << t.integerAt(r, 1);
+        QCOMPARE(order, (QList<std::int64_t>{-1, 1, big, big + 1}));
+    }
+
     void aComputedTableReadsAsItsStoredCells()
     {
         const std::vector<std::uint32_t> keys = {5, 1, 2, 7, 3, 4};
