@@ -21,8 +21,11 @@ void giveBackPastBudget(std::span<const Report *const> reports)
 {
     if (residentFileBytes() <= ResidentBudget::process().bytes())
         return;
-    for (const Report *report : reports)
+    for (const Report *report : reports) {
+        if (report->indexCache)
+            report->indexCache->expectScatteredReads();
         ResidentBudget::process().doneReading(*report);
+    }
 }
 
 } // namespace

@@ -54,6 +54,9 @@ public:
     std::int64_t totalOf(std::uint32_t group) const; // summaryOf(group).total, without the rest
     // Fetches these groups' first parts side by side (ComputedCells::willRead).
     void willRead(std::span<const std::uint32_t> groups) const;
+    // Counts a read of a group (its summary, or its label's text); now and then, past the resident budget, gives
+    // the reports' mapped pages back (they are read in again as needed).
+    void countRead() const;
     // Whether every report read is kept alive by this object.
     bool keepsReportsAlive() const { return m_owners.size() == m_reports.size(); }
 
@@ -68,9 +71,6 @@ private:
     {
         return m_begin.empty() ? std::pair(group, group + 1) : std::pair(m_begin[group], m_begin[group + 1]);
     }
-    // Counts a group read; now and then, past the resident budget, gives
-    // the reports' mapped pages back (they are read in again as needed).
-    void countRead() const;
 
     std::vector<const Report *> m_reports;
     std::vector<std::shared_ptr<const Report>> m_owners;

@@ -23,6 +23,7 @@ public:
     Value valueAt(std::uint32_t group, std::size_t column) const override
     {
         if (column >= kFirstLabelColumn) {
+            m_parts->countRead(); // a label's text is a report's string, mapped
             const std::optional<TextPieces> text = m_labels.textAt(group, column - kFirstLabelColumn, m_withStyle);
             return text ? Value{Cell::Type::Text, 0, 0, 0.0, *text} : Value{};
         }

@@ -70,6 +70,11 @@ struct MappedCacheFile final : MappedPages {
         if (data)
             ::madvise(data, std::size_t(size), MADV_DONTNEED);
     }
+    void expectScatteredReads() const override
+    {
+        if (data)
+            ::madvise(data, std::size_t(size), MADV_RANDOM);
+    }
 };
 
 // A private file for a copy of a cache others may write: unnamed
