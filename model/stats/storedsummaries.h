@@ -54,8 +54,9 @@ public:
     std::int64_t totalOf(std::uint32_t group) const; // summaryOf(group).total, without the rest
     // Fetches these groups' first parts side by side (ComputedCells::willRead).
     void willRead(std::span<const std::uint32_t> groups) const;
-    // Counts a read of a group (its summary, or its label's text); now and then, past the resident budget, gives
-    // the reports' mapped pages back (they are read in again as needed).
+    // Counts a read of a group (its summary, or its label's text); now and
+    // then, past the resident budget, gives the reports' mapped pages back
+    // (they are read in again as needed).
     void countRead() const;
     // Whether every report read is kept alive by this object.
     bool keepsReportsAlive() const { return m_owners.size() == m_reports.size(); }
