@@ -17,8 +17,9 @@ public:
     virtual void release() const = 0;
     // The pages will be read at scattered places from now on: a fault reads
     // in the page it needs, not the device's readahead window around it
-    // (8 MiB here, mapped as 2 MiB folios: a pass that gives its pages back
-    // every few thousand reads would map a gigabyte between two releases).
+    // (megabytes, mapped as 2 MiB folios on recent kernels: a pass that
+    // gives its pages back every few thousand reads would map a gigabyte
+    // between two releases).
     virtual void expectScatteredReads() const { }
 };
 

@@ -1,5 +1,6 @@
 #include "session/residentbudget.h"
 
+#include "core/memoryusage.h"
 #include "session/session.h"
 
 #include <unistd.h>
@@ -111,6 +112,17 @@ void ResidentBudget::release(const Report &report)
     report.indexCache->release();
     const std::lock_guard lock(m_mutex);
     ++m_releases;
+}
+
+void ResidentBudget::releaseScatteredPastBudget(std::span<const Report *const> reports)
+{
+    if (residentFileBytes() <= bytes())
+        return;
+    for (const Report *report : reports) {
+        if (report->indexCache)
+            report->indexCache->expectScatteredReads();
+        doneReading(*report);
+    }
 }
 
 std::uint64_t ResidentBudget::usedBytes() const

@@ -14,6 +14,7 @@
 #include <list>
 #include <memory>
 #include <mutex>
+#include <span>
 
 namespace rankscope {
 
@@ -49,6 +50,13 @@ public:
     // correlation lookups page in megabytes of each rank) holds one rank's
     // pages at a time.
     void release(const Report &report);
+    // A pass that reads the mapped pages of `reports` at scattered places
+    // (a summary table of 10^8 groups in its sorted order reads gigabytes
+    // of them, each page for a moment): once the process's resident file
+    // pages pass the budget, each report's pages are given back and from
+    // then on read a page at a time, so a cache bigger than memory does not
+    // stay resident whole. Cheap enough to call every thousand reads.
+    void releaseScatteredPastBudget(std::span<const Report *const> reports);
 
     // What the used ranks count against the budget, and how many times a
     // rank was released (for tests and benchmarks).

@@ -1,6 +1,5 @@
 #include "stats/storedsummaries.h"
 #include "core/cancellation.h"
-#include "core/memoryusage.h"
 #include "core/narrowing.h"
 #include "core/report.h"
 #include "session/residentbudget.h"
@@ -10,25 +9,6 @@
 #include <new>
 
 namespace rankscope::stats {
-
-namespace {
-
-// Past the resident budget, gives the reports' mapped pages back: a table
-// of 10^8 groups reads gigabytes of them, each page for a moment, and a
-// cache bigger than memory must not stay resident whole. They are read in
-// again as needed.
-void giveBackPastBudget(std::span<const Report *const> reports)
-{
-    if (residentFileBytes() <= ResidentBudget::process().bytes())
-        return;
-    for (const Report *report : reports) {
-        if (report->indexCache)
-            report->indexCache->expectScatteredReads();
-        ResidentBudget::process().doneReading(*report);
-    }
-}
-
-} // namespace
 
 bool storedGroupsCover(std::span<const ReportSlice> slices)
 {
@@ -97,7 +77,7 @@ StoredGroupParts::StoredGroupParts(std::span<const ReportSlice> slices, const St
                 if (m_parts.size() >= std::numeric_limits<std::uint32_t>::max())
                     throw std::bad_alloc();        // more parts than 32-bit positions: far past what memory holds
                 if ((m_parts.size() & 65535) == 0) // groups read in storage order: few pages each
-                    giveBackPastBudget(m_reports);
+                    ResidentBudget::process().releaseScatteredPastBudget(m_reports);
             }
         }
     }
@@ -122,10 +102,10 @@ StoredGroupParts::StoredGroupParts(std::span<const ReportSlice> slices, const St
 
 void StoredGroupParts::countRead() const
 {
-    // Every 1024 groups (reading /proc costs ~20 us): a table read in its
+    // Every 1024 groups (reading /proc costs microseconds): a table read in its
     // sorted order reads each group's values at a scattered place.
     if ((m_reads.fetch_add(1, std::memory_order_relaxed) & 1023) == 1023)
-        giveBackPastBudget(m_reports);
+        ResidentBudget::process().releaseScatteredPastBudget(m_reports);
 }
 
 SortedRun StoredGroupParts::runOf(const Part &part) const

@@ -98,9 +98,6 @@ public:
     void reserve(std::size_t groups) { m_labels.reserve(groups); }
     // The label columns the groups fill (two for NVTX ranges).
     static std::size_t labelColumns(const GroupLabel &label) { return label.style == NvtxStyle::None ? 1 : 2; }
-    // The place of `report` among the reports the labels name, as
-    // PackedLabel::source() gives it.
-    std::uint32_t sourceOf(const Report &report);
     // Writes the group's label into the table, from `column` on; an NVTX
     // range's without its style column when `withStyle` is false (the
     // reports of one style).
@@ -111,6 +108,9 @@ public:
 private:
     static constexpr std::uint32_t kNoGroup = ~std::uint32_t(0);
     std::uint32_t add(const GroupLabel &label);
+    // The place of `report` among the reports the labels name, as
+    // PackedLabel::source() gives it.
+    std::uint32_t sourceOf(const Report &report);
     QByteArray textOf(const GroupLabel &label) const;
 
     bool m_acrossReports = false;
