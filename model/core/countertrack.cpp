@@ -93,33 +93,73 @@ double CounterTrack::largestOfSamples(std::size_t first, std::size_t last) const
     return m;
 }
 
+std::size_t CounterTrack::firstBlockAfter(TimeNs t, bool orAt, std::size_t from) const
+{
+    const auto isAfter = [&](TimeNs start) { return orAt ? start >= t : start > t; };
+    const std::size_t blocks = m_blockStart.size();
+    // Steps of 1, 2, 4, ... from `from` until a block starts after `t`,
+    // then a binary search in the last step.
+    std::size_t low = std::min(from, blocks), high = low;
+    for (std::size_t step = 1; high < blocks && !isAfter(m_blockStart[high]); step *= 2) {
+        low = high + 1;
+        high = std::min(blocks, low + step);
+    }
+    const auto begin = m_blockStart.begin() + std::ptrdiff_t(low), end = m_blockStart.begin() + std::ptrdiff_t(high);
+    return std::size_t((orAt ? std::lower_bound(begin, end, t) : std::upper_bound(begin, end, t)) - m_blockStart.begin());
+}
+
+std::size_t CounterTrack::firstSampleAfter(TimeNs t, bool orAt, std::size_t block) const
+{
+    // Blocks before `block` start before (or at) `t`, so the sample is in
+    // block - 1 or is the block's first. Kept within the times whatever
+    // the block starts say.
+    if (block == 0)
+        return 0;
+    const std::size_t first = std::min((block - 1) * kBlock, time.size());
+    const std::size_t last = std::min(block * kBlock, time.size());
+    const auto begin = time.begin() + std::ptrdiff_t(first), end = time.begin() + std::ptrdiff_t(last);
+    return std::size_t((orAt ? std::lower_bound(begin, end, t) : std::upper_bound(begin, end, t)) - time.begin());
+}
+
 std::size_t CounterTrack::firstSampleAfter(TimeNs t, bool orAt) const
 {
-    const auto after = [&](auto begin, auto end) { return orAt ? std::lower_bound(begin, end, t) : std::upper_bound(begin, end, t); };
-    if (m_blockStart.size() != (time.size() + kBlock - 1) / kBlock) // not finalized
-        return std::size_t(after(time.begin(), time.end()) - time.begin());
-    // Blocks before `b` start before (or at) `t`, so the sample is in block
-    // b - 1 or is block b's first. Kept within the times whatever the
-    // block starts say.
-    const std::size_t b = std::size_t(after(m_blockStart.begin(), m_blockStart.end()) - m_blockStart.begin());
-    if (b == 0)
-        return 0;
-    const std::size_t first = std::min((b - 1) * kBlock, time.size());
-    const std::size_t last = std::min(b * kBlock, time.size());
-    return std::size_t(after(time.begin() + std::ptrdiff_t(first), time.begin() + std::ptrdiff_t(last)) - time.begin());
+    if (!isFinalized())
+        return std::size_t((orAt ? std::lower_bound(time.begin(), time.end(), t) : std::upper_bound(time.begin(), time.end(), t)) - time.begin());
+    const auto begin = m_blockStart.begin(), end = m_blockStart.end();
+    const auto block = std::size_t((orAt ? std::lower_bound(begin, end, t) : std::upper_bound(begin, end, t)) - begin);
+    return firstSampleAfter(t, orAt, block);
+}
+
+std::optional<double> CounterTrack::largestBetween(std::size_t afterFrom, std::size_t atOrAfterTo) const
+{
+    // The sample in force at `from` is the last one at or before it.
+    const std::size_t first = afterFrom == 0 ? 0 : afterFrom - 1;
+    const std::size_t last = std::max(afterFrom, atOrAfterTo);
+    if (!isFinalized()) // read the samples
+        return *std::max_element(value.begin() + std::ptrdiff_t(first), value.begin() + std::ptrdiff_t(last));
+    return largestOfSamples(first, last);
 }
 
 std::optional<double> CounterTrack::largestIn(TimeNs from, TimeNs to) const
 {
     if (to <= from || time.empty() || time.front() >= to)
         return std::nullopt;
-    // The sample in force at `from` is the last one at or before it.
-    const std::size_t afterFrom = firstSampleAfter(from, false);
-    const std::size_t first = afterFrom == 0 ? 0 : afterFrom - 1;
-    const std::size_t last = std::max(afterFrom, firstSampleAfter(to, true));
-    if (m_blockLargest.size() != (value.size() + kBlock - 1) / kBlock) // not finalized: read the samples
-        return *std::max_element(value.begin() + std::ptrdiff_t(first), value.begin() + std::ptrdiff_t(last));
-    return largestOfSamples(first, last);
+    return largestBetween(firstSampleAfter(from, false), firstSampleAfter(to, true));
+}
+
+std::optional<double> CounterTrack::ForwardReader::largestIn(TimeNs from, TimeNs to)
+{
+    const CounterTrack &c = m_track;
+    if (!c.isFinalized())
+        return c.largestIn(from, to);
+    if (to <= from || c.time.empty() || c.time.front() >= to)
+        return std::nullopt;
+    if (m_block > 0 && c.m_blockStart[m_block - 1] > from)
+        m_block = 0; // an earlier range than the last: searched afresh
+    // Blocks before the first that starts after `from` start before `to` too.
+    m_block = c.firstBlockAfter(from, false, m_block);
+    const std::size_t toBlock = c.firstBlockAfter(to, true, m_block);
+    return c.largestBetween(c.firstSampleAfter(from, false, m_block), c.firstSampleAfter(to, true, toBlock));
 }
 
 std::size_t CounterTrack::memoryBytes() const

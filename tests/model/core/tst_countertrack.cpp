@@ -52,6 +52,46 @@ private slots:
         QCOMPARE(c.largestIn(t + 10, t + 20), std::optional<double>(c.value.back())); // the last stays in force
     }
 
+    // A frame's pixels read ranges left to right; the reader steps on from
+    // the last range and searches afresh when a range starts earlier.
+    void aForwardReaderMatchesAScan()
+    {
+        std::mt19937_64 rng(13);
+        CounterTrack c;
+        TimeNs t = 1000;
+        for (int i = 0; i < 20000; ++i) { // several super-blocks
+            t += 1 + TimeNs(rng() % 200);
+            c.time.push_back(t);
+            c.value.push_back(double(rng() % 1000));
+            if (i % 1000 == 0) // runs of equal times across block edges
+                for (int r = 0; r < 130; ++r, ++i) {
+                    c.time.push_back(t);
+                    c.value.push_back(double(rng() % 1000));
+                }
+        }
+        c.finalize();
+        for (const TimeNs pixel : {TimeNs(1), TimeNs(3), TimeNs(97), TimeNs(5000), t / 1500}) {
+            CounterTrack::ForwardReader reader(c);
+            for (TimeNs from = 900; from < t + 3 * pixel && from < 900 + 1600 * pixel; from += pixel)
+                QCOMPARE(reader.largestIn(from, from + pixel), scanLargest(c, from, from + pixel));
+        }
+        CounterTrack::ForwardReader reader(c);
+        for (int q = 0; q < 2000; ++q) { // mostly forward, now and then back
+            const TimeNs from = q % 50 == 49 ? TimeNs(rng() % std::uint64_t(t)) : TimeNs(q) * (t / 2000);
+            const TimeNs to = from + 1 + TimeNs(rng() % 20000);
+            QCOMPARE(reader.largestIn(from, to), scanLargest(c, from, to));
+        }
+        QCOMPARE(reader.largestIn(5, 5), std::optional<double>());
+
+        CounterTrack unfinished; // read without blocks
+        unfinished.time = {10, 20, 30};
+        unfinished.value = {1, 5, 2};
+        CounterTrack::ForwardReader plain(unfinished);
+        QCOMPARE(plain.largestIn(0, 10), std::optional<double>());
+        QCOMPARE(plain.largestIn(15, 25), std::optional<double>(5));
+        QCOMPARE(plain.largestIn(31, 40), std::optional<double>(2));
+    }
+
     // Samples are found by the time of each block's first sample and then
     // within one block; runs of equal times that straddle blocks must not
     // move the sample in force.

@@ -16,6 +16,8 @@
 #include <QPainter>
 #include <QtTest>
 
+#include <cmath>
+#include <random>
 #include <set>
 
 using namespace rankscope;
@@ -143,6 +145,40 @@ private slots:
             for (int y = 0; y < 36; ++y)
                 lit += said.pixel(x, y) != kBackground;
         QVERIFY(lit > 50);
+    }
+
+    void counterChartCoversABarPerColumn()
+    {
+        // Runs of equal heights, gaps and single columns, against a bar
+        // filled per column.
+        RowGeometry g;
+        g.height = 40;
+        std::mt19937 random(7);
+        for (int x = 0; x < 500; ++x) {
+            const int kind = int(random() % 6);
+            g.counterShare.push_back(kind == 0            ? -1.0f
+                                     : kind == 1 && x > 0 ? g.counterShare.back()
+                                     : kind == 2          ? 0.0f
+                                                          : float(random() % 1001) / 1000.0f);
+        }
+        QPalette palette;
+        palette.setColor(QPalette::Text, Qt::white);
+        QImage chart = blank(520, 40), bars = blank(520, 40);
+        {
+            QPainter p(&chart);
+            p.setRenderHint(QPainter::Antialiasing);
+            paintCounterRow(p, {QRect(10, 0, 500, 40), &g}, Theme(palette), QString(), QString());
+        }
+        const int base = 40 - 3, span = 40 - 8;
+        for (std::size_t x = 0; x < g.counterShare.size(); ++x)
+            if (g.counterShare[x] >= 0) {
+                const int h = int(std::round(double(g.counterShare[x]) * span));
+                QPainter(&bars).fillRect(10 + int(x), base - h, 1, h, Theme::kindColor(TrackKind::Memset));
+            }
+        for (int x = 0; x < 520; ++x)
+            for (int y = 14; y < 40; ++y) // below the texts' line
+                if (chart.pixel(x, y) != bars.pixel(x, y))
+                    QFAIL(qPrintable(QStringLiteral("pixel %1,%2 differs").arg(x).arg(y)));
     }
 
     void eachTrackKindLabelsItsSlicesItsOwnWay()

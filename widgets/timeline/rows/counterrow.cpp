@@ -33,15 +33,17 @@ void CounterRowItem::build(RowFrame &frame, RowGeometry &g, const TimelineRow &r
     const double maxValue = std::max(1e-9, largest);
     // A step chart: each pixel shows the largest value in force across it,
     // read from the counter's block maxima (a 10 kHz metric has far more
-    // samples than pixels when zoomed out).
+    // samples than pixels when zoomed out), each pixel's samples found
+    // from the last pixel's on.
     // A share (a derived 0-or-100 % state) shows its mean across the
     // pixel instead: the share of that time.
     const bool mean = r.derivedCounter && r.derivedCounter->drawsMean();
     g.counterShare.assign(std::size_t(pass.width), -1.0f);
+    CounterTrack::ForwardReader largestOf(c);
     for (int x = 0; x < pass.width; ++x) {
         const TimeNs from = frame.displayTime.toSession(r.rank, pass.scale.time(x)) - entry.sessionOffset;
         const TimeNs to = std::max(from + 1, frame.displayTime.toSession(r.rank, pass.scale.time(x + 1)) - entry.sessionOffset);
-        if (const auto v = mean ? r.derivedCounter->meanIn(from, to) : c.largestIn(from, to))
+        if (const auto v = mean ? r.derivedCounter->meanIn(from, to) : largestOf.largestIn(from, to))
             g.counterShare[std::size_t(x)] = float(*v / maxValue);
     }
 }
@@ -112,12 +114,23 @@ void paintCounterRow(QPainter &p, const RowArea &row, const Theme &theme, const 
         return;
     }
     const int base = row.area.top() + row.area.height() - 3, span = row.area.height() - 8;
+    // A bar per run of columns of one height (a zoomed-in counter holds
+    // one value across many pixels). Not one polygon: Qt 6.4's raster
+    // engine fills a step outline of 3,200 corners in ~20 ms, 1,600 bars
+    // in 0.14 ms.
     const QColor fill = Theme::kindColor(TrackKind::Memset);
-    for (std::size_t x = 0; x < g.counterShare.size(); ++x)
-        if (g.counterShare[x] >= 0) {
-            const int h = int(std::round(double(g.counterShare[x]) * span));
-            p.fillRect(row.area.left() + int(x), base - h, 1, h, fill);
-        }
+    const auto heightAt = [&](std::size_t column) {
+        return g.counterShare[column] >= 0 ? int(std::round(double(g.counterShare[column]) * span)) : 0;
+    };
+    for (std::size_t x = 0; x < g.counterShare.size();) {
+        const int h = heightAt(x);
+        std::size_t end = x + 1;
+        while (end < g.counterShare.size() && heightAt(end) == h)
+            ++end;
+        if (h > 0)
+            p.fillRect(row.area.left() + int(x), base - h, int(end - x), h, fill);
+        x = end;
+    }
     p.setPen(theme.valueText());
     const QRect top(text.left(), row.area.top(), text.width(), 14);
     if (!maximum.isEmpty())
