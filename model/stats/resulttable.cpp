@@ -47,7 +47,10 @@ constexpr std::uint8_t kComputedTextBit = 0x8;
 constexpr std::uint64_t kLongText = 0xFFFFFF;
 // A report text's value: id | prefix slot << 32 | source slot << 48.
 constexpr std::uint32_t kMaxSlots = 0xFFFF;
-constexpr std::size_t kShortText = 32; // owned texts this short are stored once
+// Owned texts up to this long are stored once, the first so many of them
+// (a critical path's 10^7 rows name a few hundred kernels of ~200 bytes;
+// a table of distinct texts hashes each and keeps no more than 4 MB of keys).
+constexpr std::size_t kShortText = 1024;
 constexpr qsizetype kMaxShortTexts = 4096;
 
 Cell::Type typeOf(std::uint8_t format)

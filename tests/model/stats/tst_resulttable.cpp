@@ -162,13 +162,26 @@ private slots:
         QCOMPARE(t.cell(1, 0).text, QStringLiteral("after"));
     }
 
-    void repeatedShortTextsAreStoredOnce()
+    void repeatedTextsAreStoredOnce()
     {
         ResultTable t;
         for (int i = 0; i < 100000; ++i)
             t.addRow({Cell::ofText(QStringLiteral("PushPop")), Cell::ofText(QStringLiteral("StartEnd"))});
         QVERIFY(t.memoryBytes() < 100000 * 2 * 9 * 2); // 9 B a cell (capacity slack aside), not the text
         QCOMPARE(t.cell(99999, 1).text, QStringLiteral("StartEnd"));
+
+        // A critical path's rows name a few kernels of hundreds of bytes each.
+        ResultTable kernels;
+        QStringList names;
+        for (int k = 0; k < 3; ++k)
+            names << QStringLiteral("void at::native::vectorized_elementwise_kernel<4, at::native::AUnaryFunctor<float, float, float, "
+                                    "at::native::binary_internal::MulFunctor<float> >, at::detail::Array<char*, 2> >(int, %1)")
+                         .arg(k);
+        for (int i = 0; i < 100000; ++i)
+            kernels.addRow({Cell::ofText(names[i % 3])});
+        QVERIFY(kernels.memoryBytes() < 100000 * 9 * 2);
+        QCOMPARE(kernels.cell(99998, 0).text, names[2]);
+        QCOMPARE(kernels.cell(3, 0).text, names[0]);
     }
 
     void summaryOrderBreaksTiesByLabelBytes()
