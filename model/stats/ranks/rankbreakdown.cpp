@@ -10,7 +10,7 @@
 #include <cmath>
 #include <map>
 #include <set>
-#include <unordered_set>
+#include <vector>
 
 namespace rankscope::stats {
 
@@ -76,8 +76,9 @@ bool isStepWindowCpuRow(TrackKind kind)
 // a CPU row named ProfilerStep#N. PyTorch 2.x writes a GPU-side copy of each
 // step that starts just before the step's CPU range ends, so with those
 // traces the window reaches nearly the end of the last step, as in HTA.
-// GPU work is kept when its launch is.
-std::unordered_set<std::uint32_t> launchesInStepWindow(const RankEntry &entry, const TimeRounding &round)
+// GPU work is kept when its launch is. Sorted, each id once: 4 bytes a
+// launch, not a hash node's 16 and its bucket (10^7 launches: 44 MB, not 270).
+std::vector<std::uint32_t> launchesInStepWindow(const RankEntry &entry, const TimeRounding &round)
 {
     const Report &r = *entry.report;
     TimeNs lastStepStart = kTimeMin, firstCpu = kTimeMax;
@@ -90,15 +91,17 @@ std::unordered_set<std::uint32_t> launchesInStepWindow(const RankEntry &entry, c
             }
     if (lastStepStart == kTimeMin)
         lastStepStart = firstCpu; // as HTA: no step on this rank keeps nothing
-    std::unordered_set<std::uint32_t> kept;
+    std::vector<std::uint32_t> kept;
     for (const Track &t : r.tracks) {
         if (t.kind != TrackKind::CudaApi || !Session::ownsTrack(entry, t))
             continue;
         for (std::size_t i = 0; i < t.slices.size(); ++i)
             if (round.start(t.slices.start(i)) < lastStepStart)
-                kept.insert(r.apiCalls[t.slices.payload(i)].correlationId);
+                if (const std::uint32_t id = r.apiCalls[t.slices.payload(i)].correlationId; id != 0) // 0: none recorded
+                    kept.push_back(id);
     }
-    kept.erase(0); // no correlation recorded
+    std::sort(kept.begin(), kept.end());
+    kept.erase(std::unique(kept.begin(), kept.end()), kept.end());
     return kept;
 }
 
@@ -107,7 +110,7 @@ struct GpuIntervals {
     std::vector<Interval> all, compute, communication;
 };
 
-GpuIntervals gpuIntervals(const RankEntry &entry, const TimeRounding &round, bool stepWindow, const std::unordered_set<std::uint32_t> &keptLaunches,
+GpuIntervals gpuIntervals(const RankEntry &entry, const TimeRounding &round, bool stepWindow, const std::vector<std::uint32_t> &keptLaunches,
                           const KernelClassifier &classes)
 {
     const Report &r = *entry.report;
@@ -124,7 +127,7 @@ GpuIntervals gpuIntervals(const RankEntry &entry, const TimeRounding &round, boo
         if (!op && !sync)
             continue;
         for (std::size_t i = 0; i < t.slices.size(); ++i) {
-            if (stepWindow && !keptLaunches.count(r.correlationIdOf(t, i)))
+            if (stepWindow && !std::binary_search(keptLaunches.begin(), keptLaunches.end(), r.correlationIdOf(t, i)))
                 continue;
             const TimeNs s = round.start(t.slices.start(i));
             const TimeNs e = round.end(t.slices.start(i), t.slices.end(i));
@@ -173,7 +176,7 @@ void fillBreakdown(RankBreakdown &b, const GpuIntervals &gpu)
 RankBreakdown breakdownOf(const RankEntry &entry, bool stepWindow, const KernelClassifier &classes)
 {
     const TimeRounding round{entry.report->meta.microsecondTimestamps, entry.report->meta.rawTimeOrigin};
-    const std::unordered_set<std::uint32_t> kept = stepWindow ? launchesInStepWindow(entry, round) : std::unordered_set<std::uint32_t>{};
+    const std::vector<std::uint32_t> kept = stepWindow ? launchesInStepWindow(entry, round) : std::vector<std::uint32_t>{};
     RankBreakdown b;
     b.rank = entry.rank;
     b.stepWindow = stepWindow;
